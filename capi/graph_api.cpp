@@ -1,0 +1,177 @@
+// C entry points for building and reading graphs.
+#include <optional>
+#include <string_view>
+
+#include "guard.hpp"
+
+using dag::capi::guard;
+using dag::capi::require;
+
+namespace {
+
+std::optional<std::string_view> opt_name(const char *name) {
+    return name ? std::optional<std::string_view>(name) : std::nullopt;
+}
+
+}  // namespace
+
+extern "C" {
+
+dag_status dag_new(dag_graph **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(out, "out");
+        *out = new dag_graph{};
+    });
+}
+
+void dag_free(dag_graph *g) { delete g; }
+
+dag_status dag_clone(const dag_graph *g, dag_graph **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(out, "out");
+        *out = new dag_graph{g->graph};
+    });
+}
+
+dag_status dag_add_vertex(dag_graph *g, const char *name, void *user_data, uint64_t *out_id, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        uint64_t id = g->graph.add_vertex(opt_name(name), user_data);
+        if (out_id) *out_id = id;
+    });
+}
+
+dag_status dag_remove_vertex(dag_graph *g, uint64_t id, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        g->graph.remove_vertex(id);
+    });
+}
+
+dag_status dag_replace_vertex(dag_graph *g, uint64_t original, uint64_t replacement, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        g->graph.replace_vertex(original, replacement);
+    });
+}
+
+int dag_has_vertex(const dag_graph *g, uint64_t id) { return g && g->graph.has_vertex(id); }
+
+size_t dag_vertex_count(const dag_graph *g) { return g ? g->graph.vertex_count() : 0; }
+
+dag_status dag_find_vertex(const dag_graph *g, const char *name, uint64_t *out_id, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(name, "name");
+        require(out_id, "out_id");
+        dag::check_name(name);
+        *out_id = g->graph.find(name);
+    });
+}
+
+dag_status dag_vertex_name(const dag_graph *g, uint64_t id, const char **out_name, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(out_name, "out_name");
+        const std::string *n = g->graph.name(id);
+        *out_name = n ? n->c_str() : nullptr;
+    });
+}
+
+dag_status dag_set_vertex_name(dag_graph *g, uint64_t id, const char *name, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        g->graph.set_name(id, opt_name(name));
+    });
+}
+
+dag_status dag_vertex_user_data(const dag_graph *g, uint64_t id, void **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(out, "out");
+        *out = g->graph.user(id);
+    });
+}
+
+dag_status dag_set_vertex_user_data(dag_graph *g, uint64_t id, void *user_data, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        g->graph.set_user(id, user_data);
+    });
+}
+
+dag_status dag_connect(dag_graph *g, uint64_t from, uint64_t to, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        g->graph.connect(from, to);
+    });
+}
+
+dag_status dag_disconnect(dag_graph *g, uint64_t from, uint64_t to, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        g->graph.disconnect(from, to);
+    });
+}
+
+int dag_has_edge(const dag_graph *g, uint64_t from, uint64_t to) { return g && g->graph.has_edge(from, to); }
+
+size_t dag_edge_count(const dag_graph *g) { return g ? g->graph.edge_count() : 0; }
+
+dag_status dag_vertices(const dag_graph *g, dag_ids **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(out, "out");
+        *out = dag::capi::make_ids(g->graph.vertices());
+    });
+}
+
+dag_status dag_edges(const dag_graph *g, dag_ids **out_pairs, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(out_pairs, "out_pairs");
+        auto edges = g->graph.edges();
+        std::vector<uint64_t> flat;
+        flat.reserve(edges.size() * 2);
+        for (auto [a, b] : edges) {
+            flat.push_back(a);
+            flat.push_back(b);
+        }
+        *out_pairs = dag::capi::make_ids(std::move(flat));
+    });
+}
+
+dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(out, "out");
+        *out = dag::capi::make_ids(g->graph.dependencies(id));
+    });
+}
+
+dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(out, "out");
+        *out = dag::capi::make_ids(g->graph.dependents(id));
+    });
+}
+
+dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(other, "other");
+        g->graph.subsume(other->graph);
+    });
+}
+
+dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        require(out, "out");
+        *out = dag::capi::make_string(g->graph.to_string());
+    });
+}
+
+}  // extern "C"

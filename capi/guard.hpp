@@ -1,0 +1,59 @@
+// The C boundary: every entry point runs its body through guard(), which
+// catches every exception and turns it into a dag_status plus an optional
+// dag_error, so nothing unwinds into C.
+#pragma once
+
+#include <new>
+#include <string>
+#include <utility>
+
+#include "error.hpp"
+#include "handles.hpp"
+
+namespace dag::capi {
+
+// Raised inside the C layer for problems the core cannot see (NULL pointers).
+struct ApiError {
+    dag_status status;
+    std::string message;
+};
+
+dag_status to_status(Errc code) noexcept;
+
+// Stores a failure in *err (when err is not NULL) and returns `status`.
+dag_status fail(dag_error **err, dag_status status, const char *fn, const char *message) noexcept;
+
+// True for the preallocated out-of-memory error, which is never freed.
+bool is_static_error(const dag_error *e) noexcept;
+
+// Throws ApiError(DAG_E_NULL_ARGUMENT) naming `what` when `p` is NULL.
+inline void require(const void *p, const char *what) {
+    if (!p) throw ApiError{DAG_E_NULL_ARGUMENT, std::string("argument '") + what + "' is NULL"};
+}
+
+template <class F>
+dag_status guard(const char *fn, dag_error **err, F &&body) noexcept {
+    if (err) *err = nullptr;
+    try {
+        std::forward<F>(body)();
+        return DAG_OK;
+    } catch (const Error &e) {
+        return fail(err, to_status(e.code()), fn, e.what());
+    } catch (const ApiError &e) {
+        return fail(err, e.status, fn, e.message.c_str());
+    } catch (const std::bad_alloc &) {
+        return fail(err, DAG_E_NOMEM, fn, "out of memory");
+    } catch (const std::exception &e) {
+        return fail(err, DAG_E_INTERNAL, fn, e.what());
+    } catch (...) {
+        return fail(err, DAG_E_INTERNAL, fn, "unknown exception");
+    }
+}
+
+// Moves a vector into a new owned dag_ids.
+dag_ids *make_ids(std::vector<std::uint64_t> &&values);
+
+// Copies a string into memory released by dag_string_free().
+char *make_string(const std::string &s);
+
+}  // namespace dag::capi

@@ -1,0 +1,114 @@
+// The graph store: a Boost.Graph bidirectional adjacency_list with stable ids,
+// unique names and user pointers.
+//
+// Selectors: vecS vertices, so a vertex id is simply its index + 1 and every
+// lookup by id is an array access; vecS out/in edge lists, so an edge costs
+// two 16-byte entries plus Boost's shared edge-list node. Removing a vertex
+// clears its edges and leaves a tombstone instead of erasing it: erasing from
+// a vecS vertex list renumbers every later vertex, which would break stable
+// ids and cost O(V + E) per removal.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+namespace dag {
+
+using VertexId = std::uint64_t;
+inline constexpr VertexId no_vertex = 0;
+
+struct VertexProps {
+    // Points at the key of Graph::names_ (node-based, so the key never moves).
+    const std::string *name = nullptr;
+    void *user = nullptr;
+    bool alive = false;
+};
+
+using AdjacencyList =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, VertexProps>;
+using Vertex = AdjacencyList::vertex_descriptor;
+
+class Graph {
+public:
+    Graph() = default;
+    Graph(const Graph &other);
+    Graph &operator=(const Graph &other);
+    Graph(Graph &&) = delete;
+    Graph &operator=(Graph &&) = delete;
+    ~Graph() = default;
+
+    // --- vertices -----------------------------------------------------------
+    VertexId add_vertex(std::optional<std::string_view> name, void *user);
+    void remove_vertex(VertexId id);
+    void replace_vertex(VertexId original, VertexId replacement);
+    void set_name(VertexId id, std::optional<std::string_view> name);
+    void set_user(VertexId id, void *user);
+
+    bool has_vertex(VertexId id) const noexcept;
+    std::size_t vertex_count() const noexcept { return live_; }
+    // Throws Errc::not_found.
+    VertexId find(std::string_view name) const;
+    // nullptr for an unnamed vertex.
+    const std::string *name(VertexId id) const;
+    void *user(VertexId id) const;
+    // The name, or the decimal id for an unnamed vertex: what every text
+    // format and message prints.
+    std::string display_name(VertexId id) const;
+
+    // --- edges --------------------------------------------------------------
+    void connect(VertexId from, VertexId to);
+    void disconnect(VertexId from, VertexId to);
+    bool has_edge(VertexId from, VertexId to) const noexcept;
+    std::size_t edge_count() const noexcept { return boost::num_edges(adj_); }
+
+    // --- listings (deterministic: ascending ids) ----------------------------
+    std::vector<VertexId> vertices() const;
+    std::vector<std::pair<VertexId, VertexId>> edges() const;
+    std::vector<VertexId> dependencies(VertexId id) const;
+    std::vector<VertexId> dependents(VertexId id) const;
+
+    // --- whole-graph operations ---------------------------------------------
+    void subsume(const Graph &other);
+    std::string to_string() const;
+
+    // --- walks --------------------------------------------------------------
+    // While a walk holds the graph, every mutation above throws Errc::busy.
+    void begin_walk() noexcept { walks_.fetch_add(1, std::memory_order_acq_rel); }
+    void end_walk() noexcept { walks_.fetch_sub(1, std::memory_order_acq_rel); }
+    bool walking() const noexcept { return walks_.load(std::memory_order_acquire) != 0; }
+
+    // --- raw access for the algorithms in lib/ ------------------------------
+    const AdjacencyList &adjacency() const noexcept { return adj_; }
+    // One past the largest index ever issued; tombstones included.
+    std::size_t index_bound() const noexcept { return boost::num_vertices(adj_); }
+    bool alive_index(Vertex v) const noexcept { return adj_[v].alive; }
+    static VertexId id_of(Vertex v) noexcept { return static_cast<VertexId>(v) + 1; }
+    static Vertex index_of(VertexId id) noexcept { return static_cast<Vertex>(id - 1); }
+    // Throws Errc::unknown_vertex unless `id` is live.
+    Vertex checked(VertexId id) const;
+
+private:
+    void check_mutable() const;
+    void unlink(Vertex v);
+    bool has_edge_index(Vertex a, Vertex b) const noexcept;
+    void add_edge_index(Vertex a, Vertex b);
+    const std::string *claim_name(std::string_view name, Vertex v);
+    void copy_from(const Graph &other);
+
+    AdjacencyList adj_;
+    std::unordered_map<std::string, Vertex> names_;
+    std::size_t live_ = 0;
+    std::atomic<unsigned> walks_{0};
+};
+
+// Checks a name given by a caller: non-empty, valid UTF-8. Throws otherwise.
+void check_name(std::string_view name);
+
+}  // namespace dag

@@ -1,0 +1,257 @@
+// Graph building through the C API (issue 2, "Performance"): 10^6 vertices and
+// 4 * 10^6 dag_connect calls, against a plain compressed-sparse-row build of
+// the same edge stream in the same run.
+//
+// Every build runs in its own forked child so that one build's heap (glibc
+// keeps freed memory) never counts against the next. Inside a child, memory is
+// read from /proc/self/status: writing "5" to /proc/self/clear_refs resets the
+// peak (VmHWM) to the current RSS, so each phase's peak is measured from its
+// own starting point and transient peaks (vector doubling) are included. The
+// edge stream and the names are made before the reset, so they are not counted.
+//
+//   build_bench [vertices] [edges-per-vertex] [repetitions]
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dag/dag.h"
+
+namespace {
+
+struct Edge {
+    std::uint32_t from, to;
+};
+
+struct Result {
+    double vertex_ns = 0;  // whole vertex phase, ns
+    double edge_ns = 0;    // whole edge phase, ns
+    long vertex_bytes = 0; // peak RSS of the vertex phase above its start
+    long edge_bytes = 0;   // peak RSS of the edge phase above its start
+    std::uint64_t distinct_edges = 0;
+};
+
+long status_kib(const char *field) {
+    FILE *f = std::fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    long kib = -1;
+    std::size_t n = std::strlen(field);
+    while (std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, field, n) == 0 && line[n] == ':') {
+            kib = std::strtol(line + n + 1, nullptr, 10);
+            break;
+        }
+    std::fclose(f);
+    return kib;
+}
+
+void reset_peak() {
+    FILE *f = std::fopen("/proc/self/clear_refs", "w");
+    if (!f || std::fputs("5", f) < 0 || std::fclose(f) != 0) {
+        std::fprintf(stderr, "cannot reset VmHWM through /proc/self/clear_refs\n");
+        std::exit(2);
+    }
+}
+
+// Starts a phase: returns the RSS (bytes) the phase's peak is measured from.
+long begin_phase() {
+    reset_peak();
+    return status_kib("VmRSS") * 1024;
+}
+
+long phase_peak(long start) { return status_kib("VmHWM") * 1024 - start; }
+
+double now_ns() {
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void check(dag_status s, const char *what) {
+    if (s != DAG_OK) {
+        std::fprintf(stderr, "%s: %s\n", what, dag_status_string(s));
+        std::exit(1);
+    }
+}
+
+// Vertex i gets `per_vertex` edges to uniform targets below it, so the graph
+// is acyclic; vertex 0 has none, so the last vertex takes its share to keep
+// the total at vertices * per_vertex. Duplicates are left in on purpose.
+std::vector<Edge> make_edges(std::uint32_t vertices, std::uint32_t per_vertex) {
+    std::mt19937_64 rng(0x5eed);
+    std::vector<Edge> edges;
+    edges.reserve(std::size_t(vertices) * per_vertex);
+    auto emit = [&](std::uint32_t from) {
+        for (std::uint32_t k = 0; k < per_vertex; ++k)
+            edges.push_back({from, std::uniform_int_distribution<std::uint32_t>(0, from - 1)(rng)});
+    };
+    for (std::uint32_t v = 1; v < vertices; ++v) emit(v);
+    if (vertices > 1) emit(vertices - 1);
+    return edges;
+}
+
+// Out-edges only, deduplicated per row so its edge count can be checked
+// against dag_edge_count(); 32-bit targets, 64-bit offsets.
+Result build_csr(std::uint32_t vertices, const std::vector<Edge> &edges) {
+    Result r;
+    long start = begin_phase();
+    double t0 = now_ns();
+    std::vector<std::uint64_t> offsets(std::size_t(vertices) + 1, 0);
+    for (const Edge &e : edges) ++offsets[e.from + 1];
+    for (std::uint32_t v = 0; v < vertices; ++v) offsets[v + 1] += offsets[v];
+    std::vector<std::uint32_t> targets(edges.size());
+    std::vector<std::uint64_t> fill(offsets.begin(), offsets.end() - 1);
+    for (const Edge &e : edges) targets[fill[e.from]++] = e.to;
+    std::uint64_t out = 0;
+    for (std::uint32_t v = 0; v < vertices; ++v) {
+        auto first = targets.begin() + std::ptrdiff_t(offsets[v]);
+        auto last = targets.begin() + std::ptrdiff_t(offsets[v + 1]);
+        std::sort(first, last);
+        auto end = std::unique(first, last);
+        offsets[v] = out;
+        out = std::uint64_t(std::copy(first, end, targets.begin() + std::ptrdiff_t(out)) - targets.begin());
+    }
+    offsets[vertices] = out;
+    targets.resize(out);
+    fill = {};
+    double t1 = now_ns();
+    r.edge_ns = t1 - t0;
+    r.edge_bytes = phase_peak(start);
+    r.distinct_edges = out;
+    // Keeps the arrays alive (and unelided) up to the measurement.
+    if (offsets.back() != targets.size()) std::exit(3);
+    return r;
+}
+
+Result build_dag(std::uint32_t vertices, const std::vector<Edge> &edges, bool named) {
+    Result r;
+    // One contiguous buffer, made before the measured phase.
+    std::vector<char> names;
+    std::vector<std::size_t> name_at;
+    if (named) {
+        name_at.reserve(vertices);
+        char buf[32];
+        for (std::uint32_t v = 0; v < vertices; ++v) {
+            int n = std::snprintf(buf, sizeof buf, "v%" PRIu32, v);
+            name_at.push_back(names.size());
+            names.insert(names.end(), buf, buf + n + 1);
+        }
+    }
+    std::vector<std::uint64_t> ids(vertices);
+
+    dag_graph *g = nullptr;
+    long start = begin_phase();
+    double t0 = now_ns();
+    check(dag_new(&g, nullptr), "dag_new");
+    for (std::uint32_t v = 0; v < vertices; ++v)
+        check(dag_add_vertex(g, named ? &names[name_at[v]] : nullptr, nullptr, &ids[v], nullptr), "dag_add_vertex");
+    double t1 = now_ns();
+    r.vertex_ns = t1 - t0;
+    r.vertex_bytes = phase_peak(start);
+
+    start = begin_phase();
+    t0 = now_ns();
+    for (const Edge &e : edges) check(dag_connect(g, ids[e.from], ids[e.to], nullptr), "dag_connect");
+    t1 = now_ns();
+    r.edge_ns = t1 - t0;
+    r.edge_bytes = phase_peak(start);
+    r.distinct_edges = dag_edge_count(g);
+    if (dag_vertex_count(g) != vertices) std::exit(3);
+    dag_free(g);
+    return r;
+}
+
+// Runs `build` in a child process and returns what it measured.
+template <class F>
+Result in_child(F build) {
+    int fds[2];
+    if (pipe(fds) != 0) std::exit(2);
+    pid_t pid = fork();
+    if (pid < 0) std::exit(2);
+    if (pid == 0) {
+        close(fds[0]);
+        Result r = build();
+        ssize_t w = write(fds[1], &r, sizeof r);
+        _exit(w == ssize_t(sizeof r) ? 0 : 1);
+    }
+    close(fds[1]);
+    Result r;
+    ssize_t got = read(fds[0], &r, sizeof r);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (got != ssize_t(sizeof r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::fprintf(stderr, "benchmark child failed\n");
+        std::exit(1);
+    }
+    return r;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const std::uint32_t vertices = argc > 1 ? std::uint32_t(std::strtoul(argv[1], nullptr, 10)) : 1000000;
+    const std::uint32_t per_vertex = argc > 2 ? std::uint32_t(std::strtoul(argv[2], nullptr, 10)) : 4;
+    const int reps = argc > 3 ? std::atoi(argv[3]) : 3;
+    if (vertices < 2 || per_vertex < 1 || reps < 1) {
+        std::fprintf(stderr, "usage: %s [vertices>=2] [edges-per-vertex>=1] [repetitions>=1]\n", argv[0]);
+        return 2;
+    }
+    const std::vector<Edge> edges = make_edges(vertices, per_vertex);
+
+    struct Row {
+        const char *label;
+        Result best;
+    };
+    Row rows[] = {{"CSR baseline", {}}, {"dag, unnamed", {}}, {"dag, named", {}}};
+    // Interleaved repetitions, keeping the fastest time of each row: the
+    // machine is shared, and noise only ever adds time. Memory is the same
+    // every repetition; the last one's is kept.
+    for (int rep = 0; rep < reps; ++rep)
+        for (int i = 0; i < 3; ++i) {
+            Result r = in_child([&] { return i == 0 ? build_csr(vertices, edges) : build_dag(vertices, edges, i == 2); });
+            Result &b = rows[i].best;
+            if (rep == 0 || r.vertex_ns + r.edge_ns < b.vertex_ns + b.edge_ns) {
+                b.vertex_ns = r.vertex_ns;
+                b.edge_ns = r.edge_ns;
+            }
+            b.vertex_bytes = r.vertex_bytes;
+            b.edge_bytes = r.edge_bytes;
+            b.distinct_edges = r.distinct_edges;
+        }
+
+    const double e_calls = double(edges.size());
+    const Result &csr = rows[0].best;
+    const double csr_ns_edge = csr.edge_ns / e_calls;
+    const double csr_b_edge = double(csr.edge_bytes) / double(csr.distinct_edges);
+    std::printf("%" PRIu32 " vertices, %zu connects (%" PRIu64 " distinct edges, %" PRIu64
+                " no-op duplicates), best of %d\n",
+                vertices, edges.size(), csr.distinct_edges, std::uint64_t(edges.size()) - csr.distinct_edges, reps);
+    std::printf("%-14s %9s %9s %9s %9s %10s %10s\n", "build", "ns/vertex", "ns/edge", "B/vertex", "B/edge",
+                "ns/edge:x", "B/edge:x");
+    for (const Row &row : rows) {
+        const Result &r = row.best;
+        if (r.distinct_edges != csr.distinct_edges) {
+            std::fprintf(stderr, "%s stored %" PRIu64 " edges, CSR %" PRIu64 "\n", row.label, r.distinct_edges,
+                         csr.distinct_edges);
+            return 1;
+        }
+        const double ns_edge = r.edge_ns / e_calls;
+        const double b_edge = double(r.edge_bytes) / double(r.distinct_edges);
+        std::printf("%-14s %9.1f %9.1f %9.1f %9.1f %10.2f %10.2f\n", row.label, r.vertex_ns / vertices, ns_edge,
+                    double(r.vertex_bytes) / vertices, b_edge, ns_edge / csr_ns_edge, b_edge / csr_b_edge);
+    }
+    std::printf("ns/edge is per dag_connect call (no-ops included); B/edge is per distinct edge;\n"
+                "the CSR row has no vertex phase (its offsets count as edge-phase memory);\n"
+                ":x columns are ratios to the CSR baseline.\n");
+    return 0;
+}

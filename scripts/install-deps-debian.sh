@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what building and testing libdag needs on Debian 12, as root.
+# Packages already present are left alone, so a second run is quick.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build meson pkg-config
+  libboost-dev libboost-graph-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

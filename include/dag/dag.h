@@ -372,6 +372,75 @@ DAG_API dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error *
 DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err);
 
 /* ------------------------------------------------------------------------ */
+/* Function table for plugin hosts                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Every public function, for hosts that dlopen() libdag and look up one
+ * symbol instead of each function. Fields are only ever appended: a host
+ * compiled against an older header reads a prefix of a newer table; a host
+ * compiled against a newer header must check `size` before using a field
+ * (offsetof(dag_api_table, field) < size). Field names are the function
+ * names without the `dag_` prefix.
+ */
+typedef struct dag_api_table {
+    size_t size;      /**< sizeof(dag_api_table) as the library was built */
+    unsigned version; /**< dag_version() */
+    unsigned (*version_number)(void);
+    const char *(*version_string)(void);
+    const char *(*status_string)(dag_status status);
+    dag_status (*error_status)(const dag_error *err);
+    const char *(*error_message)(const dag_error *err);
+    void (*error_free)(dag_error *err);
+    size_t (*ids_count)(const dag_ids *ids);
+    const uint64_t *(*ids_data)(const dag_ids *ids);
+    void (*ids_free)(dag_ids *ids);
+    void (*string_free)(char *str);
+    dag_status (*new_graph)(dag_graph **out, dag_error **err);
+    void (*free_graph)(dag_graph *g);
+    dag_status (*clone)(const dag_graph *g, dag_graph **out, dag_error **err);
+    dag_status (*add_vertex)(dag_graph *g, const char *name, void *user_data, uint64_t *out_id,
+                             dag_error **err);
+    dag_status (*remove_vertex)(dag_graph *g, uint64_t id, dag_error **err);
+    dag_status (*replace_vertex)(dag_graph *g, uint64_t original, uint64_t replacement,
+                                 dag_error **err);
+    int (*has_vertex)(const dag_graph *g, uint64_t id);
+    size_t (*vertex_count)(const dag_graph *g);
+    dag_status (*find_vertex)(const dag_graph *g, const char *name, uint64_t *out_id,
+                              dag_error **err);
+    dag_status (*vertex_name)(const dag_graph *g, uint64_t id, const char **out_name,
+                              dag_error **err);
+    dag_status (*set_vertex_name)(dag_graph *g, uint64_t id, const char *name, dag_error **err);
+    dag_status (*vertex_user_data)(const dag_graph *g, uint64_t id, void **out, dag_error **err);
+    dag_status (*set_vertex_user_data)(dag_graph *g, uint64_t id, void *user_data,
+                                       dag_error **err);
+    dag_status (*connect)(dag_graph *g, uint64_t from, uint64_t to, dag_error **err);
+    dag_status (*disconnect)(dag_graph *g, uint64_t from, uint64_t to, dag_error **err);
+    int (*has_edge)(const dag_graph *g, uint64_t from, uint64_t to);
+    size_t (*edge_count)(const dag_graph *g);
+    dag_status (*vertices)(const dag_graph *g, dag_ids **out, dag_error **err);
+    dag_status (*edges)(const dag_graph *g, dag_ids **out_pairs, dag_error **err);
+    dag_status (*dependencies)(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err);
+    dag_status (*dependents)(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err);
+    dag_status (*subsume)(dag_graph *g, const dag_graph *other, dag_error **err);
+    dag_status (*to_string)(const dag_graph *g, char **out, dag_error **err);
+} dag_api_table;
+
+/** The ABI major version dag_api() accepts today. */
+#define DAG_API_ABI 1
+
+/**
+ * The function table for ABI major version `abi` (pass DAG_API_ABI), or NULL
+ * when this library does not provide that ABI. The table is static: never
+ * freed, valid as long as the library stays loaded. Any thread.
+ *
+ *     void *h = dlopen("libdag.so.1", RTLD_NOW);
+ *     const dag_api_table *(*get)(unsigned) = ...dlsym(h, "dag_api");
+ *     const dag_api_table *api = get(DAG_API_ABI);
+ */
+DAG_API const dag_api_table *dag_api(unsigned abi);
+
+/* ------------------------------------------------------------------------ */
 /* Algorithms                                                                */
 /* ------------------------------------------------------------------------ */
 

@@ -1,0 +1,66 @@
+/*
+ * A plugin host that loads libdag at run time with dlopen() and reaches every
+ * function through the one exported table, dag_api(). It links nothing of
+ * libdag; it only needs the header for the types.
+ *
+ *   cc plugin_host.c -ldl -o plugin_host && ./plugin_host libdag.so.1
+ */
+#include <dag/dag.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef const dag_api_table *(*dag_api_fn)(unsigned abi);
+
+int main(int argc, char **argv) {
+    const char *path = argc > 1 ? argv[1] : "libdag.so.1";
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    dag_api_fn get_api;
+    const dag_api_table *api;
+    dag_graph *g = NULL;
+    dag_error *err = NULL;
+    uint64_t a = 0, b = 0;
+    char *text = NULL;
+    int rc = 1;
+
+    if (!lib) {
+        fprintf(stderr, "dlopen: %s\n", dlerror());
+        return 1;
+    }
+    /* dlsym returns void *; copying it is the portable way to a function pointer. */
+    {
+        void *sym = dlsym(lib, "dag_api");
+        if (!sym) {
+            fprintf(stderr, "dlsym: %s\n", dlerror());
+            dlclose(lib);
+            return 1;
+        }
+        memcpy(&get_api, &sym, sizeof get_api);
+    }
+    api = get_api(DAG_API_ABI);
+    if (!api || api->size < sizeof(dag_api_table)) {
+        fprintf(stderr, "libdag at %s lacks ABI %d\n", path, DAG_API_ABI);
+        dlclose(lib);
+        return 1;
+    }
+    if (get_api(DAG_API_ABI + 1) != NULL) {
+        fprintf(stderr, "an unknown ABI must give NULL\n");
+        dlclose(lib);
+        return 1;
+    }
+
+    if (api->new_graph(&g, &err) != DAG_OK ||
+        api->add_vertex(g, "plugin.consumer", NULL, &a, &err) != DAG_OK ||
+        api->add_vertex(g, "plugin.provider", NULL, &b, &err) != DAG_OK ||
+        api->connect(g, a, b, &err) != DAG_OK || api->to_string(g, &text, &err) != DAG_OK) {
+        fprintf(stderr, "libdag: %s\n", api->error_message(err));
+        api->error_free(err);
+    } else {
+        printf("loaded libdag %s through dag_api()\n%s", api->version_string(), text);
+        api->string_free(text);
+        rc = 0;
+    }
+    api->free_graph(g);
+    dlclose(lib);
+    return rc;
+}

@@ -1,0 +1,69 @@
+#include "capi_test_support.hpp"
+
+#include <cstddef>
+#include <cstring>
+
+TEST(CapiApiTable, OnlyTheKnownAbiIsServed) {
+    ASSERT_NE(dag_api(DAG_API_ABI), nullptr);
+    EXPECT_EQ(dag_api(0), nullptr);
+    EXPECT_EQ(dag_api(DAG_API_ABI + 1), nullptr);
+    EXPECT_EQ(dag_api(DAG_API_ABI), dag_api(DAG_API_ABI)) << "one static table";
+}
+
+TEST(CapiApiTable, HeaderFieldsDescribeTheTable) {
+    const dag_api_table *api = dag_api(DAG_API_ABI);
+    EXPECT_EQ(api->size, sizeof(dag_api_table));
+    EXPECT_EQ(api->version, dag_version());
+}
+
+TEST(CapiApiTable, NoFunctionPointerIsMissing) {
+    // Every field after the two header fields is a function pointer; an
+    // initializer forgotten in capi/api_table.cpp would leave one NULL.
+    const dag_api_table *api = dag_api(DAG_API_ABI);
+    using Fn = void (*)();
+    const size_t first = offsetof(dag_api_table, version_number);
+    const auto *bytes = reinterpret_cast<const unsigned char *>(api);
+    ASSERT_EQ((sizeof(dag_api_table) - first) % sizeof(Fn), 0u);
+    for (size_t off = first; off < sizeof(dag_api_table); off += sizeof(Fn)) {
+        Fn f;
+        std::memcpy(&f, bytes + off, sizeof f);
+        EXPECT_NE(f, nullptr) << "field at offset " << off;
+    }
+}
+
+TEST(CapiApiTable, EachFieldIsItsFunction) {
+    const dag_api_table *t = dag_api(DAG_API_ABI);
+    EXPECT_EQ(t->version_number, &dag_version);
+    EXPECT_EQ(t->version_string, &dag_version_string);
+    EXPECT_EQ(t->status_string, &dag_status_string);
+    EXPECT_EQ(t->error_status, &dag_error_status);
+    EXPECT_EQ(t->error_message, &dag_error_message);
+    EXPECT_EQ(t->error_free, &dag_error_free);
+    EXPECT_EQ(t->ids_count, &dag_ids_count);
+    EXPECT_EQ(t->ids_data, &dag_ids_data);
+    EXPECT_EQ(t->ids_free, &dag_ids_free);
+    EXPECT_EQ(t->string_free, &dag_string_free);
+    EXPECT_EQ(t->new_graph, &dag_new);
+    EXPECT_EQ(t->free_graph, &dag_free);
+    EXPECT_EQ(t->clone, &dag_clone);
+    EXPECT_EQ(t->add_vertex, &dag_add_vertex);
+    EXPECT_EQ(t->remove_vertex, &dag_remove_vertex);
+    EXPECT_EQ(t->replace_vertex, &dag_replace_vertex);
+    EXPECT_EQ(t->has_vertex, &dag_has_vertex);
+    EXPECT_EQ(t->vertex_count, &dag_vertex_count);
+    EXPECT_EQ(t->find_vertex, &dag_find_vertex);
+    EXPECT_EQ(t->vertex_name, &dag_vertex_name);
+    EXPECT_EQ(t->set_vertex_name, &dag_set_vertex_name);
+    EXPECT_EQ(t->vertex_user_data, &dag_vertex_user_data);
+    EXPECT_EQ(t->set_vertex_user_data, &dag_set_vertex_user_data);
+    EXPECT_EQ(t->connect, &dag_connect);
+    EXPECT_EQ(t->disconnect, &dag_disconnect);
+    EXPECT_EQ(t->has_edge, &dag_has_edge);
+    EXPECT_EQ(t->edge_count, &dag_edge_count);
+    EXPECT_EQ(t->vertices, &dag_vertices);
+    EXPECT_EQ(t->edges, &dag_edges);
+    EXPECT_EQ(t->dependencies, &dag_dependencies);
+    EXPECT_EQ(t->dependents, &dag_dependents);
+    EXPECT_EQ(t->subsume, &dag_subsume);
+    EXPECT_EQ(t->to_string, &dag_to_string);
+}

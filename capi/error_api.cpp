@@ -76,6 +76,7 @@ const char *dag_status_string(dag_status status) {
         case DAG_E_PARSE: return "parse error";
         case DAG_E_IO: return "I/O error";
         case DAG_E_INTERNAL: return "internal error";
+        case DAG_E_WALK_FAILED: return "walk failed";
     }
     return "unrecognised status";
 }

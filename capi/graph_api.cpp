@@ -1,5 +1,7 @@
 // C entry points for building and reading graphs.
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "guard.hpp"
@@ -105,6 +107,16 @@ dag_status dag_connect(dag_graph *g, uint64_t from, uint64_t to, dag_error **err
     return guard(__func__, err, [&] {
         require(g, "g");
         g->graph.connect(from, to);
+    });
+}
+
+dag_status dag_connect_many(dag_graph *g, const uint64_t *pairs, size_t count, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        if (count > 0) require(pairs, "pairs");
+        if (count > SIZE_MAX / 2)
+            throw dag::capi::ApiError{DAG_E_INVALID_ARGUMENT, "count " + std::to_string(count) + " is too large"};
+        g->graph.connect_many(pairs, count);
     });
 }
 

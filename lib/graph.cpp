@@ -14,32 +14,64 @@ void check_name(std::string_view name) {
         throw Error(Errc::bad_utf8, "vertex name is not valid UTF-8");
 }
 
-Graph::Graph(const Graph &other) { copy_from(other); }
+// Boost's adjacency_list swap copies the graph three times, so the copy is
+// built in place and only the name keys are re-pointed.
+Graph::Graph(const Graph &other) : adj_(std::make_unique<AdjacencyList>(*other.adj_)), live_(other.live_) {
+    names_.reserve(other.names_.size());
+    for (const auto &entry : other.names_) {
+        auto it = names_.emplace(entry.first, entry.second).first;
+        (*adj_)[entry.second].name = &it->first;
+    }
+}
 
 Graph &Graph::operator=(const Graph &other) {
     if (this != &other) {
-        check_mutable();
-        copy_from(other);
+        begin_change();
+        Graph copy(other);
+        swap(copy);
     }
     return *this;
 }
 
-void Graph::copy_from(const Graph &other) {
-    AdjacencyList adj(other.adj_);
-    std::unordered_map<std::string, Vertex> names;
-    names.reserve(other.names_.size());
-    for (const auto &entry : other.names_) {
-        auto it = names.emplace(entry.first, entry.second).first;
-        adj[entry.second].name = &it->first;
-    }
-    adj_.swap(adj);
-    names_.swap(names);
-    live_ = other.live_;
+void Graph::swap(Graph &other) noexcept {
+    drop_snapshot();
+    other.drop_snapshot();
+    adj_.swap(other.adj_);
+    names_.swap(other.names_);
+    std::swap(live_, other.live_);
 }
 
-void Graph::check_mutable() const {
-    if (walking())
+namespace {
+// The graph whose walker is applying an update on this thread.
+thread_local const Graph *walker_writing = nullptr;
+}  // namespace
+
+WalkerWrite::WalkerWrite(const Graph &g) noexcept : previous_(walker_writing) { walker_writing = &g; }
+
+WalkerWrite::~WalkerWrite() { walker_writing = previous_; }
+
+void Graph::begin_change() {
+    if (walking() && walker_writing != this)
         throw Error(Errc::busy, "the graph is being walked; change it through the walk handle or wait for the walk to end");
+    drop_snapshot();
+}
+
+void Graph::drop_snapshot() const noexcept {
+    if (!has_snapshot_.load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    snapshot_.reset();
+    has_snapshot_.store(false, std::memory_order_release);
+}
+
+std::shared_ptr<const Snapshot> Graph::cached_snapshot() const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    return snapshot_;
+}
+
+void Graph::cache_snapshot(std::shared_ptr<const Snapshot> s) const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    snapshot_ = std::move(s);
+    has_snapshot_.store(snapshot_ != nullptr, std::memory_order_release);
 }
 
 Vertex Graph::checked(VertexId id) const {
@@ -52,7 +84,7 @@ Vertex Graph::checked(VertexId id) const {
 }
 
 bool Graph::has_vertex(VertexId id) const noexcept {
-    return id != no_vertex && id <= index_bound() && adj_[index_of(id)].alive;
+    return id != no_vertex && id <= index_bound() && (*adj_)[index_of(id)].alive;
 }
 
 const std::string *Graph::claim_name(std::string_view name, Vertex v) {
@@ -64,12 +96,12 @@ const std::string *Graph::claim_name(std::string_view name, Vertex v) {
 }
 
 VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
-    check_mutable();
+    begin_change();
     if (name) check_name(*name);
-    Vertex v = boost::num_vertices(adj_);
+    Vertex v = boost::num_vertices(*adj_);
     const std::string *stored = name ? claim_name(*name, v) : nullptr;
     try {
-        Vertex added = boost::add_vertex(VertexProps{stored, user, true}, adj_);
+        Vertex added = boost::add_vertex(VertexProps{stored, user, true}, *adj_);
         (void)added;
     } catch (...) {
         if (stored) names_.erase(*stored);
@@ -80,23 +112,23 @@ VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
 }
 
 void Graph::unlink(Vertex v) {
-    boost::clear_vertex(v, adj_);
+    boost::clear_vertex(v, *adj_);
 }
 
 void Graph::remove_vertex(VertexId id) {
-    check_mutable();
+    begin_change();
     Vertex v = checked(id);
     unlink(v);
-    VertexProps &p = adj_[v];
+    VertexProps &p = (*adj_)[v];
     if (p.name) names_.erase(*p.name);
     p = VertexProps{};
     --live_;
 }
 
 void Graph::set_name(VertexId id, std::optional<std::string_view> name) {
-    check_mutable();
+    begin_change();
     Vertex v = checked(id);
-    VertexProps &p = adj_[v];
+    VertexProps &p = (*adj_)[v];
     if (name) {
         check_name(*name);
         if (p.name && *p.name == *name) return;
@@ -109,7 +141,7 @@ void Graph::set_name(VertexId id, std::optional<std::string_view> name) {
     }
 }
 
-void Graph::set_user(VertexId id, void *user) { adj_[checked(id)].user = user; }
+void Graph::set_user(VertexId id, void *user) { (*adj_)[checked(id)].user = user; }
 
 VertexId Graph::find(std::string_view name) const {
     auto it = names_.find(std::string(name));
@@ -117,9 +149,9 @@ VertexId Graph::find(std::string_view name) const {
     return id_of(it->second);
 }
 
-const std::string *Graph::name(VertexId id) const { return adj_[checked(id)].name; }
+const std::string *Graph::name(VertexId id) const { return (*adj_)[checked(id)].name; }
 
-void *Graph::user(VertexId id) const { return adj_[checked(id)].user; }
+void *Graph::user(VertexId id) const { return (*adj_)[checked(id)].user; }
 
 std::string Graph::display_name(VertexId id) const {
     const std::string *n = name(id);
@@ -129,30 +161,98 @@ std::string Graph::display_name(VertexId id) const {
 bool Graph::has_edge_index(Vertex a, Vertex b) const noexcept {
     // Scan the shorter of the two lists, so a hub with a million dependencies
     // still connects a new leaf in O(1).
-    if (boost::out_degree(a, adj_) <= boost::in_degree(b, adj_)) {
-        for (auto [it, end] = boost::adjacent_vertices(a, adj_); it != end; ++it)
+    if (boost::out_degree(a, *adj_) <= boost::in_degree(b, *adj_)) {
+        for (auto [it, end] = boost::adjacent_vertices(a, *adj_); it != end; ++it)
             if (*it == b) return true;
     } else {
-        for (auto [it, end] = boost::inv_adjacent_vertices(b, adj_); it != end; ++it)
+        for (auto [it, end] = boost::inv_adjacent_vertices(b, *adj_); it != end; ++it)
             if (*it == a) return true;
     }
     return false;
 }
 
-void Graph::add_edge_index(Vertex a, Vertex b) {
-    if (!has_edge_index(a, b)) boost::add_edge(a, b, adj_);
+namespace {
+
+// Boost's add_edge appends to the edge list, then to the source's out-list,
+// then to the target's in-list, and leaves the graph inconsistent if a later
+// append throws. Growing both vectors first (geometrically, as push_back
+// would) leaves the edge-list node as the only allocation that can fail, and
+// std::list insertion is all-or-nothing.
+template <class Vec>
+void make_room(Vec &v) {
+    if (v.size() == v.capacity()) v.reserve(v.empty() ? 2 : 2 * v.size());
+}
+
+// Boost keeps the in-edge vector only in its (public) stored-vertex records.
+auto &in_list(AdjacencyList &adj, Vertex v) { return adj.m_vertices[v].m_in_edges; }
+
+}  // namespace
+
+bool Graph::add_edge_index(Vertex a, Vertex b) {
+    if (has_edge_index(a, b)) return false;
+    make_room((*adj_).out_edge_list(a));
+    make_room(in_list(*adj_, b));
+    boost::add_edge(a, b, *adj_);
+    return true;
+}
+
+void Graph::connect_many(const VertexId *pairs, std::size_t count) {
+    begin_change();
+    for (std::size_t i = 0; i < 2 * count; ++i) {
+        if (has_vertex(pairs[i])) continue;
+        try {
+            checked(pairs[i]);
+        } catch (const Error &e) {
+            throw Error(e.code(), std::string("edge ") + std::to_string(i / 2) + ": " + e.what());
+        }
+    }
+    // A batch that touches a large part of the graph first sizes every list
+    // exactly: no regrowth copies, no doubling slack left behind.
+    const std::size_t bound = index_bound();
+    if (count >= bound / 16) {
+        std::vector<std::uint32_t> extra_out(bound), extra_in(bound);
+        for (std::size_t i = 0; i < count; ++i) {
+            ++extra_out[index_of(pairs[2 * i])];
+            ++extra_in[index_of(pairs[2 * i + 1])];
+        }
+        for (Vertex v = 0; v < bound; ++v) {
+            if (extra_out[v]) (*adj_).out_edge_list(v).reserve((*adj_).out_edge_list(v).size() + extra_out[v]);
+            if (extra_in[v]) {
+                auto &in = in_list(*adj_, v);
+                in.reserve(in.size() + extra_in[v]);
+            }
+        }
+    }
+    // Targets are random in memory: fetch each target's record, then its
+    // in-list, a few edges ahead, so the cache misses overlap.
+    constexpr std::size_t record_ahead = 16, list_ahead = 8;
+    std::vector<bool> added(count);
+    try {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i + record_ahead < count) __builtin_prefetch(&(*adj_).m_vertices[index_of(pairs[2 * (i + record_ahead) + 1])]);
+            if (i + list_ahead < count) {
+                const auto &in = in_list(*adj_, index_of(pairs[2 * (i + list_ahead) + 1]));
+                __builtin_prefetch(in.data() + in.size(), 1);
+            }
+            added[i] = add_edge_index(index_of(pairs[2 * i]), index_of(pairs[2 * i + 1]));
+        }
+    } catch (...) {
+        for (std::size_t i = 0; i < count; ++i)
+            if (added[i]) boost::remove_edge(index_of(pairs[2 * i]), index_of(pairs[2 * i + 1]), *adj_);
+        throw;
+    }
 }
 
 void Graph::connect(VertexId from, VertexId to) {
-    check_mutable();
+    begin_change();
     Vertex a = checked(from), b = checked(to);
     add_edge_index(a, b);
 }
 
 void Graph::disconnect(VertexId from, VertexId to) {
-    check_mutable();
+    begin_change();
     Vertex a = checked(from), b = checked(to);
-    if (has_edge_index(a, b)) boost::remove_edge(a, b, adj_);
+    if (has_edge_index(a, b)) boost::remove_edge(a, b, *adj_);
 }
 
 bool Graph::has_edge(VertexId from, VertexId to) const noexcept {
@@ -160,27 +260,25 @@ bool Graph::has_edge(VertexId from, VertexId to) const noexcept {
 }
 
 void Graph::replace_vertex(VertexId original, VertexId replacement) {
-    check_mutable();
+    begin_change();
     Vertex o = checked(original), r = checked(replacement);
     if (o == r) return;
     std::vector<Vertex> targets, sources;
-    for (auto [it, end] = boost::adjacent_vertices(o, adj_); it != end; ++it) targets.push_back(*it);
-    for (auto [it, end] = boost::inv_adjacent_vertices(o, adj_); it != end; ++it) sources.push_back(*it);
+    for (auto [it, end] = boost::adjacent_vertices(o, *adj_); it != end; ++it) targets.push_back(*it);
+    for (auto [it, end] = boost::inv_adjacent_vertices(o, *adj_); it != end; ++it) sources.push_back(*it);
     // Undo log: on allocation failure part-way, remove what was added so the
     // graph is exactly as it was.
     std::vector<std::pair<Vertex, Vertex>> added;
     added.reserve(targets.size() + sources.size());
     auto add = [&](Vertex a, Vertex b) {
-        if (has_edge_index(a, b)) return;
-        boost::add_edge(a, b, adj_);
-        added.emplace_back(a, b);
+        if (add_edge_index(a, b)) added.emplace_back(a, b);
     };
     try {
         for (Vertex t : targets) add(r, t == o ? r : t);
         for (Vertex s : sources)
             if (s != o) add(s, r);
     } catch (...) {
-        for (auto [a, b] : added) boost::remove_edge(a, b, adj_);
+        for (auto [a, b] : added) boost::remove_edge(a, b, *adj_);
         throw;
     }
     remove_vertex(original);
@@ -190,7 +288,7 @@ std::vector<VertexId> Graph::vertices() const {
     std::vector<VertexId> out;
     out.reserve(live_);
     for (Vertex v = 0, n = index_bound(); v < n; ++v)
-        if (adj_[v].alive) out.push_back(id_of(v));
+        if ((*adj_)[v].alive) out.push_back(id_of(v));
     return out;
 }
 
@@ -199,7 +297,7 @@ std::vector<std::pair<VertexId, VertexId>> Graph::edges() const {
     out.reserve(edge_count());
     for (Vertex v = 0, n = index_bound(); v < n; ++v) {
         std::size_t first = out.size();
-        for (auto [it, end] = boost::adjacent_vertices(v, adj_); it != end; ++it)
+        for (auto [it, end] = boost::adjacent_vertices(v, *adj_); it != end; ++it)
             out.emplace_back(id_of(v), id_of(*it));
         std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
     }
@@ -209,8 +307,8 @@ std::vector<std::pair<VertexId, VertexId>> Graph::edges() const {
 std::vector<VertexId> Graph::dependencies(VertexId id) const {
     Vertex v = checked(id);
     std::vector<VertexId> out;
-    out.reserve(boost::out_degree(v, adj_));
-    for (auto [it, end] = boost::adjacent_vertices(v, adj_); it != end; ++it) out.push_back(id_of(*it));
+    out.reserve(boost::out_degree(v, *adj_));
+    for (auto [it, end] = boost::adjacent_vertices(v, *adj_); it != end; ++it) out.push_back(id_of(*it));
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -218,22 +316,23 @@ std::vector<VertexId> Graph::dependencies(VertexId id) const {
 std::vector<VertexId> Graph::dependents(VertexId id) const {
     Vertex v = checked(id);
     std::vector<VertexId> out;
-    out.reserve(boost::in_degree(v, adj_));
-    for (auto [it, end] = boost::inv_adjacent_vertices(v, adj_); it != end; ++it) out.push_back(id_of(*it));
+    out.reserve(boost::in_degree(v, *adj_));
+    for (auto [it, end] = boost::inv_adjacent_vertices(v, *adj_); it != end; ++it) out.push_back(id_of(*it));
     std::sort(out.begin(), out.end());
     return out;
 }
 
 void Graph::subsume(const Graph &other) {
-    check_mutable();
+    begin_change();
     if (&other == this) throw Error(Errc::invalid_argument, "a graph cannot subsume itself");
     const Vertex first_new = index_bound();
     const std::size_t live_before = live_;
     std::vector<Vertex> map(other.index_bound());
     std::vector<std::pair<Vertex, Vertex>> added_edges;
+    added_edges.reserve(other.edge_count());
     try {
         for (Vertex v = 0, n = other.index_bound(); v < n; ++v) {
-            const VertexProps &p = other.adj_[v];
+            const VertexProps &p = (*other.adj_)[v];
             if (!p.alive) continue;
             if (p.name) {
                 auto it = names_.find(*p.name);
@@ -245,21 +344,19 @@ void Graph::subsume(const Graph &other) {
             map[v] = index_of(add_vertex(p.name ? std::optional<std::string_view>(*p.name) : std::nullopt, p.user));
         }
         for (Vertex v = 0, n = other.index_bound(); v < n; ++v) {
-            for (auto [it, end] = boost::adjacent_vertices(v, other.adj_); it != end; ++it) {
+            for (auto [it, end] = boost::adjacent_vertices(v, *other.adj_); it != end; ++it) {
                 Vertex a = map[v], b = map[*it];
-                if (has_edge_index(a, b)) continue;
-                boost::add_edge(a, b, adj_);
-                added_edges.emplace_back(a, b);
+                if (add_edge_index(a, b)) added_edges.emplace_back(a, b);
             }
         }
     } catch (...) {
-        for (auto [a, b] : added_edges) boost::remove_edge(a, b, adj_);
+        for (auto [a, b] : added_edges) boost::remove_edge(a, b, *adj_);
         // New vertices sit at the end of the vertex vector; popping them
         // restores it exactly (no edges touch them any more).
         while (index_bound() > first_new) {
             Vertex last = index_bound() - 1;
-            if (adj_[last].name) names_.erase(*adj_[last].name);
-            boost::remove_vertex(last, adj_);
+            if ((*adj_)[last].name) names_.erase(*(*adj_)[last].name);
+            boost::remove_vertex(last, *adj_);
         }
         live_ = live_before;
         throw;
@@ -275,7 +372,7 @@ std::string Graph::to_string() const {
     std::vector<Entry> entries;
     entries.reserve(live_);
     for (Vertex v = 0, n = index_bound(); v < n; ++v)
-        if (adj_[v].alive) entries.push_back({display_name(id_of(v)), v});
+        if ((*adj_)[v].alive) entries.push_back({display_name(id_of(v)), v});
     std::sort(entries.begin(), entries.end(), by_name);
     std::string out;
     std::vector<Entry> deps;
@@ -283,7 +380,7 @@ std::string Graph::to_string() const {
         out += e.name;
         out += '\n';
         deps.clear();
-        for (auto [it, end] = boost::adjacent_vertices(e.v, adj_); it != end; ++it)
+        for (auto [it, end] = boost::adjacent_vertices(e.v, *adj_); it != end; ++it)
             deps.push_back({display_name(id_of(*it)), *it});
         std::sort(deps.begin(), deps.end(), by_name);
         for (const Entry &d : deps) {

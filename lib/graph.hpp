@@ -3,14 +3,19 @@
 //
 // Selectors: vecS vertices, so a vertex id is simply its index + 1 and every
 // lookup by id is an array access; vecS out/in edge lists, so an edge costs
-// two 16-byte entries plus Boost's shared edge-list node. Removing a vertex
+// two 16-byte entries plus Boost's shared edge-list node, which comes from a
+// per-graph pool (edge_pool.hpp: 40 B instead of malloc's 48 B chunk, and
+// faster to allocate). bench/README.md, "Graph building", measures what each
+// selector costs and what the alternatives would. Removing a vertex
 // clears its edges and leaves a tombstone instead of erasing it: erasing from
 // a vecS vertex list renumbers every later vertex, which would break stable
 // ids and cost O(V + E) per removal.
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +24,11 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include "edge_pool.hpp"
+
 namespace dag {
+
+struct Snapshot;
 
 using VertexId = std::uint64_t;
 inline constexpr VertexId no_vertex = 0;
@@ -31,17 +40,20 @@ struct VertexProps {
     bool alive = false;
 };
 
-using AdjacencyList =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, VertexProps>;
+using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, VertexProps,
+                                            boost::no_property, boost::no_property, pooled_listS>;
 using Vertex = AdjacencyList::vertex_descriptor;
 
 class Graph {
 public:
     Graph() = default;
     Graph(const Graph &other);
+    // All or nothing: the copy is made first, then swapped in.
     Graph &operator=(const Graph &other);
     Graph(Graph &&) = delete;
     Graph &operator=(Graph &&) = delete;
+    // Exchanges contents (vertices, edges, names), not walk state. O(1).
+    void swap(Graph &other) noexcept;
     ~Graph() = default;
 
     // --- vertices -----------------------------------------------------------
@@ -64,9 +76,13 @@ public:
 
     // --- edges --------------------------------------------------------------
     void connect(VertexId from, VertexId to);
+    // Connects pairs[2i] -> pairs[2i+1] for i < count, all or nothing: every
+    // id is checked before anything changes, and an allocation failure
+    // removes what the batch had added.
+    void connect_many(const VertexId *pairs, std::size_t count);
     void disconnect(VertexId from, VertexId to);
     bool has_edge(VertexId from, VertexId to) const noexcept;
-    std::size_t edge_count() const noexcept { return boost::num_edges(adj_); }
+    std::size_t edge_count() const noexcept { return boost::num_edges(*adj_); }
 
     // --- listings (deterministic: ascending ids) ----------------------------
     std::vector<VertexId> vertices() const;
@@ -85,27 +101,57 @@ public:
     bool walking() const noexcept { return walks_.load(std::memory_order_acquire) != 0; }
 
     // --- raw access for the algorithms in lib/ ------------------------------
-    const AdjacencyList &adjacency() const noexcept { return adj_; }
+    const AdjacencyList &adjacency() const noexcept { return *adj_; }
     // One past the largest index ever issued; tombstones included.
-    std::size_t index_bound() const noexcept { return boost::num_vertices(adj_); }
-    bool alive_index(Vertex v) const noexcept { return adj_[v].alive; }
+    std::size_t index_bound() const noexcept { return boost::num_vertices(*adj_); }
+    bool alive_index(Vertex v) const noexcept { return (*adj_)[v].alive; }
     static VertexId id_of(Vertex v) noexcept { return static_cast<VertexId>(v) + 1; }
     static Vertex index_of(VertexId id) noexcept { return static_cast<Vertex>(id - 1); }
     // Throws Errc::unknown_vertex unless `id` is live.
     Vertex checked(VertexId id) const;
 
+    // The last acyclic snapshot a walk froze, kept until the next mutation
+    // drops it, so repeated walks of an unchanged graph skip the O(V + E)
+    // freeze and cycle check; nullptr when there is none. Thread-safe.
+    std::shared_ptr<const Snapshot> cached_snapshot() const;
+    void cache_snapshot(std::shared_ptr<const Snapshot> s) const;
+
 private:
-    void check_mutable() const;
+    // Every mutation starts here: refuses a graph being walked, and drops
+    // the cached snapshot.
+    void begin_change();
+    void drop_snapshot() const noexcept;
     void unlink(Vertex v);
     bool has_edge_index(Vertex a, Vertex b) const noexcept;
-    void add_edge_index(Vertex a, Vertex b);
+    // Adds a -> b unless present; true when added. All-or-nothing.
+    bool add_edge_index(Vertex a, Vertex b);
     const std::string *claim_name(std::string_view name, Vertex v);
-    void copy_from(const Graph &other);
 
-    AdjacencyList adj_;
+    // Behind a pointer because Boost's adjacency_list swap copies the whole
+    // graph three times; this makes swap O(1) and assignment one copy.
+    std::unique_ptr<AdjacencyList> adj_ = std::make_unique<AdjacencyList>();
     std::unordered_map<std::string, Vertex> names_;
     std::size_t live_ = 0;
     std::atomic<unsigned> walks_{0};
+    mutable std::mutex snapshot_mu_;
+    mutable std::shared_ptr<const Snapshot> snapshot_;
+    // Lets a mutation skip the lock when nothing is cached: building a graph
+    // would otherwise pay a mutex per connect.
+    mutable std::atomic<bool> has_snapshot_{false};
+};
+
+// Lets the walker apply updates made through its walk handle to the graph it
+// holds: while an instance lives, mutations of that graph made on the
+// constructing thread skip the busy check; other threads still get busy.
+class WalkerWrite {
+public:
+    explicit WalkerWrite(const Graph &g) noexcept;
+    ~WalkerWrite();
+    WalkerWrite(const WalkerWrite &) = delete;
+    WalkerWrite &operator=(const WalkerWrite &) = delete;
+
+private:
+    const Graph *previous_;
 };
 
 // Checks a name given by a caller: non-empty, valid UTF-8. Throws otherwise.

@@ -18,4 +18,27 @@ namespace dag {
 // named, O(V + k log k) for k named vertices.
 std::vector<Snapshot::Index> name_ranks(const Graph &g, const Snapshot &s);
 
+// The same ranks indexed by graph index (id - 1), for algorithms that read
+// the adjacency list directly: a permutation of 0..index_bound()-1, where
+// removed vertices take ranks no live vertex needs. Empty when no vertex is
+// named: then the graph index itself is the rank, and callers skip the
+// lookups.
+std::vector<Snapshot::Index> name_ranks(const Graph &g);
+
+}  // namespace dag
+
+namespace dag {
+
+// The same order as name_ranks() for a handful of vertices, comparing names
+// directly, for walks that touch only part of a large graph.
+struct NameLess {
+    const Graph &g;
+    bool operator()(VertexId a, VertexId b) const {
+        const std::string *na = g.name(a);
+        const std::string *nb = g.name(b);
+        if (!na || !nb) return na == nb ? a < b : !na;
+        return *na < *nb;
+    }
+};
+
 }  // namespace dag

@@ -4,10 +4,16 @@
 
 namespace dag {
 
-Components strongly_connected(const Snapshot &s) {
-    using Index = Snapshot::Index;
+namespace {
+
+using Index = Snapshot::Index;
+
+// Tarjan over slots 0..n-1; `neighbours(v)` gives an iterator pair over v's
+// dependencies, and dead slots are skipped. Roots are tried in slot order.
+template <class Alive, class Neighbours>
+Components tarjan(Index n, Alive alive, Neighbours neighbours) {
     constexpr Index unvisited = Snapshot::npos;
-    const Index n = static_cast<Index>(s.size());
+    using Iter = decltype(neighbours(Index{0}).first);
 
     Components out;
     out.members.reserve(n);
@@ -15,33 +21,35 @@ Components strongly_connected(const Snapshot &s) {
     std::vector<Index> order(n, unvisited);  // discovery number
     std::vector<Index> low(n);
     std::vector<Index> stack;  // Tarjan's stack of open vertices
-    // The explicit call stack: a vertex and the position of the next edge
-    // to follow, replacing one native stack frame per level of recursion.
+    // The explicit call stack: a vertex and where its edge scan stands,
+    // replacing one native stack frame per level of recursion.
     struct Frame {
         Index v;
-        Index edge;
+        Iter next, end;
     };
     std::vector<Frame> calls;
     Index counter = 0;
 
+    auto open = [&](Index v) {
+        order[v] = low[v] = counter++;
+        stack.push_back(v);
+        auto [first, last] = neighbours(v);
+        calls.push_back({v, first, last});
+    };
+
     for (Index root = 0; root < n; ++root) {
-        if (order[root] != unvisited) continue;
-        order[root] = low[root] = counter++;
-        stack.push_back(root);
-        calls.push_back({root, s.out_offsets[root]});
+        if (order[root] != unvisited || !alive(root)) continue;
+        open(root);
         while (!calls.empty()) {
             Frame &f = calls.back();
             const Index v = f.v;
-            if (f.edge < s.out_offsets[v + 1]) {
-                const Index w = s.out_targets[f.edge++];
-                if (order[w] == unvisited) {
-                    order[w] = low[w] = counter++;
-                    stack.push_back(w);
-                    calls.push_back({w, s.out_offsets[w]});  // invalidates f
-                } else if (out.component_of[w] == unvisited) {
-                    // w is still on Tarjan's stack: it has no component yet.
-                    low[v] = std::min(low[v], order[w]);
-                }
+            if (f.next != f.end) {
+                const Index w = static_cast<Index>(*f.next);
+                ++f.next;
+                if (order[w] == unvisited)
+                    open(w);  // invalidates f
+                else if (out.component_of[w] == unvisited)
+                    low[v] = std::min(low[v], order[w]);  // w is still open: on the stack
                 continue;
             }
             if (low[v] == order[v]) {
@@ -57,7 +65,7 @@ Components strongly_connected(const Snapshot &s) {
             }
             calls.pop_back();
             if (!calls.empty()) {
-                Index parent = calls.back().v;
+                const Index parent = calls.back().v;
                 low[parent] = std::min(low[parent], low[v]);
             }
         }
@@ -65,11 +73,24 @@ Components strongly_connected(const Snapshot &s) {
     return out;
 }
 
+}  // namespace
+
+Components strongly_connected(const Snapshot &s) {
+    return tarjan(
+        static_cast<Index>(s.size()), [](Index) { return true; },
+        [&](Index v) { return std::make_pair(s.out_begin(v), s.out_end(v)); });
+}
+
+Components strongly_connected(const Graph &g) {
+    const AdjacencyList &adj = g.adjacency();
+    return tarjan(
+        static_cast<Index>(g.index_bound()), [&](Index v) { return g.alive_index(v); },
+        [&](Index v) { return boost::adjacent_vertices(v, adj); });
+}
+
 bool has_cycle(const Snapshot &s) {
-    using Index = Snapshot::Index;
-    for (Index v = 0; v < s.size(); ++v)
-        if (std::binary_search(s.out_begin(v), s.out_end(v), v)) return true;
-    // Kahn's pass is cheaper than Tarjan when only a yes/no is needed.
+    // Kahn's pass is cheaper than Tarjan when only a yes/no is needed; a
+    // self edge keeps its vertex's in-degree above zero, so it counts too.
     const Index n = static_cast<Index>(s.size());
     std::vector<Index> indegree(n);
     std::vector<Index> ready;
@@ -79,7 +100,7 @@ bool has_cycle(const Snapshot &s) {
     }
     Index done = 0;
     while (!ready.empty()) {
-        Index v = ready.back();
+        const Index v = ready.back();
         ready.pop_back();
         ++done;
         for (const Index *w = s.out_begin(v); w != s.out_end(v); ++w)
@@ -89,11 +110,10 @@ bool has_cycle(const Snapshot &s) {
 }
 
 std::vector<std::vector<VertexId>> strongly_connected_components(const Graph &g) {
-    const Snapshot s = freeze(g);
-    const Components c = strongly_connected(s);
+    const Components c = strongly_connected(g);
     std::vector<std::vector<VertexId>> out(c.count());
     for (std::size_t i = 0; i < c.count(); ++i)
-        for (const auto *m = c.begin(i); m != c.end(i); ++m) out[i].push_back(s.ids[*m]);
+        for (const Index *m = c.begin(i); m != c.end(i); ++m) out[i].push_back(Graph::id_of(*m));
     return out;
 }
 

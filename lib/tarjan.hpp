@@ -10,14 +10,15 @@
 namespace dag {
 
 // Components in compressed form: component c holds
-// members[offsets[c] .. offsets[c + 1]) (dense indices). Components come out
+// members[offsets[c] .. offsets[c + 1]) (snapshot or graph indices, as the
+// function that made it says). Components come out
 // in Tarjan's completion order: every component appears after all the
 // components it depends on. Within a component, members are in the order
 // Tarjan pops them off its stack.
 struct Components {
     std::vector<Snapshot::Index> offsets{0};
     std::vector<Snapshot::Index> members;
-    std::vector<Snapshot::Index> component_of;  // dense index -> component
+    std::vector<Snapshot::Index> component_of;  // index -> component; npos for a removed vertex
 
     std::size_t count() const noexcept { return offsets.size() - 1; }
     std::size_t size(std::size_t c) const noexcept { return offsets[c + 1] - offsets[c]; }
@@ -27,13 +28,18 @@ struct Components {
 
 // Roots are tried in ascending id order and edges followed towards
 // dependencies in ascending id order, so the result is deterministic.
-// O(V + E) time, O(V) extra memory.
+// O(V + E) time, O(V) extra memory. Indices are dense snapshot indices.
 Components strongly_connected(const Snapshot &s);
+
+// The same on the adjacency list itself, without building a snapshot:
+// indices are graph indices (id - 1), removed vertices belong to no
+// component, and edges are followed in insertion order.
+Components strongly_connected(const Graph &g);
 
 // True when the graph has a component of more than one vertex or a self edge.
 bool has_cycle(const Snapshot &s);
 
-// Every component as a list of vertex ids, in the order described above.
+// Every component as a list of vertex ids, from strongly_connected(g).
 std::vector<std::vector<VertexId>> strongly_connected_components(const Graph &g);
 
 }  // namespace dag

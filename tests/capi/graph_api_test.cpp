@@ -76,6 +76,23 @@ TEST(CapiGraph, EdgesAndListings) {
     EXPECT_EQ(dag_edge_count(g.get()), 2u);
 }
 
+TEST(CapiGraph, ConnectMany) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    const uint64_t pairs[] = {a, b, b, c, a, b, c, c};
+    ASSERT_EQ(dag_connect_many(g.get(), pairs, 4, nullptr), DAG_OK);
+    EXPECT_EQ(dag_edge_count(g.get()), 3u);
+    EXPECT_TRUE(dag_has_edge(g.get(), c, c));
+    EXPECT_EQ(dag_connect_many(g.get(), nullptr, 0, nullptr), DAG_OK);
+    const uint64_t bad[] = {a, c, c, 99};
+    std::string msg = expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return dag_connect_many(g.get(), bad, 2, e); });
+    EXPECT_NE(msg.find("edge 1"), std::string::npos) << msg;
+    EXPECT_FALSE(dag_has_edge(g.get(), a, c)) << "all or nothing";
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_connect_many(nullptr, pairs, 1, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_connect_many(g.get(), nullptr, 1, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_connect_many(g.get(), pairs, SIZE_MAX, e); });
+}
+
 TEST(CapiGraph, RemoveAndReplace) {
     auto g = new_graph();
     uint64_t a = add(g.get(), "1"), b = add(g.get(), "2"), c = add(g.get(), "3");

@@ -207,3 +207,87 @@ TEST(Graph, UnknownIdsAreRejected) {
 
 }  // namespace
 }  // namespace dag
+
+namespace dag {
+namespace {
+
+TEST(GraphConnectMany, AddsEveryPairOnceAndMatchesSingleConnects) {
+    Graph bulk, single;
+    std::vector<VertexId> pairs;
+    for (int i = 0; i < 200; ++i) {
+        bulk.add_vertex(std::nullopt, nullptr);
+        single.add_vertex(std::nullopt, nullptr);
+    }
+    std::uint64_t x = 12345;
+    for (int i = 0; i < 3000; ++i) {  // many repeats: 200^2 possible edges
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        pairs.push_back((x >> 33) % 200 + 1);
+        pairs.push_back((x >> 13) % 200 + 1);
+    }
+    bulk.connect(1, 2);
+    single.connect(1, 2);
+    pairs.push_back(1);
+    pairs.push_back(2);
+    bulk.connect_many(pairs.data(), pairs.size() / 2);
+    for (std::size_t i = 0; i < pairs.size(); i += 2) single.connect(pairs[i], pairs[i + 1]);
+    EXPECT_EQ(bulk.edges(), single.edges());
+    EXPECT_EQ(bulk.edge_count(), single.edge_count());
+    for (VertexId v : bulk.vertices()) EXPECT_EQ(bulk.dependents(v), single.dependents(v));
+}
+
+TEST(GraphConnectMany, SmallBatchIntoALargeGraph) {
+    Graph g;
+    for (int i = 0; i < 100; ++i) g.add_vertex(std::nullopt, nullptr);
+    const VertexId pairs[] = {5, 6, 6, 7, 5, 6, 7, 7};
+    g.connect_many(pairs, 4);
+    EXPECT_EQ(g.edges(), (std::vector<std::pair<VertexId, VertexId>>{{5, 6}, {6, 7}, {7, 7}}));
+    g.connect_many(nullptr, 0);
+    EXPECT_EQ(g.edge_count(), 3u);
+}
+
+TEST(GraphConnectMany, UnknownIdAnywhereChangesNothing) {
+    Graph g;
+    auto a = g.add_vertex("a", nullptr), b = g.add_vertex("b", nullptr), gone = g.add_vertex("c", nullptr);
+    g.remove_vertex(gone);
+    const VertexId pairs[] = {a, b, b, a, a, gone};
+    try {
+        g.connect_many(pairs, 3);
+        FAIL() << "no error";
+    } catch (const Error &e) {
+        EXPECT_EQ(e.code(), Errc::unknown_vertex);
+        EXPECT_NE(std::string(e.what()).find("edge 2"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(g.edge_count(), 0u);
+    g.begin_walk();
+    EXPECT_THROW(g.connect_many(pairs, 2), Error);
+    g.end_walk();
+}
+
+}  // namespace
+}  // namespace dag
+
+namespace dag {
+namespace {
+
+TEST(GraphAssign, AssignmentCopiesAndSwapExchanges) {
+    Graph a, b;
+    auto x = a.add_vertex("x", nullptr), y = a.add_vertex("y", nullptr);
+    a.connect(x, y);
+    b.add_vertex("other", nullptr);
+    b = a;
+    EXPECT_EQ(b.to_string(), a.to_string());
+    b.set_name(x, "renamed");
+    EXPECT_EQ(*a.name(x), "x");
+    EXPECT_EQ(b.find("renamed"), x);
+    Graph c;
+    c.swap(b);
+    EXPECT_EQ(b.vertex_count(), 0u);
+    EXPECT_EQ(c.find("renamed"), x);
+    EXPECT_TRUE(c.has_edge(x, y));
+    a.begin_walk();
+    EXPECT_THROW(a = c, Error);
+    a.end_walk();
+}
+
+}  // namespace
+}  // namespace dag

@@ -1,0 +1,308 @@
+// C entry points for walks: options, blocking and non-blocking walks,
+// completion, expansion, updates and reports.
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "guard.hpp"
+#include "walk_handles.hpp"
+
+using dag::capi::ApiError;
+using dag::capi::guard;
+using dag::capi::require;
+
+namespace {
+
+// An enum that came from C may hold any int; reading it as the enum type
+// would be undefined for values outside the enumerators, so read the bits.
+template <class E>
+std::underlying_type_t<E> raw(const E &e) noexcept {
+    std::underlying_type_t<E> v;
+    std::memcpy(&v, &e, sizeof v);
+    return v;
+}
+
+dag::Outcome call_callback(void *context, dag::Walk &, dag::VertexId vertex, const char **message) {
+    auto *h = static_cast<dag_walker *>(context);
+    const dag_walk_result result = h->callback(h, vertex, message, h->user_data);
+    switch (raw(result)) {
+        case DAG_WALK_OK: return dag::Outcome::ok;
+        case DAG_WALK_FAILED: return dag::Outcome::failed;
+        case DAG_WALK_PENDING: return dag::Outcome::pending;
+        default: break;
+    }
+    *message = "the callback returned a value that is not a dag_walk_result";
+    return dag::Outcome::failed;
+}
+
+void call_observer(void *context, dag::Walk &walk, dag::Event event, dag::VertexId vertex, dag::VertexStatus status,
+                   std::size_t running, std::size_t done, std::size_t total) {
+    auto *root = static_cast<dag_walker *>(context);
+    root->observer(static_cast<dag_walker *>(walk.tag()), static_cast<dag_walk_event>(event), vertex,
+                   static_cast<dag_vertex_status>(status), running, done, total, root->observer_data);
+}
+
+dag::WalkOptions read_options(const dag_walk_options *o) {
+    dag::WalkOptions r;
+    if (!o) return r;
+    if (o->size < sizeof(dag_walk_options))
+        throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->size is " + std::to_string(o->size) + ", expected at least " +
+                                                   std::to_string(sizeof(dag_walk_options)) +
+                                                   ": initialise options with dag_walk_options_init()"};
+    r.parallelism = o->parallelism;
+    r.threads = o->threads;
+    r.reverse = o->reverse != 0;
+    const auto policy = raw(o->failure_policy);
+    if (policy != DAG_FAILURE_CONTINUE && policy != DAG_FAILURE_FAIL_FAST)
+        throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->failure_policy is not a dag_failure_policy"};
+    r.failure = policy == DAG_FAILURE_FAIL_FAST ? dag::FailurePolicy::fail_fast : dag::FailurePolicy::continue_walk;
+    r.timestamps = o->timestamps != 0;
+    if (o->always_run_count) {
+        require(o->always_run, "opts->always_run");
+        r.always_run.assign(o->always_run, o->always_run + o->always_run_count);
+    }
+    return r;
+}
+
+std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options *opts) {
+    require(g, "g");
+    if (!callback) throw ApiError{DAG_E_NULL_ARGUMENT, "argument 'callback' is NULL"};
+    dag::WalkOptions options = read_options(opts);
+    auto h = std::make_unique<dag_walker>();
+    h->callback = callback;
+    h->user_data = user_data;
+    h->graph = g;
+    h->root_handle = h.get();
+    if (opts && opts->observer) {
+        h->observer = opts->observer;
+        h->observer_data = opts->observer_data;
+        options.observer = dag::Observer{call_observer, h.get()};
+    }
+    h->root = dag::Walk::create(g->graph, dag::Visitor{call_callback, h.get()}, options, h.get());
+    h->walk.store(h->root.get(), std::memory_order_release);
+    h->root->run();
+    return h;
+}
+
+dag::Walk &core(dag_walker *walk) {
+    require(walk, "walk");
+    dag::Walk *w = walk->walk.load(std::memory_order_acquire);
+    if (!w) throw ApiError{DAG_E_STATE, "the sub-walk has not been handed over yet"};
+    return *w;
+}
+
+// Waits, hands out the report and turns the outcome into the walk's status.
+void finish(dag::Walk &w, dag_walk_report **out_report) {
+    w.wait();
+    auto report = std::make_unique<dag_walk_report>();
+    report->report = w.report();
+    const dag::WalkReport &r = report->report;
+    if (out_report) *out_report = report.release();
+    if (r.cancelled)
+        throw ApiError{DAG_E_CANCELLED, "the walk was cancelled; " +
+                                            std::to_string(r.total(dag::VertexStatus::cancelled)) +
+                                            " vertices never ran"};
+    if (r.first_error != dag::no_vertex) throw ApiError{DAG_E_WALK_FAILED, r.first_error_message};
+}
+
+}  // namespace
+
+extern "C" {
+
+dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(opts, "opts");
+        if (size != sizeof(dag_walk_options))
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "size is " + std::to_string(size) +
+                                                       ", expected sizeof(dag_walk_options) = " +
+                                                       std::to_string(sizeof(dag_walk_options))};
+        dag::WalkOptions d;
+        *opts = dag_walk_options{};
+        opts->size = sizeof(dag_walk_options);
+        opts->parallelism = d.parallelism;
+        opts->threads = d.threads;
+        opts->reverse = d.reverse;
+        opts->failure_policy = DAG_FAILURE_CONTINUE;
+        opts->timestamps = d.timestamps;
+    });
+}
+
+dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options *opts,
+                    dag_walk_report **out_report, dag_error **err) {
+    if (out_report) *out_report = nullptr;
+    return guard(__func__, err, [&] {
+        std::unique_ptr<dag_walker> h = start(g, callback, user_data, opts);
+        finish(*h->root, out_report);
+    });
+}
+
+dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options *opts,
+                          dag_walker **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(out, "out");
+        *out = start(g, callback, user_data, opts).release();
+    });
+}
+
+dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_error **err) {
+    if (out_report) *out_report = nullptr;
+    return guard(__func__, err, [&] { finish(core(walk), out_report); });
+}
+
+dag_status dag_walk_cancel(dag_walker *walk, dag_error **err) {
+    return guard(__func__, err, [&] { core(walk).cancel(); });
+}
+
+void dag_walk_free(dag_walker *walk) {
+    if (walk && walk->root_handle == walk) delete walk;
+}
+
+dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result, const char *message,
+                             dag_error **err) {
+    return guard(__func__, err, [&] {
+        dag::Walk &w = core(walk);
+        const auto r = raw(result);
+        if (r != DAG_WALK_OK && r != DAG_WALK_FAILED)
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "result must be DAG_WALK_OK or DAG_WALK_FAILED"};
+        w.complete(vertex, r == DAG_WALK_OK ? dag::Outcome::ok : dag::Outcome::failed, message);
+    });
+}
+
+dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *sub, dag_walk_fn callback,
+                           void *user_data, dag_error **err) {
+    return guard(__func__, err, [&] {
+        dag::Walk &w = core(walk);
+        require(sub, "sub");
+        auto h = std::make_unique<dag_walker>();
+        h->callback = callback ? callback : walk->callback;
+        h->user_data = callback ? user_data : walk->user_data;
+        h->root_handle = walk->root_handle;
+        h->sub_graph.reset(new dag_graph{sub->graph});
+        h->graph = h->sub_graph.get();
+        dag_walker *raw = h.get();
+        dag_walker *root = walk->root_handle;
+        {
+            std::lock_guard<std::mutex> lk(root->subs_mu);
+            root->subs.push_back(std::move(h));
+        }
+        try {
+            dag::Walk &child = w.expand(vertex, raw->sub_graph->graph, dag::Visitor{call_callback, raw}, raw);
+            raw->walk.store(&child, std::memory_order_release);
+        } catch (...) {
+            std::lock_guard<std::mutex> lk(root->subs_mu);
+            for (auto it = root->subs.begin(); it != root->subs.end(); ++it)
+                if (it->get() == raw) {
+                    root->subs.erase(it);
+                    break;
+                }
+            throw;
+        }
+    });
+}
+
+const dag_graph *dag_walk_graph(const dag_walker *walk) { return walk ? walk->graph : nullptr; }
+
+dag_status dag_walk_update_new(dag_walk_update **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(out, "out");
+        *out = new dag_walk_update{};
+    });
+}
+
+void dag_walk_update_free(dag_walk_update *update) { delete update; }
+
+dag_status dag_walk_update_add_vertex(dag_walk_update *update, const char *name, void *user_data, int always_run,
+                                      uint64_t *out_provisional, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(update, "update");
+        uint64_t id = update->update.add_vertex(
+            name ? std::optional<std::string_view>(name) : std::nullopt, user_data, always_run != 0);
+        if (out_provisional) *out_provisional = id;
+    });
+}
+
+dag_status dag_walk_update_connect(dag_walk_update *update, uint64_t from, uint64_t to, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(update, "update");
+        update->update.connects.emplace_back(from, to);
+    });
+}
+
+dag_status dag_walk_update_disconnect(dag_walk_update *update, uint64_t from, uint64_t to, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(update, "update");
+        update->update.disconnects.emplace_back(from, to);
+    });
+}
+
+dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64_t id, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(update, "update");
+        update->update.removals.push_back(id);
+    });
+}
+
+dag_status dag_walk_apply(dag_walker *walk, const dag_walk_update *update, dag_ids **out_new_ids, dag_error **err) {
+    return guard(__func__, err, [&] {
+        dag::Walk &w = core(walk);
+        require(update, "update");
+        std::vector<uint64_t> ids = w.apply(update->update);
+        if (out_new_ids) *out_new_ids = dag::capi::make_ids(std::move(ids));
+    });
+}
+
+void dag_walk_report_free(dag_walk_report *report) { delete report; }
+
+size_t dag_walk_report_size(const dag_walk_report *report) { return report ? report->report.vertices.size() : 0; }
+
+size_t dag_walk_report_count(const dag_walk_report *report, dag_vertex_status status) {
+    const auto st = raw(status);
+    if (!report || st < DAG_VERTEX_NOT_RUN || st > DAG_VERTEX_CANCELLED) return 0;
+    return report->report.total(static_cast<dag::VertexStatus>(st));
+}
+
+dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_ids **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(report, "report");
+        require(out, "out");
+        std::vector<uint64_t> ids;
+        ids.reserve(report->report.vertices.size());
+        for (const auto &v : report->report.vertices) ids.push_back(v.id);
+        *out = dag::capi::make_ids(std::move(ids));
+    });
+}
+
+dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex, dag_vertex_status *out_status,
+                                  const char **out_message, int64_t *out_start_ns, int64_t *out_end_ns,
+                                  dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(report, "report");
+        const dag::VertexReport *v = report->report.find(vertex);
+        if (!v) throw ApiError{DAG_E_UNKNOWN_VERTEX, "vertex " + std::to_string(vertex) + " is not in the report"};
+        if (out_status) *out_status = static_cast<dag_vertex_status>(v->status);
+        if (out_message) *out_message = v->message.c_str();
+        if (out_start_ns) *out_start_ns = v->start_ns;
+        if (out_end_ns) *out_end_ns = v->end_ns;
+    });
+}
+
+uint64_t dag_walk_report_first_error(const dag_walk_report *report, const char **out_message) {
+    if (out_message) *out_message = report ? report->report.first_error_message.c_str() : "";
+    return report ? report->report.first_error : DAG_NO_VERTEX;
+}
+
+int dag_walk_report_cancelled(const dag_walk_report *report) { return report && report->report.cancelled; }
+
+const char *dag_vertex_status_string(dag_vertex_status status) {
+    switch (raw(status)) {
+        case DAG_VERTEX_NOT_RUN: return "not-run";
+        case DAG_VERTEX_OK: return "ok";
+        case DAG_VERTEX_FAILED: return "failed";
+        case DAG_VERTEX_UPSTREAM_FAILED: return "upstream-failed";
+        case DAG_VERTEX_CANCELLED: return "cancelled";
+        default: break;
+    }
+    return "unknown";
+}
+
+}  // extern "C"

@@ -1,0 +1,91 @@
+// Per-vertex scheduling state shared by the scheduler (walker.cpp) and the
+// update path (walk_update.cpp).
+//
+// Each vertex has one 64-bit atomic word: the number of dependencies it still
+// waits for (low 32 bits), its phase and a few flags. Keeping the count and
+// the phase in one word lets "the last dependency finished" and "an update
+// adds a dependency to a vertex that has not started" race safely: each is a
+// single read-modify-write on the same word, so a vertex is either still
+// waiting (and the update may hold it back) or already claimed by a worker.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "walk_types.hpp"
+
+namespace dag::walk_detail {
+
+using Word = std::uint64_t;
+
+inline constexpr Word count_mask = 0xffffffffu;
+inline constexpr int phase_shift = 32;
+inline constexpr Word phase_mask = Word{0xf} << phase_shift;
+
+enum class Phase : Word {
+    waiting = 0,          // dependencies outstanding, or queued to run
+    running = 1,          // callback in progress
+    pending = 2,          // callback returned pending; dag_walk_complete finishes it
+    completed_early = 3,  // completed while its callback still runs
+    expanded = 4,         // finishes when its sub-walk does
+    removed = 5,          // removed by an update before it started
+    done = 0xf,           // all bits, so fetch_or can publish it from any phase
+};
+
+// A dependency did not finish ok.
+inline constexpr Word dep_failed = Word{1} << 40;
+// Its waiter list was changed by an update; read the overlay under the lock.
+inline constexpr Word overlay = Word{1} << 41;
+// Runs even when a dependency failed.
+inline constexpr Word always = Word{1} << 42;
+
+inline constexpr Phase phase_of(Word w) noexcept { return static_cast<Phase>((w & phase_mask) >> phase_shift); }
+inline constexpr Word with_phase(Word w, Phase p) noexcept {
+    return (w & ~phase_mask) | (static_cast<Word>(p) << phase_shift);
+}
+inline constexpr std::uint32_t count_of(Word w) noexcept { return static_cast<std::uint32_t>(w & count_mask); }
+
+struct Slot {
+    std::atomic<Word> word{0};
+    Walk *walk = nullptr;
+    VertexId id = no_vertex;
+    // Dense index in the walk's snapshot; >= its size for vertices added by
+    // an update, which have no frozen edges.
+    std::uint32_t index = 0;
+    VertexStatus status = VertexStatus::not_run;
+    bool started = false;  // its callback was called
+};
+
+// Report-only fields live apart from the slots, so the array the scheduler
+// sweeps per vertex stays at 32 bytes a slot; times are allocated only for a
+// walk that records them, messages only for the vertices that have one.
+struct Times {
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+};
+
+// A vertex added by an update: outside the frozen arrays, so its times come
+// with it.
+struct ExtraSlot : Slot {
+    Times times;
+};
+
+// The slot and times arrays: allocated by the walker (walker.cpp), released
+// without destructors, which their trivially destructible elements do not
+// need.
+struct BulkFree {
+    void operator()(void *p) const noexcept { std::free(p); }
+};
+template <class T>
+using BulkArray = std::unique_ptr<T[], BulkFree>;
+
+// Waiter changes made by updates to a vertex that had not finished yet.
+struct Overlay {
+    std::vector<Slot *> added;
+    std::vector<Slot *> removed;
+};
+
+}  // namespace dag::walk_detail

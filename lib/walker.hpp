@@ -1,0 +1,151 @@
+// The parallel walker: runs a callback per vertex once all its dependencies
+// have finished, on a Boost.Asio thread pool, with a bound on callbacks in
+// flight, failure propagation, cancellation, asynchronous completion, updates
+// during the walk and nested sub-walks (DESIGN.md section 3).
+//
+// Scheduling cost (DESIGN.md section 5): the topology is frozen into CSR
+// arrays, once per change of the graph (the snapshot is cached on it); a
+// finished vertex decrements its waiters' atomic counters, keeps one
+// newly ready waiter to run inline on the same worker and hands the rest to a
+// shared queue in one batch. A pool handler is posted per idle worker woken,
+// never per vertex.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "snapshot.hpp"
+#include "walk_report.hpp"
+#include "walk_state.hpp"
+#include "walk_types.hpp"
+
+namespace dag {
+
+namespace walk_detail {
+class Executor;
+}  // namespace walk_detail
+
+struct WalkUpdate;
+
+class Walk {
+public:
+    // Validates the options and the graph (a cycle throws Errc::cycle before
+    // anything runs), marks the graph busy and starts walking. `tag` is handed
+    // back through tag(), for the C layer.
+    static std::unique_ptr<Walk> start(Graph &g, Visitor visitor, const WalkOptions &options, void *tag);
+    // The two halves of start(), for a caller that must publish the walk
+    // before its first callback can run.
+    static std::unique_ptr<Walk> create(Graph &g, Visitor visitor, const WalkOptions &options, void *tag);
+    void run();
+
+    Walk(const Walk &) = delete;
+    Walk &operator=(const Walk &) = delete;
+    // A root walk still running is cancelled and waited for.
+    ~Walk();
+
+    // Blocks until the walk has finished. Throws Errc::state when called from
+    // a callback or observer of this walk (it would wait for itself) or on a
+    // sub-walk.
+    void wait();
+    bool finished() const;
+    // After wait(): the outcome of every vertex.
+    WalkReport report() const;
+
+    // Nothing new starts; running callbacks finish; pending vertices are
+    // finished as cancelled. Applies to every sub-walk. Throws Errc::state on
+    // a finished walk.
+    void cancel();
+
+    // Finishes a vertex whose callback returned (or will return) pending.
+    void complete(VertexId vertex, Outcome outcome, const char *message);
+
+    // From inside the vertex's callback: walk `sub` as part of the vertex,
+    // which then finishes when the sub-walk does. `sub` must outlive this
+    // walk and stay unchanged. Returns the sub-walk, owned by this walk.
+    Walk &expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag);
+
+    // Applies a batch of changes all or nothing; returns the ids given to the
+    // added vertices, in the order they were added (walk_update.cpp).
+    std::vector<VertexId> apply(const WalkUpdate &update);
+
+    void *tag() const noexcept { return tag_; }
+    const Graph &graph() const noexcept { return *graph_; }
+    bool is_root() const noexcept { return parent_ == nullptr; }
+
+private:
+    friend class walk_detail::Executor;
+    using Slot = walk_detail::Slot;
+
+    Walk(Graph &graph, Visitor visitor, void *tag,
+         std::shared_ptr<walk_detail::Executor> executor, Walk *parent, Slot *parent_slot);
+
+    // `always_run` ids must be in the snapshot.
+    void init_slots(const std::vector<VertexId> &always_run);
+    void launch();
+    Slot *lookup(VertexId id);
+    walk_detail::Times &times(Slot &s) noexcept {
+        return s.index < snap_->size() ? times_[s.index] : static_cast<walk_detail::ExtraSlot &>(s).times;
+    }
+    const walk_detail::Times &times(const Slot &s) const noexcept {
+        return s.index < snap_->size() ? times_[s.index] : static_cast<const walk_detail::ExtraSlot &>(s).times;
+    }
+    void set_message(const Slot &s, std::string message);
+    // Waiters of a slot from the frozen arrays (dependents, or dependencies
+    // when walking in reverse).
+    const Snapshot::Index *waiters_begin(const Slot &s) const noexcept;
+    const Snapshot::Index *waiters_end(const Slot &s) const noexcept;
+    // Every current waiter of `s` when updates changed its list.
+    void overlay_waiters(Slot &s, std::vector<Slot *> &out);
+    void start_expansion(Slot *s);
+    // Called when done reached total; finishes the walk once.
+    void maybe_finish();
+    void on_finished();
+    void record_failure(const Slot &s);
+    void cancel_pending();
+    std::vector<Walk *> self_and_children();
+    VertexStatus summary(std::string &message) const;
+
+    // Topology.
+    Graph *graph_;
+    std::shared_ptr<const Snapshot> snap_;
+    bool reverse_ = false;
+    bool launched_ = false;
+    walk_detail::BulkArray<Slot> slots_;
+    std::deque<walk_detail::ExtraSlot> extra_;  // added by updates; deque keeps addresses stable
+    walk_detail::BulkArray<walk_detail::Times> times_;  // by dense index; only with timestamps on
+    std::vector<Slot *> roots_;  // waiting for nothing; found by init_slots, queued by launch
+
+    Visitor visitor_;
+    void *tag_;
+    std::shared_ptr<walk_detail::Executor> ex_;
+    Walk *parent_;
+    Slot *parent_slot_;
+
+    std::atomic<std::size_t> done_{0};
+    std::atomic<std::size_t> total_{0};
+    std::atomic<std::size_t> running_{0};
+    // An update was applied: a vertex may wait for more than its frozen
+    // in-degree says. Set before the update touches any vertex's word.
+    std::atomic<bool> updated_{false};
+
+    // Guards everything below, and the overlay contents.
+    mutable std::mutex mu_;
+    std::condition_variable finished_cv_;
+    bool finishing_ = false;  // done reached total; no more changes
+    bool finished_ = false;   // graph released, waiters may go
+    VertexId first_error_ = no_vertex;
+    std::string first_error_message_;
+    std::unordered_map<VertexId, Slot *> extra_index_;
+    std::unordered_map<Slot *, walk_detail::Overlay> overlays_;
+    std::unordered_map<Slot *, std::pair<Outcome, std::string>> early_;
+    std::unordered_map<const Slot *, std::string> messages_;
+    std::unordered_map<Slot *, Walk *> expansions_;
+    std::vector<std::unique_ptr<Walk>> children_;
+};
+
+}  // namespace dag

@@ -1,0 +1,347 @@
+// The algorithms through the public C API only: results, ownership, and a
+// status and message for every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "capi_test_support.hpp"
+
+namespace {
+
+using Ids = std::vector<uint64_t>;
+
+// a -> b -> c (a depends on b, b on c): ids 1, 2, 3.
+GraphPtr abc() {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    add(g.get(), "b");
+    add(g.get(), "c");
+    EXPECT_EQ(dag_connect(g.get(), 1, 2, nullptr), DAG_OK);
+    EXPECT_EQ(dag_connect(g.get(), 2, 3, nullptr), DAG_OK);
+    return g;
+}
+
+std::vector<Ids> take_lists(dag_id_lists *lists) {
+    std::vector<Ids> out;
+    for (size_t i = 0; i < dag_id_lists_count(lists); ++i) {
+        size_t n = 0;
+        const uint64_t *data = dag_id_lists_get(lists, i, &n);
+        out.emplace_back(data, data + n);
+    }
+    dag_id_lists_free(lists);
+    return out;
+}
+
+struct Recorder {
+    std::vector<std::pair<uint64_t, size_t>> visits;
+    uint64_t skip_at = 0;
+    uint64_t stop_at = 0;
+    int bad_return_at = 0;
+};
+
+int record(uint64_t id, size_t depth, void *user_data) {
+    auto *r = static_cast<Recorder *>(user_data);
+    r->visits.emplace_back(id, depth);
+    if (id == r->stop_at) return DAG_VISIT_STOP;
+    if (id == r->skip_at) return DAG_VISIT_SKIP;
+    if (r->bad_return_at && id == static_cast<uint64_t>(r->bad_return_at)) return 7;
+    return DAG_VISIT_CONTINUE;
+}
+
+int is_id(uint64_t id, void *user_data) { return id == *static_cast<uint64_t *>(user_data); }
+
+TEST(AlgorithmsApi, ThreeVertexExamples) {
+    GraphPtr g = abc();
+    uint64_t root = 0;
+    EXPECT_EQ(dag_root(g.get(), &root, nullptr), DAG_OK);
+    EXPECT_EQ(root, 1u);
+
+    dag_ids *ids = nullptr;
+    ASSERT_EQ(dag_topological_order(g.get(), &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{1, 2, 3}));
+    ASSERT_EQ(dag_reverse_topological_order(g.get(), &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{3, 2, 1}));
+
+    const uint64_t a = 1, c = 3;
+    ASSERT_EQ(dag_ancestors(g.get(), &a, 1, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{2, 3}));
+    ASSERT_EQ(dag_descendants(g.get(), &c, 1, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{1, 2}));
+    ASSERT_EQ(dag_ancestors(g.get(), &c, 1, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), Ids{});
+}
+
+TEST(AlgorithmsApi, ValidationResultAsTextAndData) {
+    GraphPtr g = abc();
+    dag_validation *v = nullptr;
+    ASSERT_EQ(dag_validate(g.get(), nullptr, &v, nullptr), DAG_OK);
+    EXPECT_EQ(dag_validation_status(v), DAG_OK);
+    EXPECT_STREQ(dag_validation_text(v), "");
+    EXPECT_EQ(dag_validation_message_count(v), 0u);
+    dag_validation_free(v);
+
+    ASSERT_EQ(dag_connect(g.get(), 3, 1, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), 2, 2, nullptr), DAG_OK);
+    dag_validate_options opts;
+    ASSERT_EQ(dag_validate_options_init(&opts, sizeof opts, nullptr), DAG_OK);
+    EXPECT_EQ(opts.single_root, 1);
+    v = nullptr;
+    std::string msg =
+        expect_error(DAG_E_INVALID_GRAPH, [&](dag_error **e) { return dag_validate(g.get(), &opts, &v, e); });
+    EXPECT_NE(msg.find("no roots found\nCycle:\n  a\n  b\n  c\nSelf reference: b"), std::string::npos) << msg;
+    ASSERT_NE(v, nullptr) << "the result comes back with the failure";
+    EXPECT_EQ(dag_validation_status(v), DAG_E_INVALID_GRAPH);
+    EXPECT_STREQ(dag_validation_text(v), "no roots found\nCycle:\n  a\n  b\n  c\nSelf reference: b");
+    ASSERT_EQ(dag_validation_message_count(v), 3u);
+    EXPECT_STREQ(dag_validation_message(v, 1), "Cycle:\n  a\n  b\n  c");
+    EXPECT_EQ(dag_validation_message(v, 3), nullptr);
+    ASSERT_EQ(dag_validation_cycle_count(v), 1u);
+    size_t n = 0;
+    const uint64_t *cycle = dag_validation_cycle(v, 0, &n);
+    EXPECT_EQ(Ids(cycle, cycle + n), (Ids{1, 2, 3}));
+    EXPECT_EQ(dag_validation_cycle(v, 1, &n), nullptr);
+    EXPECT_EQ(n, 0u);
+    const uint64_t *selfs = dag_validation_self_references(v, &n);
+    EXPECT_EQ(Ids(selfs, selfs + n), (Ids{2}));
+    dag_validation_free(v);
+
+    opts.single_root = 0;
+    msg = expect_error(DAG_E_CYCLE, [&](dag_error **e) { return dag_validate(g.get(), &opts, nullptr, e); });
+    EXPECT_NE(msg.find("Cycle:\n  a\n  b\n  c\nSelf reference: b"), std::string::npos);
+}
+
+TEST(AlgorithmsApi, RootProblemsHaveTheirOwnStatus) {
+    GraphPtr g = new_graph();
+    expect_error(DAG_E_NO_ROOT, [&](dag_error **e) {
+        uint64_t r;
+        return dag_root(g.get(), &r, e);
+    });
+    expect_error(DAG_E_NO_ROOT, [&](dag_error **e) { return dag_validate(g.get(), nullptr, nullptr, e); });
+    add(g.get(), "y");
+    add(g.get(), "x");
+    std::string msg = expect_error(DAG_E_MULTIPLE_ROOTS, [&](dag_error **e) {
+        uint64_t r;
+        return dag_root(g.get(), &r, e);
+    });
+    EXPECT_NE(msg.find("multiple roots: x, y"), std::string::npos) << msg;
+    expect_error(DAG_E_MULTIPLE_ROOTS, [&](dag_error **e) { return dag_validate(g.get(), nullptr, nullptr, e); });
+}
+
+TEST(AlgorithmsApi, OptionsSizeIsChecked) {
+    dag_validate_options opts;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_validate_options_init(&opts, 4, e); });
+    expect_error(DAG_E_NULL_ARGUMENT,
+                 [&](dag_error **e) { return dag_validate_options_init(nullptr, sizeof opts, e); });
+    GraphPtr g = abc();
+    ASSERT_EQ(dag_validate_options_init(&opts, sizeof opts, nullptr), DAG_OK);
+    opts.size = 1;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_validate(g.get(), &opts, nullptr, e); });
+}
+
+TEST(AlgorithmsApi, ComponentsAndCycles) {
+    GraphPtr g = abc();
+    ASSERT_EQ(dag_connect(g.get(), 2, 1, nullptr), DAG_OK);
+    dag_id_lists *lists = nullptr;
+    ASSERT_EQ(dag_strongly_connected(g.get(), &lists, nullptr), DAG_OK);
+    EXPECT_EQ(take_lists(lists), (std::vector<Ids>{{3}, {2, 1}}));
+    ASSERT_EQ(dag_cycles(g.get(), &lists, nullptr), DAG_OK);
+    EXPECT_EQ(take_lists(lists), (std::vector<Ids>{{1, 2}}));
+    EXPECT_EQ(dag_id_lists_count(nullptr), 0u);
+    EXPECT_EQ(dag_id_lists_get(nullptr, 0, nullptr), nullptr);
+    dag_id_lists_free(nullptr);
+}
+
+TEST(AlgorithmsApi, TransitiveReduction) {
+    GraphPtr g = abc();
+    ASSERT_EQ(dag_connect(g.get(), 1, 3, nullptr), DAG_OK);
+    size_t removed = 0;
+    ASSERT_EQ(dag_transitive_reduction(g.get(), &removed, nullptr), DAG_OK);
+    EXPECT_EQ(removed, 1u);
+    EXPECT_FALSE(dag_has_edge(g.get(), 1, 3));
+    EXPECT_EQ(dag_transitive_reduction(g.get(), nullptr, nullptr), DAG_OK);
+
+    ASSERT_EQ(dag_connect(g.get(), 3, 1, nullptr), DAG_OK);
+    std::string msg =
+        expect_error(DAG_E_CYCLE, [&](dag_error **e) { return dag_transitive_reduction(g.get(), &removed, e); });
+    EXPECT_NE(msg.find("Cycle:\n  a\n  b\n  c"), std::string::npos) << msg;
+    EXPECT_EQ(dag_edge_count(g.get()), 3u) << "unchanged";
+}
+
+TEST(AlgorithmsApi, OrdersRefuseCycles) {
+    GraphPtr g = abc();
+    ASSERT_EQ(dag_connect(g.get(), 3, 3, nullptr), DAG_OK);
+    dag_ids *ids = nullptr;
+    std::string msg = expect_error(DAG_E_CYCLE, [&](dag_error **e) { return dag_topological_order(g.get(), &ids, e); });
+    EXPECT_NE(msg.find("Self reference: c"), std::string::npos);
+    expect_error(DAG_E_CYCLE, [&](dag_error **e) { return dag_reverse_topological_order(g.get(), &ids, e); });
+    EXPECT_EQ(ids, nullptr);
+}
+
+TEST(AlgorithmsApi, TraverseDepthAndBreadthFirst) {
+    // a -> b, a -> c
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    add(g.get(), "b");
+    add(g.get(), "c");
+    dag_connect(g.get(), 1, 2, nullptr);
+    dag_connect(g.get(), 1, 3, nullptr);
+    const uint64_t a = 1;
+    Recorder dfs;
+    ASSERT_EQ(dag_traverse(g.get(), &a, 1, 0, record, &dfs, nullptr), DAG_OK);
+    EXPECT_EQ(dfs.visits, (std::vector<std::pair<uint64_t, size_t>>{{1, 0}, {3, 1}, {2, 1}}));
+    Recorder bfs;
+    ASSERT_EQ(dag_traverse(g.get(), &a, 1, DAG_TRAVERSE_BREADTH_FIRST, record, &bfs, nullptr), DAG_OK);
+    EXPECT_EQ(bfs.visits, (std::vector<std::pair<uint64_t, size_t>>{{1, 0}, {2, 1}, {3, 1}}));
+    const uint64_t b = 2;
+    Recorder up;
+    ASSERT_EQ(dag_traverse(g.get(), &b, 1, DAG_TRAVERSE_REVERSE | DAG_TRAVERSE_SORTED, record, &up, nullptr), DAG_OK);
+    EXPECT_EQ(up.visits, (std::vector<std::pair<uint64_t, size_t>>{{2, 0}, {1, 1}}));
+}
+
+TEST(AlgorithmsApi, VisitorSkipsStopsAndMisbehaves) {
+    GraphPtr g = abc();
+    const uint64_t a = 1;
+    Recorder skip;
+    skip.skip_at = 2;
+    ASSERT_EQ(dag_traverse(g.get(), &a, 1, 0, record, &skip, nullptr), DAG_OK);
+    EXPECT_EQ(skip.visits.size(), 2u);
+    Recorder stop;
+    stop.stop_at = 1;
+    ASSERT_EQ(dag_traverse(g.get(), &a, 1, 0, record, &stop, nullptr), DAG_OK);
+    EXPECT_EQ(stop.visits.size(), 1u);
+    Recorder bad;
+    bad.bad_return_at = 2;
+    std::string msg =
+        expect_error(DAG_E_INVALID_ARGUMENT,
+                     [&](dag_error **e) { return dag_traverse(g.get(), &a, 1, 0, record, &bad, e); });
+    EXPECT_NE(msg.find("returned 7"), std::string::npos) << msg;
+    EXPECT_EQ(bad.visits.size(), 2u);
+}
+
+TEST(AlgorithmsApi, FirstWithAndMatch) {
+    // a -> b -> c, a -> d
+    GraphPtr g = abc();
+    add(g.get(), "d");
+    dag_connect(g.get(), 1, 4, nullptr);
+    const uint64_t a = 1, c = 3;
+    uint64_t target = 2;
+    dag_ids *ids = nullptr;
+    ASSERT_EQ(dag_first_ancestors_with(g.get(), &a, 1, is_id, &target, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{2}));
+    ASSERT_EQ(dag_first_descendants_with(g.get(), &c, 1, is_id, &target, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{2}));
+    int found = -1;
+    ASSERT_EQ(dag_match_ancestor(g.get(), &a, 1, is_id, &target, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 1);
+    ASSERT_EQ(dag_match_descendant(g.get(), &a, 1, is_id, &target, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 0);
+    target = 1;
+    ASSERT_EQ(dag_match_ancestor(g.get(), &a, 1, is_id, &target, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 0) << "a vertex is not its own ancestor";
+}
+
+TEST(AlgorithmsApi, NullArgumentsAreRefused) {
+    GraphPtr g = abc();
+    const uint64_t a = 1;
+    dag_ids *ids = nullptr;
+    dag_id_lists *lists = nullptr;
+    uint64_t id = 0;
+    int found = 0;
+    Recorder r;
+    auto null_case = [](auto call) { expect_error(DAG_E_NULL_ARGUMENT, call); };
+    null_case([&](dag_error **e) { return dag_root(nullptr, &id, e); });
+    null_case([&](dag_error **e) { return dag_root(g.get(), nullptr, e); });
+    null_case([&](dag_error **e) { return dag_validate(nullptr, nullptr, nullptr, e); });
+    null_case([&](dag_error **e) { return dag_strongly_connected(nullptr, &lists, e); });
+    null_case([&](dag_error **e) { return dag_strongly_connected(g.get(), nullptr, e); });
+    null_case([&](dag_error **e) { return dag_cycles(nullptr, &lists, e); });
+    null_case([&](dag_error **e) { return dag_cycles(g.get(), nullptr, e); });
+    null_case([&](dag_error **e) { return dag_transitive_reduction(nullptr, nullptr, e); });
+    null_case([&](dag_error **e) { return dag_topological_order(nullptr, &ids, e); });
+    null_case([&](dag_error **e) { return dag_topological_order(g.get(), nullptr, e); });
+    null_case([&](dag_error **e) { return dag_reverse_topological_order(nullptr, &ids, e); });
+    null_case([&](dag_error **e) { return dag_reverse_topological_order(g.get(), nullptr, e); });
+    null_case([&](dag_error **e) { return dag_traverse(nullptr, &a, 1, 0, record, &r, e); });
+    null_case([&](dag_error **e) { return dag_traverse(g.get(), &a, 1, 0, nullptr, &r, e); });
+    null_case([&](dag_error **e) { return dag_traverse(g.get(), nullptr, 1, 0, record, &r, e); });
+    null_case([&](dag_error **e) { return dag_ancestors(nullptr, &a, 1, &ids, e); });
+    null_case([&](dag_error **e) { return dag_ancestors(g.get(), nullptr, 2, &ids, e); });
+    null_case([&](dag_error **e) { return dag_ancestors(g.get(), &a, 1, nullptr, e); });
+    null_case([&](dag_error **e) { return dag_descendants(nullptr, &a, 1, &ids, e); });
+    null_case([&](dag_error **e) { return dag_descendants(g.get(), &a, 1, nullptr, e); });
+    null_case([&](dag_error **e) { return dag_first_ancestors_with(g.get(), &a, 1, nullptr, nullptr, &ids, e); });
+    null_case([&](dag_error **e) { return dag_first_ancestors_with(g.get(), &a, 1, is_id, &id, nullptr, e); });
+    null_case([&](dag_error **e) { return dag_first_descendants_with(nullptr, &a, 1, is_id, &id, &ids, e); });
+    null_case([&](dag_error **e) { return dag_match_ancestor(g.get(), &a, 1, is_id, &id, nullptr, e); });
+    null_case([&](dag_error **e) { return dag_match_descendant(g.get(), &a, 1, nullptr, nullptr, &found, e); });
+    EXPECT_TRUE(r.visits.empty());
+    EXPECT_EQ(dag_validation_status(nullptr), DAG_E_NULL_ARGUMENT);
+    EXPECT_STREQ(dag_validation_text(nullptr), "");
+    EXPECT_EQ(dag_validation_cycle(nullptr, 0, nullptr), nullptr);
+    EXPECT_EQ(dag_validation_self_references(nullptr, nullptr), nullptr);
+    dag_validation_free(nullptr);
+}
+
+TEST(AlgorithmsApi, UnknownAndRemovedIdsAreRefused) {
+    GraphPtr g = abc();
+    ASSERT_EQ(dag_remove_vertex(g.get(), 3, nullptr), DAG_OK);
+    dag_ids *ids = nullptr;
+    int found = 0;
+    Recorder r;
+    for (uint64_t bad : {uint64_t{0}, uint64_t{3}, uint64_t{42}}) {
+        const uint64_t start[] = {1, bad};
+        std::string msg = expect_error(DAG_E_UNKNOWN_VERTEX,
+                                       [&](dag_error **e) { return dag_ancestors(g.get(), start, 2, &ids, e); });
+        EXPECT_NE(msg.find(std::to_string(bad)), std::string::npos) << msg;
+        expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return dag_descendants(g.get(), start, 2, &ids, e); });
+        expect_error(DAG_E_UNKNOWN_VERTEX,
+                     [&](dag_error **e) { return dag_traverse(g.get(), start, 2, 0, record, &r, e); });
+        expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) {
+            return dag_first_descendants_with(g.get(), start, 2, is_id, &bad, &ids, e);
+        });
+        expect_error(DAG_E_UNKNOWN_VERTEX,
+                     [&](dag_error **e) { return dag_match_ancestor(g.get(), start, 2, is_id, &bad, &found, e); });
+    }
+    EXPECT_TRUE(r.visits.empty()) << "nothing is visited when a start id is bad";
+    EXPECT_EQ(ids, nullptr);
+}
+
+TEST(AlgorithmsApi, UnknownFlagsAreRefused) {
+    GraphPtr g = abc();
+    const uint64_t a = 1;
+    Recorder r;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_traverse(g.get(), &a, 1, 8, record, &r, e); });
+    EXPECT_TRUE(r.visits.empty());
+}
+
+TEST(AlgorithmsApi, EmptyGraphsAndEmptyStartSets) {
+    GraphPtr g = new_graph();
+    dag_ids *ids = nullptr;
+    ASSERT_EQ(dag_topological_order(g.get(), &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), Ids{});
+    ASSERT_EQ(dag_ancestors(g.get(), nullptr, 0, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), Ids{});
+    Recorder r;
+    ASSERT_EQ(dag_traverse(g.get(), nullptr, 0, 0, record, &r, nullptr), DAG_OK);
+    EXPECT_TRUE(r.visits.empty());
+    size_t removed = 1;
+    ASSERT_EQ(dag_transitive_reduction(g.get(), &removed, nullptr), DAG_OK);
+    EXPECT_EQ(removed, 0u);
+    dag_id_lists *lists = nullptr;
+    ASSERT_EQ(dag_strongly_connected(g.get(), &lists, nullptr), DAG_OK);
+    EXPECT_TRUE(take_lists(lists).empty());
+}
+
+TEST(AlgorithmsApi, DuplicateStartIdsCountOnce) {
+    GraphPtr g = abc();
+    const uint64_t twice[] = {1, 1};
+    dag_ids *ids = nullptr;
+    ASSERT_EQ(dag_ancestors(g.get(), twice, 2, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{2, 3}));
+    Recorder r;
+    ASSERT_EQ(dag_traverse(g.get(), twice, 2, 0, record, &r, nullptr), DAG_OK);
+    EXPECT_EQ(r.visits.size(), 3u);
+}
+
+}  // namespace

@@ -1,0 +1,609 @@
+// The walker through the C API: order, failure, policies, cancel, async
+// completion, observer, reports and bad input.
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <map>
+#include <thread>
+#include <tuple>
+
+#include "walk_test_support.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(WalkApi, RunsDependenciesFirstAndReportsEveryVertex) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    ASSERT_EQ(dag_connect(g.get(), a, b, nullptr), DAG_OK);  // a depends on b
+    ASSERT_EQ(dag_connect(g.get(), b, c, nullptr), DAG_OK);
+    Recorder rec;
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{c, b, a}));
+    ASSERT_TRUE(report);
+    EXPECT_EQ(dag_walk_report_size(report.get()), 3u);
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), 3u);
+    EXPECT_EQ(dag_walk_report_first_error(report.get(), nullptr), DAG_NO_VERTEX);
+    int64_t s_a, e_b;
+    ASSERT_EQ(dag_walk_report_vertex(report.get(), a, nullptr, nullptr, &s_a, nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_report_vertex(report.get(), b, nullptr, nullptr, nullptr, &e_b, nullptr), DAG_OK);
+    EXPECT_GE(s_a, e_b);
+    EXPECT_EQ(take_ids([&] {
+                  dag_ids *ids = nullptr;
+                  EXPECT_EQ(dag_walk_report_vertices(report.get(), &ids, nullptr), DAG_OK);
+                  return ids;
+              }()),
+              (std::vector<uint64_t>{a, b, c}));
+    // The walk released the graph.
+    EXPECT_EQ(dag_connect(g.get(), a, c, nullptr), DAG_OK);
+}
+
+TEST(WalkApi, ReverseRunsDependentsFirst) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    dag_connect(g.get(), a, b, nullptr);
+    dag_connect(g.get(), b, c, nullptr);
+    Recorder rec;
+    ReportPtr report;
+    auto o = options();
+    o.reverse = 1;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a, b, c}));
+}
+
+TEST(WalkApi, EmptyGraphFinishesAtOnce) {
+    auto g = new_graph();
+    Recorder rec;
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    EXPECT_EQ(dag_walk_report_size(report.get()), 0u);
+}
+
+TEST(WalkApi, FailureSkipsDependentsButNotIndependentBranches) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c"), d = add(g.get(), "d");
+    dag_connect(g.get(), b, a, nullptr);
+    dag_connect(g.get(), c, b, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+        if (v != a) return DAG_WALK_OK;
+        *msg = "boom";
+        return DAG_WALK_FAILED;
+    };
+    ReportPtr report;
+    dag_walk_report *r = nullptr;
+    std::string err = expect_error(DAG_E_WALK_FAILED, [&](dag_error **e) {
+        auto o = options();
+        return dag_walk(g.get(), record_cb, &rec, &o, &r, e);
+    });
+    report.reset(r);
+    EXPECT_NE(err.find("vertex a failed: boom"), std::string::npos) << err;
+    ASSERT_TRUE(report);
+    EXPECT_EQ(status_of(r, a), DAG_VERTEX_FAILED);
+    EXPECT_EQ(message_of(r, a), "boom");
+    EXPECT_EQ(status_of(r, b), DAG_VERTEX_UPSTREAM_FAILED);
+    EXPECT_EQ(status_of(r, c), DAG_VERTEX_UPSTREAM_FAILED);
+    EXPECT_EQ(message_of(r, c), "");
+    EXPECT_EQ(status_of(r, d), DAG_VERTEX_OK);
+    EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_FAILED), 1u);
+    EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_UPSTREAM_FAILED), 2u);
+    const char *first = nullptr;
+    EXPECT_EQ(dag_walk_report_first_error(r, &first), a);
+    EXPECT_STREQ(first, "vertex a failed: boom");
+    auto ran = rec.ran();
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), b), 0);
+}
+
+TEST(WalkApi, AlwaysRunVertexRunsAfterFailureAndDecidesItsDependents) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    dag_connect(g.get(), b, a, nullptr);
+    dag_connect(g.get(), c, b, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) { return v == a ? DAG_WALK_FAILED : DAG_WALK_OK; };
+    auto o = options();
+    o.always_run = &b;
+    o.always_run_count = 1;
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, o, report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a, b, c}));
+    EXPECT_EQ(status_of(report.get(), b), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(report.get(), c), DAG_VERTEX_OK);
+
+    // When the always-run vertex fails, its dependents are skipped.
+    Recorder rec2;
+    rec2.body = [&](dag_walker *, uint64_t, const char **) { return DAG_WALK_FAILED; };
+    ASSERT_EQ(run_walk(g.get(), rec2, o, report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(status_of(report.get(), b), DAG_VERTEX_FAILED);
+    EXPECT_EQ(status_of(report.get(), c), DAG_VERTEX_UPSTREAM_FAILED);
+}
+
+TEST(WalkApi, FailFastStartsNothingNew) {
+    auto g = new_graph();
+    std::vector<uint64_t> ids;
+    for (int i = 0; i < 100; ++i) ids.push_back(add(g.get(), nullptr));
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) { return v == ids[0] ? DAG_WALK_FAILED : DAG_WALK_OK; };
+    auto o = options(1, 1);
+    o.failure_policy = DAG_FAILURE_FAIL_FAST;
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, o, report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{ids[0]}));
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_FAILED), 1u);
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_NOT_RUN), 99u);
+
+    // The default policy goes on.
+    Recorder rec2;
+    rec2.body = rec.body;
+    auto o2 = options(1, 1);
+    EXPECT_EQ(run_walk(g.get(), rec2, o2, report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(rec2.ran().size(), 100u);
+}
+
+TEST(WalkApi, CyclicGraphIsRefusedBeforeAnythingRuns) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    dag_connect(g.get(), a, b, nullptr);
+    dag_connect(g.get(), b, a, nullptr);
+    dag_connect(g.get(), c, a, nullptr);
+    Recorder rec;
+    dag_walk_report *r = reinterpret_cast<dag_walk_report *>(0x1);
+    std::string msg = expect_error(DAG_E_CYCLE, [&](dag_error **e) {
+        auto o = options();
+        return dag_walk(g.get(), record_cb, &rec, &o, &r, e);
+    });
+    EXPECT_EQ(r, nullptr);
+    EXPECT_NE(msg.find("Cycle:"), std::string::npos) << msg;
+    EXPECT_TRUE(rec.ran().empty());
+    // Self references too.
+    auto g2 = new_graph();
+    uint64_t s = add(g2.get(), "s");
+    dag_connect(g2.get(), s, s, nullptr);
+    msg = expect_error(DAG_E_CYCLE, [&](dag_error **e) {
+        auto o = options();
+        return dag_walk(g2.get(), record_cb, &rec, &o, nullptr, e);
+    });
+    EXPECT_NE(msg.find("Self reference: s"), std::string::npos) << msg;
+    EXPECT_TRUE(rec.ran().empty());
+    // The graph is not left busy.
+    EXPECT_EQ(dag_connect(g2.get(), s, s, nullptr), DAG_OK);
+}
+
+TEST(WalkApi, ParallelismBoundIsReachedAndNeverExceeded) {
+    auto g = new_graph();
+    for (int i = 0; i < 60; ++i) add(g.get(), nullptr);
+    std::atomic<int> now{0}, peak{0};
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        int n = ++now;
+        int p = peak.load();
+        while (n > p && !peak.compare_exchange_weak(p, n)) {
+        }
+        std::this_thread::sleep_for(2ms);
+        --now;
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(4, 10), report), DAG_OK);
+    EXPECT_EQ(peak.load(), 4);
+    peak = 0;
+    ASSERT_EQ(run_walk(g.get(), rec, options(10, 3), report), DAG_OK);
+    EXPECT_EQ(peak.load(), 3);  // bounded by the pool
+}
+
+TEST(WalkApi, GraphIsBusyDuringAWalk) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    Recorder rec;
+    dag_graph *gp = g.get();
+    rec.body = [&](dag_walker *w, uint64_t, const char **) {
+        EXPECT_EQ(dag_add_vertex(gp, "x", nullptr, nullptr, nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_connect(gp, a, a, nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_walk_graph(w), gp);
+        // Reading is fine.
+        const char *name = nullptr;
+        EXPECT_EQ(dag_vertex_name(gp, a, &name, nullptr), DAG_OK);
+        // A second walk of the same graph is refused.
+        auto o = options();
+        EXPECT_EQ(dag_walk(gp, record_cb, &rec, &o, nullptr, nullptr), DAG_E_BUSY);
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+}
+
+TEST(WalkApi, StartWaitAndWaitAgain) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), a, b, nullptr);
+    Recorder rec;
+    auto o = options();
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk_wait(w, &r, nullptr), DAG_OK);
+    ReportPtr report(r);
+    EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_OK), 2u);
+    ASSERT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{b, a}));
+}
+
+TEST(WalkApi, CancelFromAnotherThreadAccountsForEveryVertex) {
+    auto g = new_graph();
+    std::vector<uint64_t> ids;
+    for (int i = 0; i < 500; ++i) ids.push_back(add(g.get(), nullptr));
+    for (int i = 1; i < 500; i += 2) dag_connect(g.get(), ids[i], ids[i - 1], nullptr);
+    std::atomic<int> started{0};
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        ++started;
+        std::this_thread::sleep_for(1ms);
+        return DAG_WALK_OK;
+    };
+    auto o = options(2, 2);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    while (started.load() < 5) std::this_thread::sleep_for(1ms);
+    ASSERT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait(w, &r, nullptr), DAG_E_CANCELLED);
+    ReportPtr report(r);
+    ASSERT_TRUE(report);
+    EXPECT_TRUE(dag_walk_report_cancelled(r));
+    size_t ok = dag_walk_report_count(r, DAG_VERTEX_OK), cancelled = dag_walk_report_count(r, DAG_VERTEX_CANCELLED);
+    EXPECT_EQ(ok + cancelled, 500u);
+    EXPECT_EQ(ok, rec.ran().size());
+    EXPECT_GT(cancelled, 0u);
+    for (int i = 1; i < 500; i += 2)
+        if (status_of(r, ids[i]) == DAG_VERTEX_OK) {
+            EXPECT_EQ(status_of(r, ids[i - 1]), DAG_VERTEX_OK);
+        }
+    // Calls on the finished walk.
+    EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_E_STATE);
+}
+
+TEST(WalkApi, CancelFromInsideACallback) {
+    auto g = new_graph();
+    std::vector<uint64_t> ids;
+    for (int i = 0; i < 200; ++i) ids.push_back(add(g.get(), nullptr));
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == ids[3]) {
+            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+        }
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, options(1, 1), report), DAG_E_CANCELLED);
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK) +
+                  dag_walk_report_count(report.get(), DAG_VERTEX_CANCELLED),
+              200u);
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), 4u);
+}
+
+TEST(WalkApi, FreeingARunningWalkCancelsIt) {
+    auto g = new_graph();
+    for (int i = 0; i < 100; ++i) add(g.get(), nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        std::this_thread::sleep_for(1ms);
+        return DAG_WALK_OK;
+    };
+    auto o = options(2, 2);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    dag_walk_free(w);
+    EXPECT_LT(rec.ran().size(), 100u);
+    EXPECT_EQ(dag_connect(g.get(), 1, 2, nullptr), DAG_OK);
+}
+
+// An external engine: vertices handed to it are completed from its own threads.
+struct Engine {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::pair<dag_walker *, uint64_t>> work;
+    bool stop = false;
+    std::atomic<int> outstanding{0}, peak{0};
+    std::vector<std::thread> threads;
+    std::function<dag_walk_result(uint64_t)> result = [](uint64_t) { return DAG_WALK_OK; };
+
+    explicit Engine(int n) {
+        for (int i = 0; i < n; ++i)
+            threads.emplace_back([this] {
+                for (;;) {
+                    std::pair<dag_walker *, uint64_t> item;
+                    {
+                        std::unique_lock<std::mutex> lk(mu);
+                        cv.wait(lk, [&] { return stop || !work.empty(); });
+                        if (work.empty()) return;
+                        item = work.front();
+                        work.pop_front();
+                    }
+                    std::this_thread::sleep_for(200us);
+                    --outstanding;
+                    dag_walk_result r = result(item.second);
+                    EXPECT_EQ(dag_walk_complete(item.first, item.second, r, r == DAG_WALK_OK ? nullptr : "remote",
+                                                nullptr),
+                              DAG_OK);
+                }
+            });
+    }
+    ~Engine() {
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            stop = true;
+        }
+        cv.notify_all();
+        for (auto &t : threads) t.join();
+    }
+    dag_walk_result submit(dag_walker *w, uint64_t v) {
+        int n = ++outstanding;
+        int p = peak.load();
+        while (n > p && !peak.compare_exchange_weak(p, n)) {
+        }
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            work.emplace_back(w, v);
+        }
+        cv.notify_one();
+        return DAG_WALK_PENDING;
+    }
+};
+
+TEST(WalkApi, AsyncCompletionFromOtherThreads) {
+    auto g = new_graph();
+    std::vector<uint64_t> ids;
+    for (int i = 0; i < 200; ++i) ids.push_back(add(g.get(), nullptr));
+    for (int i = 10; i < 200; ++i) dag_connect(g.get(), ids[i], ids[i % 10], nullptr);
+    Engine engine(3);
+    std::mutex mu;
+    std::map<uint64_t, int> started;
+    int clock = 0;
+    std::map<uint64_t, int> finished_at;
+    Recorder rec;
+    engine.result = [&](uint64_t v) {
+        std::lock_guard<std::mutex> lk(mu);
+        finished_at[v] = ++clock;
+        return DAG_WALK_OK;
+    };
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            started[v] = ++clock;
+        }
+        return engine.submit(w, v);
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(4, 1), report), DAG_OK);
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), 200u);
+    for (int i = 10; i < 200; ++i) EXPECT_GT(started[ids[i]], finished_at[ids[i % 10]]);
+    // A pending vertex holds its slot: never more than 4 out at once, even on one thread.
+    EXPECT_LE(engine.peak.load(), 4);
+    EXPECT_EQ(engine.peak.load(), 4);
+}
+
+TEST(WalkApi, AsyncFailurePropagates) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), b, a, nullptr);
+    Engine engine(1);
+    engine.result = [](uint64_t) { return DAG_WALK_FAILED; };
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) { return engine.submit(w, v); };
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, options(), report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(status_of(report.get(), a), DAG_VERTEX_FAILED);
+    EXPECT_EQ(message_of(report.get(), a), "remote");
+    EXPECT_EQ(status_of(report.get(), b), DAG_VERTEX_UPSTREAM_FAILED);
+}
+
+TEST(WalkApi, CompletingBeforeTheCallbackReturnsIsAllowed) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), b, a, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        dag_error *e = nullptr;
+        EXPECT_EQ(dag_walk_complete(w, v, DAG_WALK_OK, nullptr, &e), DAG_OK) << dag_error_message(e);
+        dag_error_free(e);
+        EXPECT_EQ(dag_walk_complete(w, v, DAG_WALK_OK, nullptr, nullptr), DAG_E_STATE);
+        return DAG_WALK_PENDING;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a, b}));
+}
+
+TEST(WalkApi, CompleteRefusesBadCalls) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), b, a, nullptr);
+    std::promise<void> pending;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == a) {
+            expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_complete(w, b, DAG_WALK_OK, nullptr, e); });
+            expect_error(DAG_E_UNKNOWN_VERTEX,
+                         [&](dag_error **e) { return dag_walk_complete(w, 999, DAG_WALK_OK, nullptr, e); });
+            expect_error(DAG_E_INVALID_ARGUMENT,
+                         [&](dag_error **e) { return dag_walk_complete(w, a, DAG_WALK_PENDING, nullptr, e); });
+            return DAG_WALK_PENDING;
+        }
+        return DAG_WALK_OK;
+    };
+    auto o = options();
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    while (rec.ran().empty()) std::this_thread::sleep_for(100us);
+    // Completing twice: the second is refused.
+    dag_status first = DAG_E_STATE;
+    while ((first = dag_walk_complete(w, a, DAG_WALK_OK, nullptr, nullptr)) == DAG_E_STATE)
+        std::this_thread::sleep_for(100us);  // the callback may still be running
+    ASSERT_EQ(first, DAG_OK);
+    ASSERT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_OK);
+    expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_complete(w, a, DAG_WALK_OK, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT,
+                 [&](dag_error **e) { return dag_walk_complete(nullptr, a, DAG_WALK_OK, nullptr, e); });
+}
+
+TEST(WalkApi, CancelFinishesPendingVertices) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), b, a, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) { return DAG_WALK_PENDING; };
+    auto o = options();
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    while (rec.ran().empty()) std::this_thread::sleep_for(100us);
+    ASSERT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait(w, &r, nullptr), DAG_E_CANCELLED);
+    ReportPtr report(r);
+    EXPECT_EQ(status_of(r, a), DAG_VERTEX_CANCELLED);
+    EXPECT_EQ(status_of(r, b), DAG_VERTEX_CANCELLED);
+    EXPECT_EQ(dag_walk_complete(w, a, DAG_WALK_OK, nullptr, nullptr), DAG_E_STATE);
+}
+
+TEST(WalkApi, ObserverSeesEveryEventWithCounts) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    dag_connect(g.get(), b, a, nullptr);
+    add(g.get(), "d");
+    (void)c;
+    struct Seen {
+        std::mutex mu;
+        std::vector<std::tuple<dag_walk_event, uint64_t, dag_vertex_status, size_t, size_t>> events;
+    } seen;
+    auto o = options();
+    o.observer = [](dag_walker *, dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running, size_t done,
+                    size_t total, void *user) {
+        auto *s = static_cast<Seen *>(user);
+        EXPECT_EQ(total, 4u);
+        EXPECT_LE(done, total);
+        EXPECT_LE(running, 10u);
+        std::lock_guard<std::mutex> lk(s->mu);
+        s->events.emplace_back(ev, v, st, done, running);
+    };
+    o.observer_data = &seen;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) { return v == a ? DAG_WALK_FAILED : DAG_WALK_OK; };
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, o, report), DAG_E_WALK_FAILED);
+    int started = 0, finished = 0, skipped = 0;
+    size_t max_done = 0;
+    for (auto &[ev, v, st, done, running] : seen.events) {
+        started += ev == DAG_WALK_EVENT_STARTED;
+        finished += ev == DAG_WALK_EVENT_FINISHED;
+        if (ev == DAG_WALK_EVENT_SKIPPED) {
+            ++skipped;
+            EXPECT_EQ(v, b);
+            EXPECT_EQ(st, DAG_VERTEX_UPSTREAM_FAILED);
+        }
+        max_done = std::max(max_done, done);
+    }
+    EXPECT_EQ(started, 3);
+    EXPECT_EQ(finished, 3);
+    EXPECT_EQ(skipped, 1);
+    EXPECT_EQ(max_done, 4u);
+}
+
+TEST(WalkApi, BadInput) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    Recorder rec;
+    auto o = options();
+    auto bad = o;
+    bad.size = sizeof(dag_walk_options) - 1;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
+    bad = o;
+    bad.threads = 0;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
+    bad = o;
+    bad.parallelism = 0;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
+    bad = o;
+    bad.failure_policy = static_cast<dag_failure_policy>(7);
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
+    bad = o;
+    bad.always_run_count = 1;
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
+    uint64_t ghost = 77;
+    bad.always_run = &ghost;
+    expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), nullptr, &rec, &o, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk(nullptr, record_cb, &rec, &o, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_start(g.get(), record_cb, &rec, &o, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_wait(nullptr, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_cancel(nullptr, e); });
+    EXPECT_TRUE(rec.ran().empty());
+    // Nothing above left the graph busy; NULL options mean the defaults.
+    EXPECT_EQ(dag_walk(g.get(), record_cb, &rec, nullptr, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a}));
+    dag_walk_free(nullptr);
+    dag_walk_report_free(nullptr);
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(nullptr, sizeof(dag_walk_options), e); });
+    dag_walk_options small;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(&small, sizeof small - 1, e); });
+    EXPECT_EQ(dag_walk_report_size(nullptr), 0u);
+    EXPECT_EQ(dag_walk_report_first_error(nullptr, nullptr), DAG_NO_VERTEX);
+    EXPECT_STREQ(dag_status_string(DAG_E_WALK_FAILED), "walk failed");
+    EXPECT_STREQ(dag_vertex_status_string(DAG_VERTEX_UPSTREAM_FAILED), "upstream-failed");
+}
+
+TEST(WalkApi, InvalidCallbackResultFailsTheVertex) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    Recorder rec;
+    rec.body = [](dag_walker *, uint64_t, const char **) { return static_cast<dag_walk_result>(42); };
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, options(), report), DAG_E_WALK_FAILED);
+    EXPECT_NE(message_of(report.get(), a).find("not a dag_walk_result"), std::string::npos);
+}
+
+TEST(WalkApi, WaitFromInsideItsOwnCallbackIsRefused) {
+    auto g = new_graph();
+    add(g.get(), "a");
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t, const char **) {
+        expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_wait(w, nullptr, e); });
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+}
+
+TEST(WalkApi, ManySmallWalks) {
+#ifdef DAG_TEST_SANITIZED
+    const int walks = 1000;
+#else
+    const int walks = 10000;
+#endif
+    auto g = new_graph();
+    std::vector<uint64_t> ids;
+    for (int i = 0; i < 8; ++i) ids.push_back(add(g.get(), nullptr));
+    for (int i = 1; i < 8; ++i) dag_connect(g.get(), ids[i], ids[(i - 1) / 2], nullptr);
+    std::atomic<size_t> calls{0};
+    auto o = options(4, 2);
+    for (int i = 0; i < walks; ++i) {
+        ASSERT_EQ(dag_walk(
+                      g.get(),
+                      [](dag_walker *, uint64_t, const char **, void *u) {
+                          ++*static_cast<std::atomic<size_t> *>(u);
+                          return DAG_WALK_OK;
+                      },
+                      &calls, &o, nullptr, nullptr),
+                  DAG_OK);
+    }
+    EXPECT_EQ(calls.load(), static_cast<size_t>(walks) * 8);
+}
+
+}  // namespace

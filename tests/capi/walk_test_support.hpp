@@ -1,0 +1,76 @@
+// Helpers shared by the walk suites: a recording callback context, RAII for
+// walks and reports, and report accessors.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "capi_test_support.hpp"
+
+struct WalkDeleter {
+    void operator()(dag_walker *w) const { dag_walk_free(w); }
+};
+using WalkPtr = std::unique_ptr<dag_walker, WalkDeleter>;
+
+struct ReportDeleter {
+    void operator()(dag_walk_report *r) const { dag_walk_report_free(r); }
+};
+using ReportPtr = std::unique_ptr<dag_walk_report, ReportDeleter>;
+
+struct UpdateDeleter {
+    void operator()(dag_walk_update *u) const { dag_walk_update_free(u); }
+};
+using UpdatePtr = std::unique_ptr<dag_walk_update, UpdateDeleter>;
+
+// A callback as a std::function, plus the order in which vertices ran.
+struct Recorder {
+    std::function<dag_walk_result(dag_walker *, uint64_t, const char **)> body;
+    std::mutex mu;
+    std::vector<uint64_t> order;
+
+    std::vector<uint64_t> ran() {
+        std::lock_guard<std::mutex> lk(mu);
+        return order;
+    }
+};
+
+inline dag_walk_result record_cb(dag_walker *w, uint64_t v, const char **msg, void *user) {
+    auto *r = static_cast<Recorder *>(user);
+    {
+        std::lock_guard<std::mutex> lk(r->mu);
+        r->order.push_back(v);
+    }
+    return r->body ? r->body(w, v, msg) : DAG_WALK_OK;
+}
+
+inline dag_walk_options options(size_t parallelism = 10, size_t threads = 10) {
+    dag_walk_options o;
+    EXPECT_EQ(dag_walk_options_init(&o, sizeof o, nullptr), DAG_OK);
+    o.parallelism = parallelism;
+    o.threads = threads;
+    return o;
+}
+
+inline dag_vertex_status status_of(const dag_walk_report *r, uint64_t v) {
+    dag_vertex_status st = DAG_VERTEX_NOT_RUN;
+    EXPECT_EQ(dag_walk_report_vertex(r, v, &st, nullptr, nullptr, nullptr, nullptr), DAG_OK) << v;
+    return st;
+}
+
+inline std::string message_of(const dag_walk_report *r, uint64_t v) {
+    const char *m = nullptr;
+    EXPECT_EQ(dag_walk_report_vertex(r, v, nullptr, &m, nullptr, nullptr, nullptr), DAG_OK) << v;
+    return m ? m : "";
+}
+
+// Runs a blocking walk; returns its status and the report.
+inline dag_status run_walk(dag_graph *g, Recorder &rec, const dag_walk_options &o, ReportPtr &report) {
+    dag_walk_report *r = nullptr;
+    dag_status st = dag_walk(g, record_cb, &rec, &o, &r, nullptr);
+    report.reset(r);
+    return st;
+}

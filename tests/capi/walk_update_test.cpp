@@ -1,0 +1,385 @@
+// Updates during a walk and dynamic expansion, through the C API.
+#include <algorithm>
+#include <thread>
+
+#include "walk_test_support.hpp"
+
+namespace {
+
+UpdatePtr new_update() {
+    dag_walk_update *u = nullptr;
+    EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+    return UpdatePtr(u);
+}
+
+size_t position(const std::vector<uint64_t> &order, uint64_t v) {
+    return static_cast<size_t>(std::find(order.begin(), order.end(), v) - order.begin());
+}
+
+TEST(WalkUpdate, AddsVerticesAndEdgesAllAtOnce) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), b, a, nullptr);  // b depends on a
+    std::vector<uint64_t> added;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v != a) return DAG_WALK_OK;
+        auto u = new_update();
+        uint64_t n1 = 0, n2 = 0;
+        EXPECT_EQ(dag_walk_update_add_vertex(u.get(), "n1", nullptr, 0, &n1, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_add_vertex(u.get(), "n2", nullptr, 0, &n2, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_connect(u.get(), b, n1, nullptr), DAG_OK);   // b now also waits for n1
+        EXPECT_EQ(dag_walk_update_connect(u.get(), n2, b, nullptr), DAG_OK);   // n2 runs after b
+        EXPECT_EQ(dag_walk_update_connect(u.get(), n1, a, nullptr), DAG_OK);   // a is running: fine for n1
+        dag_ids *ids = nullptr;
+        EXPECT_EQ(dag_walk_apply(w, u.get(), &ids, nullptr), DAG_OK);
+        added = take_ids(ids);
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    ASSERT_EQ(added.size(), 2u);
+    auto order = rec.ran();
+    EXPECT_EQ(order, (std::vector<uint64_t>{a, added[0], b, added[1]}));
+    EXPECT_EQ(dag_walk_report_size(report.get()), 4u);
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), 4u);
+    // The user's graph has the changes.
+    EXPECT_EQ(dag_vertex_count(g.get()), 4u);
+    EXPECT_TRUE(dag_has_edge(g.get(), b, added[0]));
+    EXPECT_TRUE(dag_has_edge(g.get(), added[1], b));
+    uint64_t found = 0;
+    EXPECT_EQ(dag_find_vertex(g.get(), "n2", &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, added[1]);
+}
+
+TEST(WalkUpdate, EdgeThatWouldMakeAStartedVertexWaitIsRefused) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    dag_connect(g.get(), c, b, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == b) {
+            auto u = new_update();
+            dag_walk_update_connect(u.get(), b, a, nullptr);  // b is running
+            dag_walk_update_connect(u.get(), c, a, nullptr);  // c has not started: fine alone
+            std::string msg = expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+            EXPECT_NE(msg.find("vertex b has already started"), std::string::npos) << msg;
+            // All or nothing: c -> a was not applied either.
+            EXPECT_FALSE(dag_has_edge(dag_walk_graph(w), c, a));
+        }
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    EXPECT_EQ(dag_edge_count(g.get()), 1u);
+}
+
+TEST(WalkUpdate, CycleIsRefusedAndNothingChanges) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    dag_connect(g.get(), c, b, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == a) {
+            auto u = new_update();
+            uint64_t n = 0;
+            dag_walk_update_add_vertex(u.get(), "n", nullptr, 0, &n, nullptr);
+            dag_walk_update_connect(u.get(), b, c, nullptr);
+            std::string msg = expect_error(DAG_E_CYCLE, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+            EXPECT_NE(msg.find("Cycle:"), std::string::npos) << msg;
+        }
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    EXPECT_EQ(dag_vertex_count(g.get()), 3u);
+    EXPECT_EQ(dag_walk_report_size(report.get()), 3u);
+}
+
+TEST(WalkUpdate, RemovedVertexNeverRunsAndReleasesItsDependents) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    dag_connect(g.get(), b, a, nullptr);
+    dag_connect(g.get(), c, b, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == a) {
+            auto u = new_update();
+            dag_walk_update_remove_vertex(u.get(), b, nullptr);
+            EXPECT_EQ(dag_walk_apply(w, u.get(), nullptr, nullptr), DAG_OK);
+            auto u2 = new_update();
+            dag_walk_update_remove_vertex(u2.get(), a, nullptr);  // running
+            expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_apply(w, u2.get(), nullptr, e); });
+        }
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a, c}));
+    EXPECT_EQ(status_of(report.get(), b), DAG_VERTEX_NOT_RUN);
+    EXPECT_FALSE(dag_has_vertex(g.get(), b));
+}
+
+TEST(WalkUpdate, RemovedEdgeNoLongerHoldsItsWaiter) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    dag_connect(g.get(), c, a, nullptr);
+    dag_connect(g.get(), c, b, nullptr);
+    dag_connect(g.get(), b, a, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == a) {
+            auto u = new_update();
+            dag_walk_update_disconnect(u.get(), c, b, nullptr);
+            EXPECT_EQ(dag_walk_apply(w, u.get(), nullptr, nullptr), DAG_OK);
+        }
+        if (v == b) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(2, 2), report), DAG_OK);
+    // c no longer waits for the slow b.
+    int64_t c_end = 0, b_end = 0;
+    dag_walk_report_vertex(report.get(), c, nullptr, nullptr, nullptr, &c_end, nullptr);
+    dag_walk_report_vertex(report.get(), b, nullptr, nullptr, nullptr, &b_end, nullptr);
+    EXPECT_LT(c_end, b_end);
+    EXPECT_FALSE(dag_has_edge(g.get(), c, b));
+}
+
+TEST(WalkUpdate, BadBatches) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v != a) return DAG_WALK_OK;
+        auto u = new_update();
+        dag_walk_update_connect(u.get(), b, 999, nullptr);
+        expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+        u = new_update();
+        dag_walk_update_add_vertex(u.get(), "a", nullptr, 0, nullptr, nullptr);
+        expect_error(DAG_E_DUPLICATE_NAME, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+        u = new_update();
+        dag_walk_update_remove_vertex(u.get(), b, nullptr);
+        dag_walk_update_connect(u.get(), b, a, nullptr);
+        expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+        u = new_update();
+        uint64_t n = 0;
+        dag_walk_update_add_vertex(u.get(), nullptr, nullptr, 0, &n, nullptr);
+        dag_walk_update_remove_vertex(u.get(), n, nullptr);
+        expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+        expect_error(DAG_E_INVALID_ARGUMENT,
+                     [&](dag_error **e) { return dag_walk_update_add_vertex(u.get(), "", nullptr, 0, nullptr, e); });
+        expect_error(DAG_E_BAD_UTF8,
+                     [&](dag_error **e) { return dag_walk_update_add_vertex(u.get(), "\xff", nullptr, 0, nullptr, e); });
+        expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_apply(w, nullptr, nullptr, e); });
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    EXPECT_EQ(dag_vertex_count(g.get()), 2u);
+    EXPECT_EQ(dag_edge_count(g.get()), 0u);
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_update_new(nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_update_connect(nullptr, 1, 2, e); });
+    dag_walk_update_free(nullptr);
+}
+
+TEST(WalkUpdate, ApplyOnAFinishedWalkIsRefused) {
+    auto g = new_graph();
+    add(g.get(), "a");
+    Recorder rec;
+    auto o = options();
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    ASSERT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_OK);
+    auto u = new_update();
+    dag_walk_update_add_vertex(u.get(), "late", nullptr, 0, nullptr, nullptr);
+    expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+    EXPECT_EQ(dag_vertex_count(g.get()), 1u);
+}
+
+TEST(WalkUpdate, UpdatesFromAnotherThreadWhileTheWalkRuns) {
+    auto g = new_graph();
+    uint64_t gate = add(g.get(), "gate");
+    std::atomic<bool> release{false};
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) {
+        if (v == gate)
+            while (!release.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
+        return DAG_WALK_OK;
+    };
+    auto o = options(4, 4);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    std::vector<uint64_t> all;
+    for (int batch = 0; batch < 20; ++batch) {
+        auto u = new_update();
+        uint64_t prev = 0;
+        for (int i = 0; i < 10; ++i) {
+            uint64_t n = 0;
+            dag_walk_update_add_vertex(u.get(), nullptr, nullptr, 0, &n, nullptr);
+            dag_walk_update_connect(u.get(), n, gate, nullptr);
+            if (prev) dag_walk_update_connect(u.get(), n, prev, nullptr);
+            prev = n;
+        }
+        dag_ids *ids = nullptr;
+        ASSERT_EQ(dag_walk_apply(w, u.get(), &ids, nullptr), DAG_OK);
+        auto got = take_ids(ids);
+        all.insert(all.end(), got.begin(), got.end());
+    }
+    release = true;
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk_wait(w, &r, nullptr), DAG_OK);
+    ReportPtr report(r);
+    EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_OK), 201u);
+    auto order = rec.ran();
+    ASSERT_EQ(order.size(), 201u);
+    EXPECT_EQ(order.front(), gate);
+    for (size_t i = 0; i < all.size(); ++i)
+        if (i % 10) {
+            EXPECT_LT(position(order, all[i - 1]), position(order, all[i]));
+        }
+}
+
+// ---- expansion --------------------------------------------------------------
+
+struct Expander {
+    std::mutex mu;
+    std::vector<std::string> ran;  // "depth:name"
+    int depth_limit = 3;
+    bool fail_leaf = false;
+};
+
+dag_walk_result expanding_cb(dag_walker *w, uint64_t v, const char **msg, void *user) {
+    auto *x = static_cast<Expander *>(user);
+    const dag_graph *g = dag_walk_graph(w);
+    const char *name = nullptr;
+    dag_vertex_name(g, v, &name, nullptr);
+    std::string n = name ? name : "?";
+    {
+        std::lock_guard<std::mutex> lk(x->mu);
+        x->ran.push_back(n);
+    }
+    if (n.rfind("expand", 0) == 0 && static_cast<int>(n.size()) - 6 < x->depth_limit) {
+        // A sub-graph: "expand" + one more x, and a leaf it depends on.
+        dag_graph *sub = nullptr;
+        dag_new(&sub, nullptr);
+        uint64_t e = 0, leaf = 0;
+        dag_add_vertex(sub, (n + "x").c_str(), nullptr, &e, nullptr);
+        dag_add_vertex(sub, ("leaf" + std::to_string(n.size())).c_str(), nullptr, &leaf, nullptr);
+        dag_connect(sub, e, leaf, nullptr);
+        dag_status st = dag_walk_expand(w, v, sub, nullptr, nullptr, nullptr);
+        dag_free(sub);
+        EXPECT_EQ(st, DAG_OK);
+        return DAG_WALK_OK;
+    }
+    if (x->fail_leaf && n.rfind("leaf", 0) == 0) {
+        *msg = "leaf broke";
+        return DAG_WALK_FAILED;
+    }
+    return DAG_WALK_OK;
+}
+
+TEST(WalkExpand, NestedThreeDeepAtParallelismOne) {
+    auto g = new_graph();
+    uint64_t root = add(g.get(), "expand"), after = add(g.get(), "after");
+    dag_connect(g.get(), after, root, nullptr);
+    Expander x;
+    auto o = options(1, 1);
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk(g.get(), expanding_cb, &x, &o, &r, nullptr), DAG_OK);
+    ReportPtr report(r);
+    EXPECT_EQ(x.ran, (std::vector<std::string>{"expand", "leaf6", "expandx", "leaf7", "expandxx", "leaf8",
+                                               "expandxxx", "after"}));
+    EXPECT_EQ(status_of(r, root), DAG_VERTEX_OK);
+    EXPECT_EQ(dag_walk_report_size(r), 2u);
+    int64_t root_end = 0, after_start = 0;
+    dag_walk_report_vertex(r, root, nullptr, nullptr, nullptr, &root_end, nullptr);
+    dag_walk_report_vertex(r, after, nullptr, nullptr, &after_start, nullptr, nullptr);
+    EXPECT_LE(root_end, after_start);
+}
+
+TEST(WalkExpand, SubWalkFailureBecomesTheVertexFailure) {
+    auto g = new_graph();
+    uint64_t root = add(g.get(), "expand"), after = add(g.get(), "after"), other = add(g.get(), "other");
+    dag_connect(g.get(), after, root, nullptr);
+    Expander x;
+    x.depth_limit = 1;
+    x.fail_leaf = true;
+    auto o = options(2, 2);
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk(g.get(), expanding_cb, &x, &o, &r, nullptr), DAG_E_WALK_FAILED);
+    ReportPtr report(r);
+    EXPECT_EQ(status_of(r, root), DAG_VERTEX_FAILED);
+    EXPECT_NE(message_of(r, root).find("leaf broke"), std::string::npos) << message_of(r, root);
+    EXPECT_EQ(status_of(r, after), DAG_VERTEX_UPSTREAM_FAILED);
+    EXPECT_EQ(status_of(r, other), DAG_VERTEX_OK);
+}
+
+TEST(WalkExpand, RefusedExpansions) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), b, a, nullptr);
+    auto cyclic = new_graph();
+    uint64_t p = add(cyclic.get(), "p"), q = add(cyclic.get(), "q");
+    dag_connect(cyclic.get(), p, q, nullptr);
+    dag_connect(cyclic.get(), q, p, nullptr);
+    auto fine = new_graph();
+    add(fine.get(), "f");
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v != a || dag_walk_graph(w) != g.get()) return DAG_WALK_OK;  // the sub-walk reuses this callback
+        std::string msg = expect_error(DAG_E_CYCLE, [&](dag_error **e) {
+            return dag_walk_expand(w, a, cyclic.get(), nullptr, nullptr, e);
+        });
+        EXPECT_NE(msg.find("Cycle:"), std::string::npos);
+        expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_expand(w, b, fine.get(), nullptr, nullptr, e); });
+        expect_error(DAG_E_UNKNOWN_VERTEX,
+                     [&](dag_error **e) { return dag_walk_expand(w, 12345, fine.get(), nullptr, nullptr, e); });
+        expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_expand(w, a, nullptr, nullptr, nullptr, e); });
+        EXPECT_EQ(dag_walk_expand(w, a, fine.get(), nullptr, nullptr, nullptr), DAG_OK);
+        expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_expand(w, a, fine.get(), nullptr, nullptr, e); });
+        return DAG_WALK_FAILED;  // ignored: the sub-walk decides
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    // a, then f (sub-walk, same callback), then b.
+    EXPECT_EQ(rec.ran().size(), 3u);
+    EXPECT_EQ(rec.ran().back(), b);
+}
+
+TEST(WalkExpand, SubWalkHandle) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    auto sub = new_graph();
+    uint64_t s = add(sub.get(), "s");
+    struct Ctx {
+        dag_graph *sub;
+        uint64_t a;
+        std::atomic<int> sub_calls{0};
+    } ctx{sub.get(), a};
+    auto cb = [](dag_walker *w, uint64_t v, const char **, void *user) {
+        auto *c = static_cast<Ctx *>(user);
+        if (v == c->a && dag_walk_graph(w) != nullptr && dag_vertex_count(dag_walk_graph(w)) == 1 &&
+            dag_walk_expand(w, v, c->sub, [](dag_walker *sw, uint64_t, const char **, void *u) {
+                auto *cc = static_cast<Ctx *>(u);
+                ++cc->sub_calls;
+                EXPECT_NE(dag_walk_graph(sw), cc->sub);  // a private copy
+                EXPECT_EQ(dag_walk_wait(sw, nullptr, nullptr), DAG_E_STATE);
+                dag_walk_free(sw);                       // owned by the walk: no effect
+                return DAG_WALK_OK;
+            }, user, nullptr) == DAG_OK)
+            return DAG_WALK_OK;
+        return DAG_WALK_OK;
+    };
+    auto o = options();
+    ASSERT_EQ(dag_walk(g.get(), cb, &ctx, &o, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(ctx.sub_calls.load(), 1);
+    (void)s;
+}
+
+}  // namespace

@@ -1,0 +1,331 @@
+// Validation wording, bad input, deep graphs and the visitor's controls.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <queue>
+#include <random>
+
+#include "algo_test_support.hpp"
+#include "rank_queue.hpp"
+#include "reachability.hpp"
+#include "tarjan.hpp"
+#include "topo_order.hpp"
+#include "transitive_reduction.hpp"
+#include "traversal.hpp"
+#include "validate.hpp"
+
+namespace dag {
+namespace {
+
+using test::error_of;
+using test::NumberedGraph;
+
+Graph named(std::initializer_list<const char *> names) {
+    Graph g;
+    for (const char *n : names) g.add_vertex(n, nullptr);
+    return g;
+}
+
+TEST(Validate, CycleRotatesToShortestNameAndReadsAlongDependencies) {
+    Graph g = named({"ccc", "bb", "a"});
+    VertexId c = g.find("ccc"), b = g.find("bb"), a = g.find("a");
+    g.connect(c, b);
+    g.connect(b, a);
+    g.connect(a, c);
+    EXPECT_EQ(cycle_report(g), "Cycle:\n  a\n  ccc\n  bb");
+    g.disconnect(a, c);
+    g.connect(a, b);
+    EXPECT_EQ(cycle_report(g), "Cycle:\n  a\n  bb");
+}
+
+TEST(Validate, TiesOnLengthAreBrokenBytewise) {
+    Graph g = named({"b", "a", "c"});
+    g.connect(g.find("a"), g.find("b"));
+    g.connect(g.find("b"), g.find("c"));
+    g.connect(g.find("c"), g.find("a"));
+    EXPECT_EQ(cycle_report(g), "Cycle:\n  a\n  b\n  c");
+}
+
+TEST(Validate, ReportsEveryProblemAtOnce) {
+    Graph g = named({"x", "y", "p", "q", "s"});
+    g.connect(g.find("x"), g.find("y"));
+    g.connect(g.find("y"), g.find("x"));
+    g.connect(g.find("q"), g.find("p"));
+    g.connect(g.find("p"), g.find("q"));
+    g.connect(g.find("s"), g.find("s"));
+    Validation v = validate(g, true);
+    EXPECT_EQ(v.text(), "no roots found\nCycle:\n  p\n  q\nCycle:\n  x\n  y\nSelf reference: s");
+    EXPECT_EQ(static_cast<int>(v.errc()), static_cast<int>(Errc::invalid_graph));
+    EXPECT_EQ(v.messages.size(), 4u);
+
+    Validation relaxed = validate(g, false);
+    EXPECT_EQ(relaxed.text(), "Cycle:\n  p\n  q\nCycle:\n  x\n  y\nSelf reference: s");
+    EXPECT_EQ(static_cast<int>(relaxed.errc()), static_cast<int>(Errc::cycle));
+}
+
+TEST(Validate, SingleRootRuleCanBeSwitchedOff) {
+    Graph g = named({"a", "b"});
+    Validation strict = validate(g, true);
+    EXPECT_EQ(strict.text(), "multiple roots: a, b");
+    EXPECT_EQ(static_cast<int>(strict.errc()), static_cast<int>(Errc::multiple_roots));
+    EXPECT_TRUE(validate(g, false).ok());
+}
+
+TEST(Validate, EmptyGraph) {
+    Graph g;
+    EXPECT_EQ(validate(g, true).text(), "no roots found");
+    EXPECT_TRUE(validate(g, false).ok());
+    EXPECT_EQ(error_of(Errc::no_root, [&] { root(g); }), "no roots found");
+    EXPECT_EQ(cycle_report(g), "");
+}
+
+TEST(Validate, UnnamedVerticesPrintTheirIdsAndSortFirst) {
+    Graph g;
+    VertexId a = g.add_vertex(std::nullopt, nullptr);
+    g.add_vertex("b", nullptr);
+    VertexId c = g.add_vertex(std::nullopt, nullptr);
+    g.connect(c, a);
+    g.connect(a, c);
+    EXPECT_EQ(validate(g, true).text(), "Cycle:\n  1\n  3") << "b is the only root";
+    EXPECT_EQ(cycle_report(g), "Cycle:\n  1\n  3");
+    Graph h;
+    h.add_vertex("z", nullptr);
+    h.add_vertex(std::nullopt, nullptr);
+    EXPECT_EQ(error_of(Errc::multiple_roots, [&] { root(h); }), "multiple roots: 2, z");
+}
+
+TEST(Validate, RemovedVerticesAreIgnored) {
+    NumberedGraph t;
+    t.add_range(1, 3);
+    t.connect(1, 2);
+    t.connect(2, 1);
+    t.connect(3, 1);
+    EXPECT_NE(cycle_report(t.g), "");
+    t.g.remove_vertex(t.id(2));
+    EXPECT_EQ(cycle_report(t.g), "");
+    EXPECT_EQ(root(t.g), t.id(3));
+}
+
+TEST(TopologicalOrder, ThreeVertexExample) {
+    // a depends on b, b depends on c: c runs first.
+    Graph g = named({"a", "b", "c"});
+    g.connect(1, 2);
+    g.connect(2, 3);
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{1, 2, 3}));
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{3, 2, 1}));
+}
+
+TEST(TopologicalOrder, TiesByNameThenIdWithUnnamedFirst) {
+    Graph g;
+    g.add_vertex("b", nullptr);                  // 1
+    g.add_vertex("a", nullptr);                  // 2
+    g.add_vertex(std::nullopt, nullptr);         // 3
+    g.add_vertex(std::nullopt, nullptr);         // 4
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{3, 4, 2, 1}));
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{3, 4, 2, 1}));
+}
+
+TEST(TopologicalOrder, EmptyGraphGivesEmptyOrder) {
+    Graph g;
+    EXPECT_TRUE(topological_order(g).empty());
+    EXPECT_TRUE(reverse_topological_order(g).empty());
+}
+
+TEST(TopologicalOrder, CycleIsAnErrorNamingIt) {
+    Graph g = named({"a", "b", "c"});
+    g.connect(1, 2);
+    g.connect(2, 1);
+    EXPECT_EQ(error_of(Errc::cycle, [&] { topological_order(g); }), "Cycle:\n  a\n  b");
+    g.disconnect(2, 1);
+    g.connect(3, 3);
+    EXPECT_EQ(error_of(Errc::cycle, [&] { reverse_topological_order(g); }), "Self reference: c");
+}
+
+TEST(TransitiveReduction, RefusesCyclesAndWalksAndLeavesGraphUnchanged) {
+    Graph g = named({"a", "b", "c"});
+    g.connect(1, 2);
+    g.connect(2, 3);
+    g.connect(1, 3);
+    g.connect(3, 1);
+    EXPECT_EQ(error_of(Errc::cycle, [&] { transitive_reduction(g); }), "Cycle:\n  a\n  b\n  c");
+    EXPECT_EQ(g.edge_count(), 4u);
+    g.disconnect(3, 1);
+    g.begin_walk();
+    error_of(Errc::busy, [&] { transitive_reduction(g); });
+    g.end_walk();
+    EXPECT_EQ(g.edge_count(), 3u);
+    EXPECT_EQ(transitive_reduction(g), 1u);
+    EXPECT_FALSE(g.has_edge(1, 3));
+}
+
+TEST(TransitiveReduction, EmptyAndEdgelessGraphs) {
+    Graph g;
+    EXPECT_EQ(transitive_reduction(g), 0u);
+    g.add_vertex("a", nullptr);
+    EXPECT_EQ(transitive_reduction(g), 0u);
+}
+
+TEST(Reachability, ThreeVertexExample) {
+    // a depends on b, b on c.
+    Graph g = named({"a", "b", "c"});
+    g.connect(1, 2);
+    g.connect(2, 3);
+    EXPECT_EQ(ancestors(g, {1}), (std::vector<VertexId>{2, 3}));
+    EXPECT_EQ(descendants(g, {3}), (std::vector<VertexId>{1, 2}));
+    EXPECT_TRUE(ancestors(g, {3}).empty());
+    EXPECT_EQ(ancestors(g, {1, 2}), (std::vector<VertexId>{2, 3})) << "b is reached from a";
+}
+
+TEST(Reachability, DuplicatesInTheStartSetCountOnce) {
+    Graph g = named({"a", "b", "c"});
+    g.connect(1, 2);
+    g.connect(2, 3);
+    EXPECT_EQ(ancestors(g, {1, 1, 1}), ancestors(g, {1}));
+    EXPECT_EQ(descendants(g, {3, 3}), descendants(g, {3}));
+}
+
+TEST(Reachability, VertexOnACycleIsItsOwnAncestor) {
+    Graph g = named({"a", "b"});
+    g.connect(1, 2);
+    g.connect(2, 1);
+    EXPECT_EQ(ancestors(g, {1}), (std::vector<VertexId>{1, 2}));
+}
+
+TEST(BadInput, UnknownAndRemovedIdsAreRefused) {
+    Graph g = named({"a", "b"});
+    g.remove_vertex(2);
+    for (VertexId bad : {VertexId{0}, VertexId{2}, VertexId{99}}) {
+        error_of(Errc::unknown_vertex, [&] { ancestors(g, {1, bad}); });
+        error_of(Errc::unknown_vertex, [&] { descendants(g, {bad}); });
+        error_of(Errc::unknown_vertex, [&] { first_ancestors_with(g, {bad}, [](VertexId) { return true; }); });
+        error_of(Errc::unknown_vertex, [&] { match_descendant(g, {bad}, [](VertexId) { return true; }); });
+        bool visited = false;
+        error_of(Errc::unknown_vertex, [&] {
+            traverse(g, {1, bad}, {}, [&](VertexId, std::size_t) {
+                visited = true;
+                return Visit::proceed;
+            });
+        });
+        EXPECT_FALSE(visited) << "ids are checked before anything is visited";
+    }
+}
+
+TEST(BadInput, EmptyStartSetsAndEmptyGraphs) {
+    Graph g;
+    EXPECT_TRUE(ancestors(g, {}).empty());
+    EXPECT_TRUE(descendants(g, {}).empty());
+    EXPECT_FALSE(match_ancestor(g, {}, [](VertexId) { return true; }));
+    EXPECT_TRUE(strongly_connected_components(g).empty());
+    EXPECT_TRUE(traverse(g, {}, {}, [](VertexId, std::size_t) { return Visit::stop; }));
+}
+
+TEST(Traversal, SkipEndsABranchAndStopEndsTheWalk) {
+    // a -> b -> c, a -> d
+    Graph g = named({"a", "b", "c", "d"});
+    g.connect(1, 2);
+    g.connect(2, 3);
+    g.connect(1, 4);
+    std::vector<VertexId> seen;
+    TraversalOptions bfs;
+    bfs.breadth_first = true;
+    EXPECT_TRUE(traverse(g, {1}, bfs, [&](VertexId v, std::size_t) {
+        seen.push_back(v);
+        return v == 2 ? Visit::skip : Visit::proceed;
+    }));
+    EXPECT_EQ(seen, (std::vector<VertexId>{1, 2, 4}));
+    seen.clear();
+    EXPECT_FALSE(traverse(g, {1}, bfs, [&](VertexId v, std::size_t) {
+        seen.push_back(v);
+        return v == 2 ? Visit::stop : Visit::proceed;
+    }));
+    EXPECT_EQ(seen, (std::vector<VertexId>{1, 2}));
+}
+
+TEST(Traversal, PlainVariantUsesStartOrderAndAscendingIds) {
+    Graph g = named({"z", "y", "x"});
+    g.connect(1, 3);
+    g.connect(1, 2);
+    std::vector<VertexId> seen;
+    TraversalOptions bfs;
+    bfs.breadth_first = true;
+    traverse(g, {1}, bfs, [&](VertexId v, std::size_t) {
+        seen.push_back(v);
+        return Visit::proceed;
+    });
+    EXPECT_EQ(seen, (std::vector<VertexId>{1, 2, 3}));
+    seen.clear();
+    bfs.sorted = true;
+    traverse(g, {1}, bfs, [&](VertexId v, std::size_t) {
+        seen.push_back(v);
+        return Visit::proceed;
+    });
+    EXPECT_EQ(seen, (std::vector<VertexId>{1, 3, 2})) << "x before y";
+}
+
+TEST(RankQueue, PopsTheSmallestKeyLikeABinaryHeap) {
+    std::mt19937 rng(7);
+    for (std::size_t n : {1u, 63u, 64u, 65u, 4097u, 20000u}) {
+        RankQueue q(n);
+        std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ref;
+        std::vector<char> queued(n, 0);
+        for (std::size_t step = 0; step < 4 * n; ++step) {
+            const auto key = static_cast<std::uint32_t>(rng() % n);
+            if (rng() % 3 != 0 && !queued[key]) {
+                q.push(key);
+                ref.push(key);
+                queued[key] = 1;
+            } else if (!ref.empty()) {
+                ASSERT_EQ(q.pop_min(), ref.top());
+                queued[ref.top()] = 0;
+                ref.pop();
+            }
+            ASSERT_EQ(q.empty(), ref.empty());
+        }
+    }
+}
+
+// A million-vertex chain and ring: nothing may recurse per vertex.
+class Deep : public ::testing::Test {
+protected:
+    static constexpr VertexId n = 1000000;
+    static void SetUpTestSuite() {
+        chain = new Graph;
+        for (VertexId i = 0; i < n; ++i) chain->add_vertex(std::nullopt, nullptr);
+        for (VertexId i = 1; i < n; ++i) chain->connect(i, i + 1);
+    }
+    static void TearDownTestSuite() {
+        delete chain;
+        chain = nullptr;
+    }
+    static Graph *chain;
+};
+Graph *Deep::chain = nullptr;
+
+// One call per algorithm that a naive version would write recursively.
+TEST_F(Deep, ChainOrdersSearchesAndComponents) {
+    std::vector<VertexId> order = topological_order(*chain);
+    ASSERT_EQ(order.size(), n);
+    EXPECT_EQ(order.front(), 1u);
+    EXPECT_EQ(order.back(), n);
+    EXPECT_EQ(strongly_connected(*chain).count(), n);
+    std::size_t deepest = 0;
+    traverse(*chain, {1}, {}, [&](VertexId, std::size_t d) {
+        deepest = d;
+        return Visit::proceed;
+    });
+    EXPECT_EQ(deepest, n - 1);
+}
+
+TEST_F(Deep, RingIsOneCycle) {
+    chain->connect(n, 1);
+    const Validation v = validate(*chain, false);
+    chain->disconnect(n, 1);
+    ASSERT_EQ(v.cycles.size(), 1u);
+    ASSERT_EQ(v.cycles[0].size(), n);
+    EXPECT_EQ(v.cycles[0][0], 1u);
+    EXPECT_EQ(v.cycles[0][1], 2u);
+    EXPECT_EQ(v.cycles[0].back(), n);
+}
+
+}  // namespace
+}  // namespace dag

@@ -1,0 +1,163 @@
+// The walker core: dependency order over thousands of random graphs, the
+// parallelism bound, and size stress.
+#include "walker.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <thread>
+
+namespace dag {
+namespace {
+
+#ifdef DAG_TEST_SANITIZED
+constexpr int random_graphs = 300;
+constexpr std::size_t big_walk = 100000;
+#else
+constexpr int random_graphs = 2000;
+constexpr std::size_t big_walk = 1000000;
+#endif
+
+using Body = std::function<Outcome(Walk &, VertexId)>;
+
+Outcome call_body(void *context, Walk &w, VertexId v, const char **) { return (*static_cast<Body *>(context))(w, v); }
+
+WalkReport walk(Graph &g, Body &body, WalkOptions o = {}) {
+    auto w = Walk::start(g, Visitor{call_body, &body}, o, nullptr);
+    w->wait();
+    return w->report();
+}
+
+// Ids in a random order; vertex i may depend only on vertices before it.
+std::vector<VertexId> random_dag(Graph &g, std::mt19937_64 &rng, std::size_t n, double density) {
+    std::vector<VertexId> ids;
+    for (std::size_t i = 0; i < n; ++i) ids.push_back(g.add_vertex(std::nullopt, nullptr));
+    std::shuffle(ids.begin(), ids.end(), rng);
+    std::bernoulli_distribution edge(density);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (edge(rng)) g.connect(ids[i], ids[j]);
+    return ids;
+}
+
+TEST(Walker, EveryVertexStartsAfterItsDependenciesFinished) {
+    std::mt19937_64 rng(20240611);
+    for (int round = 0; round < random_graphs; ++round) {
+        Graph g;
+        std::size_t n = std::uniform_int_distribution<std::size_t>(1, 40)(rng);
+        random_dag(g, rng, n, std::uniform_real_distribution<double>(0.0, 0.3)(rng));
+        WalkOptions o;
+        o.parallelism = std::uniform_int_distribution<std::size_t>(1, 8)(rng);
+        o.threads = std::uniform_int_distribution<std::size_t>(1, 4)(rng);
+        o.reverse = round % 3 == 0;
+        // A logical clock as well as the report's timestamps: both must agree.
+        std::atomic<int> clock{0};
+        std::vector<std::atomic<int>> start(g.index_bound() + 1), end(g.index_bound() + 1);
+        std::vector<std::atomic<int>> runs(g.index_bound() + 1);
+        Body body = [&](Walk &, VertexId v) {
+            start[v] = ++clock;
+            ++runs[v];
+            end[v] = ++clock;
+            return Outcome::ok;
+        };
+        WalkReport r = walk(g, body, o);
+        ASSERT_EQ(r.vertices.size(), n);
+        ASSERT_EQ(r.total(VertexStatus::ok), n);
+        for (VertexId v : g.vertices()) ASSERT_EQ(runs[v].load(), 1);
+        for (auto [from, to] : g.edges()) {
+            VertexId first = o.reverse ? from : to, then = o.reverse ? to : from;
+            ASSERT_GT(start[then].load(), end[first].load()) << "round " << round;
+            ASSERT_GE(r.find(then)->start_ns, r.find(first)->end_ns) << "round " << round;
+        }
+    }
+}
+
+TEST(Walker, FailuresReachExactlyTheTransitiveDependents) {
+    std::mt19937_64 rng(7);
+    for (int round = 0; round < random_graphs / 10; ++round) {
+        Graph g;
+        auto ids = random_dag(g, rng, 60, 0.05);
+        std::vector<char> fails(g.index_bound() + 1);
+        for (int k = 0; k < 3; ++k) fails[ids[rng() % ids.size()]] = 1;
+        Body body = [&](Walk &, VertexId v) { return fails[v] ? Outcome::failed : Outcome::ok; };
+        WalkOptions o;
+        o.threads = 3;
+        WalkReport r = walk(g, body, o);
+        // Expected: a vertex is upstream-failed iff some dependency is not ok.
+        for (VertexId v : ids) {  // ids[i] depends only on earlier ids
+            bool upstream = false;
+            for (VertexId d : g.dependencies(v)) upstream |= r.find(d)->status != VertexStatus::ok;
+            VertexStatus want = upstream ? VertexStatus::upstream_failed
+                                         : fails[v] ? VertexStatus::failed : VertexStatus::ok;
+            ASSERT_EQ(r.find(v)->status, want) << "round " << round << " vertex " << v;
+        }
+    }
+}
+
+TEST(Walker, ParallelismIsNeverExceeded) {
+    std::mt19937_64 rng(99);
+    for (int round = 0; round < 20; ++round) {
+        Graph g;
+        random_dag(g, rng, 80, 0.02);
+        WalkOptions o;
+        o.parallelism = 1 + round % 5;
+        o.threads = 8;
+        std::atomic<std::size_t> now{0}, peak{0};
+        Body body = [&](Walk &, VertexId) {
+            std::size_t n = ++now;
+            std::size_t p = peak.load();
+            while (n > p && !peak.compare_exchange_weak(p, n)) {
+            }
+            std::this_thread::yield();
+            --now;
+            return Outcome::ok;
+        };
+        walk(g, body, o);
+        ASSERT_LE(peak.load(), o.parallelism);
+    }
+}
+
+TEST(Walker, MillionVerticesInOneWalk) {
+    // A thousand chains of a thousand: wide and deep at once.
+    Graph g;
+    VertexId prev = no_vertex;
+    for (std::size_t i = 0; i < big_walk; ++i) {
+        VertexId v = g.add_vertex(std::nullopt, nullptr);
+        if (i % 1000) g.connect(v, prev);
+        prev = v;
+    }
+    std::atomic<std::size_t> calls{0};
+    Body body = [&](Walk &, VertexId) {
+        calls.fetch_add(1, std::memory_order_relaxed);
+        return Outcome::ok;
+    };
+    WalkOptions o;
+    o.threads = 2;
+    o.timestamps = false;
+    WalkReport r = walk(g, body, o);
+    EXPECT_EQ(calls.load(), big_walk);
+    EXPECT_EQ(r.total(VertexStatus::ok), big_walk);
+}
+
+TEST(Walker, DeepFailureChainDoesNotRecurse) {
+    Graph g;
+    VertexId prev = g.add_vertex(std::nullopt, nullptr), first = prev;
+    for (std::size_t i = 1; i < big_walk / 10; ++i) {
+        VertexId v = g.add_vertex(std::nullopt, nullptr);
+        g.connect(v, prev);
+        prev = v;
+    }
+    Body body = [&](Walk &, VertexId v) { return v == first ? Outcome::failed : Outcome::ok; };
+    WalkOptions o;
+    o.threads = 1;
+    WalkReport r = walk(g, body, o);
+    EXPECT_EQ(r.total(VertexStatus::upstream_failed), big_walk / 10 - 1);
+    EXPECT_EQ(r.first_error, first);
+}
+
+}  // namespace
+}  // namespace dag

@@ -198,7 +198,11 @@ bool Graph::add_edge_index(Vertex a, Vertex b) {
 
 void Graph::connect_many(const VertexId *pairs, std::size_t count) {
     begin_change();
+    // Ids are random in memory too: the liveness check fetches ahead as well.
+    constexpr std::size_t check_ahead = 32;
     for (std::size_t i = 0; i < 2 * count; ++i) {
+        if (i + check_ahead < 2 * count && pairs[i + check_ahead] - 1 < index_bound())
+            __builtin_prefetch(&(*adj_).m_vertices[index_of(pairs[i + check_ahead])]);
         if (has_vertex(pairs[i])) continue;
         try {
             checked(pairs[i]);

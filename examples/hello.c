@@ -1,11 +1,21 @@
 /*
  * A small C program using the installed libdag: it builds the dependency
- * graph of a tiny deployment and prints it in Terraform's String() layout.
+ * graph of a tiny deployment, prints it in Terraform's String() layout,
+ * validates it, prints the execution order, and walks it on a thread pool.
  *
  *   cc hello.c $(pkg-config --cflags --libs libdag) -o hello && ./hello
  */
 #include <dag/dag.h>
 #include <stdio.h>
+
+/* The walk's work for each vertex: here, only counting. Runs on pool threads. */
+static dag_walk_result deploy(dag_walker *walk, uint64_t vertex, const char **message, void *user) {
+    (void)walk;
+    (void)vertex;
+    (void)message;
+    (void)user;
+    return DAG_WALK_OK;
+}
 
 static int check(dag_status st, dag_error *err) {
     if (st == DAG_OK) return 0;
@@ -19,6 +29,10 @@ int main(void) {
     dag_error *err = NULL;
     uint64_t vpc, subnet, instance, dns;
     char *text = NULL;
+    dag_ids *order = NULL;
+    dag_walk_options opts;
+    dag_walk_report *report = NULL;
+    size_t i;
     int failed = 0;
 
     if (check(dag_new(&g, &err), err)) return 1;
@@ -50,6 +64,38 @@ int main(void) {
     printf("libdag %s: %zu vertices, %zu edges\n%s", dag_version_string(), dag_vertex_count(g),
            dag_edge_count(g), text);
     dag_string_free(text);
+
+    if (check(dag_validate(g, NULL, NULL, &err), err) ||
+        check(dag_reverse_topological_order(g, &order, &err), err)) {
+        failed = 1;
+        goto out;
+    }
+    printf("valid; execution order:");
+    for (i = 0; i < dag_ids_count(order); ++i) {
+        const char *name = NULL;
+        if (check(dag_vertex_name(g, dag_ids_data(order)[i], &name, &err), err)) {
+            failed = 1;
+            break;
+        }
+        printf(" %s", name);
+    }
+    printf("\n");
+    dag_ids_free(order);
+    if (failed) goto out;
+
+    if (check(dag_walk_options_init(&opts, sizeof opts, &err), err)) {
+        failed = 1;
+        goto out;
+    }
+    opts.threads = 4;
+    if (check(dag_walk(g, deploy, NULL, &opts, &report, &err), err)) {
+        dag_walk_report_free(report);
+        failed = 1;
+        goto out;
+    }
+    printf("walked: %zu of %zu vertices ok\n", dag_walk_report_count(report, DAG_VERTEX_OK),
+           dag_walk_report_size(report));
+    dag_walk_report_free(report);
 out:
     dag_free(g);
     return failed;

@@ -26,6 +26,10 @@ public:
     }
     // "from depends on to".
     void connect(int from, int to) { g.connect(id(from), id(to)); }
+    // Terraform's tests list edges one Connect call per line; a list reads the same.
+    void connect(std::initializer_list<std::pair<int, int>> edges) {
+        for (auto [from, to] : edges) connect(from, to);
+    }
     VertexId id(int n) const { return ids_.at(n); }
     std::vector<VertexId> ids(std::initializer_list<int> ns) const {
         std::vector<VertexId> out;

@@ -55,12 +55,12 @@ std::map<VertexId, std::set<VertexId>> closure(const Graph &g) {
     std::map<VertexId, std::set<VertexId>> reach;
     for (VertexId a : g.vertices()) {
         std::set<VertexId> &r = reach[a];
-        std::vector<VertexId> todo = g.dependencies(a);
-        while (!todo.empty()) {
-            VertexId v = todo.back();
-            todo.pop_back();
+        std::vector<VertexId> stack = g.dependencies(a);
+        while (!stack.empty()) {
+            VertexId v = stack.back();
+            stack.pop_back();
             if (!r.insert(v).second) continue;
-            for (VertexId w : g.dependencies(v)) todo.push_back(w);
+            for (VertexId w : g.dependencies(v)) stack.push_back(w);
         }
     }
     return reach;

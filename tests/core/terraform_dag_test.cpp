@@ -30,9 +30,7 @@ TEST(TerraformDag, AcyclicGraphRoot) {
 TEST(TerraformDag, AcyclicGraphRootCycle) {
     NumberedGraph t;
     t.add_range(1, 3);
-    t.connect(1, 2);
-    t.connect(2, 3);
-    t.connect(3, 1);
+    t.connect({{1, 2}, {2, 3}, {3, 1}});
     EXPECT_EQ(error_of(Errc::no_root, [&] { root(t.g); }), "no roots found");
 }
 
@@ -46,9 +44,7 @@ TEST(TerraformDag, AcyclicGraphRootMultiple) {
 TEST(TerraformDag, TransReduction) {
     NumberedGraph t;
     t.add_range(1, 3);
-    t.connect(1, 2);
-    t.connect(1, 3);
-    t.connect(2, 3);
+    t.connect({{1, 2}, {1, 3}, {2, 3}});
     EXPECT_EQ(transitive_reduction(t.g), 1u);
     EXPECT_EQ(t.g.to_string(), "1\n  2\n2\n  3\n3\n");
 }
@@ -56,12 +52,7 @@ TEST(TerraformDag, TransReduction) {
 TEST(TerraformDag, TransReductionMore) {
     NumberedGraph t;
     t.add_range(1, 4);
-    t.connect(1, 2);
-    t.connect(1, 3);
-    t.connect(1, 4);
-    t.connect(2, 3);
-    t.connect(2, 4);
-    t.connect(3, 4);
+    t.connect({{1, 2}, {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}});
     EXPECT_EQ(transitive_reduction(t.g), 3u);
     EXPECT_EQ(t.g.to_string(), "1\n  2\n2\n  3\n3\n  4\n4\n");
 }
@@ -69,19 +60,9 @@ TEST(TerraformDag, TransReductionMore) {
 TEST(TerraformDag, TransReductionMultipleRoots) {
     NumberedGraph t;
     t.add_range(1, 4);
-    t.connect(1, 2);
-    t.connect(1, 3);
-    t.connect(1, 4);
-    t.connect(2, 3);
-    t.connect(2, 4);
-    t.connect(3, 4);
+    t.connect({{1, 2}, {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}});
     t.add_range(5, 8);
-    t.connect(5, 6);
-    t.connect(5, 7);
-    t.connect(5, 8);
-    t.connect(6, 7);
-    t.connect(6, 8);
-    t.connect(7, 8);
+    t.connect({{5, 6}, {5, 7}, {5, 8}, {6, 7}, {6, 8}, {7, 8}});
     EXPECT_EQ(transitive_reduction(t.g), 6u);
     EXPECT_EQ(t.g.to_string(), "1\n  2\n2\n  3\n3\n  4\n4\n5\n  6\n6\n  7\n7\n  8\n8\n");
 }
@@ -123,10 +104,7 @@ TEST(TerraformDag, AcyclicGraphValidate) {
 TEST(TerraformDag, AcyclicGraphValidateCycle) {
     NumberedGraph t;
     t.add_range(1, 3);
-    t.connect(3, 2);
-    t.connect(3, 1);
-    t.connect(1, 2);
-    t.connect(2, 1);
+    t.connect({{3, 2}, {3, 1}, {1, 2}, {2, 1}});
     Validation v = validate(t.g, true);
     EXPECT_FALSE(v.ok());
     EXPECT_EQ(v.text(), "Cycle:\n  1\n  2");
@@ -150,11 +128,7 @@ TEST(TerraformDag, AcyclicGraphValidateCycleSelf) {
 NumberedGraph ancestors_chain() {
     NumberedGraph t;
     t.add_range(0, 5);
-    t.connect(0, 1);
-    t.connect(1, 2);
-    t.connect(2, 3);
-    t.connect(3, 4);
-    t.connect(4, 5);
+    t.connect({{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}});
     return t;
 }
 
@@ -171,12 +145,7 @@ TEST(TerraformDag, AcyclicGraphDescendants) {
 TEST(TerraformDag, AcyclicGraphFindDescendants) {
     NumberedGraph t;
     t.add_range(0, 6);
-    t.connect(0, 1);
-    t.connect(1, 2);
-    t.connect(2, 6);
-    t.connect(3, 4);
-    t.connect(4, 5);
-    t.connect(5, 6);
+    t.connect({{0, 1}, {1, 2}, {2, 6}, {3, 4}, {4, 5}, {5, 6}});
     auto odd = [&](VertexId v) { return t.number(v) % 2 != 0; };
     EXPECT_EQ(first_descendants_with(t.g, {t.id(6)}, odd), t.ids({1, 5}));
     EXPECT_TRUE(match_descendant(t.g, {t.id(6)}, [&](VertexId v) { return t.number(v) == 1; }));
@@ -188,12 +157,7 @@ TEST(TerraformDag, AcyclicGraphFindDescendants) {
 TEST(TerraformDag, AcyclicGraphFindAncestors) {
     NumberedGraph t;
     t.add_range(0, 6);
-    t.connect(1, 0);
-    t.connect(2, 1);
-    t.connect(6, 2);
-    t.connect(4, 3);
-    t.connect(5, 4);
-    t.connect(6, 5);
+    t.connect({{1, 0}, {2, 1}, {6, 2}, {4, 3}, {5, 4}, {6, 5}});
     auto odd = [&](VertexId v) { return t.number(v) % 2 != 0; };
     EXPECT_EQ(first_ancestors_with(t.g, {t.id(6)}, odd), t.ids({1, 5}));
     EXPECT_TRUE(match_ancestor(t.g, {t.id(6)}, [&](VertexId v) { return t.number(v) == 1; }));

@@ -53,9 +53,7 @@ TEST(TerraformTarjan, GraphStronglyConnectedThree) {
     t.connect(1, 2);
     t.connect(2, 1);
     t.add_range(3, 6);
-    t.connect(4, 5);
-    t.connect(5, 6);
-    t.connect(6, 4);
+    t.connect({{4, 5}, {5, 6}, {6, 4}});
     EXPECT_EQ(scc_string(t), "1,2\n3\n4,5,6");
     EXPECT_EQ(strongly_connected_components(t.g),
               (std::vector<std::vector<VertexId>>{t.ids({2, 1}), t.ids({3}), t.ids({6, 5, 4})}));

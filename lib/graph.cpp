@@ -60,6 +60,7 @@ void Graph::drop_snapshot() const noexcept {
     if (!has_snapshot_.load(std::memory_order_acquire)) return;
     std::lock_guard<std::mutex> lk(snapshot_mu_);
     snapshot_.reset();
+    walk_scratch_.reset();
     has_snapshot_.store(false, std::memory_order_release);
 }
 
@@ -70,8 +71,20 @@ std::shared_ptr<const Snapshot> Graph::cached_snapshot() const {
 
 void Graph::cache_snapshot(std::shared_ptr<const Snapshot> s) const {
     std::lock_guard<std::mutex> lk(snapshot_mu_);
+    if (s != snapshot_) walk_scratch_.reset();
     snapshot_ = std::move(s);
     has_snapshot_.store(snapshot_ != nullptr, std::memory_order_release);
+}
+
+void Graph::keep_walk_scratch(const Snapshot *s, std::shared_ptr<void> scratch) const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    if (snapshot_.get() == s) walk_scratch_ = std::move(scratch);
+}
+
+std::shared_ptr<void> Graph::take_walk_scratch(const Snapshot *s) const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    if (snapshot_.get() != s) return nullptr;
+    return std::move(walk_scratch_);
 }
 
 Vertex Graph::checked(VertexId id) const {

@@ -115,6 +115,12 @@ public:
     // freeze and cycle check; nullptr when there is none. Thread-safe.
     std::shared_ptr<const Snapshot> cached_snapshot() const;
     void cache_snapshot(std::shared_ptr<const Snapshot> s) const;
+    // Memory a finished walk of snapshot `s` leaves for the next walk of it
+    // (its slot arrays), so an unchanged graph is walked again without the
+    // page faults of fresh arrays. Kept only while `s` is the cached
+    // snapshot and dropped with it; take returns it once. Thread-safe.
+    void keep_walk_scratch(const Snapshot *s, std::shared_ptr<void> scratch) const;
+    std::shared_ptr<void> take_walk_scratch(const Snapshot *s) const;
 
 private:
     // Every mutation starts here: refuses a graph being walked, and drops
@@ -135,6 +141,7 @@ private:
     std::atomic<unsigned> walks_{0};
     mutable std::mutex snapshot_mu_;
     mutable std::shared_ptr<const Snapshot> snapshot_;
+    mutable std::shared_ptr<void> walk_scratch_;
     // Lets a mutation skip the lock when nothing is cached: building a graph
     // would otherwise pay a mutex per connect.
     mutable std::atomic<bool> has_snapshot_{false};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <boost/asio/post.hpp>
 
@@ -10,6 +11,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "asymmetric_fence.hpp"
 #include "error.hpp"
 #include "walker.hpp"
 
@@ -19,16 +21,6 @@ namespace {
 // The executor whose pool runs the current thread, to refuse a wait() that
 // would wait for itself.
 thread_local const Executor *current_executor = nullptr;
-
-// Finished-vertex counts a worker has not added to its walk's total yet: one
-// shared atomic add per batch instead of per vertex. Only while the worker
-// drains its local batch; every other caller counts at once.
-struct DoneBatch {
-    bool active = false;
-    Walk *walk = nullptr;
-    std::size_t count = 0;
-};
-thread_local DoneBatch done_batch;
 
 // A worker takes this share of the queue at once: large enough that a wide
 // fan-out costs one lock per batch, small enough that blocking callbacks
@@ -51,12 +43,23 @@ bool tsc_trusted() {
 #endif
 }
 
-std::uint64_t read_tsc() noexcept {
+// rdtscp waits for every earlier instruction, so a start time is never read
+// before the claim that let the vertex run. Plain rdtsc (about 10 ns here
+// against 17) may be read a few cycles before the instructions ahead of it
+// finish; that can only make an end time early, so a dependent's start,
+// read in order after its claim, still comes after it.
+std::uint64_t read_tsc_ordered() noexcept {
 #if defined(__x86_64__)
-    // rdtscp waits for every earlier instruction, so a start time is never
-    // read before the claim that let the vertex run.
     unsigned cpu;
     return __rdtscp(&cpu);
+#else
+    return 0;
+#endif
+}
+
+std::uint64_t read_tsc() noexcept {
+#if defined(__x86_64__)
+    return __rdtsc();
 #else
     return 0;
 #endif
@@ -70,19 +73,29 @@ Executor::Executor(const WalkOptions &options)
       timestamps_(options.timestamps),
       observer_(options.observer),
       tsc_(options.timestamps && tsc_trusted()),
+      asymmetric_(asymmetric_fence_available()),
       t0_(std::chrono::steady_clock::now()),
-      tsc0_(tsc_ ? read_tsc() : 0),
-      pool_(options.threads) {}
+      tsc0_(tsc_ ? read_tsc_ordered() : 0),
+      flags_(new SectionFlag[max_workers_]),
+      pool_(options.threads) {
+    free_flags_.reserve(max_workers_);
+    for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
+}
 
 std::int64_t Executor::now() const noexcept {
     if (tsc_) return static_cast<std::int64_t>(read_tsc() - tsc0_);
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count();
 }
 
+std::int64_t Executor::now_ordered() const noexcept {
+    if (tsc_) return static_cast<std::int64_t>(read_tsc_ordered() - tsc0_);
+    return now();
+}
+
 std::int64_t Executor::to_ns(std::int64_t stamp) const {
     if (!tsc_) return stamp;
     std::call_once(rate_once_, [&] {
-        const std::int64_t ticks = now();
+        const std::int64_t ticks = now_ordered();
         const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_);
         if (ticks > 0) ns_per_tick_ = static_cast<double>(ns.count()) / static_cast<double>(ticks);
     });
@@ -111,6 +124,83 @@ void Executor::leave() noexcept {
 
 bool Executor::on_worker_thread() const noexcept { return current_executor == this; }
 
+Section::Section(Executor &ex) : ex_(ex) { enter(); }
+
+Section::~Section() {
+    if (inside_) leave();
+}
+
+void Section::enter() {
+    for (;;) {
+        if (!flag_) {
+            // Outside callers are rare: a locked add is a full fence on its own.
+            ex_.outside_inside_.fetch_add(1, std::memory_order_seq_cst);
+            if (!ex_.quiescing_.load(std::memory_order_seq_cst)) break;
+            ex_.outside_inside_.fetch_sub(1, std::memory_order_release);
+        } else if (ex_.asymmetric_) {
+            flag_->inside.store(true, std::memory_order_relaxed);
+            light_fence();
+            if (!ex_.quiescing_.load(std::memory_order_acquire)) break;
+            flag_->inside.store(false, std::memory_order_release);
+        } else {
+            flag_->inside.store(true, std::memory_order_seq_cst);
+            if (!ex_.quiescing_.load(std::memory_order_seq_cst)) break;
+            flag_->inside.store(false, std::memory_order_release);
+        }
+        ex_.wait_resumed();
+    }
+    inside_ = true;
+}
+
+void Section::leave() noexcept {
+    if (flag_)
+        flag_->inside.store(false, std::memory_order_release);
+    else
+        ex_.outside_inside_.fetch_sub(1, std::memory_order_release);
+    inside_ = false;
+}
+
+void Section::count_done(Walk &w) {
+    if (!flag_) {
+        ex_.count_done(*this, w, 1);
+        return;
+    }
+    if (batch_walk_ != &w) {
+        flush_done();
+        batch_walk_ = &w;
+    }
+    ++batch_count_;
+}
+
+void Section::flush_done() {
+    // Finishing a sub-walk finishes its parent vertex, which may batch again.
+    while (batch_count_) {
+        Walk *w = batch_walk_;
+        std::size_t n = batch_count_;
+        batch_walk_ = nullptr;
+        batch_count_ = 0;
+        ex_.count_done(*this, *w, n);
+    }
+}
+
+void Executor::quiesce() {
+    quiesce_mu_.lock();
+    quiescing_.store(true, std::memory_order_seq_cst);
+    if (asymmetric_) heavy_fence();
+    for (std::size_t i = 0; i < max_workers_; ++i)
+        while (flags_[i].inside.load(std::memory_order_seq_cst)) std::this_thread::yield();
+    while (outside_inside_.load(std::memory_order_seq_cst)) std::this_thread::yield();
+}
+
+void Executor::resume() noexcept {
+    quiescing_.store(false, std::memory_order_release);
+    quiesce_mu_.unlock();
+}
+
+void Executor::wait_resumed() const noexcept {
+    while (quiescing_.load(std::memory_order_acquire)) std::this_thread::yield();
+}
+
 void Executor::stop(VertexStatus reason) noexcept {
     VertexStatus none = VertexStatus::ok;
     stop_.compare_exchange_strong(none, reason, std::memory_order_acq_rel);
@@ -128,6 +218,10 @@ bool Executor::claim(Slot *s) noexcept {
                                           std::memory_order_acquire))
             return true;
     return false;
+}
+
+bool Executor::will_skip(Word w) const noexcept {
+    return ((w & dep_failed) && !(w & always)) || stop_reason() != VertexStatus::ok;
 }
 
 std::size_t Executor::spawn_locked() {
@@ -167,6 +261,10 @@ void Executor::worker() {
     current_executor = this;
     std::vector<Slot *> local, ready;
     std::unique_lock<std::mutex> lk(mu_);
+    // spawn_locked() never runs more workers than there are flags.
+    const std::size_t flag = free_flags_.back();
+    free_flags_.pop_back();
+    Section sec(*this, flags_[flag]);
     while (!queue_.empty() && in_flight_ < parallelism_) {
         ++in_flight_;
         std::size_t take = std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
@@ -177,58 +275,46 @@ void Executor::worker() {
             queue_.pop_front();
         }
         lk.unlock();
-        bool holding = drain(local, ready);
+        bool holding = drain(sec, local, ready);
         lk.lock();
         if (holding) --in_flight_;
     }
+    free_flags_.push_back(flag);
     --active_;
     current_executor = nullptr;
 }
 
-void Executor::count_done(Walk &w, std::size_t n) {
+void Executor::count_done(Section &sec, Walk &w, std::size_t n) {
     std::size_t done = w.done_.fetch_add(n, std::memory_order_acq_rel) + n;
-    if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish();
+    if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);
 }
 
-void Executor::flush_done() {
-    // Finishing a sub-walk finishes its parent vertex, which may batch again.
-    while (done_batch.count) {
-        Walk *w = done_batch.walk;
-        std::size_t n = done_batch.count;
-        done_batch.walk = nullptr;
-        done_batch.count = 0;
-        count_done(*w, n);
-    }
-}
-
-bool Executor::drain(std::vector<Slot *> &local, std::vector<Slot *> &ready) {
-    done_batch.active = true;
-    bool holding = drain_batched(local, ready);
-    flush_done();
-    done_batch.active = false;
-    return holding;
-}
-
-bool Executor::drain_batched(std::vector<Slot *> &local, std::vector<Slot *> &ready) {
+bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot *> &ready) {
+    sec.enter();
+    struct Exit {
+        Section &sec;
+        ~Exit() {
+            if (sec.inside()) sec.leave();
+        }
+    } exit{sec};
     std::int64_t clock = -1;
-    while (!local.empty()) {
-        Slot *s = local.back();
-        local.pop_back();
-        if (run(s, ready, clock)) {
-            if (!ready.empty()) {
-                // Run one newly ready waiter inline: a chain never leaves this
-                // worker and never touches the queue lock. The first one
-                // released has the lowest index, so a grid is walked along
-                // its rows, through adjacent slots, instead of down its
-                // columns.
-                Slot *next = ready.front();
-                if (clock >= 0 && !sole_waiter(*next)) clock = -1;
-                local.push_back(next);
-                ready.erase(ready.begin());
-                push(ready);
-            } else {
-                clock = -1;
-            }
+    Slot *next = nullptr;
+    while (next || !local.empty()) {
+        Slot *s = next;
+        next = nullptr;
+        if (!s) {
+            s = local.back();
+            local.pop_back();
+            clock = -1;
+            if (!claim(s)) continue;  // stale queue entry: started, removed or held back by an update
+        }
+        if (run(sec, s, ready, clock, next)) {
+            // The first waiter released runs next on this worker (a chain
+            // never leaves it nor touches the queue lock; it has the lowest
+            // index, so a grid is walked along its rows through adjacent
+            // slots); the others go to the queue.
+            push(ready);
+            if (next && clock >= 0 && !sole_waiter(*next)) clock = -1;
             continue;
         }
         clock = -1;
@@ -239,8 +325,10 @@ bool Executor::drain_batched(std::vector<Slot *> &local, std::vector<Slot *> &re
         }
         queue_.insert(queue_.begin(), local.rbegin(), local.rend());
         local.clear();
+        sec.flush_done();
         return false;
     }
+    sec.flush_done();
     return true;
 }
 
@@ -250,32 +338,40 @@ bool Executor::sole_waiter(const Slot &d) noexcept {
     return (w.reverse_ ? w.snap_->in_degree(d.index) : w.snap_->out_degree(d.index)) == 1;
 }
 
-bool Executor::run(Slot *s, std::vector<Slot *> &ready, std::int64_t &clock) {
+bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next) {
     const std::int64_t given = clock;
     clock = -1;
-    if (!claim(s)) return true;  // stale queue entry: started, removed or held back by an update
     Walk &w = *s->walk;
     Word word = s->word.load(std::memory_order_relaxed);
     if ((word & dep_failed) && !(word & always)) {
-        settle(s, VertexStatus::upstream_failed, nullptr, ready);
+        settle(sec, s, VertexStatus::upstream_failed, nullptr, ready, &next);
         return true;
     }
     if (VertexStatus reason = stop_reason(); reason != VertexStatus::ok) {
-        settle(s, reason, nullptr, ready);
+        settle(sec, s, reason, nullptr, ready, &next);
         return true;
     }
+    s->started = true;
+    // One clock read per vertex along a chain: nothing else it waited for
+    // can have ended later than the vertex that just released it here.
+    const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;
+    // The callback and the observer run outside the section: they may take
+    // long, and may apply updates.
+    sec.leave();
     if (observer_.call) {
         std::size_t running = w.running_.fetch_add(1, std::memory_order_acq_rel) + 1;
         observer_.call(observer_.context, w, Event::started, s->id, VertexStatus::not_run, running,
                        w.done_.load(std::memory_order_acquire), w.total_.load(std::memory_order_acquire));
     }
-    s->started = true;
-    // One clock read per vertex along a chain: nothing else it waited for
-    // can have ended later than the vertex that just released it here.
-    if (timestamps_) w.times(*s).start_ns = given >= 0 ? given : now();
+    if (timestamps_) w.times(*s).start_ns = start;
     const char *msg = nullptr;
     Outcome outcome = w.visitor_.call(w.visitor_.context, w, s->id, &msg);
-    if (timestamps_) w.times(*s).end_ns = now();
+    const std::int64_t end = timestamps_ ? now() : 0;
+    // Copied before entering: entering may wait for an update to finish.
+    std::unique_ptr<std::string> message = msg && outcome != Outcome::pending ? std::make_unique<std::string>(msg)
+                                                                               : nullptr;
+    if (timestamps_) w.times(*s).end_ns = end;
+    sec.enter();
 
     word = s->word.load(std::memory_order_acquire);
     if (phase_of(word) == Phase::expanded) {
@@ -297,7 +393,8 @@ bool Executor::run(Slot *s, std::vector<Slot *> &ready, std::int64_t &clock) {
                 reclaimed = s->word.compare_exchange_weak(word, with_phase(word, Phase::running));
             if (!reclaimed) return false;  // cancel or dag_walk_complete got it first
             if (timestamps_) w.times(*s).end_ns = now();
-            settle(s, VertexStatus::cancelled, std::make_unique<std::string>("cancelled while pending"), ready);
+            settle(sec, s, VertexStatus::cancelled, std::make_unique<std::string>("cancelled while pending"), ready,
+                   &next);
             return true;
         }
         // Completed while the callback was still running.
@@ -309,26 +406,25 @@ bool Executor::run(Slot *s, std::vector<Slot *> &ready, std::int64_t &clock) {
             w.early_.erase(it);
         }
         if (timestamps_) w.times(*s).end_ns = now();
-        settle(s, early.first == Outcome::ok ? VertexStatus::ok : VertexStatus::failed,
-               early.second.empty() ? nullptr : std::make_unique<std::string>(std::move(early.second)), ready);
+        settle(sec, s, early.first == Outcome::ok ? VertexStatus::ok : VertexStatus::failed,
+               early.second.empty() ? nullptr : std::make_unique<std::string>(std::move(early.second)), ready, &next);
         return true;
     }
-    settle(s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed,
-           msg ? std::make_unique<std::string>(msg) : nullptr, ready);
-    if (timestamps_) clock = w.times(*s).end_ns;
+    settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, std::move(message), ready, &next);
+    if (timestamps_) clock = end;
     return true;
 }
 
-void Executor::settle(Slot *s, VertexStatus status, std::unique_ptr<std::string> message,
-                      std::vector<Slot *> &ready) {
+void Executor::settle(Section &sec, Slot *s, VertexStatus status, std::unique_ptr<std::string> message,
+                      std::vector<Slot *> &ready, Slot **next) {
     std::vector<std::pair<Slot *, VertexStatus>> work;
-    finish_one(s, status, std::move(message), ready, work);
+    finish_one(sec, s, status, std::move(message), ready, work, next);
     // Iterative, so skipping a 10^6 chain after its first vertex failed does
     // not recurse.
     while (!work.empty()) {
         auto [d, st] = work.back();
         work.pop_back();
-        finish_one(d, st, nullptr, ready, work);
+        finish_one(sec, d, st, nullptr, ready, work, next);
     }
 }
 
@@ -340,8 +436,7 @@ void Executor::release_waiter(Slot *d, bool ok, std::vector<Slot *> &ready, std:
 
 void Executor::became_ready(Slot *d, Word word, std::vector<Slot *> &ready, std::vector<Slot *> &skips) {
     if (phase_of(word) != Phase::waiting) return;
-    bool skip = ((word & dep_failed) && !(word & always)) || stop_reason() != VertexStatus::ok;
-    if (!skip) {
+    if (!will_skip(word)) {
         ready.push_back(d);
     } else if (claim(d)) {
         skips.push_back(d);
@@ -353,13 +448,14 @@ VertexStatus Executor::skip_status(const Slot &d) const noexcept {
     return (w & dep_failed) && !(w & always) ? VertexStatus::upstream_failed : stop_reason();
 }
 
-void Executor::settle_skipped(std::vector<Slot *> &skips, std::vector<Slot *> &ready) {
-    for (Slot *d : skips) settle(d, skip_status(*d), nullptr, ready);
+void Executor::settle_skipped(Section &sec, std::vector<Slot *> &skips, std::vector<Slot *> &ready) {
+    for (Slot *d : skips) settle(sec, d, skip_status(*d), nullptr, ready);
     skips.clear();
 }
 
-void Executor::finish_one(Slot *s, VertexStatus status, std::unique_ptr<std::string> message,
-                          std::vector<Slot *> &ready, std::vector<std::pair<Slot *, VertexStatus>> &work) {
+void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, std::unique_ptr<std::string> message,
+                          std::vector<Slot *> &ready, std::vector<std::pair<Slot *, VertexStatus>> &work,
+                          Slot **next) {
     Walk &w = *s->walk;
     s->status = status;
     if (message) w.set_message(*s, std::move(*message));
@@ -367,9 +463,12 @@ void Executor::finish_one(Slot *s, VertexStatus status, std::unique_ptr<std::str
         w.record_failure(*s);
         if (policy_ == FailurePolicy::fail_fast) stop(VertexStatus::not_run);
     }
-    Word old = s->word.fetch_or(phase_mask, std::memory_order_acq_rel);
+    // A store, not a read-modify-write: inside a section no update changes
+    // the word, and a dag_walk_complete racing with the callback's own
+    // result loses to it either way.
+    const Word old = s->word.load(std::memory_order_acquire);
+    s->word.store(old | phase_mask, std::memory_order_release);
     if (phase_of(old) == Phase::completed_early) {
-        // The callback's own result won over an earlier dag_walk_complete.
         std::lock_guard<std::mutex> lk(w.mu_);
         w.early_.erase(s);
     }
@@ -378,16 +477,52 @@ void Executor::finish_one(Slot *s, VertexStatus status, std::unique_ptr<std::str
     // never ran releases them, and the stopping walk then skips them too,
     // with the same status.
     const bool ok = status != VertexStatus::failed && status != VertexStatus::upstream_failed;
-    std::vector<Slot *> skips;
+    const Word failed_bit = ok ? 0 : dep_failed;
+    std::vector<Slot *> skipped;
+    // The first waiter that becomes ready is claimed for the caller with the
+    // same operation that releases it.
+    auto release = [&](Slot *d, bool single) {
+        Word dw = d->word.load(std::memory_order_acquire);
+        if (single && count_of(dw) == 1 && phase_of(dw) == Phase::waiting) {
+            // Its only releaser: nobody else writes the word now.
+            const Word nw = (dw - 1) | failed_bit;
+            if (next && !*next && !will_skip(nw)) {
+                d->word.store(with_phase(nw, Phase::running), std::memory_order_relaxed);
+                *next = d;
+            } else {
+                d->word.store(nw, std::memory_order_release);
+                became_ready(d, nw, ready, skipped);
+            }
+            return;
+        }
+        if (failed_bit) dw = d->word.fetch_or(failed_bit, std::memory_order_acq_rel) | failed_bit;
+        for (;;) {
+            const bool last = count_of(dw) == 1 && phase_of(dw) == Phase::waiting;
+            const bool take = last && next && !*next && !will_skip(dw - 1);
+            const Word nw = take ? with_phase(dw - 1, Phase::running) : dw - 1;
+            if (d->word.compare_exchange_weak(dw, nw, std::memory_order_acq_rel, std::memory_order_acquire)) {
+                if (take)
+                    *next = d;
+                else if (count_of(dw) == 1)
+                    became_ready(d, nw, ready, skipped);
+                return;
+            }
+        }
+    };
     if (old & overlay) {
         std::vector<Slot *> waiters;
         w.overlay_waiters(*s, waiters);
-        for (Slot *d : waiters) release_waiter(d, ok, ready, skips);
+        for (Slot *d : waiters) release(d, false);
     } else if (s->index < w.snap_->size()) {
-        for (auto p = w.waiters_begin(*s), e = w.waiters_end(*s); p != e; ++p)
-            release_waiter(&w.slots_[*p], ok, ready, skips);
+        // The frozen in-degree is exact until an update changes a count;
+        // none can run while this section lasts.
+        const bool frozen = !w.updated_.load(std::memory_order_acquire);
+        for (auto p = w.waiters_begin(*s), e = w.waiters_end(*s); p != e; ++p) {
+            Slot *d = &w.slots_[*p];
+            release(d, frozen && w.frozen_wait_count(*d) == 1);
+        }
     }
-    for (Slot *d : skips) work.emplace_back(d, skip_status(*d));
+    for (Slot *d : skipped) work.emplace_back(d, skip_status(*d));
 
     if (observer_.call) {
         // Exact counts for the observer: no batching.
@@ -395,17 +530,14 @@ void Executor::finish_one(Slot *s, VertexStatus status, std::unique_ptr<std::str
         std::size_t done = w.done_.fetch_add(1, std::memory_order_acq_rel) + 1;
         std::size_t running = ran ? w.running_.fetch_sub(1, std::memory_order_acq_rel) - 1
                                   : w.running_.load(std::memory_order_acquire);
-        observer_.call(observer_.context, w, ran ? Event::finished : Event::skipped, s->id, status, running, done,
-                       w.total_.load(std::memory_order_acquire));
-        if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish();
-    } else if (done_batch.active) {
-        if (done_batch.walk != &w) {
-            flush_done();
-            done_batch.walk = &w;
+        {
+            Section::Pause pause(sec);
+            observer_.call(observer_.context, w, ran ? Event::finished : Event::skipped, s->id, status, running, done,
+                           w.total_.load(std::memory_order_acquire));
         }
-        ++done_batch.count;
+        if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);
     } else {
-        count_done(w, 1);
+        sec.count_done(w);
     }
 }
 

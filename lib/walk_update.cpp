@@ -1,7 +1,8 @@
 // Updates during a walk. The batch is tried on a copy of the graph first
-// (ids, cycles), then the vertices it would hold back or remove are claimed
-// atomically (each must not have started), and only then are the graph and
-// the walk state changed, so a refused batch leaves both as they were.
+// (ids, cycles), then, with the walk quiesced (walk_executor.hpp,
+// "Sections"), the vertices it would hold back or remove are claimed (each
+// must not have started), and only then are the graph and the walk state
+// changed, so a refused batch leaves both as they were.
 #include "walk_update.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 namespace dag {
 
 using walk_detail::Phase;
+using walk_detail::Section;
 using walk_detail::Slot;
 using walk_detail::Word;
 
@@ -56,170 +58,206 @@ bool mark_overlay(Slot *s) {
 
 }  // namespace
 
+namespace {
+
+// Keeps every other thread out of the walk's scheduling state while held.
+class Quiesced {
+public:
+    explicit Quiesced(walk_detail::Executor &ex) : ex_(&ex) { ex.quiesce(); }
+    ~Quiesced() { end(); }
+    Quiesced(const Quiesced &) = delete;
+    Quiesced &operator=(const Quiesced &) = delete;
+    void end() noexcept {
+        if (ex_) ex_->resume();
+        ex_ = nullptr;
+    }
+
+private:
+    walk_detail::Executor *ex_;
+};
+
+}  // namespace
+
 std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     walk_detail::CallScope scope(*ex_);
     std::vector<Slot *> ready, skips, removed_slots;
     std::vector<VertexId> new_ids;
-    {
-        std::unique_lock<std::mutex> lk(mu_);
-        if (finishing_) throw Error(Errc::state, "the walk has already finished");
-        updated_.store(true, std::memory_order_release);
+    // The graph changes only here, so the checks made on the copy below
+    // still hold once the walk is quiesced.
+    std::lock_guard<std::mutex> serial(apply_mu_);
+    std::unique_lock<std::mutex> lk(mu_);
+    if (finishing_) throw Error(Errc::state, "the walk has already finished");
+    lk.unlock();
 
-        // 1. The batch on a copy: ids, names, cycles.
-        Graph cand(*graph_);
-        for (const auto &nv : u.vertices)
-            new_ids.push_back(cand.add_vertex(nv.name ? std::optional<std::string_view>(*nv.name) : std::nullopt,
-                                              nv.user));
-        auto real = [&](VertexId id) {
-            if (u.is_provisional(id)) return new_ids[u.provisional_index(id)];
-            graph_->checked(id);
-            return id;
-        };
-        std::unordered_set<VertexId> removing;
-        for (VertexId id : u.removals) {
-            if (u.is_provisional(id))
-                throw Error(Errc::invalid_argument, "a vertex added by this update cannot also be removed by it");
-            graph_->checked(id);
-            removing.insert(id);
+    // 1. The batch on a copy: ids, names, cycles; the walk runs on meanwhile.
+    Graph cand(*graph_);
+    for (const auto &nv : u.vertices)
+        new_ids.push_back(cand.add_vertex(nv.name ? std::optional<std::string_view>(*nv.name) : std::nullopt,
+                                          nv.user));
+    auto real = [&](VertexId id) {
+        if (u.is_provisional(id)) return new_ids[u.provisional_index(id)];
+        graph_->checked(id);
+        return id;
+    };
+    std::unordered_set<VertexId> removing;
+    for (VertexId id : u.removals) {
+        if (u.is_provisional(id))
+            throw Error(Errc::invalid_argument, "a vertex added by this update cannot also be removed by it");
+        graph_->checked(id);
+        removing.insert(id);
+    }
+    auto edge = [&](std::pair<VertexId, VertexId> e) {
+        std::pair<VertexId, VertexId> r{real(e.first), real(e.second)};
+        if (removing.count(r.first) || removing.count(r.second))
+            throw Error(Errc::invalid_argument, "edge " + std::to_string(r.first) + " -> " +
+                                                    std::to_string(r.second) +
+                                                    " touches a vertex this update removes");
+        return r;
+    };
+    std::vector<std::pair<VertexId, VertexId>> connects, disconnects;
+    for (auto e : u.connects) connects.push_back(edge(e));
+    for (auto e : u.disconnects) disconnects.push_back(edge(e));
+    for (auto [a, b] : connects) cand.connect(a, b);
+    for (auto [a, b] : disconnects) cand.disconnect(a, b);
+    for (VertexId id : removing) cand.remove_vertex(id);
+    std::string cycles = cycle_report(cand);
+    if (!cycles.empty()) throw Error(Errc::cycle, "update refused, it would create a cycle:\n" + cycles);
+
+    // Sections take the lock, so quiesce without it.
+    Quiesced quiet(*ex_);
+    lk.lock();
+    if (finishing_) throw Error(Errc::state, "the walk has already finished");
+    updated_.store(true, std::memory_order_release);
+
+    // The net edge changes, as (waiter, dependency) pairs of the walk.
+    auto as_wait = [&](std::pair<VertexId, VertexId> e) {
+        return reverse_ ? std::make_pair(e.second, e.first) : e;
+    };
+    std::vector<std::pair<VertexId, VertexId>> added, dropped;
+    for (auto e : connects)
+        if (!graph_->has_edge(e.first, e.second) && cand.has_edge(e.first, e.second) &&
+            std::find(added.begin(), added.end(), as_wait(e)) == added.end())
+            added.push_back(as_wait(e));
+    for (auto e : disconnects)
+        if (graph_->has_edge(e.first, e.second) && !cand.has_edge(e.first, e.second) &&
+            std::find(dropped.begin(), dropped.end(), as_wait(e)) == dropped.end())
+            dropped.push_back(as_wait(e));
+    const VertexId first_new = new_ids.empty() ? no_vertex : new_ids.front();
+    auto is_new = [&](VertexId id) { return first_new != no_vertex && id >= first_new; };
+
+    // 2. Claims: every existing vertex that must wait longer, or be
+    // removed, must not have started.
+    std::vector<Slot *> held, marked;
+    auto undo = [&] {
+        for (Slot *s : held) ex_->release_waiter(s, true, ready, skips);
+        for (Slot *s : marked) {
+            Word w = s->word.load(std::memory_order_acquire);
+            while (!s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::waiting),
+                                                  std::memory_order_acq_rel, std::memory_order_acquire)) {
+            }
+            if (walk_detail::count_of(w) == 0)
+                ex_->became_ready(s, walk_detail::with_phase(w, Phase::waiting), ready, skips);
         }
-        auto edge = [&](std::pair<VertexId, VertexId> e) {
-            std::pair<VertexId, VertexId> r{real(e.first), real(e.second)};
-            if (removing.count(r.first) || removing.count(r.second))
-                throw Error(Errc::invalid_argument, "edge " + std::to_string(r.first) + " -> " +
-                                                        std::to_string(r.second) +
-                                                        " touches a vertex this update removes");
-            return r;
-        };
-        std::vector<std::pair<VertexId, VertexId>> connects, disconnects;
-        for (auto e : u.connects) connects.push_back(edge(e));
-        for (auto e : u.disconnects) disconnects.push_back(edge(e));
-        for (auto [a, b] : connects) cand.connect(a, b);
-        for (auto [a, b] : disconnects) cand.disconnect(a, b);
-        for (VertexId id : removing) cand.remove_vertex(id);
-        std::string cycles = cycle_report(cand);
-        if (!cycles.empty()) throw Error(Errc::cycle, "update refused, it would create a cycle:\n" + cycles);
-
-        // The net edge changes, as (waiter, dependency) pairs of the walk.
-        auto as_wait = [&](std::pair<VertexId, VertexId> e) {
-            return reverse_ ? std::make_pair(e.second, e.first) : e;
-        };
-        std::vector<std::pair<VertexId, VertexId>> added, dropped;
-        for (auto e : connects)
-            if (!graph_->has_edge(e.first, e.second) && cand.has_edge(e.first, e.second) &&
-                std::find(added.begin(), added.end(), as_wait(e)) == added.end())
-                added.push_back(as_wait(e));
-        for (auto e : disconnects)
-            if (graph_->has_edge(e.first, e.second) && !cand.has_edge(e.first, e.second) &&
-                std::find(dropped.begin(), dropped.end(), as_wait(e)) == dropped.end())
-                dropped.push_back(as_wait(e));
-        const VertexId first_new = new_ids.empty() ? no_vertex : new_ids.front();
-        auto is_new = [&](VertexId id) { return first_new != no_vertex && id >= first_new; };
-
-        // 2. Claims: every existing vertex that must wait longer, or be
-        // removed, must not have started.
-        std::vector<Slot *> held, marked;
-        auto undo = [&] {
-            for (Slot *s : held) ex_->release_waiter(s, true, ready, skips);
-            for (Slot *s : marked) {
-                Word w = s->word.load(std::memory_order_acquire);
-                while (!s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::waiting),
-                                                      std::memory_order_acq_rel, std::memory_order_acquire)) {
-                }
-                if (walk_detail::count_of(w) == 0)
-                    ex_->became_ready(s, walk_detail::with_phase(w, Phase::waiting), ready, skips);
-            }
-        };
-        try {
-            held.reserve(added.size());
-            marked.reserve(removing.size());
-            for (auto [waiter, dep] : added) {
-                if (is_new(waiter)) continue;
-                Slot *s = lookup(waiter);
-                if (!hold_back(s))
-                    throw Error(Errc::state, "update refused: vertex " + graph_->display_name(waiter) +
-                                                 " has already started, so it cannot wait for " +
-                                                 cand.display_name(dep));
-                held.push_back(s);
-            }
-            for (VertexId id : removing) {
-                Slot *s = lookup(id);
-                if (!mark_removed(s))
-                    throw Error(Errc::state, "update refused: vertex " + graph_->display_name(id) +
-                                                 " has already started, so it cannot be removed");
-                marked.push_back(s);
-            }
-            // 3. Walk state for new vertices; a guard count keeps each from
-            // running until its edges are in place.
-            for (std::size_t k = 0; k < new_ids.size(); ++k) {
-                Slot &s = extra_.emplace_back();
-                s.walk = this;
-                s.id = new_ids[k];
-                s.index = ~std::uint32_t{0};
-                s.word.store(1 | (u.vertices[k].always ? walk_detail::always : 0), std::memory_order_relaxed);
-                extra_index_[s.id] = &s;
-            }
-            for (auto [waiter, dep] : added) {
-                auto &o = overlays_[lookup(dep)];
-                o.added.reserve(o.added.size() + added.size());
-            }
-            for (auto [waiter, dep] : dropped) {
-                auto &o = overlays_[lookup(dep)];
-                o.removed.reserve(o.removed.size() + dropped.size());
-            }
-            for (VertexId id : removing) overlays_[lookup(id)];
-            // 4. The graph itself, last: assignment has the strong guarantee.
-            WalkerWrite permit(*graph_);
-            *graph_ = cand;
-        } catch (...) {
-            while (!extra_.empty() && is_new(extra_.back().id)) {
-                extra_index_.erase(extra_.back().id);
-                extra_.pop_back();
-            }
-            undo();
-            lk.unlock();
-            ex_->settle_skipped(skips, ready);
-            ex_->push(ready);
-            throw;
-        }
-        total_.fetch_add(new_ids.size(), std::memory_order_acq_rel);
-
-        // 5. Wire the edges and removals into the running walk.
+    };
+    try {
+        held.reserve(added.size());
+        marked.reserve(removing.size());
         for (auto [waiter, dep] : added) {
-            Slot *w = lookup(waiter), *d = lookup(dep);
-            if (is_new(waiter)) w->word.fetch_add(1, std::memory_order_acq_rel);
-            if (mark_overlay(d)) {
-                overlays_[d].added.push_back(w);
-            } else {
-                ex_->release_waiter(w,
-                                    d->status != VertexStatus::failed && d->status != VertexStatus::upstream_failed,
-                                    ready, skips);
-            }
-        }
-        for (auto [waiter, dep] : dropped) {
-            Slot *w = lookup(waiter), *d = lookup(dep);
-            if (mark_overlay(d)) {
-                overlays_[d].removed.push_back(w);
-                ex_->release_waiter(w, true, ready, skips);
-            }
+            if (is_new(waiter)) continue;
+            Slot *s = lookup(waiter);
+            if (!hold_back(s))
+                throw Error(Errc::state, "update refused: vertex " + graph_->display_name(waiter) +
+                                             " has already started, so it cannot wait for " +
+                                             cand.display_name(dep));
+            held.push_back(s);
         }
         for (VertexId id : removing) {
-            Slot *r = lookup(id);
-            r->status = VertexStatus::not_run;
-            messages_[r] = "removed by an update before it started";
-            std::vector<Slot *> waiters;
-            const walk_detail::Overlay &o = overlays_[r];
-            if (r->index < snap_->size())
-                for (auto p = waiters_begin(*r), e = waiters_end(*r); p != e; ++p)
-                    if (std::find(o.removed.begin(), o.removed.end(), &slots_[*p]) == o.removed.end())
-                        waiters.push_back(&slots_[*p]);
-            for (Slot *d : o.added)
-                if (std::find(o.removed.begin(), o.removed.end(), d) == o.removed.end()) waiters.push_back(d);
-            for (Slot *d : waiters) ex_->release_waiter(d, true, ready, skips);
-            removed_slots.push_back(r);
+            Slot *s = lookup(id);
+            if (!mark_removed(s))
+                throw Error(Errc::state, "update refused: vertex " + graph_->display_name(id) +
+                                             " has already started, so it cannot be removed");
+            marked.push_back(s);
         }
-        for (VertexId id : new_ids) ex_->release_waiter(lookup(id), true, ready, skips);
+        // 3. Walk state for new vertices; a guard count keeps each from
+        // running until its edges are in place.
+        for (std::size_t k = 0; k < new_ids.size(); ++k) {
+            Slot &s = extra_.emplace_back();
+            s.walk = this;
+            s.id = new_ids[k];
+            s.index = ~std::uint32_t{0};
+            s.word.store(1 | (u.vertices[k].always ? walk_detail::always : 0), std::memory_order_relaxed);
+            extra_index_[s.id] = &s;
+        }
+        for (auto [waiter, dep] : added) {
+            auto &o = overlays_[lookup(dep)];
+            o.added.reserve(o.added.size() + added.size());
+        }
+        for (auto [waiter, dep] : dropped) {
+            auto &o = overlays_[lookup(dep)];
+            o.removed.reserve(o.removed.size() + dropped.size());
+        }
+        for (VertexId id : removing) overlays_[lookup(id)];
+        // 4. The graph itself, last: assignment has the strong guarantee.
+        WalkerWrite permit(*graph_);
+        *graph_ = cand;
+    } catch (...) {
+        while (!extra_.empty() && is_new(extra_.back().id)) {
+            extra_index_.erase(extra_.back().id);
+            extra_.pop_back();
+        }
+        undo();
+        lk.unlock();
+        quiet.end();
+        {
+            Section sec(*ex_);
+            ex_->settle_skipped(sec, skips, ready);
+        }
+        ex_->push(ready);
+        throw;
     }
-    ex_->settle_skipped(skips, ready);
+    total_.fetch_add(new_ids.size(), std::memory_order_acq_rel);
+
+    // 5. Wire the edges and removals into the running walk.
+    for (auto [waiter, dep] : added) {
+        Slot *w = lookup(waiter), *d = lookup(dep);
+        if (is_new(waiter)) w->word.fetch_add(1, std::memory_order_acq_rel);
+        if (mark_overlay(d)) {
+            overlays_[d].added.push_back(w);
+        } else {
+            ex_->release_waiter(w,
+                                d->status != VertexStatus::failed && d->status != VertexStatus::upstream_failed,
+                                ready, skips);
+        }
+    }
+    for (auto [waiter, dep] : dropped) {
+        Slot *w = lookup(waiter), *d = lookup(dep);
+        if (mark_overlay(d)) {
+            overlays_[d].removed.push_back(w);
+            ex_->release_waiter(w, true, ready, skips);
+        }
+    }
+    for (VertexId id : removing) {
+        Slot *r = lookup(id);
+        r->status = VertexStatus::not_run;
+        messages_[r] = "removed by an update before it started";
+        std::vector<Slot *> waiters;
+        const walk_detail::Overlay &o = overlays_[r];
+        if (r->index < snap_->size())
+            for (auto p = waiters_begin(*r), e = waiters_end(*r); p != e; ++p)
+                if (std::find(o.removed.begin(), o.removed.end(), &slots_[*p]) == o.removed.end())
+                    waiters.push_back(&slots_[*p]);
+        for (Slot *d : o.added)
+            if (std::find(o.removed.begin(), o.removed.end(), d) == o.removed.end()) waiters.push_back(d);
+        for (Slot *d : waiters) ex_->release_waiter(d, true, ready, skips);
+        removed_slots.push_back(r);
+    }
+    for (VertexId id : new_ids) ex_->release_waiter(lookup(id), true, ready, skips);
+    lk.unlock();
+    quiet.end();
+    {
+        Section sec(*ex_);
+        ex_->settle_skipped(sec, skips, ready);
+    }
     ex_->push(ready);
     for (Slot *r : removed_slots) {
         std::size_t done = done_.fetch_add(1, std::memory_order_acq_rel) + 1;
@@ -228,7 +266,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
                                  running_.load(std::memory_order_acquire), done,
                                  total_.load(std::memory_order_acquire));
     }
-    if (done_.load(std::memory_order_acquire) == total_.load(std::memory_order_acquire)) maybe_finish();
+    if (done_.load(std::memory_order_acquire) == total_.load(std::memory_order_acquire)) maybe_finish(nullptr);
     return new_ids;
 }
 

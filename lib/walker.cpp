@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <type_traits>
 
 #if defined(__linux__)
@@ -18,6 +19,7 @@ namespace dag {
 using walk_detail::CallScope;
 using walk_detail::Executor;
 using walk_detail::Phase;
+using walk_detail::Section;
 using walk_detail::Word;
 
 namespace {
@@ -51,6 +53,14 @@ void *bulk_alloc(std::size_t bytes) {
     if (!p) throw std::bad_alloc();
     return p;
 }
+
+// A finished walk's arrays, left on its graph for the next walk of the same
+// snapshot (Graph::keep_walk_scratch).
+struct Scratch {
+    std::size_t size = 0;
+    walk_detail::BulkArray<walk_detail::Slot> slots;
+    walk_detail::BulkArray<walk_detail::Times> times;
+};
 
 }  // namespace
 
@@ -102,12 +112,28 @@ Walk::~Walk() {
         wait();
     }
     ex_->join();
+    try {
+        auto scratch = std::make_shared<Scratch>();
+        scratch->size = snap_->size();
+        scratch->slots = std::move(slots_);
+        scratch->times = std::move(times_);
+        graph_->keep_walk_scratch(snap_.get(), std::move(scratch));
+    } catch (const std::bad_alloc &) {
+        // The arrays are freed with the walk instead.
+    }
 }
 
 void Walk::init_slots(const std::vector<VertexId> &always_run) {
     const std::size_t n = snap_->size();
     static_assert(std::is_trivially_destructible_v<Slot> && std::is_trivially_destructible_v<walk_detail::Times>);
-    slots_.reset(static_cast<Slot *>(bulk_alloc(n * sizeof(Slot))));
+    if (std::shared_ptr<void> kept = graph_->take_walk_scratch(snap_.get())) {
+        auto &scratch = *static_cast<Scratch *>(kept.get());
+        if (scratch.size == n) {
+            slots_ = std::move(scratch.slots);
+            times_ = std::move(scratch.times);
+        }
+    }
+    if (!slots_) slots_.reset(static_cast<Slot *>(bulk_alloc(n * sizeof(Slot))));
     for (Snapshot::Index i = 0; i < n; ++i) {
         // Constructed here rather than up front: one pass over the array.
         Slot &s = *new (&slots_[i]) Slot();
@@ -118,8 +144,10 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
         s.word.store(count, std::memory_order_relaxed);
         if (count == 0) roots_.push_back(&s);
     }
-    if (ex_->timestamps()) {
-        times_.reset(static_cast<walk_detail::Times *>(bulk_alloc(n * sizeof(walk_detail::Times))));
+    if (!ex_->timestamps()) {
+        times_.reset();
+    } else {
+        if (!times_) times_.reset(static_cast<walk_detail::Times *>(bulk_alloc(n * sizeof(walk_detail::Times))));
         for (Snapshot::Index i = 0; i < n; ++i) new (&times_[i]) walk_detail::Times();
     }
     for (VertexId id : always_run) slots_[snap_->index_of(id)].word.fetch_or(walk_detail::always, std::memory_order_relaxed);
@@ -129,19 +157,11 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
 void Walk::launch() {
     launched_ = true;
     if (snap_->size() == 0) {
-        maybe_finish();
+        maybe_finish(nullptr);
         return;
     }
     std::vector<Slot *> ready = std::move(roots_);
     ex_->push(ready);
-}
-
-const Snapshot::Index *Walk::waiters_begin(const Slot &s) const noexcept {
-    return reverse_ ? snap_->out_begin(s.index) : snap_->in_begin(s.index);
-}
-
-const Snapshot::Index *Walk::waiters_end(const Slot &s) const noexcept {
-    return reverse_ ? snap_->out_end(s.index) : snap_->in_end(s.index);
 }
 
 void Walk::overlay_waiters(Slot &s, std::vector<Slot *> &out) {
@@ -182,13 +202,13 @@ bool Walk::finished() const {
     return finished_;
 }
 
-void Walk::maybe_finish() {
+void Walk::maybe_finish(Section *sec) {
     {
         std::lock_guard<std::mutex> lk(mu_);
         if (finishing_ || done_.load(std::memory_order_acquire) != total_.load(std::memory_order_acquire)) return;
         finishing_ = true;
     }
-    on_finished();
+    on_finished(sec);
 }
 
 VertexStatus Walk::summary(std::string &message) const {
@@ -211,7 +231,7 @@ VertexStatus Walk::summary(std::string &message) const {
     return VertexStatus::ok;
 }
 
-void Walk::on_finished() {
+void Walk::on_finished(Section *sec) {
     if (is_root()) {
         graph_->end_walk();
     } else {
@@ -219,7 +239,10 @@ void Walk::on_finished() {
         VertexStatus st = summary(message);
         if (ex_->timestamps()) parent_->times(*parent_slot_).end_ns = ex_->now();
         std::vector<Slot *> ready;
-        ex_->settle(parent_slot_, st, message.empty() ? nullptr : std::make_unique<std::string>(message), ready);
+        std::optional<Section> own;
+        if (!sec) sec = &own.emplace(*ex_);
+        ex_->settle(*sec, parent_slot_, st, message.empty() ? nullptr : std::make_unique<std::string>(message),
+                    ready);
         ex_->push(ready);
     }
     std::lock_guard<std::mutex> lk(mu_);
@@ -269,6 +292,7 @@ std::vector<Walk *> Walk::self_and_children() {
 }
 
 void Walk::cancel_pending() {
+    Section sec(*ex_);
     std::vector<Slot *> pending;
     {
         std::lock_guard<std::mutex> lk(mu_);
@@ -287,7 +311,7 @@ void Walk::cancel_pending() {
         if (!claimed) continue;  // completed meanwhile
         if (ex_->timestamps()) times(*s).end_ns = ex_->now();
         std::vector<Slot *> ready;
-        ex_->settle(s, VertexStatus::cancelled, std::make_unique<std::string>("cancelled while pending"), ready);
+        ex_->settle(sec, s, VertexStatus::cancelled, std::make_unique<std::string>("cancelled while pending"), ready);
         ex_->release_slot();
         ex_->push(ready);
     }
@@ -309,6 +333,9 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
     if (outcome == Outcome::pending)
         throw Error(Errc::invalid_argument, "a vertex can only be completed as ok or failed");
     CallScope scope(*ex_);
+    // Entered before the lock: entering waits for a running update, which
+    // takes the lock itself.
+    Section sec(*ex_);
     std::unique_lock<std::mutex> lk(mu_);
     if (finishing_) throw Error(Errc::state, "the walk has already finished");
     Slot *s = lookup(vertex);
@@ -331,7 +358,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 {
                     if (ex_->timestamps()) times(*s).end_ns = ex_->now();
                     std::vector<Slot *> ready;
-                    ex_->settle(s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed,
+                    ex_->settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed,
                                 message ? std::make_unique<std::string>(message) : nullptr, ready);
                     ex_->release_slot();
                     ex_->push(ready);

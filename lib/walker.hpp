@@ -28,6 +28,7 @@ namespace dag {
 
 namespace walk_detail {
 class Executor;
+class Section;
 }  // namespace walk_detail
 
 struct WalkUpdate;
@@ -97,14 +98,23 @@ private:
     void set_message(const Slot &s, std::string message);
     // Waiters of a slot from the frozen arrays (dependents, or dependencies
     // when walking in reverse).
-    const Snapshot::Index *waiters_begin(const Slot &s) const noexcept;
-    const Snapshot::Index *waiters_end(const Slot &s) const noexcept;
+    const Snapshot::Index *waiters_begin(const Slot &s) const noexcept {
+        return reverse_ ? snap_->out_begin(s.index) : snap_->in_begin(s.index);
+    }
+    const Snapshot::Index *waiters_end(const Slot &s) const noexcept {
+        return reverse_ ? snap_->out_end(s.index) : snap_->in_end(s.index);
+    }
+    // How many vertices a frozen slot waited for when the walk began.
+    Snapshot::Index frozen_wait_count(const Slot &s) const noexcept {
+        return reverse_ ? snap_->in_degree(s.index) : snap_->out_degree(s.index);
+    }
     // Every current waiter of `s` when updates changed its list.
     void overlay_waiters(Slot &s, std::vector<Slot *> &out);
     void start_expansion(Slot *s);
-    // Called when done reached total; finishes the walk once.
-    void maybe_finish();
-    void on_finished();
+    // Called when done reached total; finishes the walk once. `sec`: the
+    // caller's section, if it is inside one.
+    void maybe_finish(walk_detail::Section *sec);
+    void on_finished(walk_detail::Section *sec);
     void record_failure(const Slot &s);
     void cancel_pending();
     std::vector<Walk *> self_and_children();
@@ -133,6 +143,8 @@ private:
     // in-degree says. Set before the update touches any vertex's word.
     std::atomic<bool> updated_{false};
 
+    // One update at a time, from its checks to its last change.
+    std::mutex apply_mu_;
     // Guards everything below, and the overlay contents.
     mutable std::mutex mu_;
     std::condition_variable finished_cv_;

@@ -2,10 +2,14 @@
 // parallelism bound, and size stress.
 #include "walker.hpp"
 
+#include "error.hpp"
+#include "walk_update.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <numeric>
 #include <random>
@@ -17,9 +21,11 @@ namespace {
 #ifdef DAG_TEST_SANITIZED
 constexpr int random_graphs = 300;
 constexpr std::size_t big_walk = 100000;
+constexpr int racing_rounds = 8;
 #else
 constexpr int random_graphs = 2000;
 constexpr std::size_t big_walk = 1000000;
+constexpr int racing_rounds = 40;
 #endif
 
 using Body = std::function<Outcome(Walk &, VertexId)>;
@@ -157,6 +163,116 @@ TEST(Walker, DeepFailureChainDoesNotRecurse) {
     WalkReport r = walk(g, body, o);
     EXPECT_EQ(r.total(VertexStatus::upstream_failed), big_walk / 10 - 1);
     EXPECT_EQ(r.first_error, first);
+}
+
+// Updates quiesce the walk while workers release and claim vertices with
+// plain stores: an update that lands must hold back exactly the vertices it
+// names, however close to the walk's front it lands.
+TEST(Walker, UpdatesRacingWithAFastWalkAreHonoured) {
+    constexpr std::size_t racing_chain = 2000;
+    std::size_t applied_total = 0;
+    for (int round = 0; round < racing_rounds; ++round) {
+        const bool reverse = round % 2;
+        Graph g;
+        std::vector<VertexId> chain;
+        for (std::size_t i = 0; i < racing_chain; ++i) {
+            chain.push_back(g.add_vertex(std::nullopt, nullptr));
+            if (i) reverse ? g.connect(chain[i - 1], chain[i]) : g.connect(chain[i], chain[i - 1]);
+        }
+        const std::size_t capacity = racing_chain + 10000;
+        std::atomic<int> clock{0};
+        std::atomic<std::size_t> front{0};
+        std::vector<std::atomic<int>> start(capacity + 1), end(capacity + 1), runs(capacity + 1);
+        Body body = [&](Walk &, VertexId v) {
+            start[v] = ++clock;
+            ++runs[v];
+            if (v <= racing_chain) front.store(v, std::memory_order_relaxed);
+            // Long enough for updates to land near the front, short enough
+            // that workers spend most of their time releasing and claiming.
+            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(10);
+            while (std::chrono::steady_clock::now() < until) {
+            }
+            end[v] = ++clock;
+            return Outcome::ok;
+        };
+        WalkOptions o;
+        o.threads = 2;
+        o.reverse = reverse;
+        o.timestamps = false;
+        auto w = Walk::start(g, Visitor{call_body, &body}, o, nullptr);
+        std::mt19937_64 rng(99 + round);
+        std::size_t applied = 0;
+        for (std::size_t k = 0; k < 10000 && !w->finished(); ++k) {
+            // Just ahead of the walk: some land before it gets there, some after.
+            std::size_t at = front.load(std::memory_order_relaxed) + rng() % 1000;
+            if (at == 0 || at > racing_chain) continue;
+            WalkUpdate u;
+            VertexId x = u.add_vertex(std::nullopt, nullptr, false);
+            // The chain vertex waits for the new one (dependency order
+            // depends on the direction).
+            reverse ? u.connects.emplace_back(x, chain[at - 1]) : u.connects.emplace_back(chain[at - 1], x);
+            try {
+                w->apply(u);
+                ++applied;
+            } catch (const Error &e) {
+                // Too late: the vertex started, or the walk finished.
+                ASSERT_EQ(e.code(), Errc::state) << e.what();
+            }
+        }
+        w->wait();
+        WalkReport r = w->report();
+        applied_total += applied;
+        EXPECT_EQ(r.vertices.size(), racing_chain + applied);
+        EXPECT_EQ(r.total(VertexStatus::ok), racing_chain + applied);
+        for (VertexId v : g.vertices()) ASSERT_EQ(runs[v].load(), 1) << v;
+        for (auto [from, to] : g.edges()) {
+            VertexId first = reverse ? from : to, then = reverse ? to : from;
+            ASSERT_GT(start[then].load(), end[first].load()) << first << " -> " << then;
+        }
+    }
+    EXPECT_GT(applied_total, 0u);
+    RecordProperty("applied", static_cast<int>(applied_total));
+}
+
+// A walk of an unchanged graph reuses the arrays of the walk before it; no
+// state of one walk may leak into the next.
+TEST(Walker, RepeatedWalksOfOneGraphStartFresh) {
+    std::mt19937_64 rng(5);
+    Graph g;
+    std::vector<VertexId> ids = random_dag(g, rng, 300, 0.02);
+    for (int round = 0; round < 30; ++round) {
+        if (round % 7 == 6) {
+            // A mutation drops the cached snapshot and the arrays with it.
+            VertexId v = g.add_vertex(std::nullopt, nullptr);
+            g.connect(v, ids[rng() % ids.size()]);
+            ids.push_back(v);
+        }
+        std::vector<char> fails(g.index_bound() + 1);
+        for (VertexId v : g.vertices()) fails[v] = rng() % 50 == 0;
+        std::vector<std::atomic<int>> runs(g.index_bound() + 1);
+        Body body = [&](Walk &, VertexId v) {
+            ++runs[v];
+            return fails[v] ? Outcome::failed : Outcome::ok;
+        };
+        WalkOptions o;
+        o.threads = 2;
+        o.timestamps = round % 2 == 0;
+        WalkReport r = walk(g, body, o);
+        ASSERT_EQ(r.vertices.size(), g.vertex_count());
+        for (const VertexReport &v : r.vertices) {
+            bool upstream = false;
+            for (VertexId dep : g.dependencies(v.id)) {
+                VertexStatus d = r.find(dep)->status;
+                upstream |= d == VertexStatus::failed || d == VertexStatus::upstream_failed;
+            }
+            VertexStatus want = upstream ? VertexStatus::upstream_failed
+                                         : fails[v.id] ? VertexStatus::failed : VertexStatus::ok;
+            ASSERT_EQ(v.status, want) << "round " << round << " vertex " << v.id;
+            ASSERT_EQ(runs[v.id].load(), upstream ? 0 : 1);
+            if (o.timestamps && !upstream) ASSERT_GE(v.end_ns, v.start_ns);
+            if (!o.timestamps) ASSERT_EQ(v.start_ns, 0);
+        }
+    }
 }
 
 }  // namespace

@@ -130,37 +130,28 @@ Section::~Section() {
     if (inside_) leave();
 }
 
-void Section::enter() {
+void Executor::enter_slowly(SectionFlag *flag) {
     for (;;) {
-        if (!flag_) {
+        if (!flag) {
             // Outside callers are rare: a locked add is a full fence on its own.
-            ex_.outside_inside_.fetch_add(1, std::memory_order_seq_cst);
-            if (!ex_.quiescing_.load(std::memory_order_seq_cst)) break;
-            ex_.outside_inside_.fetch_sub(1, std::memory_order_release);
-        } else if (ex_.asymmetric_) {
-            flag_->inside.store(true, std::memory_order_relaxed);
+            outside_inside_.fetch_add(1, std::memory_order_seq_cst);
+            if (!quiescing_.load(std::memory_order_seq_cst)) return;
+            outside_inside_.fetch_sub(1, std::memory_order_release);
+        } else if (asymmetric_) {
+            flag->inside.store(true, std::memory_order_relaxed);
             light_fence();
-            if (!ex_.quiescing_.load(std::memory_order_acquire)) break;
-            flag_->inside.store(false, std::memory_order_release);
+            if (!quiescing_.load(std::memory_order_acquire)) return;
+            flag->inside.store(false, std::memory_order_release);
         } else {
-            flag_->inside.store(true, std::memory_order_seq_cst);
-            if (!ex_.quiescing_.load(std::memory_order_seq_cst)) break;
-            flag_->inside.store(false, std::memory_order_release);
+            flag->inside.store(true, std::memory_order_seq_cst);
+            if (!quiescing_.load(std::memory_order_seq_cst)) return;
+            flag->inside.store(false, std::memory_order_release);
         }
-        ex_.wait_resumed();
+        wait_resumed();
     }
-    inside_ = true;
 }
 
-void Section::leave() noexcept {
-    if (flag_)
-        flag_->inside.store(false, std::memory_order_release);
-    else
-        ex_.outside_inside_.fetch_sub(1, std::memory_order_release);
-    inside_ = false;
-}
-
-void Section::count_done(Walk &w) {
+void Section::count_done_slowly(Walk &w) {
     if (!flag_) {
         ex_.count_done(*this, w, 1);
         return;
@@ -235,8 +226,7 @@ void Executor::post_workers(std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) boost::asio::post(pool_, [this] { worker(); });
 }
 
-void Executor::push(std::vector<Slot *> &ready) {
-    if (ready.empty()) return;
+void Executor::push_nonempty(std::vector<Slot *> &ready) {
     std::size_t n;
     {
         std::lock_guard<std::mutex> lk(mu_);
@@ -333,9 +323,7 @@ bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot 
 }
 
 bool Executor::sole_waiter(const Slot &d) noexcept {
-    const Walk &w = *d.walk;
-    if (d.index >= w.snap_->size() || w.updated_.load(std::memory_order_acquire)) return false;
-    return (w.reverse_ ? w.snap_->in_degree(d.index) : w.snap_->out_degree(d.index)) == 1;
+    return (d.word.load(std::memory_order_relaxed) & sole) && !d.walk->updated_.load(std::memory_order_acquire);
 }
 
 bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next) {
@@ -344,14 +332,14 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     Walk &w = *s->walk;
     Word word = s->word.load(std::memory_order_relaxed);
     if ((word & dep_failed) && !(word & always)) {
-        settle(sec, s, VertexStatus::upstream_failed, nullptr, ready, &next);
+        settle(sec, s, VertexStatus::upstream_failed, false, nullptr, ready, &next);
         return true;
     }
     if (VertexStatus reason = stop_reason(); reason != VertexStatus::ok) {
-        settle(sec, s, reason, nullptr, ready, &next);
+        settle(sec, s, reason, false, nullptr, ready, &next);
         return true;
     }
-    s->started = true;
+    const VertexId id = w.id_of(*s);
     // One clock read per vertex along a chain: nothing else it waited for
     // can have ended later than the vertex that just released it here.
     const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;
@@ -360,12 +348,12 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     sec.leave();
     if (observer_.call) {
         std::size_t running = w.running_.fetch_add(1, std::memory_order_acq_rel) + 1;
-        observer_.call(observer_.context, w, Event::started, s->id, VertexStatus::not_run, running,
+        observer_.call(observer_.context, w, Event::started, id, VertexStatus::not_run, running,
                        w.done_.load(std::memory_order_acquire), w.total_.load(std::memory_order_acquire));
     }
     if (timestamps_) w.times(*s).start_ns = start;
     const char *msg = nullptr;
-    Outcome outcome = w.visitor_.call(w.visitor_.context, w, s->id, &msg);
+    Outcome outcome = w.visitor_.call(w.visitor_.context, w, id, &msg);
     const std::int64_t end = timestamps_ ? now() : 0;
     // Copied before entering: entering may wait for an update to finish.
     std::unique_ptr<std::string> message = msg && outcome != Outcome::pending ? std::make_unique<std::string>(msg)
@@ -393,8 +381,8 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
                 reclaimed = s->word.compare_exchange_weak(word, with_phase(word, Phase::running));
             if (!reclaimed) return false;  // cancel or dag_walk_complete got it first
             if (timestamps_) w.times(*s).end_ns = now();
-            settle(sec, s, VertexStatus::cancelled, std::make_unique<std::string>("cancelled while pending"), ready,
-                   &next);
+            settle(sec, s, VertexStatus::cancelled, true, std::make_unique<std::string>("cancelled while pending"),
+                   ready, &next);
             return true;
         }
         // Completed while the callback was still running.
@@ -406,25 +394,26 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
             w.early_.erase(it);
         }
         if (timestamps_) w.times(*s).end_ns = now();
-        settle(sec, s, early.first == Outcome::ok ? VertexStatus::ok : VertexStatus::failed,
+        settle(sec, s, early.first == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, true,
                early.second.empty() ? nullptr : std::make_unique<std::string>(std::move(early.second)), ready, &next);
         return true;
     }
-    settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, std::move(message), ready, &next);
+    settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, true, std::move(message), ready,
+           &next);
     if (timestamps_) clock = end;
     return true;
 }
 
-void Executor::settle(Section &sec, Slot *s, VertexStatus status, std::unique_ptr<std::string> message,
+void Executor::settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                       std::vector<Slot *> &ready, Slot **next) {
     std::vector<std::pair<Slot *, VertexStatus>> work;
-    finish_one(sec, s, status, std::move(message), ready, work, next);
+    finish_one(sec, s, status, ran, std::move(message), ready, work, next);
     // Iterative, so skipping a 10^6 chain after its first vertex failed does
     // not recurse.
     while (!work.empty()) {
         auto [d, st] = work.back();
         work.pop_back();
-        finish_one(sec, d, st, nullptr, ready, work, next);
+        finish_one(sec, d, st, false, nullptr, ready, work, next);
     }
 }
 
@@ -449,15 +438,14 @@ VertexStatus Executor::skip_status(const Slot &d) const noexcept {
 }
 
 void Executor::settle_skipped(Section &sec, std::vector<Slot *> &skips, std::vector<Slot *> &ready) {
-    for (Slot *d : skips) settle(sec, d, skip_status(*d), nullptr, ready);
+    for (Slot *d : skips) settle(sec, d, skip_status(*d), false, nullptr, ready);
     skips.clear();
 }
 
-void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, std::unique_ptr<std::string> message,
+void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                           std::vector<Slot *> &ready, std::vector<std::pair<Slot *, VertexStatus>> &work,
                           Slot **next) {
     Walk &w = *s->walk;
-    s->status = status;
     if (message) w.set_message(*s, std::move(*message));
     if (status == VertexStatus::failed) {
         w.record_failure(*s);
@@ -467,7 +455,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, std::uniqu
     // the word, and a dag_walk_complete racing with the callback's own
     // result loses to it either way.
     const Word old = s->word.load(std::memory_order_acquire);
-    s->word.store(old | phase_mask, std::memory_order_release);
+    s->word.store((old & ~status_mask) | phase_mask | status_bits(status), std::memory_order_release);
     if (phase_of(old) == Phase::completed_early) {
         std::lock_guard<std::mutex> lk(w.mu_);
         w.early_.erase(s);
@@ -481,9 +469,9 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, std::uniqu
     std::vector<Slot *> skipped;
     // The first waiter that becomes ready is claimed for the caller with the
     // same operation that releases it.
-    auto release = [&](Slot *d, bool single) {
+    auto release = [&](Slot *d, bool frozen) {
         Word dw = d->word.load(std::memory_order_acquire);
-        if (single && count_of(dw) == 1 && phase_of(dw) == Phase::waiting) {
+        if (frozen && (dw & sole) && count_of(dw) == 1 && phase_of(dw) == Phase::waiting) {
             // Its only releaser: nobody else writes the word now.
             const Word nw = (dw - 1) | failed_bit;
             if (next && !*next && !will_skip(nw)) {
@@ -513,26 +501,22 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, std::uniqu
         std::vector<Slot *> waiters;
         w.overlay_waiters(*s, waiters);
         for (Slot *d : waiters) release(d, false);
-    } else if (s->index < w.snap_->size()) {
+    } else if (const Snapshot::Index i = w.index_of(*s); i != Snapshot::npos) {
         // The frozen in-degree is exact until an update changes a count;
         // none can run while this section lasts.
         const bool frozen = !w.updated_.load(std::memory_order_acquire);
-        for (auto p = w.waiters_begin(*s), e = w.waiters_end(*s); p != e; ++p) {
-            Slot *d = &w.slots_[*p];
-            release(d, frozen && w.frozen_wait_count(*d) == 1);
-        }
+        for (auto p = w.waiters_begin(i), e = w.waiters_end(i); p != e; ++p) release(&w.slots_[*p], frozen);
     }
     for (Slot *d : skipped) work.emplace_back(d, skip_status(*d));
 
     if (observer_.call) {
         // Exact counts for the observer: no batching.
-        const bool ran = s->started;
         std::size_t done = w.done_.fetch_add(1, std::memory_order_acq_rel) + 1;
         std::size_t running = ran ? w.running_.fetch_sub(1, std::memory_order_acq_rel) - 1
                                   : w.running_.load(std::memory_order_acquire);
         {
             Section::Pause pause(sec);
-            observer_.call(observer_.context, w, ran ? Event::finished : Event::skipped, s->id, status, running, done,
+            observer_.call(observer_.context, w, ran ? Event::finished : Event::skipped, w.id_of(*s), status, running, done,
                            w.total_.load(std::memory_order_acquire));
         }
         if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);

@@ -32,6 +32,7 @@
 
 #include <boost/asio/thread_pool.hpp>
 
+#include "asymmetric_fence.hpp"
 #include "walk_state.hpp"
 #include "walk_types.hpp"
 
@@ -58,13 +59,13 @@ public:
     Section &operator=(const Section &) = delete;
     ~Section();
 
-    void enter();
-    void leave() noexcept;
+    inline void enter();
+    inline void leave() noexcept;
     bool inside() const noexcept { return inside_; }
     Executor &executor() const noexcept { return ex_; }
 
     // Counts `w`'s finished vertex, now or later.
-    void count_done(Walk &w);
+    inline void count_done(Walk &w);
     void flush_done();
 
     // Leaves the section for the length of a call into user code (an
@@ -81,6 +82,8 @@ public:
     };
 
 private:
+    void count_done_slowly(Walk &w);
+
     Executor &ex_;
     SectionFlag *flag_ = nullptr;  // nullptr: an outside caller
     bool inside_ = false;
@@ -95,12 +98,12 @@ public:
     Executor &operator=(const Executor &) = delete;
     ~Executor();
 
-    // Finishes `s` with `status`, releases its waiters and finishes, in turn,
-    // every waiter that will now never run (upstream failed, or the walk is
-    // stopping). Waiters that became ready are appended to `ready`; with
-    // `next`, the first of them is claimed for running instead and stored
-    // there. Inside a section.
-    void settle(Section &sec, Slot *s, VertexStatus status, std::unique_ptr<std::string> message,
+    // Finishes `s` with `status` (`ran`: its callback was called), releases
+    // its waiters and finishes, in turn, every waiter that will now never run
+    // (upstream failed, or the walk is stopping). Waiters that became ready
+    // are appended to `ready`; with `next`, the first of them is claimed for
+    // running instead and stored there. Inside a section.
+    void settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                 std::vector<Slot *> &ready, Slot **next = nullptr);
     // One dependency of `d` is resolved (`ok`: it did not fail), with a
     // locked decrement: safe against any other releaser.
@@ -112,7 +115,9 @@ public:
     // walk is stopping). Inside a section.
     void settle_skipped(Section &sec, std::vector<Slot *> &skips, std::vector<Slot *> &ready);
     // Hands ready vertices to the workers, waking idle ones.
-    void push(std::vector<Slot *> &ready);
+    void push(std::vector<Slot *> &ready) {
+        if (!ready.empty()) push_nonempty(ready);
+    }
     // A pending vertex finished: its parallelism slot is free again.
     void release_slot();
 
@@ -158,6 +163,8 @@ private:
     friend class Section;
 
     void worker();
+    void push_nonempty(std::vector<Slot *> &ready);
+    void enter_slowly(SectionFlag *flag);
     // Runs the batch in `local`; false when the worker lost its slot to a
     // pending vertex and could not get another.
     bool drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot *> &ready);
@@ -171,7 +178,7 @@ private:
     // True when `d`, just released, waited for one vertex only, so the end
     // time of the vertex that released it can serve as its start time.
     static bool sole_waiter(const Slot &d) noexcept;
-    void finish_one(Section &sec, Slot *s, VertexStatus status, std::unique_ptr<std::string> message,
+    void finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                     std::vector<Slot *> &ready, std::vector<std::pair<Slot *, VertexStatus>> &work, Slot **next);
     VertexStatus skip_status(const Slot &d) const noexcept;
     // A vertex whose word is `w` will be finished without running.
@@ -224,5 +231,36 @@ public:
 private:
     Executor &ex_;
 };
+
+// Per vertex on a worker: kept inline, and the common case first.
+inline void Section::enter() {
+    if (flag_ && ex_.asymmetric_) {
+        flag_->inside.store(true, std::memory_order_relaxed);
+        light_fence();
+        if (!ex_.quiescing_.load(std::memory_order_acquire)) {
+            inside_ = true;
+            return;
+        }
+        flag_->inside.store(false, std::memory_order_release);
+    }
+    ex_.enter_slowly(flag_);
+    inside_ = true;
+}
+
+inline void Section::leave() noexcept {
+    if (flag_)
+        flag_->inside.store(false, std::memory_order_release);
+    else
+        ex_.outside_inside_.fetch_sub(1, std::memory_order_release);
+    inside_ = false;
+}
+
+inline void Section::count_done(Walk &w) {
+    if (flag_ && batch_walk_ == &w) {
+        ++batch_count_;
+        return;
+    }
+    count_done_slowly(w);
+}
 
 }  // namespace dag::walk_detail

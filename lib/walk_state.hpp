@@ -41,27 +41,35 @@ inline constexpr Word dep_failed = Word{1} << 40;
 inline constexpr Word overlay = Word{1} << 41;
 // Runs even when a dependency failed.
 inline constexpr Word always = Word{1} << 42;
+// Waited for exactly one vertex when the walk began (set by the walk, for a
+// frozen vertex): until an update changes counts, its one dependency is its
+// only releaser.
+inline constexpr Word sole = Word{1} << 43;
+// The final status (VertexStatus), published together with the done phase.
+inline constexpr int status_shift = 44;
+inline constexpr Word status_mask = Word{7} << status_shift;
 
 inline constexpr Phase phase_of(Word w) noexcept { return static_cast<Phase>((w & phase_mask) >> phase_shift); }
 inline constexpr Word with_phase(Word w, Phase p) noexcept {
     return (w & ~phase_mask) | (static_cast<Word>(p) << phase_shift);
 }
 inline constexpr std::uint32_t count_of(Word w) noexcept { return static_cast<std::uint32_t>(w & count_mask); }
+inline constexpr VertexStatus status_of(Word w) noexcept {
+    return static_cast<VertexStatus>((w & status_mask) >> status_shift);
+}
+inline constexpr Word status_bits(VertexStatus s) noexcept { return static_cast<Word>(s) << status_shift; }
 
+// 16 bytes, since a walk initialises one per vertex and the scheduler sweeps
+// them: a frozen vertex's id and dense index follow from the slot's place in
+// its walk's array (Walk::index_of, Walk::id_of), its status lives in the
+// word.
 struct Slot {
     std::atomic<Word> word{0};
     Walk *walk = nullptr;
-    VertexId id = no_vertex;
-    // Dense index in the walk's snapshot; >= its size for vertices added by
-    // an update, which have no frozen edges.
-    std::uint32_t index = 0;
-    VertexStatus status = VertexStatus::not_run;
-    bool started = false;  // its callback was called
 };
 
-// Report-only fields live apart from the slots, so the array the scheduler
-// sweeps per vertex stays at 32 bytes a slot; times are allocated only for a
-// walk that records them, messages only for the vertices that have one.
+// Report-only fields live apart from the slots; times are allocated only for
+// a walk that records them, messages only for the vertices that have one.
 struct Times {
     std::int64_t start_ns = 0;
     std::int64_t end_ns = 0;
@@ -70,6 +78,7 @@ struct Times {
 // A vertex added by an update: outside the frozen arrays, so its times come
 // with it.
 struct ExtraSlot : Slot {
+    VertexId id = no_vertex;
     Times times;
 };
 

@@ -181,10 +181,9 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         // 3. Walk state for new vertices; a guard count keeps each from
         // running until its edges are in place.
         for (std::size_t k = 0; k < new_ids.size(); ++k) {
-            Slot &s = extra_.emplace_back();
+            walk_detail::ExtraSlot &s = extra_.emplace_back();
             s.walk = this;
             s.id = new_ids[k];
-            s.index = ~std::uint32_t{0};
             s.word.store(1 | (u.vertices[k].always ? walk_detail::always : 0), std::memory_order_relaxed);
             extra_index_[s.id] = &s;
         }
@@ -225,7 +224,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             overlays_[d].added.push_back(w);
         } else {
             ex_->release_waiter(w,
-                                d->status != VertexStatus::failed && d->status != VertexStatus::upstream_failed,
+                                status_of(*d) != VertexStatus::failed && status_of(*d) != VertexStatus::upstream_failed,
                                 ready, skips);
         }
     }
@@ -238,12 +237,11 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     }
     for (VertexId id : removing) {
         Slot *r = lookup(id);
-        r->status = VertexStatus::not_run;
         messages_[r] = "removed by an update before it started";
         std::vector<Slot *> waiters;
         const walk_detail::Overlay &o = overlays_[r];
-        if (r->index < snap_->size())
-            for (auto p = waiters_begin(*r), e = waiters_end(*r); p != e; ++p)
+        if (const Snapshot::Index i = index_of(*r); i != Snapshot::npos)
+            for (auto p = waiters_begin(i), e = waiters_end(i); p != e; ++p)
                 if (std::find(o.removed.begin(), o.removed.end(), &slots_[*p]) == o.removed.end())
                     waiters.push_back(&slots_[*p]);
         for (Slot *d : o.added)
@@ -262,7 +260,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     for (Slot *r : removed_slots) {
         std::size_t done = done_.fetch_add(1, std::memory_order_acq_rel) + 1;
         if (ex_->observer().call)
-            ex_->observer().call(ex_->observer().context, *this, Event::skipped, r->id, VertexStatus::not_run,
+            ex_->observer().call(ex_->observer().context, *this, Event::skipped, id_of(*r), VertexStatus::not_run,
                                  running_.load(std::memory_order_acquire), done,
                                  total_.load(std::memory_order_acquire));
     }

@@ -138,10 +138,8 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
         // Constructed here rather than up front: one pass over the array.
         Slot &s = *new (&slots_[i]) Slot();
         s.walk = this;
-        s.id = snap_->ids[i];
-        s.index = i;
-        const Snapshot::Index count = reverse_ ? snap_->in_degree(i) : snap_->out_degree(i);
-        s.word.store(count, std::memory_order_relaxed);
+        const Snapshot::Index count = frozen_wait_count(i);
+        s.word.store(count | (count == 1 ? walk_detail::sole : 0), std::memory_order_relaxed);
         if (count == 0) roots_.push_back(&s);
     }
     if (!ex_->timestamps()) {
@@ -167,8 +165,8 @@ void Walk::launch() {
 void Walk::overlay_waiters(Slot &s, std::vector<Slot *> &out) {
     std::lock_guard<std::mutex> lk(mu_);
     const walk_detail::Overlay &o = overlays_.at(&s);
-    if (s.index < snap_->size())
-        for (auto p = waiters_begin(s), e = waiters_end(s); p != e; ++p)
+    if (const Snapshot::Index i = index_of(s); i != Snapshot::npos)
+        for (auto p = waiters_begin(i), e = waiters_end(i); p != e; ++p)
             if (std::find(o.removed.begin(), o.removed.end(), &slots_[*p]) == o.removed.end()) out.push_back(&slots_[*p]);
     for (Slot *d : o.added)
         if (std::find(o.removed.begin(), o.removed.end(), d) == o.removed.end()) out.push_back(d);
@@ -190,8 +188,9 @@ void Walk::set_message(const Slot &s, std::string message) {
 void Walk::record_failure(const Slot &s) {
     std::lock_guard<std::mutex> lk(mu_);
     if (first_error_ != no_vertex) return;
-    first_error_ = s.id;
-    std::string name = graph_->has_vertex(s.id) ? graph_->display_name(s.id) : std::to_string(s.id);
+    const VertexId id = id_of(s);
+    first_error_ = id;
+    std::string name = graph_->has_vertex(id) ? graph_->display_name(id) : std::to_string(id);
     auto m = messages_.find(&s);
     const bool said = m != messages_.end() && !m->second.empty();
     first_error_message_ = "vertex " + name + " failed" + (said ? ": " + m->second : "");
@@ -215,8 +214,9 @@ VertexStatus Walk::summary(std::string &message) const {
     std::lock_guard<std::mutex> lk(mu_);
     bool failed = false, cancelled = false;
     auto scan = [&](const Slot &s) {
-        failed |= s.status == VertexStatus::failed || s.status == VertexStatus::upstream_failed;
-        cancelled |= s.status == VertexStatus::cancelled || s.status == VertexStatus::not_run;
+        const VertexStatus st = status_of(s);
+        failed |= st == VertexStatus::failed || st == VertexStatus::upstream_failed;
+        cancelled |= st == VertexStatus::cancelled || st == VertexStatus::not_run;
     };
     for (std::size_t i = 0; i < snap_->size(); ++i) scan(slots_[i]);
     for (const Slot &s : extra_) scan(s);
@@ -241,7 +241,7 @@ void Walk::on_finished(Section *sec) {
         std::vector<Slot *> ready;
         std::optional<Section> own;
         if (!sec) sec = &own.emplace(*ex_);
-        ex_->settle(*sec, parent_slot_, st, message.empty() ? nullptr : std::make_unique<std::string>(message),
+        ex_->settle(*sec, parent_slot_, st, true, message.empty() ? nullptr : std::make_unique<std::string>(message),
                     ready);
         ex_->push(ready);
     }
@@ -264,14 +264,14 @@ WalkReport Walk::report() const {
     r.vertices.reserve(snap_->size() + extra_.size());
     auto add = [&](const Slot &s) {
         VertexReport v;
-        v.id = s.id;
-        v.status = s.status;
+        v.id = id_of(s);
+        v.status = status_of(s);
         if (auto m = messages_.find(&s); m != messages_.end()) v.message = m->second;
         if (times_) {
             v.start_ns = ex_->to_ns(times(s).start_ns);
             v.end_ns = ex_->to_ns(times(s).end_ns);
         }
-        ++r.totals[static_cast<std::size_t>(s.status)];
+        ++r.totals[static_cast<std::size_t>(v.status)];
         r.vertices.push_back(std::move(v));
     };
     for (std::size_t i = 0; i < snap_->size(); ++i) add(slots_[i]);
@@ -311,7 +311,7 @@ void Walk::cancel_pending() {
         if (!claimed) continue;  // completed meanwhile
         if (ex_->timestamps()) times(*s).end_ns = ex_->now();
         std::vector<Slot *> ready;
-        ex_->settle(sec, s, VertexStatus::cancelled, std::make_unique<std::string>("cancelled while pending"), ready);
+        ex_->settle(sec, s, VertexStatus::cancelled, true, std::make_unique<std::string>("cancelled while pending"), ready);
         ex_->release_slot();
         ex_->push(ready);
     }
@@ -358,7 +358,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 {
                     if (ex_->timestamps()) times(*s).end_ns = ex_->now();
                     std::vector<Slot *> ready;
-                    ex_->settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed,
+                    ex_->settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, true,
                                 message ? std::make_unique<std::string>(message) : nullptr, ready);
                     ex_->release_slot();
                     ex_->push(ready);
@@ -373,7 +373,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
             case Phase::removed:
                 throw Error(Errc::state, who + " was removed by an update");
             case Phase::done:
-                if (s->status == VertexStatus::cancelled) throw Error(Errc::cancelled, who + " was cancelled");
+                if (status_of(*s) == VertexStatus::cancelled) throw Error(Errc::cancelled, who + " was cancelled");
                 throw Error(Errc::state, who + " has already finished");
         }
     }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -89,24 +90,41 @@ private:
     void init_slots(const std::vector<VertexId> &always_run);
     void launch();
     Slot *lookup(VertexId id);
+    // The slot's dense index in the snapshot; npos for a vertex added by an
+    // update, which has no frozen edges.
+    Snapshot::Index index_of(const Slot &s) const noexcept {
+        // Compared as addresses: an added vertex's slot is not in the array.
+        const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(&s) - reinterpret_cast<std::uintptr_t>(slots_.get());
+        return off < snap_->size() * sizeof(Slot) ? static_cast<Snapshot::Index>(off / sizeof(Slot)) : Snapshot::npos;
+    }
+    VertexId id_of(const Slot &s) const noexcept {
+        const Snapshot::Index i = index_of(s);
+        return i != Snapshot::npos ? snap_->ids[i] : static_cast<const walk_detail::ExtraSlot &>(s).id;
+    }
+    static VertexStatus status_of(const Slot &s) noexcept {
+        return walk_detail::status_of(s.word.load(std::memory_order_acquire));
+    }
     walk_detail::Times &times(Slot &s) noexcept {
-        return s.index < snap_->size() ? times_[s.index] : static_cast<walk_detail::ExtraSlot &>(s).times;
+        const Snapshot::Index i = index_of(s);
+        return i != Snapshot::npos ? times_[i] : static_cast<walk_detail::ExtraSlot &>(s).times;
     }
     const walk_detail::Times &times(const Slot &s) const noexcept {
-        return s.index < snap_->size() ? times_[s.index] : static_cast<const walk_detail::ExtraSlot &>(s).times;
+        const Snapshot::Index i = index_of(s);
+        return i != Snapshot::npos ? times_[i] : static_cast<const walk_detail::ExtraSlot &>(s).times;
     }
     void set_message(const Slot &s, std::string message);
     // Waiters of a slot from the frozen arrays (dependents, or dependencies
     // when walking in reverse).
-    const Snapshot::Index *waiters_begin(const Slot &s) const noexcept {
-        return reverse_ ? snap_->out_begin(s.index) : snap_->in_begin(s.index);
+    // By dense index.
+    const Snapshot::Index *waiters_begin(Snapshot::Index i) const noexcept {
+        return reverse_ ? snap_->out_begin(i) : snap_->in_begin(i);
     }
-    const Snapshot::Index *waiters_end(const Slot &s) const noexcept {
-        return reverse_ ? snap_->out_end(s.index) : snap_->in_end(s.index);
+    const Snapshot::Index *waiters_end(Snapshot::Index i) const noexcept {
+        return reverse_ ? snap_->out_end(i) : snap_->in_end(i);
     }
-    // How many vertices a frozen slot waited for when the walk began.
-    Snapshot::Index frozen_wait_count(const Slot &s) const noexcept {
-        return reverse_ ? snap_->in_degree(s.index) : snap_->out_degree(s.index);
+    // How many vertices a frozen vertex waited for when the walk began.
+    Snapshot::Index frozen_wait_count(Snapshot::Index i) const noexcept {
+        return reverse_ ? snap_->in_degree(i) : snap_->out_degree(i);
     }
     // Every current waiter of `s` when updates changed its list.
     void overlay_waiters(Slot &s, std::vector<Slot *> &out);

@@ -287,7 +287,13 @@ bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot 
             if (sec.inside()) sec.leave();
         }
     } exit{sec};
-    std::int64_t clock = -1;
+    // One clock read per vertex where possible: a start time may be the end
+    // time of the vertex run just before on this worker, when everything the
+    // vertex waited for had finished before that end was read. `clock` is
+    // such a time for `next`; `batch_clock` for the rest of `local`, whose
+    // vertices were ready when the batch was taken: any end read in order
+    // after that will do.
+    std::int64_t clock = -1, batch_clock = -1;
     Slot *next = nullptr;
     while (next || !local.empty()) {
         Slot *s = next;
@@ -295,10 +301,12 @@ bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot 
         if (!s) {
             s = local.back();
             local.pop_back();
-            clock = -1;
+            clock = batch_clock;
             if (!claim(s)) continue;  // stale queue entry: started, removed or held back by an update
         }
-        if (run(sec, s, ready, clock, next)) {
+        const bool order_end = !local.empty();
+        if (run(sec, s, ready, clock, next, order_end)) {
+            if (order_end && clock >= 0) batch_clock = clock;
             // The first waiter released runs next on this worker (a chain
             // never leaves it nor touches the queue lock; it has the lowest
             // index, so a grid is walked along its rows through adjacent
@@ -326,7 +334,8 @@ bool Executor::sole_waiter(const Slot &d) noexcept {
     return (d.word.load(std::memory_order_relaxed) & sole) && !d.walk->updated_.load(std::memory_order_acquire);
 }
 
-bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next) {
+bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next,
+                   bool order_end) {
     const std::int64_t given = clock;
     clock = -1;
     Walk &w = *s->walk;
@@ -340,8 +349,6 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
         return true;
     }
     const VertexId id = w.id_of(*s);
-    // One clock read per vertex along a chain: nothing else it waited for
-    // can have ended later than the vertex that just released it here.
     const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;
     // The callback and the observer run outside the section: they may take
     // long, and may apply updates.
@@ -354,7 +361,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     if (timestamps_) w.times(*s).start_ns = start;
     const char *msg = nullptr;
     Outcome outcome = w.visitor_.call(w.visitor_.context, w, id, &msg);
-    const std::int64_t end = timestamps_ ? now() : 0;
+    const std::int64_t end = timestamps_ ? (order_end ? now_ordered() : now()) : 0;
     // Copied before entering: entering may wait for an update to finish.
     std::unique_ptr<std::string> message = msg && outcome != Outcome::pending ? std::make_unique<std::string>(msg)
                                                                                : nullptr;

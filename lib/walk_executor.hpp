@@ -173,8 +173,9 @@ private:
     // Runs one claimed vertex, inside `sec`; false when its slot went to the
     // vertex (pending). `clock`: in, a start time to record instead of
     // reading the clock, or -1; out, the end time of a vertex that finished
-    // here, or -1. `next`: the waiter claimed to run next, if any.
-    bool run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next);
+    // here, or -1, read in order after everything before it when
+    // `order_end`. `next`: the waiter claimed to run next, if any.
+    bool run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next, bool order_end);
     // True when `d`, just released, waited for one vertex only, so the end
     // time of the vertex that released it can serve as its start time.
     static bool sole_waiter(const Slot &d) noexcept;

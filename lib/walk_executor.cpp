@@ -370,7 +370,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
 
     word = s->word.load(std::memory_order_acquire);
     if (phase_of(word) == Phase::expanded) {
-        w.start_expansion(s);
+        w.start_expansion(sec, s);
         return true;
     }
     if (outcome == Outcome::pending) {

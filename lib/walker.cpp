@@ -81,7 +81,7 @@ std::unique_ptr<Walk> Walk::start(Graph &g, Visitor visitor, const WalkOptions &
 
 void Walk::run() {
     graph_->begin_walk();
-    launch();
+    launch(nullptr);
 }
 
 std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions &options, void *tag) {
@@ -152,10 +152,10 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
     total_.store(n, std::memory_order_release);
 }
 
-void Walk::launch() {
+void Walk::launch(Section *sec) {
     launched_ = true;
     if (snap_->size() == 0) {
-        maybe_finish(nullptr);
+        maybe_finish(sec);
         return;
     }
     std::vector<Slot *> ready = std::move(roots_);
@@ -418,7 +418,7 @@ Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag) {
     return *raw;
 }
 
-void Walk::start_expansion(Slot *s) {
+void Walk::start_expansion(Section &sec, Slot *s) {
     Walk *child;
     {
         std::lock_guard<std::mutex> lk(mu_);
@@ -426,7 +426,7 @@ void Walk::start_expansion(Slot *s) {
         child = it->second;
         expansions_.erase(it);
     }
-    child->launch();
+    child->launch(&sec);
 }
 
 }  // namespace dag

@@ -88,7 +88,9 @@ private:
 
     // `always_run` ids must be in the snapshot.
     void init_slots(const std::vector<VertexId> &always_run);
-    void launch();
+    // `sec`: the caller's section, if it is inside one (a sub-walk's
+    // launch, from its parent vertex's worker).
+    void launch(walk_detail::Section *sec);
     Slot *lookup(VertexId id);
     // The slot's dense index in the snapshot; npos for a vertex added by an
     // update, which has no frozen edges.
@@ -128,7 +130,7 @@ private:
     }
     // Every current waiter of `s` when updates changed its list.
     void overlay_waiters(Slot &s, std::vector<Slot *> &out);
-    void start_expansion(Slot *s);
+    void start_expansion(walk_detail::Section &sec, Slot *s);
     // Called when done reached total; finishes the walk once. `sec`: the
     // caller's section, if it is inside one.
     void maybe_finish(walk_detail::Section *sec);

@@ -1070,8 +1070,11 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
 /**
  * Applies a batch to a running walk and to its graph, all or nothing, from
  * any thread (a callback included). Costs O(V + E): the batch is checked on
- * a copy of the graph. Concurrent applies to one walk are serialised. The
- * batch is not changed and may be freed afterwards.
+ * a copy of the graph, while the walk goes on. Then the walk's workers pause
+ * between vertices (callbacks already running go on) while the batch's
+ * changes are made, so the common scheduling steps need no locked
+ * instructions. Concurrent applies to one walk are serialised. The batch is
+ * not changed and may be freed afterwards.
  *
  * @param out_new_ids  NULL, or receives the real ids of the added vertices in
  *                     the order they were added (free with dag_ids_free()).

@@ -280,5 +280,39 @@ TEST(Walker, RepeatedWalksOfOneGraphStartFresh) {
     }
 }
 
+// An empty sub-walk finishes on the worker that launched it, inside that
+// worker's section, while another thread keeps quiescing the walk.
+TEST(Walker, EmptyExpansionsFinishWhileUpdatesQuiesce) {
+    Graph empty;
+    for (int round = 0; round < 100; ++round) {
+        Graph g;
+        std::vector<VertexId> ids;
+        for (int i = 0; i < 50; ++i) {
+            ids.push_back(g.add_vertex(std::nullopt, nullptr));
+            if (i) g.connect(ids[i], ids[i - 1]);
+        }
+        Body body = [&](Walk &w, VertexId v) {
+            w.expand(v, empty, Visitor{call_body, nullptr}, nullptr);
+            return Outcome::ok;
+        };
+        WalkOptions o;
+        o.threads = 2;
+        auto w = Walk::start(g, Visitor{call_body, &body}, o, nullptr);
+        std::thread updater([&] {
+            while (!w->finished()) {
+                try {
+                    w->apply(WalkUpdate{});
+                } catch (const Error &e) {
+                    ASSERT_EQ(e.code(), Errc::state) << e.what();
+                }
+            }
+        });
+        w->wait();
+        updater.join();
+        WalkReport r = w->report();
+        ASSERT_EQ(r.total(VertexStatus::ok), ids.size()) << "round " << round;
+    }
+}
+
 }  // namespace
 }  // namespace dag

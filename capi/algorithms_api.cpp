@@ -24,8 +24,11 @@ struct dag_validation {
     std::vector<std::uint64_t> self_references;
 };
 
+// Compressed: list i is ids[offsets[i], offsets[i + 1]), so that the
+// components of a large DAG (one per vertex) are not one allocation each.
 struct dag_id_lists {
-    std::vector<std::vector<std::uint64_t>> lists;
+    std::vector<dag::Snapshot::Index> offsets{0};
+    std::vector<std::uint64_t> ids;
 };
 
 namespace {
@@ -129,14 +132,16 @@ const uint64_t *dag_validation_self_references(const dag_validation *v, size_t *
 
 void dag_validation_free(dag_validation *v) { delete v; }
 
-size_t dag_id_lists_count(const dag_id_lists *lists) { return lists ? lists->lists.size() : 0; }
+size_t dag_id_lists_count(const dag_id_lists *lists) { return lists ? lists->offsets.size() - 1 : 0; }
 
 const uint64_t *dag_id_lists_get(const dag_id_lists *lists, size_t index, size_t *out_count) {
     if (!lists) {
         if (out_count) *out_count = 0;
         return nullptr;
     }
-    return list_at(lists->lists, index, out_count);
+    const bool ok = index + 1 < lists->offsets.size() && lists->offsets[index] != lists->offsets[index + 1];
+    if (out_count) *out_count = ok ? lists->offsets[index + 1] - lists->offsets[index] : 0;
+    return ok ? lists->ids.data() + lists->offsets[index] : nullptr;
 }
 
 void dag_id_lists_free(dag_id_lists *lists) { delete lists; }
@@ -145,7 +150,8 @@ dag_status dag_strongly_connected(const dag_graph *g, dag_id_lists **out, dag_er
     return guard(__func__, err, [&] {
         require(g, "g");
         require(out, "out");
-        *out = new dag_id_lists{dag::strongly_connected_components(g->graph)};
+        dag::ComponentIds c = dag::strongly_connected_components(g->graph);
+        *out = new dag_id_lists{std::move(c.offsets), std::move(c.ids)};
     });
 }
 
@@ -153,7 +159,12 @@ dag_status dag_cycles(const dag_graph *g, dag_id_lists **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
         require(out, "out");
-        *out = new dag_id_lists{dag::validate(g->graph, false).cycles};
+        auto lists = std::make_unique<dag_id_lists>();
+        for (const auto &cycle : dag::validate(g->graph, false).cycles) {
+            lists->ids.insert(lists->ids.end(), cycle.begin(), cycle.end());
+            lists->offsets.push_back(static_cast<dag::Snapshot::Index>(lists->ids.size()));
+        }
+        *out = lists.release();
     });
 }
 

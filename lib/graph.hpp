@@ -110,9 +110,10 @@ public:
     // Throws Errc::unknown_vertex unless `id` is live.
     Vertex checked(VertexId id) const;
 
-    // The last acyclic snapshot a walk froze, kept until the next mutation
-    // drops it, so repeated walks of an unchanged graph skip the O(V + E)
-    // freeze and cycle check; nullptr when there is none. Thread-safe.
+    // The last acyclic snapshot a walk or a query froze, kept until the next
+    // mutation drops it, so repeated walks and queries of an unchanged graph
+    // skip the O(V + E) freeze and cycle check; nullptr when there is none.
+    // Only an acyclic one may be cached (shared_snapshot.hpp). Thread-safe.
     std::shared_ptr<const Snapshot> cached_snapshot() const;
     void cache_snapshot(std::shared_ptr<const Snapshot> s) const;
     // Memory a finished walk of snapshot `s` leaves for the next walk of it

@@ -24,21 +24,4 @@ std::vector<Snapshot::Index> name_ranks(const Graph &g, const Snapshot &s) {
     return rank;
 }
 
-std::vector<Snapshot::Index> name_ranks(const Graph &g) {
-    using Index = Snapshot::Index;
-    const std::size_t n = g.index_bound();
-    const AdjacencyList &adj = g.adjacency();
-    std::vector<std::pair<const std::string *, Index>> named;
-    for (Index i = 0; i < n; ++i)
-        if (adj[i].alive && adj[i].name) named.emplace_back(adj[i].name, i);
-    if (named.empty()) return {};
-    std::vector<Index> rank(n);
-    Index next = 0;
-    for (Index i = 0; i < n; ++i)
-        if (!(adj[i].alive && adj[i].name)) rank[i] = next++;
-    std::sort(named.begin(), named.end(), [](const auto &a, const auto &b) { return *a.first < *b.first; });
-    for (const auto &entry : named) rank[entry.second] = next++;
-    return rank;
-}
-
 }  // namespace dag

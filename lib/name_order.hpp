@@ -18,13 +18,6 @@ namespace dag {
 // named, O(V + k log k) for k named vertices.
 std::vector<Snapshot::Index> name_ranks(const Graph &g, const Snapshot &s);
 
-// The same ranks indexed by graph index (id - 1), for algorithms that read
-// the adjacency list directly: a permutation of 0..index_bound()-1, where
-// removed vertices take ranks no live vertex needs. Empty when no vertex is
-// named: then the graph index itself is the rank, and callers skip the
-// lookups.
-std::vector<Snapshot::Index> name_ranks(const Graph &g);
-
 }  // namespace dag
 
 namespace dag {

@@ -2,6 +2,10 @@
 // live vertices renumbered densely 0..n-1 in ascending id order, with
 // compressed-sparse-row arrays in both directions. Reading neighbours is then
 // a contiguous array scan instead of chasing adjacency_list nodes.
+//
+// Neighbour lists keep the adjacency list's order (the order the edges were
+// added), so Tarjan on a snapshot finds the components in the same order as
+// it always has on the graph itself.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +24,7 @@ struct Snapshot {
     std::vector<Index> out_targets;       // dependencies of each vertex
     std::vector<Index> in_offsets;        // n + 1 entries
     std::vector<Index> in_sources;        // dependents of each vertex
+    bool named = false;                   // some vertex has a name: ties need name_ranks()
 
     static constexpr Index npos = ~Index{0};
 
@@ -39,9 +44,8 @@ struct Snapshot {
     Index in_degree(Index v) const noexcept { return in_offsets[v + 1] - in_offsets[v]; }
 };
 
-// Builds the snapshot in O(V + E). Neighbour lists are sorted by dense index
-// (= by id). Throws Errc::invalid_argument for graphs beyond 2^32 - 2 vertices
-// or edges.
+// Builds the snapshot in O(V + E), in one pass over the vertex records.
+// Throws Errc::invalid_argument for graphs beyond 2^32 - 2 vertices or edges.
 Snapshot freeze(const Graph &g);
 
 }  // namespace dag

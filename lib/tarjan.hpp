@@ -10,15 +10,14 @@
 namespace dag {
 
 // Components in compressed form: component c holds
-// members[offsets[c] .. offsets[c + 1]) (snapshot or graph indices, as the
-// function that made it says). Components come out
+// members[offsets[c] .. offsets[c + 1]) (snapshot indices). Components come out
 // in Tarjan's completion order: every component appears after all the
 // components it depends on. Within a component, members are in the order
 // Tarjan pops them off its stack.
 struct Components {
     std::vector<Snapshot::Index> offsets{0};
     std::vector<Snapshot::Index> members;
-    std::vector<Snapshot::Index> component_of;  // index -> component; npos for a removed vertex
+    std::vector<Snapshot::Index> component_of;  // index -> component
 
     std::size_t count() const noexcept { return offsets.size() - 1; }
     std::size_t size(std::size_t c) const noexcept { return offsets[c + 1] - offsets[c]; }
@@ -27,19 +26,29 @@ struct Components {
 };
 
 // Roots are tried in ascending id order and edges followed towards
-// dependencies in ascending id order, so the result is deterministic.
-// O(V + E) time, O(V) extra memory. Indices are dense snapshot indices.
+// dependencies in the order they were added (the snapshot's), so the result
+// is deterministic. O(V + E) time, O(V) extra memory.
 Components strongly_connected(const Snapshot &s);
-
-// The same on the adjacency list itself, without building a snapshot:
-// indices are graph indices (id - 1), removed vertices belong to no
-// component, and edges are followed in insertion order.
-Components strongly_connected(const Graph &g);
 
 // True when the graph has a component of more than one vertex or a self edge.
 bool has_cycle(const Snapshot &s);
 
-// Every component as a list of vertex ids, from strongly_connected(g).
-std::vector<std::vector<VertexId>> strongly_connected_components(const Graph &g);
+// Components as vertex ids, compressed the same way (one array for all of
+// them, rather than an allocation per component: a DAG of a million vertices
+// has a million components).
+struct ComponentIds {
+    std::vector<Snapshot::Index> offsets{0};
+    std::vector<VertexId> ids;
+
+    std::size_t count() const noexcept { return offsets.size() - 1; }
+    std::size_t size(std::size_t c) const noexcept { return offsets[c + 1] - offsets[c]; }
+    const VertexId *begin(std::size_t c) const noexcept { return ids.data() + offsets[c]; }
+    const VertexId *end(std::size_t c) const noexcept { return ids.data() + offsets[c + 1]; }
+};
+
+// Every component of `g`, in the order of strongly_connected(), through the
+// graph's shared snapshot (shared_snapshot.hpp), which it caches when it
+// finds no cycle.
+ComponentIds strongly_connected_components(const Graph &g);
 
 }  // namespace dag

@@ -2,6 +2,7 @@
 
 #include "name_order.hpp"
 #include "rank_queue.hpp"
+#include "shared_snapshot.hpp"
 #include "validate.hpp"
 
 namespace dag {
@@ -14,6 +15,7 @@ using Index = Snapshot::Index;
 struct SlotKeys {
     Index key(Index v) const { return v; }
     Index slot(Index k) const { return k; }
+    void prefetch(Index) const {}
 };
 
 // Queue keys from a rank table, with its inverse.
@@ -23,108 +25,103 @@ struct RankKeys {
     }
     Index key(Index v) const { return rank[v]; }
     Index slot(Index k) const { return by_rank[k]; }
+    void prefetch(Index v) const { __builtin_prefetch(rank.data() + v); }
     const std::vector<Index> &rank;
     std::vector<Index> by_rank;
 };
 
-// Kahn's state: how many predecessors each slot still waits for, and the
-// slots free from the start. Filled by one pass over the vertices.
-struct KahnStart {
-    std::vector<Index> waiting;
-    std::vector<Index> ready;
+// Where a vertex's successors start, next to how many predecessors it still
+// waits for: the decrement that frees a vertex brings in the start of its
+// row, and the row's end is the next node's start, usually on the same line.
+struct Node {
+    Index begin;
+    Index waiting;
 };
 
-// Kahn's algorithm proper: free vertices are taken by smallest key and
-// handed to `emit`; `for_next(v, f)` calls f on each vertex v precedes.
-template <class Keys, class ForNext, class Emit>
-void kahn(KahnStart &st, const Keys &keys, ForNext for_next, Emit emit) {
-    RankQueue free(st.waiting.size());
-    for (Index v : st.ready) free.push(keys.key(v));
+// What Kahn's algorithm hands out: dense indices, or vertex ids, asked for
+// from the snapshot's id table as soon as the vertex is freed.
+struct EmitIndices {
+    std::vector<Index> &out;
+    void prefetch(Index) const {}
+    void operator()(Index v) const { out.push_back(v); }
+};
+
+struct EmitIds {
+    std::vector<VertexId> &out;
+    const VertexId *ids;
+    void prefetch(Index v) const { __builtin_prefetch(ids + v); }
+    void operator()(Index v) const { out.push_back(ids[v]); }
+};
+
+// Kahn's algorithm: free vertices are taken by smallest key; `row` holds
+// each vertex's successors (CSR), `wait_offsets` gives each vertex's
+// predecessor count. On a large graph nearly every access misses the cache,
+// so the misses are asked for early: a popped vertex's successors all at
+// once before any is decremented, and a freed vertex's row as soon as it is
+// freed. Returns how many vertices were emitted.
+template <class Keys, class Emit>
+Index kahn(Index n, const Index *row_offsets, const Index *row, const Index *wait_offsets, const Keys &keys,
+           const Emit &emit) {
+    std::vector<Node> node(std::size_t{n} + 1);
+    RankQueue free(n);
+    for (Index v = 0; v < n; ++v) {
+        node[v] = {row_offsets[v], wait_offsets[v + 1] - wait_offsets[v]};
+        if (node[v].waiting == 0) free.push(keys.key(v));
+    }
+    node[n].begin = row_offsets[n];
+
+    Index done = 0;
     while (!free.empty()) {
         const Index v = keys.slot(free.pop_min());
         emit(v);
-        for_next(v, [&](Index w) {
-            if (--st.waiting[w] == 0) free.push(keys.key(w));
-        });
+        ++done;
+        const Index *first = row + node[v].begin;
+        const Index *last = row + node[v + 1].begin;
+        for (const Index *w = first; w != last; ++w) {
+            __builtin_prefetch(&node[*w]);
+            keys.prefetch(*w);
+        }
+        for (const Index *w = first; w != last; ++w) {
+            if (--node[*w].waiting != 0) continue;
+            __builtin_prefetch(row + node[*w].begin);
+            emit.prefetch(*w);
+            free.push(keys.key(*w));
+        }
     }
+    return done;
 }
 
-template <class ForNext, class Emit>
-void kahn_ranked(KahnStart &st, const std::vector<Index> &rank, ForNext for_next, Emit emit) {
-    if (rank.empty())
-        kahn(st, SlotKeys{}, for_next, emit);
-    else
-        kahn(st, RankKeys(rank), for_next, emit);
-}
-
-// Reads the adjacency list in place (a snapshot would cost as much to build
-// as the whole order), in as few passes over the vertex records as possible:
-// the first pass also finds out whether names decide any tie.
-std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
-    const AdjacencyList &adj = g.adjacency();
-    const Index n = static_cast<Index>(g.index_bound());
+// Kahn's algorithm on `s` in `direction`, ties broken by `rank`.
+template <class Emit>
+Index kahn_ranked(const Snapshot &s, const std::vector<Index> &rank, TopoDirection direction, const Emit &emit) {
     const bool down = direction == TopoDirection::dependents_first;
+    // A vertex is free once every vertex that must precede it is emitted:
+    // its dependents when going down, its dependencies when going up.
+    const Index n = static_cast<Index>(s.size());
+    const Index *row_offsets = down ? s.out_offsets.data() : s.in_offsets.data();
+    const Index *row = down ? s.out_targets.data() : s.in_sources.data();
+    const Index *wait_offsets = down ? s.in_offsets.data() : s.out_offsets.data();
+    if (rank.empty()) return kahn(n, row_offsets, row, wait_offsets, SlotKeys{}, emit);
+    return kahn(n, row_offsets, row, wait_offsets, RankKeys(rank), emit);
+}
 
-    KahnStart st;
-    st.waiting.resize(n);
-    bool named = false;
-    for (Index v = 0; v < n; ++v) {
-        const VertexProps &p = adj[v];
-        if (!p.alive) continue;
-        named = named || p.name;
-        st.waiting[v] = static_cast<Index>(down ? boost::in_degree(v, adj) : boost::out_degree(v, adj));
-        if (st.waiting[v] == 0) st.ready.push_back(v);
-    }
-    const std::vector<Index> rank = named ? name_ranks(g) : std::vector<Index>{};
-
+std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
+    const SharedSnapshot s = shared_snapshot(g);
+    const std::vector<Index> rank = s->named ? name_ranks(g, *s) : std::vector<Index>{};
     std::vector<VertexId> out;
-    out.reserve(g.vertex_count());
-    auto emit = [&](Index v) { out.push_back(Graph::id_of(v)); };
-    if (down) {
-        kahn_ranked(
-            st, rank,
-            [&](Index v, auto &&f) {
-                for (auto [it, end] = boost::adjacent_vertices(v, adj); it != end; ++it) f(static_cast<Index>(*it));
-            },
-            emit);
-    } else {
-        kahn_ranked(
-            st, rank,
-            [&](Index v, auto &&f) {
-                for (auto [it, end] = boost::inv_adjacent_vertices(v, adj); it != end; ++it)
-                    f(static_cast<Index>(*it));
-            },
-            emit);
-    }
-    if (out.size() != g.vertex_count()) throw Error(Errc::cycle, cycle_report(g));
+    out.reserve(s->size());
+    // Kahn's pass stops short of every vertex on or behind a cycle.
+    if (kahn_ranked(*s, rank, direction, EmitIds{out, s->ids.data()}) != s->size()) require_acyclic(g, *s);
+    share_if_acyclic(g, s, true);
     return out;
 }
 
 }  // namespace
 
 std::vector<Index> topological_indices(const Snapshot &s, const std::vector<Index> &rank, TopoDirection direction) {
-    const bool down = direction == TopoDirection::dependents_first;
-    // A vertex is free once every vertex that must precede it is emitted:
-    // its dependents when going down, its dependencies when going up.
-    const std::vector<Index> &offsets = down ? s.in_offsets : s.out_offsets;
-    const std::vector<Index> &next_offsets = down ? s.out_offsets : s.in_offsets;
-    const std::vector<Index> &next = down ? s.out_targets : s.in_sources;
-    const Index n = static_cast<Index>(s.size());
-
-    KahnStart st;
-    st.waiting.resize(n);
-    for (Index v = 0; v < n; ++v) {
-        st.waiting[v] = offsets[v + 1] - offsets[v];
-        if (st.waiting[v] == 0) st.ready.push_back(v);
-    }
     std::vector<Index> out;
-    out.reserve(n);
-    kahn_ranked(
-        st, rank,
-        [&](Index v, auto &&f) {
-            for (Index e = next_offsets[v]; e < next_offsets[v + 1]; ++e) f(next[e]);
-        },
-        [&](Index v) { out.push_back(v); });
+    out.reserve(s.size());
+    kahn_ranked(s, rank, direction, EmitIndices{out});
     return out;
 }
 

@@ -24,8 +24,10 @@ enum class TopoDirection {
 std::vector<Snapshot::Index> topological_indices(const Snapshot &s, const std::vector<Snapshot::Index> &rank,
                                                  TopoDirection direction);
 
-// Throws Errc::cycle (with the validation text of every cycle) for a cyclic
-// graph, including one with a self reference.
+// Through the graph's shared snapshot (shared_snapshot.hpp): an order of an
+// unchanged graph after the first costs the algorithm alone. Throws
+// Errc::cycle (with the validation text of every cycle) for a cyclic graph,
+// including one with a self reference.
 std::vector<VertexId> topological_order(const Graph &g);
 std::vector<VertexId> reverse_topological_order(const Graph &g);
 

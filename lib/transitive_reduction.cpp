@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "error.hpp"
+#include "shared_snapshot.hpp"
 #include "topo_order.hpp"
 #include "validate.hpp"
 
@@ -162,10 +163,12 @@ std::vector<std::pair<Index, Index>> redundant_edges(const Snapshot &s, std::siz
 
 std::size_t transitive_reduction(Graph &g) {
     if (g.walking()) throw Error(Errc::busy, "the graph is being walked; it cannot be reduced now");
-    const Snapshot s = freeze(g);
-    require_acyclic(g, s);
-    const auto edges = redundant_edges(s);
-    for (const auto &[from, to] : edges) g.disconnect(s.ids[from], s.ids[to]);
+    // `s` keeps the snapshot alive when the first disconnect drops it from
+    // the graph's cache.
+    const SharedSnapshot s = shared_snapshot(g);
+    if (!s.cached) require_acyclic(g, *s);
+    const auto edges = redundant_edges(*s);
+    for (const auto &[from, to] : edges) g.disconnect(s->ids[from], s->ids[to]);
     return edges.size();
 }
 

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "name_order.hpp"
+#include "shared_snapshot.hpp"
 #include "tarjan.hpp"
 
 namespace dag {
@@ -105,7 +106,7 @@ void find_cycles(const Graph &g, const Snapshot &s, Validation &v) {
 
     std::vector<Index> selfs;
     for (Index i = 0; i < s.size(); ++i)
-        if (std::binary_search(s.out_begin(i), s.out_end(i), i)) selfs.push_back(i);
+        if (std::find(s.out_begin(i), s.out_end(i), i) != s.out_end(i)) selfs.push_back(i);
     if (!selfs.empty()) {
         if (rank.empty()) rank = name_ranks(g, s);
         std::sort(selfs.begin(), selfs.end(), [&](Index a, Index b) { return rank[a] < rank[b]; });
@@ -170,32 +171,35 @@ std::string cycle_message(const Graph &g, const std::vector<VertexId> &cycle) {
 }
 
 Validation validate(const Graph &g, bool single_root) {
-    const Snapshot s = freeze(g);
+    const SharedSnapshot s = shared_snapshot(g);
     Validation v;
     if (single_root) {
-        check_root(g, s, v);
+        check_root(g, *s, v);
         if (!v.root_problem.empty()) v.messages.push_back(v.root_problem);
     }
-    if (has_cycle(s)) {
-        find_cycles(g, s, v);
+    if (!s.cached && has_cycle(*s)) {
+        find_cycles(g, *s, v);
         add_cycle_messages(g, v);
     }
+    share_if_acyclic(g, s, v.cycles.empty() && v.self_references.empty());
     return v;
 }
 
 VertexId root(const Graph &g) {
-    const Snapshot s = freeze(g);
+    const SharedSnapshot s = shared_snapshot(g);
     Validation v;
-    VertexId r = check_root(g, s, v);
+    VertexId r = check_root(g, *s, v);
     if (r == no_vertex) throw Error(v.root_errc, v.root_problem);
     return r;
 }
 
 std::string cycle_report(const Graph &g) {
-    const Snapshot s = freeze(g);
-    if (!has_cycle(s)) return {};
+    const SharedSnapshot s = shared_snapshot(g);
+    const bool cyclic = !s.cached && has_cycle(*s);
+    share_if_acyclic(g, s, !cyclic);
+    if (!cyclic) return {};
     Validation v;
-    find_cycles(g, s, v);
+    find_cycles(g, *s, v);
     add_cycle_messages(g, v);
     return v.text();
 }

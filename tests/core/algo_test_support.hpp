@@ -11,6 +11,7 @@
 
 #include "error.hpp"
 #include "graph.hpp"
+#include "tarjan.hpp"
 
 namespace dag::test {
 
@@ -59,6 +60,14 @@ inline std::string error_of(Errc code, const std::function<void()> &f) {
     }
     ADD_FAILURE() << "no dag::Error thrown";
     return {};
+}
+
+// strongly_connected_components(), one list per component.
+inline std::vector<std::vector<VertexId>> component_lists(const Graph &g) {
+    const ComponentIds c = strongly_connected_components(g);
+    std::vector<std::vector<VertexId>> out;
+    for (std::size_t i = 0; i < c.count(); ++i) out.emplace_back(c.begin(i), c.end(i));
+    return out;
 }
 
 }  // namespace dag::test

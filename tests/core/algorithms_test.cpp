@@ -215,7 +215,7 @@ TEST(BadInput, EmptyStartSetsAndEmptyGraphs) {
     EXPECT_TRUE(ancestors(g, {}).empty());
     EXPECT_TRUE(descendants(g, {}).empty());
     EXPECT_FALSE(match_ancestor(g, {}, [](VertexId) { return true; }));
-    EXPECT_TRUE(strongly_connected_components(g).empty());
+    EXPECT_EQ(strongly_connected_components(g).count(), 0u);
     EXPECT_TRUE(traverse(g, {}, {}, [](VertexId, std::size_t) { return Visit::stop; }));
 }
 
@@ -284,6 +284,35 @@ TEST(RankQueue, PopsTheSmallestKeyLikeABinaryHeap) {
     }
 }
 
+// Mostly rising keys (the sorted run) with smaller ones in between (the
+// words), popped while pushing, as a tree's or grid's order does.
+TEST(RankQueue, RisingKeysAndStragglersMix) {
+    std::mt19937 rng(11);
+    const std::uint32_t n = 5000;
+    RankQueue q(n);
+    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ref;
+    std::vector<char> queued(n, 0);
+    std::uint32_t next = 0;
+    for (int step = 0; step < 20000; ++step) {
+        std::uint32_t key = rng() % 4 == 0 ? static_cast<std::uint32_t>(rng() % n) : next++ % n;
+        if (rng() % 5 < 3 && !queued[key]) {
+            q.push(key);
+            ref.push(key);
+            queued[key] = 1;
+        } else if (!ref.empty()) {
+            ASSERT_EQ(q.pop_min(), ref.top());
+            queued[ref.top()] = 0;
+            ref.pop();
+        }
+        ASSERT_EQ(q.empty(), ref.empty());
+    }
+    while (!ref.empty()) {
+        ASSERT_EQ(q.pop_min(), ref.top());
+        ref.pop();
+    }
+    EXPECT_TRUE(q.empty());
+}
+
 // A million-vertex chain and ring: nothing may recurse per vertex.
 class Deep : public ::testing::Test {
 protected:
@@ -307,7 +336,7 @@ TEST_F(Deep, ChainOrdersSearchesAndComponents) {
     ASSERT_EQ(order.size(), n);
     EXPECT_EQ(order.front(), 1u);
     EXPECT_EQ(order.back(), n);
-    EXPECT_EQ(strongly_connected(*chain).count(), n);
+    EXPECT_EQ(strongly_connected_components(*chain).count(), n);
     std::size_t deepest = 0;
     traverse(*chain, {1}, {}, [&](VertexId, std::size_t d) {
         deepest = d;

@@ -11,11 +11,12 @@
 namespace dag {
 namespace {
 
+using test::component_lists;
 using test::NumberedGraph;
 
 std::string scc_string(const NumberedGraph &t) {
     std::vector<std::string> lines;
-    for (const auto &component : strongly_connected_components(t.g)) {
+    for (const auto &component : component_lists(t.g)) {
         std::vector<std::string> names = t.names(component);
         std::sort(names.begin(), names.end());
         std::string line;
@@ -35,7 +36,7 @@ TEST(TerraformTarjan, GraphStronglyConnected) {
     t.connect(2, 1);
     EXPECT_EQ(scc_string(t), "1,2");
     // Tarjan pops 2 (found last) before 1.
-    EXPECT_EQ(strongly_connected_components(t.g), (std::vector<std::vector<VertexId>>{t.ids({2, 1})}));
+    EXPECT_EQ(component_lists(t.g), (std::vector<std::vector<VertexId>>{t.ids({2, 1})}));
 }
 
 TEST(TerraformTarjan, GraphStronglyConnectedTwo) {
@@ -55,7 +56,7 @@ TEST(TerraformTarjan, GraphStronglyConnectedThree) {
     t.add_range(3, 6);
     t.connect({{4, 5}, {5, 6}, {6, 4}});
     EXPECT_EQ(scc_string(t), "1,2\n3\n4,5,6");
-    EXPECT_EQ(strongly_connected_components(t.g),
+    EXPECT_EQ(component_lists(t.g),
               (std::vector<std::vector<VertexId>>{t.ids({2, 1}), t.ids({3}), t.ids({6, 5, 4})}));
 }
 

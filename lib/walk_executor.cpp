@@ -287,12 +287,11 @@ bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot 
             if (sec.inside()) sec.leave();
         }
     } exit{sec};
-    // One clock read per vertex where possible: a start time may be the end
-    // time of the vertex run just before on this worker, when everything the
-    // vertex waited for had finished before that end was read. `clock` is
-    // such a time for `next`; `batch_clock` for the rest of `local`, whose
-    // vertices were ready when the batch was taken: any end read in order
-    // after that will do.
+    // One clock read per vertex where possible: a start time may be an end
+    // time already read, when everything the vertex waited for had finished
+    // by then. `clock` is such a time for `next` (start_after); `batch_clock`
+    // for the rest of `local`, whose vertices were ready when the batch was
+    // taken: any end read in order after that will do.
     std::int64_t clock = -1, batch_clock = -1;
     Slot *next = nullptr;
     while (next || !local.empty()) {
@@ -312,7 +311,7 @@ bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot 
             // index, so a grid is walked along its rows through adjacent
             // slots); the others go to the queue.
             push(ready);
-            if (next && clock >= 0 && !sole_waiter(*next)) clock = -1;
+            if (next && clock >= 0) clock = start_after(*next, clock);
             continue;
         }
         clock = -1;
@@ -330,8 +329,16 @@ bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot 
     return true;
 }
 
-bool Executor::sole_waiter(const Slot &d) noexcept {
-    return (d.word.load(std::memory_order_relaxed) & sole) && !d.walk->updated_.load(std::memory_order_acquire);
+std::int64_t Executor::start_after(const Slot &d, std::int64_t end) noexcept {
+    const Walk &w = *d.walk;
+    if (w.updated_.load(std::memory_order_acquire)) return -1;
+    if (d.word.load(std::memory_order_relaxed) & sole) return end;
+    const Snapshot::Index i = w.index_of(d);
+    if (i == Snapshot::npos) return -1;
+    // Each of them published its end time before the release that led to
+    // this claim.
+    for (auto p = w.waited_begin(i), e = w.waited_end(i); p != e; ++p) end = std::max(end, w.times_[*p].end_ns);
+    return end;
 }
 
 bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next,

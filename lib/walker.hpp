@@ -124,6 +124,14 @@ private:
     const Snapshot::Index *waiters_end(Snapshot::Index i) const noexcept {
         return reverse_ ? snap_->out_end(i) : snap_->in_end(i);
     }
+    // What a frozen vertex waits for (dependencies, or dependents in
+    // reverse), by dense index.
+    const Snapshot::Index *waited_begin(Snapshot::Index i) const noexcept {
+        return reverse_ ? snap_->in_begin(i) : snap_->out_begin(i);
+    }
+    const Snapshot::Index *waited_end(Snapshot::Index i) const noexcept {
+        return reverse_ ? snap_->in_end(i) : snap_->out_end(i);
+    }
     // How many vertices a frozen vertex waited for when the walk began.
     Snapshot::Index frozen_wait_count(Snapshot::Index i) const noexcept {
         return reverse_ ? snap_->in_degree(i) : snap_->out_degree(i);

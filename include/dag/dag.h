@@ -1115,12 +1115,12 @@ DAG_API dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_i
  *                      the TSC where the kernel's monotonic clock uses it,
  *                      scaled to the steady clock over the walk); 0 if it
  *                      never ran or timestamps were off. A vertex that ran
- *                      right after another on the same thread, with
- *                      everything it waited for finished by then, gets that
- *                      vertex's end time (one clock read instead of two),
- *                      which counts the scheduler's hand-over, tens of
- *                      nanoseconds. Never earlier than any dependency's end
- *                      time.
+ *                      right after another on the same thread may get, to
+ *                      save a clock read, the latest end time among that
+ *                      vertex and its own dependencies: that counts the
+ *                      scheduler's hand-over, tens of nanoseconds, as part
+ *                      of the vertex. Never earlier than any dependency's
+ *                      end time.
  * @param out_end_ns    receives when it finished (completion time for a
  *                      pending vertex, sub-walk end for an expanded one).
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (report); DAG_E_UNKNOWN_VERTEX.

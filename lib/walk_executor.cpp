@@ -15,6 +15,15 @@
 #include "error.hpp"
 #include "walker.hpp"
 
+// The per-vertex path runs through run(), settle() and finish_one(), which
+// also serve the rarer callers; inlined into the worker's loop as a whole it
+// costs a quarter less (chain, 1 thread: 24 -> 18 ns per vertex).
+#if defined(__GNUC__)
+#define DAG_FLATTEN __attribute__((flatten))
+#else
+#define DAG_FLATTEN
+#endif
+
 namespace dag::walk_detail {
 
 namespace {
@@ -279,7 +288,7 @@ void Executor::count_done(Section &sec, Walk &w, std::size_t n) {
     if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);
 }
 
-bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot *> &ready) {
+DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot *> &ready) {
     sec.enter();
     struct Exit {
         Section &sec;

@@ -320,7 +320,7 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             // index, so a grid is walked along its rows through adjacent
             // slots); the others go to the queue.
             push(ready);
-            if (next && clock >= 0) clock = start_after(*next, clock);
+            if (next && clock >= 0) clock = start_after(*s, *next, clock);
             continue;
         }
         clock = -1;
@@ -338,15 +338,19 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
     return true;
 }
 
-std::int64_t Executor::start_after(const Slot &d, std::int64_t end) noexcept {
+std::int64_t Executor::start_after(const Slot &s, const Slot &d, std::int64_t end) noexcept {
     const Walk &w = *d.walk;
     if (w.updated_.load(std::memory_order_acquire)) return -1;
     if (d.word.load(std::memory_order_relaxed) & sole) return end;
-    const Snapshot::Index i = w.index_of(d);
-    if (i == Snapshot::npos) return -1;
+    // Reading the other dependencies' end times pays where they are likely
+    // still cached: in a graph whose edges join neighbouring indices (a
+    // grid's next cell), not a random one, where each is a cache miss dearer
+    // than the clock read it saves.
+    const Snapshot::Index i = w.index_of(d), from = w.index_of(s);
+    if (i == Snapshot::npos || from == Snapshot::npos || i - from + 1 > 2) return -1;
     // Each of them published its end time before the release that led to
     // this claim.
-    for (auto p = w.waited_begin(i), e = w.waited_end(i); p != e; ++p) end = std::max(end, w.times_[*p].end_ns);
+    for (auto p = w.waited_begin(i), e = w.waited_end(i); p != e; ++p) end = std::max(end, w.times(w.slot_at(*p)).end_ns);
     return end;
 }
 
@@ -528,7 +532,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
         // The frozen in-degree is exact until an update changes a count;
         // none can run while this section lasts.
         const bool frozen = !w.updated_.load(std::memory_order_acquire);
-        for (auto p = w.waiters_begin(i), e = w.waiters_end(i); p != e; ++p) release(&w.slots_[*p], frozen);
+        for (auto p = w.waiters_begin(i), e = w.waiters_end(i); p != e; ++p) release(&w.slot_at(*p), frozen);
     }
     for (Slot *d : skipped) work.emplace_back(d, skip_status(*d));
 

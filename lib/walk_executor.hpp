@@ -176,10 +176,10 @@ private:
     // here, or -1, read in order after everything before it when
     // `order_end`. `next`: the waiter claimed to run next, if any.
     bool run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next, bool order_end);
-    // A start time for `d`, just claimed by the vertex that ended at `end`
-    // on this worker: the latest end time among what `d` waited for, when
-    // they are all known (no update changed its dependencies), else -1.
-    static std::int64_t start_after(const Slot &d, std::int64_t end) noexcept;
+    // A start time for `d`, just claimed by `s`, which ended at `end` on this
+    // worker: the latest end time among what `d` waited for, when that is
+    // known and cheap to find, else -1 (read the clock).
+    static std::int64_t start_after(const Slot &s, const Slot &d, std::int64_t end) noexcept;
     void finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                     std::vector<Slot *> &ready, std::vector<std::pair<Slot *, VertexStatus>> &work, Slot **next);
     VertexStatus skip_status(const Slot &d) const noexcept;

@@ -242,8 +242,8 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         const walk_detail::Overlay &o = overlays_[r];
         if (const Snapshot::Index i = index_of(*r); i != Snapshot::npos)
             for (auto p = waiters_begin(i), e = waiters_end(i); p != e; ++p)
-                if (std::find(o.removed.begin(), o.removed.end(), &slots_[*p]) == o.removed.end())
-                    waiters.push_back(&slots_[*p]);
+                if (std::find(o.removed.begin(), o.removed.end(), &slot_at(*p)) == o.removed.end())
+                    waiters.push_back(&slot_at(*p));
         for (Slot *d : o.added)
             if (std::find(o.removed.begin(), o.removed.end(), d) == o.removed.end()) waiters.push_back(d);
         for (Slot *d : waiters) ex_->release_waiter(d, true, ready, skips);

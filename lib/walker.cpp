@@ -57,9 +57,8 @@ void *bulk_alloc(std::size_t bytes) {
 // A finished walk's arrays, left on its graph for the next walk of the same
 // snapshot (Graph::keep_walk_scratch).
 struct Scratch {
-    std::size_t size = 0;
-    walk_detail::BulkArray<walk_detail::Slot> slots;
-    walk_detail::BulkArray<walk_detail::Times> times;
+    std::size_t bytes = 0;
+    walk_detail::BulkArray<unsigned char> memory;
 };
 
 }  // namespace
@@ -114,9 +113,8 @@ Walk::~Walk() {
     ex_->join();
     try {
         auto scratch = std::make_shared<Scratch>();
-        scratch->size = snap_->size();
-        scratch->slots = std::move(slots_);
-        scratch->times = std::move(times_);
+        scratch->bytes = snap_->size() << slot_shift_;
+        scratch->memory = std::move(slot_mem_);
         graph_->keep_walk_scratch(snap_.get(), std::move(scratch));
     } catch (const std::bad_alloc &) {
         // The arrays are freed with the walk instead.
@@ -126,29 +124,26 @@ Walk::~Walk() {
 void Walk::init_slots(const std::vector<VertexId> &always_run) {
     const std::size_t n = snap_->size();
     static_assert(std::is_trivially_destructible_v<Slot> && std::is_trivially_destructible_v<walk_detail::Times>);
+    static_assert(sizeof(Slot) == 16 && sizeof(Slot) + sizeof(walk_detail::Times) == 32);
+    const bool timed = ex_->timestamps();
+    slot_shift_ = timed ? 5 : 4;
+    const std::size_t bytes = n << slot_shift_;
     if (std::shared_ptr<void> kept = graph_->take_walk_scratch(snap_.get())) {
         auto &scratch = *static_cast<Scratch *>(kept.get());
-        if (scratch.size == n) {
-            slots_ = std::move(scratch.slots);
-            times_ = std::move(scratch.times);
-        }
+        if (scratch.bytes == bytes) slot_mem_ = std::move(scratch.memory);
     }
-    if (!slots_) slots_.reset(static_cast<Slot *>(bulk_alloc(n * sizeof(Slot))));
+    if (!slot_mem_) slot_mem_.reset(static_cast<unsigned char *>(bulk_alloc(bytes)));
     for (Snapshot::Index i = 0; i < n; ++i) {
         // Constructed here rather than up front: one pass over the array.
-        Slot &s = *new (&slots_[i]) Slot();
+        unsigned char *cell = slot_mem_.get() + (std::size_t{i} << slot_shift_);
+        Slot &s = *new (cell) Slot();
+        if (timed) new (cell + sizeof(Slot)) walk_detail::Times();
         s.walk = this;
         const Snapshot::Index count = frozen_wait_count(i);
         s.word.store(count | (count == 1 ? walk_detail::sole : 0), std::memory_order_relaxed);
         if (count == 0) roots_.push_back(&s);
     }
-    if (!ex_->timestamps()) {
-        times_.reset();
-    } else {
-        if (!times_) times_.reset(static_cast<walk_detail::Times *>(bulk_alloc(n * sizeof(walk_detail::Times))));
-        for (Snapshot::Index i = 0; i < n; ++i) new (&times_[i]) walk_detail::Times();
-    }
-    for (VertexId id : always_run) slots_[snap_->index_of(id)].word.fetch_or(walk_detail::always, std::memory_order_relaxed);
+    for (VertexId id : always_run) slot_at(snap_->index_of(id)).word.fetch_or(walk_detail::always, std::memory_order_relaxed);
     total_.store(n, std::memory_order_release);
 }
 
@@ -167,14 +162,14 @@ void Walk::overlay_waiters(Slot &s, std::vector<Slot *> &out) {
     const walk_detail::Overlay &o = overlays_.at(&s);
     if (const Snapshot::Index i = index_of(s); i != Snapshot::npos)
         for (auto p = waiters_begin(i), e = waiters_end(i); p != e; ++p)
-            if (std::find(o.removed.begin(), o.removed.end(), &slots_[*p]) == o.removed.end()) out.push_back(&slots_[*p]);
+            if (std::find(o.removed.begin(), o.removed.end(), &slot_at(*p)) == o.removed.end()) out.push_back(&slot_at(*p));
     for (Slot *d : o.added)
         if (std::find(o.removed.begin(), o.removed.end(), d) == o.removed.end()) out.push_back(d);
 }
 
 Walk::Slot *Walk::lookup(VertexId id) {
     Snapshot::Index i = snap_->index_of(id);
-    if (i != Snapshot::npos) return &slots_[i];
+    if (i != Snapshot::npos) return &slot_at(i);
     auto it = extra_index_.find(id);
     if (it != extra_index_.end()) return it->second;
     throw Error(Errc::unknown_vertex, "vertex " + std::to_string(id) + " is not part of this walk");
@@ -218,7 +213,7 @@ VertexStatus Walk::summary(std::string &message) const {
         failed |= st == VertexStatus::failed || st == VertexStatus::upstream_failed;
         cancelled |= st == VertexStatus::cancelled || st == VertexStatus::not_run;
     };
-    for (std::size_t i = 0; i < snap_->size(); ++i) scan(slots_[i]);
+    for (Snapshot::Index i = 0; i < snap_->size(); ++i) scan(slot_at(i));
     for (const Slot &s : extra_) scan(s);
     if (failed) {
         message = "sub-walk failed: " + first_error_message_;
@@ -267,14 +262,14 @@ WalkReport Walk::report() const {
         v.id = id_of(s);
         v.status = status_of(s);
         if (auto m = messages_.find(&s); m != messages_.end()) v.message = m->second;
-        if (times_) {
+        if (ex_->timestamps()) {
             v.start_ns = ex_->to_ns(times(s).start_ns);
             v.end_ns = ex_->to_ns(times(s).end_ns);
         }
         ++r.totals[static_cast<std::size_t>(v.status)];
         r.vertices.push_back(std::move(v));
     };
-    for (std::size_t i = 0; i < snap_->size(); ++i) add(slots_[i]);
+    for (Snapshot::Index i = 0; i < snap_->size(); ++i) add(slot_at(i));
     for (const Slot &s : extra_) add(s);  // ids issued later are larger
     r.first_error = first_error_;
     r.first_error_message = first_error_message_;
@@ -299,7 +294,7 @@ void Walk::cancel_pending() {
         auto check = [&](Slot &s) {
             if (walk_detail::phase_of(s.word.load(std::memory_order_seq_cst)) == Phase::pending) pending.push_back(&s);
         };
-        for (std::size_t i = 0; i < snap_->size(); ++i) check(slots_[i]);
+        for (Snapshot::Index i = 0; i < snap_->size(); ++i) check(slot_at(i));
         for (Slot &s : extra_) check(s);
     }
     for (Slot *s : pending) {

@@ -176,25 +176,38 @@ void flow_graph(benchmark::State &state, Shape *s, int threads) {
 
 void print_table() {
     std::printf("\nns per vertex, best run. walker N = N pool threads (parallelism max(N, 10)) on the snapshot\n"
-                "cached by the previous walk; cold = walker 1 right after a mutation (freeze and cycle check\n"
-                "included). Ratios: walker/kahn (with and without timestamps), walker/tbb at equal threads,\n"
-                "walker 10/walker 2.\n\n");
-    std::printf("| shape | kahn | freeze | walker 1 | walker 2 | walker 10 | walker 1 no-ts | walker 1 cold | tbb 1 |"
-                " tbb 2 | tbb 10 | w1/kahn | no-ts/kahn | cold/kahn | w1/tbb1 | w2/tbb2 | w10/tbb10 | w10/w2 |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                "cached by the previous walk, with timestamps (the default) or without (no-ts); cold = walker 1\n"
+                "right after a mutation (freeze and cycle check included).\n\n");
+    std::printf("| shape | kahn | freeze | walker 1 | walker 2 | walker 10 | no-ts 1 | no-ts 2 | no-ts 10 | cold 1 |"
+                " tbb 1 | tbb 2 | tbb 10 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    auto ns = [](const Shape &s, const std::string &impl) {
+        auto it = best.find({s.name, impl});
+        return it == best.end() ? 0.0 : it->second * 1e9 / static_cast<double>(s.snap.size());
+    };
+    auto walker_ns = [&](const Shape &s, int threads, bool timestamps) {
+        return ns(s, "walker " + std::to_string(threads) + (timestamps ? "" : " (no timestamps)"));
+    };
     for (auto &s : shapes()) {
-        double n = static_cast<double>(s.snap.size());
-        auto ns = [&](const char *impl) {
-            auto it = best.find({s.name, impl});
-            return it == best.end() ? 0.0 : it->second * 1e9 / n;
-        };
-        double k = ns("kahn"), f = ns("freeze"), w1 = ns("walker 1"), w2 = ns("walker 2"), w10 = ns("walker 10");
-        double w1n = ns("walker 1 (no timestamps)"), w1c = ns("walker 1 (cold)");
-        double t1 = ns("tbb 1"), t2 = ns("tbb 2"), t10 = ns("tbb 10");
-        std::printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |"
-                    " %.2f | %.2f | %.2f | %.2f |\n",
-                    s.name.c_str(), k, f, w1, w2, w10, w1n, w1c, t1, t2, t10, w1 / k, w1n / k, w1c / k, w1 / t1,
-                    w2 / t2, w10 / t10, w10 / w2);
+        std::printf("| %s | %.1f | %.1f", s.name.c_str(), ns(s, "kahn"), ns(s, "freeze"));
+        for (bool ts : {true, false})
+            for (int t : {1, 2, 10}) std::printf(" | %.1f", walker_ns(s, t, ts));
+        std::printf(" | %.1f | %.1f | %.1f | %.1f |\n", ns(s, "walker 1 (cold)"), ns(s, "tbb 1"), ns(s, "tbb 2"),
+                    ns(s, "tbb 10"));
+    }
+    std::printf("\nRatios, with timestamps / without: walker 1 / kahn, walker N / tbb N, walker 10 / walker 2.\n\n"
+                "| shape | w1/kahn | w1/tbb1 | w2/tbb2 | w10/tbb10 | w10/w2 | cold/kahn |\n"
+                "|---|---|---|---|---|---|---|\n");
+    for (auto &s : shapes()) {
+        const double k = ns(s, "kahn");
+        auto pair = [&](double a, double b) { std::printf(" | %.2f / %.2f", a, b); };
+        std::printf("| %s", s.name.c_str());
+        pair(walker_ns(s, 1, true) / k, walker_ns(s, 1, false) / k);
+        for (int t : {1, 2, 10}) {
+            const double tbb = ns(s, "tbb " + std::to_string(t));
+            pair(walker_ns(s, t, true) / tbb, walker_ns(s, t, false) / tbb);
+        }
+        pair(walker_ns(s, 10, true) / walker_ns(s, 2, true), walker_ns(s, 10, false) / walker_ns(s, 2, false));
+        std::printf(" | %.2f |\n", ns(s, "walker 1 (cold)") / k);
     }
 }
 
@@ -202,22 +215,27 @@ void print_table() {
 
 int main(int argc, char **argv) {
     benchmark::Initialize(&argc, argv);
+    auto reg = [](Shape &s, const std::string &name, auto fn) {
+        benchmark::RegisterBenchmark((s.name + "/" + name).c_str(), fn)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(5);
+    };
     for (auto &s : shapes()) {
         Shape *sp = &s;
-        auto reg = [&](const std::string &name, auto fn) {
-            benchmark::RegisterBenchmark((s.name + "/" + name).c_str(), fn)
-                ->UseManualTime()
-                ->Unit(benchmark::kMillisecond)
-                ->Iterations(5);
-        };
-        reg("kahn", [sp](benchmark::State &st) { kahn(st, sp); });
-        reg("freeze", [sp](benchmark::State &st) { freeze(st, sp); });
-        for (std::size_t t : {1, 2, 10}) {
-            reg("walker/" + std::to_string(t), [sp, t](benchmark::State &st) { walker(st, sp, t, true, false); });
-            reg("tbb/" + std::to_string(t), [sp, t](benchmark::State &st) { flow_graph(st, sp, static_cast<int>(t)); });
-        }
-        reg("walker/1/no-timestamps", [sp](benchmark::State &st) { walker(st, sp, 1, false, false); });
-        reg("walker/1/cold", [sp](benchmark::State &st) { walker(st, sp, 1, true, true); });
+        reg(s, "kahn", [sp](benchmark::State &st) { kahn(st, sp); });
+        reg(s, "freeze", [sp](benchmark::State &st) { freeze(st, sp); });
+        for (bool ts : {true, false})
+            for (std::size_t t : {1, 2, 10})
+                reg(s, "walker/" + std::to_string(t) + (ts ? "" : "/no-timestamps"),
+                    [sp, t, ts](benchmark::State &st) { walker(st, sp, t, ts, false); });
+        reg(s, "walker/1/cold", [sp](benchmark::State &st) { walker(st, sp, 1, true, true); });
+    }
+    // oneTBB last: its worker threads spin for a while after a graph
+    // finishes and would take a core from whatever ran next.
+    for (auto &s : shapes()) {
+        Shape *sp = &s;
+        for (int t : {1, 2, 10}) reg(s, "tbb/" + std::to_string(t), [sp, t](benchmark::State &st) { flow_graph(st, sp, t); });
     }
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

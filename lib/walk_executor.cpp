@@ -433,14 +433,15 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
 
 void Executor::settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                       std::vector<Slot *> &ready, Slot **next) {
-    std::vector<std::pair<Slot *, VertexStatus>> work;
-    finish_one(sec, s, status, ran, std::move(message), ready, work, next);
+    // Waiters claimed for skipping, finished in turn.
+    std::vector<Slot *> skips;
+    finish_one(sec, s, status, ran, std::move(message), ready, skips, next);
     // Iterative, so skipping a 10^6 chain after its first vertex failed does
     // not recurse.
-    while (!work.empty()) {
-        auto [d, st] = work.back();
-        work.pop_back();
-        finish_one(sec, d, st, false, nullptr, ready, work, next);
+    while (!skips.empty()) {
+        Slot *d = skips.back();
+        skips.pop_back();
+        finish_one(sec, d, skip_status(*d), false, nullptr, ready, skips, next);
     }
 }
 
@@ -470,7 +471,7 @@ void Executor::settle_skipped(Section &sec, std::vector<Slot *> &skips, std::vec
 }
 
 void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
-                          std::vector<Slot *> &ready, std::vector<std::pair<Slot *, VertexStatus>> &work,
+                          std::vector<Slot *> &ready, std::vector<Slot *> &skips,
                           Slot **next) {
     Walk &w = *s->walk;
     if (message) w.set_message(*s, std::move(*message));
@@ -493,7 +494,6 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
     // with the same status.
     const bool ok = status != VertexStatus::failed && status != VertexStatus::upstream_failed;
     const Word failed_bit = ok ? 0 : dep_failed;
-    std::vector<Slot *> skipped;
     // The first waiter that becomes ready is claimed for the caller with the
     // same operation that releases it.
     auto release = [&](Slot *d, bool frozen) {
@@ -506,7 +506,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                 *next = d;
             } else {
                 d->word.store(nw, std::memory_order_release);
-                became_ready(d, nw, ready, skipped);
+                became_ready(d, nw, ready, skips);
             }
             return;
         }
@@ -519,7 +519,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                 if (take)
                     *next = d;
                 else if (count_of(dw) == 1)
-                    became_ready(d, nw, ready, skipped);
+                    became_ready(d, nw, ready, skips);
                 return;
             }
         }
@@ -534,7 +534,6 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
         const bool frozen = !w.updated_.load(std::memory_order_acquire);
         for (auto p = w.waiters_begin(i), e = w.waiters_end(i); p != e; ++p) release(&w.slot_at(*p), frozen);
     }
-    for (Slot *d : skipped) work.emplace_back(d, skip_status(*d));
 
     if (observer_.call) {
         // Exact counts for the observer: no batching.

@@ -180,8 +180,9 @@ private:
     // worker: the latest end time among what `d` waited for, when that is
     // known and cheap to find, else -1 (read the clock).
     static std::int64_t start_after(const Slot &s, const Slot &d, std::int64_t end) noexcept;
+    // `skips` receives the waiters claimed for skipping.
     void finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
-                    std::vector<Slot *> &ready, std::vector<std::pair<Slot *, VertexStatus>> &work, Slot **next);
+                    std::vector<Slot *> &ready, std::vector<Slot *> &skips, Slot **next);
     VertexStatus skip_status(const Slot &d) const noexcept;
     // A vertex whose word is `w` will be finished without running.
     bool will_skip(Word w) const noexcept;

@@ -2,11 +2,13 @@
 // update path (walk_update.cpp).
 //
 // Each vertex has one 64-bit atomic word: the number of dependencies it still
-// waits for (low 32 bits), its phase and a few flags. Keeping the count and
-// the phase in one word lets "the last dependency finished" and "an update
-// adds a dependency to a vertex that has not started" race safely: each is a
-// single read-modify-write on the same word, so a vertex is either still
-// waiting (and the update may hold it back) or already claimed by a worker.
+// waits for (low 32 bits), its phase, its final status and a few flags, so
+// one store or one read-modify-write moves a vertex from one state to the
+// next. A worker that is a word's only writer at that moment (the vertex it
+// runs, a waiter with one dependency) uses plain stores; waiters several
+// dependencies may release at once take a CAS, which also claims the last
+// one for running; updates run while the walk is quiesced and race with
+// neither (walk_executor.hpp, "Sections").
 #pragma once
 
 #include <atomic>

@@ -827,7 +827,8 @@ typedef enum dag_walk_event {
  * `parallelism` callbacks run at once. It may call, for this walk:
  * dag_walk_complete, dag_walk_cancel, dag_walk_expand (for `vertex`),
  * dag_walk_apply and the dag_walk_update functions, dag_walk_graph, and every
- * read-only dag_graph function on the walked graph. It must not call
+ * read-only dag_graph function on the walked graph (not while a
+ * dag_walk_apply on this walk runs: see there). It must not call
  * dag_walk_wait or dag_walk_free on its own walk (dag_walk_wait returns
  * DAG_E_STATE) nor mutate the graph through dag_graph functions (DAG_E_BUSY).
  *
@@ -1075,6 +1076,12 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
  * changes are made, so the common scheduling steps need no locked
  * instructions. Concurrent applies to one walk are serialised. The batch is
  * not changed and may be freed afterwards.
+ *
+ * The graph is replaced by its updated copy: no thread (a callback
+ * included) may read the walked graph while dag_walk_apply runs, and
+ * pointers obtained from it before (vertex names) are invalid after it. A
+ * host whose callbacks read the graph while other threads apply updates
+ * must serialise the two itself.
  *
  * @param out_new_ids  NULL, or receives the real ids of the added vertices in
  *                     the order they were added (free with dag_ids_free()).

@@ -316,9 +316,10 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
         if (run(sec, s, ready, clock, next, order_end)) {
             if (order_end && clock >= 0) batch_clock = clock;
             // The first waiter released runs next on this worker (a chain
-            // never leaves it nor touches the queue lock; it has the lowest
-            // index, so a grid is walked along its rows through adjacent
-            // slots); the others go to the queue.
+            // never leaves it nor touches the queue lock; it is the first
+            // dependent connected, which for a grid built row by row is the
+            // next cell of the row, walked through adjacent slots); the
+            // others go to the queue.
             push(ready);
             if (next && clock >= 0) clock = start_after(*s, *next, clock);
             continue;

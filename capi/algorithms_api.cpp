@@ -61,6 +61,7 @@ extern "C" {
 dag_status dag_root(const dag_graph *g, uint64_t *out_root, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out_root, "out_root");
         *out_root = dag::root(g->graph);
     });
@@ -82,6 +83,7 @@ dag_status dag_validate(const dag_graph *g, const dag_validate_options *opts, da
     std::unique_ptr<dag_validation> result;
     const dag_status st = guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         bool single_root = true;
         if (opts) {
             if (opts->size != sizeof(dag_validate_options))
@@ -149,6 +151,7 @@ void dag_id_lists_free(dag_id_lists *lists) { delete lists; }
 dag_status dag_strongly_connected(const dag_graph *g, dag_id_lists **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         dag::ComponentIds c = dag::strongly_connected_components(g->graph);
         *out = new dag_id_lists{std::move(c.offsets), std::move(c.ids)};
@@ -158,6 +161,7 @@ dag_status dag_strongly_connected(const dag_graph *g, dag_id_lists **out, dag_er
 dag_status dag_cycles(const dag_graph *g, dag_id_lists **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         auto lists = std::make_unique<dag_id_lists>();
         for (const auto &cycle : dag::validate(g->graph, false).cycles) {
@@ -179,6 +183,7 @@ dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, dag_error
 dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = dag::capi::make_ids(dag::topological_order(g->graph));
     });
@@ -187,6 +192,7 @@ dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_error **
 dag_status dag_reverse_topological_order(const dag_graph *g, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = dag::capi::make_ids(dag::reverse_topological_order(g->graph));
     });
@@ -196,6 +202,7 @@ dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_
                         dag_visit_fn visit, void *user_data, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require_callback(visit, "visit");
         if (start_count > 0) require(start, "start");
         constexpr unsigned known = DAG_TRAVERSE_BREADTH_FIRST | DAG_TRAVERSE_REVERSE | DAG_TRAVERSE_SORTED;
@@ -222,6 +229,7 @@ dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_
 dag_status dag_ancestors(const dag_graph *g, const uint64_t *ids, size_t count, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = dag::capi::make_ids(dag::ancestors(g->graph, id_set(ids, count)));
     });
@@ -230,6 +238,7 @@ dag_status dag_ancestors(const dag_graph *g, const uint64_t *ids, size_t count, 
 dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size_t count, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = dag::capi::make_ids(dag::descendants(g->graph, id_set(ids, count)));
     });
@@ -239,6 +248,7 @@ dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids, siz
                                     void *user_data, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require_callback(match, "match");
         require(out, "out");
         *out = dag::capi::make_ids(
@@ -250,6 +260,7 @@ dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t *ids, s
                                       void *user_data, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require_callback(match, "match");
         require(out, "out");
         *out = dag::capi::make_ids(
@@ -261,6 +272,7 @@ dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t co
                               void *user_data, int *out_found, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require_callback(match, "match");
         require(out_found, "out_found");
         *out_found = dag::match_ancestor(g->graph, id_set(ids, count), predicate(match, user_data)) ? 1 : 0;
@@ -271,6 +283,7 @@ dag_status dag_match_descendant(const dag_graph *g, const uint64_t *ids, size_t 
                                 void *user_data, int *out_found, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require_callback(match, "match");
         require(out_found, "out_found");
         *out_found = dag::match_descendant(g->graph, id_set(ids, count), predicate(match, user_data)) ? 1 : 0;

@@ -31,6 +31,7 @@ void dag_free(dag_graph *g) { delete g; }
 dag_status dag_clone(const dag_graph *g, dag_graph **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = new dag_graph{g->graph};
     });
@@ -58,13 +59,22 @@ dag_status dag_replace_vertex(dag_graph *g, uint64_t original, uint64_t replacem
     });
 }
 
-int dag_has_vertex(const dag_graph *g, uint64_t id) { return g && g->graph.has_vertex(id); }
+int dag_has_vertex(const dag_graph *g, uint64_t id) {
+    if (!g) return 0;
+    const dag::ReadScope reading(g->graph);
+    return g->graph.has_vertex(id);
+}
 
-size_t dag_vertex_count(const dag_graph *g) { return g ? g->graph.vertex_count() : 0; }
+size_t dag_vertex_count(const dag_graph *g) {
+    if (!g) return 0;
+    const dag::ReadScope reading(g->graph);
+    return g->graph.vertex_count();
+}
 
 dag_status dag_find_vertex(const dag_graph *g, const char *name, uint64_t *out_id, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(name, "name");
         require(out_id, "out_id");
         dag::check_name(name);
@@ -75,6 +85,7 @@ dag_status dag_find_vertex(const dag_graph *g, const char *name, uint64_t *out_i
 dag_status dag_vertex_name(const dag_graph *g, uint64_t id, const char **out_name, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out_name, "out_name");
         const std::string *n = g->graph.name(id);
         *out_name = n ? n->c_str() : nullptr;
@@ -91,6 +102,7 @@ dag_status dag_set_vertex_name(dag_graph *g, uint64_t id, const char *name, dag_
 dag_status dag_vertex_user_data(const dag_graph *g, uint64_t id, void **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = g->graph.user(id);
     });
@@ -127,13 +139,22 @@ dag_status dag_disconnect(dag_graph *g, uint64_t from, uint64_t to, dag_error **
     });
 }
 
-int dag_has_edge(const dag_graph *g, uint64_t from, uint64_t to) { return g && g->graph.has_edge(from, to); }
+int dag_has_edge(const dag_graph *g, uint64_t from, uint64_t to) {
+    if (!g) return 0;
+    const dag::ReadScope reading(g->graph);
+    return g->graph.has_edge(from, to);
+}
 
-size_t dag_edge_count(const dag_graph *g) { return g ? g->graph.edge_count() : 0; }
+size_t dag_edge_count(const dag_graph *g) {
+    if (!g) return 0;
+    const dag::ReadScope reading(g->graph);
+    return g->graph.edge_count();
+}
 
 dag_status dag_vertices(const dag_graph *g, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = dag::capi::make_ids(g->graph.vertices());
     });
@@ -142,6 +163,7 @@ dag_status dag_vertices(const dag_graph *g, dag_ids **out, dag_error **err) {
 dag_status dag_edges(const dag_graph *g, dag_ids **out_pairs, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out_pairs, "out_pairs");
         auto edges = g->graph.edges();
         std::vector<uint64_t> flat;
@@ -157,6 +179,7 @@ dag_status dag_edges(const dag_graph *g, dag_ids **out_pairs, dag_error **err) {
 dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = dag::capi::make_ids(g->graph.dependencies(id));
     });
@@ -165,6 +188,7 @@ dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **out, dag_
 dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = dag::capi::make_ids(g->graph.dependents(id));
     });
@@ -174,6 +198,7 @@ dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
         require(other, "other");
+        const dag::ReadScope reading(other->graph);
         g->graph.subsume(other->graph);
     });
 }
@@ -181,6 +206,7 @@ dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error **err) {
 dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
+        const dag::ReadScope reading(g->graph);
         require(out, "out");
         *out = dag::capi::make_string(g->graph.to_string());
     });

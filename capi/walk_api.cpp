@@ -173,6 +173,7 @@ dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *s
     return guard(__func__, err, [&] {
         dag::Walk &w = core(walk);
         require(sub, "sub");
+        const dag::ReadScope reading(sub->graph);
         auto h = std::make_unique<dag_walker>();
         h->callback = callback ? callback : walk->callback;
         h->user_data = callback ? user_data : walk->user_data;

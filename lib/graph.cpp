@@ -42,16 +42,33 @@ void Graph::swap(Graph &other) noexcept {
 }
 
 namespace {
-// The graph whose walker is applying an update on this thread.
-thread_local const Graph *walker_writing = nullptr;
+// The innermost ReadScope of this thread; each links to the one it is in.
+thread_local const ReadScope *innermost_read = nullptr;
 }  // namespace
 
-WalkerWrite::WalkerWrite(const Graph &g) noexcept : previous_(walker_writing) { walker_writing = &g; }
+ReadScope::ReadScope(const Graph &g) : g_(g), outer_(innermost_read), lock_(g.replace_mu_, std::defer_lock) {
+    // A scope already held on this thread keeps out a writer: taking the
+    // lock again could only wait behind a writer that waits for this thread.
+    if (g.walking() && !reading(g)) lock_.lock();
+    innermost_read = this;
+}
 
-WalkerWrite::~WalkerWrite() { walker_writing = previous_; }
+ReadScope::~ReadScope() { innermost_read = outer_; }
+
+bool ReadScope::reading(const Graph &g) noexcept {
+    for (const ReadScope *r = innermost_read; r; r = r->outer_)
+        if (&r->g_ == &g) return true;
+    return false;
+}
+
+std::unique_lock<std::shared_mutex> Graph::exclude_readers() const {
+    if (ReadScope::reading(*this))
+        throw Error(Errc::state, "the graph cannot be updated from inside a read of it (a visitor or predicate)");
+    return std::unique_lock<std::shared_mutex>(replace_mu_);
+}
 
 void Graph::begin_change() {
-    if (walking() && walker_writing != this)
+    if (walking())
         throw Error(Errc::busy, "the graph is being walked; change it through the walk handle or wait for the walk to end");
     drop_snapshot();
 }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -123,7 +124,16 @@ public:
     void keep_walk_scratch(const Snapshot *s, std::shared_ptr<void> scratch) const;
     std::shared_ptr<void> take_walk_scratch(const Snapshot *s) const;
 
+    // For the walk's updates (the only change a walked graph accepts): waits
+    // until no reader is inside a ReadScope and keeps new ones out while the
+    // returned lock is held; the update then swaps its new contents in.
+    // Throws Errc::state when this thread is itself reading the graph (it
+    // would wait for itself).
+    std::unique_lock<std::shared_mutex> exclude_readers() const;
+
 private:
+    friend class ReadScope;
+
     // Every mutation starts here: refuses a graph being walked, and drops
     // the cached snapshot.
     void begin_change();
@@ -143,23 +153,31 @@ private:
     mutable std::mutex snapshot_mu_;
     mutable std::shared_ptr<const Snapshot> snapshot_;
     mutable std::shared_ptr<void> walk_scratch_;
+    // Readers share it during a walk; the walk's updates take it alone
+    // (ReadScope).
+    mutable std::shared_mutex replace_mu_;
     // Lets a mutation skip the lock when nothing is cached: building a graph
     // would otherwise pay a mutex per connect.
     mutable std::atomic<bool> has_snapshot_{false};
 };
 
-// Lets the walker apply updates made through its walk handle to the graph it
-// holds: while an instance lives, mutations of that graph made on the
-// constructing thread skip the busy check; other threads still get busy.
-class WalkerWrite {
+// Held by every reader of a graph that a walk may update (the C API's
+// read-only functions): while a walk runs, its updates replace the graph's
+// contents, and wait for readers to leave first (Graph::exclude_readers). Free when no walk runs: then nothing changes a graph others read.
+class ReadScope {
 public:
-    explicit WalkerWrite(const Graph &g) noexcept;
-    ~WalkerWrite();
-    WalkerWrite(const WalkerWrite &) = delete;
-    WalkerWrite &operator=(const WalkerWrite &) = delete;
+    explicit ReadScope(const Graph &g);
+    ~ReadScope();
+    ReadScope(const ReadScope &) = delete;
+    ReadScope &operator=(const ReadScope &) = delete;
+
+    // True when this thread is inside a ReadScope of `g`.
+    static bool reading(const Graph &g) noexcept;
 
 private:
-    const Graph *previous_;
+    const Graph &g_;
+    const ReadScope *outer_;
+    std::shared_lock<std::shared_mutex> lock_;
 };
 
 // Checks a name given by a caller: non-empty, valid UTF-8. Throws otherwise.

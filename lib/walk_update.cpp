@@ -6,6 +6,8 @@
 #include "walk_update.hpp"
 
 #include <algorithm>
+#include <mutex>
+#include <shared_mutex>
 #include <unordered_set>
 
 #include "error.hpp"
@@ -123,7 +125,10 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     std::string cycles = cycle_report(cand);
     if (!cycles.empty()) throw Error(Errc::cycle, "update refused, it would create a cycle:\n" + cycles);
 
-    // Sections take the lock, so quiesce without it.
+    // Readers first: one may be waiting to enter a section (a visitor that
+    // completes a vertex), never the other way round. Sections take the
+    // walk's lock, so quiesce without it.
+    std::unique_lock<std::shared_mutex> readers_out = graph_->exclude_readers();
     Quiesced quiet(*ex_);
     lk.lock();
     if (finishing_) throw Error(Errc::state, "the walk has already finished");
@@ -196,9 +201,12 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             o.removed.reserve(o.removed.size() + dropped.size());
         }
         for (VertexId id : removing) overlays_[lookup(id)];
-        // 4. The graph itself, last: assignment has the strong guarantee.
-        WalkerWrite permit(*graph_);
-        *graph_ = cand;
+        // 4. The graph itself, last: a swap cannot fail.
+        retired_.reserve(retired_.size() + 1);
+        auto old = std::make_unique<Graph>();
+        graph_->swap(cand);
+        old->swap(cand);
+        retired_.push_back(std::move(old));
     } catch (...) {
         while (!extra_.empty() && is_new(extra_.back().id)) {
             extra_index_.erase(extra_.back().id);
@@ -207,6 +215,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         undo();
         lk.unlock();
         quiet.end();
+        readers_out.unlock();
         {
             Section sec(*ex_);
             ex_->settle_skipped(sec, skips, ready);
@@ -252,6 +261,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     for (VertexId id : new_ids) ex_->release_waiter(lookup(id), true, ready, skips);
     lk.unlock();
     quiet.end();
+    readers_out.unlock();
     {
         Section sec(*ex_);
         ex_->settle_skipped(sec, skips, ready);

@@ -197,6 +197,9 @@ private:
     std::unordered_map<const Slot *, std::string> messages_;
     std::unordered_map<Slot *, Walk *> expansions_;
     std::vector<std::unique_ptr<Walk>> children_;
+    // The graph's contents before each update, kept until the walk is freed:
+    // names read from the graph before an update stay valid.
+    std::vector<std::unique_ptr<Graph>> retired_;
 };
 
 }  // namespace dag

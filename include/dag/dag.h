@@ -827,8 +827,7 @@ typedef enum dag_walk_event {
  * `parallelism` callbacks run at once. It may call, for this walk:
  * dag_walk_complete, dag_walk_cancel, dag_walk_expand (for `vertex`),
  * dag_walk_apply and the dag_walk_update functions, dag_walk_graph, and every
- * read-only dag_graph function on the walked graph (not while a
- * dag_walk_apply on this walk runs: see there). It must not call
+ * read-only dag_graph function on the walked graph. It must not call
  * dag_walk_wait or dag_walk_free on its own walk (dag_walk_wait returns
  * DAG_E_STATE) nor mutate the graph through dag_graph functions (DAG_E_BUSY).
  *
@@ -1077,11 +1076,13 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
  * instructions. Concurrent applies to one walk are serialised. The batch is
  * not changed and may be freed afterwards.
  *
- * The graph is replaced by its updated copy: no thread (a callback
- * included) may read the walked graph while dag_walk_apply runs, and
- * pointers obtained from it before (vertex names) are invalid after it. A
- * host whose callbacks read the graph while other threads apply updates
- * must serialise the two itself.
+ * The graph's contents are replaced by the updated copy once no read-only
+ * dag_graph call on the graph is in progress (they may run from callbacks
+ * or other threads meanwhile); the previous contents are kept until the
+ * walk is freed, so vertex names read before stay valid, at the cost of a
+ * copy of the graph per update. DAG_E_STATE when called from inside a read
+ * of the walked graph (a dag_traverse visitor or a predicate), which it
+ * would wait for.
  *
  * @param out_new_ids  NULL, or receives the real ids of the added vertices in
  *                     the order they were added (free with dag_ids_free()).
@@ -1090,7 +1091,8 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
  *         touching a vertex the batch removes, or removing an added vertex);
  *         DAG_E_CYCLE (the batch would create a cycle; message in Terraform's
  *         format); DAG_E_STATE (a vertex that has started would have to wait,
- *         or be removed; or the walk has finished); DAG_E_NOMEM.
+ *         or be removed; the walk has finished; or called from inside a read
+ *         of the graph); DAG_E_NOMEM.
  */
 DAG_API dag_status dag_walk_apply(dag_walker *walk, const dag_walk_update *update,
                                   dag_ids **out_new_ids, dag_error **err);

@@ -1,5 +1,7 @@
 // Updates during a walk and dynamic expansion, through the C API.
 #include <algorithm>
+#include <atomic>
+#include <string>
 #include <thread>
 
 #include "walk_test_support.hpp"
@@ -243,6 +245,88 @@ TEST(WalkUpdate, UpdatesFromAnotherThreadWhileTheWalkRuns) {
         if (i % 10) {
             EXPECT_LT(position(order, all[i - 1]), position(order, all[i]));
         }
+}
+
+// Updates replace the graph's contents; callbacks reading it at the same
+// time must never see it half replaced (ThreadSanitizer checks the rest).
+TEST(WalkUpdate, CallbacksReadTheGraphWhileUpdatesReplaceIt) {
+    auto g = new_graph();
+    uint64_t prev = 0;
+    for (int i = 0; i < 300; ++i) {
+        uint64_t v = add(g.get(), ("v" + std::to_string(i)).c_str());
+        if (prev) dag_connect(g.get(), v, prev, nullptr);
+        prev = v;
+    }
+    std::atomic<int> bad{0};
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        const dag_graph *wg = dag_walk_graph(w);
+        for (int k = 0; k < 20; ++k) {
+            const char *name = nullptr;
+            const bool named = dag_vertex_name(wg, v, &name, nullptr) == DAG_OK && name;
+            if (!named || (name[0] != 'v' && name[0] != 'n')) ++bad;  // chain vertices, added ones
+            dag_ids *deps = nullptr;
+            if (dag_dependencies(wg, v, &deps, nullptr) != DAG_OK) ++bad;
+            dag_ids_free(deps);
+            if (dag_vertex_count(wg) < 300) ++bad;
+        }
+        return DAG_WALK_OK;
+    };
+    auto o = options(4, 2);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    int applied = 0;
+    for (int k = 0; k < 200; ++k) {
+        auto u = new_update();
+        dag_walk_update_add_vertex(u.get(), ("n" + std::to_string(k)).c_str(), nullptr, 0, nullptr, nullptr);
+        dag_status st = dag_walk_apply(w, u.get(), nullptr, nullptr);
+        if (st == DAG_E_STATE) break;  // the walk finished
+        ASSERT_EQ(st, DAG_OK);
+        ++applied;
+    }
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk_wait(w, &r, nullptr), DAG_OK);
+    ReportPtr report(r);
+    EXPECT_EQ(bad.load(), 0);
+    EXPECT_GT(applied, 0);
+    EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_OK), 300u + static_cast<size_t>(applied));
+}
+
+struct ApplyFromVisitor {
+    dag_walker *walk;
+    dag_status status = DAG_OK;
+};
+
+int apply_from_visitor(uint64_t, size_t, void *user) {
+    auto *a = static_cast<ApplyFromVisitor *>(user);
+    dag_walk_update *u = nullptr;
+    dag_walk_update_new(&u, nullptr);
+    dag_walk_update_add_vertex(u, nullptr, nullptr, 0, nullptr, nullptr);
+    a->status = dag_walk_apply(a->walk, u, nullptr, nullptr);
+    dag_walk_update_free(u);
+    return DAG_VISIT_STOP;
+}
+
+// A visitor runs inside a read of the graph; an update from there would wait
+// for that read to end, so it is refused instead.
+TEST(WalkUpdate, ApplyFromInsideAReadOfTheGraphIsRefused) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    ApplyFromVisitor from{};
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        from.walk = w;
+        EXPECT_EQ(dag_traverse(dag_walk_graph(w), &v, 1, 0, apply_from_visitor, &from, nullptr), DAG_OK);
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk(g.get(), record_cb, &rec, &o, &r, nullptr), DAG_OK);
+    ReportPtr report(r);
+    EXPECT_EQ(from.status, DAG_E_STATE);
+    EXPECT_EQ(dag_vertex_count(g.get()), 1u);
+    EXPECT_EQ(rec.ran(), std::vector<uint64_t>{a});
 }
 
 // ---- expansion --------------------------------------------------------------

@@ -46,14 +46,20 @@ namespace {
 thread_local const ReadScope *innermost_read = nullptr;
 }  // namespace
 
-ReadScope::ReadScope(const Graph &g) : g_(g), outer_(innermost_read), lock_(g.replace_mu_, std::defer_lock) {
+ReadScope::ReadScope(const Graph &g) : g_(g), lock_(g.replace_mu_, std::defer_lock) {
+    // Outside walks nothing replaces the graph, and the scope costs one load.
+    if (!g.walking()) return;
     // A scope already held on this thread keeps out a writer: taking the
     // lock again could only wait behind a writer that waits for this thread.
-    if (g.walking() && !reading(g)) lock_.lock();
+    if (!reading(g)) lock_.lock();
+    outer_ = innermost_read;
     innermost_read = this;
+    linked_ = true;
 }
 
-ReadScope::~ReadScope() { innermost_read = outer_; }
+ReadScope::~ReadScope() {
+    if (linked_) innermost_read = outer_;
+}
 
 bool ReadScope::reading(const Graph &g) noexcept {
     for (const ReadScope *r = innermost_read; r; r = r->outer_)

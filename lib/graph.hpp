@@ -176,7 +176,8 @@ public:
 
 private:
     const Graph &g_;
-    const ReadScope *outer_;
+    const ReadScope *outer_ = nullptr;
+    bool linked_ = false;  // in this thread's chain of scopes
     std::shared_lock<std::shared_mutex> lock_;
 };
 

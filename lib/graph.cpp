@@ -68,8 +68,6 @@ bool ReadScope::reading(const Graph &g) noexcept {
 }
 
 std::unique_lock<std::shared_mutex> Graph::exclude_readers() const {
-    if (ReadScope::reading(*this))
-        throw Error(Errc::state, "the graph cannot be updated from inside a read of it (a visitor or predicate)");
     return std::unique_lock<std::shared_mutex>(replace_mu_);
 }
 

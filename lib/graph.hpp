@@ -126,9 +126,8 @@ public:
 
     // For the walk's updates (the only change a walked graph accepts): waits
     // until no reader is inside a ReadScope and keeps new ones out while the
-    // returned lock is held; the update then swaps its new contents in.
-    // Throws Errc::state when this thread is itself reading the graph (it
-    // would wait for itself).
+    // returned lock is held; the update then swaps its new contents in. The
+    // caller must not be inside a ReadScope of this graph (ReadScope::reading).
     std::unique_lock<std::shared_mutex> exclude_readers() const;
 
 private:

@@ -81,6 +81,11 @@ private:
 }  // namespace
 
 std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
+    // Before any lock: a reader of the graph on this thread would wait for
+    // itself, and holding its read while waiting for another update's
+    // serialisation lock would deadlock with that update.
+    if (ReadScope::reading(*graph_))
+        throw Error(Errc::state, "the graph cannot be updated from inside a read of it (a visitor or predicate)");
     walk_detail::CallScope scope(*ex_);
     std::vector<Slot *> ready, skips, removed_slots;
     std::vector<VertexId> new_ids;

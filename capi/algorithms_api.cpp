@@ -13,6 +13,7 @@
 #include "validate.hpp"
 
 using dag::capi::ApiError;
+using dag::capi::GraphRead;
 using dag::capi::guard;
 using dag::capi::require;
 
@@ -60,8 +61,7 @@ extern "C" {
 
 dag_status dag_root(const dag_graph *g, uint64_t *out_root, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out_root, "out_root");
         *out_root = dag::root(g->graph);
     });
@@ -82,8 +82,7 @@ dag_status dag_validate(const dag_graph *g, const dag_validate_options *opts, da
                         dag_error **err) {
     std::unique_ptr<dag_validation> result;
     const dag_status st = guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         bool single_root = true;
         if (opts) {
             if (opts->size != sizeof(dag_validate_options))
@@ -150,8 +149,7 @@ void dag_id_lists_free(dag_id_lists *lists) { delete lists; }
 
 dag_status dag_strongly_connected(const dag_graph *g, dag_id_lists **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         dag::ComponentIds c = dag::strongly_connected_components(g->graph);
         *out = new dag_id_lists{std::move(c.offsets), std::move(c.ids)};
@@ -160,8 +158,7 @@ dag_status dag_strongly_connected(const dag_graph *g, dag_id_lists **out, dag_er
 
 dag_status dag_cycles(const dag_graph *g, dag_id_lists **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         auto lists = std::make_unique<dag_id_lists>();
         for (const auto &cycle : dag::validate(g->graph, false).cycles) {
@@ -182,8 +179,7 @@ dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, dag_error
 
 dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = dag::capi::make_ids(dag::topological_order(g->graph));
     });
@@ -191,8 +187,7 @@ dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_error **
 
 dag_status dag_reverse_topological_order(const dag_graph *g, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = dag::capi::make_ids(dag::reverse_topological_order(g->graph));
     });
@@ -201,8 +196,7 @@ dag_status dag_reverse_topological_order(const dag_graph *g, dag_ids **out, dag_
 dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_count, unsigned flags,
                         dag_visit_fn visit, void *user_data, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require_callback(visit, "visit");
         if (start_count > 0) require(start, "start");
         constexpr unsigned known = DAG_TRAVERSE_BREADTH_FIRST | DAG_TRAVERSE_REVERSE | DAG_TRAVERSE_SORTED;
@@ -228,8 +222,7 @@ dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_
 
 dag_status dag_ancestors(const dag_graph *g, const uint64_t *ids, size_t count, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = dag::capi::make_ids(dag::ancestors(g->graph, id_set(ids, count)));
     });
@@ -237,8 +230,7 @@ dag_status dag_ancestors(const dag_graph *g, const uint64_t *ids, size_t count, 
 
 dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size_t count, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = dag::capi::make_ids(dag::descendants(g->graph, id_set(ids, count)));
     });
@@ -247,8 +239,7 @@ dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size_t count
 dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids, size_t count, dag_predicate_fn match,
                                     void *user_data, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require_callback(match, "match");
         require(out, "out");
         *out = dag::capi::make_ids(
@@ -259,8 +250,7 @@ dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids, siz
 dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t *ids, size_t count, dag_predicate_fn match,
                                       void *user_data, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require_callback(match, "match");
         require(out, "out");
         *out = dag::capi::make_ids(
@@ -271,8 +261,7 @@ dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t *ids, s
 dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t count, dag_predicate_fn match,
                               void *user_data, int *out_found, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require_callback(match, "match");
         require(out_found, "out_found");
         *out_found = dag::match_ancestor(g->graph, id_set(ids, count), predicate(match, user_data)) ? 1 : 0;
@@ -282,8 +271,7 @@ dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t co
 dag_status dag_match_descendant(const dag_graph *g, const uint64_t *ids, size_t count, dag_predicate_fn match,
                                 void *user_data, int *out_found, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require_callback(match, "match");
         require(out_found, "out_found");
         *out_found = dag::match_descendant(g->graph, id_set(ids, count), predicate(match, user_data)) ? 1 : 0;

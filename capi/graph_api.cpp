@@ -6,6 +6,7 @@
 
 #include "guard.hpp"
 
+using dag::capi::GraphRead;
 using dag::capi::guard;
 using dag::capi::require;
 
@@ -30,8 +31,7 @@ void dag_free(dag_graph *g) { delete g; }
 
 dag_status dag_clone(const dag_graph *g, dag_graph **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = new dag_graph{g->graph};
     });
@@ -73,8 +73,7 @@ size_t dag_vertex_count(const dag_graph *g) {
 
 dag_status dag_find_vertex(const dag_graph *g, const char *name, uint64_t *out_id, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(name, "name");
         require(out_id, "out_id");
         dag::check_name(name);
@@ -84,8 +83,7 @@ dag_status dag_find_vertex(const dag_graph *g, const char *name, uint64_t *out_i
 
 dag_status dag_vertex_name(const dag_graph *g, uint64_t id, const char **out_name, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out_name, "out_name");
         const std::string *n = g->graph.name(id);
         *out_name = n ? n->c_str() : nullptr;
@@ -101,8 +99,7 @@ dag_status dag_set_vertex_name(dag_graph *g, uint64_t id, const char *name, dag_
 
 dag_status dag_vertex_user_data(const dag_graph *g, uint64_t id, void **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = g->graph.user(id);
     });
@@ -153,8 +150,7 @@ size_t dag_edge_count(const dag_graph *g) {
 
 dag_status dag_vertices(const dag_graph *g, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = dag::capi::make_ids(g->graph.vertices());
     });
@@ -162,8 +158,7 @@ dag_status dag_vertices(const dag_graph *g, dag_ids **out, dag_error **err) {
 
 dag_status dag_edges(const dag_graph *g, dag_ids **out_pairs, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out_pairs, "out_pairs");
         auto edges = g->graph.edges();
         std::vector<uint64_t> flat;
@@ -178,8 +173,7 @@ dag_status dag_edges(const dag_graph *g, dag_ids **out_pairs, dag_error **err) {
 
 dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = dag::capi::make_ids(g->graph.dependencies(id));
     });
@@ -187,8 +181,7 @@ dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **out, dag_
 
 dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = dag::capi::make_ids(g->graph.dependents(id));
     });
@@ -197,16 +190,14 @@ dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out, dag_er
 dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
-        require(other, "other");
-        const dag::ReadScope reading(other->graph);
+        const GraphRead reading(other, "other");
         g->graph.subsume(other->graph);
     });
 }
 
 dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
-        const dag::ReadScope reading(g->graph);
+        const GraphRead reading(g, "g");
         require(out, "out");
         *out = dag::capi::make_string(g->graph.to_string());
     });

@@ -31,6 +31,17 @@ inline void require(const void *p, const char *what) {
     if (!p) throw ApiError{DAG_E_NULL_ARGUMENT, std::string("argument '") + what + "' is NULL"};
 }
 
+// A read-only entry point's hold on its graph argument: NULL is refused as by
+// require(), and the read runs inside a ReadScope, safe against the updates
+// of a walk of that graph.
+class GraphRead {
+public:
+    GraphRead(const dag_graph *g, const char *what) : scope_((require(g, what), g->graph)) {}
+
+private:
+    ReadScope scope_;
+};
+
 template <class F>
 dag_status guard(const char *fn, dag_error **err, F &&body) noexcept {
     if (err) *err = nullptr;

@@ -8,6 +8,7 @@
 #include "walk_handles.hpp"
 
 using dag::capi::ApiError;
+using dag::capi::GraphRead;
 using dag::capi::guard;
 using dag::capi::require;
 
@@ -172,8 +173,7 @@ dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *s
                            void *user_data, dag_error **err) {
     return guard(__func__, err, [&] {
         dag::Walk &w = core(walk);
-        require(sub, "sub");
-        const dag::ReadScope reading(sub->graph);
+        const GraphRead reading(sub, "sub");
         auto h = std::make_unique<dag_walker>();
         h->callback = callback ? callback : walk->callback;
         h->user_data = callback ? user_data : walk->user_data;

@@ -169,6 +169,17 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
                 ex_->became_ready(s, walk_detail::with_phase(w, Phase::waiting), ready, skips);
         }
     };
+    // Refused or applied: lets the walk and its readers go on, then finishes
+    // the vertices the changes left to skip and queues those made ready.
+    auto hand_over = [&] {
+        lk.unlock();
+        quiet.end();
+        readers_out.unlock();
+        Section sec(*ex_);
+        ex_->settle_skipped(sec, skips, ready);
+        sec.leave();
+        ex_->push(ready);
+    };
     try {
         held.reserve(added.size());
         marked.reserve(removing.size());
@@ -218,14 +229,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             extra_.pop_back();
         }
         undo();
-        lk.unlock();
-        quiet.end();
-        readers_out.unlock();
-        {
-            Section sec(*ex_);
-            ex_->settle_skipped(sec, skips, ready);
-        }
-        ex_->push(ready);
+        hand_over();
         throw;
     }
     total_.fetch_add(new_ids.size(), std::memory_order_acq_rel);
@@ -264,14 +268,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         removed_slots.push_back(r);
     }
     for (VertexId id : new_ids) ex_->release_waiter(lookup(id), true, ready, skips);
-    lk.unlock();
-    quiet.end();
-    readers_out.unlock();
-    {
-        Section sec(*ex_);
-        ex_->settle_skipped(sec, skips, ready);
-    }
-    ex_->push(ready);
+    hand_over();
     for (Slot *r : removed_slots) {
         std::size_t done = done_.fetch_add(1, std::memory_order_acq_rel) + 1;
         if (ex_->observer().call)

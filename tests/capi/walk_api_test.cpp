@@ -177,20 +177,37 @@ TEST(WalkApi, ParallelismBoundIsReachedAndNeverExceeded) {
     auto g = new_graph();
     for (int i = 0; i < 60; ++i) add(g.get(), nullptr);
     std::atomic<int> now{0}, peak{0};
+    // Each callback waits until `bound` callbacks have run at once, so the
+    // bound is reached however the workers happen to be scheduled (with 2 ms
+    // sleeps alone, a loaded machine may never overlap them); were more
+    // allowed in, they would start while these wait, and raise the peak.
+    int bound = 0;
+    std::chrono::steady_clock::time_point deadline;
+    std::mutex mu;
+    std::condition_variable cv;
     Recorder rec;
     rec.body = [&](dag_walker *, uint64_t, const char **) {
         int n = ++now;
         int p = peak.load();
         while (n > p && !peak.compare_exchange_weak(p, n)) {
         }
+        {
+            std::unique_lock<std::mutex> lk(mu);
+            cv.notify_all();
+            cv.wait_until(lk, deadline, [&] { return peak.load() >= bound; });
+        }
         std::this_thread::sleep_for(2ms);
         --now;
         return DAG_WALK_OK;
     };
     ReportPtr report;
+    bound = 4;
+    deadline = std::chrono::steady_clock::now() + gate_limit;
     ASSERT_EQ(run_walk(g.get(), rec, options(4, 10), report), DAG_OK);
     EXPECT_EQ(peak.load(), 4);
     peak = 0;
+    bound = 3;
+    deadline = std::chrono::steady_clock::now() + gate_limit;
     ASSERT_EQ(run_walk(g.get(), rec, options(10, 3), report), DAG_OK);
     EXPECT_EQ(peak.load(), 3);  // bounded by the pool
 }
@@ -239,10 +256,12 @@ TEST(WalkApi, CancelFromAnotherThreadAccountsForEveryVertex) {
     for (int i = 0; i < 500; ++i) ids.push_back(add(g.get(), nullptr));
     for (int i = 1; i < 500; i += 2) dag_connect(g.get(), ids[i], ids[i - 1], nullptr);
     std::atomic<int> started{0};
+    // Callbacks after the fifth wait until the cancel was made: with sleeps
+    // alone, a slow or loaded machine could finish the walk first.
+    Latch cancel_made;
     Recorder rec;
     rec.body = [&](dag_walker *, uint64_t, const char **) {
-        ++started;
-        std::this_thread::sleep_for(1ms);
+        if (++started > 5) cancel_made.wait();
         return DAG_WALK_OK;
     };
     auto o = options(2, 2);
@@ -250,7 +269,9 @@ TEST(WalkApi, CancelFromAnotherThreadAccountsForEveryVertex) {
     ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
     WalkPtr walk(w);
     while (started.load() < 5) std::this_thread::sleep_for(1ms);
-    ASSERT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+    const dag_status cancel_status = dag_walk_cancel(w, nullptr);
+    cancel_made.set();
+    ASSERT_EQ(cancel_status, DAG_OK);
     dag_walk_report *r = nullptr;
     EXPECT_EQ(dag_walk_wait(w, &r, nullptr), DAG_E_CANCELLED);
     ReportPtr report(r);
@@ -290,16 +311,46 @@ TEST(WalkApi, CancelFromInsideACallback) {
 TEST(WalkApi, FreeingARunningWalkCancelsIt) {
     auto g = new_graph();
     for (int i = 0; i < 100; ++i) add(g.get(), nullptr);
+    // The walk is freed with both parallelism slots taken: the first callback
+    // left its vertex pending, the second runs until the cancel that
+    // dag_walk_free makes has finished that pending vertex (the observer sees
+    // it). Nothing else can start before the cancel, whatever the timing (with
+    // 1 ms sleeps alone, a slow machine could finish the walk before the free).
+    struct Ctx {
+        std::atomic<int> started{0};
+        std::atomic<uint64_t> pending{0};
+        Latch two_started, cancel_seen;
+    } ctx;
     Recorder rec;
-    rec.body = [&](dag_walker *, uint64_t, const char **) {
-        std::this_thread::sleep_for(1ms);
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        const int n = ++ctx.started;
+        if (n == 1) {
+            ctx.pending = v;
+            return DAG_WALK_PENDING;
+        }
+        if (n == 2) {
+            ctx.two_started.set();
+            if (!ctx.cancel_seen.wait()) {
+                ADD_FAILURE() << "dag_walk_free did not cancel the walk";
+                while (ctx.pending.load() == 0) std::this_thread::yield();
+                dag_walk_complete(w, ctx.pending.load(), DAG_WALK_OK, nullptr, nullptr);  // let it end
+            }
+        }
         return DAG_WALK_OK;
     };
     auto o = options(2, 2);
+    o.observer = [](dag_walker *, dag_walk_event ev, uint64_t, dag_vertex_status st, size_t, size_t, size_t,
+                    void *user) {
+        if (ev == DAG_WALK_EVENT_FINISHED && st == DAG_VERTEX_CANCELLED) static_cast<Ctx *>(user)->cancel_seen.set();
+    };
+    o.observer_data = &ctx;
     dag_walker *w = nullptr;
     ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    ASSERT_TRUE(ctx.two_started.wait());
     dag_walk_free(w);
+    EXPECT_TRUE(ctx.cancel_seen.is_set());
     EXPECT_LT(rec.ran().size(), 100u);
+    EXPECT_EQ(rec.ran().size(), 2u);
     EXPECT_EQ(dag_connect(g.get(), 1, 2, nullptr), DAG_OK);
 }
 
@@ -310,6 +361,11 @@ struct Engine {
     std::deque<std::pair<dag_walker *, uint64_t>> work;
     bool stop = false;
     std::atomic<int> outstanding{0}, peak{0};
+    // Non-zero: hold every completion until `peak` has reached this, or until
+    // gate_limit passed (then 0), so that a peak the walk allows is reached
+    // whatever the timing.
+    std::atomic<int> hold_until_peak{0};
+    std::chrono::steady_clock::time_point hold_deadline;
     std::vector<std::thread> threads;
     std::function<dag_walk_result(uint64_t)> result = [](uint64_t) { return DAG_WALK_OK; };
 
@@ -324,6 +380,11 @@ struct Engine {
                         if (work.empty()) return;
                         item = work.front();
                         work.pop_front();
+                    }
+                    if (int hold = hold_until_peak.load()) {
+                        while (peak.load() < hold && std::chrono::steady_clock::now() < hold_deadline)
+                            std::this_thread::sleep_for(50us);
+                        if (peak.load() < hold) hold_until_peak = 0;  // gave up: the peak check fails
                     }
                     std::this_thread::sleep_for(200us);
                     --outstanding;
@@ -362,6 +423,10 @@ TEST(WalkApi, AsyncCompletionFromOtherThreads) {
     for (int i = 0; i < 200; ++i) ids.push_back(add(g.get(), nullptr));
     for (int i = 10; i < 200; ++i) dag_connect(g.get(), ids[i], ids[i % 10], nullptr);
     Engine engine(3);
+    // Without this, a loaded machine may complete each vertex before the
+    // walk's thread hands over the fourth, and the peak stays below 4.
+    engine.hold_deadline = std::chrono::steady_clock::now() + gate_limit;
+    engine.hold_until_peak = 4;
     std::mutex mu;
     std::map<uint64_t, int> started;
     int clock = 0;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -25,6 +27,36 @@ struct UpdateDeleter {
     void operator()(dag_walk_update *u) const { dag_walk_update_free(u); }
 };
 using UpdatePtr = std::unique_ptr<dag_walk_update, UpdateDeleter>;
+
+// How long a test waits for an interleaving it forces. Correct code gets
+// there in microseconds however slow or loaded the machine; the limit only
+// turns a bug (a vertex held back that should run) into a failure, not a hang.
+constexpr std::chrono::seconds gate_limit{60};
+
+// A one-way flag threads can wait on, to force the interleaving a test needs
+// instead of hoping a sleep produces it.
+class Latch {
+public:
+    void set() {
+        std::lock_guard<std::mutex> lk(mu_);
+        open_ = true;
+        cv_.notify_all();
+    }
+    bool is_set() {
+        std::lock_guard<std::mutex> lk(mu_);
+        return open_;
+    }
+    // True once set; false if that took longer than gate_limit.
+    bool wait() {
+        std::unique_lock<std::mutex> lk(mu_);
+        return cv_.wait_for(lk, gate_limit, [&] { return open_; });
+    }
+
+private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool open_ = false;
+};
 
 // A callback as a std::function, plus the order in which vertices ran.
 struct Recorder {

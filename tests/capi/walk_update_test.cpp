@@ -130,18 +130,35 @@ TEST(WalkUpdate, RemovedEdgeNoLongerHoldsItsWaiter) {
     dag_connect(g.get(), c, a, nullptr);
     dag_connect(g.get(), c, b, nullptr);
     dag_connect(g.get(), b, a, nullptr);
+    // b's callback holds until c has finished (the observer says so), where a
+    // 50 ms sleep could be outrun by a slow machine; were c still waiting for
+    // b, b would wait in vain and fail.
+    struct Ctx {
+        uint64_t c;
+        Latch c_finished;
+    } ctx{c, {}};
     Recorder rec;
-    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+    rec.body = [&](dag_walker *w, uint64_t v, const char **msg) {
         if (v == a) {
             auto u = new_update();
             dag_walk_update_disconnect(u.get(), c, b, nullptr);
             EXPECT_EQ(dag_walk_apply(w, u.get(), nullptr, nullptr), DAG_OK);
         }
-        if (v == b) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (v == b && !ctx.c_finished.wait()) {
+            *msg = "timeout: c still waits for b";
+            return DAG_WALK_FAILED;
+        }
         return DAG_WALK_OK;
     };
+    auto o = options(2, 2);
+    o.observer = [](dag_walker *, dag_walk_event ev, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
+                    void *user) {
+        auto *x = static_cast<Ctx *>(user);
+        if (ev == DAG_WALK_EVENT_FINISHED && v == x->c) x->c_finished.set();
+    };
+    o.observer_data = &ctx;
     ReportPtr report;
-    ASSERT_EQ(run_walk(g.get(), rec, options(2, 2), report), DAG_OK);
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK) << message_of(report.get(), b);
     // c no longer waits for the slow b.
     int64_t c_end = 0, b_end = 0;
     dag_walk_report_vertex(report.get(), c, nullptr, nullptr, nullptr, &c_end, nullptr);
@@ -251,15 +268,24 @@ TEST(WalkUpdate, UpdatesFromAnotherThreadWhileTheWalkRuns) {
 // time must never see it half replaced (ThreadSanitizer checks the rest).
 TEST(WalkUpdate, CallbacksReadTheGraphWhileUpdatesReplaceIt) {
     auto g = new_graph();
-    uint64_t prev = 0;
+    uint64_t prev = 0, first = 0;  // first: the chain's end, which waits on nothing
     for (int i = 0; i < 300; ++i) {
         uint64_t v = add(g.get(), ("v" + std::to_string(i)).c_str());
         if (prev) dag_connect(g.get(), v, prev, nullptr);
+        else first = v;
         prev = v;
     }
     std::atomic<int> bad{0};
+    std::atomic<int> applied{0};
     Recorder rec;
     rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        // Without this gate a fast machine can finish all 300 vertices before
+        // the first update lands, and the race under test never happens.
+        if (v == first) {
+            const auto limit = std::chrono::steady_clock::now() + gate_limit;
+            while (applied.load() < 20 && std::chrono::steady_clock::now() < limit)
+                std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
         const dag_graph *wg = dag_walk_graph(w);
         for (int k = 0; k < 20; ++k) {
             const char *name = nullptr;
@@ -276,7 +302,6 @@ TEST(WalkUpdate, CallbacksReadTheGraphWhileUpdatesReplaceIt) {
     dag_walker *w = nullptr;
     ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
     WalkPtr walk(w);
-    int applied = 0;
     for (int k = 0; k < 200; ++k) {
         auto u = new_update();
         dag_walk_update_add_vertex(u.get(), ("n" + std::to_string(k)).c_str(), nullptr, 0, nullptr, nullptr);
@@ -289,8 +314,8 @@ TEST(WalkUpdate, CallbacksReadTheGraphWhileUpdatesReplaceIt) {
     ASSERT_EQ(dag_walk_wait(w, &r, nullptr), DAG_OK);
     ReportPtr report(r);
     EXPECT_EQ(bad.load(), 0);
-    EXPECT_GT(applied, 0);
-    EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_OK), 300u + static_cast<size_t>(applied));
+    EXPECT_GE(applied.load(), 20);
+    EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_OK), 300u + static_cast<size_t>(applied.load()));
 }
 
 struct ApplyFromVisitor {

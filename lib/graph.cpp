@@ -281,6 +281,60 @@ void Graph::connect_many(const VertexId *pairs, std::size_t count) {
     }
 }
 
+std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &vertices,
+                                               const std::vector<std::pair<VertexId, VertexId>> &connects,
+                                               const std::vector<std::pair<VertexId, VertexId>> &disconnects,
+                                               const std::vector<VertexId> &removals,
+                                               std::vector<RetiredName> &retired) {
+    drop_snapshot();
+    const std::size_t bound = index_bound(), live = live_;
+    std::vector<VertexId> ids;
+    ids.reserve(vertices.size());
+    retired.reserve(retired.size() + removals.size());
+    std::vector<bool> made(connects.size());
+    try {
+        for (const NewVertex &nv : vertices) {
+            const Vertex v = boost::num_vertices(*adj_);
+            const std::string *stored = nv.name ? claim_name(*nv.name, v) : nullptr;
+            try {
+                boost::add_vertex(VertexProps{stored, nv.user, true}, *adj_);
+            } catch (...) {
+                if (stored) names_.erase(*stored);
+                throw;
+            }
+            ++live_;
+            ids.push_back(id_of(v));
+        }
+        for (std::size_t i = 0; i < connects.size(); ++i)
+            made[i] = add_edge_index(index_of(connects[i].first), index_of(connects[i].second));
+    } catch (...) {
+        for (std::size_t i = connects.size(); i-- > 0;)
+            if (made[i]) boost::remove_edge(index_of(connects[i].first), index_of(connects[i].second), *adj_);
+        // The added vertices are the last ones and have no edges left, so
+        // dropping their records renumbers nothing.
+        while (boost::num_vertices(*adj_) > bound) {
+            if (const std::string *n = (*adj_).m_vertices.back().m_property.name) names_.erase(*n);
+            (*adj_).m_vertices.pop_back();
+        }
+        live_ = live;
+        throw;
+    }
+    // Nothing below allocates.
+    for (auto [from, to] : disconnects)
+        if (has_edge_index(index_of(from), index_of(to))) boost::remove_edge(index_of(from), index_of(to), *adj_);
+    for (VertexId id : removals) {
+        const Vertex v = index_of(id);
+        unlink(v);
+        VertexProps &p = (*adj_)[v];
+        if (p.name) retired.push_back(names_.extract(*p.name));
+        p = VertexProps{};
+        --live_;
+    }
+    return ids;
+}
+
+bool Graph::has_name(std::string_view name) const { return names_.count(std::string(name)) != 0; }
+
 void Graph::connect(VertexId from, VertexId to) {
     begin_change();
     Vertex a = checked(from), b = checked(to);

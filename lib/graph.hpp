@@ -95,7 +95,27 @@ public:
     void subsume(const Graph &other);
     std::string to_string() const;
 
+    // True when a vertex has this name.
+    bool has_name(std::string_view name) const;
+
     // --- walks --------------------------------------------------------------
+    // The name of a vertex a walk's update removed, kept by the walk so that
+    // pointers to it stay valid until the walk is freed.
+    using RetiredName = std::unordered_map<std::string, Vertex>::node_type;
+    struct NewVertex {
+        std::optional<std::string_view> name;
+        void *user = nullptr;
+    };
+    // A running walk's update (Walk::apply), made in place although the
+    // graph is walked: adds `vertices` (ids index_bound() + 1 on, in order),
+    // then connects, disconnects and removes vertices, whose names go to
+    // `retired`. The caller has checked every id, name and cycle, and keeps
+    // readers out. All or nothing: only allocation can fail, and then
+    // nothing has changed. Returns the new ids.
+    std::vector<VertexId> edit_while_walked(const std::vector<NewVertex> &vertices,
+                                            const std::vector<std::pair<VertexId, VertexId>> &connects,
+                                            const std::vector<std::pair<VertexId, VertexId>> &disconnects,
+                                            const std::vector<VertexId> &removals, std::vector<RetiredName> &retired);
     // While a walk holds the graph, every mutation above throws Errc::busy.
     void begin_walk() noexcept { walks_.fetch_add(1, std::memory_order_acq_rel); }
     void end_walk() noexcept { walks_.fetch_sub(1, std::memory_order_acq_rel); }

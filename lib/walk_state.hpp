@@ -11,6 +11,7 @@
 // neither (walk_executor.hpp, "Sections").
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -93,10 +94,33 @@ struct BulkFree {
 template <class T>
 using BulkArray = std::unique_ptr<T[], BulkFree>;
 
-// Waiter changes made by updates to a vertex that had not finished yet.
+// Waiter changes made by updates to a vertex that had not finished yet: its
+// waiters are its frozen ones less `removed`, plus `added`. A waiter is never
+// in both, so an edge disconnected and connected again (or the other way
+// round) by later updates counts once, or not at all.
 struct Overlay {
     std::vector<Slot *> added;
     std::vector<Slot *> removed;
+
+    // Both only erase or append; with room reserved neither throws.
+    void add(Slot *waiter) {
+        if (!take(removed, waiter)) added.push_back(waiter);
+    }
+    void drop(Slot *waiter) {
+        if (!take(added, waiter)) removed.push_back(waiter);
+    }
+    bool dropped(const Slot *waiter) const noexcept {
+        return std::find(removed.begin(), removed.end(), waiter) != removed.end();
+    }
+
+private:
+    static bool take(std::vector<Slot *> &v, Slot *waiter) noexcept {
+        auto it = std::find(v.begin(), v.end(), waiter);
+        if (it == v.end()) return false;
+        *it = v.back();
+        v.pop_back();
+        return true;
+    }
 };
 
 }  // namespace dag::walk_detail

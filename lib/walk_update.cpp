@@ -1,16 +1,21 @@
-// Updates during a walk. The batch is tried on a copy of the graph first
-// (ids, cycles), then, with the walk quiesced (walk_executor.hpp,
-// "Sections"), the vertices it would hold back or remove are claimed (each
-// must not have started), and only then are the graph and the walk state
-// changed, so a refused batch leaves both as they were.
+// Updates during a walk. The batch is checked first, while the walk runs on:
+// ids, names, and cycles, against a topological order of the graph that the
+// walk keeps from one update to the next (dynamic_order.hpp), so an update
+// costs about what it changes, not a copy and a check of the whole graph.
+// Then, with the walk quiesced (walk_executor.hpp, "Sections"), the vertices
+// it would hold back or remove are claimed (each must not have started), and
+// only then are the graph (in place) and the walk state changed, so a
+// refused batch leaves both, and the order, as they were.
 #include "walk_update.hpp"
 
 #include <algorithm>
 #include <mutex>
 #include <shared_mutex>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "error.hpp"
+#include "dynamic_order.hpp"
 #include "validate.hpp"
 #include "walk_executor.hpp"
 #include "walker.hpp"
@@ -62,6 +67,76 @@ bool mark_overlay(Slot *s) {
 
 namespace {
 
+struct EdgeHash {
+    std::size_t operator()(std::pair<VertexId, VertexId> e) const noexcept {
+        return std::hash<VertexId>()(e.first * 0x9E3779B97F4A7C15ull ^ e.second);
+    }
+};
+using EdgeSet = std::unordered_set<std::pair<VertexId, VertexId>, EdgeHash>;
+
+// The graph as a batch will leave it, for the order's searches: the graph's
+// edges less those the batch disconnects or removes, plus the batch's new
+// edges as they are checked.
+class BatchView final : public EdgeView {
+public:
+    BatchView(const Graph &g, const EdgeSet &disconnecting, const std::unordered_set<VertexId> &removing)
+        : adj_(g.adjacency()), bound_(g.index_bound()), disconnecting_(disconnecting), removing_(removing),
+          filter_(!disconnecting.empty() || !removing.empty()) {}
+
+    void add(Vertex a, Vertex b) {
+        dependencies_[a].push_back(b);
+        dependents_[b].push_back(a);
+    }
+
+    void dependencies(Vertex v, std::vector<Vertex> &out) const override {
+        if (v < bound_)
+            for (auto [it, end] = boost::adjacent_vertices(v, adj_); it != end; ++it)
+                if (kept(v, *it)) out.push_back(*it);
+        append(dependencies_, v, out);
+    }
+
+    void dependents(Vertex v, std::vector<Vertex> &out) const override {
+        if (v < bound_)
+            for (auto [it, end] = boost::inv_adjacent_vertices(v, adj_); it != end; ++it)
+                if (kept(*it, v)) out.push_back(*it);
+        append(dependents_, v, out);
+    }
+
+private:
+    using Lists = std::unordered_map<Vertex, std::vector<Vertex>>;
+
+    bool kept(Vertex from, Vertex to) const {
+        if (!filter_) return true;
+        const VertexId a = Graph::id_of(from), b = Graph::id_of(to);
+        return !removing_.count(a) && !removing_.count(b) && !disconnecting_.count({a, b});
+    }
+    static void append(const Lists &lists, Vertex v, std::vector<Vertex> &out) {
+        if (auto it = lists.find(v); it != lists.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+
+    const AdjacencyList &adj_;
+    const std::size_t bound_;
+    const EdgeSet &disconnecting_;
+    const std::unordered_set<VertexId> &removing_;
+    const bool filter_;
+    Lists dependencies_, dependents_;
+};
+
+// Puts the walk's order back unless the batch lands.
+class OrderGuard {
+public:
+    explicit OrderGuard(DynamicOrder &order) : order_(&order) {}
+    ~OrderGuard() {
+        if (order_) order_->rollback();
+    }
+    OrderGuard(const OrderGuard &) = delete;
+    OrderGuard &operator=(const OrderGuard &) = delete;
+    void commit() noexcept { order_ = nullptr; }
+
+private:
+    DynamicOrder *order_;
+};
+
 // Keeps every other thread out of the walk's scheduling state while held.
 class Quiesced {
 public:
@@ -80,6 +155,48 @@ private:
 
 }  // namespace
 
+void Walk::check_acyclic(const WalkUpdate &u, const std::vector<VertexId> &new_ids,
+                         const std::vector<std::pair<VertexId, VertexId>> &new_edges,
+                         const std::vector<std::pair<VertexId, VertexId>> &connects,
+                         const std::vector<std::pair<VertexId, VertexId>> &disconnects,
+                         const std::vector<VertexId> &removals) {
+    if (!order_.built()) order_.build(*graph_);
+    order_.mark();
+    OrderGuard guard(order_);
+    // A new vertex that only others depend on goes first, any other last:
+    // then its edges agree with the order and cost nothing to check.
+    const VertexId bound = graph_->index_bound();
+    std::vector<char> waits(new_ids.size()), waited_for(new_ids.size());
+    for (auto [a, b] : new_edges) {
+        if (a > bound) waits[a - bound - 1] = 1;
+        if (b > bound) waited_for[b - bound - 1] = 1;
+    }
+    for (std::size_t k = 0; k < new_ids.size(); ++k) {
+        if (waited_for[k] && !waits[k])
+            order_.place_first(Graph::index_of(new_ids[k]));
+        else
+            order_.place_last(Graph::index_of(new_ids[k]));
+    }
+    EdgeSet disconnecting(disconnects.begin(), disconnects.end());
+    std::unordered_set<VertexId> removing(removals.begin(), removals.end());
+    BatchView view(*graph_, disconnecting, removing);
+    for (auto [a, b] : new_edges) {
+        if (!order_.add_edge(Graph::index_of(a), Graph::index_of(b), view)) {
+            // Refused: the message lists every cycle, from a copy of the
+            // graph with the whole batch made.
+            Graph cand(*graph_);
+            for (const auto &nv : u.vertices)
+                cand.add_vertex(nv.name ? std::optional<std::string_view>(*nv.name) : std::nullopt, nv.user);
+            for (auto [x, y] : connects) cand.connect(x, y);
+            for (auto [x, y] : disconnects) cand.disconnect(x, y);
+            for (VertexId id : removals) cand.remove_vertex(id);
+            throw Error(Errc::cycle, "update refused, it would create a cycle:\n" + cycle_report(cand));
+        }
+        view.add(Graph::index_of(a), Graph::index_of(b));
+    }
+    guard.commit();
+}
+
 std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     // Before any lock: a reader of the graph on this thread would wait for
     // itself, and holding its read while waiting for another update's
@@ -89,29 +206,48 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     walk_detail::CallScope scope(*ex_);
     std::vector<Slot *> ready, skips, removed_slots;
     std::vector<VertexId> new_ids;
-    // The graph changes only here, so the checks made on the copy below
-    // still hold once the walk is quiesced.
+    // The graph changes only here, so the checks made below, before the
+    // walk is quiesced, still hold once it is.
     std::lock_guard<std::mutex> serial(apply_mu_);
     std::unique_lock<std::mutex> lk(mu_);
     if (finishing_) throw Error(Errc::state, "the walk has already finished");
     lk.unlock();
 
-    // 1. The batch on a copy: ids, names, cycles; the walk runs on meanwhile.
-    Graph cand(*graph_);
-    for (const auto &nv : u.vertices)
-        new_ids.push_back(cand.add_vertex(nv.name ? std::optional<std::string_view>(*nv.name) : std::nullopt,
-                                          nv.user));
+    // 1. The batch's checks: ids, names, cycles; the walk runs on meanwhile.
+    const std::size_t bound = graph_->index_bound();
+    for (std::size_t k = 0; k < u.vertices.size(); ++k) new_ids.push_back(Graph::id_of(bound + k));
+    auto is_new = [&](VertexId id) { return id > bound; };
+    // How messages name a vertex, new ones included.
+    auto shown = [&](VertexId id) {
+        if (!is_new(id)) return graph_->display_name(id);
+        const auto &name = u.vertices[id - bound - 1].name;
+        return name ? *name : std::to_string(id);
+    };
+    std::unordered_map<std::string_view, VertexId> new_names;
+    for (std::size_t k = 0; k < u.vertices.size(); ++k) {
+        if (!u.vertices[k].name) continue;
+        const std::string &name = *u.vertices[k].name;
+        VertexId holder = no_vertex;
+        if (graph_->has_name(name))
+            holder = graph_->find(name);
+        else if (auto [it, fresh] = new_names.emplace(name, new_ids[k]); !fresh)
+            holder = it->second;
+        if (holder != no_vertex)
+            throw Error(Errc::duplicate_name,
+                        "vertex name \"" + name + "\" is already used by vertex " + std::to_string(holder));
+    }
     auto real = [&](VertexId id) {
         if (u.is_provisional(id)) return new_ids[u.provisional_index(id)];
         graph_->checked(id);
         return id;
     };
     std::unordered_set<VertexId> removing;
+    std::vector<VertexId> removals;
     for (VertexId id : u.removals) {
         if (u.is_provisional(id))
             throw Error(Errc::invalid_argument, "a vertex added by this update cannot also be removed by it");
         graph_->checked(id);
-        removing.insert(id);
+        if (removing.insert(id).second) removals.push_back(id);
     }
     auto edge = [&](std::pair<VertexId, VertexId> e) {
         std::pair<VertexId, VertexId> r{real(e.first), real(e.second)};
@@ -121,14 +257,23 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
                                                     " touches a vertex this update removes");
         return r;
     };
+    // The net edge changes: an edge both connected and disconnected by the
+    // batch ends up absent.
     std::vector<std::pair<VertexId, VertexId>> connects, disconnects;
     for (auto e : u.connects) connects.push_back(edge(e));
     for (auto e : u.disconnects) disconnects.push_back(edge(e));
-    for (auto [a, b] : connects) cand.connect(a, b);
-    for (auto [a, b] : disconnects) cand.disconnect(a, b);
-    for (VertexId id : removing) cand.remove_vertex(id);
-    std::string cycles = cycle_report(cand);
-    if (!cycles.empty()) throw Error(Errc::cycle, "update refused, it would create a cycle:\n" + cycles);
+    EdgeSet disconnecting(disconnects.begin(), disconnects.end()), connecting, going;
+    std::vector<std::pair<VertexId, VertexId>> new_edges, gone_edges;
+    for (auto e : connects)
+        if (!disconnecting.count(e) && (is_new(e.first) || is_new(e.second) || !graph_->has_edge(e.first, e.second)) &&
+            connecting.insert(e).second)
+            new_edges.push_back(e);
+    for (auto e : disconnects)
+        if (!is_new(e.first) && !is_new(e.second) && graph_->has_edge(e.first, e.second) && going.insert(e).second)
+            gone_edges.push_back(e);
+    check_acyclic(u, new_ids, new_edges, connects, disconnects, removals);
+    // From here a refusal also puts the order back.
+    OrderGuard order_kept(order_);
 
     // Readers first: one may be waiting to enter a section (a visitor that
     // completes a vertex), never the other way round. Sections take the
@@ -144,16 +289,8 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         return reverse_ ? std::make_pair(e.second, e.first) : e;
     };
     std::vector<std::pair<VertexId, VertexId>> added, dropped;
-    for (auto e : connects)
-        if (!graph_->has_edge(e.first, e.second) && cand.has_edge(e.first, e.second) &&
-            std::find(added.begin(), added.end(), as_wait(e)) == added.end())
-            added.push_back(as_wait(e));
-    for (auto e : disconnects)
-        if (graph_->has_edge(e.first, e.second) && !cand.has_edge(e.first, e.second) &&
-            std::find(dropped.begin(), dropped.end(), as_wait(e)) == dropped.end())
-            dropped.push_back(as_wait(e));
-    const VertexId first_new = new_ids.empty() ? no_vertex : new_ids.front();
-    auto is_new = [&](VertexId id) { return first_new != no_vertex && id >= first_new; };
+    for (auto e : new_edges) added.push_back(as_wait(e));
+    for (auto e : gone_edges) dropped.push_back(as_wait(e));
 
     // 2. Claims: every existing vertex that must wait longer, or be
     // removed, must not have started.
@@ -182,17 +319,16 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     };
     try {
         held.reserve(added.size());
-        marked.reserve(removing.size());
+        marked.reserve(removals.size());
         for (auto [waiter, dep] : added) {
             if (is_new(waiter)) continue;
             Slot *s = lookup(waiter);
             if (!hold_back(s))
                 throw Error(Errc::state, "update refused: vertex " + graph_->display_name(waiter) +
-                                             " has already started, so it cannot wait for " +
-                                             cand.display_name(dep));
+                                             " has already started, so it cannot wait for " + shown(dep));
             held.push_back(s);
         }
-        for (VertexId id : removing) {
+        for (VertexId id : removals) {
             Slot *s = lookup(id);
             if (!mark_removed(s))
                 throw Error(Errc::state, "update refused: vertex " + graph_->display_name(id) +
@@ -216,13 +352,14 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             auto &o = overlays_[lookup(dep)];
             o.removed.reserve(o.removed.size() + dropped.size());
         }
-        for (VertexId id : removing) overlays_[lookup(id)];
-        // 4. The graph itself, last: a swap cannot fail.
-        retired_.reserve(retired_.size() + 1);
-        auto old = std::make_unique<Graph>();
-        graph_->swap(cand);
-        old->swap(cand);
-        retired_.push_back(std::move(old));
+        for (VertexId id : removals) overlays_[lookup(id)];
+        // 4. The graph itself, last, all or nothing.
+        std::vector<Graph::NewVertex> vertices;
+        vertices.reserve(u.vertices.size());
+        for (const auto &nv : u.vertices)
+            vertices.push_back({nv.name ? std::optional<std::string_view>(*nv.name) : std::nullopt, nv.user});
+        graph_->edit_while_walked(vertices, new_edges, gone_edges, removals, retired_names_);
+        order_kept.commit();
     } catch (...) {
         while (!extra_.empty() && is_new(extra_.back().id)) {
             extra_index_.erase(extra_.back().id);
@@ -239,7 +376,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         Slot *w = lookup(waiter), *d = lookup(dep);
         if (is_new(waiter)) w->word.fetch_add(1, std::memory_order_acq_rel);
         if (mark_overlay(d)) {
-            overlays_[d].added.push_back(w);
+            overlays_[d].add(w);
         } else {
             ex_->release_waiter(w,
                                 status_of(*d) != VertexStatus::failed && status_of(*d) != VertexStatus::upstream_failed,
@@ -249,21 +386,15 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     for (auto [waiter, dep] : dropped) {
         Slot *w = lookup(waiter), *d = lookup(dep);
         if (mark_overlay(d)) {
-            overlays_[d].removed.push_back(w);
+            overlays_[d].drop(w);
             ex_->release_waiter(w, true, ready, skips);
         }
     }
-    for (VertexId id : removing) {
+    for (VertexId id : removals) {
         Slot *r = lookup(id);
         messages_[r] = "removed by an update before it started";
         std::vector<Slot *> waiters;
-        const walk_detail::Overlay &o = overlays_[r];
-        if (const Snapshot::Index i = index_of(*r); i != Snapshot::npos)
-            for (auto p = waiters_begin(i), e = waiters_end(i); p != e; ++p)
-                if (std::find(o.removed.begin(), o.removed.end(), &slot_at(*p)) == o.removed.end())
-                    waiters.push_back(&slot_at(*p));
-        for (Slot *d : o.added)
-            if (std::find(o.removed.begin(), o.removed.end(), d) == o.removed.end()) waiters.push_back(d);
+        waiters_locked(*r, overlays_[r], waiters);
         for (Slot *d : waiters) ex_->release_waiter(d, true, ready, skips);
         removed_slots.push_back(r);
     }

@@ -159,12 +159,14 @@ void Walk::launch(Section *sec) {
 
 void Walk::overlay_waiters(Slot &s, std::vector<Slot *> &out) {
     std::lock_guard<std::mutex> lk(mu_);
-    const walk_detail::Overlay &o = overlays_.at(&s);
+    waiters_locked(s, overlays_.at(&s), out);
+}
+
+void Walk::waiters_locked(Slot &s, const walk_detail::Overlay &o, std::vector<Slot *> &out) {
     if (const Snapshot::Index i = index_of(s); i != Snapshot::npos)
         for (auto p = waiters_begin(i), e = waiters_end(i); p != e; ++p)
-            if (std::find(o.removed.begin(), o.removed.end(), &slot_at(*p)) == o.removed.end()) out.push_back(&slot_at(*p));
-    for (Slot *d : o.added)
-        if (std::find(o.removed.begin(), o.removed.end(), d) == o.removed.end()) out.push_back(d);
+            if (!o.dropped(&slot_at(*p))) out.push_back(&slot_at(*p));
+    out.insert(out.end(), o.added.begin(), o.added.end());
 }
 
 Walk::Slot *Walk::lookup(VertexId id) {
@@ -425,3 +427,4 @@ void Walk::start_expansion(Section &sec, Slot *s) {
 }
 
 }  // namespace dag
+

@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "dynamic_order.hpp"
 #include "snapshot.hpp"
 #include "walk_report.hpp"
 #include "walk_state.hpp"
@@ -145,7 +146,17 @@ private:
     }
     // Every current waiter of `s` when updates changed its list.
     void overlay_waiters(Slot &s, std::vector<Slot *> &out);
+    // The same, with mu_ held.
+    void waiters_locked(Slot &s, const walk_detail::Overlay &o, std::vector<Slot *> &out);
     void start_expansion(walk_detail::Section &sec, Slot *s);
+    // An update's cycle check: moves order_ to agree with the batch's new
+    // edges, or throws Errc::cycle (with every cycle listed) and leaves it
+    // as it was.
+    void check_acyclic(const WalkUpdate &u, const std::vector<VertexId> &new_ids,
+                       const std::vector<std::pair<VertexId, VertexId>> &new_edges,
+                       const std::vector<std::pair<VertexId, VertexId>> &connects,
+                       const std::vector<std::pair<VertexId, VertexId>> &disconnects,
+                       const std::vector<VertexId> &removals);
     // Called when done reached total; finishes the walk once. `sec`: the
     // caller's section, if it is inside one.
     void maybe_finish(walk_detail::Section *sec);
@@ -197,9 +208,12 @@ private:
     std::unordered_map<const Slot *, std::string> messages_;
     std::unordered_map<Slot *, Walk *> expansions_;
     std::vector<std::unique_ptr<Walk>> children_;
-    // The graph's contents before each update, kept until the walk is freed:
-    // names read from the graph before an update stay valid.
-    std::vector<std::unique_ptr<Graph>> retired_;
+    // Names of the vertices updates removed, kept until the walk is freed:
+    // a name read from the graph stays valid while the walk lives.
+    std::vector<Graph::RetiredName> retired_names_;
+    // The graph's topological order, built at the first update and kept
+    // by each: the updates' cycle check (walk_update.cpp). Under apply_mu_.
+    DynamicOrder order_;
 };
 
 }  // namespace dag

@@ -1069,18 +1069,24 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
 
 /**
  * Applies a batch to a running walk and to its graph, all or nothing, from
- * any thread (a callback included). Costs O(V + E): the batch is checked on
- * a copy of the graph, while the walk goes on. Then the walk's workers pause
- * between vertices (callbacks already running go on) while the batch's
- * changes are made, so the common scheduling steps need no locked
- * instructions. Concurrent applies to one walk are serialised. The batch is
- * not changed and may be freed afterwards.
+ * any thread (a callback included). The batch is checked while the walk
+ * goes on: ids, names, and cycles, against a topological order of the graph
+ * that the walk builds at its first update (O(V + E), once) and keeps from
+ * one update to the next. An added edge that agrees with that order costs
+ * O(1) to check; one that does not costs a search of the vertices placed
+ * between its two ends. A new vertex with only dependencies, or only
+ * dependents, agrees by construction. So an update costs about what it
+ * changes, not the size of the graph; only a refused cycle costs O(V + E),
+ * to list every cycle in the message. Then the walk's workers pause between
+ * vertices (callbacks already running go on) while the batch's changes are
+ * made, so the common scheduling steps need no locked instructions.
+ * Concurrent applies to one walk are serialised. The batch is not changed
+ * and may be freed afterwards.
  *
- * The graph's contents are replaced by the updated copy once no read-only
- * dag_graph call on the graph is in progress (they may run from callbacks
- * or other threads meanwhile); the previous contents are kept until the
- * walk is freed, so vertex names read before stay valid, at the cost of a
- * copy of the graph per update. DAG_E_STATE when called from inside a read
+ * The graph is changed in place once no read-only dag_graph call on it is
+ * in progress (they may run from callbacks or other threads meanwhile). The
+ * name of a vertex the batch removes is kept until the walk is freed, so a
+ * name read before stays valid. DAG_E_STATE when called from inside a read
  * of the walked graph (a dag_traverse visitor or a predicate), which it
  * would wait for.
  *

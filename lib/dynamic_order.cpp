@@ -1,0 +1,125 @@
+#include "dynamic_order.hpp"
+
+#include <algorithm>
+
+#include "error.hpp"
+
+namespace dag {
+
+void DynamicOrder::build(const Graph &g) {
+    const AdjacencyList &adj = g.adjacency();
+    const std::size_t n = g.index_bound();
+    std::vector<std::size_t> waiting(n);
+    std::vector<Vertex> ready;
+    ready.reserve(n);
+    for (Vertex v = 0; v < n; ++v)
+        if ((waiting[v] = boost::out_degree(v, adj)) == 0) ready.push_back(v);
+    pos_.assign(n, 0);
+    Position next = 0;
+    for (std::size_t head = 0; head < ready.size(); ++head) {
+        const Vertex v = ready[head];
+        pos_[v] = next++;
+        for (auto [it, end] = boost::inv_adjacent_vertices(v, adj); it != end; ++it)
+            if (--waiting[*it] == 0) ready.push_back(*it);
+    }
+    if (ready.size() != n) throw Error(Errc::cycle, "the graph has a cycle, so it has no topological order");
+    first_ = 0;
+    last_ = next - 1;
+    built_ = true;
+    mark();
+}
+
+void DynamicOrder::place_last(Vertex v) {
+    if (v >= pos_.size()) pos_.resize(v + 1);
+    pos_[v] = ++last_;
+}
+
+void DynamicOrder::place_first(Vertex v) {
+    if (v >= pos_.size()) pos_.resize(v + 1);
+    pos_[v] = --first_;
+}
+
+void DynamicOrder::set(Vertex v, Position p) {
+    if (v < marked_size_) log_.emplace_back(v, pos_[v]);
+    pos_[v] = p;
+}
+
+void DynamicOrder::see(Vertex v) {
+    if (v >= seen_.size()) seen_.resize(std::max(pos_.size(), v + 1));
+    seen_[v] = stamp_;
+}
+
+bool DynamicOrder::add_edge(Vertex a, Vertex b, const EdgeView &view) {
+    if (a == b) return false;
+    const Position lower = pos_[a], upper = pos_[b];
+    if (upper < lower) return true;
+    if (++stamp_ == 0) {
+        std::fill(seen_.begin(), seen_.end(), 0);
+        stamp_ = 1;
+    }
+    // b has to come before a. What must follow a (a, and its dependents
+    // placed before b) and what must precede b (b, and its dependencies
+    // placed after a) are found; nothing outside the two sets moves.
+    std::vector<Vertex> follow, precede, todo, next;
+    see(a);
+    todo.push_back(a);
+    while (!todo.empty()) {
+        const Vertex v = todo.back();
+        todo.pop_back();
+        follow.push_back(v);
+        next.clear();
+        view.dependents(v, next);
+        for (Vertex w : next) {
+            if (w == b) return false;
+            if (pos_[w] < upper && !seen(w)) {
+                see(w);
+                todo.push_back(w);
+            }
+        }
+    }
+    see(b);
+    todo.push_back(b);
+    while (!todo.empty()) {
+        const Vertex v = todo.back();
+        todo.pop_back();
+        precede.push_back(v);
+        next.clear();
+        view.dependencies(v, next);
+        for (Vertex w : next)
+            if (pos_[w] > lower && !seen(w)) {
+                see(w);
+                todo.push_back(w);
+            }
+    }
+    // The two sets take the positions they held between them: first what
+    // must precede, then what must follow, each keeping its own order.
+    auto earlier = [&](Vertex x, Vertex y) { return pos_[x] < pos_[y]; };
+    std::sort(precede.begin(), precede.end(), earlier);
+    std::sort(follow.begin(), follow.end(), earlier);
+    std::vector<Position> slots;
+    slots.reserve(precede.size() + follow.size());
+    for (Vertex v : precede) slots.push_back(pos_[v]);
+    for (Vertex v : follow) slots.push_back(pos_[v]);
+    std::sort(slots.begin(), slots.end());
+    std::size_t k = 0;
+    for (Vertex v : precede) set(v, slots[k++]);
+    for (Vertex v : follow) set(v, slots[k++]);
+    return true;
+}
+
+void DynamicOrder::mark() {
+    log_.clear();
+    marked_size_ = pos_.size();
+    marked_first_ = first_;
+    marked_last_ = last_;
+}
+
+void DynamicOrder::rollback() {
+    for (auto it = log_.rbegin(); it != log_.rend(); ++it) pos_[it->first] = it->second;
+    pos_.resize(marked_size_);
+    first_ = marked_first_;
+    last_ = marked_last_;
+    log_.clear();
+}
+
+}  // namespace dag

@@ -61,36 +61,30 @@ bool DynamicOrder::add_edge(Vertex a, Vertex b, const EdgeView &view) {
     // placed before b) and what must precede b (b, and its dependencies
     // placed after a) are found; nothing outside the two sets moves.
     std::vector<Vertex> follow, precede, todo, next;
-    see(a);
-    todo.push_back(a);
-    while (!todo.empty()) {
-        const Vertex v = todo.back();
-        todo.pop_back();
-        follow.push_back(v);
-        next.clear();
-        view.dependents(v, next);
-        for (Vertex w : next) {
-            if (w == b) return false;
-            if (pos_[w] < upper && !seen(w)) {
-                see(w);
-                todo.push_back(w);
+    // `from` and what it reaches through dependents (forward) or
+    // dependencies, placed strictly between a and b; false when going
+    // forward reaches b.
+    auto collect = [&](Vertex from, bool forward, std::vector<Vertex> &out) {
+        see(from);
+        todo.push_back(from);
+        while (!todo.empty()) {
+            const Vertex v = todo.back();
+            todo.pop_back();
+            out.push_back(v);
+            next.clear();
+            forward ? view.dependents(v, next) : view.dependencies(v, next);
+            for (Vertex w : next) {
+                if (forward && w == b) return false;
+                if ((forward ? pos_[w] < upper : pos_[w] > lower) && !seen(w)) {
+                    see(w);
+                    todo.push_back(w);
+                }
             }
         }
-    }
-    see(b);
-    todo.push_back(b);
-    while (!todo.empty()) {
-        const Vertex v = todo.back();
-        todo.pop_back();
-        precede.push_back(v);
-        next.clear();
-        view.dependencies(v, next);
-        for (Vertex w : next)
-            if (pos_[w] > lower && !seen(w)) {
-                see(w);
-                todo.push_back(w);
-            }
-    }
+        return true;
+    };
+    if (!collect(a, true, follow)) return false;
+    collect(b, false, precede);
     // The two sets take the positions they held between them: first what
     // must precede, then what must follow, each keeping its own order.
     auto earlier = [&](Vertex x, Vertex y) { return pos_[x] < pos_[y]; };

@@ -40,14 +40,14 @@ public:
     }
     dag_status apply(const std::vector<std::pair<uint64_t, uint64_t>> &connects,
                      const std::vector<std::pair<uint64_t, uint64_t>> &disconnects = {},
-                     const std::vector<uint64_t> &removals = {}) {
+                     const std::vector<uint64_t> &removals = {}, dag_error **err = nullptr) {
         dag_walk_update *u = nullptr;
         EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
         UpdatePtr owned(u);
         for (auto [a, b] : connects) EXPECT_EQ(dag_walk_update_connect(u, a, b, nullptr), DAG_OK);
         for (auto [a, b] : disconnects) EXPECT_EQ(dag_walk_update_disconnect(u, a, b, nullptr), DAG_OK);
         for (uint64_t r : removals) EXPECT_EQ(dag_walk_update_remove_vertex(u, r, nullptr), DAG_OK);
-        return dag_walk_apply(walk.get(), u, nullptr, nullptr);
+        return dag_walk_apply(walk.get(), u, nullptr, err);
     }
     ReportPtr finish() {
         opened.set();
@@ -124,13 +124,7 @@ TEST(WalkUpdateSequence, RefusedBatchLeavesTheCycleCheckAsItWas) {
     EXPECT_FALSE(dag_has_edge(gw.g.get(), b, a));
     EXPECT_EQ(dag_vertex_count(gw.g.get()), 3u);
     // a -> b is still there, so b -> a closes a cycle.
-    msg = expect_error(DAG_E_CYCLE, [&](dag_error **e) {
-        dag_walk_update *u = nullptr;
-        dag_walk_update_new(&u, nullptr);
-        UpdatePtr owned(u);
-        dag_walk_update_connect(u, b, a, nullptr);
-        return dag_walk_apply(gw.walk.get(), u, nullptr, e);
-    });
+    msg = expect_error(DAG_E_CYCLE, [&](dag_error **e) { return gw.apply({{b, a}}, {}, {}, e); });
     EXPECT_NE(msg.find("Cycle:"), std::string::npos) << msg;
     ReportPtr r = gw.finish();
     EXPECT_EQ(dag_walk_report_count(r.get(), DAG_VERTEX_OK), 3u);

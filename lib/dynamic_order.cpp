@@ -60,16 +60,16 @@ bool DynamicOrder::add_edge(Vertex a, Vertex b, const EdgeView &view) {
     // b has to come before a. What must follow a (a, and its dependents
     // placed before b) and what must precede b (b, and its dependencies
     // placed after a) are found; nothing outside the two sets moves.
-    std::vector<Vertex> follow, precede, todo, next;
+    std::vector<Vertex> follow, precede, frontier, next;
     // `from` and what it reaches through dependents (forward) or
     // dependencies, placed strictly between a and b; false when going
     // forward reaches b.
     auto collect = [&](Vertex from, bool forward, std::vector<Vertex> &out) {
         see(from);
-        todo.push_back(from);
-        while (!todo.empty()) {
-            const Vertex v = todo.back();
-            todo.pop_back();
+        frontier.push_back(from);
+        while (!frontier.empty()) {
+            const Vertex v = frontier.back();
+            frontier.pop_back();
             out.push_back(v);
             next.clear();
             forward ? view.dependents(v, next) : view.dependencies(v, next);
@@ -77,7 +77,7 @@ bool DynamicOrder::add_edge(Vertex a, Vertex b, const EdgeView &view) {
                 if (forward && w == b) return false;
                 if ((forward ? pos_[w] < upper : pos_[w] > lower) && !seen(w)) {
                     see(w);
-                    todo.push_back(w);
+                    frontier.push_back(w);
                 }
             }
         }

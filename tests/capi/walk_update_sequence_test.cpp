@@ -131,8 +131,9 @@ TEST(WalkUpdateSequence, RefusedBatchLeavesTheCycleCheckAsItWas) {
     EXPECT_LT(gw.position(b), gw.position(a));
 }
 
-// A cycle through a vertex added in the middle of the graph, and one made
-// of several edges of one batch, are both caught.
+// A cycle through a vertex the batch adds between two others, made of two
+// edges of the batch and one of the graph, is caught; the same vertex the
+// other way round is not a cycle.
 TEST(WalkUpdateSequence, CyclesThroughNewVerticesAreRefused) {
     GatedWalk gw;
     uint64_t a = gw.vertex("a"), b = gw.vertex("b");

@@ -38,15 +38,15 @@ void expect_agrees(const DynamicOrder &order, const Graph &g) {
 // Does `from` depend on `to`, directly or not? (Brute force.)
 bool depends_on(const Graph &g, Vertex from, Vertex to) {
     std::vector<char> seen(g.index_bound());
-    std::vector<Vertex> todo{from};
-    while (!todo.empty()) {
-        Vertex v = todo.back();
-        todo.pop_back();
+    std::vector<Vertex> frontier{from};
+    while (!frontier.empty()) {
+        Vertex v = frontier.back();
+        frontier.pop_back();
         if (v == to) return true;
         for (auto [it, end] = boost::adjacent_vertices(v, g.adjacency()); it != end; ++it)
             if (!seen[*it]) {
                 seen[*it] = 1;
-                todo.push_back(*it);
+                frontier.push_back(*it);
             }
     }
     return false;

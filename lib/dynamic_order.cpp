@@ -6,21 +6,22 @@
 
 namespace dag {
 
-void DynamicOrder::build(const Graph &g) {
-    const AdjacencyList &adj = g.adjacency();
-    const std::size_t n = g.index_bound();
-    std::vector<std::size_t> waiting(n);
-    std::vector<Vertex> ready;
-    ready.reserve(n);
-    for (Vertex v = 0; v < n; ++v)
-        if ((waiting[v] = boost::out_degree(v, adj)) == 0) ready.push_back(v);
-    pos_.assign(n, 0);
+void DynamicOrder::build(const Snapshot &s, std::size_t index_bound) {
+    const std::size_t n = s.size();
+    pos_.assign(index_bound, 0);
     Position next = 0;
+    // Removed vertices are not in the snapshot; with no edges, anywhere will do.
+    for (Vertex v = 0; v < index_bound; ++v)
+        if (s.index_of(Graph::id_of(v)) == Snapshot::npos) pos_[v] = next++;
+    std::vector<Snapshot::Index> waiting(n), ready;
+    ready.reserve(n);
+    for (Snapshot::Index i = 0; i < n; ++i)
+        if ((waiting[i] = s.out_degree(i)) == 0) ready.push_back(i);
     for (std::size_t head = 0; head < ready.size(); ++head) {
-        const Vertex v = ready[head];
-        pos_[v] = next++;
-        for (auto [it, end] = boost::inv_adjacent_vertices(v, adj); it != end; ++it)
-            if (--waiting[*it] == 0) ready.push_back(*it);
+        const Snapshot::Index i = ready[head];
+        pos_[Graph::index_of(s.ids[i])] = next++;
+        for (const Snapshot::Index *p = s.in_begin(i), *e = s.in_end(i); p != e; ++p)
+            if (--waiting[*p] == 0) ready.push_back(*p);
     }
     if (ready.size() != n) throw Error(Errc::cycle, "the graph has a cycle, so it has no topological order");
     first_ = 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graph.hpp"
+#include "snapshot.hpp"
 
 namespace dag {
 
@@ -32,9 +33,12 @@ public:
     using Position = std::int64_t;
 
     bool built() const noexcept { return built_; }
-    // Gives every vertex index of `g` (tombstones too) a distinct position,
-    // each dependency before its dependents. `g` must be acyclic.
-    void build(const Graph &g);
+    // Gives every vertex index below `index_bound` a distinct position,
+    // each dependency before its dependents, from a snapshot of the graph
+    // (the walk's own: a Kahn pass over its compact arrays costs a fraction
+    // of one over the adjacency list). Removed vertices, which the snapshot
+    // leaves out, get positions too. The snapshot must be acyclic.
+    void build(const Snapshot &s, std::size_t index_bound);
 
     // Positions for vertices that have no edges yet: after every other
     // vertex, or before.

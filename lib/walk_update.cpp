@@ -160,7 +160,9 @@ void Walk::check_acyclic(const WalkUpdate &u, const std::vector<VertexId> &new_i
                          const std::vector<std::pair<VertexId, VertexId>> &connects,
                          const std::vector<std::pair<VertexId, VertexId>> &disconnects,
                          const std::vector<VertexId> &removals) {
-    if (!order_.built()) order_.build(*graph_);
+    // No update has changed the graph yet, so the walk's snapshot is still
+    // the graph.
+    if (!order_.built()) order_.build(*snap_, graph_->index_bound());
     order_.mark();
     OrderGuard guard(order_);
     // A new vertex that only others depend on goes first, any other last:

@@ -7,6 +7,7 @@
 #include "dynamic_order.hpp"
 #include "error.hpp"
 #include "graph.hpp"
+#include "snapshot.hpp"
 
 namespace dag {
 namespace {
@@ -69,7 +70,7 @@ TEST(DynamicOrder, BuildPutsEveryDependencyFirst) {
     g.remove_vertex(17);
     DynamicOrder order;
     EXPECT_FALSE(order.built());
-    order.build(g);
+    order.build(freeze(g), g.index_bound());
     EXPECT_TRUE(order.built());
     EXPECT_EQ(order.size(), 200u);
     expect_agrees(order, g);
@@ -81,7 +82,7 @@ TEST(DynamicOrder, BuildRefusesACycle) {
     g.connect(a, b);
     g.connect(b, a);
     DynamicOrder order;
-    EXPECT_THROW(order.build(g), Error);
+    EXPECT_THROW(order.build(freeze(g), g.index_bound()), Error);
     EXPECT_FALSE(order.built());
 }
 
@@ -94,7 +95,7 @@ TEST(DynamicOrder, AddedEdgesKeepItATopologicalOrder) {
         Graph g;
         for (int i = 0; i < n; ++i) g.add_vertex(std::nullopt, nullptr);
         DynamicOrder order;
-        order.build(g);
+        order.build(freeze(g), g.index_bound());
         GraphView view(g);
         int refused = 0, moved = 0;
         for (int k = 0; k < 4 * n; ++k) {
@@ -123,7 +124,7 @@ TEST(DynamicOrder, NewVerticesGoFirstOrLast) {
     VertexId a = g.add_vertex(std::nullopt, nullptr), b = g.add_vertex(std::nullopt, nullptr);
     g.connect(a, b);
     DynamicOrder order;
-    order.build(g);
+    order.build(freeze(g), g.index_bound());
     const Vertex first = g.add_vertex(std::nullopt, nullptr) - 1, last = g.add_vertex(std::nullopt, nullptr) - 1;
     order.place_first(first);
     order.place_last(last);
@@ -138,7 +139,7 @@ TEST(DynamicOrder, RollbackReturnsToTheMark) {
     Graph g;
     for (int i = 0; i < 50; ++i) g.add_vertex(std::nullopt, nullptr);
     DynamicOrder order;
-    order.build(g);
+    order.build(freeze(g), g.index_bound());
     GraphView view(g);
     for (int k = 0; k < 40; ++k) {
         Vertex a = rng() % 50, b = rng() % 50;

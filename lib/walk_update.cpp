@@ -137,6 +137,50 @@ private:
     DynamicOrder *order_;
 };
 
+// An update's cycle check: moves `order` (of `g`, whose snapshot `snap` is
+// until the first update lands) to agree with the batch's new edges, or
+// throws Errc::cycle, with every cycle listed, and leaves it as it was.
+void check_acyclic(DynamicOrder &order, const Graph &g, const Snapshot &snap, const WalkUpdate &u,
+                   const std::vector<VertexId> &new_ids, const std::vector<std::pair<VertexId, VertexId>> &new_edges,
+                   const std::vector<std::pair<VertexId, VertexId>> &connects,
+                   const std::vector<std::pair<VertexId, VertexId>> &disconnects,
+                   const std::vector<VertexId> &removals, const EdgeSet &disconnecting,
+                   const std::unordered_set<VertexId> &removing) {
+    if (!order.built()) order.build(snap, g.index_bound());
+    order.mark();
+    OrderGuard guard(order);
+    // A new vertex that only others depend on goes first, any other last:
+    // then its edges agree with the order and cost nothing to check.
+    const VertexId bound = g.index_bound();
+    std::vector<char> waits(new_ids.size()), waited_for(new_ids.size());
+    for (auto [a, b] : new_edges) {
+        if (a > bound) waits[a - bound - 1] = 1;
+        if (b > bound) waited_for[b - bound - 1] = 1;
+    }
+    for (std::size_t k = 0; k < new_ids.size(); ++k) {
+        if (waited_for[k] && !waits[k])
+            order.place_first(Graph::index_of(new_ids[k]));
+        else
+            order.place_last(Graph::index_of(new_ids[k]));
+    }
+    BatchView view(g, disconnecting, removing);
+    for (auto [a, b] : new_edges) {
+        if (!order.add_edge(Graph::index_of(a), Graph::index_of(b), view)) {
+            // Refused: the message lists every cycle, from a copy of the
+            // graph with the whole batch made.
+            Graph cand(g);
+            for (const auto &nv : u.vertices)
+                cand.add_vertex(nv.name ? std::optional<std::string_view>(*nv.name) : std::nullopt, nv.user);
+            for (auto [x, y] : connects) cand.connect(x, y);
+            for (auto [x, y] : disconnects) cand.disconnect(x, y);
+            for (VertexId id : removals) cand.remove_vertex(id);
+            throw Error(Errc::cycle, "update refused, it would create a cycle:\n" + cycle_report(cand));
+        }
+        view.add(Graph::index_of(a), Graph::index_of(b));
+    }
+    guard.commit();
+}
+
 // Keeps every other thread out of the walk's scheduling state while held.
 class Quiesced {
 public:
@@ -154,50 +198,6 @@ private:
 };
 
 }  // namespace
-
-void Walk::check_acyclic(const WalkUpdate &u, const std::vector<VertexId> &new_ids,
-                         const std::vector<std::pair<VertexId, VertexId>> &new_edges,
-                         const std::vector<std::pair<VertexId, VertexId>> &connects,
-                         const std::vector<std::pair<VertexId, VertexId>> &disconnects,
-                         const std::vector<VertexId> &removals) {
-    // No update has changed the graph yet, so the walk's snapshot is still
-    // the graph.
-    if (!order_.built()) order_.build(*snap_, graph_->index_bound());
-    order_.mark();
-    OrderGuard guard(order_);
-    // A new vertex that only others depend on goes first, any other last:
-    // then its edges agree with the order and cost nothing to check.
-    const VertexId bound = graph_->index_bound();
-    std::vector<char> waits(new_ids.size()), waited_for(new_ids.size());
-    for (auto [a, b] : new_edges) {
-        if (a > bound) waits[a - bound - 1] = 1;
-        if (b > bound) waited_for[b - bound - 1] = 1;
-    }
-    for (std::size_t k = 0; k < new_ids.size(); ++k) {
-        if (waited_for[k] && !waits[k])
-            order_.place_first(Graph::index_of(new_ids[k]));
-        else
-            order_.place_last(Graph::index_of(new_ids[k]));
-    }
-    EdgeSet disconnecting(disconnects.begin(), disconnects.end());
-    std::unordered_set<VertexId> removing(removals.begin(), removals.end());
-    BatchView view(*graph_, disconnecting, removing);
-    for (auto [a, b] : new_edges) {
-        if (!order_.add_edge(Graph::index_of(a), Graph::index_of(b), view)) {
-            // Refused: the message lists every cycle, from a copy of the
-            // graph with the whole batch made.
-            Graph cand(*graph_);
-            for (const auto &nv : u.vertices)
-                cand.add_vertex(nv.name ? std::optional<std::string_view>(*nv.name) : std::nullopt, nv.user);
-            for (auto [x, y] : connects) cand.connect(x, y);
-            for (auto [x, y] : disconnects) cand.disconnect(x, y);
-            for (VertexId id : removals) cand.remove_vertex(id);
-            throw Error(Errc::cycle, "update refused, it would create a cycle:\n" + cycle_report(cand));
-        }
-        view.add(Graph::index_of(a), Graph::index_of(b));
-    }
-    guard.commit();
-}
 
 std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     // Before any lock: a reader of the graph on this thread would wait for
@@ -273,7 +273,10 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     for (auto e : disconnects)
         if (!is_new(e.first) && !is_new(e.second) && graph_->has_edge(e.first, e.second) && going.insert(e).second)
             gone_edges.push_back(e);
-    check_acyclic(u, new_ids, new_edges, connects, disconnects, removals);
+    // No update has changed the graph before the first one, so until then
+    // the walk's snapshot is the graph.
+    check_acyclic(order_, *graph_, *snap_, u, new_ids, new_edges, connects, disconnects, removals, disconnecting,
+                  removing);
     // From here a refusal also puts the order back.
     OrderGuard order_kept(order_);
 

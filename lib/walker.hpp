@@ -149,14 +149,6 @@ private:
     // The same, with mu_ held.
     void waiters_locked(Slot &s, const walk_detail::Overlay &o, std::vector<Slot *> &out);
     void start_expansion(walk_detail::Section &sec, Slot *s);
-    // An update's cycle check: moves order_ to agree with the batch's new
-    // edges, or throws Errc::cycle (with every cycle listed) and leaves it
-    // as it was.
-    void check_acyclic(const WalkUpdate &u, const std::vector<VertexId> &new_ids,
-                       const std::vector<std::pair<VertexId, VertexId>> &new_edges,
-                       const std::vector<std::pair<VertexId, VertexId>> &connects,
-                       const std::vector<std::pair<VertexId, VertexId>> &disconnects,
-                       const std::vector<VertexId> &removals);
     // Called when done reached total; finishes the walk once. `sec`: the
     // caller's section, if it is inside one.
     void maybe_finish(walk_detail::Section *sec);

@@ -42,6 +42,7 @@ void require_callback(Fn fn, const char *what) {
 
 std::vector<dag::VertexId> id_set(const uint64_t *ids, size_t count) {
     if (count > 0) require(ids, "ids");
+    dag::capi::require_id_count(count, "count");
     return std::vector<dag::VertexId>(ids, ids + count);
 }
 
@@ -140,7 +141,8 @@ const uint64_t *dag_id_lists_get(const dag_id_lists *lists, size_t index, size_t
         if (out_count) *out_count = 0;
         return nullptr;
     }
-    const bool ok = index + 1 < lists->offsets.size() && lists->offsets[index] != lists->offsets[index + 1];
+    // index < count, not index + 1 < offsets.size(): SIZE_MAX + 1 wraps to 0.
+    const bool ok = index < lists->offsets.size() - 1 && lists->offsets[index] != lists->offsets[index + 1];
     if (out_count) *out_count = ok ? lists->offsets[index + 1] - lists->offsets[index] : 0;
     return ok ? lists->ids.data() + lists->offsets[index] : nullptr;
 }
@@ -199,6 +201,7 @@ dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_
         const GraphRead reading(g, "g");
         require_callback(visit, "visit");
         if (start_count > 0) require(start, "start");
+        dag::capi::require_id_count(start_count, "start_count");
         constexpr unsigned known = DAG_TRAVERSE_BREADTH_FIRST | DAG_TRAVERSE_REVERSE | DAG_TRAVERSE_SORTED;
         if (flags & ~known)
             throw ApiError{DAG_E_INVALID_ARGUMENT, "unknown flag bits " + std::to_string(flags & ~known)};

@@ -27,7 +27,7 @@ dag_status dag_new(dag_graph **out, dag_error **err) {
     });
 }
 
-void dag_free(dag_graph *g) { delete g; }
+void dag_free(dag_graph *g) { dag::capi::release_graph(g); }
 
 dag_status dag_clone(const dag_graph *g, dag_graph **out, dag_error **err) {
     return guard(__func__, err, [&] {
@@ -107,7 +107,9 @@ dag_status dag_vertex_user_data(const dag_graph *g, uint64_t id, void **out, dag
 
 dag_status dag_set_vertex_user_data(dag_graph *g, uint64_t id, void *user_data, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(g, "g");
+        // Allowed during a walk, whose updates may move the vertex records:
+        // they wait for readers, and this is one as far as they are concerned.
+        const GraphRead reading(g, "g");
         g->graph.set_user(id, user_data);
     });
 }
@@ -123,8 +125,10 @@ dag_status dag_connect_many(dag_graph *g, const uint64_t *pairs, size_t count, d
     return guard(__func__, err, [&] {
         require(g, "g");
         if (count > 0) require(pairs, "pairs");
-        if (count > SIZE_MAX / 2)
-            throw dag::capi::ApiError{DAG_E_INVALID_ARGUMENT, "count " + std::to_string(count) + " is too large"};
+        // Two ids a pair: half the ids an array can hold.
+        if (count > static_cast<std::size_t>(PTRDIFF_MAX) / (2 * sizeof(std::uint64_t)))
+            throw dag::capi::ApiError{DAG_E_INVALID_ARGUMENT,
+                                      "count " + std::to_string(count) + " is too large: no array holds that many pairs"};
         g->graph.connect_many(pairs, count);
     });
 }

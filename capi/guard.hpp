@@ -3,6 +3,8 @@
 // dag_error, so nothing unwinds into C.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <new>
 #include <string>
 #include <utility>
@@ -29,6 +31,16 @@ bool is_static_error(const dag_error *e) noexcept;
 // Throws ApiError(DAG_E_NULL_ARGUMENT) naming `what` when `p` is NULL.
 inline void require(const void *p, const char *what) {
     if (!p) throw ApiError{DAG_E_NULL_ARGUMENT, std::string("argument '") + what + "' is NULL"};
+}
+
+// Throws ApiError(DAG_E_INVALID_ARGUMENT) naming `what` when `count` ids
+// cannot be an array: no object exceeds PTRDIFF_MAX bytes. Copying such a
+// count would fail inside std::vector with a message about its internals, or,
+// where count * 8 wraps, quietly copy the wrong number of ids.
+inline void require_id_count(std::size_t count, const char *what) {
+    if (count > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(std::uint64_t))
+        throw ApiError{DAG_E_INVALID_ARGUMENT, std::string(what) + " " + std::to_string(count) +
+                                                   " is too large: no array holds that many ids"};
 }
 
 // A read-only entry point's hold on its graph argument: NULL is refused as by

@@ -1,7 +1,10 @@
 // C entry points for walks: options, blocking and non-blocking walks,
 // completion, expansion, updates and reports.
 #include <cstring>
+#include <memory>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <type_traits>
 
 #include "guard.hpp"
@@ -50,6 +53,13 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
         throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->size is " + std::to_string(o->size) + ", expected at least " +
                                                    std::to_string(sizeof(dag_walk_options)) +
                                                    ": initialise options with dag_walk_options_init()"};
+    // The pool starts its threads up front, so a count no host could start
+    // would fail deep inside it; parallelism only bounds a counter and needs
+    // no such limit.
+    if (o->threads > DAG_WALK_MAX_THREADS)
+        throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->threads is " + std::to_string(o->threads) +
+                                                   ", more than DAG_WALK_MAX_THREADS (" +
+                                                   std::to_string(DAG_WALK_MAX_THREADS) + ")"};
     r.parallelism = o->parallelism;
     r.threads = o->threads;
     r.reverse = o->reverse != 0;
@@ -60,6 +70,7 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
     r.timestamps = o->timestamps != 0;
     if (o->always_run_count) {
         require(o->always_run, "opts->always_run");
+        dag::capi::require_id_count(o->always_run_count, "opts->always_run_count");
         r.always_run.assign(o->always_run, o->always_run + o->always_run_count);
     }
     return r;
@@ -70,6 +81,7 @@ std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user
     if (!callback) throw ApiError{DAG_E_NULL_ARGUMENT, "argument 'callback' is NULL"};
     dag::WalkOptions options = read_options(opts);
     auto h = std::make_unique<dag_walker>();
+    h->graph_hold.take(g);
     h->callback = callback;
     h->user_data = user_data;
     h->graph = g;
@@ -92,6 +104,22 @@ dag::Walk &core(dag_walker *walk) {
     return *w;
 }
 
+// A cancelled vertex whose callback ran (pending, or expanded into a sub-walk
+// that did not finish) is the only kind the walk gives a message saying how
+// it ended; one cancelled before it started has none. The totals alone lump
+// both together.
+std::string cancelled_message(const dag::WalkReport &r) {
+    std::size_t never_ran = 0, ran = 0;
+    for (const dag::VertexReport &v : r.vertices)
+        if (v.status == dag::VertexStatus::cancelled) ++(v.message.empty() ? never_ran : ran);
+    std::string m = "the walk was cancelled; " + std::to_string(never_ran) +
+                    (never_ran == 1 ? " vertex never ran" : " vertices never ran");
+    if (ran > 0)
+        m += " and " + std::to_string(ran) +
+             (ran == 1 ? " was cancelled after its callback ran" : " were cancelled after their callbacks ran");
+    return m;
+}
+
 // Waits, hands out the report and turns the outcome into the walk's status.
 void finish(dag::Walk &w, dag_walk_report **out_report) {
     w.wait();
@@ -99,10 +127,7 @@ void finish(dag::Walk &w, dag_walk_report **out_report) {
     report->report = w.report();
     const dag::WalkReport &r = report->report;
     if (out_report) *out_report = report.release();
-    if (r.cancelled)
-        throw ApiError{DAG_E_CANCELLED, "the walk was cancelled; " +
-                                            std::to_string(r.total(dag::VertexStatus::cancelled)) +
-                                            " vertices never ran"};
+    if (r.cancelled) throw ApiError{DAG_E_CANCELLED, cancelled_message(r)};
     if (r.first_error != dag::no_vertex) throw ApiError{DAG_E_WALK_FAILED, r.first_error_message};
 }
 
@@ -155,7 +180,26 @@ dag_status dag_walk_cancel(dag_walker *walk, dag_error **err) {
 }
 
 void dag_walk_free(dag_walker *walk) {
-    if (walk && walk->root_handle == walk) delete walk;
+    if (!walk || walk->root_handle != walk) return;
+    dag::Walk *w = walk->walk.load(std::memory_order_acquire);
+    if (w && w->calling_back()) {
+        // Freeing waits for the walk, which cannot finish while this
+        // callback or observer runs: cancel it and free it from a thread of
+        // its own once it has finished (a pool cannot join itself).
+        try {
+            w->release_when_finished([walk] {
+                try {
+                    std::thread([walk] { delete walk; }).detach();
+                } catch (const std::system_error &) {
+                    // No thread to be had: the walk is leaked, not crashed.
+                }
+            });
+        } catch (const std::bad_alloc &) {
+            // Likewise.
+        }
+        return;
+    }
+    delete walk;
 }
 
 dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result, const char *message,
@@ -247,8 +291,13 @@ dag_status dag_walk_apply(dag_walker *walk, const dag_walk_update *update, dag_i
     return guard(__func__, err, [&] {
         dag::Walk &w = core(walk);
         require(update, "update");
+        // Allocated first: once the batch is applied, nothing may fail.
+        std::unique_ptr<dag_ids> holder(out_new_ids ? new dag_ids{} : nullptr);
         std::vector<uint64_t> ids = w.apply(update->update);
-        if (out_new_ids) *out_new_ids = dag::capi::make_ids(std::move(ids));
+        if (out_new_ids) {
+            holder->values = std::move(ids);
+            *out_new_ids = holder.release();
+        }
     });
 }
 

@@ -13,6 +13,8 @@
 #include "walker.hpp"
 
 struct dag_walker {
+    // Root only, and first: released last, once the walk is gone.
+    dag::capi::GraphHold graph_hold;
     dag_walk_fn callback = nullptr;
     void *user_data = nullptr;
     dag_walk_observer_fn observer = nullptr;

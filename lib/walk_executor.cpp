@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <new>
 #include <string>
 #include <thread>
 
@@ -86,7 +87,8 @@ Executor::Executor(const WalkOptions &options)
       t0_(std::chrono::steady_clock::now()),
       tsc0_(tsc_ ? read_tsc_ordered() : 0),
       flags_(new SectionFlag[max_workers_]),
-      pool_(options.threads) {
+      // Only max_workers_ threads can ever be busy at once.
+      pool_(max_workers_) {
     free_flags_.reserve(max_workers_);
     for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
 }
@@ -131,7 +133,18 @@ void Executor::leave() noexcept {
     if (--calls_ == 0) calls_cv_.notify_all();
 }
 
-bool Executor::on_worker_thread() const noexcept { return current_executor == this; }
+bool Executor::calling_back() const noexcept { return current_executor == this; }
+
+void Executor::observe(Walk &w, Event event, VertexId id, VertexStatus status, std::size_t running,
+                       std::size_t done, std::size_t total) const {
+    if (!observer_.call) return;
+    struct Mark {
+        const Executor *saved = current_executor;
+        explicit Mark(const Executor *ex) { current_executor = ex; }
+        ~Mark() { current_executor = saved; }
+    } mark(this);
+    observer_.call(observer_.context, w, event, id, status, running, done, total);
+}
 
 Section::Section(Executor &ex) : ex_(ex) { enter(); }
 
@@ -232,14 +245,29 @@ std::size_t Executor::spawn_locked() {
 }
 
 void Executor::post_workers(std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) boost::asio::post(pool_, [this] { worker(); });
+    for (std::size_t i = 0; i < n; ++i) {
+        try {
+            boost::asio::post(pool_, [this] { worker(); });
+        } catch (const std::bad_alloc &) {
+            // The vertices stay queued, for a worker still running or the
+            // next push to take: failing here would lose them.
+            std::lock_guard<std::mutex> lk(mu_);
+            active_ -= n - i;
+            return;
+        }
+    }
+}
+
+void Executor::reserve_queue(std::size_t n) {
+    std::lock_guard<std::mutex> lk(mu_);
+    queue_.reserve_more(n);
 }
 
 void Executor::push_nonempty(std::vector<Slot *> &ready) {
     std::size_t n;
     {
         std::lock_guard<std::mutex> lk(mu_);
-        queue_.insert(queue_.end(), ready.begin(), ready.end());
+        queue_.push_back(ready.begin(), ready.end());
         n = spawn_locked();
     }
     ready.clear();
@@ -269,10 +297,7 @@ void Executor::worker() {
         std::size_t take = std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
         // The batch runs from the back of `local`; keep queue order.
         local.resize(take);
-        for (std::size_t i = take; i-- > 0;) {
-            local[i] = queue_.front();
-            queue_.pop_front();
-        }
+        for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
         lk.unlock();
         bool holding = drain(sec, local, ready);
         lk.lock();
@@ -330,7 +355,7 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             ++in_flight_;
             continue;
         }
-        queue_.insert(queue_.begin(), local.rbegin(), local.rend());
+        queue_.push_front(local.rbegin(), local.rend());
         local.clear();
         sec.flush_done();
         return false;
@@ -376,7 +401,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     sec.leave();
     if (observer_.call) {
         std::size_t running = w.running_.fetch_add(1, std::memory_order_acq_rel) + 1;
-        observer_.call(observer_.context, w, Event::started, id, VertexStatus::not_run, running,
+        observe(w, Event::started, id, VertexStatus::not_run, running,
                        w.done_.load(std::memory_order_acquire), w.total_.load(std::memory_order_acquire));
     }
     if (timestamps_) w.times(*s).start_ns = start;
@@ -384,8 +409,10 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     Outcome outcome = w.visitor_.call(w.visitor_.context, w, id, &msg);
     const std::int64_t end = timestamps_ ? (order_end ? now_ordered() : now()) : 0;
     // Copied before entering: entering may wait for an update to finish.
-    std::unique_ptr<std::string> message = msg && outcome != Outcome::pending ? std::make_unique<std::string>(msg)
-                                                                               : nullptr;
+    // Only a failure keeps a message (the header says OK ignores it; a
+    // pending vertex gets its message when it completes).
+    std::unique_ptr<std::string> message = msg && outcome == Outcome::failed ? std::make_unique<std::string>(msg)
+                                                                              : nullptr;
     if (timestamps_) w.times(*s).end_ns = end;
     sec.enter();
 
@@ -543,7 +570,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                                   : w.running_.load(std::memory_order_acquire);
         {
             Section::Pause pause(sec);
-            observer_.call(observer_.context, w, ran ? Event::finished : Event::skipped, w.id_of(*s), status, running, done,
+            observe(w, ran ? Event::finished : Event::skipped, w.id_of(*s), status, running, done,
                            w.total_.load(std::memory_order_acquire));
         }
         if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);

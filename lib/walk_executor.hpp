@@ -24,7 +24,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,6 +32,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "asymmetric_fence.hpp"
+#include "ready_queue.hpp"
 #include "walk_state.hpp"
 #include "walk_types.hpp"
 
@@ -118,6 +118,9 @@ public:
     void push(std::vector<Slot *> &ready) {
         if (!ready.empty()) push_nonempty(ready);
     }
+    // Room for `n` more ready vertices, so that pushing that many does not
+    // allocate (an update that has changed the graph must not fail).
+    void reserve_queue(std::size_t n);
     // A pending vertex finished: its parallelism slot is free again.
     void release_slot();
 
@@ -149,8 +152,16 @@ public:
     std::int64_t to_ns(std::int64_t stamp) const;
     bool timestamps() const noexcept { return timestamps_; }
     const Observer &observer() const noexcept { return observer_; }
-    // True on a pool thread of this executor (inside a callback or observer).
-    bool on_worker_thread() const noexcept;
+    // Calls the observer, if any. While it runs, this thread counts as
+    // calling back from this executor (calling_back()), whichever thread it
+    // is: events also reach the observer on threads that complete, cancel or
+    // update a walk.
+    void observe(Walk &w, Event event, VertexId id, VertexStatus status, std::size_t running, std::size_t done,
+                 std::size_t total) const;
+    // True on a pool thread of this executor (inside a callback or observer)
+    // and inside any of its observer calls: where waiting for the walk
+    // would wait for itself.
+    bool calling_back() const noexcept;
 
     // Calls from outside the pool (complete, cancel, apply) may touch the
     // executor after the walk finished; the root waits for them before it
@@ -203,7 +214,7 @@ private:
     mutable double ns_per_tick_ = 1.0;
 
     std::mutex mu_;
-    std::deque<Slot *> queue_;
+    ReadyQueue<Slot *> queue_;
     std::size_t active_ = 0;     // workers posted and not yet exited
     std::size_t in_flight_ = 0;  // slots held: by workers, and by pending vertices
     std::vector<std::size_t> free_flags_;

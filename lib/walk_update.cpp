@@ -210,7 +210,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     std::vector<VertexId> new_ids;
     // The graph changes only here, so the checks made below, before the
     // walk is quiesced, still hold once it is.
-    std::lock_guard<std::mutex> serial(apply_mu_);
+    std::unique_lock<std::mutex> serial(apply_mu_);
     std::unique_lock<std::mutex> lk(mu_);
     if (finishing_) throw Error(Errc::state, "the walk has already finished");
     lk.unlock();
@@ -317,12 +317,37 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         lk.unlock();
         quiet.end();
         readers_out.unlock();
+        // The observer hears of the vertices this batch skipped or removed
+        // from here on, and may apply an update of its own.
+        serial.unlock();
         Section sec(*ex_);
         ex_->settle_skipped(sec, skips, ready);
         sec.leave();
         ex_->push(ready);
     };
+    // The waiters each removal releases, gathered before the graph changes:
+    // from then on nothing may allocate, or a failure would leave the graph
+    // changed and the walk not. The batch's edges never touch a removed
+    // vertex, so wiring them in does not change these lists.
+    std::vector<std::vector<Slot *>> removal_waiters;
+    // The messages of removed vertices this batch creates, taken back if it
+    // is refused.
+    std::vector<Slot *> messaged;
     try {
+        removal_waiters.reserve(removals.size());
+        std::size_t releases = new_ids.size() + added.size() + dropped.size() + removals.size();
+        for (VertexId id : removals) {
+            Slot *r = lookup(id);
+            waiters_locked(*r, overlays_[r], removal_waiters.emplace_back());
+            releases += removal_waiters.back().size();
+        }
+        // Room for every vertex the batch, or its refusal, can make ready or
+        // skip, in the lists and in the executor's queue.
+        ready.reserve(releases);
+        skips.reserve(releases);
+        removed_slots.reserve(removals.size());
+        messaged.reserve(removals.size());
+        ex_->reserve_queue(releases);
         held.reserve(added.size());
         marked.reserve(removals.size());
         for (auto [waiter, dep] : added) {
@@ -357,7 +382,12 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             auto &o = overlays_[lookup(dep)];
             o.removed.reserve(o.removed.size() + dropped.size());
         }
-        for (VertexId id : removals) overlays_[lookup(id)];
+        for (VertexId id : removals) {
+            Slot *r = lookup(id);
+            auto [it, fresh] = messages_.try_emplace(r);
+            if (fresh) messaged.push_back(r);
+            it->second = "removed by an update before it started";
+        }
         // 4. The graph itself, last, all or nothing.
         std::vector<Graph::NewVertex> vertices;
         vertices.reserve(u.vertices.size());
@@ -366,6 +396,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         graph_->edit_while_walked(vertices, new_edges, gone_edges, removals, retired_names_);
         order_kept.commit();
     } catch (...) {
+        for (Slot *r : messaged) messages_.erase(r);
         while (!extra_.empty() && is_new(extra_.back().id)) {
             extra_index_.erase(extra_.back().id);
             extra_.pop_back();
@@ -395,22 +426,16 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             ex_->release_waiter(w, true, ready, skips);
         }
     }
-    for (VertexId id : removals) {
-        Slot *r = lookup(id);
-        messages_[r] = "removed by an update before it started";
-        std::vector<Slot *> waiters;
-        waiters_locked(*r, overlays_[r], waiters);
-        for (Slot *d : waiters) ex_->release_waiter(d, true, ready, skips);
-        removed_slots.push_back(r);
+    for (std::size_t k = 0; k < removals.size(); ++k) {
+        for (Slot *d : removal_waiters[k]) ex_->release_waiter(d, true, ready, skips);
+        removed_slots.push_back(lookup(removals[k]));
     }
     for (VertexId id : new_ids) ex_->release_waiter(lookup(id), true, ready, skips);
     hand_over();
     for (Slot *r : removed_slots) {
         std::size_t done = done_.fetch_add(1, std::memory_order_acq_rel) + 1;
-        if (ex_->observer().call)
-            ex_->observer().call(ex_->observer().context, *this, Event::skipped, id_of(*r), VertexStatus::not_run,
-                                 running_.load(std::memory_order_acquire), done,
-                                 total_.load(std::memory_order_acquire));
+        ex_->observe(*this, Event::skipped, id_of(*r), VertexStatus::not_run, running_.load(std::memory_order_acquire),
+                     done, total_.load(std::memory_order_acquire));
     }
     if (done_.load(std::memory_order_acquire) == total_.load(std::memory_order_acquire)) maybe_finish(nullptr);
     return new_ids;

@@ -79,6 +79,9 @@ std::unique_ptr<Walk> Walk::start(Graph &g, Visitor visitor, const WalkOptions &
 }
 
 void Walk::run() {
+    // The walk may finish, and be freed by its own callback, before this
+    // thread is out of launch(): freeing waits for it like for any caller.
+    CallScope scope(*ex_);
     graph_->begin_walk();
     launch(nullptr);
 }
@@ -242,14 +245,40 @@ void Walk::on_finished(Section *sec) {
                     ready);
         ex_->push(ready);
     }
-    std::lock_guard<std::mutex> lk(mu_);
-    finished_ = true;
-    finished_cv_.notify_all();
+    std::function<void()> release;
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        finished_ = true;
+        finished_cv_.notify_all();
+        release.swap(release_);
+    }
+    if (release) release();
+}
+
+bool Walk::calling_back() const noexcept { return ex_->calling_back(); }
+
+void Walk::release_when_finished(std::function<void()> release) {
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        if (!finished_) {
+            release_ = std::move(release);
+            release = nullptr;
+        }
+    }
+    if (release) {
+        release();
+        return;
+    }
+    try {
+        cancel();
+    } catch (const Error &) {
+        // It finished meanwhile, and release_ has run or will.
+    }
 }
 
 void Walk::wait() {
     if (!is_root()) throw Error(Errc::state, "a sub-walk cannot be waited for; wait for the walk that expanded it");
-    if (ex_->on_worker_thread())
+    if (ex_->calling_back())
         throw Error(Errc::state, "cannot wait for a walk from inside its own callback or observer");
     std::unique_lock<std::mutex> lk(mu_);
     finished_cv_.wait(lk, [&] { return finished_; });

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -56,6 +57,15 @@ public:
     // sub-walk.
     void wait();
     bool finished() const;
+    // True on a thread inside a callback or observer of this walk (or of
+    // any walk sharing its pool), where wait() would wait for itself.
+    bool calling_back() const noexcept;
+    // For a caller that cannot wait (a callback or observer of this walk
+    // letting go of it): cancels the walk unless it has finished, and calls
+    // `release` once it has, on the thread that finishes it, or at once if
+    // it already has. `release` must not wait for the walk on that thread.
+    // Root walks only.
+    void release_when_finished(std::function<void()> release);
     // After wait(): the outcome of every vertex.
     WalkReport report() const;
 
@@ -192,6 +202,7 @@ private:
     std::condition_variable finished_cv_;
     bool finishing_ = false;  // done reached total; no more changes
     bool finished_ = false;   // graph released, waiters may go
+    std::function<void()> release_;  // release_when_finished()
     VertexId first_error_ = no_vertex;
     std::string first_error_message_;
     std::unordered_map<VertexId, Slot *> extra_index_;

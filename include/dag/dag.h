@@ -182,7 +182,9 @@ DAG_API dag_status dag_new(dag_graph **out, dag_error **err);
 
 /**
  * Frees a graph and everything it owns. User data pointers are not touched.
- * NULL is allowed. Must not be called while a walk of the graph runs.
+ * NULL is allowed. A walk of the graph whose handle is not freed yet keeps
+ * using it: the graph is then freed with the last such dag_walk_free(), and
+ * `g` must not be used after this call either way.
  */
 DAG_API void dag_free(dag_graph *g);
 
@@ -307,7 +309,7 @@ DAG_API dag_status dag_connect(dag_graph *g, uint64_t from, uint64_t to, dag_err
  *
  * @param pairs  2 * count vertex ids; may be NULL when count is 0.
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, or pairs with count > 0);
- *         DAG_E_INVALID_ARGUMENT (count so large that 2 * count overflows);
+ *         DAG_E_INVALID_ARGUMENT (count larger than any array of pairs can be);
  *         DAG_E_UNKNOWN_VERTEX (the message gives the edge's index);
  *         DAG_E_BUSY; DAG_E_NOMEM. On failure the graph is unchanged.
  */
@@ -661,8 +663,9 @@ enum {
  * @return DAG_OK (also when the visitor stopped the walk);
  *         DAG_E_NULL_ARGUMENT (g, visit, or start with start_count > 0);
  *         DAG_E_UNKNOWN_VERTEX (a start id is not live; nothing is visited);
- *         DAG_E_INVALID_ARGUMENT (unknown flag bits, or the visitor returned
- *         something other than a dag_visit value); DAG_E_NOMEM.
+ *         DAG_E_INVALID_ARGUMENT (unknown flag bits; start_count above
+ *         PTRDIFF_MAX / 8, more ids than any array holds; or the visitor
+ *         returned something other than a dag_visit value); DAG_E_NOMEM.
  */
 DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_count,
                                 unsigned flags, dag_visit_fn visit, void *user_data,
@@ -687,7 +690,9 @@ typedef int (*dag_predicate_fn)(uint64_t id, void *user_data);
  * @param ids  `count` start ids (duplicates count once); NULL if count is 0.
  * @param out  receives the ancestors, ascending ids (free with dag_ids_free()).
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out, ids with count > 0);
- *         DAG_E_UNKNOWN_VERTEX (a start id is not live); DAG_E_NOMEM.
+ *         DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8, more ids
+ *         than any array holds); DAG_E_UNKNOWN_VERTEX (a start id is not
+ *         live); DAG_E_NOMEM.
  */
 DAG_API dag_status dag_ancestors(const dag_graph *g, const uint64_t *ids, size_t count,
                                  dag_ids **out, dag_error **err);
@@ -715,6 +720,7 @@ DAG_API dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size
  * @param match  called once per vertex reached, with user_data.
  * @param out    receives the matches, ascending ids.
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, match, out, ids with count > 0);
+ *         DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8);
  *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
  */
 DAG_API dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids,
@@ -732,7 +738,8 @@ DAG_API dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t
  * match. A start vertex matches only when it is its own ancestor.
  *
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, match, out_found, ids with
- *         count > 0); DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ *         count > 0); DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8);
+ *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
  */
 DAG_API dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t count,
                                       dag_predicate_fn match, void *user_data, int *out_found,
@@ -827,9 +834,10 @@ typedef enum dag_walk_event {
  * `parallelism` callbacks run at once. It may call, for this walk:
  * dag_walk_complete, dag_walk_cancel, dag_walk_expand (for `vertex`),
  * dag_walk_apply and the dag_walk_update functions, dag_walk_graph, and every
- * read-only dag_graph function on the walked graph. It must not call
- * dag_walk_wait or dag_walk_free on its own walk (dag_walk_wait returns
- * DAG_E_STATE) nor mutate the graph through dag_graph functions (DAG_E_BUSY).
+ * read-only dag_graph function on the walked graph, and dag_walk_free (see
+ * there: the walk is cancelled and freed once it has finished). It must not
+ * call dag_walk_wait on its own walk (DAG_E_STATE) nor mutate the graph
+ * through dag_graph functions (DAG_E_BUSY).
  *
  * @param walk     the walk the vertex belongs to (for a vertex of an expanded
  *                 sub-graph: the sub-walk, whose graph is a copy of the
@@ -853,7 +861,8 @@ typedef dag_walk_result (*dag_walk_fn)(dag_walker *walk, uint64_t vertex, const 
  * caller's thread for events caused by dag_walk_complete, dag_walk_cancel or
  * dag_walk_apply. Calls may come from several threads at once; the counts
  * are snapshots and may be seen out of order. It may call what a walk
- * callback may call, and should return quickly.
+ * callback may call, on whichever thread it is called (dag_walk_wait returns
+ * DAG_E_STATE there too), and should return quickly.
  *
  * @param walk     the walk (or sub-walk) of the vertex.
  * @param status   for FINISHED and SKIPPED, the vertex's final status;
@@ -867,6 +876,13 @@ typedef void (*dag_walk_observer_fn)(dag_walker *walk, dag_walk_event event, uin
                                      size_t total, void *user_data);
 
 /**
+ * The most threads a walk's pool may have (dag_walk_options.threads). More
+ * would not help: a callback that waits on outside work can return
+ * DAG_WALK_PENDING and free its thread.
+ */
+#define DAG_WALK_MAX_THREADS 1024
+
+/**
  * Walk options. Always initialise with dag_walk_options_init(), then change
  * fields: `size` lets later versions append fields without breaking callers
  * built against this header.
@@ -876,7 +892,11 @@ typedef struct dag_walk_options {
     size_t size;
     /** Most callbacks in flight (running or pending) at once. Default 10, at least 1. */
     size_t parallelism;
-    /** Threads in the walk's pool. Default 10, at least 1. */
+    /**
+     * Threads in the walk's pool. Default 10, at least 1, at most
+     * DAG_WALK_MAX_THREADS. The pool starts with the walk, with
+     * min(threads, parallelism) threads: no more can ever be busy at once.
+     */
     size_t threads;
     /** Non-zero: dependents run before their dependencies (destroy order). Default 0. */
     int reverse;
@@ -924,8 +944,12 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *                     DAG_OK, DAG_E_WALK_FAILED and DAG_E_CANCELLED. Set to
  *                     NULL on the other errors.
  * @return DAG_OK; DAG_E_WALK_FAILED; DAG_E_CANCELLED (a callback cancelled
- *         it); DAG_E_NULL_ARGUMENT (g, callback); DAG_E_INVALID_ARGUMENT
- *         (opts->size too small, parallelism or threads 0, bad policy);
+ *         it; the message says how many vertices never ran, and how many
+ *         were cancelled after their callback ran); DAG_E_NULL_ARGUMENT
+ *         (g, callback, always_run with always_run_count > 0);
+ *         DAG_E_INVALID_ARGUMENT (opts->size too small, parallelism or
+ *         threads 0, threads above DAG_WALK_MAX_THREADS, always_run_count
+ *         above PTRDIFF_MAX / 8, bad policy);
  *         DAG_E_UNKNOWN_VERTEX (an always_run id); DAG_E_CYCLE; DAG_E_BUSY
  *         (the graph is already being walked, e.g. from one of its own
  *         callbacks); DAG_E_NOMEM.
@@ -969,9 +993,12 @@ DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report,
 DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
 
 /**
- * Frees a walk. A walk still running is cancelled and waited for first, so
- * this must not be called from the walk's own callbacks. Sub-walk handles
- * belong to their walk: passing one does nothing. NULL is allowed.
+ * Frees a walk. A walk still running is cancelled and waited for first.
+ * Called from the walk's own callback or observer, where waiting would wait
+ * for itself, it cancels the walk and returns at once; the walk is freed on
+ * a thread of its own once its running callbacks have returned. Either way
+ * `walk` must not be used after this call. Sub-walk handles belong to their
+ * walk: passing one does nothing. NULL is allowed.
  */
 DAG_API void dag_walk_free(dag_walker *walk);
 

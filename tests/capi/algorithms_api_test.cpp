@@ -2,6 +2,7 @@
 // status and message for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -342,6 +343,53 @@ TEST(AlgorithmsApi, DuplicateStartIdsCountOnce) {
     Recorder r;
     ASSERT_EQ(dag_traverse(g.get(), twice, 2, 0, record, &r, nullptr), DAG_OK);
     EXPECT_EQ(r.visits.size(), 3u);
+}
+
+
+TEST(AlgorithmsApi, IdListsOutOfRangeIndexIsNull) {
+    GraphPtr g = abc();
+    dag_id_lists *lists = nullptr;
+    ASSERT_EQ(dag_strongly_connected(g.get(), &lists, nullptr), DAG_OK);
+    const size_t count = dag_id_lists_count(lists);
+    ASSERT_EQ(count, 3u);
+    // SIZE_MAX is the index whose successor wraps to 0.
+    for (size_t index : {count, count + 1, SIZE_MAX - 1, SIZE_MAX}) {
+        size_t n = 99;
+        EXPECT_EQ(dag_id_lists_get(lists, index, &n), nullptr) << index;
+        EXPECT_EQ(n, 0u) << index;
+        EXPECT_EQ(dag_id_lists_get(lists, index, nullptr), nullptr) << index;
+    }
+    size_t n = 0;
+    EXPECT_NE(dag_id_lists_get(lists, count - 1, &n), nullptr);
+    EXPECT_EQ(n, 1u);
+    dag_id_lists_free(lists);
+}
+
+TEST(AlgorithmsApi, IdCountsNoArrayCanHoldAreRefused) {
+    GraphPtr g = abc();
+    const uint64_t a = 1;
+    dag_ids *ids = nullptr;
+    int found = 7;
+    uint64_t target = 2;
+    Recorder r;
+    // SIZE_MAX / 8 + 1 ids are 2^64 bytes, a size that wraps to 0; the last
+    // is the smallest count refused.
+    for (size_t count : {SIZE_MAX, SIZE_MAX / 4, SIZE_MAX / 8 + 1, size_t{PTRDIFF_MAX} / sizeof(uint64_t) + 1}) {
+        auto refused = [&](auto call) {
+            const std::string msg = expect_error(DAG_E_INVALID_ARGUMENT, call);
+            EXPECT_NE(msg.find(std::to_string(count)), std::string::npos) << msg;
+        };
+        refused([&](dag_error **e) { return dag_traverse(g.get(), &a, count, 0, record, &r, e); });
+        refused([&](dag_error **e) { return dag_ancestors(g.get(), &a, count, &ids, e); });
+        refused([&](dag_error **e) { return dag_descendants(g.get(), &a, count, &ids, e); });
+        refused([&](dag_error **e) { return dag_first_ancestors_with(g.get(), &a, count, is_id, &target, &ids, e); });
+        refused([&](dag_error **e) { return dag_first_descendants_with(g.get(), &a, count, is_id, &target, &ids, e); });
+        refused([&](dag_error **e) { return dag_match_ancestor(g.get(), &a, count, is_id, &target, &found, e); });
+        refused([&](dag_error **e) { return dag_match_descendant(g.get(), &a, count, is_id, &target, &found, e); });
+    }
+    EXPECT_TRUE(r.visits.empty());
+    EXPECT_EQ(ids, nullptr);
+    EXPECT_EQ(found, 7);
 }
 
 }  // namespace

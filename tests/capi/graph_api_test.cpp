@@ -91,6 +91,10 @@ TEST(CapiGraph, ConnectMany) {
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_connect_many(nullptr, pairs, 1, e); });
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_connect_many(g.get(), nullptr, 1, e); });
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_connect_many(g.get(), pairs, SIZE_MAX, e); });
+    // Below the old bound of SIZE_MAX / 2, yet more pairs than any array holds:
+    // the call would read past the caller's array.
+    const size_t too_many = static_cast<size_t>(PTRDIFF_MAX) / 16 + 1;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_connect_many(g.get(), pairs, too_many, e); });
 }
 
 TEST(CapiGraph, RemoveAndReplace) {

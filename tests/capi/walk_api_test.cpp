@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <future>
 #include <map>
@@ -669,6 +670,133 @@ TEST(WalkApi, ManySmallWalks) {
                   DAG_OK);
     }
     EXPECT_EQ(calls.load(), static_cast<size_t>(walks) * 8);
+}
+
+
+TEST(WalkApi, AlwaysRunCountsNoArrayCanHoldAreRefused) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    Recorder rec;
+    auto o = options();
+    o.always_run = &a;
+    for (size_t count : {SIZE_MAX, SIZE_MAX / 4, SIZE_MAX / 8 + 1, size_t{PTRDIFF_MAX} / sizeof(uint64_t) + 1}) {
+        o.always_run_count = count;
+        std::string msg = expect_error(DAG_E_INVALID_ARGUMENT,
+                                       [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &o, nullptr, e); });
+        EXPECT_NE(msg.find(std::to_string(count)), std::string::npos) << msg;
+        dag_walker *w = nullptr;
+        msg = expect_error(DAG_E_INVALID_ARGUMENT,
+                           [&](dag_error **e) { return dag_walk_start(g.get(), record_cb, &rec, &o, &w, e); });
+        WalkPtr started(w);
+        EXPECT_EQ(w, nullptr);
+        EXPECT_NE(msg.find(std::to_string(count)), std::string::npos) << msg;
+    }
+    EXPECT_TRUE(rec.ran().empty());
+    // Nothing above left the graph busy.
+    EXPECT_EQ(dag_connect(g.get(), a, a, nullptr), DAG_OK);
+}
+
+TEST(WalkApi, ThreadsAboveTheBoundAreRefused) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    Recorder rec;
+    for (size_t threads : {size_t{DAG_WALK_MAX_THREADS} + 1, SIZE_MAX}) {
+        auto o = options(10, threads);
+        std::string msg = expect_error(DAG_E_INVALID_ARGUMENT,
+                                       [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &o, nullptr, e); });
+        EXPECT_NE(msg.find(std::to_string(DAG_WALK_MAX_THREADS)), std::string::npos) << msg;
+        dag_walker *w = nullptr;
+        expect_error(DAG_E_INVALID_ARGUMENT,
+                     [&](dag_error **e) { return dag_walk_start(g.get(), record_cb, &rec, &o, &w, e); });
+        WalkPtr started(w);
+        EXPECT_EQ(w, nullptr);
+    }
+    EXPECT_TRUE(rec.ran().empty());
+    // The bound itself is honoured, and parallelism has no bound of its own:
+    // only threads cost anything up front.
+    auto o = options(SIZE_MAX, DAG_WALK_MAX_THREADS);
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a}));
+}
+
+TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
+    auto cancelled_message = [](dag_graph *g, Recorder &rec, const dag_walk_options &o, ReportPtr &report) {
+        return expect_error(DAG_E_CANCELLED, [&](dag_error **e) {
+            dag_walk_report *r = nullptr;
+            const dag_status st = dag_walk(g, record_cb, &rec, &o, &r, e);
+            report.reset(r);
+            return st;
+        });
+    };
+    {
+        // The only vertex ran, and was pending when the cancel came.
+        auto g = new_graph();
+        uint64_t p = add(g.get(), "p");
+        Recorder rec;
+        rec.body = [](dag_walker *w, uint64_t, const char **) {
+            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+            return DAG_WALK_PENDING;
+        };
+        ReportPtr report;
+        EXPECT_EQ(cancelled_message(g.get(), rec, options(), report),
+                  "dag_walk: the walk was cancelled; 0 vertices never ran and 1 was cancelled after its callback ran");
+        EXPECT_EQ(status_of(report.get(), p), DAG_VERTEX_CANCELLED);
+    }
+    {
+        // a depends on p, which is cancelled while pending: a never starts.
+        auto g = new_graph();
+        uint64_t p = add(g.get(), "p"), a = add(g.get(), "a");
+        ASSERT_EQ(dag_connect(g.get(), a, p, nullptr), DAG_OK);
+        Recorder rec;
+        rec.body = [](dag_walker *w, uint64_t, const char **) {
+            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+            return DAG_WALK_PENDING;
+        };
+        ReportPtr report;
+        EXPECT_EQ(cancelled_message(g.get(), rec, options(), report),
+                  "dag_walk: the walk was cancelled; 1 vertex never ran and 1 was cancelled after its callback ran");
+        EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{p}));
+        EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_CANCELLED), 2u);
+    }
+    {
+        // Three independent vertices, one at a time: the first cancels and
+        // finishes ok, the other two never start.
+        auto g = new_graph();
+        for (const char *name : {"x", "y", "z"}) add(g.get(), name);
+        Recorder rec;
+        rec.body = [](dag_walker *w, uint64_t, const char **) {
+            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+            return DAG_WALK_OK;
+        };
+        ReportPtr report;
+        EXPECT_EQ(cancelled_message(g.get(), rec, options(1, 1), report),
+                  "dag_walk: the walk was cancelled; 2 vertices never ran");
+        EXPECT_EQ(rec.ran().size(), 1u);
+    }
+    {
+        // e's callback ran and expanded into a sub-walk that was cancelled
+        // before its second vertex started.
+        auto g = new_graph();
+        uint64_t e = add(g.get(), "e");
+        auto sub = new_graph();
+        add(sub.get(), "s1");
+        add(sub.get(), "s2");
+        Recorder rec;
+        rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+            if (dag_walk_graph(w) == g.get()) {
+                EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
+            } else {
+                EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+            }
+            return DAG_WALK_OK;
+        };
+        ReportPtr report;
+        EXPECT_EQ(cancelled_message(g.get(), rec, options(1, 1), report),
+                  "dag_walk: the walk was cancelled; 0 vertices never ran and 1 was cancelled after its callback ran");
+        EXPECT_EQ(status_of(report.get(), e), DAG_VERTEX_CANCELLED);
+        EXPECT_EQ(rec.ran().size(), 2u);
+    }
 }
 
 }  // namespace

@@ -10,63 +10,6 @@
 
 namespace {
 
-// A walk whose every vertex but `gate` waits for `gate`, which runs until
-// opened: the updates meet a walk that has started exactly one vertex.
-class GatedWalk {
-public:
-    GatedWalk() {
-        gate = add(g.get(), "gate");
-        rec.body = [this](dag_walker *, uint64_t v, const char **) {
-            if (v == gate) {
-                entered.set();
-                opened.wait();
-            }
-            return DAG_WALK_OK;
-        };
-    }
-    ~GatedWalk() { opened.set(); }
-
-    uint64_t vertex(const char *name) {
-        uint64_t v = add(g.get(), name);
-        EXPECT_EQ(dag_connect(g.get(), v, gate, nullptr), DAG_OK);
-        return v;
-    }
-    void start() {
-        auto o = options(4, 2);
-        dag_walker *w = nullptr;
-        ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
-        walk.reset(w);
-        ASSERT_TRUE(entered.wait());
-    }
-    dag_status apply(const std::vector<std::pair<uint64_t, uint64_t>> &connects,
-                     const std::vector<std::pair<uint64_t, uint64_t>> &disconnects = {},
-                     const std::vector<uint64_t> &removals = {}, dag_error **err = nullptr) {
-        dag_walk_update *u = nullptr;
-        EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
-        UpdatePtr owned(u);
-        for (auto [a, b] : connects) EXPECT_EQ(dag_walk_update_connect(u, a, b, nullptr), DAG_OK);
-        for (auto [a, b] : disconnects) EXPECT_EQ(dag_walk_update_disconnect(u, a, b, nullptr), DAG_OK);
-        for (uint64_t r : removals) EXPECT_EQ(dag_walk_update_remove_vertex(u, r, nullptr), DAG_OK);
-        return dag_walk_apply(walk.get(), u, nullptr, err);
-    }
-    ReportPtr finish() {
-        opened.set();
-        dag_walk_report *r = nullptr;
-        EXPECT_EQ(dag_walk_wait(walk.get(), &r, nullptr), DAG_OK);
-        return ReportPtr(r);
-    }
-    size_t position(uint64_t v) {
-        auto order = rec.ran();
-        return static_cast<size_t>(std::find(order.begin(), order.end(), v) - order.begin());
-    }
-
-    GraphPtr g = new_graph();
-    uint64_t gate = 0;
-    Recorder rec;
-    Latch entered, opened;
-    WalkPtr walk;
-};
-
 // An edge of the walk's frozen graph, disconnected by one update and
 // connected again by the next, holds its waiter again (it used to be
 // dropped for good, and the walk never finished).

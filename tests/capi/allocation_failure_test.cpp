@@ -1,0 +1,251 @@
+// Every call the header promises leaves its graph unchanged on failure is
+// made to fail at each of its allocations in turn: the first, then the
+// second, and so on until it succeeds. After every DAG_E_NOMEM the graph
+// (and, for dag_walk_apply, the running walk) must be as it was, and the
+// final success must give what the same call gives without failures.
+//
+// This suite has its own executable: it replaces the global operator new
+// with one that fails on request. Only the thread that armed it fails, so a
+// walk's workers run on undisturbed while the test thread's apply fails.
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "walk_test_support.hpp"
+
+namespace {
+
+// Allocations left on this thread before one fails; negative: never fail.
+thread_local long allocations_left = -1;
+// Whether every allocation after the failed one fails too (memory stays
+// short, so cleanup code must not allocate) or only that one does (cleanup
+// that allocates runs, and must still restore everything).
+thread_local bool failure_persists = false;
+// Whether an allocation has failed since the thread was armed.
+thread_local bool failed_one = false;
+
+void *allocate(std::size_t size) {
+    if (allocations_left == 0) {
+        failed_one = true;
+        if (!failure_persists) allocations_left = -1;
+        return nullptr;
+    }
+    if (allocations_left > 0) --allocations_left;
+    return std::malloc(size ? size : 1);
+}
+
+}  // namespace
+
+void *operator new(std::size_t size) {
+    if (void *p = allocate(size)) return p;
+    throw std::bad_alloc();
+}
+void *operator new[](std::size_t size) { return operator new(size); }
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept { return allocate(size); }
+void *operator new[](std::size_t size, const std::nothrow_t &) noexcept { return allocate(size); }
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete[](void *p) noexcept { std::free(p); }
+void operator delete(void *p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void *p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+// Everything a caller can see of a graph, as one string: the vertices with
+// their names and the edges, in id order.
+std::string state_of(const dag_graph *g) {
+    std::string out;
+    dag_ids *ids = nullptr;
+    EXPECT_EQ(dag_vertices(g, &ids, nullptr), DAG_OK);
+    for (uint64_t v : take_ids(ids)) {
+        const char *name = nullptr;
+        EXPECT_EQ(dag_vertex_name(g, v, &name, nullptr), DAG_OK);
+        out += std::to_string(v) + (name ? std::string("=") + name : std::string()) + ";";
+    }
+    dag_ids *pairs = nullptr;
+    EXPECT_EQ(dag_edges(g, &pairs, nullptr), DAG_OK);
+    std::vector<uint64_t> e = take_ids(pairs);
+    for (size_t i = 0; i + 1 < e.size(); i += 2) out += std::to_string(e[i]) + "->" + std::to_string(e[i + 1]) + ";";
+    return out;
+}
+
+// How a sweep ended, for each k (the allocation that failed).
+enum class Outcome { refused, succeeded, untouched };
+
+// Makes a fresh `Fixture`, runs `call` on it with its k-th allocation
+// failing, and hands the result to `check`, for k = 0, 1, ... until a call
+// makes fewer than k + 1 allocations. A call may fail with DAG_E_NOMEM
+// (then `check` must find everything as it was) or recover and succeed
+// (then `check` must find the full result). Returns how many calls had an
+// allocation fail.
+template <class Fixture, class Call, class Check>
+long sweep(bool persists, Call &&call, Check &&check) {
+    for (long k = 0;; ++k) {
+        Fixture x;
+        failure_persists = persists;
+        failed_one = false;
+        allocations_left = k;
+        dag_error *err = nullptr;
+        const dag_status st = call(x, &err);
+        allocations_left = -1;
+        if (!failed_one) {
+            EXPECT_EQ(st, DAG_OK);
+            check(x, Outcome::untouched, k);
+            return k;
+        }
+        if (st != DAG_OK)
+            EXPECT_EQ(st, DAG_E_NOMEM) << "allocation " << k << ": " << (err ? dag_error_message(err) : "");
+        dag_error_free(err);
+        check(x, st == DAG_OK ? Outcome::succeeded : Outcome::refused, k);
+        if (::testing::Test::HasFailure()) return k;
+    }
+}
+
+// A named diamond with a tail and one shortcut: d -> b -> a, d -> c -> a,
+// a -> t, d -> a; and a second graph for dag_subsume.
+struct Diamond {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c"), d = add(g.get(), "d"),
+             t = add(g.get(), "t");
+    GraphPtr other = new_graph();
+    Diamond() {
+        for (auto [x, y] : {std::pair{d, b}, {d, c}, {b, a}, {c, a}, {a, t}, {d, a}})
+            EXPECT_EQ(dag_connect(g.get(), x, y, nullptr), DAG_OK);
+        uint64_t p = add(other.get(), "only in the other graph"), q = add(other.get(), "a");
+        EXPECT_EQ(dag_connect(other.get(), p, q, nullptr), DAG_OK);
+    }
+};
+
+// One mutation, failed at each allocation in turn, with failures that
+// persist and with one-off ones: each failure must leave the graph as it
+// was, each success give what the call gives without failures.
+template <class Mutation>
+void check_mutation(Mutation &&mutate) {
+    Diamond plain;
+    const std::string before = state_of(plain.g.get());
+    ASSERT_EQ(mutate(plain, nullptr), DAG_OK);
+    const std::string after = state_of(plain.g.get());
+    for (bool persists : {true, false}) {
+        const long failures = sweep<Diamond>(persists, mutate, [&](Diamond &x, Outcome o, long k) {
+            EXPECT_EQ(state_of(x.g.get()), o == Outcome::refused ? before : after)
+                << "allocation " << k << (persists ? ", failures persisting" : ", one failure");
+        });
+        EXPECT_GT(failures, 0) << "the call allocated nothing: the sweep tested nothing";
+    }
+}
+
+TEST(AllocationFailure, AddVertexLeavesTheGraphUnchanged) {
+    check_mutation([](Diamond &x, dag_error **err) {
+        uint64_t id = 0;
+        return dag_add_vertex(x.g.get(), "a new vertex with a name too long for any small-string buffer", nullptr,
+                              &id, err);
+    });
+}
+
+TEST(AllocationFailure, ConnectLeavesTheGraphUnchanged) {
+    check_mutation([](Diamond &x, dag_error **err) { return dag_connect(x.g.get(), x.t, x.d, err); });
+}
+
+TEST(AllocationFailure, ConnectManyIsAllOrNothing) {
+    check_mutation([](Diamond &x, dag_error **err) {
+        const uint64_t pairs[] = {x.b, x.c, x.c, x.t, x.b, x.t, x.d, x.t};
+        return dag_connect_many(x.g.get(), pairs, 4, err);
+    });
+}
+
+TEST(AllocationFailure, ReplaceVertexLeavesTheGraphUnchanged) {
+    check_mutation([](Diamond &x, dag_error **err) { return dag_replace_vertex(x.g.get(), x.a, x.t, err); });
+}
+
+TEST(AllocationFailure, RenameLeavesTheGraphUnchanged) {
+    check_mutation([](Diamond &x, dag_error **err) {
+        return dag_set_vertex_name(x.g.get(), x.b, "b, renamed to a name too long for a small-string buffer", err);
+    });
+}
+
+TEST(AllocationFailure, SubsumeIsAllOrNothing) {
+    check_mutation([](Diamond &x, dag_error **err) {
+        return dag_subsume(x.g.get(), x.other.get(), err);
+    });
+}
+
+TEST(AllocationFailure, TransitiveReductionLeavesTheGraphUnchanged) {
+    check_mutation([](Diamond &x, dag_error **err) {
+        size_t removed = 0;
+        return dag_transitive_reduction(x.g.get(), &removed, err);
+    });
+}
+
+// A walk held at its gate, and one batch touching every kind of change:
+// new vertices (one always-run), edges to and from them, disconnects, and a
+// removal. It is the walk's first batch, so applying it also builds the
+// walk's order.
+struct HeldWalk {
+    GatedWalk gw;
+    uint64_t a = gw.vertex("a"), b = gw.vertex("b"), c = gw.vertex("c"), gone = gw.vertex("gone");
+    UpdatePtr batch;
+    std::string before;
+
+    HeldWalk() {
+        EXPECT_EQ(dag_connect(gw.g.get(), c, b, nullptr), DAG_OK);
+        EXPECT_EQ(dag_connect(gw.g.get(), b, gone, nullptr), DAG_OK);
+        before = state_of(gw.g.get());
+        gw.start();
+        dag_walk_update *u = nullptr;
+        EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+        batch.reset(u);
+        uint64_t fresh = 0, late = 0;
+        EXPECT_EQ(dag_walk_update_add_vertex(u, "fresh, with a name longer than a small-string buffer", nullptr, 0,
+                                             &fresh, nullptr),
+                  DAG_OK);
+        EXPECT_EQ(dag_walk_update_add_vertex(u, nullptr, nullptr, 1, &late, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_connect(u, fresh, a, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_connect(u, b, fresh, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_connect(u, late, c, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_disconnect(u, c, b, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_remove_vertex(u, gone, nullptr), DAG_OK);
+    }
+};
+
+// Each failure must leave the graph unchanged and the walk to finish as if
+// the batch had never been applied; each success must make the whole batch.
+TEST(AllocationFailure, WalkApplyIsAllOrNothing) {
+    for (bool persists : {true, false}) {
+        dag_ids *new_ids = nullptr;
+        const long failures = sweep<HeldWalk>(
+            persists, [&](HeldWalk &x, dag_error **err) { return dag_walk_apply(x.gw.walk.get(), x.batch.get(), &new_ids, err); },
+            [&](HeldWalk &x, Outcome o, long k) {
+                SCOPED_TRACE("allocation " + std::to_string(k) + (persists ? ", failures persisting" : ", one failure"));
+                GatedWalk &gw = x.gw;
+                if (o == Outcome::refused) {
+                    EXPECT_EQ(state_of(gw.g.get()), x.before);
+                    ReportPtr r = gw.finish();
+                    ASSERT_EQ(dag_walk_report_size(r.get()), 5u);
+                    EXPECT_EQ(dag_walk_report_count(r.get(), DAG_VERTEX_OK), 5u);
+                    EXPECT_LT(gw.position(x.gone), gw.position(x.b));
+                    EXPECT_LT(gw.position(x.b), gw.position(x.c));
+                    return;
+                }
+                const std::vector<uint64_t> ids = take_ids(new_ids);
+                new_ids = nullptr;
+                ASSERT_EQ(ids.size(), 2u);
+                const uint64_t f = ids[0], l = ids[1];
+                EXPECT_TRUE(dag_has_edge(gw.g.get(), f, x.a));
+                EXPECT_TRUE(dag_has_edge(gw.g.get(), x.b, f));
+                EXPECT_TRUE(dag_has_edge(gw.g.get(), l, x.c));
+                EXPECT_FALSE(dag_has_edge(gw.g.get(), x.c, x.b));
+                EXPECT_FALSE(dag_has_vertex(gw.g.get(), x.gone));
+                ReportPtr r = gw.finish();
+                ASSERT_EQ(dag_walk_report_size(r.get()), 7u);
+                EXPECT_EQ(dag_walk_report_count(r.get(), DAG_VERTEX_OK), 6u);
+                EXPECT_EQ(status_of(r.get(), x.gone), DAG_VERTEX_NOT_RUN);
+                EXPECT_LT(gw.position(x.a), gw.position(f));
+                EXPECT_LT(gw.position(f), gw.position(x.b));
+                EXPECT_LT(gw.position(x.c), gw.position(l));
+                EXPECT_EQ(gw.position(x.gone), gw.rec.ran().size()) << "a removed vertex ran";
+            });
+        EXPECT_GT(failures, 10);
+    }
+}
+
+}  // namespace

@@ -1,0 +1,204 @@
+// Calls into the library during a walk: from its observer and callbacks, on
+// the threads the events arrive on, and from other threads. What the header
+// allows works, what it forbids is refused with a status, and nothing
+// deadlocks or races.
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "walk_test_support.hpp"
+
+namespace {
+
+// What an observer did when its event came.
+struct Nested {
+    uint64_t on_vertex = 0;
+    dag_walk_event on_event = DAG_WALK_EVENT_SKIPPED;
+    std::function<dag_status(dag_walker *)> call;
+    std::atomic<int> calls{0};
+    std::atomic<dag_status> status{DAG_OK};
+    std::thread::id thread;
+};
+
+void nested_observer(dag_walker *w, dag_walk_event event, uint64_t vertex, dag_vertex_status, size_t, size_t, size_t,
+                     void *user) {
+    auto *n = static_cast<Nested *>(user);
+    if (event != n->on_event || vertex != n->on_vertex) return;
+    n->thread = std::this_thread::get_id();
+    n->status = n->call(w);
+    ++n->calls;
+}
+
+// Removing a vertex reports it skipped to the observer on the thread that
+// applies the update; the observer may apply an update of its own there (it
+// used to wait for the first update's lock, held by its own thread).
+TEST(WalkReentry, ObserverAppliesAnUpdateWhileHearingOfAnotherOnesRemoval) {
+    GatedWalk gw;
+    const uint64_t a = gw.vertex("a"), gone = gw.vertex("gone");
+    Nested n;
+    n.on_vertex = gone;
+    uint64_t added = 0;
+    n.call = [&](dag_walker *w) {
+        dag_walk_update *u = nullptr;
+        EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+        UpdatePtr batch(u);
+        uint64_t p = 0;
+        EXPECT_EQ(dag_walk_update_add_vertex(u, "added by the observer", nullptr, 0, &p, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_connect(u, p, a, nullptr), DAG_OK);
+        dag_ids *ids = nullptr;
+        dag_status st = dag_walk_apply(w, u, &ids, nullptr);
+        if (st == DAG_OK) added = take_ids(ids).at(0);
+        return st;
+    };
+    gw.start(nested_observer, &n);
+    ASSERT_EQ(gw.apply({}, {}, {gone}), DAG_OK);
+    EXPECT_EQ(n.calls, 1);
+    EXPECT_EQ(n.thread, std::this_thread::get_id());
+    EXPECT_EQ(n.status, DAG_OK);
+    ReportPtr r = gw.finish();
+    ASSERT_NE(added, 0u);
+    EXPECT_EQ(status_of(r.get(), added), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(r.get(), gone), DAG_VERTEX_NOT_RUN);
+    EXPECT_LT(gw.position(a), gw.position(added));
+}
+
+// Removing a vertex reports it skipped to the observer on the thread that
+// applies the update, outside the pool; waiting for the walk from there
+// would wait for itself, so it is refused (it used to hang).
+TEST(WalkReentry, WaitFromAnObserverOnTheUpdatingThreadIsRefused) {
+    GatedWalk gw;
+    const uint64_t a = gw.vertex("a"), gone = gw.vertex("gone");
+    Nested n;
+    n.on_vertex = gone;
+    n.call = [](dag_walker *w) { return dag_walk_wait(w, nullptr, nullptr); };
+    gw.start(nested_observer, &n);
+    ASSERT_EQ(gw.apply({}, {}, {gone}), DAG_OK);
+    EXPECT_EQ(n.calls, 1);
+    EXPECT_EQ(n.thread, std::this_thread::get_id());
+    EXPECT_EQ(n.status, DAG_E_STATE);
+    ReportPtr r = gw.finish();
+    EXPECT_EQ(status_of(r.get(), a), DAG_VERTEX_OK);
+}
+
+// The header: a callback's message is ignored when it returns DAG_WALK_OK.
+TEST(WalkReentry, MessageOfASucceedingCallbackIsIgnored) {
+    GraphPtr g = new_graph();
+    const uint64_t ok = add(g.get(), "ok"), bad = add(g.get(), "bad");
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+        *msg = v == ok ? "not an error" : "broken";
+        return v == ok ? DAG_WALK_OK : DAG_WALK_FAILED;
+    };
+    ReportPtr r;
+    EXPECT_EQ(run_walk(g.get(), rec, options(), r), DAG_E_WALK_FAILED);
+    EXPECT_EQ(message_of(r.get(), ok), "");
+    EXPECT_EQ(message_of(r.get(), bad), "broken");
+}
+
+// dag_set_vertex_user_data is allowed during a walk, while a callback's
+// updates add vertices and so move the vertex records it writes to (a data
+// race ThreadSanitizer reported before the call waited for updates).
+TEST(WalkReentry, UserDataChangesWhileUpdatesAddVertices) {
+    GraphPtr g = new_graph();
+    const uint64_t grower = add(g.get(), "grower"), target = add(g.get(), "target");
+    std::atomic<bool> growing{true};
+    Latch walking;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v != grower) return DAG_WALK_OK;
+        walking.set();
+        for (int i = 0; i < 200; ++i) {
+            dag_walk_update *u = nullptr;
+            EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+            UpdatePtr batch(u);
+            for (int k = 0; k < 20; ++k) EXPECT_EQ(dag_walk_update_add_vertex(u, nullptr, nullptr, 0, nullptr, nullptr), DAG_OK);
+            EXPECT_EQ(dag_walk_apply(w, u, nullptr, nullptr), DAG_OK);
+        }
+        growing = false;
+        return DAG_WALK_OK;
+    };
+    int values[64];
+    // Only during the walk: before it starts, a change is as much the
+    // caller's to keep apart from dag_walk_start as any other.
+    std::thread writer([&] {
+        if (!walking.wait()) return;
+        for (unsigned i = 0; growing; ++i) {
+            void *want = &values[i % 64], *got = nullptr;
+            ASSERT_EQ(dag_set_vertex_user_data(g.get(), target, want, nullptr), DAG_OK);
+            ASSERT_EQ(dag_vertex_user_data(g.get(), target, &got, nullptr), DAG_OK);
+            ASSERT_EQ(got, want);
+        }
+    });
+    ReportPtr r;
+    EXPECT_EQ(run_walk(g.get(), rec, options(), r), DAG_OK);
+    writer.join();
+    EXPECT_EQ(dag_vertex_count(g.get()), 2u + 200 * 20);
+}
+
+// Threads of this process now.
+std::size_t thread_count() {
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto &e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+    return n;
+}
+
+// A walk's own callback may free it: the walk is cancelled (nothing after it
+// starts), the call returns at once (it used to abort the process), and the
+// walk, its pool and its graph are freed once it finishes, the graph's
+// handle having been freed first.
+TEST(WalkReentry, CallbackFreesItsOwnWalk) {
+    GraphPtr g = new_graph();
+    const uint64_t first = add(g.get(), "first"), freer = add(g.get(), "freer"), after = add(g.get(), "after");
+    ASSERT_EQ(dag_connect(g.get(), freer, first, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), after, freer, nullptr), DAG_OK);
+    // ThreadSanitizer starts a thread of its own with the first thread
+    // created; let that happen before counting.
+    std::thread([] {}).join();
+    const std::size_t threads_before = thread_count();
+    Latch freed;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == freer) {
+            dag_walk_free(w);
+            freed.set();
+        }
+        return DAG_WALK_OK;
+    };
+    auto o = options(2, 2);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    dag_free(g.release());
+    ASSERT_TRUE(freed.wait());
+    // The walk's pool threads exit when it is freed: that is how the test
+    // sees it happen (and the sanitizers see nothing leaked or reused).
+    const auto limit = std::chrono::steady_clock::now() + gate_limit;
+    while (thread_count() > threads_before && std::chrono::steady_clock::now() < limit)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_EQ(thread_count(), threads_before);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{first, freer}));
+}
+
+// A graph freed while a walk of it runs stays alive for the walk, which
+// reads it through dag_walk_graph, and goes with the walk's handle.
+TEST(WalkReentry, GraphFreedWhileItsWalkRuns) {
+    GatedWalk gw;
+    const uint64_t a = gw.vertex("a");
+    std::atomic<size_t> seen{0};
+    gw.rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == gw.gate) {
+            gw.entered.set();
+            gw.opened.wait();
+        } else {
+            seen = dag_vertex_count(dag_walk_graph(w));
+        }
+        return DAG_WALK_OK;
+    };
+    gw.start();
+    dag_free(gw.g.release());
+    ReportPtr r = gw.finish();
+    EXPECT_EQ(status_of(r.get(), a), DAG_VERTEX_OK);
+    EXPECT_EQ(seen, 2u);
+}
+
+}  // namespace

@@ -225,8 +225,10 @@ DAG_API dag_status dag_remove_vertex(dag_graph *g, uint64_t id, dag_error **err)
  * Terraform's Replace: `replacement` takes over every edge of `original`
  * (each dependency of original becomes a dependency of replacement, each
  * dependent of original depends on replacement instead), then `original` is
- * removed. An edge original->original becomes replacement->replacement.
- * Replacing a vertex with itself does nothing.
+ * removed. Replacing a vertex with itself does nothing. Two differences
+ * from Terraform's code: an edge original->original becomes
+ * replacement->replacement (Terraform's drops it with the original), and
+ * `replacement` must already be in the graph (Terraform's adds it).
  *
  * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX (either id);
  *         DAG_E_BUSY; DAG_E_NOMEM. On failure the graph is unchanged.
@@ -244,6 +246,7 @@ DAG_API size_t dag_vertex_count(const dag_graph *g);
  * Looks a vertex up by name in O(1).
  *
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, name, out_id); DAG_E_BAD_UTF8;
+ *         DAG_E_INVALID_ARGUMENT (empty name: no vertex can have it);
  *         DAG_E_NOT_FOUND when no vertex has that name.
  */
 DAG_API dag_status dag_find_vertex(const dag_graph *g, const char *name,
@@ -421,6 +424,8 @@ DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out_root); DAG_E_NO_ROOT ("no roots
  *         found", also for an empty graph); DAG_E_MULTIPLE_ROOTS ("multiple
  *         roots: " and the root names, sorted, joined with ", "); DAG_E_NOMEM.
+ *         As with every error, the message in *err starts with the
+ *         function's name: "dag_root: no roots found".
  */
 DAG_API dag_status dag_root(const dag_graph *g, uint64_t *out_root, dag_error **err);
 
@@ -460,14 +465,16 @@ typedef struct dag_validation dag_validation;
  *   - with the single-root rule, "no roots found" or "multiple roots: a, b";
  *   - each cycle (strongly connected component of more than one vertex):
  *     "Cycle:" then one vertex name a line, indented by two spaces, starting
- *     at the shortest name (ties: bytewise smallest, then smallest id) and
+ *     at the shortest name as printed (an unnamed vertex's decimal id; ties:
+ *     bytewise smallest, then smallest id) and
  *     following dependencies from there, so in a simple cycle each line
  *     depends on the next: a->b, b->c, c->a gives "Cycle:\n  a\n  b\n  c".
  *     In a larger tangle each vertex is a dependency of some vertex listed
  *     before it. Cycles are ordered by their first vertex, shortest first;
  *   - each self reference (edge v->v): "Self reference: v", in name order.
- * Unnamed vertices print as their decimal id. The error message, and
- * dag_validation_text(), is the messages joined with "\n".
+ * Unnamed vertices print as their decimal id. dag_validation_text() is the
+ * messages joined with "\n"; the error message in *err is the same text
+ * after the function's name ("dag_validate: no roots found\nCycle:...").
  *
  * @param opts  NULL for the defaults, or options from dag_validate_options_init().
  * @param out   NULL, or receives the result (free with dag_validation_free()),
@@ -617,8 +624,9 @@ typedef enum dag_visit {
 
 /**
  * Called once per vertex a traversal reaches, synchronously, on the thread
- * that called dag_traverse(). `depth` is 0 for a start vertex, else the depth
- * of the entry it was reached through (see dag_traverse()). It may call any
+ * that called dag_traverse(). `depth` is that of the frontier entry the
+ * vertex was first taken off: 0 for a start vertex reached as such, more for
+ * one another start vertex reached first (see dag_traverse()). It may call any
  * function taking `const dag_graph *` on the graph being traversed, but must
  * not change that graph (add, remove, connect, rename...): the result is
  * undefined. Returns a dag_visit value; any other value ends the traversal
@@ -643,8 +651,10 @@ enum {
  * vertex is visited the first time it is taken off the frontier; unless the
  * visitor says skip or stop, its dependencies (dependents with
  * DAG_TRAVERSE_REVERSE) then go on the frontier at depth + 1. So every
- * reachable vertex is visited exactly once, a depth is the one it was first
- * taken at, and the start vertices are visited at depth 0.
+ * reachable vertex is visited exactly once, at the depth it was first taken
+ * off at. A start vertex is at depth 0 unless a walk from another start
+ * vertex takes it off first (as Terraform's does): depth first from {b, a}
+ * with a -> b visits a at 0, then b at 1.
  *
  * Order: the start ids as given (duplicates count once, at their first
  * place) and neighbours in ascending id order; with DAG_TRAVERSE_SORTED, the
@@ -1014,15 +1024,17 @@ DAG_API void dag_walk_free(dag_walker *walk);
  * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT (result is
  *         DAG_WALK_PENDING or unknown); DAG_E_UNKNOWN_VERTEX (not in this
  *         walk); DAG_E_STATE (the vertex has not started, was already
- *         completed or finished, was expanded, or the walk has finished);
- *         DAG_E_CANCELLED (the vertex was cancelled while pending).
+ *         completed or finished, was expanded, was removed by an update, or
+ *         the walk has finished); DAG_E_CANCELLED (the vertex was cancelled
+ *         while pending).
  */
 DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result,
                                      const char *message, dag_error **err);
 
 /**
- * Dynamic expansion: from inside `vertex`'s own callback, hands over a
- * sub-graph that is walked as part of the vertex. `sub` is validated (a cycle
+ * Dynamic expansion: while `vertex`'s callback runs (normally from inside
+ * it; another thread may call it then too), hands over a sub-graph that is
+ * walked as part of the vertex. `sub` is validated (a cycle
  * returns DAG_E_CYCLE and nothing changes) and copied: the caller keeps it.
  * When the callback returns, its return value is ignored and the vertex
  * releases its parallelism slot; it finishes when the sub-walk does: ok if

@@ -200,6 +200,22 @@ TEST(AlgorithmsApi, TraverseDepthAndBreadthFirst) {
     EXPECT_EQ(up.visits, (std::vector<std::pair<uint64_t, size_t>>{{2, 0}, {1, 1}}));
 }
 
+// As in Terraform's walk: a start vertex that a walk from another start
+// vertex takes off the stack first is visited there, at that depth.
+TEST(AlgorithmsApi, StartVertexReachedFromAnotherFirstTakesThatDepth) {
+    // a -> b
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    ASSERT_EQ(dag_connect(g.get(), a, b, nullptr), DAG_OK);
+    const uint64_t start[] = {b, a};
+    Recorder dfs;
+    ASSERT_EQ(dag_traverse(g.get(), start, 2, 0, record, &dfs, nullptr), DAG_OK);
+    EXPECT_EQ(dfs.visits, (std::vector<std::pair<uint64_t, size_t>>{{a, 0}, {b, 1}}));
+    Recorder bfs;
+    ASSERT_EQ(dag_traverse(g.get(), start, 2, DAG_TRAVERSE_BREADTH_FIRST, record, &bfs, nullptr), DAG_OK);
+    EXPECT_EQ(bfs.visits, (std::vector<std::pair<uint64_t, size_t>>{{b, 0}, {a, 0}}));
+}
+
 TEST(AlgorithmsApi, VisitorSkipsStopsAndMisbehaves) {
     GraphPtr g = abc();
     const uint64_t a = 1;

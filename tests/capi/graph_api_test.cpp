@@ -43,6 +43,7 @@ TEST(CapiGraph, VertexIdsNamesAndUserData) {
     EXPECT_EQ(found, 2u);
     ASSERT_EQ(dag_set_vertex_name(g.get(), 2, nullptr, nullptr), DAG_OK);
     expect_error(DAG_E_NOT_FOUND, [&](dag_error **e) { return dag_find_vertex(g.get(), "later", &found, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_find_vertex(g.get(), "", &found, e); });
 }
 
 TEST(CapiGraph, EdgesAndListings) {

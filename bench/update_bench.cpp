@@ -19,6 +19,11 @@
 //   - between: a new vertex that depends on a random vertex of the first
 //     half and that a random vertex of the second half depends on;
 //   - edge: a new edge i -> j between two waiting vertices, j < i.
+//
+// Then the worst case for the kept order, one update measured alone: two
+// chains of n / 2 vertices hanging from vertex 1, and an edge that makes the
+// second vertex of one chain wait for the last vertex of the other, so
+// every vertex of the first chain must move behind the whole second one.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -136,6 +141,56 @@ Row measure(std::size_t n, Kind kind, std::size_t updates) {
     return row;
 }
 
+struct WorstRow {
+    std::size_t n;
+    double apply_us, copy_us, floor_us;
+};
+
+// Two chains from vertex 1: 2 .. n/2 + 1 and n/2 + 2 .. n, each vertex
+// waiting for the one before it. The walk's order interleaves them, so the
+// edge 2 -> n (2 waits for n) goes against it by nearly the whole graph.
+WorstRow measure_worst(std::size_t n) {
+    const std::size_t half = n / 2;
+    WorstRow row{n, 1e30, 0, 0};
+    for (int r = 0; r < 3; ++r) {
+        dag::Graph g;
+        for (std::size_t i = 0; i < n; ++i) g.add_vertex(std::nullopt, nullptr);
+        g.connect(2, 1);
+        g.connect(half + 2, 1);
+        for (std::size_t i = 3; i <= n; ++i)
+            if (i != half + 2) g.connect(i, i - 1);
+        if (r == 0) {
+            const auto t0 = Clock::now();
+            dag::Graph copy(g);
+            if (!dag::cycle_report(copy).empty()) std::abort();
+            row.copy_us = seconds_since(t0) * 1e6;
+        }
+        std::atomic<bool> open{false};
+        dag::WalkOptions o;
+        o.threads = 2;
+        auto w = dag::Walk::start(g, dag::Visitor{hold_first, &open}, o, nullptr);
+        // A first update builds the order, untimed.
+        dag::WalkUpdate first;
+        first.connects.emplace_back(3, 1);
+        w->apply(first);
+        dag::WalkUpdate worst;
+        worst.connects.emplace_back(2, n);
+        const auto t0 = Clock::now();
+        w->apply(worst);
+        row.apply_us = std::min(row.apply_us, seconds_since(t0) * 1e6);
+        open = true;
+        w->wait();
+        w.reset();
+        if (r == 0) {
+            g.disconnect(2, n);
+            const auto t1 = Clock::now();
+            g.connect(2, n);
+            row.floor_us = seconds_since(t1) * 1e6;
+        }
+    }
+    return row;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -152,4 +207,12 @@ int main(int argc, char **argv) {
                         r.apply_us / r.floor_us, r.rss_kib_per_update);
             std::fflush(stdout);
         }
+    std::printf("\n| graph | update | the update | copy + check (before) | ratio | change alone |\n");
+    std::printf("|---|---|---|---|---|---|\n");
+    for (std::size_t n : {10000u, 100000u, 1000000u}) {
+        const WorstRow r = measure_worst(n);
+        std::printf("| two chains of %zu | against the order | %.0f us | %.0f us | %.1fx faster | %.2f us |\n", n / 2,
+                    r.apply_us, r.copy_us, r.copy_us / r.apply_us, r.floor_us);
+        std::fflush(stdout);
+    }
 }

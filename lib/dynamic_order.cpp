@@ -95,7 +95,8 @@ bool DynamicOrder::add_edge(Vertex a, Vertex b, const EdgeView &view) {
     slots.reserve(precede.size() + follow.size());
     for (Vertex v : precede) slots.push_back(pos_[v]);
     for (Vertex v : follow) slots.push_back(pos_[v]);
-    std::sort(slots.begin(), slots.end());
+    // Two sorted runs already.
+    std::inplace_merge(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(precede.size()), slots.end());
     std::size_t k = 0;
     for (Vertex v : precede) set(v, slots[k++]);
     for (Vertex v : follow) set(v, slots[k++]);

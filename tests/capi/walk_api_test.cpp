@@ -729,15 +729,17 @@ TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
             return st;
         });
     };
+    // A callback that cancels its walk and leaves its vertex pending.
+    auto cancel_then_pend = [](dag_walker *w, uint64_t, const char **) {
+        EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+        return DAG_WALK_PENDING;
+    };
     {
         // The only vertex ran, and was pending when the cancel came.
         auto g = new_graph();
         uint64_t p = add(g.get(), "p");
         Recorder rec;
-        rec.body = [](dag_walker *w, uint64_t, const char **) {
-            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
-            return DAG_WALK_PENDING;
-        };
+        rec.body = cancel_then_pend;
         ReportPtr report;
         EXPECT_EQ(cancelled_message(g.get(), rec, options(), report),
                   "dag_walk: the walk was cancelled; 0 vertices never ran and 1 was cancelled after its callback ran");
@@ -749,10 +751,7 @@ TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
         uint64_t p = add(g.get(), "p"), a = add(g.get(), "a");
         ASSERT_EQ(dag_connect(g.get(), a, p, nullptr), DAG_OK);
         Recorder rec;
-        rec.body = [](dag_walker *w, uint64_t, const char **) {
-            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
-            return DAG_WALK_PENDING;
-        };
+        rec.body = cancel_then_pend;
         ReportPtr report;
         EXPECT_EQ(cancelled_message(g.get(), rec, options(), report),
                   "dag_walk: the walk was cancelled; 1 vertex never ran and 1 was cancelled after its callback ran");

@@ -22,7 +22,10 @@
  *   each other on the same graph; a function taking `dag_graph *` needs
  *   exclusive access to that graph. Different graphs are independent.
  * - No function lets a C++ exception escape; allocation failure is reported as
- *   DAG_E_NOMEM. Free functions accept NULL and do nothing.
+ *   DAG_E_NOMEM. Free functions accept NULL and do nothing. One exception:
+ *   a walk's pool threads schedule vertices between callbacks, with no call
+ *   of yours to report to; if memory runs out there (a queue or a failure
+ *   message that cannot grow), the process ends (std::terminate).
  * - Edges: dag_connect(g, a, b) means "a depends on b": b's work happens before
  *   a's. The dependencies of a vertex are the targets of its out-edges; its
  *   dependents are the sources of its in-edges.

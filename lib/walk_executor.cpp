@@ -334,7 +334,9 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
         if (!s) {
             s = local.back();
             local.pop_back();
-            clock = batch_clock;
+            // An update may have made it wait for a vertex that ended after
+            // batch_clock, and released it since: then read the clock.
+            clock = s->walk->updated_.load(std::memory_order_acquire) ? -1 : batch_clock;
             if (!claim(s)) continue;  // stale queue entry: started, removed or held back by an update
         }
         const bool order_end = !local.empty();
@@ -433,7 +435,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
             word = s->word.load(std::memory_order_seq_cst);
             bool reclaimed = false;
             while (phase_of(word) == Phase::pending && !reclaimed)
-                reclaimed = s->word.compare_exchange_weak(word, with_phase(word, Phase::running));
+                reclaimed = s->word.compare_exchange_weak(word, with_phase(word, Phase::finishing));
             if (!reclaimed) return false;  // cancel or dag_walk_complete got it first
             if (timestamps_) w.times(*s).end_ns = now();
             settle(sec, s, VertexStatus::cancelled, true, std::make_unique<std::string>("cancelled while pending"),

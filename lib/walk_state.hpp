@@ -35,6 +35,7 @@ enum class Phase : Word {
     completed_early = 3,  // completed while its callback still runs
     expanded = 4,         // finishes when its sub-walk does
     removed = 5,          // removed by an update before it started
+    finishing = 6,        // was pending; a completion or a cancel is finishing it
     done = 0xf,           // all bits, so fetch_or can publish it from any phase
 };
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <new>
 #include <optional>
+#include <thread>
 #include <type_traits>
 
 #if defined(__linux__)
@@ -332,7 +333,7 @@ void Walk::cancel_pending() {
         Word w = s->word.load(std::memory_order_acquire);
         bool claimed = false;
         while (walk_detail::phase_of(w) == Phase::pending && !claimed)
-            claimed = s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::running),
+            claimed = s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::finishing),
                                                     std::memory_order_acq_rel, std::memory_order_acquire);
         if (!claimed) continue;  // completed meanwhile
         if (ex_->timestamps()) times(*s).end_ns = ex_->now();
@@ -370,6 +371,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
         Word w = s->word.load(std::memory_order_acquire);
         switch (walk_detail::phase_of(w)) {
             case Phase::running:
+                // Its callback has not returned yet.
                 early_[s] = {outcome, message ? message : ""};
                 if (s->word.compare_exchange_strong(w, walk_detail::with_phase(w, Phase::completed_early),
                                                     std::memory_order_acq_rel))
@@ -377,7 +379,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 early_.erase(s);
                 continue;
             case Phase::pending:
-                if (!s->word.compare_exchange_strong(w, walk_detail::with_phase(w, Phase::running),
+                if (!s->word.compare_exchange_strong(w, walk_detail::with_phase(w, Phase::finishing),
                                                      std::memory_order_acq_rel))
                     continue;
                 lk.unlock();
@@ -392,6 +394,14 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 return;
             case Phase::completed_early:
                 throw Error(Errc::state, who + " was already completed");
+            case Phase::finishing:
+                // Another completion or a cancel got there first; which one
+                // decides the answer, so wait the moment it takes to finish
+                // (it needs the lock to record its message).
+                lk.unlock();
+                std::this_thread::yield();
+                lk.lock();
+                continue;
             case Phase::waiting:
                 throw Error(Errc::state, who + " has not started; only a vertex whose callback returned pending can be completed");
             case Phase::expanded:

@@ -179,6 +179,36 @@ TEST(WalkReentry, CallbackFreesItsOwnWalk) {
     EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{first, freer}));
 }
 
+// No more pool threads than callbacks can be in flight: 16 threads at
+// parallelism 2 start 2 (they used to start all 16, 14 of them idle for
+// good).
+TEST(WalkReentry, PoolStartsNoMoreThreadsThanCanBeBusy) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    std::thread([] {}).join();  // ThreadSanitizer's own thread, as above
+    const std::size_t threads_before = thread_count();
+    Latch both_running, release;
+    std::atomic<int> running{0};
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        if (++running == 2) both_running.set();
+        release.wait();
+        return DAG_WALK_OK;
+    };
+    auto o = options(2, 16);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    ASSERT_TRUE(both_running.wait());
+    EXPECT_EQ(thread_count(), threads_before + 2);
+    release.set();
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk_wait(w, &r, nullptr), DAG_OK);
+    ReportPtr report(r);
+    EXPECT_EQ(status_of(r, a), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(r, b), DAG_VERTEX_OK);
+}
+
 // A graph freed while a walk of it runs stays alive for the walk, which
 // reads it through dag_walk_graph, and goes with the walk's handle.
 TEST(WalkReentry, GraphFreedWhileItsWalkRuns) {

@@ -74,6 +74,16 @@ std::uint64_t read_tsc() noexcept {
     return 0;
 #endif
 }
+
+// A callback's failure message, copied on a pool thread, where an allocation
+// failure has nobody to be reported to: the failure is kept without it.
+std::unique_ptr<std::string> copy_message(const char *msg) noexcept {
+    try {
+        return std::make_unique<std::string>(msg);
+    } catch (const std::bad_alloc &) {
+        return nullptr;
+    }
+}
 }  // namespace
 
 Executor::Executor(const WalkOptions &options)
@@ -413,8 +423,8 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     // Copied before entering: entering may wait for an update to finish.
     // Only a failure keeps a message (the header says OK ignores it; a
     // pending vertex gets its message when it completes).
-    std::unique_ptr<std::string> message = msg && outcome == Outcome::failed ? std::make_unique<std::string>(msg)
-                                                                              : nullptr;
+    std::unique_ptr<std::string> message;
+    if (msg && outcome == Outcome::failed) message = copy_message(msg);
     if (timestamps_) w.times(*s).end_ns = end;
     sec.enter();
 

@@ -183,7 +183,12 @@ Walk::Slot *Walk::lookup(VertexId id) {
 
 void Walk::set_message(const Slot &s, std::string message) {
     std::lock_guard<std::mutex> lk(mu_);
-    messages_[&s] = std::move(message);
+    try {
+        messages_[&s] = std::move(message);
+    } catch (const std::bad_alloc &) {
+        // Called between callbacks, with nobody to report to: the vertex
+        // keeps its status without the message.
+    }
 }
 
 void Walk::record_failure(const Slot &s) {
@@ -191,10 +196,15 @@ void Walk::record_failure(const Slot &s) {
     if (first_error_ != no_vertex) return;
     const VertexId id = id_of(s);
     first_error_ = id;
-    std::string name = graph_->has_vertex(id) ? graph_->display_name(id) : std::to_string(id);
-    auto m = messages_.find(&s);
-    const bool said = m != messages_.end() && !m->second.empty();
-    first_error_message_ = "vertex " + name + " failed" + (said ? ": " + m->second : "");
+    try {
+        std::string name = graph_->has_vertex(id) ? graph_->display_name(id) : std::to_string(id);
+        auto m = messages_.find(&s);
+        const bool said = m != messages_.end() && !m->second.empty();
+        first_error_message_ = "vertex " + name + " failed" + (said ? ": " + m->second : "");
+    } catch (const std::bad_alloc &) {
+        // As in set_message(): the first error keeps its id, not its text.
+        first_error_message_.clear();
+    }
 }
 
 bool Walk::finished() const {

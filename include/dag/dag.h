@@ -24,8 +24,9 @@
  * - No function lets a C++ exception escape; allocation failure is reported as
  *   DAG_E_NOMEM. Free functions accept NULL and do nothing. One exception:
  *   a walk's pool threads schedule vertices between callbacks, with no call
- *   of yours to report to; if memory runs out there (a queue or a failure
- *   message that cannot grow), the process ends (std::terminate).
+ *   of yours to report to. A failure message they cannot copy is dropped
+ *   (the vertex is still reported failed), but if memory runs out for their
+ *   queues, the process ends (std::terminate).
  * - Edges: dag_connect(g, a, b) means "a depends on b": b's work happens before
  *   a's. The dependencies of a vertex are the targets of its out-edges; its
  *   dependents are the sources of its in-edges.

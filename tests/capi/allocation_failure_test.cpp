@@ -7,6 +7,7 @@
 // This suite has its own executable: it replaces the global operator new
 // with one that fails on request. Only the thread that armed it fails, so a
 // walk's workers run on undisturbed while the test thread's apply fails.
+#include <atomic>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -24,10 +25,13 @@ thread_local long allocations_left = -1;
 thread_local bool failure_persists = false;
 // Whether an allocation has failed since the thread was armed.
 thread_local bool failed_one = false;
+// Whether one has failed on any thread: a walk's pool thread arms itself.
+std::atomic<bool> failed_anywhere{false};
 
 void *allocate(std::size_t size) {
     if (allocations_left == 0) {
         failed_one = true;
+        failed_anywhere = true;
         if (!failure_persists) allocations_left = -1;
         return nullptr;
     }
@@ -245,6 +249,40 @@ TEST(AllocationFailure, WalkApplyIsAllOrNothing) {
                 EXPECT_EQ(gw.position(x.gone), gw.rec.ran().size()) << "a removed vertex ran";
             });
         EXPECT_GT(failures, 10);
+    }
+}
+
+// A failure message that cannot be copied on the pool thread, where there
+// is no call to report DAG_E_NOMEM to, is dropped: the vertex is still
+// reported failed, and the walk still ends (it used to end the process).
+// The walk has one vertex, so that after its callback the pool thread
+// allocates for the message alone.
+TEST(AllocationFailure, FailureMessageThatCannotBeCopiedIsDropped) {
+    const std::string message(200, 'm');
+    for (bool persists : {true, false}) {
+        for (long k = 0;; ++k) {
+            SCOPED_TRACE("allocation " + std::to_string(k) + (persists ? ", failures persisting" : ", one failure"));
+            GraphPtr g = new_graph();
+            const uint64_t v = add(g.get(), "v");
+            Recorder rec;
+            rec.body = [&](dag_walker *, uint64_t, const char **msg) {
+                *msg = message.c_str();
+                failure_persists = persists;
+                allocations_left = k;  // this pool thread's, from here on
+                return DAG_WALK_FAILED;
+            };
+            failed_anywhere = false;
+            ReportPtr r;
+            EXPECT_EQ(run_walk(g.get(), rec, options(1, 1), r), DAG_E_WALK_FAILED);
+            ASSERT_EQ(status_of(r.get(), v), DAG_VERTEX_FAILED);
+            const std::string kept = message_of(r.get(), v);
+            if (!failed_anywhere) {
+                EXPECT_EQ(kept, message);
+                EXPECT_GT(k, 0) << "nothing was allocated for the message: the test tested nothing";
+                break;
+            }
+            EXPECT_TRUE(kept.empty() || kept == message) << kept;
+        }
     }
 }
 

@@ -413,8 +413,8 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     sec.leave();
     if (observer_.call) {
         std::size_t running = w.running_.fetch_add(1, std::memory_order_acq_rel) + 1;
-        observe(w, Event::started, id, VertexStatus::not_run, running,
-                       w.done_.load(std::memory_order_acquire), w.total_.load(std::memory_order_acquire));
+        observe(w, Event::started, id, VertexStatus::not_run, running, w.done_.load(std::memory_order_acquire),
+                w.total_.load(std::memory_order_acquire));
     }
     if (timestamps_) w.times(*s).start_ns = start;
     const char *msg = nullptr;
@@ -583,7 +583,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
         {
             Section::Pause pause(sec);
             observe(w, ran ? Event::finished : Event::skipped, w.id_of(*s), status, running, done,
-                           w.total_.load(std::memory_order_acquire));
+                    w.total_.load(std::memory_order_acquire));
         }
         if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);
     } else {

@@ -430,6 +430,9 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
 
     word = s->word.load(std::memory_order_acquire);
     if (phase_of(word) == Phase::expanded) {
+        // Its callback has returned and its slot goes back: it no longer
+        // counts as running (finish_one does not count it out again).
+        if (observer_.call) w.running_.fetch_sub(1, std::memory_order_acq_rel);
         w.start_expansion(sec, s);
         return true;
     }
@@ -578,7 +581,8 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
     if (observer_.call) {
         // Exact counts for the observer: no batching.
         std::size_t done = w.done_.fetch_add(1, std::memory_order_acq_rel) + 1;
-        std::size_t running = ran ? w.running_.fetch_sub(1, std::memory_order_acq_rel) - 1
+        std::size_t running = ran && phase_of(old) != Phase::expanded
+                                  ? w.running_.fetch_sub(1, std::memory_order_acq_rel) - 1
                                   : w.running_.load(std::memory_order_acquire);
         {
             Section::Pause pause(sec);

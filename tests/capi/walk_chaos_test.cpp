@@ -5,7 +5,13 @@
 // (dag_walk_apply) and keeps a model of the graph, a "reader" reads the walked
 // graph, and, for some seeds, a "canceller" cancels the walk. Afterwards the
 // report, the events and the recordings are checked against what the header
-// promises. A seed that fails reproduces its graph, options and decisions
+// promises. For some seeds, callbacks also expand their vertex
+// (dag_walk_expand) into a small random acyclic sub-graph whose vertices, run
+// with the sub-walk's handle, again succeed, fail, go pending (completed by
+// the completer through that handle) or expand once more, up to three deep:
+// the expanded vertex must end as its sub-walk's vertices decided, after all
+// of them, with the sub-walks inside the walk's parallelism bound.
+// A seed that fails reproduces its graph, options and decisions
 // (not its interleaving): run it alone with
 // --gtest_filter='WalkChaos/Seeds.Run/<index>' (the failure names the seed
 // and its drawn options); DAG_CHAOS_STATS=1 prints what each seed exercised.
@@ -116,6 +122,11 @@ private:
 };
 
 constexpr int not_called = 1;  // no dag_status is positive
+// VertexInfo::result of a vertex whose callback expanded it (no
+// dag_walk_result has that value).
+constexpr int expanded_result = 3;
+
+struct SubWalk;
 
 struct VertexInfo {
     std::atomic<int> calls{0};
@@ -130,6 +141,43 @@ struct VertexInfo {
     std::atomic<int> end_events{0};
     std::atomic<int> end_event{-1};
     std::atomic<int> end_status{-1};
+    // The observer's order of STARTED and end events. Events of different
+    // threads may come out of order (a sub-vertex's end event after that of
+    // the vertex it expands), but a STARTED event comes before its callback.
+    std::atomic<size_t> start_seq{0}, end_seq{0};
+    // Dynamic expansion: what dag_walk_expand returned (with a cyclic
+    // sub-graph first, then a valid one, then again), what a
+    // dag_walk_complete of the expanded vertex returned, and the sub-walk.
+    std::atomic<int> expand_cycle{not_called};
+    std::atomic<int> expanded{not_called};
+    std::atomic<int> expand_again{not_called};
+    std::atomic<int> complete_expanded{not_called};
+    std::atomic<SubWalk *> child{nullptr};
+};
+
+// A vertex of an expanded sub-graph; its user data points at it, so that the
+// callback and the observer, which see only the sub-walk's handle and the
+// sub-graph's id, find it.
+struct SubVertex {
+    VertexInfo vi;
+    SubWalk *owner = nullptr;
+    size_t index = 0;
+    uint64_t id = 0;
+    std::string name;
+};
+
+// One expansion: the sub-graph handed to dag_walk_expand and the vertex (of
+// the walk, or of another sub-walk) that it expands.
+struct SubWalk {
+    uint64_t key = 0;  // the seed of its shape and its vertices' decisions
+    int depth = 1;     // 1: expands a vertex of the walk itself
+    VertexInfo *parent = nullptr;
+    SubWalk *parent_owner = nullptr;  // null: the parent is the walk's own vertex
+    std::vector<std::unique_ptr<SubVertex>> vertices;
+    std::vector<Edge> edges;  // sub-graph ids
+    std::atomic<size_t> ok_count{0};
+    std::atomic<const dag_graph *> graph{nullptr};
+    std::atomic<dag_walker *> handle{nullptr};
 };
 
 struct Config {
@@ -141,6 +189,10 @@ struct Config {
     unsigned fail_pm = 0, pending_pm = 0, async_fail_pm = 0, always_pm = 0;  // per mille
     size_t batches = 0;
     size_t cancel_after = 0;  // callbacks started before the cancel
+    // Dynamic expansion: how often a vertex of the walk expands, and the
+    // decisions of the sub-walks' vertices (nesting up to max_depth deep).
+    unsigned expand_pm = 0, sub_fail_pm = 0, sub_pending_pm = 0, sub_expand_pm = 0;
+    int max_depth = 0;
 
     explicit Config(uint64_t s) : seed(s) {
         std::mt19937_64 rng(s);
@@ -166,6 +218,16 @@ struct Config {
         async_fail_pm = rng() % 2 ? 0 : 30;
         always_pm = rng() % 2 ? 0 : 20;
         cancel_after = pick(0, n / 2);
+        // Drawn last: the draws above (and so the older seeds' walks) stay.
+        const unsigned expands[] = {0, 0, 8, 30};
+        expand_pm = expands[rng() % 4];
+        max_depth = static_cast<int>(pick(1, 3));
+        const unsigned sub_fails[] = {0, 20, 80};
+        sub_fail_pm = sub_fails[rng() % 3];
+        const unsigned sub_pendings[] = {0, 200, 500};
+        sub_pending_pm = sub_pendings[rng() % 3];
+        const unsigned sub_expands[] = {0, 60, 150};
+        sub_expand_pm = sub_expands[rng() % 3];
     }
 
     std::string describe() const {
@@ -175,6 +237,9 @@ struct Config {
            << " observer=" << observe << " fail=" << fail_pm << "/1000 pending=" << pending_pm
            << "/1000 async_fail=" << async_fail_pm << "/1000 always=" << always_pm << "/1000 batches=" << batches
            << " cancel_after=" << cancel_after;
+        if (expand_pm)
+            os << " expand=" << expand_pm << "/1000 max_depth=" << max_depth << " sub_fail=" << sub_fail_pm
+               << "/1000 sub_pending=" << sub_pending_pm << "/1000 sub_expand=" << sub_expand_pm << "/1000";
         return os.str();
     }
 };
@@ -186,7 +251,21 @@ struct Plan {
     dag_walk_result completion;  // for PENDING
     bool self_complete;          // the callback completes its own vertex before returning PENDING
     unsigned work;               // 0: sleep a little, 1-3: yield, else nothing
+    bool expand;                 // expand the vertex into a random sub-graph
+    dag_walk_result after_expand;  // what the callback returns then (ignored)
 };
+
+Plan make_plan(uint64_t h, unsigned fail_pm, unsigned pending_pm, unsigned async_fail_pm, unsigned expand_pm) {
+    Plan p;
+    const unsigned r = h % 1000;
+    p.result = r < fail_pm ? DAG_WALK_FAILED : r < fail_pm + pending_pm ? DAG_WALK_PENDING : DAG_WALK_OK;
+    p.completion = (h >> 10) % 1000 < async_fail_pm ? DAG_WALK_FAILED : DAG_WALK_OK;
+    p.self_complete = (h >> 20) % 8 == 0;
+    p.work = (h >> 24) % 32;
+    p.expand = (h >> 30) % 1000 < expand_pm;
+    p.after_expand = static_cast<dag_walk_result>((h >> 40) % 3);
+    return p;
+}
 
 std::string callback_message(uint64_t v) { return "callback failed on " + std::to_string(v); }
 std::string async_message(uint64_t v) { return "completion failed on " + std::to_string(v); }
@@ -248,21 +327,24 @@ private:
     static dag_walk_result callback(dag_walker *w, uint64_t v, const char **msg, void *user) {
         return static_cast<Chaos *>(user)->on_vertex(w, v, msg);
     }
-    static void observer(dag_walker *, dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running,
+    static dag_walk_result sub_callback(dag_walker *w, uint64_t v, const char **msg, void *user) {
+        return static_cast<Chaos *>(user)->on_sub_vertex(w, v, msg);
+    }
+    static void observer(dag_walker *w, dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running,
                          size_t done, size_t total, void *user) {
-        static_cast<Chaos *>(user)->on_event(ev, v, st, running, done, total);
+        static_cast<Chaos *>(user)->on_event(w, ev, v, st, running, done, total);
     }
 
     VertexInfo *info(uint64_t v) { return v < capacity_ ? &info_[v] : nullptr; }
     Plan plan(uint64_t v) const {
         const uint64_t h = mix(cfg_.seed * 0x2545F4914F6CDD1Dull ^ v);
-        Plan p;
-        const unsigned r = h % 1000;
-        p.result = r < cfg_.fail_pm ? DAG_WALK_FAILED : r < cfg_.fail_pm + cfg_.pending_pm ? DAG_WALK_PENDING : DAG_WALK_OK;
-        p.completion = (h >> 10) % 1000 < cfg_.async_fail_pm ? DAG_WALK_FAILED : DAG_WALK_OK;
-        p.self_complete = (h >> 20) % 8 == 0;
-        p.work = (h >> 24) % 32;
-        return p;
+        return make_plan(h, cfg_.fail_pm, cfg_.pending_pm, cfg_.async_fail_pm,
+                         cfg_.max_depth >= 1 ? cfg_.expand_pm : 0);
+    }
+    Plan sub_plan(const SubVertex &sv) const {
+        const uint64_t h = mix(sv.owner->key ^ mix(sv.index + 1));
+        return make_plan(h, cfg_.sub_fail_pm, cfg_.sub_pending_pm, cfg_.async_fail_pm,
+                         sv.owner->depth < cfg_.max_depth ? cfg_.sub_expand_pm : 0);
     }
     static void work(unsigned w) {
         if (w == 0)
@@ -282,7 +364,23 @@ private:
     }
     void build();
     dag_walk_result on_vertex(dag_walker *w, uint64_t v, const char **msg);
-    void on_event(dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running, size_t done, size_t total);
+    dag_walk_result on_sub_vertex(dag_walker *w, uint64_t v, const char **msg);
+    dag_walk_result act(dag_walker *w, uint64_t v, VertexInfo &vi, SubWalk *owner, int depth, uint64_t key,
+                        const Plan &p, const char **msg);
+    bool expand(dag_walker *w, uint64_t v, VertexInfo &vi, SubWalk *owner, int depth, uint64_t key);
+    SubVertex *sub_vertex(const dag_graph *g, uint64_t v);
+    // Marks a vertex ok just before the library hears it finished ok; the
+    // last sub-vertex of a sub-walk to do so marks the expanded vertex too.
+    static void mark_ok(VertexInfo &vi, SubWalk *owner) {
+        vi.ok.store(true);
+        while (owner && owner->ok_count.fetch_add(1) + 1 == owner->vertices.size()) {
+            owner->parent->ok.store(true);
+            owner = owner->parent_owner;
+        }
+    }
+    dag_vertex_status sub_outcome(const SubWalk &sw, bool cancelled, std::set<std::string> &messages);
+    void on_event(dag_walker *w, dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running, size_t done,
+                  size_t total);
     void completer();
     void updater();
     void one_batch(std::mt19937_64 &rng);
@@ -311,6 +409,13 @@ private:
     std::atomic<size_t> in_flight_{0};
     std::atomic<size_t> events_{0};
     std::atomic<int> cancel_status_{not_called};
+    std::atomic<size_t> sub_callbacks_{0};
+    std::atomic<size_t> sub_events_{0};
+    std::atomic<size_t> event_seq_{0};
+    bool cancel_via_sub_ = false;  // the canceller's until it has been joined
+
+    std::mutex subs_mu_;
+    std::vector<std::unique_ptr<SubWalk>> subs_;  // every expansion tried
 
     std::mutex pace_mu_;
     std::condition_variable pace_cv_;
@@ -319,7 +424,13 @@ private:
 
     std::mutex q_mu_;
     std::condition_variable q_cv_;
-    std::vector<std::pair<dag_walker *, uint64_t>> queue_;
+    struct Queued {
+        dag_walker *walk;  // the walk, or the sub-walk of the vertex
+        uint64_t v;
+        VertexInfo *vi;
+        SubWalk *owner;
+    };
+    std::vector<Queued> queue_;
     bool q_stop_ = false;
 
     // Batches refused with DAG_E_STATE although they made no vertex wait and
@@ -396,10 +507,130 @@ dag_walk_result Chaos::on_vertex(dag_walker *w, uint64_t v, const char **msg) {
     const Plan p = plan(v);
     work(p.work);
     throttle();
-    vi->result.store(p.result);
+    return act(w, v, *vi, nullptr, 0, mix(cfg_.seed ^ 0x510E527FADE682D1ull ^ mix(v)), p, msg);
+}
+
+SubVertex *Chaos::sub_vertex(const dag_graph *g, uint64_t v) {
+    void *ud = nullptr;
+    if (!g || dag_vertex_user_data(g, v, &ud, nullptr) != DAG_OK || !ud || ud == &plain_tag || ud == &always_tag)
+        return nullptr;
+    return static_cast<SubVertex *>(ud);
+}
+
+dag_walk_result Chaos::on_sub_vertex(dag_walker *w, uint64_t v, const char **msg) {
+    const size_t flying = in_flight_.fetch_add(1) + 1;
+    CHAOS_CHECK(bad_, flying <= cfg_.parallelism,
+                flying << " callbacks running or pending at once (sub-walks included), parallelism "
+                       << cfg_.parallelism);
+    sub_callbacks_.fetch_add(1);
+    const dag_graph *wg = dag_walk_graph(w);
+    SubVertex *sv = sub_vertex(wg, v);
+    if (!wg || wg == g_.get() || !sv || sv->id != v) {
+        bad_.add("sub-walk callback for vertex " + std::to_string(v) + ": not a vertex of a sub-graph the test made");
+        in_flight_.fetch_sub(1);
+        return DAG_WALK_OK;
+    }
+    SubWalk &sw = *sv->owner;
+    // One sub-walk: one handle, one graph (a copy of the sub-graph).
+    const dag_graph *seen_graph = nullptr;
+    if (!sw.graph.compare_exchange_strong(seen_graph, wg))
+        CHAOS_CHECK(bad_, seen_graph == wg, "sub-walk " << sw.key << ": two graphs from dag_walk_graph");
+    dag_walker *seen_walk = nullptr;
+    if (!sw.handle.compare_exchange_strong(seen_walk, w))
+        CHAOS_CHECK(bad_, seen_walk == w, "sub-walk " << sw.key << ": its vertices called with two handles");
+    VertexInfo &vi = sv->vi;
+    const int calls = vi.calls.fetch_add(1) + 1;
+    CHAOS_CHECK(bad_, calls == 1, "callback ran " << calls << " times for sub-vertex " << sv->name);
+    CHAOS_CHECK(bad_, sw.parent->calls.load() == 1,
+                "sub-vertex " << sv->name << " runs, but the vertex it expands ran " << sw.parent->calls.load()
+                              << " times");
+    // Everything it waits for in the sub-graph finished ok.
+    dag_ids *waited = nullptr;
+    dag_status st = cfg_.reverse ? dag_dependents(wg, v, &waited, nullptr) : dag_dependencies(wg, v, &waited, nullptr);
+    CHAOS_CHECK(bad_, st == DAG_OK, "reading what sub-vertex " << sv->name << " waits for: status " << st);
+    if (st == DAG_OK)
+        for (uint64_t d : take_ids(waited)) {
+            SubVertex *dv = sub_vertex(wg, d);
+            CHAOS_CHECK(bad_, dv && dv->owner == &sw && dv->vi.ok.load(),
+                        "sub-vertex " << sv->name << " started while " << d << ", which it waits for, had not finished ok");
+        }
+    const Plan p = sub_plan(*sv);
+    work(p.work);
+    return act(w, v, vi, &sw, sw.depth, mix(sw.key ^ mix(sv->index + 0x9E37)), p, msg);
+}
+
+bool Chaos::expand(dag_walker *w, uint64_t v, VertexInfo &vi, SubWalk *owner, int depth, uint64_t key) {
+    std::mt19937_64 rng(key);
+    auto sw = std::make_unique<SubWalk>();
+    SubWalk &s = *sw;
+    s.key = key;
+    s.depth = depth + 1;
+    s.parent = &vi;
+    s.parent_owner = owner;
+    const size_t n = rng() % 4 == 0 ? 1 + rng() % 40 : 1 + rng() % 8;
+    GraphPtr sub = new_graph();
+    for (size_t i = 0; i < n; ++i) {
+        auto x = std::make_unique<SubVertex>();
+        x->owner = &s;
+        x->index = i;
+        x->name = "x" + std::to_string(key % 1000000007) + "." + std::to_string(i);
+        if (dag_add_vertex(sub.get(), x->name.c_str(), x.get(), &x->id, nullptr) != DAG_OK) {
+            bad_.add("building a sub-graph: dag_add_vertex failed");
+            return false;
+        }
+        s.vertices.push_back(std::move(x));
+    }
+    for (size_t i = 1; i < n; ++i)
+        for (size_t k = rng() % 3; k-- > 0;) {
+            const Edge e{s.vertices[i]->id, s.vertices[rng() % i]->id};
+            if (dag_connect(sub.get(), e.first, e.second, nullptr) == DAG_OK) s.edges.push_back(e);
+        }
+    {
+        std::lock_guard<std::mutex> lk(subs_mu_);
+        subs_.push_back(std::move(sw));
+    }
+    if (rng() % 6 == 0) {
+        // A cyclic sub-graph is refused and changes nothing.
+        GraphPtr cyclic = new_graph();
+        const uint64_t a = add(cyclic.get(), "a"), b = add(cyclic.get(), "b");
+        dag_connect(cyclic.get(), a, b, nullptr);
+        dag_connect(cyclic.get(), b, a, nullptr);
+        vi.expand_cycle.store(dag_walk_expand(w, v, cyclic.get(), sub_callback, this, nullptr));
+    }
+    dag_error *err = nullptr;
+    const dag_status st = dag_walk_expand(w, v, sub.get(), sub_callback, this, &err);
+    vi.expanded.store(st);
+    if (st != DAG_OK) {
+        const bool maybe_cancelled = cfg_.cancel && st == DAG_E_STATE;  // checked against the cancel later
+        CHAOS_CHECK(bad_, maybe_cancelled,
+                    "dag_walk_expand returned " << dag_status_string(st) << ": " << (err ? dag_error_message(err) : ""));
+        dag_error_free(err);
+        return false;
+    }
+    vi.child.store(&s);
+    sub.reset();  // the sub-walk has its own copy
+    if (rng() % 8 == 0) {
+        GraphPtr other = new_graph();
+        add(other.get(), "again");
+        vi.expand_again.store(dag_walk_expand(w, v, other.get(), sub_callback, this, nullptr));
+    }
+    if (rng() % 8 == 0) vi.complete_expanded.store(dag_walk_complete(w, v, DAG_WALK_OK, nullptr, nullptr));
+    return true;
+}
+
+dag_walk_result Chaos::act(dag_walker *w, uint64_t v, VertexInfo &vi, SubWalk *owner, int depth, uint64_t key,
+                           const Plan &p, const char **msg) {
+    if (p.expand && expand(w, v, vi, owner, depth, key)) {
+        vi.result.store(expanded_result);
+        in_flight_.fetch_sub(1);
+        // Ignored after a successful expansion, whatever it is.
+        if (p.after_expand == DAG_WALK_FAILED) *msg = "ignored";
+        return p.after_expand;
+    }
+    vi.result.store(p.result);
     switch (p.result) {
         case DAG_WALK_OK:
-            vi->ok.store(true);
+            mark_ok(vi, owner);
             in_flight_.fetch_sub(1);
             return DAG_WALK_OK;
         case DAG_WALK_FAILED: {
@@ -411,19 +642,19 @@ dag_walk_result Chaos::on_vertex(dag_walker *w, uint64_t v, const char **msg) {
             return DAG_WALK_FAILED;
         }
         case DAG_WALK_PENDING:
-            vi->asked.store(p.completion);
+            vi.asked.store(p.completion);
             if (p.self_complete) {
                 // Completing while the callback still runs: takes effect when
                 // it returns PENDING.
-                vi->self_completed.store(true);
-                if (p.completion == DAG_WALK_OK) vi->ok.store(true);
+                vi.self_completed.store(true);
+                if (p.completion == DAG_WALK_OK) mark_ok(vi, owner);
                 in_flight_.fetch_sub(1);
                 const std::string m = async_message(v);
-                vi->completed.store(
+                vi.completed.store(
                     dag_walk_complete(w, v, p.completion, p.completion == DAG_WALK_FAILED ? m.c_str() : nullptr, nullptr));
             } else {
                 std::lock_guard<std::mutex> lk(q_mu_);
-                queue_.emplace_back(w, v);
+                queue_.push_back(Queued{w, v, &vi, owner});
                 q_cv_.notify_one();
             }
             return DAG_WALK_PENDING;
@@ -431,30 +662,49 @@ dag_walk_result Chaos::on_vertex(dag_walker *w, uint64_t v, const char **msg) {
     return DAG_WALK_OK;
 }
 
-void Chaos::on_event(dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running, size_t done, size_t total) {
-    events_.fetch_add(1);
+void Chaos::on_event(dag_walker *w, dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running,
+                     size_t done, size_t total) {
     CHAOS_CHECK(bad_, running <= cfg_.parallelism,
                 "observer: running " << running << " above parallelism " << cfg_.parallelism);
     CHAOS_CHECK(bad_, done <= total, "observer: done " << done << " above total " << total);
-    VertexInfo *vi = info(v);
+    VertexInfo *vi = nullptr;
+    const dag_graph *wg = dag_walk_graph(w);
+    if (wg == g_.get()) {
+        events_.fetch_add(1);
+        vi = info(v);
+    } else {
+        sub_events_.fetch_add(1);
+        SubVertex *sv = sub_vertex(wg, v);
+        if (sv) vi = &sv->vi;
+    }
     if (!vi) {
         bad_.add("event for vertex " + std::to_string(v) + ", an id the test never saw");
         return;
     }
     if (ev == DAG_WALK_EVENT_STARTED) {
         vi->started_events.fetch_add(1);
+        vi->start_seq.store(event_seq_.fetch_add(1) + 1);
         CHAOS_CHECK(bad_, st == DAG_VERTEX_NOT_RUN, "STARTED event for " << v << " with status " << st);
     } else {
         vi->end_events.fetch_add(1);
         vi->end_event.store(ev);
         vi->end_status.store(st);
+        vi->end_seq.store(event_seq_.fetch_add(1) + 1);
+        if (SubWalk *child = vi->child.load()) {
+            // Ends ok only once every sub-vertex did (each marked ok before
+            // the library heard of it).
+            if (st == DAG_VERTEX_OK)
+                CHAOS_CHECK(bad_, child->ok_count.load() >= child->vertices.size(),
+                            "expanded vertex " << v << " ended ok when " << child->ok_count.load() << " of its "
+                                               << child->vertices.size() << " sub-vertices had");
+        }
     }
 }
 
 void Chaos::completer() {
     std::mt19937_64 rng(cfg_.seed ^ 0xBB67AE8584CAA73Bull);
     for (;;) {
-        std::pair<dag_walker *, uint64_t> item;
+        Queued item;
         {
             std::unique_lock<std::mutex> lk(q_mu_);
             q_cv_.wait(lk, [&] { return !queue_.empty() || q_stop_; });
@@ -473,15 +723,22 @@ void Chaos::completer() {
             std::this_thread::sleep_for(std::chrono::microseconds(30));
         else if (delay < 4)
             std::this_thread::yield();
-        const uint64_t v = item.second;
-        VertexInfo &vi = *info(v);
+        const uint64_t v = item.v;
+        VertexInfo &vi = *item.vi;
         const auto outcome = static_cast<dag_walk_result>(vi.asked.load());
-        if (outcome == DAG_WALK_OK) vi.ok.store(true);
+        if (outcome == DAG_WALK_OK) mark_ok(vi, item.owner);
         in_flight_.fetch_sub(1);
         const std::string m = async_message(v);
         const char *message = outcome == DAG_WALK_FAILED ? m.c_str() : nullptr;
-        vi.completed.store(dag_walk_complete(item.first, v, outcome, message, nullptr));
-        if (rng() % 4 == 0) vi.again.store(dag_walk_complete(item.first, v, outcome, message, nullptr));
+        vi.completed.store(dag_walk_complete(item.walk, v, outcome, message, nullptr));
+        if (rng() % 4 == 0) vi.again.store(dag_walk_complete(item.walk, v, outcome, message, nullptr));
+        if (item.owner && rng() % 8 == 0) {
+            // A sub-walk handle cannot be waited for, and freeing one does nothing.
+            const dag_status waited = dag_walk_wait(item.walk, nullptr, nullptr);
+            CHAOS_CHECK(bad_, waited == DAG_E_STATE,
+                        "dag_walk_wait on a sub-walk handle returned " << dag_status_string(waited));
+            dag_walk_free(item.walk);
+        }
     }
 }
 
@@ -740,8 +997,20 @@ void Chaos::reader() {
 void Chaos::canceller() {
     while (!walk_done_.load() && callbacks_.load() < cfg_.cancel_after)
         std::this_thread::sleep_for(std::chrono::microseconds(20));
+    // Through a sub-walk's handle, for some seeds, when one has run: that
+    // cancels the whole walk.
+    dag_walker *target = walk_;
+    if (cfg_.expand_pm && (cfg_.seed >> 3) % 2) {
+        std::lock_guard<std::mutex> lk(subs_mu_);
+        for (auto it = subs_.rbegin(); it != subs_.rend(); ++it)
+            if (dag_walker *h = (*it)->handle.load()) {
+                target = h;
+                cancel_via_sub_ = true;
+                break;
+            }
+    }
     dag_error *err = nullptr;
-    const dag_status st = dag_walk_cancel(walk_, &err);
+    const dag_status st = dag_walk_cancel(target, &err);
     cancel_status_.store(st);
     CHAOS_CHECK(bad_, st == DAG_OK || st == DAG_E_STATE,
                 "dag_walk_cancel returned " << dag_status_string(st) << ": " << (err ? dag_error_message(err) : ""));
@@ -820,6 +1089,96 @@ void Chaos::run() {
                                 << bad_.text();
     // The graph is released: it can be changed again.
     EXPECT_EQ(dag_add_vertex(g_.get(), "after", nullptr, nullptr, nullptr), DAG_OK);
+}
+
+// What a sub-walk's vertices decided says how the vertex it expands ends
+// (ok, failed or cancelled); `messages` receives the messages the expanded
+// vertex may then have (the sub-walk's first error, whichever failed first).
+dag_vertex_status Chaos::sub_outcome(const SubWalk &sw, bool cancelled, std::set<std::string> &messages) {
+    const VertexInfo &parent = *sw.parent;
+    bool any_failed = false, all_ok = true, unrun = false;
+    for (const auto &x : sw.vertices) {
+        const VertexInfo &vi = x->vi;
+        const std::string who = "sub-vertex " + x->name + " (depth " + std::to_string(sw.depth) + ")";
+        const int calls = vi.calls.load();
+        CHAOS_CHECK(bad_, calls <= 1, who << ": callback ran " << calls << " times");
+        dag_vertex_status want = DAG_VERTEX_NOT_RUN;
+        std::set<std::string> own;  // its own message, when it failed
+        if (calls > 0) {
+            switch (vi.result.load()) {
+                case DAG_WALK_OK: want = DAG_VERTEX_OK; break;
+                case DAG_WALK_FAILED:
+                    want = DAG_VERTEX_FAILED;
+                    own.insert(callback_message(x->id));
+                    break;
+                case DAG_WALK_PENDING: {
+                    const int c = vi.completed.load();
+                    if (c == DAG_OK) {
+                        want = vi.asked.load() == DAG_WALK_FAILED ? DAG_VERTEX_FAILED : DAG_VERTEX_OK;
+                        if (want == DAG_VERTEX_FAILED) own.insert(async_message(x->id));
+                    } else {
+                        CHAOS_CHECK(bad_, cancelled && (c == DAG_E_CANCELLED || c == DAG_E_STATE),
+                                    who << ": dag_walk_complete through the sub-walk handle returned "
+                                        << (c == not_called ? "nothing (never called)"
+                                                            : dag_status_string(static_cast<dag_status>(c))));
+                        CHAOS_CHECK(bad_, !vi.self_completed.load(), who << ": completed from its own callback, yet refused");
+                        want = DAG_VERTEX_CANCELLED;
+                    }
+                    const int again = vi.again.load();
+                    CHAOS_CHECK(bad_, again == not_called || again == DAG_E_STATE || (c != DAG_OK && again == c),
+                                who << ": a second dag_walk_complete returned "
+                                    << dag_status_string(static_cast<dag_status>(again)));
+                    break;
+                }
+                case expanded_result:
+                    if (const SubWalk *child = vi.child.load())
+                        want = sub_outcome(*child, cancelled, own);
+                    else
+                        bad_.add(who + ": expanded without a sub-walk");
+                    break;
+                default: bad_.add(who + ": callback ran but recorded no result");
+            }
+            if (cfg_.observe) {
+                CHAOS_CHECK(bad_, vi.end_event.load() == DAG_WALK_EVENT_FINISHED,
+                            who << ": end event " << vi.end_event.load());
+                CHAOS_CHECK(bad_, vi.end_status.load() == want,
+                            who << ": its end event said " << vi.end_status.load() << ", its callback and completion decided "
+                                << dag_vertex_status_string(want));
+            }
+        } else {
+            unrun = true;
+            if (cfg_.observe) {
+                const int st = vi.end_status.load();
+                CHAOS_CHECK(bad_, vi.end_event.load() == DAG_WALK_EVENT_SKIPPED,
+                            who << ": never ran, end event " << vi.end_event.load());
+                CHAOS_CHECK(bad_,
+                            st == DAG_VERTEX_UPSTREAM_FAILED ||
+                                (st == DAG_VERTEX_CANCELLED && (cancelled || cfg_.fail_fast)) ||
+                                (st == DAG_VERTEX_NOT_RUN && cfg_.fail_fast),
+                            who << ": never ran, skipped as " << st);
+                if (st == DAG_VERTEX_UPSTREAM_FAILED) any_failed = true;
+            }
+        }
+        if (cfg_.observe) {
+            CHAOS_CHECK(bad_, vi.started_events.load() == calls,
+                        who << ": " << vi.started_events.load() << " STARTED events, " << calls << " callbacks");
+            CHAOS_CHECK(bad_, vi.end_events.load() == 1, who << ": " << vi.end_events.load() << " end events");
+            // The expanded vertex finishes only when its sub-walk does: no
+            // sub-vertex starts after.
+            if (calls > 0)
+                CHAOS_CHECK(bad_, vi.start_seq.load() < parent.end_seq.load(),
+                            who << ": its STARTED event came after the end event of the vertex it expands");
+        }
+        if (want == DAG_VERTEX_FAILED) {
+            any_failed = true;
+            for (const std::string &m : own) messages.insert("sub-walk failed: vertex " + x->name + " failed: " + m);
+        }
+        if (want != DAG_VERTEX_OK) all_ok = false;
+    }
+    if (unrun && !cancelled && !cfg_.fail_fast)
+        CHAOS_CHECK(bad_, any_failed,
+                    "sub-walk " << sw.key << ": a vertex never ran without a cancel, fail-fast or failure there");
+    return any_failed ? DAG_VERTEX_FAILED : all_ok ? DAG_VERTEX_OK : DAG_VERTEX_CANCELLED;
 }
 
 void Chaos::check(dag_status wait_status, const dag_walk_report *r) {
@@ -912,7 +1271,7 @@ void Chaos::check(dag_status wait_status, const dag_walk_report *r) {
                (it->second.status == DAG_VERTEX_FAILED || it->second.status == DAG_VERTEX_UPSTREAM_FAILED);
     };
 
-    size_t pending_completed = 0, pending_cancelled = 0;
+    size_t pending_completed = 0, pending_cancelled = 0, expanded_vertices = 0;
     for (uint64_t v : everyone) {
         if (!rows.count(v)) continue;
         const Row &row = rows[v];
@@ -931,8 +1290,17 @@ void Chaos::check(dag_status wait_status, const dag_walk_report *r) {
             // What the callback and the completer decided.
             dag_vertex_status want = DAG_VERTEX_OK;
             std::string want_message;
+            std::set<std::string> expanded_messages;
+            const bool expanded = vi.result.load() == expanded_result;
             switch (vi.result.load()) {
                 case DAG_WALK_OK: break;
+                case expanded_result:
+                    ++expanded_vertices;
+                    if (const SubWalk *child = vi.child.load())
+                        want = sub_outcome(*child, cancelled, expanded_messages);
+                    else
+                        bad_.add(who + ": expanded without a sub-walk");
+                    break;
                 case DAG_WALK_FAILED:
                     want = DAG_VERTEX_FAILED;
                     want_message = callback_message(v);
@@ -968,7 +1336,11 @@ void Chaos::check(dag_status wait_status, const dag_walk_report *r) {
             }
             CHAOS_CHECK(bad_, row.status == want,
                         who << ": its callback and completion decided " << dag_vertex_status_string(want));
-            if (want != DAG_VERTEX_CANCELLED)
+            if (expanded && want == DAG_VERTEX_FAILED)
+                CHAOS_CHECK(bad_, expanded_messages.count(row.message),
+                            who << ": expanded, message \"" << row.message << "\", not one of its sub-walk's "
+                                << expanded_messages.size() << " failures");
+            else if (want != DAG_VERTEX_CANCELLED)
                 CHAOS_CHECK(bad_, row.message == want_message,
                             who << ": message \"" << row.message << "\", expected \"" << want_message << "\"");
             CHAOS_CHECK(bad_, row.start <= row.end, who << ": starts at " << row.start << ", ends at " << row.end);
@@ -1023,6 +1395,33 @@ void Chaos::check(dag_status wait_status, const dag_walk_report *r) {
                         who << ": its end event said " << vi.end_status.load());
         }
     }
+    // Every dag_walk_expand and every dag_walk_complete of an expanded vertex
+    // returned what the header allows; the observer saw each sub-walk vertex.
+    size_t sub_vertices = 0, sub_walks = 0;
+    auto check_expand_calls = [&](const VertexInfo &vi, const std::string &who) {
+        const int cyc = vi.expand_cycle.load(), ex = vi.expanded.load(), again = vi.expand_again.load(),
+                  comp = vi.complete_expanded.load();
+        CHAOS_CHECK(bad_, cyc == not_called || cyc == DAG_E_CYCLE || (cancelled && cyc == DAG_E_STATE),
+                    who << ": dag_walk_expand of a cyclic sub-graph returned " << dag_status_string(static_cast<dag_status>(cyc)));
+        CHAOS_CHECK(bad_, ex == not_called || ex == DAG_OK || (cancelled && ex == DAG_E_STATE),
+                    who << ": dag_walk_expand returned " << dag_status_string(static_cast<dag_status>(ex)));
+        CHAOS_CHECK(bad_, again == not_called || again == DAG_E_STATE,
+                    who << ": a second dag_walk_expand returned " << dag_status_string(static_cast<dag_status>(again)));
+        CHAOS_CHECK(bad_, comp == not_called || comp == DAG_E_STATE,
+                    who << ": dag_walk_complete of an expanded vertex returned "
+                        << dag_status_string(static_cast<dag_status>(comp)));
+    };
+    for (uint64_t v : everyone) check_expand_calls(*info(v), "vertex " + std::to_string(v));
+    for (const auto &sw : subs_) {
+        for (const auto &x : sw->vertices) check_expand_calls(x->vi, "sub-vertex " + x->name);
+        if (sw->parent->child.load() != sw.get()) continue;
+        ++sub_walks;
+        sub_vertices += sw->vertices.size();
+    }
+    if (cfg_.observe)
+        CHAOS_CHECK(bad_, sub_events_.load() == sub_callbacks_.load() + sub_vertices,
+                    "observer saw " << sub_events_.load() << " sub-walk events, expected "
+                                    << sub_callbacks_.load() + sub_vertices);
     // Each update the walk refused as finished came after the last callback.
     for (size_t at : refused_when_finished_)
         CHAOS_CHECK(bad_, at == callbacks_.load(),
@@ -1040,7 +1439,9 @@ void Chaos::check(dag_status wait_status, const dag_walk_report *r) {
                      dag_walk_report_count(r, DAG_VERTEX_CANCELLED), dag_walk_report_count(r, DAG_VERTEX_NOT_RUN),
                      m.removed.size());
     if (std::getenv("DAG_CHAOS_STATS")) {
-        std::fprintf(stderr, "  pending cancelled %zu; apply:", pending_cancelled);
+        std::fprintf(stderr, "  pending cancelled %zu; expanded %zu, sub-walks %zu of %zu vertices, sub-callbacks %zu%s; apply:",
+                     pending_cancelled, expanded_vertices, sub_walks, sub_vertices, sub_callbacks_.load(),
+                     cancel_via_sub_ ? ", cancelled through a sub-walk handle" : "");
         for (auto [k, n] : by_status_) std::fprintf(stderr, " %s=%zu", dag_status_string(static_cast<dag_status>(k)), n);
         std::fprintf(stderr, "\n");
     }
@@ -1320,6 +1721,72 @@ TEST(WalkChaosRepro, CompletionRacingACancelIsNotDropped) {
 
 // Seeds, fixed: each draws its graph, options and decisions from its own
 // std::mt19937_64, so a failure names the seed that reproduces them.
+// The observer's `running` counted an expanded vertex until its sub-walk
+// ended, although the vertex gives its slot back when its callback returns:
+// at parallelism 1 it reported up to 8 with one callback in flight.
+struct ExpandCtx {
+    const dag_graph *main_graph = nullptr;
+    std::atomic<size_t> max_main_running{0}, max_sub_running{0};
+    std::atomic<size_t> callbacks_in_flight{0}, max_in_flight{0};
+    std::atomic<int> expand_failed{0};
+};
+
+void raise_to(std::atomic<size_t> &max, size_t v) {
+    size_t m = max.load();
+    while (v > m && !max.compare_exchange_weak(m, v)) {
+    }
+}
+
+dag_walk_result expand_sub_cb(dag_walker *, uint64_t, const char **, void *user) {
+    auto &c = *static_cast<ExpandCtx *>(user);
+    raise_to(c.max_in_flight, c.callbacks_in_flight.fetch_add(1) + 1);
+    c.callbacks_in_flight.fetch_sub(1);
+    return DAG_WALK_OK;
+}
+
+dag_walk_result expand_main_cb(dag_walker *w, uint64_t v, const char **, void *user) {
+    auto &c = *static_cast<ExpandCtx *>(user);
+    raise_to(c.max_in_flight, c.callbacks_in_flight.fetch_add(1) + 1);
+    auto sub = new_graph();
+    add(sub.get(), "x");
+    if (dag_walk_expand(w, v, sub.get(), expand_sub_cb, &c, nullptr) != DAG_OK) c.expand_failed.fetch_add(1);
+    c.callbacks_in_flight.fetch_sub(1);
+    return DAG_WALK_OK;
+}
+
+void expand_observer(dag_walker *w, dag_walk_event, uint64_t, dag_vertex_status, size_t running, size_t, size_t,
+             void *user) {
+    auto &c = *static_cast<ExpandCtx *>(user);
+    raise_to(dag_walk_graph(w) == c.main_graph ? c.max_main_running : c.max_sub_running, running);
+}
+
+TEST(WalkChaosRepro, ExpandedVertexStopsCountingAsRunningWhenItsCallbackReturns) {
+    size_t bad_walks = 0, walks = 20;
+    size_t worst = 0, worst_in_flight = 0;
+    for (size_t round = 0; round < walks; ++round) {
+        auto g = new_graph();
+        for (int i = 0; i < 8; ++i) add(g.get(), ("v" + std::to_string(i)).c_str());  // independent
+        ExpandCtx c;
+        c.main_graph = g.get();
+        auto o = options(1, 1);  // one slot
+        o.observer = expand_observer;
+        o.observer_data = &c;
+        dag_walk_report *r = nullptr;
+        ASSERT_EQ(dag_walk(g.get(), expand_main_cb, &c, &o, &r, nullptr), DAG_OK);
+        ReportPtr report(r);
+        ASSERT_EQ(c.expand_failed.load(), 0);
+        EXPECT_LE(c.max_in_flight.load(), 1u);  // the bound itself holds
+        EXPECT_LE(c.max_sub_running.load(), 1u);
+        worst = std::max(worst, c.max_main_running.load());
+        worst_in_flight = std::max(worst_in_flight, c.max_in_flight.load());
+        if (c.max_main_running.load() > 1) ++bad_walks;
+    }
+    EXPECT_EQ(bad_walks, 0u) << bad_walks << " of " << walks << " walks: the observer reported running up to "
+                             << worst << " with parallelism 1 (callbacks actually in flight at once: at most "
+                             << worst_in_flight << ")";
+}
+
+
 std::vector<uint64_t> chaos_seeds() {
 #ifdef DAG_TEST_SANITIZED
     const size_t count = 48;

@@ -379,6 +379,8 @@ private:
         }
     }
     dag_vertex_status sub_outcome(const SubWalk &sw, bool cancelled, std::set<std::string> &messages);
+    dag_vertex_status pending_outcome(const VertexInfo &vi, uint64_t id, bool cancelled, const std::string &who,
+                                      const char *through, std::string &failed_message);
     void on_event(dag_walker *w, dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running, size_t done,
                   size_t total);
     void completer();
@@ -1091,6 +1093,31 @@ void Chaos::run() {
     EXPECT_EQ(dag_add_vertex(g_.get(), "after", nullptr, nullptr, nullptr), DAG_OK);
 }
 
+// The status a vertex whose callback went pending must end with, from how
+// its completion went, checking the status each completion got;
+// `failed_message` receives its message when that status is failed.
+dag_vertex_status Chaos::pending_outcome(const VertexInfo &vi, uint64_t id, bool cancelled, const std::string &who,
+                                         const char *through, std::string &failed_message) {
+    const int c = vi.completed.load();
+    dag_vertex_status want = DAG_VERTEX_OK;
+    if (c == DAG_OK) {
+        if (vi.asked.load() == DAG_WALK_FAILED) {
+            want = DAG_VERTEX_FAILED;
+            failed_message = async_message(id);
+        }
+    } else {
+        CHAOS_CHECK(bad_, cancelled && (c == DAG_E_CANCELLED || c == DAG_E_STATE),
+                    who << ": dag_walk_complete " << through << " returned "
+                        << (c == not_called ? "nothing (never called)" : dag_status_string(static_cast<dag_status>(c))));
+        CHAOS_CHECK(bad_, !vi.self_completed.load(), who << ": completed from its own callback, yet refused");
+        want = DAG_VERTEX_CANCELLED;
+    }
+    const int again = vi.again.load();
+    CHAOS_CHECK(bad_, again == not_called || again == DAG_E_STATE || (c != DAG_OK && again == c),
+                who << ": a second dag_walk_complete returned " << dag_status_string(static_cast<dag_status>(again)));
+    return want;
+}
+
 // What a sub-walk's vertices decided says how the vertex it expands ends
 // (ok, failed or cancelled); `messages` receives the messages the expanded
 // vertex may then have (the sub-walk's first error, whichever failed first).
@@ -1112,22 +1139,9 @@ dag_vertex_status Chaos::sub_outcome(const SubWalk &sw, bool cancelled, std::set
                     own.insert(callback_message(x->id));
                     break;
                 case DAG_WALK_PENDING: {
-                    const int c = vi.completed.load();
-                    if (c == DAG_OK) {
-                        want = vi.asked.load() == DAG_WALK_FAILED ? DAG_VERTEX_FAILED : DAG_VERTEX_OK;
-                        if (want == DAG_VERTEX_FAILED) own.insert(async_message(x->id));
-                    } else {
-                        CHAOS_CHECK(bad_, cancelled && (c == DAG_E_CANCELLED || c == DAG_E_STATE),
-                                    who << ": dag_walk_complete through the sub-walk handle returned "
-                                        << (c == not_called ? "nothing (never called)"
-                                                            : dag_status_string(static_cast<dag_status>(c))));
-                        CHAOS_CHECK(bad_, !vi.self_completed.load(), who << ": completed from its own callback, yet refused");
-                        want = DAG_VERTEX_CANCELLED;
-                    }
-                    const int again = vi.again.load();
-                    CHAOS_CHECK(bad_, again == not_called || again == DAG_E_STATE || (c != DAG_OK && again == c),
-                                who << ": a second dag_walk_complete returned "
-                                    << dag_status_string(static_cast<dag_status>(again)));
+                    std::string message;
+                    want = pending_outcome(vi, x->id, cancelled, who, "through the sub-walk handle", message);
+                    if (want == DAG_VERTEX_FAILED) own.insert(message);
                     break;
                 }
                 case expanded_result:
@@ -1307,29 +1321,9 @@ void Chaos::check(dag_status wait_status, const dag_walk_report *r) {
                     break;
                 case DAG_WALK_PENDING: {
                     const int c = vi.completed.load();
-                    if (c == DAG_OK) {
-                        ++pending_completed;
-                    } else if (c == DAG_E_CANCELLED) {
-                        ++pending_cancelled;
-                    }
-                    if (c == DAG_OK) {
-                        if (vi.asked.load() == DAG_WALK_FAILED) {
-                            want = DAG_VERTEX_FAILED;
-                            want_message = async_message(v);
-                        }
-                    } else {
-                        CHAOS_CHECK(bad_, cancelled && (c == DAG_E_CANCELLED || c == DAG_E_STATE),
-                                    who << ": dag_walk_complete on it (pending) returned "
-                                        << (c == not_called ? "nothing (never called)"
-                                                            : dag_status_string(static_cast<dag_status>(c))));
-                        CHAOS_CHECK(bad_, !vi.self_completed.load(),
-                                    who << ": completed from its own callback, yet refused");
-                        want = DAG_VERTEX_CANCELLED;
-                    }
-                    const int again = vi.again.load();
-                    CHAOS_CHECK(bad_, again == not_called || again == DAG_E_STATE || (c != DAG_OK && again == c),
-                                who << ": a second dag_walk_complete returned "
-                                    << dag_status_string(static_cast<dag_status>(again)));
+                    if (c == DAG_OK) ++pending_completed;
+                    if (c == DAG_E_CANCELLED) ++pending_cancelled;
+                    want = pending_outcome(vi, v, cancelled, who, "on it (pending)", want_message);
                     break;
                 }
                 default: bad_.add(who + ": callback ran but recorded no result");
@@ -1447,26 +1441,6 @@ void Chaos::check(dag_status wait_status, const dag_walk_report *r) {
     }
 }
 
-// A flag with a bounded wait, for the forced interleaving below: a wait that
-// times out means the interleaving was not reached, not a hang.
-class Flag {
-public:
-    void set() {
-        std::lock_guard<std::mutex> lk(mu_);
-        set_ = true;
-        cv_.notify_all();
-    }
-    bool wait(std::chrono::milliseconds limit) {
-        std::unique_lock<std::mutex> lk(mu_);
-        return cv_.wait_for(lk, limit, [&] { return set_; });
-    }
-
-private:
-    std::mutex mu_;
-    std::condition_variable cv_;
-    bool set_ = false;
-};
-
 std::string name_of(dag_walker *w, uint64_t v) {
     const char *name = nullptr;
     return dag_vertex_name(dag_walk_graph(w), v, &name, nullptr) == DAG_OK && name ? name : "";
@@ -1491,7 +1465,9 @@ TEST(WalkChaosRepro, VertexHeldBackInAWorkersBatchStartsAfterItsNewDependency) {
     struct Ctx {
         uint64_t y = 0, s = 0;
         std::atomic<uint64_t> n{0};
-        Flag y_ended, n_finished, s_started;
+        // Bounded waits: one that times out means the interleaving was not
+        // reached, not a hang.
+        Latch y_ended, n_finished, s_started;
         std::atomic<bool> s_on_y_thread{false};
         std::atomic<std::thread::id> y_thread;
         std::atomic<dag_status> applied{DAG_E_INTERNAL};

@@ -47,10 +47,10 @@ public:
         std::lock_guard<std::mutex> lk(mu_);
         return open_;
     }
-    // True once set; false if that took longer than gate_limit.
-    bool wait() {
+    // True once set; false if that took longer than `limit`.
+    bool wait(std::chrono::milliseconds limit = gate_limit) {
         std::unique_lock<std::mutex> lk(mu_);
-        return cv_.wait_for(lk, gate_limit, [&] { return open_; });
+        return cv_.wait_for(lk, limit, [&] { return open_; });
     }
 
 private:

@@ -1558,11 +1558,25 @@ TEST(WalkChaosRepro, VertexHeldBackInAWorkersBatchStartsAfterItsNewDependency) {
 // Many vertices pending at once; two threads complete each of them at the
 // same moment, one ok and one failed: at most one of the two may succeed, and
 // the report must show the outcome of the one that did.
+// A walk of n independent unnamed vertices whose callbacks all return
+// pending, started and held until every callback has returned.
 struct AllPending {
     std::atomic<size_t> returned{0};
+    GraphPtr g = new_graph();
+    std::vector<uint64_t> ids;
+    WalkPtr walk;
+
     static dag_walk_result callback(dag_walker *, uint64_t, const char **, void *user) {
         static_cast<AllPending *>(user)->returned.fetch_add(1);
         return DAG_WALK_PENDING;
+    }
+    explicit AllPending(size_t n) {
+        for (size_t i = 0; i < n; ++i) ids.push_back(add(g.get(), nullptr));
+        auto o = options(n, 2);  // parallelism n: every vertex pending at once
+        dag_walker *w = nullptr;
+        EXPECT_EQ(dag_walk_start(g.get(), callback, this, &o, &w, nullptr), DAG_OK);
+        walk.reset(w);
+        while (w && returned.load() < n) std::this_thread::yield();
     }
 };
 
@@ -1588,15 +1602,10 @@ TEST(WalkChaosRepro, TwoCompletionsOfOnePendingVertexDoNotBothSucceed) {
     size_t both = 0, dropped = 0;
     std::string example;
     for (size_t round = 0; round < walks && both == 0; ++round) {
-        auto g = new_graph();
-        std::vector<uint64_t> ids;
-        for (size_t i = 0; i < n; ++i) ids.push_back(add(g.get(), nullptr));
-        AllPending all;
-        auto o = options(n, 2);  // parallelism n: every vertex pending at once
-        dag_walker *w = nullptr;
-        ASSERT_EQ(dag_walk_start(g.get(), AllPending::callback, &all, &o, &w, nullptr), DAG_OK);
-        WalkPtr walk(w);
-        while (all.returned.load() < n) std::this_thread::yield();
+        AllPending all(n);
+        dag_walker *const w = all.walk.get();
+        ASSERT_NE(w, nullptr);
+        const std::vector<uint64_t> &ids = all.ids;
         std::vector<dag_status> ok_side(n), failed_side(n);
         Rendezvous meet;
         std::thread other([&] {
@@ -1645,15 +1654,10 @@ TEST(WalkChaosRepro, CompletionRacingACancelIsNotDropped) {
     size_t dropped = 0;
     std::string example;
     for (size_t round = 0; round < walks && dropped == 0; ++round) {
-        auto g = new_graph();
-        std::vector<uint64_t> ids;
-        for (size_t i = 0; i < n; ++i) ids.push_back(add(g.get(), nullptr));
-        AllPending all;
-        auto o = options(n, 2);
-        dag_walker *w = nullptr;
-        ASSERT_EQ(dag_walk_start(g.get(), AllPending::callback, &all, &o, &w, nullptr), DAG_OK);
-        WalkPtr walk(w);
-        while (all.returned.load() < n) std::this_thread::yield();
+        AllPending all(n);
+        dag_walker *const w = all.walk.get();
+        ASSERT_NE(w, nullptr);
+        const std::vector<uint64_t> &ids = all.ids;
         // The cancel settles the pending vertices in one order, the completer
         // meets it from the other end.
         std::vector<dag_status> completed(n, DAG_E_INTERNAL);

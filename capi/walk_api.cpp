@@ -49,8 +49,10 @@ void call_observer(void *context, dag::Walk &walk, dag::Event event, dag::Vertex
 dag::WalkOptions read_options(const dag_walk_options *o) {
     dag::WalkOptions r;
     if (!o) return r;
-    if (o->size < sizeof(dag_walk_options))
-        throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->size is " + std::to_string(o->size) + ", expected at least " +
+    // Exact, as for dag_validate_options: a struct from a newer header may
+    // carry fields this library would silently ignore.
+    if (o->size != sizeof(dag_walk_options))
+        throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->size is " + std::to_string(o->size) + ", expected " +
                                                    std::to_string(sizeof(dag_walk_options)) +
                                                    ": initialise options with dag_walk_options_init()"};
     // The pool starts its threads up front, so a count no host could start

@@ -961,9 +961,10 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         it; the message says how many vertices never ran, and how many
  *         were cancelled after their callback ran); DAG_E_NULL_ARGUMENT
  *         (g, callback, always_run with always_run_count > 0);
- *         DAG_E_INVALID_ARGUMENT (opts->size too small, parallelism or
- *         threads 0, threads above DAG_WALK_MAX_THREADS, always_run_count
- *         above PTRDIFF_MAX / 8, bad policy);
+ *         DAG_E_INVALID_ARGUMENT (opts->size not sizeof(dag_walk_options)
+ *         as this library was built, parallelism or threads 0, threads
+ *         above DAG_WALK_MAX_THREADS, always_run_count above
+ *         PTRDIFF_MAX / 8, bad policy);
  *         DAG_E_UNKNOWN_VERTEX (an always_run id); DAG_E_CYCLE; DAG_E_BUSY
  *         (the graph is already being walked, e.g. from one of its own
  *         callbacks); DAG_E_NOMEM.

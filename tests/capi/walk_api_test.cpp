@@ -590,6 +590,9 @@ TEST(WalkApi, BadInput) {
     auto bad = o;
     bad.size = sizeof(dag_walk_options) - 1;
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
+    // A newer header's struct: its extra fields would be ignored.
+    bad.size = sizeof(dag_walk_options) + 8;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
     bad = o;
     bad.threads = 0;
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });

@@ -132,6 +132,13 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
     const bool timed = ex_->timestamps();
     slot_shift_ = timed ? 5 : 4;
     const std::size_t bytes = n << slot_shift_;
+    frozen_bytes_ = bytes;
+    frozen_ids_ = snap_->ids.data();
+    const Snapshot &f = *snap_;
+    waiter_offsets_ = reverse_ ? f.out_offsets.data() : f.in_offsets.data();
+    waiter_rows_ = reverse_ ? f.out_targets.data() : f.in_sources.data();
+    waited_offsets_ = reverse_ ? f.in_offsets.data() : f.out_offsets.data();
+    waited_rows_ = reverse_ ? f.in_sources.data() : f.out_targets.data();
     if (std::shared_ptr<void> kept = graph_->take_walk_scratch(snap_.get())) {
         auto &scratch = *static_cast<Scratch *>(kept.get());
         if (scratch.bytes == bytes) slot_mem_ = std::move(scratch.memory);

@@ -108,7 +108,7 @@ private:
     Snapshot::Index index_of(const Slot &s) const noexcept {
         // Compared as addresses: an added vertex's slot is not in the array.
         const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(&s) - reinterpret_cast<std::uintptr_t>(slot_mem_.get());
-        return off < (snap_->size() << slot_shift_) ? static_cast<Snapshot::Index>(off >> slot_shift_) : Snapshot::npos;
+        return off < frozen_bytes_ ? static_cast<Snapshot::Index>(off >> slot_shift_) : Snapshot::npos;
     }
     Slot &slot_at(Snapshot::Index i) noexcept {
         return *reinterpret_cast<Slot *>(slot_mem_.get() + (std::size_t{i} << slot_shift_));
@@ -118,7 +118,7 @@ private:
     }
     VertexId id_of(const Slot &s) const noexcept {
         const Snapshot::Index i = index_of(s);
-        return i != Snapshot::npos ? snap_->ids[i] : static_cast<const walk_detail::ExtraSlot &>(s).id;
+        return i != Snapshot::npos ? frozen_ids_[i] : static_cast<const walk_detail::ExtraSlot &>(s).id;
     }
     static VertexStatus status_of(const Slot &s) noexcept {
         return walk_detail::status_of(s.word.load(std::memory_order_acquire));
@@ -136,20 +136,12 @@ private:
     // Waiters of a slot from the frozen arrays (dependents, or dependencies
     // when walking in reverse).
     // By dense index.
-    const Snapshot::Index *waiters_begin(Snapshot::Index i) const noexcept {
-        return reverse_ ? snap_->out_begin(i) : snap_->in_begin(i);
-    }
-    const Snapshot::Index *waiters_end(Snapshot::Index i) const noexcept {
-        return reverse_ ? snap_->out_end(i) : snap_->in_end(i);
-    }
+    const Snapshot::Index *waiters_begin(Snapshot::Index i) const noexcept { return waiter_rows_ + waiter_offsets_[i]; }
+    const Snapshot::Index *waiters_end(Snapshot::Index i) const noexcept { return waiter_rows_ + waiter_offsets_[i + 1]; }
     // What a frozen vertex waits for (dependencies, or dependents in
     // reverse), by dense index.
-    const Snapshot::Index *waited_begin(Snapshot::Index i) const noexcept {
-        return reverse_ ? snap_->in_begin(i) : snap_->out_begin(i);
-    }
-    const Snapshot::Index *waited_end(Snapshot::Index i) const noexcept {
-        return reverse_ ? snap_->in_end(i) : snap_->out_end(i);
-    }
+    const Snapshot::Index *waited_begin(Snapshot::Index i) const noexcept { return waited_rows_ + waited_offsets_[i]; }
+    const Snapshot::Index *waited_end(Snapshot::Index i) const noexcept { return waited_rows_ + waited_offsets_[i + 1]; }
     // How many vertices a frozen vertex waited for when the walk began.
     Snapshot::Index frozen_wait_count(Snapshot::Index i) const noexcept {
         return reverse_ ? snap_->in_degree(i) : snap_->out_degree(i);
@@ -179,6 +171,13 @@ private:
     // not two.
     walk_detail::BulkArray<unsigned char> slot_mem_;
     unsigned slot_shift_ = 4;
+    // Fixed by init_slots for the scheduler, which reads them for every
+    // vertex: the frozen arrays' addresses, read through snap_ and the
+    // direction every time, cost a chain a tenth more.
+    std::size_t frozen_bytes_ = 0;  // snap_->size() << slot_shift_
+    const VertexId *frozen_ids_ = nullptr;
+    const Snapshot::Index *waiter_offsets_ = nullptr, *waiter_rows_ = nullptr;
+    const Snapshot::Index *waited_offsets_ = nullptr, *waited_rows_ = nullptr;
     std::deque<walk_detail::ExtraSlot> extra_;  // added by updates; deque keeps addresses stable
     std::vector<Slot *> roots_;  // waiting for nothing; found by init_slots, queued by launch
 

@@ -37,6 +37,12 @@ public:
         return id_ < o.id_;
     }
 
+    // The order listed names are sorted in: bytewise as printed, then id.
+    bool printed_before(const DisplayName &o) const {
+        if (view_ != o.view_) return view_ < o.view_;
+        return id_ < o.id_;
+    }
+
 private:
     VertexId id_;
     char digits_[24];
@@ -44,6 +50,9 @@ private:
 };
 
 bool shorter_name(const Graph &g, VertexId a, VertexId b) { return DisplayName(g, a) < DisplayName(g, b); }
+bool printed_before(const Graph &g, VertexId a, VertexId b) {
+    return DisplayName(g, a).printed_before(DisplayName(g, b));
+}
 
 // Lists one component starting at its shortest-named member, then depth
 // first along dependencies inside the component, neighbours in name order.
@@ -104,14 +113,10 @@ void find_cycles(const Graph &g, const Snapshot &s, Validation &v) {
     std::sort(v.cycles.begin(), v.cycles.end(),
               [&](const auto &a, const auto &b) { return shorter_name(g, a[0], b[0]); });
 
-    std::vector<Index> selfs;
     for (Index i = 0; i < s.size(); ++i)
-        if (std::find(s.out_begin(i), s.out_end(i), i) != s.out_end(i)) selfs.push_back(i);
-    if (!selfs.empty()) {
-        if (rank.empty()) rank = name_ranks(g, s);
-        std::sort(selfs.begin(), selfs.end(), [&](Index a, Index b) { return rank[a] < rank[b]; });
-        for (Index i : selfs) v.self_references.push_back(s.ids[i]);
-    }
+        if (std::find(s.out_begin(i), s.out_end(i), i) != s.out_end(i)) v.self_references.push_back(s.ids[i]);
+    std::sort(v.self_references.begin(), v.self_references.end(),
+              [&](VertexId a, VertexId b) { return printed_before(g, a, b); });
 }
 
 void add_cycle_messages(const Graph &g, Validation &v) {
@@ -139,12 +144,14 @@ VertexId check_root(const Graph &g, const Snapshot &s, Validation &v) {
         v.root_errc = Errc::no_root;
         return no_vertex;
     }
-    const std::vector<Index> rank = name_ranks(g, s);
-    std::sort(roots.begin(), roots.end(), [&](Index a, Index b) { return rank[a] < rank[b]; });
+    // Sorted as printed: an unnamed vertex prints as its id.
+    std::vector<VertexId> ids(roots.size());
+    for (std::size_t i = 0; i < roots.size(); ++i) ids[i] = s.ids[roots[i]];
+    std::sort(ids.begin(), ids.end(), [&](VertexId a, VertexId b) { return printed_before(g, a, b); });
     std::string msg = "multiple roots: ";
-    for (std::size_t i = 0; i < roots.size(); ++i) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
         if (i) msg += ", ";
-        msg += g.display_name(s.ids[roots[i]]);
+        msg += g.display_name(ids[i]);
     }
     v.root_problem = std::move(msg);
     v.root_errc = Errc::multiple_roots;

@@ -427,7 +427,8 @@ DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err
  * @param out_root  receives its id.
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out_root); DAG_E_NO_ROOT ("no roots
  *         found", also for an empty graph); DAG_E_MULTIPLE_ROOTS ("multiple
- *         roots: " and the root names, sorted, joined with ", "); DAG_E_NOMEM.
+ *         roots: " and the root names joined with ", ", sorted bytewise as
+ *         printed, an unnamed vertex as its decimal id); DAG_E_NOMEM.
  *         As with every error, the message in *err starts with the
  *         function's name: "dag_root: no roots found".
  */
@@ -466,7 +467,8 @@ typedef struct dag_validation dag_validation;
 /**
  * Validates a graph and reports every problem at once, in Terraform 1.16's
  * wording, one message per problem, in this order:
- *   - with the single-root rule, "no roots found" or "multiple roots: a, b";
+ *   - with the single-root rule, "no roots found" or "multiple roots: a, b"
+ *     (sorted bytewise as printed);
  *   - each cycle (strongly connected component of more than one vertex):
  *     "Cycle:" then one vertex name a line, indented by two spaces, starting
  *     at the shortest name as printed (an unnamed vertex's decimal id; ties:
@@ -475,7 +477,8 @@ typedef struct dag_validation dag_validation;
  *     depends on the next: a->b, b->c, c->a gives "Cycle:\n  a\n  b\n  c".
  *     In a larger tangle each vertex is a dependency of some vertex listed
  *     before it. Cycles are ordered by their first vertex, shortest first;
- *   - each self reference (edge v->v): "Self reference: v", in name order.
+ *   - each self reference (edge v->v): "Self reference: v", sorted bytewise
+ *     as printed, then by id.
  * Unnamed vertices print as their decimal id. dag_validation_text() is the
  * messages joined with "\n"; the error message in *err is the same text
  * after the function's name ("dag_validate: no roots found\nCycle:...").
@@ -518,7 +521,8 @@ DAG_API const uint64_t *dag_validation_cycle(const dag_validation *v, size_t ind
                                              size_t *out_count);
 
 /**
- * The vertices with an edge to themselves, in name order, owned by `v`; NULL
+ * The vertices with an edge to themselves, in the order of their messages
+ * (bytewise by printed name, then id), owned by `v`; NULL
  * (and *out_count = 0) when there are none. `out_count` may be NULL.
  */
 DAG_API const uint64_t *dag_validation_self_references(const dag_validation *v,

@@ -94,6 +94,24 @@ TEST(Validate, UnnamedVerticesPrintTheirIdsAndSortFirst) {
     EXPECT_EQ(error_of(Errc::multiple_roots, [&] { root(h); }), "multiple roots: 2, z");
 }
 
+TEST(Validate, RootsAndSelfReferencesAreSortedAsPrinted) {
+    // Unnamed vertices print as their ids: "10" sorts before "9", and a
+    // name "0" before both, whatever the ids.
+    Graph g;
+    std::vector<VertexId> ids;
+    for (int i = 0; i < 10; ++i) ids.push_back(g.add_vertex(std::nullopt, nullptr));
+    const VertexId zero = g.add_vertex("0", nullptr);
+    for (int i = 1; i < 8; ++i) g.connect(ids[i], ids[i + 1]);  // 2 -> 3 -> ... -> 9
+    ASSERT_EQ(ids[9], 10u);
+    EXPECT_EQ(error_of(Errc::multiple_roots, [&] { root(g); }), "multiple roots: 0, 1, 10, 2");
+    g.connect(ids[8], ids[8]);
+    g.connect(ids[9], ids[9]);
+    g.connect(zero, zero);
+    const Validation v = validate(g, false);
+    EXPECT_EQ(v.text(), "Self reference: 0\nSelf reference: 10\nSelf reference: 9");
+    EXPECT_EQ(v.self_references, (std::vector<VertexId>{zero, ids[9], ids[8]}));
+}
+
 TEST(Validate, RemovedVerticesAreIgnored) {
     NumberedGraph t;
     t.add_range(1, 3);

@@ -90,6 +90,7 @@ const dag_api_table table = {
     dag_walk_report_first_error,
     dag_walk_report_cancelled,
     dag_vertex_status_string,
+    dag_walk_report_ran,
 };
 
 }  // namespace

@@ -106,14 +106,13 @@ dag::Walk &core(dag_walker *walk) {
     return *w;
 }
 
-// A cancelled vertex whose callback ran (pending, or expanded into a sub-walk
-// that did not finish) is the only kind the walk gives a message saying how
-// it ended; one cancelled before it started has none. The totals alone lump
-// both together.
+// The totals alone lump together the two kinds of cancelled vertex: one
+// whose callback ran (pending, or expanded into a sub-walk that did not
+// finish) and one cancelled before it started.
 std::string cancelled_message(const dag::WalkReport &r) {
     std::size_t never_ran = 0, ran = 0;
     for (const dag::VertexReport &v : r.vertices)
-        if (v.status == dag::VertexStatus::cancelled) ++(v.message.empty() ? never_ran : ran);
+        if (v.status == dag::VertexStatus::cancelled) ++(v.ran ? ran : never_ran);
     std::string m = "the walk was cancelled; " + std::to_string(never_ran) +
                     (never_ran == 1 ? " vertex never ran" : " vertices never ran");
     if (ran > 0)
@@ -344,6 +343,12 @@ uint64_t dag_walk_report_first_error(const dag_walk_report *report, const char *
 }
 
 int dag_walk_report_cancelled(const dag_walk_report *report) { return report && report->report.cancelled; }
+
+int dag_walk_report_ran(const dag_walk_report *report, uint64_t vertex) {
+    if (!report) return 0;
+    const dag::VertexReport *v = report->report.find(vertex);
+    return v && v->ran;
+}
 
 const char *dag_vertex_status_string(dag_vertex_status status) {
     switch (raw(status)) {

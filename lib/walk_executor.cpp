@@ -526,7 +526,8 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
     // the word, and a dag_walk_complete racing with the callback's own
     // result loses to it either way.
     const Word old = s->word.load(std::memory_order_acquire);
-    s->word.store((old & ~status_mask) | phase_mask | status_bits(status), std::memory_order_release);
+    s->word.store((old & ~status_mask) | phase_mask | status_bits(status) | (ran ? ran_bit : 0),
+                  std::memory_order_release);
     if (phase_of(old) == Phase::completed_early) {
         std::lock_guard<std::mutex> lk(w.mu_);
         w.early_.erase(s);

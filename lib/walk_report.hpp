@@ -14,6 +14,8 @@ struct VertexReport {
     VertexId id = no_vertex;
     VertexStatus status = VertexStatus::not_run;
     std::string message;
+    // Its callback was called (it ran, or was pending or expanded).
+    bool ran = false;
     // Nanoseconds since the walk started; 0 for a vertex that never ran.
     std::int64_t start_ns = 0;
     std::int64_t end_ns = 0;

@@ -62,6 +62,9 @@ inline constexpr VertexStatus status_of(Word w) noexcept {
     return static_cast<VertexStatus>((w & status_mask) >> status_shift);
 }
 inline constexpr Word status_bits(VertexStatus s) noexcept { return static_cast<Word>(s) << status_shift; }
+// Its callback was called: published with the done phase, for the report
+// (a cancelled vertex may have been pending, or never started).
+inline constexpr Word ran_bit = Word{1} << 47;
 
 // 16 bytes, since a walk initialises one per vertex and the scheduler sweeps
 // them: a frozen vertex's id and dense index follow from the slot's place in

@@ -309,7 +309,9 @@ WalkReport Walk::report() const {
     auto add = [&](const Slot &s) {
         VertexReport v;
         v.id = id_of(s);
-        v.status = status_of(s);
+        const walk_detail::Word word = s.word.load(std::memory_order_acquire);
+        v.status = walk_detail::status_of(word);
+        v.ran = (word & walk_detail::ran_bit) != 0;
         if (auto m = messages_.find(&s); m != messages_.end()) v.message = m->second;
         if (ex_->timestamps()) {
             v.start_ns = ex_->to_ns(times(s).start_ns);

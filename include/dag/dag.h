@@ -822,7 +822,10 @@ typedef enum dag_vertex_status {
     DAG_VERTEX_FAILED = 2,
     /** Skipped because a dependency did not finish ok; not an error of its own. */
     DAG_VERTEX_UPSTREAM_FAILED = 3,
-    /** Never started, or was pending, when the walk was cancelled. */
+    /**
+     * Never started, or was pending, when the walk was cancelled
+     * (dag_walk_report_ran() tells which).
+     */
     DAG_VERTEX_CANCELLED = 4
 } dag_vertex_status;
 
@@ -1204,6 +1207,16 @@ DAG_API uint64_t dag_walk_report_first_error(const dag_walk_report *report,
 /** 1 if the walk was cancelled, else 0 (also for NULL). */
 DAG_API int dag_walk_report_cancelled(const dag_walk_report *report);
 
+/**
+ * 1 if the vertex's callback was called, else 0 (also for a NULL report or
+ * an id not in it). Tells apart the two kinds of DAG_VERTEX_CANCELLED: a
+ * vertex that was pending (or walking its sub-graph) when the walk was
+ * cancelled ran; one that never started did not. Independent of
+ * `timestamps`. OK and FAILED vertices ran; NOT_RUN and UPSTREAM_FAILED
+ * ones did not.
+ */
+DAG_API int dag_walk_report_ran(const dag_walk_report *report, uint64_t vertex);
+
 /** A static name for a vertex status ("upstream-failed"); "unknown" otherwise. */
 DAG_API const char *dag_vertex_status_string(dag_vertex_status status);
 
@@ -1334,6 +1347,7 @@ typedef struct dag_api_table {
     uint64_t (*walk_report_first_error)(const dag_walk_report *report, const char **out_message);
     int (*walk_report_cancelled)(const dag_walk_report *report);
     const char *(*vertex_status_string)(dag_vertex_status status);
+    int (*walk_report_ran)(const dag_walk_report *report, uint64_t vertex);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

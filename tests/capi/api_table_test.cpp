@@ -116,5 +116,6 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->walk_report_vertex, &dag_walk_report_vertex);
     EXPECT_EQ(t->walk_report_first_error, &dag_walk_report_first_error);
     EXPECT_EQ(t->walk_report_cancelled, &dag_walk_report_cancelled);
+    EXPECT_EQ(t->walk_report_ran, &dag_walk_report_ran);
     EXPECT_EQ(t->vertex_status_string, &dag_vertex_status_string);
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <future>
 #include <map>
@@ -211,16 +212,54 @@ TEST(WalkApi, ParallelismBoundIsReachedAndNeverExceeded) {
     deadline = std::chrono::steady_clock::now() + gate_limit;
     ASSERT_EQ(run_walk(g.get(), rec, options(10, 3), report), DAG_OK);
     EXPECT_EQ(peak.load(), 3);  // bounded by the pool
+    // The defaults: parallelism 10 and 10 threads.
+    peak = 0;
+    bound = 10;
+    deadline = std::chrono::steady_clock::now() + gate_limit;
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk(g.get(), record_cb, &rec, nullptr, &r, nullptr), DAG_OK);
+    report.reset(r);
+    EXPECT_EQ(peak.load(), 10);
+}
+
+TEST(WalkApi, OptionsInitGivesTheDocumentedDefaults) {
+    dag_walk_options o;
+    std::memset(&o, 0xab, sizeof o);
+    ASSERT_EQ(dag_walk_options_init(&o, sizeof o, nullptr), DAG_OK);
+    EXPECT_EQ(o.size, sizeof(dag_walk_options));
+    EXPECT_EQ(o.parallelism, 10u);
+    EXPECT_EQ(o.threads, 10u);
+    EXPECT_EQ(o.reverse, 0);
+    EXPECT_EQ(o.failure_policy, DAG_FAILURE_CONTINUE);
+    EXPECT_NE(o.timestamps, 0);
+    EXPECT_EQ(o.always_run, nullptr);
+    EXPECT_EQ(o.always_run_count, 0u);
+    EXPECT_EQ(o.observer, nullptr);
+    EXPECT_EQ(o.observer_data, nullptr);
 }
 
 TEST(WalkApi, GraphIsBusyDuringAWalk) {
     auto g = new_graph();
-    uint64_t a = add(g.get(), "a");
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    ASSERT_EQ(dag_connect(g.get(), a, b, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), a, c, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), b, c, nullptr), DAG_OK);
+    auto other = new_graph();
+    add(other.get(), "o");
     Recorder rec;
     dag_graph *gp = g.get();
-    rec.body = [&](dag_walker *w, uint64_t, const char **) {
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v != c) return DAG_WALK_OK;  // c runs first
+        const uint64_t pair[2] = {c, a};
         EXPECT_EQ(dag_add_vertex(gp, "x", nullptr, nullptr, nullptr), DAG_E_BUSY);
         EXPECT_EQ(dag_connect(gp, a, a, nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_connect_many(gp, pair, 1, nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_disconnect(gp, a, b, nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_remove_vertex(gp, b, nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_replace_vertex(gp, b, c, nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_set_vertex_name(gp, b, "renamed", nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_subsume(gp, other.get(), nullptr), DAG_E_BUSY);
+        EXPECT_EQ(dag_transitive_reduction(gp, nullptr, nullptr), DAG_E_BUSY);
         EXPECT_EQ(dag_walk_graph(w), gp);
         // Reading is fine.
         const char *name = nullptr;
@@ -232,6 +271,14 @@ TEST(WalkApi, GraphIsBusyDuringAWalk) {
     };
     ReportPtr report;
     ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    // Nothing the refused calls asked for happened.
+    EXPECT_EQ(dag_vertex_count(gp), 3u);
+    EXPECT_EQ(dag_edge_count(gp), 3u);
+    EXPECT_TRUE(dag_has_edge(gp, a, b));
+    EXPECT_FALSE(dag_has_edge(gp, c, a));
+    const char *name = nullptr;
+    ASSERT_EQ(dag_vertex_name(gp, b, &name, nullptr), DAG_OK);
+    EXPECT_STREQ(name, "b");
 }
 
 TEST(WalkApi, StartWaitAndWaitAgain) {
@@ -760,6 +807,9 @@ TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
                   "dag_walk: the walk was cancelled; 1 vertex never ran and 1 was cancelled after its callback ran");
         EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{p}));
         EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_CANCELLED), 2u);
+        // The report tells the two cancelled vertices apart.
+        EXPECT_EQ(dag_walk_report_ran(report.get(), p), 1);
+        EXPECT_EQ(dag_walk_report_ran(report.get(), a), 0);
     }
     {
         // Three independent vertices, one at a time: the first cancels and
@@ -797,8 +847,32 @@ TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
         EXPECT_EQ(cancelled_message(g.get(), rec, options(1, 1), report),
                   "dag_walk: the walk was cancelled; 0 vertices never ran and 1 was cancelled after its callback ran");
         EXPECT_EQ(status_of(report.get(), e), DAG_VERTEX_CANCELLED);
+        EXPECT_EQ(dag_walk_report_ran(report.get(), e), 1);
         EXPECT_EQ(rec.ran().size(), 2u);
     }
+}
+
+TEST(WalkApi, ReportSaysWhichVerticesRan) {
+    // ok runs; bad runs and fails; its dependent up is skipped; always runs
+    // although its dependency failed.
+    auto g = new_graph();
+    uint64_t ok = add(g.get(), "ok"), bad = add(g.get(), "bad"), up = add(g.get(), "up"),
+             always = add(g.get(), "always");
+    ASSERT_EQ(dag_connect(g.get(), up, bad, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), always, bad, nullptr), DAG_OK);
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) { return v == bad ? DAG_WALK_FAILED : DAG_WALK_OK; };
+    auto o = options();
+    o.always_run = &always;
+    o.always_run_count = 1;
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(dag_walk_report_ran(report.get(), ok), 1);
+    EXPECT_EQ(dag_walk_report_ran(report.get(), bad), 1);
+    EXPECT_EQ(dag_walk_report_ran(report.get(), up), 0);
+    EXPECT_EQ(dag_walk_report_ran(report.get(), always), 1);
+    EXPECT_EQ(dag_walk_report_ran(report.get(), 99), 0);
+    EXPECT_EQ(dag_walk_report_ran(nullptr, ok), 0);
 }
 
 }  // namespace

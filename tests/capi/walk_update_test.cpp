@@ -77,6 +77,31 @@ TEST(WalkUpdate, EdgeThatWouldMakeAStartedVertexWaitIsRefused) {
     EXPECT_EQ(dag_edge_count(g.get()), 1u);
 }
 
+TEST(WalkUpdate, EdgeThatWouldMakeAFinishedVertexWaitIsRefused) {
+    // One at a time: a finishes, then b runs and tries to make a wait for a
+    // new vertex.
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), b, a, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v != b) return DAG_WALK_OK;
+        auto u = new_update();
+        uint64_t fresh = 0;
+        EXPECT_EQ(dag_walk_update_add_vertex(u.get(), "fresh", nullptr, 0, &fresh, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_connect(u.get(), a, fresh, nullptr), DAG_OK);
+        std::string msg = expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+        EXPECT_NE(msg.find("vertex a has already"), std::string::npos) << msg;
+        // All or nothing: the new vertex was not added either.
+        EXPECT_EQ(dag_vertex_count(dag_walk_graph(w)), 2u);
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(1, 1), report), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a, b}));
+    EXPECT_EQ(dag_walk_report_size(report.get()), 2u);
+}
+
 TEST(WalkUpdate, CycleIsRefusedAndNothingChanges) {
     auto g = new_graph();
     uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
@@ -218,6 +243,12 @@ TEST(WalkUpdate, ApplyOnAFinishedWalkIsRefused) {
     dag_walk_update_add_vertex(u.get(), "late", nullptr, 0, nullptr, nullptr);
     expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
     EXPECT_EQ(dag_vertex_count(g.get()), 1u);
+    // Nor can a finished walk expand a vertex.
+    auto sub = new_graph();
+    add(sub.get(), "s");
+    expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_expand(w, 1, sub.get(), nullptr, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT,
+                 [&](dag_error **e) { return dag_walk_expand(nullptr, 1, sub.get(), nullptr, nullptr, e); });
 }
 
 TEST(WalkUpdate, UpdatesFromAnotherThreadWhileTheWalkRuns) {

@@ -2,7 +2,9 @@
 // status and message for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -359,6 +361,91 @@ TEST(AlgorithmsApi, DuplicateStartIdsCountOnce) {
     Recorder r;
     ASSERT_EQ(dag_traverse(g.get(), twice, 2, 0, record, &r, nullptr), DAG_OK);
     EXPECT_EQ(r.visits.size(), 3u);
+}
+
+
+// A predicate that matches the ids in `matches` and counts its calls per id.
+struct CountingMatch {
+    std::vector<uint64_t> matches;
+    std::map<uint64_t, int> calls;
+};
+
+int count_and_match(uint64_t id, void *user_data) {
+    auto *m = static_cast<CountingMatch *>(user_data);
+    ++m->calls[id];
+    return std::find(m->matches.begin(), m->matches.end(), id) != m->matches.end();
+}
+
+TEST(AlgorithmsApi, DuplicateStartIdsCountOnceForFirstWithAndMatch) {
+    // a -> b -> c, a -> d: ids 1, 2, 3, 4.
+    GraphPtr g = abc();
+    add(g.get(), "d");
+    ASSERT_EQ(dag_connect(g.get(), 1, 4, nullptr), DAG_OK);
+    using Calls = std::map<uint64_t, int>;
+    dag_ids *ids = nullptr;
+
+    // Each vertex reached is tested once, however often its start is given.
+    const uint64_t a_twice[] = {1, 1};
+    CountingMatch b{{2}, {}};
+    ASSERT_EQ(dag_first_ancestors_with(g.get(), a_twice, 2, count_and_match, &b, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{2}));
+    EXPECT_EQ(b.calls, (Calls{{2, 1}, {4, 1}})) << "c lies behind the match b";
+    const uint64_t a_b_a[] = {1, 2, 1, 2};
+    CountingMatch c{{3}, {}};
+    ASSERT_EQ(dag_first_ancestors_with(g.get(), a_b_a, 4, count_and_match, &c, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{3}));
+    EXPECT_EQ(c.calls, (Calls{{2, 1}, {3, 1}, {4, 1}}));
+    const uint64_t c_twice[] = {3, 3};
+    CountingMatch b_up{{2}, {}};
+    ASSERT_EQ(dag_first_descendants_with(g.get(), c_twice, 2, count_and_match, &b_up, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), (Ids{2}));
+    EXPECT_EQ(b_up.calls, (Calls{{2, 1}})) << "a lies behind the match b";
+    CountingMatch none{{}, {}};
+    ASSERT_EQ(dag_first_descendants_with(g.get(), c_twice, 2, count_and_match, &none, &ids, nullptr), DAG_OK);
+    EXPECT_EQ(take_ids(ids), Ids{});
+    EXPECT_EQ(none.calls, (Calls{{1, 1}, {2, 1}}));
+
+    int found = -1;
+    CountingMatch none_down{{}, {}};
+    ASSERT_EQ(dag_match_ancestor(g.get(), a_twice, 2, count_and_match, &none_down, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 0);
+    EXPECT_EQ(none_down.calls, (Calls{{2, 1}, {3, 1}, {4, 1}}));
+    CountingMatch d{{4}, {}};
+    ASSERT_EQ(dag_match_ancestor(g.get(), a_twice, 2, count_and_match, &d, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 1);
+    uint64_t target = 1;
+    ASSERT_EQ(dag_match_ancestor(g.get(), a_twice, 2, is_id, &target, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 0) << "a duplicated start vertex is still not its own ancestor";
+    ASSERT_EQ(dag_match_descendant(g.get(), c_twice, 2, is_id, &target, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 1);
+    target = 3;
+    ASSERT_EQ(dag_match_descendant(g.get(), c_twice, 2, is_id, &target, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 0) << "a duplicated start vertex is still not its own descendant";
+    CountingMatch none_up{{}, {}};
+    ASSERT_EQ(dag_match_descendant(g.get(), c_twice, 2, count_and_match, &none_up, &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, 0);
+    EXPECT_EQ(none_up.calls, (Calls{{1, 1}, {2, 1}}));
+}
+
+TEST(AlgorithmsApi, CyclesOfAnEmptyGraphAreAnEmptyList) {
+    GraphPtr g = new_graph();
+    dag_id_lists *lists = nullptr;
+    dag_error *err = reinterpret_cast<dag_error *>(0x1);
+    ASSERT_EQ(dag_cycles(g.get(), &lists, &err), DAG_OK);
+    EXPECT_EQ(err, nullptr) << "success clears *err";
+    ASSERT_NE(lists, nullptr) << "an empty list, not no list";
+    EXPECT_EQ(dag_id_lists_count(lists), 0u);
+    size_t n = 99;
+    EXPECT_EQ(dag_id_lists_get(lists, 0, &n), nullptr);
+    EXPECT_EQ(n, 0u);
+    dag_id_lists_free(lists);
+
+    // Self references are not cycles here either.
+    const uint64_t a = add(g.get(), "a");
+    ASSERT_EQ(dag_connect(g.get(), a, a, nullptr), DAG_OK);
+    lists = nullptr;
+    ASSERT_EQ(dag_cycles(g.get(), &lists, nullptr), DAG_OK);
+    EXPECT_EQ(take_lists(lists), std::vector<Ids>{});
 }
 
 

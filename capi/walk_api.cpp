@@ -3,12 +3,11 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <type_traits>
 
 #include "guard.hpp"
 #include "walk_handles.hpp"
+#include "walk_reaper.hpp"
 
 using dag::capi::ApiError;
 using dag::capi::GraphRead;
@@ -185,18 +184,14 @@ void dag_walk_free(dag_walker *walk) {
     dag::Walk *w = walk->walk.load(std::memory_order_acquire);
     if (w && w->calling_back()) {
         // Freeing waits for the walk, which cannot finish while this
-        // callback or observer runs: cancel it and free it from a thread of
-        // its own once it has finished (a pool cannot join itself).
+        // callback or observer runs: cancel it, and the reaper frees it once
+        // it has finished (a pool cannot join itself). Without a reaper
+        // thread or memory the walk is leaked, not crashed.
+        if (!dag::capi::promise_walk()) return;
         try {
-            w->release_when_finished([walk] {
-                try {
-                    std::thread([walk] { delete walk; }).detach();
-                } catch (const std::system_error &) {
-                    // No thread to be had: the walk is leaked, not crashed.
-                }
-            });
+            w->release_when_finished([walk] { dag::capi::hand_over(walk); });
         } catch (const std::bad_alloc &) {
-            // Likewise.
+            dag::capi::cancel_promise();
         }
         return;
     }

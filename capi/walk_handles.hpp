@@ -27,6 +27,8 @@ struct dag_walker {
     // Set once the core walk exists; a sub-walk's is published after
     // dag_walk_expand's core call returns.
     std::atomic<dag::Walk *> walk{nullptr};
+    // Root only: the next handle in the reaper's queue (walk_reaper.hpp).
+    dag_walker *next_freed = nullptr;
     // Root only: the sub-walk handles, alive as long as the root.
     std::mutex subs_mu;
     std::vector<std::unique_ptr<dag_walker>> subs;

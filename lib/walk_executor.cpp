@@ -145,6 +145,8 @@ void Executor::leave() noexcept {
 
 bool Executor::calling_back() const noexcept { return current_executor == this; }
 
+bool Executor::calling_back_any() noexcept { return current_executor != nullptr; }
+
 void Executor::observe(Walk &w, Event event, VertexId id, VertexStatus status, std::size_t running,
                        std::size_t done, std::size_t total) const {
     if (!observer_.call) return;

@@ -162,6 +162,8 @@ public:
     // and inside any of its observer calls: where waiting for the walk
     // would wait for itself.
     bool calling_back() const noexcept;
+    // calling_back() for any executor.
+    static bool calling_back_any() noexcept;
 
     // Calls from outside the pool (complete, cancel, apply) may touch the
     // executor after the walk finished; the root waits for them before it

@@ -275,6 +275,8 @@ void Walk::on_finished(Section *sec) {
 
 bool Walk::calling_back() const noexcept { return ex_->calling_back(); }
 
+bool Walk::on_walk_thread() noexcept { return Executor::calling_back_any(); }
+
 void Walk::release_when_finished(std::function<void()> release) {
     {
         std::lock_guard<std::mutex> lk(mu_);

@@ -60,6 +60,8 @@ public:
     // True on a thread inside a callback or observer of this walk (or of
     // any walk sharing its pool), where wait() would wait for itself.
     bool calling_back() const noexcept;
+    // The same for any walk: a pool thread, or an observer call.
+    static bool on_walk_thread() noexcept;
     // For a caller that cannot wait (a callback or observer of this walk
     // letting go of it): cancels the walk unless it has finished, and calls
     // `release` once it has, on the thread that finishes it, or at once if

@@ -1018,8 +1018,10 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * Frees a walk. A walk still running is cancelled and waited for first.
  * Called from the walk's own callback or observer, where waiting would wait
  * for itself, it cancels the walk and returns at once; the walk is freed on
- * a thread of its own once its running callbacks have returned. Either way
- * `walk` must not be used after this call. Sub-walk handles belong to their
+ * a thread of libdag's own once its running callbacks have returned, and
+ * unloading the library (dlclose) or leaving the process (exit) waits for
+ * that, so no thread of libdag outlives its code. Either way `walk` must
+ * not be used after this call. Sub-walk handles belong to their
  * walk: passing one does nothing. NULL is allowed.
  */
 DAG_API void dag_walk_free(dag_walker *walk);

@@ -1,0 +1,117 @@
+#include "walk_reaper.hpp"
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "walk_handles.hpp"
+
+namespace dag::capi {
+
+namespace {
+
+// Its thread runs only while walks are promised to it: a library should not
+// keep an idle thread in its host.
+class Reaper {
+public:
+    bool promise() noexcept {
+        std::unique_lock<std::mutex> lk(mu_);
+        if (!running_) {
+            // The previous thread has run out of walks and is exiting.
+            std::thread old = std::move(thread_);
+            if (old.joinable()) {
+                lk.unlock();
+                old.join();
+                lk.lock();
+            }
+        }
+        if (!running_) {
+            try {
+                thread_ = std::thread([this] { run(); });
+            } catch (const std::system_error &) {
+                return false;
+            }
+            running_ = true;
+        }
+        ++promised_;
+        return true;
+    }
+
+    void cancel() noexcept {
+        std::lock_guard<std::mutex> lk(mu_);
+        --promised_;
+        cv_.notify_all();
+    }
+
+    void hand_over(dag_walker *walk) noexcept {
+        std::lock_guard<std::mutex> lk(mu_);
+        walk->next_freed = head_;
+        head_ = walk;
+        cv_.notify_all();
+    }
+
+    // At unload or exit: waits until every promised walk is deleted.
+    void drain() noexcept {
+        // exit() called from a callback: the walk that callback belongs to
+        // cannot finish while it waits here.
+        if (dag::Walk::on_walk_thread()) return;
+        std::unique_lock<std::mutex> lk(mu_);
+        cv_.wait(lk, [&] { return !running_; });
+        std::thread old = std::move(thread_);
+        lk.unlock();
+        if (old.joinable()) old.join();
+    }
+
+private:
+    void run() {
+        std::unique_lock<std::mutex> lk(mu_);
+        for (;;) {
+            cv_.wait(lk, [&] { return head_ || promised_ == 0; });
+            if (!head_) {
+                running_ = false;
+                cv_.notify_all();
+                return;
+            }
+            dag_walker *walk = head_;
+            head_ = walk->next_freed;
+            lk.unlock();
+            delete walk;  // joins the walk's pool
+            lk.lock();
+            --promised_;
+        }
+    }
+
+    std::mutex mu_;
+    std::condition_variable cv_;
+    dag_walker *head_ = nullptr;
+    std::size_t promised_ = 0;
+    bool running_ = false;
+    std::thread thread_;
+};
+
+// Never destroyed: when drain() cannot wait (exit from a callback), its
+// thread may still be using it.
+Reaper &reaper() {
+    static Reaper *const r = new Reaper;
+    return *r;
+}
+
+// Runs when the library is unloaded (dlclose) or the process exits.
+struct DrainAtUnload {
+    ~DrainAtUnload() { reaper().drain(); }
+};
+
+}  // namespace
+
+bool promise_walk() noexcept {
+    // Registered at the first promise, so it runs before the destructors of
+    // every static constructed earlier, the walks' machinery included.
+    static const DrainAtUnload drain;
+    return reaper().promise();
+}
+void cancel_promise() noexcept { reaper().cancel(); }
+void hand_over(dag_walker *walk) noexcept { reaper().hand_over(walk); }
+
+}  // namespace dag::capi

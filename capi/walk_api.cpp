@@ -227,8 +227,11 @@ dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *s
             root->subs.push_back(std::move(h));
         }
         try {
-            dag::Walk &child = w.expand(vertex, raw->sub_graph->graph, dag::Visitor{call_callback, raw}, raw);
-            raw->walk.store(&child, std::memory_order_release);
+            // Published before the sub-walk can start: its callbacks may
+            // use their handle at once, even when the expanding thread is
+            // not the vertex's own.
+            w.expand(vertex, raw->sub_graph->graph, dag::Visitor{call_callback, raw}, raw,
+                     [raw](dag::Walk &child) { raw->walk.store(&child, std::memory_order_release); });
         } catch (...) {
             std::lock_guard<std::mutex> lk(root->subs_mu);
             for (auto it = root->subs.begin(); it != root->subs.end(); ++it)

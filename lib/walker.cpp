@@ -250,9 +250,8 @@ VertexStatus Walk::summary(std::string &message) const {
 }
 
 void Walk::on_finished(Section *sec) {
-    if (is_root()) {
-        graph_->end_walk();
-    } else {
+    graph_->end_walk();
+    if (!is_root()) {
         std::string message;
         VertexStatus st = summary(message);
         if (ex_->timestamps()) parent_->times(*parent_slot_).end_ns = ex_->now();
@@ -436,7 +435,8 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
     }
 }
 
-Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag) {
+Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag,
+                   const std::function<void(Walk &)> &created) {
     if (!visitor.call) throw Error(Errc::invalid_argument, "the sub-walk callback is NULL");
     std::shared_ptr<const Snapshot> snap = acyclic_snapshot(sub);
     std::unique_ptr<Walk> child(new Walk(sub, visitor, tag, ex_, this, nullptr));
@@ -462,12 +462,19 @@ Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag) {
         children_.pop_back();
         throw;
     }
+    // Before the publication below, after which the sub-walk may start
+    // (its parent's callback may return on another thread meanwhile): its
+    // graph counts as walked from then on, so that its updates keep readers
+    // out as a root walk's do, and the caller knows the sub-walk by then.
+    raw->graph_->begin_walk();
+    if (created) created(*raw);
     Word w = s->word.load(std::memory_order_acquire);
     bool published = false;
     while (walk_detail::phase_of(w) == Phase::running && !published)
         published = s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::expanded),
                                                   std::memory_order_acq_rel, std::memory_order_acquire);
     if (!published) {
+        raw->graph_->end_walk();
         expansions_.erase(s);
         children_.pop_back();
         throw Error(Errc::state, refused);

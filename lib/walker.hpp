@@ -81,8 +81,11 @@ public:
 
     // From inside the vertex's callback: walk `sub` as part of the vertex,
     // which then finishes when the sub-walk does. `sub` must outlive this
-    // walk and stay unchanged. Returns the sub-walk, owned by this walk.
-    Walk &expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag);
+    // walk and stay unchanged but for the sub-walk's own updates. Returns the
+    // sub-walk, owned by this walk; `created`, if given, is called with it
+    // before it can start (it must not throw).
+    Walk &expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag,
+                 const std::function<void(Walk &)> &created = {});
 
     // Applies a batch of changes all or nothing; returns the ids given to the
     // added vertices, in the order they were added (walk_update.cpp).

@@ -785,10 +785,14 @@ DAG_API dag_status dag_match_descendant(const dag_graph *g, const uint64_t *ids,
  * failed (the message names the first failure); DAG_E_CANCELLED when
  * dag_walk_cancel was called. In all three cases the report is written.
  *
- * While a walk runs, the walked graph must not be freed and every mutation
- * through the dag_graph functions returns DAG_E_BUSY; change it through
- * dag_walk_apply instead. Reading it (names, user data, edges) from callbacks
- * is allowed, except while a dag_walk_apply of the same walk runs.
+ * While a walk runs, every mutation through the dag_graph functions returns
+ * DAG_E_BUSY; change the graph through dag_walk_apply instead. Reading it
+ * (names, user data, edges, algorithms) from callbacks and other threads is
+ * allowed throughout: a dag_walk_apply waits for reads in progress and keeps
+ * new ones out while it changes the graph. The same holds for a sub-walk's
+ * graph (dag_walk_graph of a sub-walk handle) and its updates. The walked
+ * graph may even be freed (dag_free): it then lives on until the walk is
+ * freed.
  */
 
 /** A running or finished walk. Functions taking a dag_walker are thread-safe. */
@@ -982,7 +986,8 @@ DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
 
 /**
  * Starts walking `g` and returns at once. Arguments and checks as dag_walk().
- * The graph is busy until the walk has finished; it must outlive the walk.
+ * The graph is busy until the walk has finished. Freeing it with dag_free()
+ * before the walk is allowed: the walk keeps it until dag_walk_free().
  *
  * @param out  receives the walk, owned by the caller: dag_walk_free().
  * @return DAG_OK, or the errors of dag_walk() that come before the walk runs.

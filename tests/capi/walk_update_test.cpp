@@ -385,6 +385,39 @@ TEST(WalkUpdate, ApplyFromInsideAReadOfTheGraphIsRefused) {
     EXPECT_EQ(rec.ran(), std::vector<uint64_t>{a});
 }
 
+// The same through a sub-walk, whose graph is its own copy: it too counts as
+// walked while the sub-walk runs, so its updates keep its readers out.
+TEST(WalkUpdate, SubWalkApplyFromInsideAReadOfItsGraphIsRefused) {
+    auto g = new_graph();
+    uint64_t top = add(g.get(), "top");
+    auto sub = new_graph();
+    uint64_t inner = add(sub.get(), "inner");
+    ApplyFromVisitor from{};
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (dag_walk_graph(w) == g.get()) {
+            EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
+            return DAG_WALK_OK;
+        }
+        if (v != inner) return DAG_WALK_OK;  // "late", added below
+        from.walk = w;
+        const dag_graph *mine = dag_walk_graph(w);
+        EXPECT_EQ(dag_traverse(mine, &v, 1, 0, apply_from_visitor, &from, nullptr), DAG_OK);
+        EXPECT_EQ(dag_vertex_count(mine), 1u);
+        // Outside the read the same update lands.
+        auto u = new_update();
+        EXPECT_EQ(dag_walk_update_add_vertex(u.get(), "late", nullptr, 0, nullptr, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_apply(w, u.get(), nullptr, nullptr), DAG_OK);
+        EXPECT_EQ(dag_vertex_count(mine), 2u);
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(1, 1), report), DAG_OK);
+    EXPECT_EQ(from.status, DAG_E_STATE);
+    EXPECT_EQ(status_of(report.get(), top), DAG_VERTEX_OK);
+    EXPECT_EQ(rec.ran().size(), 3u);  // top, inner, late
+}
+
 // ---- expansion --------------------------------------------------------------
 
 struct Expander {

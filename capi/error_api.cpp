@@ -27,6 +27,7 @@ dag_status to_status(Errc code) noexcept {
         case Errc::cancelled: return DAG_E_CANCELLED;
         case Errc::parse: return DAG_E_PARSE;
         case Errc::io: return DAG_E_IO;
+        case Errc::no_memory: return DAG_E_NOMEM;
     }
     return DAG_E_INTERNAL;
 }

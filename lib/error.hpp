@@ -22,6 +22,9 @@ enum class Errc {
     cancelled,
     parse,
     io,
+    // Out of a resource other than heap memory (threads), which std::bad_alloc
+    // stands for everywhere else.
+    no_memory,
 };
 
 class Error : public std::runtime_error {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <new>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include <boost/asio/post.hpp>
@@ -96,11 +97,20 @@ Executor::Executor(const WalkOptions &options)
       asymmetric_(asymmetric_fence_available()),
       t0_(std::chrono::steady_clock::now()),
       tsc0_(tsc_ ? read_tsc_ordered() : 0),
-      flags_(new SectionFlag[max_workers_]),
-      // Only max_workers_ threads can ever be busy at once.
-      pool_(max_workers_) {
+      flags_(new SectionFlag[max_workers_]) {
     free_flags_.reserve(max_workers_);
     for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
+    // Only max_workers_ threads can ever be busy at once.
+    threads_.reserve(max_workers_);
+    try {
+        while (threads_.size() < max_workers_) threads_.emplace_back([this] { pool_.attach(); });
+    } catch (const std::system_error &e) {
+        const std::size_t started = threads_.size();
+        pool_.stop();
+        for (std::thread &t : threads_) t.join();
+        throw Error(Errc::no_memory, "could not start the walk's " + std::to_string(max_workers_) +
+                                         " threads (" + std::to_string(started) + " started): " + e.what());
+    }
 }
 
 std::int64_t Executor::now() const noexcept {
@@ -130,7 +140,12 @@ void Executor::join() {
         std::unique_lock<std::mutex> lk(calls_mu_);
         calls_cv_.wait(lk, [&] { return calls_ == 0; });
     }
-    pool_.join();
+    if (joined_) return;
+    joined_ = true;
+    // Ends the work the pool was started with: its threads return from
+    // attach() once every posted worker has run.
+    pool_.wait();
+    for (std::thread &t : threads_) t.join();
 }
 
 void Executor::enter() noexcept {

@@ -27,6 +27,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/asio/thread_pool.hpp>
@@ -233,7 +234,12 @@ private:
     std::condition_variable calls_cv_;
     std::size_t calls_ = 0;
 
-    boost::asio::thread_pool pool_;
+    // Started without threads of its own; threads_ run it (attach). Boost's
+    // own start hangs when one of its threads cannot be created: it joins
+    // those it started, which wait for work that never ends.
+    boost::asio::thread_pool pool_{0};
+    std::vector<std::thread> threads_;
+    bool joined_ = false;
 };
 
 // Keeps an external call registered with the executor for its duration.

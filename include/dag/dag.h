@@ -978,7 +978,8 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         PTRDIFF_MAX / 8, bad policy);
  *         DAG_E_UNKNOWN_VERTEX (an always_run id); DAG_E_CYCLE; DAG_E_BUSY
  *         (the graph is already being walked, e.g. from one of its own
- *         callbacks); DAG_E_NOMEM.
+ *         callbacks); DAG_E_NOMEM (also when the walk's threads cannot all
+ *         be started: the message says how many were).
  */
 DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
                             const dag_walk_options *opts, dag_walk_report **out_report,

@@ -232,7 +232,10 @@ VertexStatus Walk::summary(std::string &message) const {
     std::lock_guard<std::mutex> lk(mu_);
     bool failed = false, cancelled = false;
     auto scan = [&](const Slot &s) {
-        const VertexStatus st = status_of(s);
+        // A vertex an update removed is no part of the sub-walk any more.
+        const Word word = s.word.load(std::memory_order_acquire);
+        if (walk_detail::phase_of(word) == Phase::removed) return;
+        const VertexStatus st = walk_detail::status_of(word);
         failed |= st == VertexStatus::failed || st == VertexStatus::upstream_failed;
         cancelled |= st == VertexStatus::cancelled || st == VertexStatus::not_run;
     };

@@ -1059,7 +1059,9 @@ DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk
  * When the callback returns, its return value is ignored and the vertex
  * releases its parallelism slot; it finishes when the sub-walk does: ok if
  * every sub-vertex finished ok, failed (with the sub-walk's first error) if
- * any failed or was skipped as upstream-failed, cancelled otherwise. The
+ * any failed or was skipped as upstream-failed, cancelled otherwise (the
+ * walk was cancelled, or stopped by fail fast, before the sub-walk ended).
+ * Sub-vertices removed by an update of the sub-walk do not count. The
  * sub-walk shares the walk's pool, parallelism bound, policy, direction and
  * observer; its vertices are called with the sub-walk's handle.
  *

@@ -493,6 +493,30 @@ TEST(WalkExpand, SubWalkFailureBecomesTheVertexFailure) {
     EXPECT_EQ(status_of(r, other), DAG_VERTEX_OK);
 }
 
+TEST(WalkExpand, VertexRemovedFromTheSubWalkDoesNotCount) {
+    auto g = new_graph();
+    uint64_t top = add(g.get(), "top");
+    auto sub = new_graph();
+    uint64_t first = add(sub.get(), "first"), second = add(sub.get(), "second");
+    dag_connect(sub.get(), second, first, nullptr);
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (dag_walk_graph(w) == g.get()) {
+            EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
+        } else if (v == first) {
+            auto u = new_update();
+            EXPECT_EQ(dag_walk_update_remove_vertex(u.get(), second, nullptr), DAG_OK);
+            EXPECT_EQ(dag_walk_apply(w, u.get(), nullptr, nullptr), DAG_OK);
+        }
+        return DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    EXPECT_EQ(status_of(report.get(), top), DAG_VERTEX_OK);
+    EXPECT_EQ(message_of(report.get(), top), "");
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{top, first}));
+}
+
 TEST(WalkExpand, RefusedExpansions) {
     auto g = new_graph();
     uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");

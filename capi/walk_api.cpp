@@ -107,11 +107,13 @@ dag::Walk &core(dag_walker *walk) {
 
 // The totals alone lump together the two kinds of cancelled vertex: one
 // whose callback ran (pending, or expanded into a sub-walk that did not
-// finish) and one cancelled before it started.
+// finish) and one cancelled before it started. Where fail fast stopped the
+// walk before the cancel, what never started is not-run instead.
 std::string cancelled_message(const dag::WalkReport &r) {
     std::size_t never_ran = 0, ran = 0;
     for (const dag::VertexReport &v : r.vertices)
-        if (v.status == dag::VertexStatus::cancelled) ++(v.ran ? ran : never_ran);
+        if (v.status == dag::VertexStatus::cancelled || v.status == dag::VertexStatus::not_run)
+            ++(v.ran ? ran : never_ran);
     std::string m = "the walk was cancelled; " + std::to_string(never_ran) +
                     (never_ran == 1 ? " vertex never ran" : " vertices never ran");
     if (ran > 0)

@@ -382,6 +382,8 @@ void Walk::cancel() {
 void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
     if (outcome == Outcome::pending)
         throw Error(Errc::invalid_argument, "a vertex can only be completed as ok or failed");
+    // As for a callback's result: only a failure keeps its message.
+    if (outcome == Outcome::ok) message = nullptr;
     CallScope scope(*ex_);
     // Entered before the lock: entering waits for a running update, which
     // takes the lock itself.
@@ -432,7 +434,12 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
             case Phase::removed:
                 throw Error(Errc::state, who + " was removed by an update");
             case Phase::done:
-                if (status_of(*s) == VertexStatus::cancelled) throw Error(Errc::cancelled, who + " was cancelled");
+                // Cancelled while pending; one cancelled before it started
+                // was never pending.
+                if (status_of(*s) == VertexStatus::cancelled && (w & walk_detail::ran_bit))
+                    throw Error(Errc::cancelled, who + " was cancelled while pending");
+                if (!(w & walk_detail::ran_bit))
+                    throw Error(Errc::state, who + " never started; only a vertex whose callback returned pending can be completed");
                 throw Error(Errc::state, who + " has already finished");
         }
     }

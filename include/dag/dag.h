@@ -8,7 +8,12 @@
  * - Every fallible function takes `dag_error **err` as its last parameter. When
  *   `err` is not NULL and the call fails, `*err` receives a newly allocated
  *   error object (status + message naming the problem) that the caller frees
- *   with dag_error_free(). On success `*err` is set to NULL. Passing NULL for
+ *   with dag_error_free(). Its message starts with the function's name
+ *   ("dag_root: no roots found"), except when the error object itself cannot
+ *   be allocated: then `*err` is a static error with status DAG_E_NOMEM and
+ *   message "out of memory" (the return value still gives the failure's own
+ *   status), and dag_error_free() on it does nothing. On success
+ *   `*err` is set to NULL. Passing NULL for
  *   `err` is allowed: the status alone is returned. No thread-local state is
  *   used, so a message survives a goroutine moving between OS threads.
  * - Out-parameters are written only on success, unless a function says
@@ -27,6 +32,9 @@
  *   of yours to report to. A failure message they cannot copy is dropped
  *   (the vertex is still reported failed), but if memory runs out for their
  *   queues, the process ends (std::terminate).
+ * - Size: the algorithms and walks work on a compact copy of the graph that
+ *   numbers vertices and edges in 32 bits; on a graph of 2^32 - 2 vertices
+ *   or edges or more they return DAG_E_INVALID_ARGUMENT.
  * - Edges: dag_connect(g, a, b) means "a depends on b": b's work happens before
  *   a's. The dependencies of a vertex are the targets of its out-edges; its
  *   dependents are the sources of its in-edges.
@@ -1013,7 +1021,8 @@ DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report,
  * Cancels the walk, from any thread (a callback included): nothing new
  * starts, running callbacks finish, pending vertices are finished as
  * DAG_VERTEX_CANCELLED at once, and every vertex that never started is
- * reported DAG_VERTEX_CANCELLED. On a sub-walk handle it cancels the whole
+ * reported DAG_VERTEX_CANCELLED (DAG_VERTEX_NOT_RUN where fail fast had
+ * already stopped the walk). On a sub-walk handle it cancels the whole
  * walk. Returns without waiting.
  *
  * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_STATE (the walk has finished).
@@ -1040,13 +1049,14 @@ DAG_API void dag_walk_free(dag_walker *walk);
  * freed and its dependents may start.
  *
  * @param result   DAG_WALK_OK or DAG_WALK_FAILED.
- * @param message  NULL, or a failure message (UTF-8), copied.
+ * @param message  NULL, or a failure message (UTF-8), copied. Ignored for
+ *                 DAG_WALK_OK, as a callback's is.
  * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT (result is
  *         DAG_WALK_PENDING or unknown); DAG_E_UNKNOWN_VERTEX (not in this
- *         walk); DAG_E_STATE (the vertex has not started, was already
- *         completed or finished, was expanded, was removed by an update, or
- *         the walk has finished); DAG_E_CANCELLED (the vertex was cancelled
- *         while pending).
+ *         walk); DAG_E_STATE (the vertex has not started or never will, was
+ *         already completed or finished, was expanded, was removed by an
+ *         update, or the walk has finished); DAG_E_CANCELLED (the vertex
+ *         was cancelled while pending).
  */
 DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result,
                                      const char *message, dag_error **err);
@@ -1184,8 +1194,13 @@ DAG_API dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_i
 /**
  * One vertex's outcome. Each out-parameter may be NULL.
  *
- * @param out_message   receives the failure message ("" if none), owned by
- *                      the report: valid until dag_walk_report_free().
+ * @param out_message   receives the vertex's message ("" if none), owned by
+ *                      the report: valid until dag_walk_report_free(). A
+ *                      failure's own message, or for a vertex that did not
+ *                      finish by itself the walk's note: "cancelled while
+ *                      pending", "removed by an update before it started",
+ *                      "sub-walk failed: ..." or "sub-walk did not run to
+ *                      its end".
  * @param out_start_ns  receives when its callback started, in nanoseconds
  *                      since the walk started (steady clock; read through
  *                      the TSC where the kernel's monotonic clock uses it,
@@ -1209,7 +1224,8 @@ DAG_API dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_
 /**
  * The first failure recorded: returns its vertex id, or DAG_NO_VERTEX when
  * nothing failed (or for NULL). `out_message`, when not NULL, receives
- * "vertex NAME failed: MESSAGE" ("" when nothing failed), owned by the report.
+ * "vertex NAME failed: MESSAGE", or "vertex NAME failed" when the failure
+ * had no message ("" when nothing failed), owned by the report.
  */
 DAG_API uint64_t dag_walk_report_first_error(const dag_walk_report *report,
                                              const char **out_message);

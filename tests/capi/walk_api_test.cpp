@@ -566,6 +566,96 @@ TEST(WalkApi, CompleteRefusesBadCalls) {
                  [&](dag_error **e) { return dag_walk_complete(nullptr, a, DAG_WALK_OK, nullptr, e); });
 }
 
+// A vertex the cancel finished before it started was never pending: it
+// cannot be completed, and says so apart from one cancelled while pending.
+TEST(WalkApi, CompletingAVertexCancelledBeforeItStartedIsAStateError) {
+    auto g = new_graph();
+    uint64_t blocker = add(g.get(), "blocker"), canceller = add(g.get(), "canceller"),
+             later = add(g.get(), "later");
+    dag_connect(g.get(), later, canceller, nullptr);
+    Latch later_skipped, release;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v == canceller) EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+        if (v == blocker) EXPECT_TRUE(release.wait());  // keeps the walk from finishing
+        return DAG_WALK_OK;
+    };
+    auto o = options(2, 2);
+    o.observer = [](dag_walker *, dag_walk_event event, uint64_t vertex, dag_vertex_status, size_t, size_t, size_t,
+                    void *data) {
+        auto *x = static_cast<std::pair<uint64_t, Latch *> *>(data);
+        if (event == DAG_WALK_EVENT_SKIPPED && vertex == x->first) x->second->set();
+    };
+    std::pair<uint64_t, Latch *> watch{later, &later_skipped};
+    o.observer_data = &watch;
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    ASSERT_TRUE(later_skipped.wait());
+    std::string msg =
+        expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_complete(w, later, DAG_WALK_OK, nullptr, e); });
+    EXPECT_NE(msg.find("never started"), std::string::npos) << msg;
+    release.set();
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait(w, &r, nullptr), DAG_E_CANCELLED);
+    ReportPtr report(r);
+    EXPECT_EQ(status_of(r, later), DAG_VERTEX_CANCELLED);
+    EXPECT_EQ(dag_walk_report_ran(r, later), 0);
+    EXPECT_EQ(status_of(r, blocker), DAG_VERTEX_OK);
+}
+
+// Fail fast stops the walk first: a later cancel leaves what never started
+// not-run, and the cancel's message still counts it.
+TEST(WalkApi, CancelAfterFailFastCountsNotRunVerticesAsNeverRan) {
+    auto g = new_graph();
+    // Independent, and queued behind the first two: with both slots taken,
+    // `after` can only be taken once failer has failed.
+    uint64_t blocker = add(g.get(), "blocker"), failer = add(g.get(), "failer"), after = add(g.get(), "after");
+    Latch failed, release;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) {
+        if (v == failer) return DAG_WALK_FAILED;
+        if (v == blocker) EXPECT_TRUE(release.wait());
+        return DAG_WALK_OK;
+    };
+    auto o = options(2, 2);
+    o.failure_policy = DAG_FAILURE_FAIL_FAST;
+    o.observer = [](dag_walker *, dag_walk_event event, uint64_t vertex, dag_vertex_status, size_t, size_t, size_t,
+                    void *data) {
+        auto *x = static_cast<std::pair<uint64_t, Latch *> *>(data);
+        if (event == DAG_WALK_EVENT_SKIPPED && vertex == x->first) x->second->set();
+    };
+    std::pair<uint64_t, Latch *> watch{after, &failed};
+    o.observer_data = &watch;
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    ASSERT_TRUE(failed.wait());
+    ASSERT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+    release.set();
+    dag_walk_report *r = nullptr;
+    std::string msg = expect_error(DAG_E_CANCELLED, [&](dag_error **e) { return dag_walk_wait(w, &r, e); });
+    ReportPtr report(r);
+    EXPECT_EQ(msg, "dag_walk_wait: the walk was cancelled; 1 vertex never ran");
+    EXPECT_EQ(status_of(r, after), DAG_VERTEX_NOT_RUN);
+    EXPECT_EQ(status_of(r, failer), DAG_VERTEX_FAILED);
+    EXPECT_EQ(status_of(r, blocker), DAG_VERTEX_OK);
+}
+
+TEST(WalkApi, CompletionMessageIsKeptOnlyForAFailure) {
+    auto g = new_graph();
+    uint64_t fine = add(g.get(), "fine"), broken = add(g.get(), "broken");
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        EXPECT_EQ(dag_walk_complete(w, v, v == fine ? DAG_WALK_OK : DAG_WALK_FAILED, "a note", nullptr), DAG_OK);
+        return DAG_WALK_PENDING;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(message_of(report.get(), fine), "");
+    EXPECT_EQ(message_of(report.get(), broken), "a note");
+}
+
 TEST(WalkApi, CancelFinishesPendingVertices) {
     auto g = new_graph();
     uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");

@@ -188,13 +188,8 @@ void dag_walk_free(dag_walker *walk) {
         // Freeing waits for the walk, which cannot finish while this
         // callback or observer runs: cancel it, and the reaper frees it once
         // it has finished (a pool cannot join itself). Without a reaper
-        // thread or memory the walk is leaked, not crashed.
-        if (!dag::capi::promise_walk()) return;
-        try {
-            w->release_when_finished([walk] { dag::capi::hand_over(walk); });
-        } catch (const std::bad_alloc &) {
-            dag::capi::cancel_promise();
-        }
+        // thread the walk is leaked, not crashed.
+        if (dag::capi::promise_walk()) w->release_when_finished([walk] { dag::capi::hand_over(walk); });
         return;
     }
     delete walk;

@@ -3,7 +3,6 @@
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
-#include <system_error>
 #include <thread>
 
 #include "walk_handles.hpp"
@@ -18,6 +17,7 @@ class Reaper {
 public:
     bool promise() noexcept {
         std::unique_lock<std::mutex> lk(mu_);
+        if (closed_) return false;
         if (!running_) {
             // The previous thread has run out of walks and is exiting.
             std::thread old = std::move(thread_);
@@ -27,22 +27,18 @@ public:
                 lk.lock();
             }
         }
+        // drain() may have closed while the old thread was joined.
+        if (closed_) return false;
         if (!running_) {
             try {
                 thread_ = std::thread([this] { run(); });
-            } catch (const std::system_error &) {
+            } catch (...) {  // std::system_error, or std::bad_alloc for its state
                 return false;
             }
             running_ = true;
         }
         ++promised_;
         return true;
-    }
-
-    void cancel() noexcept {
-        std::lock_guard<std::mutex> lk(mu_);
-        --promised_;
-        cv_.notify_all();
     }
 
     void hand_over(dag_walker *walk) noexcept {
@@ -56,8 +52,11 @@ public:
     void drain() noexcept {
         // exit() called from a callback: the walk that callback belongs to
         // cannot finish while it waits here.
-        if (dag::Walk::on_walk_thread()) return;
         std::unique_lock<std::mutex> lk(mu_);
+        // A walk freed from its callback from now on is leaked: deleting it
+        // later could run after the library's code is gone.
+        closed_ = true;
+        if (dag::Walk::on_walk_thread()) return;
         cv_.wait(lk, [&] { return !running_; });
         std::thread old = std::move(thread_);
         lk.unlock();
@@ -88,6 +87,7 @@ private:
     dag_walker *head_ = nullptr;
     std::size_t promised_ = 0;
     bool running_ = false;
+    bool closed_ = false;
     std::thread thread_;
 };
 
@@ -111,7 +111,6 @@ bool promise_walk() noexcept {
     static const DrainAtUnload drain;
     return reaper().promise();
 }
-void cancel_promise() noexcept { reaper().cancel(); }
 void hand_over(dag_walker *walk) noexcept { reaper().hand_over(walk); }
 
 }  // namespace dag::capi

@@ -12,11 +12,11 @@ struct dag_walker;
 
 namespace dag::capi {
 
-// Counts a walk the reaper will delete: call before arranging for hand_over,
-// and cancel_promise if that fails. False when no reaper thread could be
-// started (the walk is then leaked rather than deleted on a pool thread).
+// Counts a walk the reaper will delete: call before arranging for hand_over.
+// False when no reaper thread could be started, or the library is being
+// unloaded: the walk is then leaked rather than deleted on a pool thread or
+// after the library's code is gone.
 bool promise_walk() noexcept;
-void cancel_promise() noexcept;
 // Queues a finished walk's root handle for deletion. Does not allocate or
 // wait: it runs on the thread that finished the walk, often a pool thread.
 void hand_over(dag_walker *walk) noexcept;

@@ -104,12 +104,18 @@ Executor::Executor(const WalkOptions &options)
     threads_.reserve(max_workers_);
     try {
         while (threads_.size() < max_workers_) threads_.emplace_back([this] { pool_.attach(); });
-    } catch (const std::system_error &e) {
+    } catch (...) {
+        // std::system_error, or std::bad_alloc for a thread's state: the
+        // started threads must be joined before they are destroyed.
         const std::size_t started = threads_.size();
         pool_.stop();
         for (std::thread &t : threads_) t.join();
-        throw Error(Errc::no_memory, "could not start the walk's " + std::to_string(max_workers_) +
-                                         " threads (" + std::to_string(started) + " started): " + e.what());
+        try {
+            throw;
+        } catch (const std::system_error &e) {
+            throw Error(Errc::no_memory, "could not start the walk's " + std::to_string(max_workers_) +
+                                             " threads (" + std::to_string(started) + " started): " + e.what());
+        }
     }
 }
 

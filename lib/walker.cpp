@@ -279,7 +279,7 @@ bool Walk::calling_back() const noexcept { return ex_->calling_back(); }
 
 bool Walk::on_walk_thread() noexcept { return Executor::calling_back_any(); }
 
-void Walk::release_when_finished(std::function<void()> release) {
+void Walk::release_when_finished(std::function<void()> release) noexcept {
     {
         std::lock_guard<std::mutex> lk(mu_);
         if (!finished_) {
@@ -295,6 +295,10 @@ void Walk::release_when_finished(std::function<void()> release) {
         cancel();
     } catch (const Error &) {
         // It finished meanwhile, and release_ has run or will.
+    } catch (const std::bad_alloc &) {
+        // The cancel was requested; only the scan that finishes pending
+        // vertices at once ran out of memory. Nothing new starts, and the
+        // walk finishes, releasing, once those are completed.
     }
 }
 
@@ -433,14 +437,18 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 throw Error(Errc::state, who + " was expanded; it finishes when its sub-walk does");
             case Phase::removed:
                 throw Error(Errc::state, who + " was removed by an update");
-            case Phase::done:
-                // Cancelled while pending; one cancelled before it started
-                // was never pending.
-                if (status_of(*s) == VertexStatus::cancelled && (w & walk_detail::ran_bit))
-                    throw Error(Errc::cancelled, who + " was cancelled while pending");
+            case Phase::done: {
                 if (!(w & walk_detail::ran_bit))
                     throw Error(Errc::state, who + " never started; only a vertex whose callback returned pending can be completed");
+                // Cancelled while pending, unless it was expanded: then it
+                // finished with its sub-walk.
+                const bool expanded = std::any_of(children_.begin(), children_.end(),
+                                                  [&](const auto &c) { return c->parent_slot_ == s; });
+                if (expanded) throw Error(Errc::state, who + " was expanded; it finished with its sub-walk");
+                if (status_of(*s) == VertexStatus::cancelled)
+                    throw Error(Errc::cancelled, who + " was cancelled while pending");
                 throw Error(Errc::state, who + " has already finished");
+            }
         }
     }
 }

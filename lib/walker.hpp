@@ -66,8 +66,8 @@ public:
     // letting go of it): cancels the walk unless it has finished, and calls
     // `release` once it has, on the thread that finishes it, or at once if
     // it already has. `release` must not wait for the walk on that thread.
-    // Root walks only.
-    void release_when_finished(std::function<void()> release);
+    // Root walks only. Never throws: `release` will be called.
+    void release_when_finished(std::function<void()> release) noexcept;
     // After wait(): the outcome of every vertex.
     WalkReport report() const;
 

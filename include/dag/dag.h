@@ -1035,8 +1035,10 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * for itself, it cancels the walk and returns at once; the walk is freed on
  * a thread of libdag's own once its running callbacks have returned, and
  * unloading the library (dlclose) or leaving the process (exit) waits for
- * that, so no thread of libdag outlives its code. Either way `walk` must
- * not be used after this call. Sub-walk handles belong to their
+ * that, so no thread of libdag outlives its code: a callback of such a walk
+ * that never returns keeps them waiting too. A walk freed this way once the
+ * unload or exit has begun is left as it is. Either way `walk` must not be
+ * used after this call. Sub-walk handles belong to their
  * walk: passing one does nothing. NULL is allowed.
  */
 DAG_API void dag_walk_free(dag_walker *walk);

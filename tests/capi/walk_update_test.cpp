@@ -3,6 +3,7 @@
 #include <atomic>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #include "walk_test_support.hpp"
 
@@ -515,6 +516,51 @@ TEST(WalkExpand, VertexRemovedFromTheSubWalkDoesNotCount) {
     EXPECT_EQ(status_of(report.get(), top), DAG_VERTEX_OK);
     EXPECT_EQ(message_of(report.get(), top), "");
     EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{top, first}));
+}
+
+// A cancel ends an expanded vertex with its sub-walk: completing it is a
+// state error like any expanded vertex's, not a completion too late.
+TEST(WalkExpand, CompletingAnExpandedVertexAfterACancelIsAStateError) {
+    auto g = new_graph();
+    uint64_t top = add(g.get(), "top"), blocker = add(g.get(), "blocker");
+    auto sub = new_graph();
+    add(sub.get(), "inner");
+    Latch top_finished, release;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (dag_walk_graph(w) != g.get()) return DAG_WALK_PENDING;  // inner
+        if (v == top) EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
+        if (v == blocker) EXPECT_TRUE(release.wait());  // keeps the walk from finishing
+        return DAG_WALK_OK;
+    };
+    auto o = options(3, 3);
+    o.observer = [](dag_walker *w, dag_walk_event event, uint64_t vertex, dag_vertex_status, size_t, size_t, size_t,
+                    void *data) {
+        auto *x = static_cast<std::tuple<const dag_graph *, uint64_t, Latch *> *>(data);
+        if (event == DAG_WALK_EVENT_FINISHED && dag_walk_graph(w) == std::get<0>(*x) && vertex == std::get<1>(*x))
+            std::get<2>(*x)->set();
+    };
+    std::tuple<const dag_graph *, uint64_t, Latch *> watch{g.get(), top, &top_finished};
+    o.observer_data = &watch;
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    // Once inner is pending (it and blocker have both run), cancel.
+    const auto limit = std::chrono::steady_clock::now() + gate_limit;
+    while (rec.ran().size() < 3 && std::chrono::steady_clock::now() < limit)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_EQ(rec.ran().size(), 3u);
+    ASSERT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+    ASSERT_TRUE(top_finished.wait());
+    std::string msg =
+        expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_complete(w, top, DAG_WALK_OK, nullptr, e); });
+    EXPECT_NE(msg.find("expanded"), std::string::npos) << msg;
+    release.set();
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait(w, &r, nullptr), DAG_E_CANCELLED);
+    ReportPtr report(r);
+    EXPECT_EQ(status_of(r, top), DAG_VERTEX_CANCELLED);
+    EXPECT_EQ(dag_walk_report_ran(r, top), 1);
 }
 
 TEST(WalkExpand, RefusedExpansions) {

@@ -71,9 +71,15 @@ std::unique_lock<std::shared_mutex> Graph::exclude_readers() const {
     return std::unique_lock<std::shared_mutex>(replace_mu_);
 }
 
-void Graph::begin_change() {
+void Graph::check_changeable() const {
     if (walking())
         throw Error(Errc::busy, "the graph is being walked; change it through the walk handle or wait for the walk to end");
+    if (visits_.load(std::memory_order_acquire))
+        throw Error(Errc::busy, "the graph is being traversed; change it once the traversal's visitor or predicate has returned");
+}
+
+void Graph::begin_change() {
+    check_changeable();
     drop_snapshot();
 }
 

@@ -116,6 +116,13 @@ public:
                                             const std::vector<std::pair<VertexId, VertexId>> &connects,
                                             const std::vector<std::pair<VertexId, VertexId>> &disconnects,
                                             const std::vector<VertexId> &removals, std::vector<RetiredName> &retired);
+    // While a query's visitor or predicate runs (traversal.cpp), every
+    // mutation above throws Errc::busy: the query reads the adjacency list
+    // in place, and a change from the callback would pull it from under it.
+    void begin_visit() const noexcept { visits_.fetch_add(1, std::memory_order_acq_rel); }
+    void end_visit() const noexcept { visits_.fetch_sub(1, std::memory_order_acq_rel); }
+    // Throws Errc::busy where a mutation would (a walk, a visitor).
+    void check_changeable() const;
     // While a walk holds the graph, every mutation above throws Errc::busy.
     void begin_walk() noexcept { walks_.fetch_add(1, std::memory_order_acq_rel); }
     void end_walk() noexcept { walks_.fetch_sub(1, std::memory_order_acq_rel); }
@@ -169,6 +176,7 @@ private:
     std::unordered_map<std::string, Vertex> names_;
     std::size_t live_ = 0;
     std::atomic<unsigned> walks_{0};
+    mutable std::atomic<unsigned> visits_{0};
     mutable std::mutex snapshot_mu_;
     mutable std::shared_ptr<const Snapshot> snapshot_;
     mutable std::shared_ptr<void> walk_scratch_;

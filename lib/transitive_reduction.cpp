@@ -162,7 +162,9 @@ std::vector<std::pair<Index, Index>> redundant_edges(const Snapshot &s, std::siz
 }
 
 std::size_t transitive_reduction(Graph &g) {
-    if (g.walking()) throw Error(Errc::busy, "the graph is being walked; it cannot be reduced now");
+    // Before the work, not at the first disconnect: a reduction that finds
+    // nothing to remove is refused all the same.
+    g.check_changeable();
     // `s` keeps the snapshot alive when the first disconnect drops it from
     // the graph's cache.
     const SharedSnapshot s = shared_snapshot(g);

@@ -14,6 +14,11 @@ void check_vertices(const Graph &g, const std::vector<VertexId> &ids) {
 bool traverse(const Graph &g, const std::vector<VertexId> &start, TraversalOptions options,
               const Visitor &visit) {
     check_vertices(g, start);
+    struct Visiting {
+        const Graph &g;
+        explicit Visiting(const Graph &graph) : g(graph) { g.begin_visit(); }
+        ~Visiting() { g.end_visit(); }
+    } visiting(g);
     const AdjacencyList &adj = g.adjacency();
 
     struct Entry {

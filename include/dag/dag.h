@@ -107,7 +107,10 @@ typedef enum dag_status {
     DAG_E_BAD_UTF8 = -7,
     /** The graph (or the change) has a cycle; the message lists it. */
     DAG_E_CYCLE = -8,
-    /** The graph is being walked; it cannot be changed through dag_graph now. */
+    /**
+     * The graph is being walked, or traversed by the visitor or predicate
+     * making the call; it cannot be changed through dag_graph now.
+     */
     DAG_E_BUSY = -9,
     /** The graph has no root (single-root validation). */
     DAG_E_NO_ROOT = -10,
@@ -643,10 +646,10 @@ typedef enum dag_visit {
  * that called dag_traverse(). `depth` is that of the frontier entry the
  * vertex was first taken off: 0 for a start vertex reached as such, more for
  * one another start vertex reached first (see dag_traverse()). It may call any
- * function taking `const dag_graph *` on the graph being traversed, but must
- * not change that graph (add, remove, connect, rename...): the result is
- * undefined. Returns a dag_visit value; any other value ends the traversal
- * with DAG_E_INVALID_ARGUMENT.
+ * function taking `const dag_graph *` on the graph being traversed; a call
+ * that would change that graph (add, remove, connect, rename...) returns
+ * DAG_E_BUSY and changes nothing. Returns a dag_visit value; any other value
+ * ends the traversal with DAG_E_INVALID_ARGUMENT.
  */
 typedef int (*dag_visit_fn)(uint64_t id, size_t depth, void *user_data);
 
@@ -699,8 +702,8 @@ DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_
 
 /**
  * A test on one vertex: nonzero for a match. Called synchronously on the
- * calling thread; the same rules as dag_visit_fn (read the graph, never
- * change it).
+ * calling thread; the same rules as dag_visit_fn (read the graph; a change
+ * to it returns DAG_E_BUSY).
  */
 typedef int (*dag_predicate_fn)(uint64_t id, void *user_data);
 

@@ -238,6 +238,52 @@ TEST(AlgorithmsApi, VisitorSkipsStopsAndMisbehaves) {
     EXPECT_EQ(bad.visits.size(), 2u);
 }
 
+// A visitor or predicate that changes the graph it is called for would pull
+// the traversal's adjacency lists from under it: refused, nothing changes.
+struct Mutator {
+    dag_graph *g;
+    std::vector<dag_status> statuses;
+};
+
+void mutate_all_ways(Mutator &m, uint64_t id) {
+    const uint64_t pair[2] = {id, 3};
+    m.statuses.push_back(dag_add_vertex(m.g, "new", nullptr, nullptr, nullptr));
+    m.statuses.push_back(dag_remove_vertex(m.g, 3, nullptr));
+    m.statuses.push_back(dag_connect(m.g, 3, id, nullptr));
+    m.statuses.push_back(dag_connect_many(m.g, pair, 1, nullptr));
+    m.statuses.push_back(dag_disconnect(m.g, 2, 3, nullptr));
+    m.statuses.push_back(dag_set_vertex_name(m.g, id, "renamed", nullptr));
+    m.statuses.push_back(dag_transitive_reduction(m.g, nullptr, nullptr));
+}
+
+int mutating_visitor(uint64_t id, size_t, void *user) {
+    mutate_all_ways(*static_cast<Mutator *>(user), id);
+    return DAG_VISIT_CONTINUE;
+}
+
+int mutating_predicate(uint64_t id, void *user) {
+    mutate_all_ways(*static_cast<Mutator *>(user), id);
+    return 0;
+}
+
+TEST(AlgorithmsApi, ChangingTheGraphFromAVisitorOrPredicateIsRefused) {
+    GraphPtr g = abc();  // a -> b -> c
+    const uint64_t a = 1;
+    Mutator m{g.get(), {}};
+    ASSERT_EQ(dag_traverse(g.get(), &a, 1, 0, mutating_visitor, &m, nullptr), DAG_OK);
+    int found = -1;
+    ASSERT_EQ(dag_match_ancestor(g.get(), &a, 1, mutating_predicate, &m, &found, nullptr), DAG_OK);
+    dag_ids *ids = nullptr;
+    ASSERT_EQ(dag_first_ancestors_with(g.get(), &a, 1, mutating_predicate, &m, &ids, nullptr), DAG_OK);
+    dag_ids_free(ids);
+    ASSERT_EQ(m.statuses.size(), 7u * (3 + 2 + 2));
+    for (dag_status st : m.statuses) EXPECT_EQ(st, DAG_E_BUSY);
+    EXPECT_EQ(dag_vertex_count(g.get()), 3u);
+    EXPECT_EQ(dag_edge_count(g.get()), 2u);
+    // Once the traversal has returned, the graph changes again.
+    EXPECT_EQ(dag_add_vertex(g.get(), "new", nullptr, nullptr, nullptr), DAG_OK);
+}
+
 TEST(AlgorithmsApi, FirstWithAndMatch) {
     // a -> b -> c, a -> d
     GraphPtr g = abc();

@@ -357,18 +357,25 @@ void Walk::cancel_pending() {
         for (Slot &s : extra_) check(s);
     }
     for (Slot *s : pending) {
+        // Before the claim: running out of memory here leaves the vertex
+        // pending, for dag_walk_complete or a later cancel to finish.
+        auto note = std::make_unique<std::string>("cancelled while pending");
         Word w = s->word.load(std::memory_order_acquire);
         bool claimed = false;
         while (walk_detail::phase_of(w) == Phase::pending && !claimed)
             claimed = s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::finishing),
                                                     std::memory_order_acq_rel, std::memory_order_acquire);
         if (!claimed) continue;  // completed meanwhile
-        if (ex_->timestamps()) times(*s).end_ns = ex_->now();
-        std::vector<Slot *> ready;
-        ex_->settle(sec, s, VertexStatus::cancelled, true, std::make_unique<std::string>("cancelled while pending"), ready);
-        ex_->release_slot();
-        ex_->push(ready);
+        finish_claimed(sec, s, VertexStatus::cancelled, std::move(note));
     }
+}
+
+void Walk::finish_claimed(Section &sec, Slot *s, VertexStatus status, std::unique_ptr<std::string> message) noexcept {
+    if (ex_->timestamps()) times(*s).end_ns = ex_->now();
+    std::vector<Slot *> ready;
+    ex_->settle(sec, s, status, true, std::move(message), ready);
+    ex_->release_slot();
+    ex_->push(ready);
 }
 
 void Walk::cancel() {
@@ -386,8 +393,10 @@ void Walk::cancel() {
 void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
     if (outcome == Outcome::pending)
         throw Error(Errc::invalid_argument, "a vertex can only be completed as ok or failed");
-    // As for a callback's result: only a failure keeps its message.
-    if (outcome == Outcome::ok) message = nullptr;
+    // As for a callback's result: only a failure keeps its message. Copied
+    // before anything changes, so that running out of memory changes nothing.
+    std::unique_ptr<std::string> note =
+        outcome == Outcome::failed && message ? std::make_unique<std::string>(message) : nullptr;
     CallScope scope(*ex_);
     // Entered before the lock: entering waits for a running update, which
     // takes the lock itself.
@@ -401,7 +410,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
         switch (walk_detail::phase_of(w)) {
             case Phase::running:
                 // Its callback has not returned yet.
-                early_[s] = {outcome, message ? message : ""};
+                early_[s] = {outcome, note ? *note : std::string()};
                 if (s->word.compare_exchange_strong(w, walk_detail::with_phase(w, Phase::completed_early),
                                                     std::memory_order_acq_rel))
                     return;
@@ -412,14 +421,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                                                      std::memory_order_acq_rel))
                     continue;
                 lk.unlock();
-                {
-                    if (ex_->timestamps()) times(*s).end_ns = ex_->now();
-                    std::vector<Slot *> ready;
-                    ex_->settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, true,
-                                message ? std::make_unique<std::string>(message) : nullptr, ready);
-                    ex_->release_slot();
-                    ex_->push(ready);
-                }
+                finish_claimed(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, std::move(note));
                 return;
             case Phase::completed_early:
                 throw Error(Errc::state, who + " was already completed");

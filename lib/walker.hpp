@@ -162,6 +162,12 @@ private:
     void on_finished(walk_detail::Section *sec);
     void record_failure(const Slot &s);
     void cancel_pending();
+    // Finishes a pending vertex that the caller moved to Phase::finishing,
+    // and releases its waiters. Noexcept: with the vertex claimed, running
+    // out of memory while releasing would leave the walk unable to finish,
+    // so the process ends instead, as on the pool threads.
+    void finish_claimed(walk_detail::Section &sec, Slot *s, VertexStatus status,
+                        std::unique_ptr<std::string> message) noexcept;
     std::vector<Walk *> self_and_children();
     VertexStatus summary(std::string &message) const;
 

@@ -31,7 +31,11 @@
  *   a walk's pool threads schedule vertices between callbacks, with no call
  *   of yours to report to. A failure message they cannot copy is dropped
  *   (the vertex is still reported failed), but if memory runs out for their
- *   queues, the process ends (std::terminate).
+ *   queues, the process ends (std::terminate). The same holds inside
+ *   dag_walk_complete() and dag_walk_cancel() once they have taken a
+ *   pending vertex to finish: stopping halfway through releasing its
+ *   waiters would leave the walk unable to end. Before that point they
+ *   return DAG_E_NOMEM with nothing changed.
  * - Size: the algorithms and walks work on a compact copy of the graph that
  *   numbers vertices and edges in 32 bits; on a graph of 2^32 - 2 vertices
  *   or edges or more they return DAG_E_INVALID_ARGUMENT.
@@ -1028,7 +1032,10 @@ DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report,
  * already stopped the walk). On a sub-walk handle it cancels the whole
  * walk. Returns without waiting.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_STATE (the walk has finished).
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_STATE (the walk has finished);
+ *         DAG_E_NOMEM (the walk is cancelled, but some pending vertices
+ *         could not be finished at once: they stay pending until
+ *         completed, or until a later dag_walk_cancel()).
  */
 DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
 
@@ -1061,7 +1068,7 @@ DAG_API void dag_walk_free(dag_walker *walk);
  *         walk); DAG_E_STATE (the vertex has not started or never will, was
  *         already completed or finished, was expanded, was removed by an
  *         update, or the walk has finished); DAG_E_CANCELLED (the vertex
- *         was cancelled while pending).
+ *         was cancelled while pending); DAG_E_NOMEM (nothing changed).
  */
 DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result,
                                      const char *message, dag_error **err);

@@ -68,7 +68,7 @@ const char *dag_status_string(dag_status status) {
         case DAG_E_DUPLICATE_NAME: return "duplicate name";
         case DAG_E_BAD_UTF8: return "invalid UTF-8";
         case DAG_E_CYCLE: return "cycle";
-        case DAG_E_BUSY: return "graph is being walked";
+        case DAG_E_BUSY: return "graph is being walked or traversed";
         case DAG_E_NO_ROOT: return "no root";
         case DAG_E_MULTIPLE_ROOTS: return "multiple roots";
         case DAG_E_INVALID_GRAPH: return "invalid graph";

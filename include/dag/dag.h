@@ -617,7 +617,8 @@ DAG_API dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, d
  *
  * @param out  receives every live id (free with dag_ids_free()).
  * @return DAG_OK (an empty graph gives an empty array); DAG_E_NULL_ARGUMENT;
- *         DAG_E_CYCLE (message as dag_validate() words the cycles);
+ *         DAG_E_CYCLE (message as dag_validate() words the cycles and self
+ *         references: a self reference alone is refused too);
  *         DAG_E_NOMEM.
  */
 DAG_API dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_error **err);
@@ -652,7 +653,8 @@ typedef enum dag_visit {
  * one another start vertex reached first (see dag_traverse()). It may call any
  * function taking `const dag_graph *` on the graph being traversed; a call
  * that would change that graph (add, remove, connect, rename...) returns
- * DAG_E_BUSY and changes nothing. Returns a dag_visit value; any other value
+ * DAG_E_BUSY and changes nothing. dag_set_vertex_user_data(), which leaves
+ * the graph's shape alone, is allowed. Returns a dag_visit value; any other value
  * ends the traversal with DAG_E_INVALID_ARGUMENT.
  */
 typedef int (*dag_visit_fn)(uint64_t id, size_t depth, void *user_data);

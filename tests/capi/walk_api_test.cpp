@@ -573,7 +573,8 @@ TEST(WalkApi, CompletingAVertexCancelledBeforeItStartedIsAStateError) {
     uint64_t blocker = add(g.get(), "blocker"), canceller = add(g.get(), "canceller"),
              later = add(g.get(), "later");
     dag_connect(g.get(), later, canceller, nullptr);
-    Latch later_skipped, release;
+    EventLatch later_skipped(DAG_WALK_EVENT_SKIPPED, later);
+    Latch release;
     Recorder rec;
     rec.body = [&](dag_walker *w, uint64_t v, const char **) {
         if (v == canceller) EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
@@ -581,13 +582,7 @@ TEST(WalkApi, CompletingAVertexCancelledBeforeItStartedIsAStateError) {
         return DAG_WALK_OK;
     };
     auto o = options(2, 2);
-    o.observer = [](dag_walker *, dag_walk_event event, uint64_t vertex, dag_vertex_status, size_t, size_t, size_t,
-                    void *data) {
-        auto *x = static_cast<std::pair<uint64_t, Latch *> *>(data);
-        if (event == DAG_WALK_EVENT_SKIPPED && vertex == x->first) x->second->set();
-    };
-    std::pair<uint64_t, Latch *> watch{later, &later_skipped};
-    o.observer_data = &watch;
+    later_skipped.attach(o);
     dag_walker *w = nullptr;
     ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
     WalkPtr walk(w);
@@ -611,7 +606,8 @@ TEST(WalkApi, CancelAfterFailFastCountsNotRunVerticesAsNeverRan) {
     // Independent, and queued behind the first two: with both slots taken,
     // `after` can only be taken once failer has failed.
     uint64_t blocker = add(g.get(), "blocker"), failer = add(g.get(), "failer"), after = add(g.get(), "after");
-    Latch failed, release;
+    EventLatch failed(DAG_WALK_EVENT_SKIPPED, after);
+    Latch release;
     Recorder rec;
     rec.body = [&](dag_walker *, uint64_t v, const char **) {
         if (v == failer) return DAG_WALK_FAILED;
@@ -620,13 +616,7 @@ TEST(WalkApi, CancelAfterFailFastCountsNotRunVerticesAsNeverRan) {
     };
     auto o = options(2, 2);
     o.failure_policy = DAG_FAILURE_FAIL_FAST;
-    o.observer = [](dag_walker *, dag_walk_event event, uint64_t vertex, dag_vertex_status, size_t, size_t, size_t,
-                    void *data) {
-        auto *x = static_cast<std::pair<uint64_t, Latch *> *>(data);
-        if (event == DAG_WALK_EVENT_SKIPPED && vertex == x->first) x->second->set();
-    };
-    std::pair<uint64_t, Latch *> watch{after, &failed};
-    o.observer_data = &watch;
+    failed.attach(o);
     dag_walker *w = nullptr;
     ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
     WalkPtr walk(w);

@@ -59,6 +59,25 @@ private:
     bool open_ = false;
 };
 
+// Opens when the observer reports `event` for `vertex` of the walk of
+// `graph` (of any walk when graph is null): lets a test act at a point of
+// the walk without sleeping for it.
+struct EventLatch : Latch {
+    EventLatch(dag_walk_event e, uint64_t v, const dag_graph *g = nullptr) : event(e), vertex(v), graph(g) {}
+    void attach(dag_walk_options &o) {
+        o.observer = observe;
+        o.observer_data = this;
+    }
+    static void observe(dag_walker *w, dag_walk_event e, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
+                        void *data) {
+        auto *x = static_cast<EventLatch *>(data);
+        if (e == x->event && v == x->vertex && (!x->graph || dag_walk_graph(w) == x->graph)) x->set();
+    }
+    dag_walk_event event;
+    uint64_t vertex;
+    const dag_graph *graph;
+};
+
 // A callback as a std::function, plus the order in which vertices ran.
 struct Recorder {
     std::function<dag_walk_result(dag_walker *, uint64_t, const char **)> body;

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <string>
 #include <thread>
-#include <tuple>
 
 #include "walk_test_support.hpp"
 
@@ -525,7 +524,8 @@ TEST(WalkExpand, CompletingAnExpandedVertexAfterACancelIsAStateError) {
     uint64_t top = add(g.get(), "top"), blocker = add(g.get(), "blocker");
     auto sub = new_graph();
     add(sub.get(), "inner");
-    Latch top_finished, release;
+    EventLatch top_finished(DAG_WALK_EVENT_FINISHED, top, g.get());
+    Latch release;
     Recorder rec;
     rec.body = [&](dag_walker *w, uint64_t v, const char **) {
         if (dag_walk_graph(w) != g.get()) return DAG_WALK_PENDING;  // inner
@@ -534,14 +534,7 @@ TEST(WalkExpand, CompletingAnExpandedVertexAfterACancelIsAStateError) {
         return DAG_WALK_OK;
     };
     auto o = options(3, 3);
-    o.observer = [](dag_walker *w, dag_walk_event event, uint64_t vertex, dag_vertex_status, size_t, size_t, size_t,
-                    void *data) {
-        auto *x = static_cast<std::tuple<const dag_graph *, uint64_t, Latch *> *>(data);
-        if (event == DAG_WALK_EVENT_FINISHED && dag_walk_graph(w) == std::get<0>(*x) && vertex == std::get<1>(*x))
-            std::get<2>(*x)->set();
-    };
-    std::tuple<const dag_graph *, uint64_t, Latch *> watch{g.get(), top, &top_finished};
-    o.observer_data = &watch;
+    top_finished.attach(o);
     dag_walker *w = nullptr;
     ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
     WalkPtr walk(w);

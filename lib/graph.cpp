@@ -166,7 +166,9 @@ void Graph::remove_vertex(VertexId id) {
 }
 
 void Graph::set_name(VertexId id, std::optional<std::string_view> name) {
-    begin_change();
+    // Names are not part of the snapshot (orders rank them per query), so a
+    // rename keeps it and the next query or walk does not freeze again.
+    check_changeable();
     Vertex v = checked(id);
     VertexProps &p = (*adj_)[v];
     if (name) {

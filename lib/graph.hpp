@@ -97,6 +97,8 @@ public:
 
     // True when a vertex has this name.
     bool has_name(std::string_view name) const;
+    // Whether any vertex has a name: orders then break ties by name.
+    bool has_names() const noexcept { return !names_.empty(); }
 
     // --- walks --------------------------------------------------------------
     // The name of a vertex a walk's update removed, kept by the walk so that

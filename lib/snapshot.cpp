@@ -33,7 +33,6 @@ Snapshot freeze(const Graph &g) {
     Index *const in_first = s.in_sources.data();
     Index *out = out_first;
     Index *in = in_first;
-    bool named = false;
     // The vertex records are read once, in order: each live vertex's edges
     // are appended where the previous vertex's ended, as graph indices.
     Index i = 0;
@@ -47,7 +46,6 @@ Snapshot freeze(const Graph &g) {
             s.dense[v] = Snapshot::npos;
             continue;
         }
-        named = named || p.name;
         s.dense[v] = i;
         s.ids[i] = Graph::id_of(v);
         // For an in-edge, Boost stores the source as the "target".
@@ -57,7 +55,6 @@ Snapshot freeze(const Graph &g) {
         s.out_offsets[i] = static_cast<Index>(out - out_first);
         s.in_offsets[i] = static_cast<Index>(in - in_first);
     }
-    s.named = named;
     // Without removed vertices graph indices are dense indices already.
     if (n != bound) {
         for (Index &t : s.out_targets) t = s.dense[t];

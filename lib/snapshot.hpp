@@ -24,7 +24,6 @@ struct Snapshot {
     std::vector<Index> out_targets;       // dependencies of each vertex
     std::vector<Index> in_offsets;        // n + 1 entries
     std::vector<Index> in_sources;        // dependents of each vertex
-    bool named = false;                   // some vertex has a name: ties need name_ranks()
 
     static constexpr Index npos = ~Index{0};
 

@@ -107,7 +107,7 @@ Index kahn_ranked(const Snapshot &s, const std::vector<Index> &rank, TopoDirecti
 
 std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
     const SharedSnapshot s = shared_snapshot(g);
-    const std::vector<Index> rank = s->named ? name_ranks(g, *s) : std::vector<Index>{};
+    const std::vector<Index> rank = g.has_names() ? name_ranks(g, *s) : std::vector<Index>{};
     std::vector<VertexId> out;
     out.reserve(s->size());
     // Kahn's pass stops short of every vertex on or behind a cycle.

@@ -74,6 +74,27 @@ TEST(SharedSnapshot, ResultsFollowEveryKindOfMutation) {
     EXPECT_EQ(component_lists(g), (std::vector<std::vector<VertexId>>{{2}, {1}, {d}}));
 }
 
+// Names are not in the snapshot: a rename keeps it, including the first name
+// given in an unnamed graph and the last one taken away.
+TEST(SharedSnapshot, ARenameKeepsTheSnapshotAndOrdersFollowTheNewNames) {
+    Graph g;
+    for (int i = 0; i < 3; ++i) g.add_vertex(std::nullopt, nullptr);  // three roots, ids 1, 2, 3
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{1, 2, 3}));
+    const std::shared_ptr<const Snapshot> first = g.cached_snapshot();
+    ASSERT_NE(first, nullptr);
+    g.set_name(1, "b");
+    EXPECT_EQ(g.cached_snapshot(), first);
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{2, 3, 1})) << "unnamed (the empty name) first";
+    g.set_name(2, "a");
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{3, 2, 1}));
+    g.set_name(1, std::nullopt);
+    g.set_name(2, std::nullopt);
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{1, 2, 3})) << "unnamed again: ties by id";
+    EXPECT_EQ(g.cached_snapshot(), first);
+    g.connect(1, 2);
+    EXPECT_NE(g.cached_snapshot(), first) << "an edge does drop it";
+}
+
 TEST(SharedSnapshot, ACycleAddedAfterACachedQueryIsFound) {
     Graph g;
     abc(g);

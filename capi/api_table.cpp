@@ -91,6 +91,10 @@ const dag_api_table table = {
     dag_walk_report_cancelled,
     dag_vertex_status_string,
     dag_walk_report_ran,
+    dag_export_graph,
+    dag_import_graph,
+    dag_import_graph_file,
+    dag_format_name,
 };
 
 }  // namespace

@@ -6,7 +6,12 @@ packages=(
   build-essential cmake ninja-build meson pkg-config
   libboost-dev libboost-graph-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev
+  libgraphviz-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  python3 golang-go
 )
+# A Rust toolchain from rustup (on PATH already) is used as it is; Debian's
+# cargo only where there is none.
+command -v cargo >/dev/null 2>&1 || packages+=(cargo)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -415,6 +415,131 @@ DAG_API dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error *
 DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err);
 
 /* ------------------------------------------------------------------------ */
+/* Text formats: export and import                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The text forms a graph can be written in (dag_export_graph) and read from
+ * (dag_import_graph). The values are part of the ABI.
+ *
+ * - DAG_FORMAT_TEXT: Terraform's String() layout, as dag_to_string(). Export
+ *   only.
+ * - DAG_FORMAT_DOT: Graphviz DOT in the layout `terraform graph` prints:
+ *
+ *       digraph {
+ *           compound = "true"
+ *           newrank = "true"
+ *           subgraph "root" {
+ *               "a"
+ *               "b"
+ *               "a" -> "b"
+ *           }
+ *       }
+ *
+ *   (indented with tabs). Every vertex gets a node statement, sorted by name
+ *   then id, then every edge "a" -> "b" (a depends on b), sorted by its two
+ *   ends' names. Edges on a cycle, self references included, are drawn as
+ *   Terraform's -draw-cycles draws them: [color = "red", penwidth = "2.0"].
+ *   A vertex is written by its name; an unnamed one by its decimal id. On
+ *   import, every node of a digraph becomes a vertex named by its node ID,
+ *   whatever subgraph or cluster declares it, and every edge a dependency of
+ *   its tail on its head (`terraform graph`'s direction). Attributes, ports,
+ *   labels and subgraph structure are read and ignored; edge chains
+ *   (a -> b -> c) and groups (a -> {b c}) give every edge they stand for;
+ *   a repeated edge is one edge. The parser is Graphviz's own (cgraph), so
+ *   whatever Graphviz reads is read. Input may be UTF-8 (with or without a
+ *   byte-order mark) or UTF-16 with a byte-order mark (what PowerShell's
+ *   `terraform graph > file` writes); a graph with `charset=latin1` (or
+ *   "ISO-8859-1") has its node IDs converted from Latin-1.
+ * - DAG_FORMAT_MERMAID: a Mermaid `flowchart TD`, each vertex as node vN
+ *   (N its id) labelled with its name, an arrow from each vertex to each
+ *   of its dependencies, cycle edges styled red. Export only.
+ * - DAG_FORMAT_JSON: libdag's own form, which round-trips exactly (export
+ *   then import gives the same ids, names and edges; user data is not
+ *   written):
+ *
+ *       {"format": "libdag", "version": 1,
+ *        "vertices": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3}],
+ *        "edges": [[1, 2]]}
+ *
+ *   Vertices are listed by ascending id, an unnamed vertex without "name";
+ *   each edge is [from, to] (from depends on to), sorted. On import "format"
+ *   and "version" may be left out, but when given must be "libdag" and 1;
+ *   "edges" may be left out; other keys are ignored. Ids must be positive,
+ *   distinct integers below 2^32 - 1; the imported graph issues exactly
+ *   those ids (the gaps count as removed vertices, so later dag_add_vertex()
+ *   calls continue after the largest). An id larger than 16 times the
+ *   number of vertices plus 65536 is refused, so that a small file cannot
+ *   make the import allocate without bound.
+ * - DAG_FORMAT_AUTO (import only): JSON when the text's first character
+ *   after any byte-order mark and white space is '{', DOT otherwise.
+ */
+typedef enum dag_format {
+    DAG_FORMAT_AUTO = 0,
+    DAG_FORMAT_TEXT = 1,
+    DAG_FORMAT_DOT = 2,
+    DAG_FORMAT_MERMAID = 3,
+    DAG_FORMAT_JSON = 4
+} dag_format;
+
+/**
+ * Writes the graph in `format` (TEXT, DOT, MERMAID or JSON; see dag_format).
+ * Output is deterministic: the same graph gives the same bytes. Reads the
+ * graph only.
+ *
+ * @param out  receives a NUL-terminated UTF-8 string; free with
+ *             dag_string_free().
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g or out);
+ *         DAG_E_INVALID_ARGUMENT (format is AUTO or not a dag_format; DOT
+ *         and a vertex name DOT cannot quote: one that ends in a backslash
+ *         or holds a backslash before a line break, which Graphviz reads as
+ *         an escape; the message names the vertex);
+ *         DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char **out,
+                                    dag_error **err);
+
+/**
+ * Reads a graph from `size` bytes of text in `format` (DOT, JSON or AUTO;
+ * see dag_format) into a new graph. The text need not be NUL-terminated and
+ * may not hold a NUL byte. Nothing is kept of the text. Any thread; imports
+ * on different threads are serialised inside libdag where Graphviz's parser
+ * needs it.
+ *
+ * @param out  receives the new graph, freed with dag_free().
+ * @return DAG_OK;
+ *         DAG_E_NULL_ARGUMENT (out; data when size > 0);
+ *         DAG_E_INVALID_ARGUMENT (format is TEXT, MERMAID or not a
+ *         dag_format);
+ *         DAG_E_PARSE (malformed text, an undirected DOT graph, a second
+ *         graph after the first, a NUL byte, a bad UTF-16 sequence; JSON of
+ *         the wrong shape, an id that is not a positive integer below 2^32 -
+ *         1, a repeated or too large id, an edge naming an id not listed;
+ *         the message says where);
+ *         DAG_E_BAD_UTF8 (DOT: a node ID that is not valid UTF-8 in a
+ *         graph not declared Latin-1; JSON reports bad UTF-8 as DAG_E_PARSE);
+ *         DAG_E_DUPLICATE_NAME (JSON: two vertices with one name);
+ *         DAG_E_INVALID_ARGUMENT (JSON: an empty name);
+ *         DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_import_graph(dag_format format, const char *data, size_t size, dag_graph **out,
+                              dag_error **err);
+
+/**
+ * As dag_import_graph(), reading the file at `path` ("-" is not special). AUTO
+ * looks at the file's content, not its name.
+ *
+ * @return as dag_import_graph(), and DAG_E_NULL_ARGUMENT (path); DAG_E_IO (the
+ *         file cannot be opened or read; the message has the path and the
+ *         system's reason).
+ */
+DAG_API dag_status dag_import_graph_file(dag_format format, const char *path, dag_graph **out,
+                                   dag_error **err);
+
+/** A short static name of a format ("dot"), or "unknown". Any thread. */
+DAG_API const char *dag_format_name(dag_format format);
+
+/* ------------------------------------------------------------------------ */
 /* Algorithms                                                                */
 /* ------------------------------------------------------------------------ */
 
@@ -1388,6 +1513,12 @@ typedef struct dag_api_table {
     int (*walk_report_cancelled)(const dag_walk_report *report);
     const char *(*vertex_status_string)(dag_vertex_status status);
     int (*walk_report_ran)(const dag_walk_report *report, uint64_t vertex);
+    dag_status (*export_graph)(const dag_graph *g, dag_format format, char **out, dag_error **err);
+    dag_status (*import_graph)(dag_format format, const char *data, size_t size, dag_graph **out,
+                               dag_error **err);
+    dag_status (*import_graph_file)(dag_format format, const char *path, dag_graph **out,
+                              dag_error **err);
+    const char *(*format_name)(dag_format format);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

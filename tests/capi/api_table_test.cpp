@@ -118,4 +118,8 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->walk_report_cancelled, &dag_walk_report_cancelled);
     EXPECT_EQ(t->walk_report_ran, &dag_walk_report_ran);
     EXPECT_EQ(t->vertex_status_string, &dag_vertex_status_string);
+    EXPECT_EQ(t->export_graph, &dag_export_graph);
+    EXPECT_EQ(t->import_graph, &dag_import_graph);
+    EXPECT_EQ(t->import_graph_file, &dag_import_graph_file);
+    EXPECT_EQ(t->format_name, &dag_format_name);
 }

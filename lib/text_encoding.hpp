@@ -1,0 +1,21 @@
+// Imported text arrives in whatever encoding the program that wrote it chose:
+// `terraform graph > file` in PowerShell writes UTF-16 with a byte-order
+// mark, Graphviz's own test graphs use Latin-1. The importers work on UTF-8
+// only, so everything is converted here first.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace dag {
+
+// The bytes as UTF-8 text: a UTF-8 byte-order mark is dropped, UTF-16 (LE or
+// BE) with a byte-order mark is transcoded. Throws Errc::parse for an odd
+// number of UTF-16 bytes, an unpaired surrogate, or a NUL character (which
+// no importer can carry through to a name).
+std::string decode_text(std::string_view bytes);
+
+// Each byte as the Unicode code point of the same value (ISO-8859-1).
+std::string latin1_to_utf8(std::string_view latin1);
+
+}  // namespace dag

@@ -1,0 +1,64 @@
+#include "text_formats.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <memory>
+#include <system_error>
+
+#include "dot_reader.hpp"
+#include "dot_writer.hpp"
+#include "error.hpp"
+#include "json_format.hpp"
+#include "mermaid_writer.hpp"
+#include "text_encoding.hpp"
+
+namespace dag {
+
+std::string write_graph(const Graph &g, Format format) {
+    switch (format) {
+    case Format::text: return g.to_string();
+    case Format::dot: return write_dot(g);
+    case Format::mermaid: return write_mermaid(g);
+    case Format::json: return write_json(g);
+    case Format::automatic: break;
+    }
+    throw Error(Errc::invalid_argument, "DAG_FORMAT_AUTO is for reading; name the format to write");
+}
+
+void require_readable(Format format) {
+    if (format == Format::text || format == Format::mermaid)
+        throw Error(Errc::invalid_argument, "only DOT and JSON can be read");
+}
+
+void read_graph(std::string_view bytes, Format format, Graph &out) {
+    require_readable(format);
+    const std::string text = decode_text(bytes);
+    if (format == Format::automatic) {
+        const auto first = text.find_first_not_of(" \t\r\n");
+        format = first != std::string::npos && text[first] == '{' ? Format::json : Format::dot;
+    }
+    if (format == Format::json)
+        read_json(text, out);
+    else
+        read_dot(text, out);
+}
+
+std::string read_file(const std::string &path) {
+    auto io_error = [&](int code) {
+        return Error(Errc::io, "cannot read \"" + path + "\": " + std::generic_category().message(code));
+    };
+    std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(std::fopen(path.c_str(), "rb"), std::fclose);
+    if (!f) throw io_error(errno);
+    std::string data;
+    char buf[1 << 16];
+    for (;;) {
+        const std::size_t n = std::fread(buf, 1, sizeof buf, f.get());
+        data.append(buf, n);
+        if (n < sizeof buf) break;
+    }
+    // A directory opens fine and fails on the first read (EISDIR).
+    if (std::ferror(f.get())) throw io_error(errno);
+    return data;
+}
+
+}  // namespace dag

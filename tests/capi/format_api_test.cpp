@@ -1,0 +1,475 @@
+// dag_export_graph / dag_import_graph / dag_import_graph_file: every format's
+// exact output, the JSON round trip, the real-world DOT corpus, and every
+// kind of bad input.
+#include "capi_test_support.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace {
+
+std::string export_as(const dag_graph *g, dag_format format) {
+    char *out = nullptr;
+    EXPECT_EQ(dag_export_graph(g, format, &out, nullptr), DAG_OK) << dag_format_name(format);
+    return take_string(out);
+}
+
+GraphPtr import_ok(dag_format format, const std::string &text) {
+    dag_graph *g = nullptr;
+    dag_error *err = nullptr;
+    EXPECT_EQ(dag_import_graph(format, text.data(), text.size(), &g, &err), DAG_OK)
+        << (err ? dag_error_message(err) : "") << "\n" << text;
+    dag_error_free(err);
+    return GraphPtr(g);
+}
+
+std::string import_error(dag_status expected, dag_format format, const std::string &text) {
+    dag_graph *g = reinterpret_cast<dag_graph *>(0x1);
+    std::string msg = expect_error(expected, [&](dag_error **err) {
+        return dag_import_graph(format, text.data(), text.size(), &g, err);
+    });
+    EXPECT_EQ(g, reinterpret_cast<dag_graph *>(0x1)) << "out written on failure";
+    return msg;
+}
+
+// Everything an import must reproduce: ids, names (unnamed as empty), edges.
+struct Shape {
+    std::vector<uint64_t> ids;
+    std::vector<std::string> names;
+    std::vector<uint64_t> edges;
+    bool operator==(const Shape &o) const { return ids == o.ids && names == o.names && edges == o.edges; }
+};
+
+Shape shape_of(const dag_graph *g) {
+    Shape s;
+    dag_ids *ids = nullptr;
+    EXPECT_EQ(dag_vertices(g, &ids, nullptr), DAG_OK);
+    s.ids = take_ids(ids);
+    for (uint64_t id : s.ids) {
+        const char *name = nullptr;
+        EXPECT_EQ(dag_vertex_name(g, id, &name, nullptr), DAG_OK);
+        s.names.push_back(name ? name : "");
+    }
+    dag_ids *edges = nullptr;
+    EXPECT_EQ(dag_edges(g, &edges, nullptr), DAG_OK);
+    s.edges = take_ids(edges);
+    return s;
+}
+
+// Edges by name, for formats that carry names but not ids.
+std::set<std::pair<std::string, std::string>> named_edges(const dag_graph *g) {
+    std::set<std::pair<std::string, std::string>> out;
+    const Shape s = shape_of(g);
+    std::map<uint64_t, std::string> name;
+    for (size_t i = 0; i < s.ids.size(); ++i) name[s.ids[i]] = s.names[i];
+    for (size_t i = 0; i < s.edges.size(); i += 2) out.insert({name[s.edges[i]], name[s.edges[i + 1]]});
+    return out;
+}
+
+uint64_t find(const dag_graph *g, const char *name) {
+    uint64_t id = 0;
+    EXPECT_EQ(dag_find_vertex(g, name, &id, nullptr), DAG_OK) << name;
+    return id;
+}
+
+// a -> b -> c, c -> b (a cycle), d alone, and a name that needs quoting.
+GraphPtr sample() {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    add(g.get(), "say \"hi\"");
+    EXPECT_EQ(dag_connect(g.get(), a, b, nullptr), DAG_OK);
+    EXPECT_EQ(dag_connect(g.get(), b, c, nullptr), DAG_OK);
+    EXPECT_EQ(dag_connect(g.get(), c, b, nullptr), DAG_OK);
+    return g;
+}
+
+}  // namespace
+
+TEST(FormatExport, DotInTerraformLayoutWithCyclesInRed) {
+    GraphPtr g = sample();
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_DOT),
+              "digraph {\n"
+              "\tcompound = \"true\"\n"
+              "\tnewrank = \"true\"\n"
+              "\tsubgraph \"root\" {\n"
+              "\t\t\"a\"\n"
+              "\t\t\"b\"\n"
+              "\t\t\"c\"\n"
+              "\t\t\"say \\\"hi\\\"\"\n"
+              "\t\t\"a\" -> \"b\"\n"
+              "\t\t\"b\" -> \"c\" [color = \"red\", penwidth = \"2.0\"]\n"
+              "\t\t\"c\" -> \"b\" [color = \"red\", penwidth = \"2.0\"]\n"
+              "\t}\n"
+              "}\n");
+}
+
+TEST(FormatExport, DotMarksASelfReferenceAndWritesUnnamedVerticesById) {
+    GraphPtr g = new_graph();
+    uint64_t x = add(g.get(), nullptr);
+    uint64_t y = add(g.get(), "y");
+    ASSERT_EQ(dag_connect(g.get(), y, y, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), y, x, nullptr), DAG_OK);
+    const std::string dot = export_as(g.get(), DAG_FORMAT_DOT);
+    EXPECT_NE(dot.find("\t\t\"1\"\n\t\t\"y\"\n"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("\t\t\"y\" -> \"1\"\n"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("\t\t\"y\" -> \"y\" [color = \"red\", penwidth = \"2.0\"]\n"), std::string::npos) << dot;
+}
+
+TEST(FormatExport, MermaidFlowchart) {
+    GraphPtr g = sample();
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_MERMAID),
+              "flowchart TD\n"
+              "    v1[\"a\"]\n"
+              "    v2[\"b\"]\n"
+              "    v3[\"c\"]\n"
+              "    v4[\"say #quot;hi#quot;\"]\n"
+              "    v1 --> v2\n"
+              "    v2 --> v3\n"
+              "    v3 --> v2\n"
+              "    linkStyle 1,2 stroke:red,stroke-width:2px\n");
+}
+
+TEST(FormatExport, MermaidEscapesMarkupAndLineBreaks) {
+    GraphPtr g = new_graph();
+    add(g.get(), "<b>#1\nend");
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_MERMAID), "flowchart TD\n    v1[\"#lt;b#gt;#35;1<br/>end\"]\n");
+}
+
+TEST(FormatExport, TextIsTerraformString) {
+    GraphPtr g = sample();
+    char *s = nullptr;
+    ASSERT_EQ(dag_to_string(g.get(), &s, nullptr), DAG_OK);
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_TEXT), take_string(s));
+}
+
+TEST(FormatExport, JsonListsIdsNamesAndEdges) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    uint64_t gone = add(g.get(), "gone");
+    uint64_t anon = add(g.get(), nullptr);
+    uint64_t q = add(g.get(), "q\"\\\n\xc3\xa9");
+    ASSERT_EQ(dag_remove_vertex(g.get(), gone, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), q, a, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), a, anon, nullptr), DAG_OK);
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_JSON),
+              "{\n"
+              "  \"format\": \"libdag\",\n"
+              "  \"version\": 1,\n"
+              "  \"vertices\": [\n"
+              "    {\"id\": 1, \"name\": \"a\"},\n"
+              "    {\"id\": 3},\n"
+              "    {\"id\": 4, \"name\": \"q\\\"\\\\\\n\xc3\xa9\"}\n"
+              "  ],\n"
+              "  \"edges\": [\n"
+              "    [1, 3],\n"
+              "    [4, 1]\n"
+              "  ]\n"
+              "}\n");
+}
+
+TEST(FormatExport, EmptyGraphInEveryFormat) {
+    GraphPtr g = new_graph();
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_TEXT), "");
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_DOT),
+              "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n\t}\n}\n");
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_MERMAID), "flowchart TD\n");
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_JSON),
+              "{\n  \"format\": \"libdag\",\n  \"version\": 1,\n  \"vertices\": [],\n  \"edges\": []\n}\n");
+    for (dag_format f : {DAG_FORMAT_DOT, DAG_FORMAT_JSON}) {
+        GraphPtr back = import_ok(f, export_as(g.get(), f));
+        EXPECT_EQ(dag_vertex_count(back.get()), 0u) << dag_format_name(f);
+    }
+}
+
+TEST(FormatExport, BadArguments) {
+    GraphPtr g = sample();
+    char *out = reinterpret_cast<char *>(0x1);
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_export_graph(nullptr, DAG_FORMAT_DOT, &out, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_export_graph(g.get(), DAG_FORMAT_DOT, nullptr, e); });
+    std::string msg = expect_error(DAG_E_INVALID_ARGUMENT,
+                                   [&](dag_error **e) { return dag_export_graph(g.get(), DAG_FORMAT_AUTO, &out, e); });
+    EXPECT_NE(msg.find("dag_export_graph"), std::string::npos) << msg;
+    expect_error(DAG_E_INVALID_ARGUMENT,
+                 [&](dag_error **e) { return dag_export_graph(g.get(), static_cast<dag_format>(99), &out, e); });
+    EXPECT_EQ(out, reinterpret_cast<char *>(0x1)) << "out written on failure";
+}
+
+TEST(FormatExport, DotRefusesNamesGraphvizWouldReadBackChanged) {
+    for (const char *name : {"ends in \\", "line\\\nbreak"}) {
+        GraphPtr g = new_graph();
+        uint64_t id = add(g.get(), name);
+        char *out = nullptr;
+        std::string msg = expect_error(DAG_E_INVALID_ARGUMENT,
+                                       [&](dag_error **e) { return dag_export_graph(g.get(), DAG_FORMAT_DOT, &out, e); });
+        EXPECT_NE(msg.find("vertex " + std::to_string(id)), std::string::npos) << msg;
+        // JSON carries the same name through unchanged.
+        GraphPtr back = import_ok(DAG_FORMAT_JSON, export_as(g.get(), DAG_FORMAT_JSON));
+        EXPECT_EQ(shape_of(back.get()), shape_of(g.get()));
+    }
+}
+
+TEST(FormatRoundTrip, DotKeepsNamesAndEdges) {
+    GraphPtr g = new_graph();
+    const char *names[] = {"plain", "with space", "quote\"in", "back\\slash", "new\nline", "\xd0\x9f\xd1\x80\xd0\xb8",
+                           "[root] provider[\"registry.terraform.io/hashicorp/aws\"]", "a:port", "{x}", "->"};
+    std::vector<uint64_t> ids;
+    for (const char *n : names) ids.push_back(add(g.get(), n));
+    for (size_t i = 0; i + 1 < ids.size(); ++i) ASSERT_EQ(dag_connect(g.get(), ids[i], ids[i + 1], nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), ids.back(), ids.front(), nullptr), DAG_OK);
+    GraphPtr back = import_ok(DAG_FORMAT_DOT, export_as(g.get(), DAG_FORMAT_DOT));
+    EXPECT_EQ(named_edges(back.get()), named_edges(g.get()));
+    EXPECT_EQ(dag_vertex_count(back.get()), dag_vertex_count(g.get()));
+    EXPECT_EQ(export_as(back.get(), DAG_FORMAT_DOT), export_as(g.get(), DAG_FORMAT_DOT));
+}
+
+TEST(FormatRoundTrip, JsonIsIdentityOnRandomGraphs) {
+    std::mt19937 rng(20261123);
+    for (int round = 0; round < 200; ++round) {
+        GraphPtr g = new_graph();
+        const int n = 1 + static_cast<int>(rng() % 40);
+        std::vector<uint64_t> ids;
+        for (int i = 0; i < n; ++i) {
+            std::string name = "v" + std::to_string(i) + (rng() % 3 == 0 ? " \"\\\n\xe2\x82\xac" : "");
+            ids.push_back(add(g.get(), rng() % 4 == 0 ? nullptr : name.c_str()));
+        }
+        for (int e = 0, m = static_cast<int>(rng() % (3 * n)); e < m; ++e)
+            ASSERT_EQ(dag_connect(g.get(), ids[rng() % n], ids[rng() % n], nullptr), DAG_OK);
+        for (uint64_t id : ids)
+            if (rng() % 5 == 0) ASSERT_EQ(dag_remove_vertex(g.get(), id, nullptr), DAG_OK);
+        const std::string json = export_as(g.get(), DAG_FORMAT_JSON);
+        GraphPtr back = import_ok(DAG_FORMAT_AUTO, json);
+        ASSERT_EQ(shape_of(back.get()), shape_of(g.get())) << json;
+        EXPECT_EQ(export_as(back.get(), DAG_FORMAT_JSON), json);
+        // The largest listed id is the last one issued: the next follows it.
+        const std::vector<uint64_t> live = shape_of(g.get()).ids;
+        EXPECT_EQ(add(back.get(), nullptr), (live.empty() ? 0 : live.back()) + 1);
+    }
+}
+
+TEST(FormatImport, JsonGapsBecomeRemovedIds) {
+    GraphPtr g = import_ok(DAG_FORMAT_JSON, R"({"vertices": [{"id": 5, "name": "e"}, {"id": 2}], "edges": [[5, 2]]})");
+    EXPECT_EQ(shape_of(g.get()).ids, (std::vector<uint64_t>{2, 5}));
+    EXPECT_EQ(dag_has_edge(g.get(), 5, 2), 1);
+    const char *name = nullptr;
+    expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return dag_vertex_name(g.get(), 3, &name, e); });
+    EXPECT_EQ(add(g.get(), "next"), 6u);
+}
+
+TEST(FormatImport, AutoDetectsJsonAndDot) {
+    GraphPtr j = import_ok(DAG_FORMAT_AUTO, " \n\t{\"vertices\": [{\"id\": 1, \"name\": \"a\"}]}");
+    EXPECT_EQ(find(j.get(), "a"), 1u);
+    GraphPtr d = import_ok(DAG_FORMAT_AUTO, "/* c */ digraph { a -> b }");
+    EXPECT_EQ(dag_has_edge(d.get(), find(d.get(), "a"), find(d.get(), "b")), 1);
+}
+
+TEST(FormatImport, DotSyntaxEdgeGroupsChainsSubgraphsAndPorts) {
+    GraphPtr g = import_ok(DAG_FORMAT_DOT,
+                           "strict digraph \"x\" {\n"
+                           "  node [shape=box]; a -> b -> c;\n"
+                           "  a -> {d e} [color=red]\n"
+                           "  subgraph cluster_1 { label=\"m\"; f; subgraph { g } }\n"
+                           "  f:p1:ne -> g:s\n"
+                           "  a -> b  // repeated\n"
+                           "  \"h\" [label=<<b>h</b>>]\n"
+                           "}\n");
+    EXPECT_EQ(dag_vertex_count(g.get()), 8u);
+    EXPECT_EQ(named_edges(g.get()), (std::set<std::pair<std::string, std::string>>{
+                                        {"a", "b"}, {"b", "c"}, {"a", "d"}, {"a", "e"}, {"f", "g"}}));
+    // Ids follow the order the file first names each node.
+    EXPECT_EQ(find(g.get(), "a"), 1u);
+    EXPECT_EQ(find(g.get(), "h"), 8u);
+}
+
+TEST(FormatImport, TerraformDirectionIsDependsOn) {
+    GraphPtr g = import_ok(DAG_FORMAT_DOT,
+                           "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n"
+                           "\t\t\"[root] aws_instance.web (expand)\" -> \"[root] aws_subnet.a (expand)\"\n"
+                           "\t\t\"[root] aws_subnet.a (expand)\" -> \"[root] provider[\\\"registry.terraform.io/hashicorp/aws\\\"]\"\n"
+                           "\t}\n}\n");
+    dag_ids *order = nullptr;
+    ASSERT_EQ(dag_reverse_topological_order(g.get(), &order, nullptr), DAG_OK);
+    std::vector<uint64_t> ids = take_ids(order);
+    std::vector<std::string> names;
+    for (uint64_t id : ids) {
+        const char *n = nullptr;
+        ASSERT_EQ(dag_vertex_name(g.get(), id, &n, nullptr), DAG_OK);
+        names.push_back(n);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"[root] provider[\"registry.terraform.io/hashicorp/aws\"]",
+                                               "[root] aws_subnet.a (expand)", "[root] aws_instance.web (expand)"}));
+}
+
+TEST(FormatImport, Encodings) {
+    // UTF-16 with a byte-order mark, both byte orders, with a name beyond the BMP.
+    const std::u16string text = u"digraph { \"\U0001F600\" -> \"\u00e9\" }\r\n";
+    std::string le = "\xFF\xFE", be = "\xFE\xFF";
+    for (char16_t c : text) {
+        le += static_cast<char>(c & 0xFF);
+        le += static_cast<char>(c >> 8);
+        be += static_cast<char>(c >> 8);
+        be += static_cast<char>(c & 0xFF);
+    }
+    for (const std::string &bytes : {le, be}) {
+        GraphPtr g = import_ok(DAG_FORMAT_AUTO, bytes);
+        EXPECT_EQ(dag_has_edge(g.get(), find(g.get(), "\xF0\x9F\x98\x80"), find(g.get(), "\xC3\xA9")), 1);
+    }
+    GraphPtr bom = import_ok(DAG_FORMAT_AUTO, "\xEF\xBB\xBF{\"vertices\": [{\"id\": 1, \"name\": \"a\"}]}");
+    EXPECT_EQ(dag_vertex_count(bom.get()), 1u);
+    // charset=latin1: node IDs are Latin-1 bytes, stored as UTF-8.
+    GraphPtr latin = import_ok(DAG_FORMAT_DOT, "digraph { graph [charset=\"Latin1\"]; \"caf\xE9\" -> b }");
+    EXPECT_EQ(dag_has_edge(latin.get(), find(latin.get(), "caf\xC3\xA9"), find(latin.get(), "b")), 1);
+}
+
+TEST(FormatImport, BadEncodings) {
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_AUTO, std::string("\xFF\xFEx", 3)).find("odd number"),
+              std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_AUTO, std::string("\xFF\xFE\x00\xD8x\x00", 6)).find("surrogate"),
+              std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_AUTO, std::string("\xFF\xFE\x00\xDC", 4)).find("surrogate"),
+              std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, std::string("digraph { a\0 }", 15)).find("NUL"),
+              std::string::npos);
+    std::string msg = import_error(DAG_E_BAD_UTF8, DAG_FORMAT_DOT, "digraph { \"caf\xE9\" }");
+    EXPECT_NE(msg.find("caf\\xe9"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("charset=latin1"), std::string::npos) << msg;
+}
+
+TEST(FormatImport, MalformedDot) {
+    std::string msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph {\n  a -> b\n  c -> \n}\n");
+    EXPECT_NE(msg.find("dag_import_graph: DOT: syntax error in line 4"), std::string::npos) << msg;
+    // Line numbers start again for every import.
+    msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph {\n  ->\n}");
+    EXPECT_NE(msg.find("line 2"), std::string::npos) << msg;
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "").find("no graph"), std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "  \n").find("no graph"), std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "graph { a -- b }").find("undirected"), std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph { a } digraph { b }").find("second graph"),
+              std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph { a } trailing").find("syntax error"),
+              std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph { \"\" -> a }").find("empty"), std::string::npos);
+    import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph { a -> b ");
+    import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "{\"vertices\": []}");
+    // A good import after all those failures still reads from line 1.
+    GraphPtr g = import_ok(DAG_FORMAT_DOT, "digraph { a -> b }");
+    EXPECT_EQ(dag_edge_count(g.get()), 1u);
+}
+
+TEST(FormatImport, MalformedJson) {
+    struct Case {
+        dag_status status;
+        const char *text;
+        const char *needle;
+    };
+    const Case cases[] = {
+        {DAG_E_PARSE, "{", "parse error at line 1, column 2"},
+        {DAG_E_PARSE, "[]", "top level: must be an object"},
+        {DAG_E_PARSE, "{}", "no \"vertices\""},
+        {DAG_E_PARSE, "{\"vertices\": 3}", "vertices: must be an array"},
+        {DAG_E_PARSE, "{\"vertices\": [3]}", "vertices[0]: must be an object"},
+        {DAG_E_PARSE, "{\"vertices\": [{}]}", "vertices[0]: no \"id\""},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 0}]}", "out of range"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": -1}]}", "out of range"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 4294967295}]}", "out of range"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1.5}]}", "must be an integer"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": \"1\"}]}", "must be an integer"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": 7}]}", "vertices[0].name: must be a string"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}, {\"id\": 1}]}", "listed twice"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 4000000000}]}", "too large"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"edges\": {}}", "edges: must be an array"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"edges\": [[1]]}", "edges[0]: must be an array of two"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"edges\": [[1, 2]]}", "vertex id 2 is not listed"},
+        {DAG_E_PARSE, "{\"format\": \"other\", \"vertices\": []}", "format: must be \"libdag\""},
+        {DAG_E_PARSE, "{\"version\": 2, \"vertices\": []}", "reads version 1"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": \"\xff\"}]}", "UTF-8"},
+        {DAG_E_DUPLICATE_NAME, "{\"vertices\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"a\"}]}", "\"a\""},
+        {DAG_E_INVALID_ARGUMENT, "{\"vertices\": [{\"id\": 1, \"name\": \"\"}]}", "empty"},
+    };
+    for (const Case &c : cases) {
+        std::string msg = import_error(c.status, DAG_FORMAT_JSON, c.text);
+        EXPECT_NE(msg.find(c.needle), std::string::npos) << c.text << " -> " << msg;
+    }
+    // Deep nesting is an error, not a stack overflow.
+    std::string deep = "{\"vertices\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    import_error(DAG_E_PARSE, DAG_FORMAT_JSON, deep);
+}
+
+TEST(FormatImport, BadArguments) {
+    dag_graph *g = nullptr;
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_import_graph(DAG_FORMAT_DOT, "x", 1, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_import_graph(DAG_FORMAT_DOT, nullptr, 1, &g, e); });
+    // No bytes at all, NULL allowed: DOT finds no graph.
+    expect_error(DAG_E_PARSE, [&](dag_error **e) { return dag_import_graph(DAG_FORMAT_DOT, nullptr, 0, &g, e); });
+    for (dag_format f : {DAG_FORMAT_TEXT, DAG_FORMAT_MERMAID, static_cast<dag_format>(-1), static_cast<dag_format>(5)})
+        expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_import_graph(f, "digraph {}", 10, &g, e); });
+    EXPECT_EQ(g, nullptr);
+}
+
+TEST(FormatImport, Files) {
+    const std::string dir = ::testing::TempDir();
+    const std::string path = dir + "/libdag_format_test.json";
+    {
+        std::ofstream f(path, std::ios::binary);
+        f << "{\"vertices\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"b\"}], \"edges\": [[1, 2]]}";
+    }
+    dag_graph *g = nullptr;
+    ASSERT_EQ(dag_import_graph_file(DAG_FORMAT_AUTO, path.c_str(), &g, nullptr), DAG_OK);
+    GraphPtr held(g);
+    EXPECT_EQ(dag_has_edge(g, 1, 2), 1);
+    std::remove(path.c_str());
+
+    dag_graph *none = nullptr;
+    std::string msg = expect_error(DAG_E_IO, [&](dag_error **e) {
+        return dag_import_graph_file(DAG_FORMAT_AUTO, "/nonexistent/libdag.dot", &none, e);
+    });
+    EXPECT_NE(msg.find("\"/nonexistent/libdag.dot\": No such file or directory"), std::string::npos) << msg;
+    msg = expect_error(DAG_E_IO,
+                       [&](dag_error **e) { return dag_import_graph_file(DAG_FORMAT_AUTO, dir.c_str(), &none, e); });
+    EXPECT_NE(msg.find("directory"), std::string::npos) << msg;
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_import_graph_file(DAG_FORMAT_AUTO, nullptr, &none, e); });
+    expect_error(DAG_E_NULL_ARGUMENT,
+                 [&](dag_error **e) { return dag_import_graph_file(DAG_FORMAT_AUTO, path.c_str(), nullptr, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT,
+                 [&](dag_error **e) { return dag_import_graph_file(DAG_FORMAT_MERMAID, "/nonexistent", &none, e); });
+    EXPECT_EQ(none, nullptr);
+}
+
+TEST(FormatImport, ConcurrentDotImportsDoNotMix) {
+    // Graphviz's parser is global state: libdag must serialise it.
+    std::vector<std::thread> threads;
+    std::vector<int> failures(4, 0);
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([t, &failures] {
+            for (int i = 0; i < 100; ++i) {
+                std::string name = "t" + std::to_string(t) + "_" + std::to_string(i);
+                std::string text = "digraph {\n" + name + " -> x\n" + (i % 7 == 0 ? "->\n" : "") + "}";
+                dag_graph *g = nullptr;
+                dag_status st = dag_import_graph(DAG_FORMAT_DOT, text.data(), text.size(), &g, nullptr);
+                if (i % 7 == 0) {
+                    failures[t] += st != DAG_E_PARSE;
+                    continue;
+                }
+                uint64_t id = 0;
+                failures[t] += st != DAG_OK || dag_vertex_count(g) != 2 ||
+                               dag_find_vertex(g, name.c_str(), &id, nullptr) != DAG_OK;
+                dag_free(g);
+            }
+        });
+    for (auto &th : threads) th.join();
+    EXPECT_EQ(failures, std::vector<int>(4, 0));
+}
+
+TEST(FormatNames, EveryFormatHasOne) {
+    EXPECT_STREQ(dag_format_name(DAG_FORMAT_AUTO), "auto");
+    EXPECT_STREQ(dag_format_name(DAG_FORMAT_TEXT), "text");
+    EXPECT_STREQ(dag_format_name(DAG_FORMAT_DOT), "dot");
+    EXPECT_STREQ(dag_format_name(DAG_FORMAT_MERMAID), "mermaid");
+    EXPECT_STREQ(dag_format_name(DAG_FORMAT_JSON), "json");
+    EXPECT_STREQ(dag_format_name(static_cast<dag_format>(42)), "unknown");
+}

@@ -9,25 +9,27 @@
 using dag::capi::ApiError;
 using dag::capi::GraphRead;
 using dag::capi::guard;
+using dag::capi::raw;
 using dag::capi::require;
 
 namespace {
 
-dag::Format to_format(dag_format format) {
-    switch (format) {
+// By reference: copying an out-of-range dag_format is already undefined.
+dag::Format to_format(const dag_format &format) {
+    switch (raw(format)) {
     case DAG_FORMAT_AUTO: return dag::Format::automatic;
     case DAG_FORMAT_TEXT: return dag::Format::text;
     case DAG_FORMAT_DOT: return dag::Format::dot;
     case DAG_FORMAT_MERMAID: return dag::Format::mermaid;
     case DAG_FORMAT_JSON: return dag::Format::json;
     }
-    throw ApiError{DAG_E_INVALID_ARGUMENT, "format " + std::to_string(static_cast<int>(format)) +
+    throw ApiError{DAG_E_INVALID_ARGUMENT, "format " + std::to_string(raw(format)) +
                                                " is not a dag_format"};
 }
 
-void import_into(dag_format format, std::string_view bytes, dag_graph **out) {
+void import_into(dag::Format format, std::string_view bytes, dag_graph **out) {
     auto g = std::make_unique<dag_graph>();
-    dag::read_graph(bytes, to_format(format), g->graph);
+    dag::read_graph(bytes, format, g->graph);
     *out = g.release();
 }
 
@@ -47,7 +49,7 @@ dag_status dag_import_graph(dag_format format, const char *data, size_t size, da
     return guard(__func__, err, [&] {
         require(out, "out");
         if (size > 0) require(data, "data");
-        import_into(format, std::string_view(data ? data : "", size), out);
+        import_into(to_format(format), std::string_view(data ? data : "", size), out);
     });
 }
 
@@ -55,13 +57,14 @@ dag_status dag_import_graph_file(dag_format format, const char *path, dag_graph 
     return guard(__func__, err, [&] {
         require(path, "path");
         require(out, "out");
-        dag::require_readable(to_format(format));  // before the file is read
-        import_into(format, dag::read_file(path), out);
+        const dag::Format f = to_format(format);
+        dag::require_readable(f);  // before the file is read
+        import_into(f, dag::read_file(path), out);
     });
 }
 
 const char *dag_format_name(dag_format format) {
-    switch (format) {
+    switch (raw(format)) {
     case DAG_FORMAT_AUTO: return "auto";
     case DAG_FORMAT_TEXT: return "text";
     case DAG_FORMAT_DOT: return "dot";

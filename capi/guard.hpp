@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <new>
 #include <string>
 #include <utility>
@@ -53,6 +55,15 @@ public:
 private:
     ReadScope scope_;
 };
+
+// An enum that came from C may hold any int; reading it as the enum type
+// would be undefined for values outside the enumerators, so read the bits.
+template <class E>
+std::underlying_type_t<E> raw(const E &e) noexcept {
+    std::underlying_type_t<E> v;
+    std::memcpy(&v, &e, sizeof v);
+    return v;
+}
 
 template <class F>
 dag_status guard(const char *fn, dag_error **err, F &&body) noexcept {

@@ -12,18 +12,10 @@
 using dag::capi::ApiError;
 using dag::capi::GraphRead;
 using dag::capi::guard;
+using dag::capi::raw;
 using dag::capi::require;
 
 namespace {
-
-// An enum that came from C may hold any int; reading it as the enum type
-// would be undefined for values outside the enumerators, so read the bits.
-template <class E>
-std::underlying_type_t<E> raw(const E &e) noexcept {
-    std::underlying_type_t<E> v;
-    std::memcpy(&v, &e, sizeof v);
-    return v;
-}
 
 dag::Outcome call_callback(void *context, dag::Walk &, dag::VertexId vertex, const char **message) {
     auto *h = static_cast<dag_walker *>(context);

@@ -406,8 +406,11 @@ TEST(FormatImport, BadArguments) {
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_import_graph(DAG_FORMAT_DOT, nullptr, 1, &g, e); });
     // No bytes at all, NULL allowed: DOT finds no graph.
     expect_error(DAG_E_PARSE, [&](dag_error **e) { return dag_import_graph(DAG_FORMAT_DOT, nullptr, 0, &g, e); });
-    for (dag_format f : {DAG_FORMAT_TEXT, DAG_FORMAT_MERMAID, static_cast<dag_format>(-1), static_cast<dag_format>(5)})
-        expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_import_graph(f, "digraph {}", 10, &g, e); });
+    // Ints, not dag_format variables: copying an out-of-range enum is undefined.
+    for (int f : {int{DAG_FORMAT_TEXT}, int{DAG_FORMAT_MERMAID}, -1, 5})
+        expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) {
+            return dag_import_graph(static_cast<dag_format>(f), "digraph {}", 10, &g, e);
+        });
     EXPECT_EQ(g, nullptr);
 }
 

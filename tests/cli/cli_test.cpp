@@ -1,0 +1,610 @@
+// The `dag` program, run as a child process the way a user runs it: exact
+// standard output, the gist of standard error and the exit status of every
+// command, on good input and bad. DAG_CLI is the program, DAG_SOURCE_DIR the
+// source tree holding the example graphs and the DOT corpus.
+#include <gtest/gtest.h>
+
+#include <dag/dag.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Result {
+    int status = -1;  // exit status, or 128 + signal
+    std::string out;
+    std::string err;
+};
+
+void close_fd(int &fd) {
+    if (fd >= 0) close(fd);
+    fd = -1;
+}
+
+// Runs argv[0] with `input` on its standard input, collecting both outputs
+// through one poll loop so that no pipe can fill up and stall the child.
+Result run(const std::vector<std::string> &argv, const std::string &input = "") {
+    int in[2], out[2], err[2];
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+        ADD_FAILURE() << "pipe2 failed";
+        return {};
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    // The test ignores SIGPIPE (below); the program must get the default.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+
+    std::vector<char *> args;
+    for (const std::string &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    int spawned = posix_spawn(&pid, args[0], &actions, &attributes, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    Result result;
+    if (spawned != 0) {
+        ADD_FAILURE() << "cannot start " << argv[0];
+        close(in[1]);
+        close(out[0]);
+        close(err[0]);
+        return result;
+    }
+
+    // A program that does not read its input must not block the test.
+    signal(SIGPIPE, SIG_IGN);
+    fcntl(in[1], F_SETFL, O_NONBLOCK);
+    size_t written = 0;
+    int to_child = in[1], from_out = out[0], from_err = err[0];
+    if (input.empty()) close_fd(to_child);
+    while (from_out >= 0 || from_err >= 0 || to_child >= 0) {
+        pollfd fds[3] = {{from_out, POLLIN, 0}, {from_err, POLLIN, 0}, {to_child, POLLOUT, 0}};
+        if (poll(fds, 3, -1) < 0) {
+            if (errno == EINTR) continue;
+            ADD_FAILURE() << "poll failed";
+            break;
+        }
+        char buffer[65536];
+        for (int i = 0; i < 2; ++i) {
+            int &fd = i == 0 ? from_out : from_err;
+            if (fd < 0 || fds[i].revents == 0) continue;
+            ssize_t n = read(fd, buffer, sizeof buffer);
+            if (n > 0)
+                (i == 0 ? result.out : result.err).append(buffer, static_cast<size_t>(n));
+            else if (n == 0 || errno != EINTR)
+                close_fd(fd);
+        }
+        if (to_child >= 0 && fds[2].revents != 0) {
+            ssize_t n = write(to_child, input.data() + written, input.size() - written);
+            if (n > 0) written += static_cast<size_t>(n);
+            if ((n < 0 && errno != EAGAIN && errno != EINTR) || written == input.size())
+                close_fd(to_child);
+        }
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return result;
+}
+
+Result dag(std::vector<std::string> args, const std::string &input = "") {
+    args.insert(args.begin(), DAG_CLI);
+    return run(args, input);
+}
+
+std::string source(const std::string &path) { return std::string(DAG_SOURCE_DIR) + "/" + path; }
+std::string corpus(const std::string &name) {
+    return source("tests/resources/dot-corpus/" + name);
+}
+const std::string deploy = source("examples/graphs/deploy.dot");
+
+std::vector<std::string> lines(const std::string &text) {
+    std::vector<std::string> out;
+    std::istringstream stream(text);
+    for (std::string line; std::getline(stream, line);) out.push_back(line);
+    return out;
+}
+
+// Each vertex's dependencies, read from `dag convert --to text` (Terraform's
+// String(): a vertex, then its dependencies indented by two spaces).
+std::map<std::string, std::vector<std::string>> dependencies(const std::string &file,
+                                                             const std::string &input = "") {
+    Result text = dag({"convert", file, "--to", "text"}, input);
+    EXPECT_EQ(text.status, 0) << text.err;
+    std::map<std::string, std::vector<std::string>> deps;
+    std::string vertex;
+    for (const std::string &line : lines(text.out)) {
+        if (line.rfind("  ", 0) == 0)
+            deps[vertex].push_back(line.substr(2));
+        else
+            deps[vertex = line];
+    }
+    return deps;
+}
+
+// Every vertex listed once, each after its dependencies (or, `reversed`, before them).
+void expect_execution_order(const std::vector<std::string> &order,
+                            const std::map<std::string, std::vector<std::string>> &deps,
+                            bool reversed = false) {
+    ASSERT_EQ(order.size(), deps.size());
+    std::map<std::string, size_t> position;
+    for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+    ASSERT_EQ(position.size(), deps.size()) << "a vertex listed twice";
+    for (const auto &[vertex, list] : deps) {
+        ASSERT_TRUE(position.count(vertex)) << vertex;
+        for (const std::string &dep : list) {
+            if (reversed)
+                EXPECT_LT(position[vertex], position[dep]) << vertex << " -> " << dep;
+            else
+                EXPECT_GT(position[vertex], position[dep]) << vertex << " -> " << dep;
+        }
+    }
+}
+
+// A scratch directory for commands to meet in, removed with what they left.
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char name[] = "/tmp/dag-cli-test-XXXXXX";
+        EXPECT_NE(mkdtemp(name), nullptr);
+        path = name;
+    }
+    ~TempDir() { run({"/bin/rm", "-rf", path}); }
+};
+
+const std::string provider = "[root] provider[\"registry.terraform.io/hashicorp/aws\"]";
+
+// ------------------------------------------------------------------------
+// Usage, help, version
+
+TEST(CliUsage, VersionIsTheLibrarys) {
+    Result r = dag({"--version"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, std::string("dag (libdag ") + DAG_VERSION_STRING + ")\n");
+}
+
+TEST(CliUsage, HelpListsEveryCommand) {
+    Result r = dag({"--help"});
+    EXPECT_EQ(r.status, 0);
+    for (const char *command : {"validate", "order", "root", "cycles", "reduce", "convert",
+                                "ancestors", "descendants", "stats", "walk"})
+        EXPECT_NE(r.out.find(std::string("  ") + command + " "), std::string::npos) << command;
+    Result walk = dag({"walk", "--help"});
+    EXPECT_EQ(walk.status, 0);
+    EXPECT_NE(walk.out.find("--exec CMD"), std::string::npos) << walk.out;
+    EXPECT_NE(walk.out.find("--parallelism N"), std::string::npos) << walk.out;
+}
+
+TEST(CliUsage, UsageErrorsExitWithStatus2) {
+    const std::vector<std::vector<std::string>> bad = {
+        {},
+        {"frobnicate", deploy},
+        {"order"},
+        {"order", deploy, "--from", "yaml"},
+        {"order", deploy, "--bogus"},
+        {"convert", deploy},
+        {"convert", deploy, "--to", "png"},
+        {"ancestors", deploy},
+        {"walk", deploy, "--parallelism", "0"},
+        {"walk", deploy, "--parallelism", "many"},
+    };
+    for (const auto &args : bad) {
+        Result r = dag(args);
+        std::string shown;
+        for (const std::string &arg : args) shown += arg + " ";
+        EXPECT_EQ(r.status, 2) << shown << "\n" << r.err;
+        EXPECT_EQ(r.out, "") << shown;
+        EXPECT_NE(r.err.find("--help"), std::string::npos) << shown << "\n" << r.err;
+    }
+}
+
+// ------------------------------------------------------------------------
+// validate, root, cycles, stats
+
+TEST(CliValidate, ExampleGraphIsValid) {
+    Result r = dag({"validate", deploy});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "ok: 11 vertices, 13 edges\n");
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(dag({"validate", source("examples/graphs/deploy.json")}).out,
+              "ok: 11 vertices, 13 edges\n");
+}
+
+TEST(CliValidate, ProblemsGoToStandardOutputInTerraformsWords) {
+    Result r = dag({"validate", "-"}, "digraph { a -> b; c }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "multiple roots: a, c\n");
+    EXPECT_EQ(r.err, "");
+
+    r = dag({"validate", "--no-single-root", "-"}, "digraph { a -> b; c }");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "ok: 3 vertices, 1 edge\n");
+
+    r = dag({"validate", "-"}, "digraph { a -> b; b -> a; c -> c }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "no roots found\nCycle:\n  a\n  b\nSelf reference: c\n");
+}
+
+TEST(CliValidate, Corpus) {
+    Result crlf = dag({"validate", corpus("tf-13-oci-crlf.dot")});
+    EXPECT_EQ(crlf.status, 0) << crlf.err;
+    EXPECT_EQ(crlf.out, "ok: 9 vertices, 10 edges\n");
+
+    Result utf16 = dag({"validate", corpus("tf-04-aws-modules-utf16-crlf.dot")});
+    EXPECT_EQ(utf16.status, 0) << utf16.err;
+    EXPECT_EQ(utf16.out, "ok: 82 vertices, 144 edges\n");
+
+    Result cyclic = dag({"validate", corpus("tf-12-draw-cycles-terraform-golden.dot")});
+    EXPECT_EQ(cyclic.status, 1);
+    EXPECT_EQ(cyclic.out,
+              "Cycle:\n  [root] local.test1 (expand)\n  [root] local.test2 (expand)\n"
+              "Cycle:\n  [root] test_instance.bar (expand)\n  [root] test_instance.foo (expand)\n");
+}
+
+TEST(CliRoot, PrintsTheRootOrWhyThereIsNone) {
+    Result r = dag({"root", deploy});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "[root] root\n");
+
+    r = dag({"root", "-"}, "digraph { a -> b; c }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "dag: multiple roots: a, c\n");
+
+    r = dag({"root", "-"}, "digraph { a -> b; b -> a }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("no roots found"), std::string::npos) << r.err;
+}
+
+TEST(CliCycles, ListsCyclesAndSelfReferences) {
+    Result r = dag({"cycles", "-"}, "digraph { a -> b; b -> a; c -> c; d -> e; e -> d; x -> a }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "Cycle:\n  a\n  b\nCycle:\n  d\n  e\nSelf reference: c\n");
+
+    r = dag({"cycles", deploy});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "no cycles\n");
+}
+
+TEST(CliStats, CountsAndLongestChain) {
+    Result r = dag({"stats", deploy});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "vertices: 11\nedges: 13\nroots: 1\nleaves: 1\nacyclic: yes\ncycles: 0\n"
+              "self references: 0\nlongest chain: 8\n");
+
+    r = dag({"stats", "-"}, "digraph { a -> b; b -> a; c -> c; d }");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out,
+              "vertices: 4\nedges: 3\nroots: 1\nleaves: 1\nacyclic: no\ncycles: 1\n"
+              "self references: 1\nlongest chain: n/a\n");
+
+    // Sparse JSON ids are indexed, not used as positions.
+    r = dag({"stats", "-"},
+            R"({"vertices": [{"id": 7, "name": "a"}, {"id": 900}], "edges": [[7, 900]]})");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "vertices: 2\nedges: 1\nroots: 1\nleaves: 1\nacyclic: yes\ncycles: 0\n"
+              "self references: 0\nlongest chain: 2\n");
+}
+
+// ------------------------------------------------------------------------
+// order, ancestors, descendants
+
+TEST(CliOrder, TopologicalAndExecutionOrder) {
+    Result r = dag({"order", deploy});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[root] root\n"
+                     "[root] output.web_ip (expand)\n" +
+                         provider + " (close)\n"
+                         "[root] aws_instance.web (expand)\n"
+                         "[root] aws_db_instance.main (expand)\n"
+                         "[root] aws_security_group.web (expand)\n"
+                         "[root] aws_subnet.public (expand)\n"
+                         "[root] aws_vpc.main (expand)\n"
+                         "[root] data.aws_ami.ubuntu (expand)\n" +
+                         provider + "\n"
+                         "[root] var.region\n");
+    expect_execution_order(lines(r.out), dependencies(deploy), true);
+
+    r = dag({"order", "--reverse", deploy});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[root] var.region\n" + provider +
+                         "\n"
+                         "[root] aws_vpc.main (expand)\n"
+                         "[root] aws_security_group.web (expand)\n"
+                         "[root] aws_subnet.public (expand)\n"
+                         "[root] aws_db_instance.main (expand)\n"
+                         "[root] data.aws_ami.ubuntu (expand)\n"
+                         "[root] aws_instance.web (expand)\n"
+                         "[root] output.web_ip (expand)\n" +
+                         provider + " (close)\n"
+                         "[root] root\n");
+    expect_execution_order(lines(r.out), dependencies(deploy));
+}
+
+TEST(CliOrder, CycleIsAnErrorInTerraformsWords) {
+    Result r = dag({"order", "-"}, "digraph { a -> b; b -> a }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "dag: Cycle:\n  a\n  b\n");
+
+    r = dag({"order", "--reverse", corpus("tf-12-draw-cycles-terraform-golden.dot")});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("Cycle:\n  [root] test_instance.bar (expand)\n"
+                         "  [root] test_instance.foo (expand)"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(CliOrder, Corpus) {
+    Result r = dag({"order", corpus("tf-13-oci-crlf.dot")});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "[root] root\n"
+              "[root] output.vcn_cidr (expand)\n"
+              "[root] output.vcn_state (expand)\n"
+              "[root] provider[\"registry.terraform.io/hashicorp/oci\"] (close)\n"
+              "[root] oci_core_subnet.dev (expand)\n"
+              "[root] oci_core_vcn.internal (expand)\n"
+              "[root] provider[\"registry.terraform.io/hashicorp/oci\"]\n"
+              "[root] var.compartment_id\n"
+              "[root] var.region\n");
+
+    const std::string utf16 = corpus("tf-04-aws-modules-utf16-crlf.dot");
+    r = dag({"order", "--reverse", utf16});
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> order = lines(r.out);
+    EXPECT_EQ(order.size(), 82u);
+    EXPECT_EQ(order.back(), "[root] root");
+    expect_execution_order(order, dependencies(utf16));
+}
+
+TEST(CliRelatives, AncestorsAndDescendantsSorted) {
+    Result r = dag({"ancestors", deploy, "[root] aws_instance.web (expand)"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "[root] aws_db_instance.main (expand)\n"
+              "[root] aws_security_group.web (expand)\n"
+              "[root] aws_subnet.public (expand)\n"
+              "[root] aws_vpc.main (expand)\n"
+              "[root] data.aws_ami.ubuntu (expand)\n" +
+                  provider + "\n[root] var.region\n");
+
+    r = dag({"descendants", deploy, "[root] aws_subnet.public (expand)",
+             "[root] data.aws_ami.ubuntu (expand)"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "[root] aws_db_instance.main (expand)\n"
+              "[root] aws_instance.web (expand)\n"
+              "[root] output.web_ip (expand)\n" +
+                  provider + " (close)\n[root] root\n");
+
+    r = dag({"descendants", deploy, "[root] root"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "");
+}
+
+TEST(CliRelatives, UnnamedVertexByItsId) {
+    const std::string json = R"({"vertices": [{"id": 1, "name": "a"}, {"id": 2}], "edges": [[1, 2]]})";
+    EXPECT_EQ(dag({"ancestors", "-", "a"}, json).out, "2\n");
+    EXPECT_EQ(dag({"descendants", "-", "2"}, json).out, "a\n");
+}
+
+TEST(CliRelatives, UnknownNameIsAnError) {
+    Result r = dag({"ancestors", deploy, "[root] root", "aws_instance.web"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "dag: no vertex is named \"aws_instance.web\"\n");
+
+    r = dag({"descendants", "-", "007"}, R"({"vertices": [{"id": 7}]})");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("no vertex is named \"007\""), std::string::npos) << r.err;
+}
+
+// ------------------------------------------------------------------------
+// convert, reduce
+
+TEST(CliConvert, EveryFormat) {
+    const std::string graph = "digraph { a -> b; b -> c; a -> c }";
+    Result text = dag({"convert", "-", "--to", "text"}, graph);
+    EXPECT_EQ(text.status, 0);
+    EXPECT_EQ(text.out, "a\n  b\n  c\nb\n  c\nc\n");
+
+    Result dot = dag({"convert", "-", "--to", "dot"}, graph);
+    EXPECT_EQ(dot.status, 0);
+    EXPECT_EQ(dot.out,
+              "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n"
+              "\t\t\"a\"\n\t\t\"b\"\n\t\t\"c\"\n"
+              "\t\t\"a\" -> \"b\"\n\t\t\"a\" -> \"c\"\n\t\t\"b\" -> \"c\"\n\t}\n}\n");
+
+    Result mermaid = dag({"convert", "-", "--to", "mermaid"}, graph);
+    EXPECT_EQ(mermaid.status, 0);
+    EXPECT_EQ(mermaid.out.rfind("flowchart TD\n", 0), 0u) << mermaid.out;
+
+    // JSON round-trips, and --from forces the reader.
+    Result json = dag({"convert", deploy, "--to", "json"});
+    EXPECT_EQ(json.status, 0);
+    Result back = dag({"convert", "--from", "json", "-", "--to", "text"}, json.out);
+    EXPECT_EQ(back.status, 0) << back.err;
+    EXPECT_EQ(back.out, dag({"convert", deploy, "--to", "text"}).out);
+}
+
+TEST(CliReduce, RemovesImpliedEdges) {
+    Result r = dag({"reduce", "-"}, "digraph { a -> b; b -> c; a -> c; a -> d; d -> c }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "a\n  b\n  d\nb\n  c\nc\nd\n  c\n");
+    EXPECT_EQ(r.err, "removed 1 edge\n");
+
+    r = dag({"reduce", deploy, "--to", "dot"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.err, "removed 0 edges\n");
+
+    r = dag({"reduce", "-"}, "digraph { a -> b; b -> a }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("Cycle:\n  a\n  b"), std::string::npos) << r.err;
+}
+
+// ------------------------------------------------------------------------
+// Bad input: an error message and exit status 1, never a crash
+
+TEST(CliInput, BadInputIsAnError) {
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"digraph { a -> b ", "DOT"},
+        {std::string("digraph { a -> b; \0 c }", 23), "NUL"},
+        {R"({"vertices": [{"id": 1})", "JSON"},
+        {R"({"vertices": [{"id": 1, "name": "a"}, {"id": 2, "name": "a"}]})", "\"a\""},
+        {"graph { a -- b }", "undirected"},
+        {"", "no graph"},
+        {"\xff\xfe\x41", "UTF-16"},
+    };
+    for (const auto &[input, gist] : bad) {
+        for (const char *command : {"validate", "order", "walk"}) {
+            Result r = dag({command, "-"}, input);
+            EXPECT_EQ(r.status, 1) << command << " " << input << "\n" << r.err;
+            EXPECT_EQ(r.out, "") << command << " " << input;
+            EXPECT_EQ(r.err.rfind("dag: ", 0), 0u) << r.err;
+            EXPECT_EQ(r.err.find("dag_import_graph"), std::string::npos) << "C function name shown: " << r.err;
+            EXPECT_NE(r.err.find(gist), std::string::npos) << r.err;
+        }
+    }
+}
+
+TEST(CliInput, UnreadableFilesAreErrors) {
+    Result missing = dag({"order", source("no/such/graph.dot")});
+    EXPECT_EQ(missing.status, 1);
+    EXPECT_NE(missing.err.find("No such file or directory"), std::string::npos) << missing.err;
+    EXPECT_EQ(missing.err.rfind("dag: ", 0), 0u);
+
+    Result directory = dag({"stats", source("examples")});
+    EXPECT_EQ(directory.status, 1);
+    EXPECT_EQ(directory.err.rfind("dag: ", 0), 0u) << directory.err;
+
+    Result forced = dag({"order", "--from", "json", deploy});
+    EXPECT_EQ(forced.status, 1);
+    EXPECT_NE(forced.err.find("JSON"), std::string::npos) << forced.err;
+}
+
+TEST(CliInput, FullOutputDeviceIsAnError) {
+    Result r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' order '" + deploy +
+                                         "' > /dev/full"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "dag: cannot write standard output\n");
+}
+
+// ------------------------------------------------------------------------
+// walk
+
+TEST(CliWalk, DryRunPrintsAnExecutionOrder) {
+    Result r = dag({"walk", deploy, "--parallelism", "1"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    expect_execution_order(lines(r.out), dependencies(deploy));
+    EXPECT_EQ(r.err, "11 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    r = dag({"walk", deploy, "--reverse"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    expect_execution_order(lines(r.out), dependencies(deploy), true);
+
+    const std::string large = corpus("tf-14-modern-tf17-utf16-large.dot");
+    r = dag({"walk", large});
+    EXPECT_EQ(r.status, 0) << r.err;
+    expect_execution_order(lines(r.out), dependencies(large));
+}
+
+TEST(CliWalk, ExecRunsEachVertexWithItsName) {
+    Result r = dag({"walk", "-", "--parallelism", "1", "--exec", "echo \"ran $DAG_VERTEX\""},
+                   "digraph { a -> b; b -> c }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "ran c\nran b\nran a\n");
+    EXPECT_EQ(r.err, "3 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    // Names with quotes, brackets and spaces reach the command intact.
+    r = dag({"walk", deploy, "--exec", "printf '%s\\n' \"$DAG_VERTEX\""});
+    EXPECT_EQ(r.status, 0) << r.err;
+    expect_execution_order(lines(r.out), dependencies(deploy));
+}
+
+TEST(CliWalk, FailedCommandSkipsItsDependents) {
+    Result r = dag({"walk", "-", "--progress", "--exec", "[ \"$DAG_VERTEX\" != c ] || exit 3"},
+                   "digraph { a -> b; b -> c; d }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    std::vector<std::string> err = lines(r.err);
+    ASSERT_EQ(err.size(), 6u) << r.err;
+    std::set<std::string> progress;
+    for (size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(err[i].rfind("[" + std::to_string(i + 1) + "/4] ", 0), 0u) << err[i];
+        progress.insert(err[i].substr(6));
+    }
+    EXPECT_EQ(progress, (std::set<std::string>{"a (upstream-failed)", "b (upstream-failed)",
+                                               "c (failed)", "d"}));
+    EXPECT_EQ(err[4], "1 ok, 1 failed, 2 upstream failed, 0 not run");
+    EXPECT_EQ(err[5], "failed: c: exit status 3");
+
+    r = dag({"walk", "-", "--exec", "kill -9 $$"}, "digraph { a }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("failed: a: killed by signal 9\n"), std::string::npos) << r.err;
+}
+
+TEST(CliWalk, FailFastStartsNothingNew) {
+    // c fails once d has started, while d still runs; b, which waits for d,
+    // then never starts.
+    TempDir dir;
+    std::string script = "case $DAG_VERTEX in\n"
+                         "d) touch " + dir.path + "/d; sleep 0.3;;\n"
+                         "c) i=0; until [ -e " + dir.path + "/d ] || [ $i -ge 500 ]; do\n"
+                         "   sleep 0.01; i=$((i+1)); done; exit 1;;\n"
+                         "esac";
+    Result r = dag({"walk", "-", "--fail-fast", "--parallelism", "2", "--exec", script},
+                   "digraph { a -> c; b -> d }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "1 ok, 1 failed, 1 upstream failed, 1 not run\nfailed: c: exit status 1\n");
+}
+
+TEST(CliWalk, ParallelismCommandsRunAtOnce) {
+    // A barrier: each command waits (up to 10 s) until all four have
+    // started, which they only can if they run at the same time.
+    TempDir dir;
+    std::string barrier = "touch " + dir.path + "/$DAG_VERTEX; i=0; "
+                          "while [ $(ls " + dir.path + " | wc -l) -lt 4 ] && [ $i -lt 200 ]; "
+                          "do sleep 0.05; i=$((i+1)); done; [ $(ls " + dir.path + " | wc -l) -eq 4 ]";
+    Result r = dag({"walk", "-", "--parallelism", "4", "--exec", barrier}, "digraph { a; b; c; d }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "4 ok, 0 failed, 0 upstream failed, 0 not run\n");
+}
+
+TEST(CliWalk, CycleIsRefusedBeforeAnythingRuns) {
+    Result r = dag({"walk", "-", "--exec", "echo ran"}, "digraph { a -> b; b -> a; c }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "dag: Cycle:\n  a\n  b\n");
+}
+
+}  // namespace

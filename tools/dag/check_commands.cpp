@@ -1,0 +1,154 @@
+// Commands that check a graph and report on it: validate, root, cycles, stats.
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "commands.hpp"
+#include "input.hpp"
+#include "names.hpp"
+
+namespace dagcli {
+namespace {
+
+// dag_validate's findings, whether or not the graph passed: only a failure to
+// validate at all (out of memory) throws.
+Validation validate_graph(const dag_graph *g, bool single_root) {
+    dag_validate_options options;
+    dag_error *err = nullptr;
+    check(dag_validate_options_init(&options, sizeof options, &err), &err);
+    options.single_root = single_root;
+    dag_validation *found = nullptr;
+    dag_status status = dag_validate(g, &options, &found, &err);
+    // A graph with problems still gives a result, and its error only repeats it.
+    check(found ? DAG_OK : status, &err);
+    return Validation(found);
+}
+
+struct ValidateOptions {
+    Input input;
+    bool no_single_root = false;
+};
+
+int validate(const ValidateOptions &options) {
+    Graph g = load(options.input);
+    Validation found = validate_graph(g.get(), !options.no_single_root);
+    if (dag_validation_status(found.get()) != DAG_OK) {
+        std::printf("%s\n", dag_validation_text(found.get()));
+        return 1;
+    }
+    size_t vertices = dag_vertex_count(g.get()), edges = dag_edge_count(g.get());
+    std::printf("ok: %zu vert%s, %zu edge%s\n", vertices, vertices == 1 ? "ex" : "ices", edges,
+                edges == 1 ? "" : "s");
+    return 0;
+}
+
+int root(const Input &input) {
+    Graph g = load(input);
+    uint64_t id = DAG_NO_VERTEX;
+    dag_error *err = nullptr;
+    check(dag_root(g.get(), &id, &err), &err);
+    print_names(g.get(), {id});
+    return 0;
+}
+
+int cycles(const Input &input) {
+    Graph g = load(input);
+    Validation found = validate_graph(g.get(), false);
+    if (dag_validation_status(found.get()) == DAG_OK) {
+        std::fputs("no cycles\n", stderr);
+        return 0;
+    }
+    std::printf("%s\n", dag_validation_text(found.get()));
+    return 1;
+}
+
+// The most vertices on one dependency path, computed in execution order so
+// that every vertex's dependencies are done before it.
+size_t longest_chain(const dag_graph *g, const std::vector<uint64_t> &vertices,
+                     const std::vector<std::vector<size_t>> &dependencies) {
+    dag_ids *raw = nullptr;
+    dag_error *err = nullptr;
+    check(dag_reverse_topological_order(g, &raw, &err), &err);
+    std::vector<size_t> chain(vertices.size(), 0);
+    size_t longest = 0;
+    for (uint64_t id : take(raw)) {
+        size_t v = std::lower_bound(vertices.begin(), vertices.end(), id) - vertices.begin();
+        for (size_t dependency : dependencies[v]) chain[v] = std::max(chain[v], chain[dependency]);
+        longest = std::max(longest, ++chain[v]);
+    }
+    return longest;
+}
+
+int stats(const Input &input) {
+    Graph g = load(input);
+    dag_ids *raw = nullptr;
+    dag_error *err = nullptr;
+    check(dag_vertices(g.get(), &raw, &err), &err);
+    const std::vector<uint64_t> vertices = take(raw);
+    check(dag_edges(g.get(), &raw, &err), &err);
+    const std::vector<uint64_t> edges = take(raw);
+
+    // Vertex ids can be sparse (JSON input keeps its ids): index them densely.
+    auto index = [&](uint64_t id) {
+        return static_cast<size_t>(std::lower_bound(vertices.begin(), vertices.end(), id) -
+                                   vertices.begin());
+    };
+    std::vector<std::vector<size_t>> dependencies(vertices.size());
+    std::vector<size_t> dependents(vertices.size(), 0);
+    for (size_t i = 0; i + 1 < edges.size(); i += 2) {
+        size_t from = index(edges[i]), to = index(edges[i + 1]);
+        dependencies[from].push_back(to);
+        ++dependents[to];
+    }
+    size_t roots = std::count(dependents.begin(), dependents.end(), 0);
+    size_t leaves = std::count_if(dependencies.begin(), dependencies.end(),
+                                  [](const auto &list) { return list.empty(); });
+
+    Validation found = validate_graph(g.get(), false);
+    size_t self_references = 0;
+    dag_validation_self_references(found.get(), &self_references);
+    bool acyclic = dag_validation_status(found.get()) == DAG_OK;
+
+    std::printf("vertices: %zu\nedges: %zu\nroots: %zu\nleaves: %zu\n", vertices.size(),
+                edges.size() / 2, roots, leaves);
+    std::printf("acyclic: %s\ncycles: %zu\nself references: %zu\n", acyclic ? "yes" : "no",
+                dag_validation_cycle_count(found.get()), self_references);
+    if (acyclic)
+        std::printf("longest chain: %zu\n", longest_chain(g.get(), vertices, dependencies));
+    else
+        std::printf("longest chain: n/a\n");
+    return 0;
+}
+
+}  // namespace
+
+void add_check_commands(CLI::App &app, int &exit_code) {
+    auto validate_options = std::make_shared<ValidateOptions>();
+    CLI::App *command = app.add_subcommand(
+        "validate", "Check the graph as Terraform does: one root, no cycle, no self reference");
+    add_input(*command, validate_options->input);
+    command->add_flag("--no-single-root", validate_options->no_single_root,
+                      "Allow any number of roots, as newer Terraform does");
+    command->callback([validate_options, &exit_code] { exit_code = validate(*validate_options); });
+
+    auto input = std::make_shared<Input>();
+    command = app.add_subcommand("root", "Print the one vertex nothing depends on");
+    add_input(*command, *input);
+    command->callback([input, &exit_code] { exit_code = root(*input); });
+
+    input = std::make_shared<Input>();
+    command = app.add_subcommand("cycles", "Print every cycle and self reference");
+    add_input(*command, *input);
+    command->callback([input, &exit_code] { exit_code = cycles(*input); });
+
+    input = std::make_shared<Input>();
+    command = app.add_subcommand(
+        "stats", "Count vertices, edges, roots, leaves and cycles; the longest chain");
+    command->footer("Roots: vertices nothing depends on. Leaves: vertices that depend on nothing.\n"
+                    "Longest chain: the most vertices on one path of dependencies.\n\n" +
+                    app.get_footer());
+    add_input(*command, *input);
+    command->callback([input, &exit_code] { exit_code = stats(*input); });
+}
+
+}  // namespace dagcli

@@ -1,0 +1,68 @@
+// Commands that write the graph out: convert, reduce.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "format_option.hpp"
+#include "input.hpp"
+
+namespace dagcli {
+namespace {
+
+struct WriteOptions {
+    Input input;
+    dag_format to = DAG_FORMAT_TEXT;
+};
+
+CLI::Option *add_output_format(CLI::App &command, dag_format &format, const char *description) {
+    return add_format_option(command, "--to", format,
+                             {DAG_FORMAT_TEXT, DAG_FORMAT_DOT, DAG_FORMAT_MERMAID, DAG_FORMAT_JSON},
+                             description);
+}
+
+void write_graph(const dag_graph *g, dag_format format) {
+    char *raw = nullptr;
+    dag_error *err = nullptr;
+    check(dag_export_graph(g, format, &raw, &err), &err);
+    String text(raw);
+    std::fputs(text.get(), stdout);
+}
+
+int convert(const WriteOptions &options) {
+    Graph g = load(options.input);
+    write_graph(g.get(), options.to);
+    return 0;
+}
+
+int reduce(const WriteOptions &options) {
+    Graph g = load(options.input);
+    size_t removed = 0;
+    dag_error *err = nullptr;
+    check(dag_transitive_reduction(g.get(), &removed, &err), &err);
+    write_graph(g.get(), options.to);
+    std::fprintf(stderr, "removed %zu edge%s\n", removed, removed == 1 ? "" : "s");
+    return 0;
+}
+
+}  // namespace
+
+void add_format_commands(CLI::App &app, int &exit_code) {
+    auto options = std::make_shared<WriteOptions>();
+    CLI::App *command = app.add_subcommand("convert", "Write the graph as text, dot, mermaid or json");
+    add_input(*command, options->input);
+    add_output_format(*command, options->to,
+                      "Output format: text is Terraform's String() layout, dot is "
+                      "`terraform graph`'s, json is libdag's own (it round-trips)")
+        ->required();
+    command->callback([options, &exit_code] { exit_code = convert(*options); });
+
+    options = std::make_shared<WriteOptions>();
+    command = app.add_subcommand(
+        "reduce", "Drop the edges that longer paths imply, then write the graph");
+    add_input(*command, options->input);
+    add_output_format(*command, options->to, "Output format (default: text)");
+    command->callback([options, &exit_code] { exit_code = reduce(*options); });
+}
+
+}  // namespace dagcli

@@ -1,0 +1,45 @@
+#include "input.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "format_option.hpp"
+
+namespace dagcli {
+
+void add_input(CLI::App &command, Input &input) {
+    command.add_option("FILE", input.path, "Graph file: DOT (as `terraform graph` prints) or "
+                                           "libdag JSON; - for standard input")
+        ->required();
+    add_format_option(command, "--from", input.format, {DAG_FORMAT_DOT, DAG_FORMAT_JSON},
+                      "Input format; detected from the content when not given");
+}
+
+namespace {
+
+std::string read_stdin() {
+    std::string data;
+    char buffer[65536];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) data.append(buffer, n);
+    if (std::ferror(stdin))
+        throw Failure(std::string("cannot read standard input: ") + std::strerror(errno));
+    return data;
+}
+
+}  // namespace
+
+Graph load(const Input &input) {
+    dag_graph *g = nullptr;
+    dag_error *err = nullptr;
+    if (input.path == "-") {
+        std::string data = read_stdin();
+        check(dag_import_graph(input.format, data.data(), data.size(), &g, &err), &err);
+    } else {
+        check(dag_import_graph_file(input.format, input.path.c_str(), &g, &err), &err);
+    }
+    return Graph(g);
+}
+
+}  // namespace dagcli

@@ -1,0 +1,28 @@
+#include "libdag.hpp"
+
+#include <string>
+
+namespace dagcli {
+
+void check(dag_status status, dag_error **err) {
+    std::unique_ptr<dag_error, Freer<dag_error_free>> owned(*err);
+    *err = nullptr;
+    if (status == DAG_OK) return;
+    // Every failing call fills the error; the status name covers a NULL one.
+    if (!owned) throw Failure(dag_status_string(status));
+    // The header promises each message starts with its function's name
+    // ("dag_root: ..."), which means nothing to someone at a terminal.
+    std::string message = dag_error_message(owned.get());
+    if (auto colon = message.find(": "); message.rfind("dag_", 0) == 0 && colon != std::string::npos)
+        message.erase(0, colon + 2);
+    throw Failure(message);
+}
+
+std::vector<uint64_t> take(dag_ids *ids) {
+    const uint64_t *data = dag_ids_data(ids);
+    std::vector<uint64_t> out(data, data + dag_ids_count(ids));
+    dag_ids_free(ids);
+    return out;
+}
+
+}  // namespace dagcli

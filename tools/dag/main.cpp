@@ -1,0 +1,44 @@
+// dag: check, order, convert and walk dependency graphs from the command line.
+#include <CLI/CLI.hpp>
+#include <dag/dag.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "commands.hpp"
+#include "libdag.hpp"
+
+int main(int argc, char **argv) {
+    CLI::App app("Check, order, convert and walk dependency graphs with Terraform's semantics.\n"
+                 "FILE is DOT (as `terraform graph` prints it) or libdag JSON, - for standard "
+                 "input;\nan edge \"a\" -> \"b\" means a depends on b.",
+                 "dag");
+    app.set_version_flag("--version", std::string("dag (libdag ") + dag_version_string() + ")");
+    app.require_subcommand(1);
+    app.footer("Exit status: 0 ok, 1 the graph failed the check or the command failed, "
+               "2 usage error.");
+
+    int exit_code = 0;
+    dagcli::add_check_commands(app, exit_code);
+    dagcli::add_order_commands(app, exit_code);
+    dagcli::add_format_commands(app, exit_code);
+    dagcli::add_walk_command(app, exit_code);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        // --help and --version arrive here too, with CLI11's exit code 0.
+        return app.exit(e) == 0 ? 0 : 2;
+    } catch (const std::exception &e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "dag: %s\n", e.what());
+        return 1;
+    }
+    // Output that never reached its file (a full disk) is a failure too.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fputs("dag: cannot write standard output\n", stderr);
+        return 1;
+    }
+    return exit_code;
+}

@@ -1,0 +1,51 @@
+#include "names.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <string_view>
+
+#include "libdag.hpp"
+
+namespace dagcli {
+
+std::string vertex_name(const dag_graph *g, uint64_t id) {
+    const char *name = nullptr;
+    dag_error *err = nullptr;
+    check(dag_vertex_name(g, id, &name, &err), &err);
+    return name ? name : std::to_string(id);
+}
+
+namespace {
+
+// Output lists unnamed vertices by id, so an id must work as input too.
+bool unnamed_vertex_id(const dag_graph *g, std::string_view text, uint64_t *id) {
+    // Only the canonical spelling: "007" is a name, not vertex 7.
+    if (text.empty() || text.front() == '0') return false;
+    uint64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return false;
+    const char *name = nullptr;
+    if (!dag_has_vertex(g, value) || dag_vertex_name(g, value, &name, nullptr) != DAG_OK || name)
+        return false;
+    *id = value;
+    return true;
+}
+
+}  // namespace
+
+uint64_t find_vertex(const dag_graph *g, const std::string &name) {
+    uint64_t id = DAG_NO_VERTEX;
+    dag_error *err = nullptr;
+    dag_status status = dag_find_vertex(g, name.c_str(), &id, &err);
+    if (status == DAG_E_NOT_FOUND && unnamed_vertex_id(g, name, &id)) status = DAG_OK;
+    check(status, &err);
+    return id;
+}
+
+void print_names(const dag_graph *g, const std::vector<uint64_t> &ids) {
+    std::string text;
+    for (uint64_t id : ids) text += vertex_name(g, id) + '\n';
+    std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+}  // namespace dagcli

@@ -1,0 +1,82 @@
+// Commands that list vertices: order, ancestors, descendants.
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "input.hpp"
+#include "names.hpp"
+
+namespace dagcli {
+namespace {
+
+struct OrderOptions {
+    Input input;
+    bool reverse = false;
+};
+
+int order(const OrderOptions &options) {
+    Graph g = load(options.input);
+    dag_ids *raw = nullptr;
+    dag_error *err = nullptr;
+    check(options.reverse ? dag_reverse_topological_order(g.get(), &raw, &err)
+                          : dag_topological_order(g.get(), &raw, &err),
+          &err);
+    print_names(g.get(), take(raw));
+    return 0;
+}
+
+struct RelativesOptions {
+    Input input;
+    std::vector<std::string> names;
+};
+
+using Relatives = dag_status (*)(const dag_graph *, const uint64_t *, size_t, dag_ids **,
+                                 dag_error **);
+
+int relatives(const RelativesOptions &options, Relatives find) {
+    Graph g = load(options.input);
+    std::vector<uint64_t> start;
+    for (const std::string &name : options.names) start.push_back(find_vertex(g.get(), name));
+    dag_ids *raw = nullptr;
+    dag_error *err = nullptr;
+    check(find(g.get(), start.data(), start.size(), &raw, &err), &err);
+    std::vector<std::string> names;
+    for (uint64_t id : take(raw)) names.push_back(vertex_name(g.get(), id));
+    std::sort(names.begin(), names.end());
+    for (const std::string &name : names) std::printf("%s\n", name.c_str());
+    return 0;
+}
+
+void add_relatives_command(CLI::App &app, int &exit_code, const char *name,
+                           const char *description, Relatives find) {
+    auto options = std::make_shared<RelativesOptions>();
+    CLI::App *command = app.add_subcommand(name, description);
+    add_input(*command, options->input);
+    command->add_option("NAME", options->names, "Vertex names (an unnamed vertex: its id)")
+        ->required();
+    command->callback([options, &exit_code, find] { exit_code = relatives(*options, find); });
+}
+
+}  // namespace
+
+void add_order_commands(CLI::App &app, int &exit_code) {
+    auto options = std::make_shared<OrderOptions>();
+    CLI::App *command = app.add_subcommand(
+        "order", "Print the vertices, each before its dependencies (--reverse: after)");
+    add_input(*command, options->input);
+    command->add_flag("--reverse", options->reverse,
+                      "Execution order instead: every vertex after its dependencies");
+    command->callback([options, &exit_code] { exit_code = order(*options); });
+
+    add_relatives_command(app, exit_code, "ancestors",
+                          "Print everything NAME depends on, transitively",
+                          dag_ancestors);
+    add_relatives_command(app, exit_code, "descendants",
+                          "Print everything that depends on NAME, transitively",
+                          dag_descendants);
+}
+
+}  // namespace dagcli

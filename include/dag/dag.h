@@ -510,7 +510,7 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  * @return DAG_OK;
  *         DAG_E_NULL_ARGUMENT (out; data when size > 0);
  *         DAG_E_INVALID_ARGUMENT (format is TEXT, MERMAID or not a
- *         dag_format);
+ *         dag_format; JSON: an empty name);
  *         DAG_E_PARSE (malformed text, an undirected DOT graph, a second
  *         graph after the first, a NUL byte, a bad UTF-16 sequence; JSON of
  *         the wrong shape, an id that is not a positive integer below 2^32 -
@@ -519,7 +519,6 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  *         DAG_E_BAD_UTF8 (DOT: a node ID that is not valid UTF-8 in a
  *         graph not declared Latin-1; JSON reports bad UTF-8 as DAG_E_PARSE);
  *         DAG_E_DUPLICATE_NAME (JSON: two vertices with one name);
- *         DAG_E_INVALID_ARGUMENT (JSON: an empty name);
  *         DAG_E_NOMEM.
  */
 DAG_API dag_status dag_import_graph(dag_format format, const char *data, size_t size, dag_graph **out,

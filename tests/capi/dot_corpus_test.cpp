@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <ostream>
 #include <set>
 
 namespace {
@@ -55,6 +56,9 @@ const CorpusFile corpus[] = {
     {"gv-19-dependency-cruiser-frontx.gv", 740, 1161, true},
     {"gv-20-taskflow-opentimer.gv", 34, 36, true},
 };
+
+// gtest prints a parameter through this instead of as raw bytes.
+void PrintTo(const CorpusFile &f, std::ostream *os) { *os << f.name; }
 
 GraphPtr load(const char *name) {
     const std::string path = std::string(DAG_CORPUS_DIR) + "/" + name;

@@ -1,0 +1,47 @@
+// Package dag builds, checks and walks dependency graphs with the semantics
+// of Terraform's internal/dag, through libdag's C API.
+//
+// An edge a -> b, made by g.Connect(a, b), means "a depends on b": b's work
+// happens before a's. Terraform's names are kept, and they mislead: the
+// ancestors of a vertex are what it depends on, its descendants what
+// depends on it, and the root is the vertex nothing depends on.
+//
+//	g, err := dag.New()
+//	if err != nil { ... }
+//	defer g.Close()
+//	web, _ := g.AddVertex("aws_instance.web")
+//	db, _ := g.AddVertex("aws_db_instance.main")
+//	_ = g.Connect(web, db) // web depends on db
+//	report, err := g.Walk(dag.WalkOptions{}, func(id uint64) error {
+//		name, _ := g.Name(id)
+//		return deploy(name) // db first, then web
+//	})
+//
+// # Errors
+//
+// Failing calls return an *Error carrying libdag's status and message
+// ("dag_root: no roots found"); match kinds with errors.Is against the Err*
+// sentinels (ErrCycle, ErrUnknownVertex, ErrBusy...). Methods of a closed
+// Graph return ErrClosed. Messages travel with the error value, never
+// through thread-local state, so nothing is lost when the runtime moves a
+// goroutine between threads.
+//
+// # Goroutines
+//
+// A Graph may be shared between goroutines: reads run concurrently,
+// changes run alone, and changes during a walk, or from a search's
+// callback, fail with ErrBusy. Walk callbacks run on libdag's own threads, several at
+// once; search callbacks (Traverse, FirstAncestorsWith...) run on the
+// calling goroutine. Panics in callbacks never cross into libdag: a walk
+// records them as failed vertices, a search panics again in its caller.
+//
+// # Building
+//
+// The package needs libdag's shared library at link and run time. Name its
+// directory in the environment:
+//
+//	CGO_LDFLAGS=-L/path/to/libdag/lib LD_LIBRARY_PATH=/path/to/libdag/lib go test ./...
+//
+// For an installed libdag, CGO_CFLAGS and CGO_LDFLAGS may come from
+// `pkg-config --cflags --libs libdag` instead. See README.md.
+package dag

@@ -1,0 +1,163 @@
+package dag_test
+
+import (
+	"errors"
+	"testing"
+
+	"libdag.dev/dag"
+)
+
+func TestStatusStrings(t *testing.T) {
+	cases := map[dag.Status]string{
+		dag.StatusOK:            "ok",
+		dag.StatusUnknownVertex: "unknown vertex",
+		dag.Status(-1000):       "unrecognised status",
+	}
+	for status, want := range cases {
+		if got := status.String(); got != want {
+			t.Errorf("Status(%d).String() = %q, want %q", int32(status), got, want)
+		}
+	}
+	// The numbers are libdag's ABI; a wrong constant would mismatch codes.
+	if dag.StatusCycle != -8 || dag.StatusWalkFailed != -18 {
+		t.Errorf("status values differ from dag.h: cycle %d, walk failed %d", dag.StatusCycle, dag.StatusWalkFailed)
+	}
+}
+
+func TestErrorMatchesSentinelByStatus(t *testing.T) {
+	g, ids := build(t, "a")
+	_, err := g.AddVertex("a")
+	wantErr(t, "AddVertex duplicate", err, dag.ErrDuplicateName, `dag_add_vertex: vertex name "a" is already used`)
+
+	var e *dag.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %T is not a *dag.Error", err)
+	}
+	if e.Status != dag.StatusDuplicateName {
+		t.Errorf("Status = %v, want %v", e.Status, dag.StatusDuplicateName)
+	}
+	if errors.Is(err, dag.ErrCycle) || errors.Is(err, dag.ErrClosed) {
+		t.Errorf("error %q matches a sentinel of another status", err)
+	}
+	if errors.Unwrap(err) != nil {
+		t.Errorf("libdag's own error unwraps to %v, want nil", errors.Unwrap(err))
+	}
+	if got := dag.ErrCycle.Error(); got != "dag: "+dag.StatusCycle.String() {
+		t.Errorf("sentinel text %q", got)
+	}
+	if ids["a"] == dag.NoVertex {
+		t.Fatal("vertex id 0 issued")
+	}
+}
+
+func TestUnknownVertices(t *testing.T) {
+	g, ids := build(t, "a->b")
+	const missing = 9999
+	checks := map[string]error{
+		"RemoveVertex":  g.RemoveVertex(missing),
+		"Connect":       g.Connect(ids["a"], missing),
+		"Disconnect":    g.Disconnect(missing, ids["b"]),
+		"ReplaceVertex": g.ReplaceVertex(ids["a"], missing),
+		"SetName":       g.SetName(missing, "x"),
+	}
+	_, checks["Name"] = g.Name(missing)
+	_, checks["Dependencies"] = g.Dependencies(missing)
+	_, checks["Dependents"] = g.Dependents(missing)
+	_, checks["Ancestors"] = g.Ancestors(ids["a"], missing)
+	_, checks["Descendants"] = g.Descendants(missing)
+	for what, err := range checks {
+		wantErr(t, what, err, dag.ErrUnknownVertex, "9999")
+	}
+	_, err := g.Dependents(dag.NoVertex)
+	wantErr(t, "Dependents(NoVertex)", err, dag.ErrUnknownVertex, "0")
+	if g.HasVertex(missing) || g.HasEdge(ids["a"], missing) {
+		t.Error("HasVertex/HasEdge true for an unknown id")
+	}
+	// Failed calls leave the graph as it was.
+	if g.VertexCount() != 2 || g.EdgeCount() != 1 {
+		t.Errorf("graph changed by failed calls: %d vertices, %d edges", g.VertexCount(), g.EdgeCount())
+	}
+}
+
+func TestNameErrors(t *testing.T) {
+	g, ids := build(t, "a", "b")
+	_, err := g.AddVertex("")
+	wantErr(t, "AddVertex empty", err, dag.ErrInvalidArgument, "empty")
+	_, err = g.AddVertex("x\x00y")
+	wantErr(t, "AddVertex NUL", err, dag.ErrInvalidArgument, "NUL")
+	_, err = g.AddVertex("bad\xff")
+	wantErr(t, "AddVertex bad UTF-8", err, dag.ErrBadUTF8, "")
+	err = g.SetName(ids["a"], "b")
+	wantErr(t, "SetName duplicate", err, dag.ErrDuplicateName, "")
+	_, err = g.Find("nobody")
+	wantErr(t, "Find", err, dag.ErrNotFound, `"nobody"`)
+	_, err = g.Find("")
+	wantErr(t, "Find empty", err, dag.ErrInvalidArgument, "")
+	if g.VertexCount() != 2 {
+		t.Errorf("VertexCount = %d after failed adds, want 2", g.VertexCount())
+	}
+}
+
+func TestClosedGraph(t *testing.T) {
+	g, ids := build(t, "a->b")
+	if err := g.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	errs := map[string]error{
+		"Connect":      g.Connect(ids["a"], ids["b"]),
+		"RemoveVertex": g.RemoveVertex(ids["a"]),
+		"SetName":      g.SetName(ids["a"], "z"),
+		"ConnectMany":  g.ConnectMany([]dag.Edge{{From: ids["a"], To: ids["b"]}}),
+		"Subsume":      g.Subsume(g),
+		"Traverse":     g.Traverse(nil, 0, func(uint64, int) dag.Visit { return dag.VisitContinue }),
+	}
+	_, errs["TransitiveReduction"] = g.TransitiveReduction()
+	_, errs["AddVertex"] = g.AddVertex("c")
+	_, errs["AddUnnamedVertex"] = g.AddUnnamedVertex()
+	_, errs["Find"] = g.Find("a")
+	_, errs["Name"] = g.Name(ids["a"])
+	_, errs["Vertices"] = g.Vertices()
+	_, errs["Edges"] = g.Edges()
+	_, errs["Clone"] = g.Clone()
+	_, errs["Root"] = g.Root()
+	_, errs["Validate"] = g.Validate(true)
+	_, errs["TopologicalOrder"] = g.TopologicalOrder()
+	_, errs["Export"] = g.Export(dag.FormatJSON)
+	_, errs["FirstAncestorsWith"] = g.FirstAncestorsWith(nil, func(uint64) bool { return true })
+	_, errs["MatchDescendant"] = g.MatchDescendant(nil, func(uint64) bool { return true })
+	_, errs["Walk"] = g.Walk(dag.WalkOptions{}, func(uint64) error { return nil })
+	for what, err := range errs {
+		if !errors.Is(err, dag.ErrClosed) {
+			t.Errorf("%s after Close: %v, want ErrClosed", what, err)
+		}
+	}
+	if g.HasVertex(ids["a"]) || g.HasEdge(ids["a"], ids["b"]) || g.VertexCount() != 0 || g.EdgeCount() != 0 {
+		t.Error("a closed graph still reports vertices or edges")
+	}
+	if s := g.String(); s != "<"+dag.ErrClosed.Error()+">" {
+		t.Errorf("String() = %q", s)
+	}
+
+	var nilGraph *dag.Graph
+	if _, err := nilGraph.AddVertex("a"); !errors.Is(err, dag.ErrClosed) {
+		t.Errorf("AddVertex on a nil *Graph: %v, want ErrClosed", err)
+	}
+	if err := nilGraph.Close(); err != nil {
+		t.Errorf("Close on a nil *Graph: %v", err)
+	}
+}
+
+func TestSubsumeClosedOther(t *testing.T) {
+	g, _ := build(t, "a")
+	other, _ := build(t, "b")
+	other.Close()
+	if err := g.Subsume(other); !errors.Is(err, dag.ErrClosed) {
+		t.Errorf("Subsume(closed): %v, want ErrClosed", err)
+	}
+	if err := g.Subsume(nil); !errors.Is(err, dag.ErrClosed) {
+		t.Errorf("Subsume(nil): %v, want ErrClosed", err)
+	}
+}

@@ -1,0 +1,3 @@
+module libdag.dev/dag
+
+go 1.19

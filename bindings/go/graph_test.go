@@ -1,0 +1,186 @@
+package dag_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"libdag.dev/dag"
+)
+
+func TestBuildAndQuery(t *testing.T) {
+	g, ids := build(t, "a->b", "a->c", "d->b")
+	a, b, c, d := ids["a"], ids["b"], ids["c"], ids["d"]
+
+	if g.VertexCount() != 4 || g.EdgeCount() != 3 {
+		t.Fatalf("VertexCount, EdgeCount = %d, %d; want 4, 3", g.VertexCount(), g.EdgeCount())
+	}
+	vertices, err := g.Vertices()
+	if err != nil || !reflect.DeepEqual(vertices, []uint64{a, b, c, d}) {
+		t.Errorf("Vertices = %v, %v; want %v", vertices, err, []uint64{a, b, c, d})
+	}
+	edges, err := g.Edges()
+	want := []dag.Edge{{From: a, To: b}, {From: a, To: c}, {From: d, To: b}}
+	if err != nil || !reflect.DeepEqual(edges, want) {
+		t.Errorf("Edges = %v, %v; want %v", edges, err, want)
+	}
+	deps, err := g.Dependencies(a)
+	wantNames(t, "Dependencies(a)", g, deps, err, "b", "c")
+	deps, err = g.Dependencies(b)
+	wantNames(t, "Dependencies(b)", g, deps, err)
+	users, err := g.Dependents(b)
+	wantNames(t, "Dependents(b)", g, users, err, "a", "d")
+	if !g.HasEdge(a, b) || g.HasEdge(b, a) {
+		t.Error("HasEdge does not follow the edge's direction")
+	}
+	if id, err := g.Find("c"); err != nil || id != c {
+		t.Errorf("Find(c) = %d, %v; want %d", id, err, c)
+	}
+}
+
+func TestConnectIsIdempotentAndSelfEdgesAreStored(t *testing.T) {
+	g, ids := build(t, "a->b")
+	if err := g.Connect(ids["a"], ids["b"]); err != nil {
+		t.Fatalf("Connect again: %v", err)
+	}
+	if err := g.Connect(ids["a"], ids["a"]); err != nil {
+		t.Fatalf("Connect self: %v", err)
+	}
+	if g.EdgeCount() != 2 || !g.HasEdge(ids["a"], ids["a"]) {
+		t.Errorf("EdgeCount = %d; want the edge a->b once and the self edge", g.EdgeCount())
+	}
+	if err := g.Disconnect(ids["b"], ids["a"]); err != nil {
+		t.Errorf("Disconnect of a missing edge: %v", err)
+	}
+	if err := g.Disconnect(ids["a"], ids["b"]); err != nil || g.HasEdge(ids["a"], ids["b"]) {
+		t.Errorf("Disconnect(a, b) = %v, edge still there: %v", err, g.HasEdge(ids["a"], ids["b"]))
+	}
+}
+
+func TestConnectManyIsAllOrNothing(t *testing.T) {
+	g, ids := build(t, "a", "b", "c")
+	a, b, c := ids["a"], ids["b"], ids["c"]
+	err := g.ConnectMany([]dag.Edge{{From: a, To: b}, {From: b, To: 12345}})
+	wantErr(t, "ConnectMany with an unknown id", err, dag.ErrUnknownVertex, "")
+	if g.EdgeCount() != 0 {
+		t.Fatalf("ConnectMany failed but added %d edges", g.EdgeCount())
+	}
+	if err := g.ConnectMany([]dag.Edge{{From: a, To: b}, {From: b, To: c}, {From: a, To: b}}); err != nil {
+		t.Fatalf("ConnectMany: %v", err)
+	}
+	if g.EdgeCount() != 2 || !g.HasEdge(a, b) || !g.HasEdge(b, c) {
+		t.Errorf("edges after ConnectMany: %d", g.EdgeCount())
+	}
+	if err := g.ConnectMany(nil); err != nil {
+		t.Errorf("ConnectMany(nil): %v", err)
+	}
+}
+
+func TestNamesAndUnnamedVertices(t *testing.T) {
+	g, ids := build(t, "a")
+	u, err := g.AddUnnamedVertex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name, err := g.Name(u); err != nil || name != "" {
+		t.Errorf("Name(unnamed) = %q, %v", name, err)
+	}
+	if err := g.SetName(u, "named"); err != nil {
+		t.Fatal(err)
+	}
+	if id, err := g.Find("named"); err != nil || id != u {
+		t.Errorf("Find after SetName = %d, %v", id, err)
+	}
+	if err := g.SetName(u, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Find("named"); !errors.Is(err, dag.ErrNotFound) {
+		t.Errorf("old name still found: %v", err)
+	}
+	// The name is free again once its vertex is removed; ids are not reused.
+	if err := g.RemoveVertex(ids["a"]); err != nil {
+		t.Fatal(err)
+	}
+	again, err := g.AddVertex("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again == ids["a"] || again == u {
+		t.Errorf("id %d reused", again)
+	}
+	// An unnamed vertex prints as its id and sorts as that text.
+	if got, want := g.String(), fmt.Sprintf("%d\na\n", u); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+func TestStringLayout(t *testing.T) {
+	// The header's example: vertices "1", "2", "3" and the edge 1 -> 3.
+	g, _ := build(t, "1->3", "2")
+	if got, want := g.String(), "1\n  3\n2\n3\n"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	empty, _ := build(t)
+	if got := empty.String(); got != "" {
+		t.Errorf("empty String() = %q", got)
+	}
+}
+
+func TestReplaceVertex(t *testing.T) {
+	g, ids := build(t, "a->old", "old->c", "new")
+	if err := g.ReplaceVertex(ids["old"], ids["new"]); err != nil {
+		t.Fatal(err)
+	}
+	if g.HasVertex(ids["old"]) {
+		t.Error("original still in the graph")
+	}
+	if !g.HasEdge(ids["a"], ids["new"]) || !g.HasEdge(ids["new"], ids["c"]) || g.EdgeCount() != 2 {
+		t.Errorf("edges not taken over: %s", g)
+	}
+}
+
+func TestCloneIsIndependent(t *testing.T) {
+	g, ids := build(t, "a->b")
+	c, err := g.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.String() != g.String() {
+		t.Fatalf("clone %q differs from %q", c, g)
+	}
+	x, err := c.AddVertex("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x == ids["a"] || x == ids["b"] || g.HasVertex(x) {
+		t.Errorf("clone's new id %d collides or leaked into the original", x)
+	}
+	if err := c.Disconnect(ids["a"], ids["b"]); err != nil || !g.HasEdge(ids["a"], ids["b"]) {
+		t.Errorf("changing the clone changed the original: %v", err)
+	}
+}
+
+func TestSubsume(t *testing.T) {
+	g, ids := build(t, "a->shared")
+	other, oids := build(t, "b->shared", "b->c")
+	if err := g.Subsume(other); err != nil {
+		t.Fatal(err)
+	}
+	// "shared" is the same vertex in both; b and c are new in g.
+	if g.VertexCount() != 4 || g.EdgeCount() != 3 {
+		t.Errorf("after Subsume: %q", g)
+	}
+	b, err := g.Find("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.HasEdge(b, ids["shared"]) {
+		t.Errorf("b's edge not merged onto g's shared: %q", g)
+	}
+	if other.VertexCount() != 3 || !other.HasEdge(oids["b"], oids["c"]) {
+		t.Error("Subsume changed the other graph")
+	}
+	wantErr(t, "Subsume(self)", g.Subsume(g), dag.ErrInvalidArgument, "itself")
+}

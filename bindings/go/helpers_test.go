@@ -1,0 +1,90 @@
+package dag_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"libdag.dev/dag"
+)
+
+// build makes a graph from specs: "a->b" adds the edge a -> b (a depends on
+// b), a lone "a" adds a vertex; vertices are added in order of first
+// mention, so their ids follow that order. The graph is closed when the
+// test ends.
+func build(t *testing.T, specs ...string) (*dag.Graph, map[string]uint64) {
+	t.Helper()
+	g, err := dag.New()
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { g.Close() })
+	ids := make(map[string]uint64)
+	vertex := func(name string) uint64 {
+		if id, ok := ids[name]; ok {
+			return id
+		}
+		id, err := g.AddVertex(name)
+		if err != nil {
+			t.Fatalf("AddVertex(%q): %v", name, err)
+		}
+		ids[name] = id
+		return id
+	}
+	for _, spec := range specs {
+		from, to, isEdge := strings.Cut(spec, "->")
+		if !isEdge {
+			vertex(spec)
+			continue
+		}
+		f, tt := vertex(from), vertex(to)
+		if err := g.Connect(f, tt); err != nil {
+			t.Fatalf("Connect(%s): %v", spec, err)
+		}
+	}
+	return g, ids
+}
+
+// names maps ids to their names in g, keeping the order.
+func names(t *testing.T, g *dag.Graph, ids []uint64) []string {
+	t.Helper()
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		name, err := g.Name(id)
+		if err != nil {
+			t.Fatalf("Name(%d): %v", id, err)
+		}
+		out[i] = name
+	}
+	return out
+}
+
+func wantNames(t *testing.T, what string, g *dag.Graph, ids []uint64, err error, want ...string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	got := names(t, g, ids)
+	if len(want) == 0 {
+		want = []string{}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %q, want %q", what, got, want)
+	}
+}
+
+// wantErr checks that err matches sentinel and, when fragment is not
+// empty, that its message contains fragment.
+func wantErr(t *testing.T, what string, err error, sentinel error, fragment string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%s: no error, want %v", what, sentinel)
+	}
+	if !errors.Is(err, sentinel) {
+		t.Fatalf("%s: error %q does not match %v", what, err, sentinel)
+	}
+	if fragment != "" && !strings.Contains(err.Error(), fragment) {
+		t.Errorf("%s: error %q does not contain %q", what, err, fragment)
+	}
+}

@@ -1,0 +1,232 @@
+package dag
+
+// #include "shim.h"
+import "C"
+
+import (
+	"runtime"
+	"runtime/cgo"
+)
+
+// search is the state of one call that runs a Go callback synchronously
+// (Traverse and the predicate searches), reached from the trampolines in
+// callbacks.go through a cgo.Handle.
+type search struct {
+	match func(id uint64) bool
+	visit func(id uint64, depth int) Visit
+
+	// A panic cannot unwind through libdag's C++ frames, so the trampoline
+	// stops it, makes the search end as soon as it can, and the method that
+	// started the search panics again with the same value once libdag has
+	// returned. Only the search's own goroutine touches these fields.
+	panicked   bool
+	panicValue interface{}
+}
+
+func (s *search) recordPanic(value interface{}) {
+	s.panicked = true
+	s.panicValue = value
+}
+
+// run calls libdag with a handle to s. The caller then checks s.panicked,
+// frees what libdag returned, and panics again with s.panicValue.
+func (s *search) run(call func(h C.uintptr_t) C.dag_status) C.dag_status {
+	h := cgo.NewHandle(s)
+	defer h.Delete()
+	return call(C.uintptr_t(h))
+}
+
+// repanic raises a callback's panic on the caller's goroutine, once what
+// libdag returned has been freed.
+func (s *search) repanic() {
+	if s.panicked {
+		panic(s.panicValue)
+	}
+}
+
+// beginSearch pins the goroutine to its thread, where libdag will call the
+// search's callback, and takes the read lock as a search on that thread.
+func (g *Graph) beginSearch() (*C.dag_graph, C.uintptr_t, error) {
+	runtime.LockOSThread()
+	thread := C.dagbind_thread()
+	ptr, err := g.handle().beginSearch(thread)
+	if err != nil {
+		runtime.UnlockOSThread()
+		return nil, 0, err
+	}
+	return ptr, thread, nil
+}
+
+func (g *Graph) endSearch(thread C.uintptr_t) {
+	g.h.endSearch(thread)
+	runtime.UnlockOSThread()
+}
+
+// Visit is what a Traverse visitor tells the traversal to do next.
+type Visit int
+
+const (
+	// VisitContinue goes on, beyond this vertex too.
+	VisitContinue Visit = C.DAG_VISIT_CONTINUE
+	// VisitSkip does not go beyond this vertex (Terraform's
+	// errStopWalkBranch) but goes on elsewhere.
+	VisitSkip Visit = C.DAG_VISIT_SKIP
+	// VisitStop ends the traversal now (Terraform's errStopWalk); Traverse
+	// then returns nil.
+	VisitStop Visit = C.DAG_VISIT_STOP
+)
+
+// TraverseFlags choose Traverse's order and direction; combine with |.
+// 0 is a depth-first traversal towards dependencies.
+type TraverseFlags uint
+
+const (
+	// TraverseBreadthFirst uses a queue instead of a stack.
+	TraverseBreadthFirst TraverseFlags = C.DAG_TRAVERSE_BREADTH_FIRST
+	// TraverseReverse goes towards dependents instead of dependencies
+	// (Terraform's Reverse...Walk).
+	TraverseReverse TraverseFlags = C.DAG_TRAVERSE_REVERSE
+	// TraverseSorted takes the start set and each batch of neighbours in
+	// name order instead of id order: Terraform's deterministic test walk.
+	TraverseSorted TraverseFlags = C.DAG_TRAVERSE_SORTED
+)
+
+// Traverse is Terraform's DepthFirstWalk, BreadthFirstWalk,
+// ReverseDepthFirstWalk and ReverseBreadthFirstWalk from a start set. visit
+// is called once for every vertex reached, with the depth at which it was
+// first taken off the frontier (0 for a start vertex reached as such), and
+// its answer decides whether the traversal goes beyond it. With a -> b,
+// a -> c and start [a], depth first visits a (0), c (1), b (1); breadth
+// first a (0), b (1), c (1).
+//
+// visit runs synchronously on the calling goroutine. It may call the
+// Graph's reading methods; a changing method called from it returns
+// ErrBusy, and one called on another goroutine waits until Traverse
+// returns (so visit must not wait for such a goroutine). It must not call
+// runtime.Goexit (so not t.FailNow either). If visit panics, the traversal
+// stops and Traverse panics with the same value.
+//
+// Errors: ErrUnknownVertex (a start id; nothing is visited),
+// ErrInvalidArgument (unknown flags, visit returned something other than a
+// Visit constant, visit is nil), ErrClosed.
+func (g *Graph) Traverse(start []uint64, flags TraverseFlags, visit func(id uint64, depth int) Visit) error {
+	if visit == nil {
+		return newError(StatusInvalidArgument, "Traverse", "visit is nil")
+	}
+	ptr, thread, err := g.beginSearch()
+	if err != nil {
+		return err
+	}
+	defer g.endSearch(thread)
+	data, count := idsArg(start)
+	var cerr *C.dag_error
+	s := &search{visit: visit}
+	status := s.run(func(h C.uintptr_t) C.dag_status {
+		return C.dagbind_traverse(ptr, data, count, C.uint(flags), h, &cerr)
+	})
+	if s.panicked {
+		C.dag_error_free(cerr)
+		s.repanic()
+	}
+	return check(status, cerr)
+}
+
+// FirstAncestorsWith is Terraform's FirstAncestorsWith for a set: it searches
+// the ancestors of ids and returns, ascending, each vertex for which match
+// is true, without going beyond it (each branch ends at its first match).
+// With a -> b, b -> c, a -> d and match true for b and c, the result for [a]
+// is [b].
+//
+// match runs synchronously on the calling goroutine, once per vertex
+// reached. It may call the Graph's reading methods; a changing method
+// called from it returns ErrBusy, and one called on another goroutine waits
+// until the search returns (so match must not wait for such a goroutine).
+// It must not call runtime.Goexit. If match panics, the search stops and
+// the method panics with the same value.
+//
+// Errors: ErrUnknownVertex, ErrInvalidArgument (match is nil), ErrClosed.
+func (g *Graph) FirstAncestorsWith(ids []uint64, match func(id uint64) bool) ([]uint64, error) {
+	return g.firstWith("FirstAncestorsWith", ids, match, false)
+}
+
+// FirstDescendantsWith is FirstAncestorsWith towards dependents
+// (Terraform's FirstDescendantsWith).
+func (g *Graph) FirstDescendantsWith(ids []uint64, match func(id uint64) bool) ([]uint64, error) {
+	return g.firstWith("FirstDescendantsWith", ids, match, true)
+}
+
+func (g *Graph) firstWith(op string, ids []uint64, match func(uint64) bool, descendants bool) ([]uint64, error) {
+	if match == nil {
+		return nil, newError(StatusInvalidArgument, op, "match is nil")
+	}
+	ptr, thread, err := g.beginSearch()
+	if err != nil {
+		return nil, err
+	}
+	defer g.endSearch(thread)
+	data, count := idsArg(ids)
+	var out *C.dag_ids
+	var cerr *C.dag_error
+	s := &search{match: match}
+	status := s.run(func(h C.uintptr_t) C.dag_status {
+		return C.dagbind_first_with(ptr, data, count, cbool(descendants), h, &out, &cerr)
+	})
+	if s.panicked {
+		C.dag_ids_free(out)
+		C.dag_error_free(cerr)
+		s.repanic()
+	}
+	if err := check(status, cerr); err != nil {
+		return nil, err
+	}
+	return takeIDs(out), nil
+}
+
+// MatchAncestor is Terraform's MatchAncestor for a set: it reports whether
+// match is true for some ancestor of ids, stopping at the first. A vertex
+// of ids counts only when it is its own ancestor (through a cycle or another
+// vertex of ids). match runs as for FirstAncestorsWith.
+//
+// Errors: ErrUnknownVertex, ErrInvalidArgument (match is nil), ErrClosed.
+func (g *Graph) MatchAncestor(ids []uint64, match func(id uint64) bool) (bool, error) {
+	return g.matchAny("MatchAncestor", ids, match, false)
+}
+
+// MatchDescendant is MatchAncestor towards dependents (Terraform's
+// MatchDescendant).
+func (g *Graph) MatchDescendant(ids []uint64, match func(id uint64) bool) (bool, error) {
+	return g.matchAny("MatchDescendant", ids, match, true)
+}
+
+func (g *Graph) matchAny(op string, ids []uint64, match func(uint64) bool, descendants bool) (bool, error) {
+	if match == nil {
+		return false, newError(StatusInvalidArgument, op, "match is nil")
+	}
+	ptr, thread, err := g.beginSearch()
+	if err != nil {
+		return false, err
+	}
+	defer g.endSearch(thread)
+	data, count := idsArg(ids)
+	var found C.int
+	var cerr *C.dag_error
+	s := &search{match: match}
+	status := s.run(func(h C.uintptr_t) C.dag_status {
+		return C.dagbind_match(ptr, data, count, cbool(descendants), h, &found, &cerr)
+	})
+	if s.panicked {
+		C.dag_error_free(cerr)
+		s.repanic()
+	}
+	if err := check(status, cerr); err != nil {
+		return false, err
+	}
+	return found != 0, nil
+}
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}

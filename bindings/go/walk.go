@@ -1,0 +1,253 @@
+package dag
+
+// #include <stdlib.h>
+// #include "shim.h"
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"runtime/cgo"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// WalkOptions tune Walk. The zero value gives libdag's defaults: 10
+// callbacks at once on 10 threads, dependencies first, Terraform's failure
+// policy, no cancellation.
+type WalkOptions struct {
+	// Parallelism is the most callbacks running at once; 0 for libdag's
+	// default (10, like Terraform's -parallelism).
+	Parallelism int
+	// Threads is the size of the walk's thread pool, at most 1024; 0 for
+	// libdag's default (10). The pool never has more threads than
+	// Parallelism, since no more could be busy.
+	Threads int
+	// Reverse runs dependents before their dependencies (destroy order).
+	Reverse bool
+	// FailFast starts nothing new once a vertex has failed; what never
+	// started is reported VertexNotRun. Without it (Terraform's behaviour)
+	// only the failed vertex's dependents are skipped, as
+	// VertexUpstreamFailed, and independent branches go on.
+	FailFast bool
+	// AlwaysRun lists vertices that run even when a dependency failed;
+	// their own result then decides their dependents.
+	AlwaysRun []uint64
+	// Context, when not nil, cancels the walk once it is done: nothing new
+	// starts, running callbacks finish, and every vertex that had not
+	// started is reported VertexCancelled. Walk then returns the report
+	// and an error matching both ErrCancelled and the context's error.
+	// Cancellation reaches libdag from another goroutine, so a vertex or
+	// two may still start after the context is done. A context already
+	// done when Walk is called runs nothing: Walk returns a nil report and
+	// that error.
+	Context context.Context
+}
+
+// Walk runs fn once for every vertex, each as soon as every dependency of
+// the vertex has finished (every dependent, with Reverse), independent
+// vertices in parallel. With a -> b, b runs before a.
+//
+// fn runs on threads of libdag's pool, up to opts.Parallelism at once, so
+// it must be safe for concurrent use. It may read the graph (Name,
+// Dependencies, Ancestors...); changing the graph returns ErrBusy until the
+// walk ends. A non-nil error marks the vertex failed, with err.Error() as
+// its message and err in its VertexResult.Err; its dependents are then
+// skipped as VertexUpstreamFailed. A panic in fn is recovered and fails the
+// vertex the same way, with a *PanicError. fn must not call runtime.Goexit
+// (so not t.FailNow either).
+//
+// Results: every vertex finished ok: the report and nil. Some vertex
+// failed: the report (report.OK() is false, report.Err() says which vertex
+// failed first) and nil, since the walk itself did its job. Cancelled
+// through opts.Context: the report (nil if the context was done before the
+// walk started) and an error matching ErrCancelled and the context's
+// error. Otherwise no callback ran, and the error is one of: ErrCycle (the
+// graph has a cycle or a self reference; Validate's wording),
+// ErrUnknownVertex (an AlwaysRun id), ErrInvalidArgument (negative or too
+// large Parallelism or Threads, nil fn), ErrBusy (the graph is already
+// being walked, or Walk was called from a search's callback), ErrNoMemory,
+// ErrClosed.
+func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, error) {
+	if fn == nil {
+		return nil, newError(StatusInvalidArgument, "Walk", "fn is nil")
+	}
+	if opts.Parallelism < 0 || opts.Threads < 0 {
+		return nil, newError(StatusInvalidArgument, "Walk", "Parallelism and Threads must not be negative")
+	}
+	if ctx := opts.Context; ctx != nil && ctx.Err() != nil {
+		// Starting would let vertices run before the cancellation lands.
+		return nil, &Error{Status: StatusCancelled, Message: "dag: Walk: " + ctx.Err().Error(), cause: ctx.Err()}
+	}
+	state := &walkState{fn: fn, errs: make(map[uint64]error)}
+	h := cgo.NewHandle(state)
+	// Deferred calls run last first: the walk is freed (its callbacks have
+	// all returned) before the messages it copied and its handle go.
+	defer h.Delete()
+	defer state.freeMessages()
+
+	ptr, err := g.handle().beginWrite("Walk")
+	if err != nil {
+		return nil, err
+	}
+	always, alwaysCount := idsArg(opts.AlwaysRun)
+	var walker *C.dag_walker
+	var cerr *C.dag_error
+	status := C.dagbind_walk_start(ptr, C.size_t(opts.Parallelism), C.size_t(opts.Threads),
+		cbool(opts.Reverse), cbool(opts.FailFast), always, alwaysCount, C.uintptr_t(h), &walker, &cerr)
+	// Once started, the walk holds the graph itself: libdag refuses
+	// changes with DAG_E_BUSY and lets reads through, and the lock must not
+	// be held, or callbacks reading the graph would wait on a writer that
+	// waits on them.
+	g.h.endWrite()
+	if err := check(status, cerr); err != nil {
+		return nil, err
+	}
+	defer C.dag_walk_free(walker)
+
+	stop := make(chan struct{})
+	var watcher sync.WaitGroup
+	var cause error
+	if ctx := opts.Context; ctx != nil && ctx.Done() != nil {
+		watcher.Add(1)
+		go func() {
+			defer watcher.Done()
+			select {
+			case <-ctx.Done():
+				// DAG_E_STATE means the walk had already finished: the
+				// context then changed nothing. The message would add
+				// nothing to the report either way.
+				var cancelErr *C.dag_error
+				if C.dag_walk_cancel(walker, &cancelErr) != C.DAG_E_STATE {
+					cause = ctx.Err()
+				}
+				C.dag_error_free(cancelErr)
+			case <-stop:
+			}
+		}()
+	}
+	var creport *C.dag_walk_report
+	status = C.dag_walk_wait(walker, &creport, &cerr)
+	close(stop)
+	watcher.Wait()
+
+	if creport == nil {
+		if err := check(status, cerr); err != nil {
+			return nil, err
+		}
+		return nil, newError(StatusInternal, "Walk", "dag_walk_wait succeeded without a report")
+	}
+	report, err := takeReport(creport, state)
+	if err != nil {
+		C.dag_error_free(cerr)
+		return nil, err
+	}
+	switch status {
+	case C.DAG_OK:
+		C.dag_error_free(cerr)
+		return report, nil
+	case C.DAG_E_WALK_FAILED:
+		// The report tells which vertices failed; report.Err() gives the
+		// same message libdag put in the error object.
+		C.dag_error_free(cerr)
+		return report, nil
+	default:
+		err := check(status, cerr)
+		if e, ok := err.(*Error); ok {
+			e.cause = cause
+		}
+		return report, err
+	}
+}
+
+// walkState is one walk's Go side, reached from the pool threads through a
+// cgo.Handle.
+type walkState struct {
+	fn func(id uint64) error
+
+	mu sync.Mutex
+	// messages are the failure texts handed to libdag, which copies each
+	// only after the callback has returned; they are freed when the walk
+	// has ended.
+	messages []*C.char
+	// errs holds the error each failed callback returned, for the report.
+	errs map[uint64]error
+}
+
+// run is the body of a walk callback: it calls fn and turns its result
+// into a dag_walk_result.
+func (w *walkState) run(vertex uint64, message **C.char) C.int {
+	err, text := w.call(vertex)
+	if err == nil {
+		return C.DAG_WALK_OK
+	}
+	var ctext *C.char
+	if text != "" {
+		// libdag documents messages as UTF-8 strings ending at the first
+		// NUL; make the Go text one rather than have it cut short.
+		text = strings.ToValidUTF8(text, "\uFFFD")
+		ctext = C.CString(strings.ReplaceAll(text, "\x00", "\uFFFD"))
+	}
+	w.mu.Lock()
+	if ctext != nil {
+		w.messages = append(w.messages, ctext)
+	}
+	w.errs[vertex] = err
+	w.mu.Unlock()
+	*message = ctext
+	return C.DAG_WALK_FAILED
+}
+
+// call runs fn for one vertex, turning a panic (in fn or in its error's
+// Error method) into a *PanicError: a panic must not unwind into libdag's
+// C++ frames, and on a pool thread nothing could recover it anyway.
+func (w *walkState) call(vertex uint64) (err error, text string) {
+	returned := false
+	defer func() {
+		if !returned {
+			p := &PanicError{Vertex: vertex, Value: recover(), Stack: debug.Stack()}
+			err, text = p, p.Error()
+		}
+	}()
+	err = w.fn(vertex)
+	if err != nil {
+		text = err.Error()
+	}
+	returned = true
+	return err, text
+}
+
+func (w *walkState) freeMessages() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, m := range w.messages {
+		C.free(unsafe.Pointer(m))
+	}
+	w.messages = nil
+}
+
+// PanicError is the error of a vertex whose Walk callback panicked.
+type PanicError struct {
+	// Vertex is the vertex whose callback panicked.
+	Vertex uint64
+	// Value is what the callback passed to panic.
+	Value interface{}
+	// Stack is the goroutine's stack when the panic was recovered, as
+	// runtime/debug.Stack gives it.
+	Stack []byte
+}
+
+// Error returns "panic: " and the panic value: the message the report
+// records for the vertex.
+func (p *PanicError) Error() string {
+	return fmt.Sprintf("panic: %v", p.Value)
+}
+
+// Unwrap returns the panic value when it is an error (as for runtime
+// errors), so errors.Is and errors.As see through the panic.
+func (p *PanicError) Unwrap() error {
+	err, _ := p.Value.(error)
+	return err
+}

@@ -1,0 +1,208 @@
+//! Status codes and the error type every fallible call returns.
+
+use std::ffi::CStr;
+use std::fmt;
+use std::os::raw::c_int;
+
+use libdag_sys as sys;
+
+/// A libdag status code: what kind of failure an [`Error`] is, or the verdict
+/// of a [`Validation`](crate::Validation).
+///
+/// The numeric values ([`Status::code`]) are libdag's ABI and never change.
+/// New codes may be added by later libdag versions; a code this binding does
+/// not know comes back as [`Status::Unknown`] rather than being lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Status {
+    /// Success. Only ever seen as the status of a valid graph's
+    /// [`Validation`](crate::Validation); an [`Error`] never carries it.
+    Ok,
+    /// A required pointer argument was NULL (a bug in this binding if seen).
+    NullArgument,
+    /// An argument is out of range or malformed: an empty vertex name, a
+    /// name or path holding a NUL byte, a parallelism of 0, a format that
+    /// cannot be used in that direction...
+    InvalidArgument,
+    /// Memory could not be allocated; the object is left as it was.
+    NoMemory,
+    /// A vertex id was never issued by this graph, or its vertex was removed.
+    UnknownVertex,
+    /// A lookup found nothing.
+    NotFound,
+    /// A vertex name is already used by another vertex of the graph.
+    DuplicateName,
+    /// A string is not valid UTF-8 (input text, for imports).
+    BadUtf8,
+    /// The graph (or the change) has a cycle or a self reference; the
+    /// message lists each in Terraform's `Cycle:` form.
+    Cycle,
+    /// The graph is being walked or traversed and cannot be used that way now.
+    Busy,
+    /// The graph has no root (single-root rule).
+    NoRoot,
+    /// The graph has more than one root (single-root rule).
+    MultipleRoots,
+    /// Validation found problems of both kinds (root rule and cycles).
+    InvalidGraph,
+    /// The call is not allowed in the current state.
+    State,
+    /// A walk was cancelled.
+    Cancelled,
+    /// Input text (JSON, DOT) could not be parsed; the message says where.
+    Parse,
+    /// A file could not be read.
+    Io,
+    /// A bug inside libdag; please report the message.
+    Internal,
+    /// A walk ran to its end but at least one vertex failed.
+    WalkFailed,
+    /// A code this version of the binding does not know (from a newer libdag).
+    Unknown(i32),
+}
+
+impl Status {
+    /// The status for a raw `dag_status` value.
+    pub fn from_code(code: i32) -> Status {
+        match code {
+            sys::DAG_OK => Status::Ok,
+            sys::DAG_E_NULL_ARGUMENT => Status::NullArgument,
+            sys::DAG_E_INVALID_ARGUMENT => Status::InvalidArgument,
+            sys::DAG_E_NOMEM => Status::NoMemory,
+            sys::DAG_E_UNKNOWN_VERTEX => Status::UnknownVertex,
+            sys::DAG_E_NOT_FOUND => Status::NotFound,
+            sys::DAG_E_DUPLICATE_NAME => Status::DuplicateName,
+            sys::DAG_E_BAD_UTF8 => Status::BadUtf8,
+            sys::DAG_E_CYCLE => Status::Cycle,
+            sys::DAG_E_BUSY => Status::Busy,
+            sys::DAG_E_NO_ROOT => Status::NoRoot,
+            sys::DAG_E_MULTIPLE_ROOTS => Status::MultipleRoots,
+            sys::DAG_E_INVALID_GRAPH => Status::InvalidGraph,
+            sys::DAG_E_STATE => Status::State,
+            sys::DAG_E_CANCELLED => Status::Cancelled,
+            sys::DAG_E_PARSE => Status::Parse,
+            sys::DAG_E_IO => Status::Io,
+            sys::DAG_E_INTERNAL => Status::Internal,
+            sys::DAG_E_WALK_FAILED => Status::WalkFailed,
+            other => Status::Unknown(other),
+        }
+    }
+
+    /// The raw `dag_status` value (0 for [`Status::Ok`], negative otherwise).
+    pub fn code(self) -> i32 {
+        match self {
+            Status::Ok => sys::DAG_OK,
+            Status::NullArgument => sys::DAG_E_NULL_ARGUMENT,
+            Status::InvalidArgument => sys::DAG_E_INVALID_ARGUMENT,
+            Status::NoMemory => sys::DAG_E_NOMEM,
+            Status::UnknownVertex => sys::DAG_E_UNKNOWN_VERTEX,
+            Status::NotFound => sys::DAG_E_NOT_FOUND,
+            Status::DuplicateName => sys::DAG_E_DUPLICATE_NAME,
+            Status::BadUtf8 => sys::DAG_E_BAD_UTF8,
+            Status::Cycle => sys::DAG_E_CYCLE,
+            Status::Busy => sys::DAG_E_BUSY,
+            Status::NoRoot => sys::DAG_E_NO_ROOT,
+            Status::MultipleRoots => sys::DAG_E_MULTIPLE_ROOTS,
+            Status::InvalidGraph => sys::DAG_E_INVALID_GRAPH,
+            Status::State => sys::DAG_E_STATE,
+            Status::Cancelled => sys::DAG_E_CANCELLED,
+            Status::Parse => sys::DAG_E_PARSE,
+            Status::Io => sys::DAG_E_IO,
+            Status::Internal => sys::DAG_E_INTERNAL,
+            Status::WalkFailed => sys::DAG_E_WALK_FAILED,
+            Status::Unknown(code) => code,
+        }
+    }
+
+    /// libdag's short English description ("unknown vertex"), or
+    /// "unrecognised status" for a code it does not know.
+    pub fn description(self) -> &'static str {
+        // SAFETY: dag_status_string accepts any value and returns a static,
+        // NUL-terminated string that is never freed.
+        let text = unsafe { CStr::from_ptr(sys::dag_status_string(self.code() as c_int)) };
+        text.to_str().unwrap_or("unrecognised status")
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.description())
+    }
+}
+
+/// A failed libdag call: the [`Status`] saying what kind of failure it is,
+/// and libdag's message naming the function and the argument, vertex or
+/// input position at fault (`"dag_root: no roots found"`).
+///
+/// Errors this binding detects before calling libdag (a NUL byte inside a
+/// name, for example) follow the same form, named after the Rust method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    status: Status,
+    message: String,
+}
+
+/// `std::result::Result` with this crate's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// An error made by this binding, not by libdag.
+    pub(crate) fn new(status: Status, message: impl Into<String>) -> Error {
+        Error {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// What kind of failure this is.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The detailed message, starting with the failing function's name.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.message.is_empty() {
+            write!(f, "libdag: {}", self.status)
+        } else {
+            f.write_str(&self.message)
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Turns a libdag return value and its error out-parameter into a `Result`,
+/// freeing the error object.
+///
+/// The status comes from the return value, not from the error object: when
+/// libdag cannot allocate the error object it hands out a static
+/// "out of memory" one while still returning the failure's own status.
+///
+/// # Safety
+/// `err` must be NULL or an error object libdag just returned, not used
+/// afterwards.
+pub(crate) unsafe fn check(status: c_int, err: *mut sys::dag_error) -> Result<()> {
+    if status == sys::DAG_OK {
+        // *err is NULL on success, and dag_error_free(NULL) does nothing.
+        sys::dag_error_free(err);
+        return Ok(());
+    }
+    let message = if err.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(sys::dag_error_message(err))
+            .to_string_lossy()
+            .into_owned()
+    };
+    sys::dag_error_free(err);
+    Err(Error {
+        status: Status::from_code(status),
+        message,
+    })
+}

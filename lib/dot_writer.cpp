@@ -1,6 +1,7 @@
 #include "dot_writer.hpp"
 
 #include "error.hpp"
+#include "json_format.hpp"
 #include "sorted_graph.hpp"
 
 namespace dag {
@@ -11,8 +12,8 @@ namespace {
 // the lines.
 void append_quoted(std::string &out, const SortedVertex &v) {
     if ((!v.name.empty() && v.name.back() == '\\') || v.name.find("\\\n") != std::string::npos)
-        throw Error(Errc::invalid_argument, "vertex " + std::to_string(v.id) +
-                                                " has a name DOT cannot quote (a backslash at its end or "
+        throw Error(Errc::invalid_argument, "vertex " + std::to_string(v.id) + " (" + json_quoted(v.name) +
+                                                ") has a name DOT cannot quote (a backslash at its end or "
                                                 "before a line break); write JSON instead");
     out += '"';
     for (char c : v.name) {

@@ -22,10 +22,6 @@ constexpr std::uint64_t max_id = 0xFFFFFFFEull;
     throw Error(Errc::parse, "JSON: " + where + ": " + what);
 }
 
-std::string quoted(const std::string &s) {
-    return json(s).dump(-1, ' ', false, json::error_handler_t::strict);
-}
-
 std::uint64_t read_id(const json &value, const std::string &where) {
     if (!value.is_number_integer()) shape_error(where, "an id must be an integer, not " + value.dump());
     if (value.is_number_unsigned()) {
@@ -96,13 +92,17 @@ std::vector<VertexId> read_edges(const json &doc, const Graph &g) {
 
 }  // namespace
 
+std::string json_quoted(const std::string &s) {
+    return json(s).dump(-1, ' ', false, json::error_handler_t::strict);
+}
+
 std::string write_json(const Graph &g) {
     std::string out = "{\n  \"format\": \"libdag\",\n  \"version\": 1,\n  \"vertices\": [";
     const char *sep = "\n    ";
     for (VertexId id : g.vertices()) {
         out += sep;
         out += "{\"id\": " + std::to_string(id);
-        if (const std::string *name = g.name(id)) out += ", \"name\": " + quoted(*name);
+        if (const std::string *name = g.name(id)) out += ", \"name\": " + json_quoted(*name);
         out += '}';
         sep = ",\n    ";
     }

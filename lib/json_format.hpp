@@ -13,6 +13,10 @@ namespace dag {
 
 std::string write_json(const Graph &g);
 
+// A string as a JSON string literal, quotes included: also how messages show
+// a name that may hold line breaks or backslashes.
+std::string json_quoted(const std::string &s);
+
 // Fills `out`, which must be empty. Throws Errc::parse for malformed JSON or
 // the wrong shape, with where it is; the graph's own errors for a duplicate
 // or empty name.

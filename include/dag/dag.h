@@ -66,12 +66,12 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define DAG_VERSION_MAJOR 1
-#define DAG_VERSION_MINOR 0
+#define DAG_VERSION_MINOR 1
 #define DAG_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, comparable with dag_version(). */
 #define DAG_VERSION_NUMBER \
     (DAG_VERSION_MAJOR * 10000 + DAG_VERSION_MINOR * 100 + DAG_VERSION_PATCH)
-#define DAG_VERSION_STRING "1.0.0"
+#define DAG_VERSION_STRING "1.1.0"
 
 /**
  * The version of the library loaded at run time, as DAG_VERSION_NUMBER
@@ -81,7 +81,7 @@ extern "C" {
 DAG_API unsigned dag_version(void);
 
 /**
- * The run-time version as a static string ("1.0.0"). Never NULL, never freed.
+ * The run-time version as a static string ("1.1.0"). Never NULL, never freed.
  */
 DAG_API const char *dag_version_string(void);
 
@@ -209,8 +209,10 @@ DAG_API void dag_free(dag_graph *g);
 
 /**
  * Deep-copies a graph: same vertex ids, names, user data pointers (copied as
- * pointers) and edges. Later ids issued by the copy continue where the
- * original's stood, so ids never collide between the two.
+ * pointers) and edges. The copy issues its next ids from where the original
+ * stood (removed ids stay unused), so an id names the same vertex in both;
+ * vertices added afterwards are numbered by each graph on its own, from
+ * that same point.
  *
  * @param out  receives the copy, owned by the caller.
  * @return DAG_OK; DAG_E_NULL_ARGUMENT if `g` or `out` is NULL; DAG_E_NOMEM.
@@ -1128,7 +1130,9 @@ DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
 
 /**
  * Starts walking `g` and returns at once. Arguments and checks as dag_walk().
- * The graph is busy until the walk has finished. Freeing it with dag_free()
+ * Callbacks may start before this call returns (they get the walk handle as
+ * their first argument; *out is written only on return). The graph is busy
+ * until the walk has finished. Freeing it with dag_free()
  * before the walk is allowed: the walk keeps it until dag_walk_free().
  *
  * @param out  receives the walk, owned by the caller: dag_walk_free().

@@ -207,7 +207,7 @@ TEST(FormatExport, DotRefusesNamesGraphvizWouldReadBackChanged) {
         char *out = nullptr;
         std::string msg = expect_error(DAG_E_INVALID_ARGUMENT,
                                        [&](dag_error **e) { return dag_export_graph(g.get(), DAG_FORMAT_DOT, &out, e); });
-        EXPECT_NE(msg.find("vertex " + std::to_string(id)), std::string::npos) << msg;
+        EXPECT_NE(msg.find("vertex " + std::to_string(id) + " (\""), std::string::npos) << msg;
         // JSON carries the same name through unchanged.
         GraphPtr back = import_ok(DAG_FORMAT_JSON, export_as(g.get(), DAG_FORMAT_JSON));
         EXPECT_EQ(shape_of(back.get()), shape_of(g.get()));

@@ -1,0 +1,96 @@
+"""libdag: dependency graphs with Terraform's semantics, for Python.
+
+A thin, complete layer over libdag's C API (``dag.h``) through ctypes, with
+no dependency beyond the standard library::
+
+    import libdag
+
+    with libdag.Graph() as g:
+        web = g.add_vertex("aws_instance.web")
+        db = g.add_vertex("aws_db_instance.main")
+        g.connect(web, db)                      # web depends on db
+        g.validate().raise_for_status()
+        report = g.walk(lambda v: print("apply", g.name(v)))
+        assert report.ok
+
+Set ``LIBDAG_PATH`` to the full path of ``libdag.so.1`` to choose the
+library; otherwise the system's search finds it.
+"""
+
+from . import _native
+from .errors import (
+    BadUtf8Error,
+    BusyError,
+    CancelledError,
+    ClosedError,
+    CycleError,
+    DagError,
+    DagIOError,
+    DuplicateNameError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidGraphError,
+    MultipleRootsError,
+    NoRootError,
+    NotFoundError,
+    NullArgumentError,
+    OutOfMemoryError,
+    ParseError,
+    StateError,
+    UnknownVertexError,
+    WalkFailedError,
+    status_name,
+)
+from .formats import Format
+from .graph import Graph
+from .traversal import Visit
+from .validation import Validation
+from .walk import PENDING, VertexResult, VertexStatus, WalkEvent, Walker, WalkReport
+
+__version__ = "1.1.0"
+
+#: The loaded library's version string ("1.1.0").
+library_version = _native.lib.dag_version_string().decode()
+
+#: The loaded library's version as MAJOR*10000 + MINOR*100 + PATCH.
+library_version_number = _native.lib.dag_version()
+
+#: The path or name the library was loaded from.
+library_path = _native.path
+
+__all__ = [
+    "Graph",
+    "Validation",
+    "Format",
+    "Visit",
+    "Walker",
+    "WalkReport",
+    "VertexResult",
+    "VertexStatus",
+    "WalkEvent",
+    "PENDING",
+    "DagError",
+    "NullArgumentError",
+    "InvalidArgumentError",
+    "OutOfMemoryError",
+    "UnknownVertexError",
+    "NotFoundError",
+    "DuplicateNameError",
+    "BadUtf8Error",
+    "CycleError",
+    "BusyError",
+    "NoRootError",
+    "MultipleRootsError",
+    "InvalidGraphError",
+    "StateError",
+    "ClosedError",
+    "CancelledError",
+    "ParseError",
+    "DagIOError",
+    "InternalError",
+    "WalkFailedError",
+    "status_name",
+    "library_version",
+    "library_version_number",
+    "library_path",
+]

@@ -1,0 +1,684 @@
+"""The Graph class: vertices, edges, algorithms, text forms and walks."""
+
+import os
+from ctypes import byref, c_char_p, c_size_t, c_uint64
+
+from . import _native, traversal, validation, walk
+from ._handle import Handle
+from ._native import lib
+from ._owned import decode_name, encode_name, id_array, id_lists_result, ids_result, string_result, vertex_id
+from .errors import ClosedError, InvalidArgumentError, call
+from .formats import to_format
+
+__all__ = ["Graph"]
+
+
+def _adopt(cls, ptr):
+    graph = cls.__new__(cls)
+    graph._handle = Handle(ptr, lib.dag_free, "graph")
+    return graph
+
+
+class Graph:
+    """A directed graph with Terraform's ``internal/dag`` semantics.
+
+    ``graph.connect(a, b)`` means **a depends on b**: b's work happens before
+    a's. Vertices are ints (ids the graph assigns, never reused) with an
+    optional unique name. Terraform's names are kept and mislead; with
+    a -> b -> c:
+
+    - ``ancestors([a]) == [b, c]``: everything a depends on;
+    - ``descendants([c]) == [a, b]``: everything that depends on c;
+    - ``root() == a``: the vertex nothing depends on;
+    - ``topological_order() == [a, b, c]``: dependents first;
+    - ``reverse_topological_order() == [c, b, a]``: execution order.
+
+    A graph owns a C handle: close it with :meth:`close` or a ``with`` block
+    (it is also freed when garbage collected). After that every method
+    raises :class:`ClosedError`.
+
+    Threads: read-only methods may run at once on several threads; a change
+    waits for the reads in progress and they wait for it. While the graph is
+    walked, reads go on (callbacks may read it) and changes raise BusyError.
+    A change from inside a traversal visitor or predicate of the same graph
+    raises BusyError as well.
+
+    Errors: every method raises a :class:`DagError` subclass for the
+    library's errors; the ones each method can raise are listed with it.
+    Every method raises :class:`ClosedError` once the graph is closed, and
+    every method taking vertex ids raises TypeError for a non-int and
+    UnknownVertexError for an int outside uint64_t's range.
+    """
+
+    __slots__ = ("_handle", "__weakref__")
+
+    def __init__(self):
+        """Creates an empty graph."""
+        ptr = _native.graph_p()
+        call(lib.dag_new, byref(ptr))
+        self._handle = Handle(ptr, lib.dag_free, "graph")
+
+    # -- lifetime ----------------------------------------------------------
+
+    def close(self):
+        """Frees the graph. Idempotent.
+
+        A :class:`Walker` that has been waited for keeps working: the
+        library frees the graph with the last walk that uses it.
+
+        Raises:
+            BusyError: the graph is being read, changed or walked right now
+                (from another thread, or from a visitor, predicate or walk
+                callback of this graph).
+        """
+        self._handle.close("Graph.close")
+
+    @property
+    def closed(self):
+        """True once :meth:`close` has freed the graph."""
+        return self._handle.closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        handle = getattr(self, "_handle", None)
+        if handle is not None:
+            try:
+                handle.close("Graph.__del__")
+            except Exception:  # noqa: BLE001 - nothing can be raised from a finaliser
+                pass
+
+    def clone(self):
+        """A deep copy: same ids, names and edges; later ids never collide with this graph's."""
+        out = _native.graph_p()
+        with self._handle.read("Graph.clone") as g:
+            call(lib.dag_clone, g, byref(out))
+        return _adopt(type(self), out)
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # -- vertices ----------------------------------------------------------
+
+    def add_vertex(self, name=None):
+        """Adds a vertex and returns its id.
+
+        Args:
+            name: None for an unnamed vertex (it prints as its id), or a
+                non-empty name unique in the graph (str, or UTF-8 bytes).
+
+        Raises:
+            DuplicateNameError: another vertex has that name.
+            InvalidArgumentError: the name is empty or holds a NUL character.
+            BadUtf8Error: bytes (or a str with lone surrogates) that are not UTF-8.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.add_vertex"
+        data = encode_name(name, who)
+        out = c_uint64()
+        with self._handle.write(who) as g:
+            call(lib.dag_add_vertex, g, data, None, byref(out))
+        return out.value
+
+    def add_vertices(self, names):
+        """Adds a vertex per name (None for unnamed) and returns their ids, in order.
+
+        Not atomic: on an error the vertices added before it stay.
+
+        Raises:
+            as :meth:`add_vertex`.
+        """
+        return [self.add_vertex(name) for name in names]
+
+    def remove_vertex(self, vertex):
+        """Removes a vertex and every edge touching it; its name becomes free.
+
+        Raises:
+            UnknownVertexError: no such vertex.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.remove_vertex"
+        vertex = vertex_id(vertex, who)
+        with self._handle.write(who) as g:
+            call(lib.dag_remove_vertex, g, vertex)
+
+    def replace_vertex(self, original, replacement):
+        """Terraform's Replace: `replacement` takes over every edge of `original`, which is removed.
+
+        Each dependency of original becomes one of replacement, each
+        dependent of original depends on replacement instead. Replacing a
+        vertex with itself does nothing. `replacement` must already exist.
+
+        Raises:
+            UnknownVertexError: either id is unknown.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.replace_vertex"
+        original = vertex_id(original, who)
+        replacement = vertex_id(replacement, who)
+        with self._handle.write(who) as g:
+            call(lib.dag_replace_vertex, g, original, replacement)
+
+    def has_vertex(self, vertex):
+        """True if `vertex` is a live vertex id of this graph (False for any other int)."""
+        try:
+            vertex = vertex_id(vertex, "Graph.has_vertex")
+        except LookupError:
+            return False
+        with self._handle.read("Graph.has_vertex") as g:
+            return bool(lib.dag_has_vertex(g, vertex))
+
+    def __contains__(self, vertex):
+        """``vertex in graph``: whether `vertex` is a live vertex id (False for non-ints)."""
+        try:
+            return self.has_vertex(vertex)
+        except TypeError:
+            return False
+
+    def __len__(self):
+        """The number of vertices."""
+        with self._handle.read("Graph.__len__") as g:
+            return lib.dag_vertex_count(g)
+
+    def __bool__(self):
+        # A graph is an object, not a collection to test for emptiness:
+        # `if graph:` must not turn False for an empty one (or raise once closed).
+        return True
+
+    def __iter__(self):
+        """Iterates over the vertex ids, ascending (a snapshot taken now)."""
+        return iter(self.vertices())
+
+    def find(self, name):
+        """The id of the vertex named `name`.
+
+        Raises:
+            NotFoundError: no vertex has that name.
+            InvalidArgumentError: the name is empty (no vertex can have it) or holds NUL.
+            BadUtf8Error: the name is not UTF-8.
+        """
+        who = "Graph.find"
+        data = encode_name(name, who, allow_none=False)
+        out = c_uint64()
+        with self._handle.read(who) as g:
+            call(lib.dag_find_vertex, g, data, byref(out))
+        return out.value
+
+    def name(self, vertex):
+        """The name of a vertex, or None for an unnamed one.
+
+        Raises:
+            UnknownVertexError: no such vertex.
+        """
+        who = "Graph.name"
+        vertex = vertex_id(vertex, who)
+        out = c_char_p()
+        with self._handle.read(who) as g:
+            call(lib.dag_vertex_name, g, vertex, byref(out))
+            # Copied while the read lasts: the C string is borrowed from the graph.
+            return decode_name(out.value)
+
+    def label(self, vertex):
+        """The name of a vertex as the library prints it: its name, or its decimal id when unnamed."""
+        name = self.name(vertex)
+        return str(vertex) if name is None else name
+
+    def rename(self, vertex, name):
+        """Renames a vertex; None makes it unnamed.
+
+        Raises:
+            UnknownVertexError: no such vertex.
+            DuplicateNameError: another vertex has the name.
+            InvalidArgumentError: the name is empty or holds NUL.
+            BadUtf8Error: the name is not UTF-8.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.rename"
+        vertex = vertex_id(vertex, who)
+        data = encode_name(name, who)
+        with self._handle.write(who) as g:
+            call(lib.dag_set_vertex_name, g, vertex, data)
+
+    def vertices(self):
+        """Every vertex id, ascending."""
+        with self._handle.read("Graph.vertices") as g:
+            return ids_result(lib.dag_vertices, g)
+
+    # -- edges -------------------------------------------------------------
+
+    def connect(self, source, target):
+        """Adds the edge source -> target: `source` depends on `target`.
+
+        Connecting an existing edge again does nothing. A self edge is
+        stored (validation reports it).
+
+        Raises:
+            UnknownVertexError: either id is unknown.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.connect"
+        source = vertex_id(source, who)
+        target = vertex_id(target, who)
+        with self._handle.write(who) as g:
+            call(lib.dag_connect, g, source, target)
+
+    def connect_many(self, edges):
+        """Adds many edges at once, all or nothing: `edges` is an iterable of (source, target) pairs.
+
+        Faster than one connect() per edge; existing edges and repeats are
+        no-ops.
+
+        Raises:
+            UnknownVertexError: an id is unknown (the message gives the edge's
+                index); the graph is then unchanged.
+            ValueError: an element is not a pair.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.connect_many"
+        flat = []
+        for source, target in edges:
+            flat.append(source)
+            flat.append(target)
+        pairs, count = id_array(flat, who)
+        with self._handle.write(who) as g:
+            call(lib.dag_connect_many, g, pairs, count // 2)
+
+    def disconnect(self, source, target):
+        """Removes the edge source -> target; nothing happens when there is none.
+
+        Raises:
+            UnknownVertexError: either id is unknown.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.disconnect"
+        source = vertex_id(source, who)
+        target = vertex_id(target, who)
+        with self._handle.write(who) as g:
+            call(lib.dag_disconnect, g, source, target)
+
+    def has_edge(self, source, target):
+        """True if the edge source -> target exists (False for unknown ids)."""
+        who = "Graph.has_edge"
+        try:
+            source = vertex_id(source, who)
+            target = vertex_id(target, who)
+        except LookupError:
+            return False
+        with self._handle.read(who) as g:
+            return bool(lib.dag_has_edge(g, source, target))
+
+    def edge_count(self):
+        """The number of edges."""
+        with self._handle.read("Graph.edge_count") as g:
+            return lib.dag_edge_count(g)
+
+    def edges(self):
+        """Every edge as a (source, target) pair, sorted."""
+        with self._handle.read("Graph.edges") as g:
+            flat = ids_result(lib.dag_edges, g)
+        return list(zip(flat[0::2], flat[1::2]))
+
+    def dependencies(self, vertex):
+        """The direct dependencies of a vertex (targets of its edges, Terraform's DownEdges), ascending.
+
+        Raises:
+            UnknownVertexError: no such vertex.
+        """
+        who = "Graph.dependencies"
+        vertex = vertex_id(vertex, who)
+        with self._handle.read(who) as g:
+            return ids_result(lib.dag_dependencies, g, vertex)
+
+    def dependents(self, vertex):
+        """The direct dependents of a vertex (sources of edges to it, Terraform's UpEdges), ascending.
+
+        Raises:
+            UnknownVertexError: no such vertex.
+        """
+        who = "Graph.dependents"
+        vertex = vertex_id(vertex, who)
+        with self._handle.read(who) as g:
+            return ids_result(lib.dag_dependents, g, vertex)
+
+    def subsume(self, other):
+        """Terraform's Subsume: copies every vertex and edge of `other` into this graph.
+
+        A named vertex of `other` whose name exists here is the same vertex
+        (edges merged); every other vertex gets a new id. `other` is not
+        changed. All or nothing.
+
+        Raises:
+            TypeError: `other` is not a Graph.
+            InvalidArgumentError: `other` is this graph.
+            BusyError: this graph is being walked.
+            ClosedError: either graph is closed.
+        """
+        who = "Graph.subsume"
+        if not isinstance(other, Graph):
+            raise TypeError(f"{who}: expected a Graph, not {type(other).__name__}")
+        if other is self:
+            with self._handle.write(who) as g:
+                call(lib.dag_subsume, g, g)  # the library's own error for g == other
+            return
+        # Two graphs, two gates: taken in one global order so that
+        # a.subsume(b) and b.subsume(a) on two threads cannot deadlock.
+        if id(self._handle) < id(other._handle):
+            with self._handle.write(who) as g, other._handle.read(who) as o:
+                call(lib.dag_subsume, g, o)
+        else:
+            with other._handle.read(who) as o, self._handle.write(who) as g:
+                call(lib.dag_subsume, g, o)
+
+    # -- text ----------------------------------------------------------------
+
+    def __str__(self):
+        """Terraform's String(): each vertex by name with its dependencies indented by two spaces."""
+        with self._handle.read("Graph.__str__") as g:
+            return string_result(lib.dag_to_string, g)
+
+    def __repr__(self):
+        try:
+            with self._handle.read("Graph.__repr__") as g:
+                return f"<libdag.Graph {lib.dag_vertex_count(g)} vertices, {lib.dag_edge_count(g)} edges>"
+        except ClosedError:
+            return "<libdag.Graph closed>"
+
+    def export(self, fmt):
+        """The graph as text in `fmt`: "text", "dot", "mermaid" or "json" (or a :class:`Format`).
+
+        Output is deterministic. JSON round-trips exactly through
+        :meth:`from_text` (ids, names, edges).
+
+        Raises:
+            InvalidArgumentError: an unknown format, or "auto"; DOT and a
+                vertex name DOT cannot quote (one ending in a backslash).
+        """
+        who = "Graph.export"
+        value = to_format(fmt, who)
+        with self._handle.read(who) as g:
+            return string_result(lib.dag_export_graph, g, value)
+
+    @classmethod
+    def from_text(cls, data, fmt="auto"):
+        """A new graph read from `data` (str, or bytes) in "dot", "json" or "auto".
+
+        "auto" reads JSON when the text starts with "{", DOT otherwise. A
+        JSON import keeps the ids written in it; a DOT import names each
+        vertex by its node ID, and every edge a -> b makes a depend on b.
+
+        Raises:
+            ParseError: malformed text (the message says where).
+            BadUtf8Error: a DOT node ID that is not UTF-8.
+            DuplicateNameError: JSON naming two vertices alike.
+            InvalidArgumentError: format "text" or "mermaid" (export only);
+                JSON with an empty name.
+            TypeError: `data` is neither str nor bytes.
+        """
+        who = "Graph.from_text"
+        value = to_format(fmt, who)
+        if isinstance(data, str):
+            raw = data.encode("utf-8", "surrogatepass")
+        elif isinstance(data, (bytes, bytearray, memoryview)):
+            raw = bytes(data)
+        else:
+            raise TypeError(f"{who}: data is str or bytes, not {type(data).__name__}")
+        out = _native.graph_p()
+        call(lib.dag_import_graph, value, raw, len(raw), byref(out))
+        return _adopt(cls, out)
+
+    @classmethod
+    def from_file(cls, path, fmt="auto"):
+        """A new graph read from the file at `path` (str, bytes or os.PathLike), as from_text().
+
+        "auto" looks at the content, not the file name.
+
+        Raises:
+            DagIOError: the file cannot be opened or read.
+            and as :meth:`from_text`.
+        """
+        who = "Graph.from_file"
+        value = to_format(fmt, who)
+        raw = os.fsencode(path)
+        if b"\0" in raw:
+            raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: a path cannot hold a NUL character")
+        out = _native.graph_p()
+        call(lib.dag_import_graph_file, value, raw, byref(out))
+        return _adopt(cls, out)
+
+    # -- checks --------------------------------------------------------------
+
+    def root(self):
+        """The single vertex nothing depends on (Terraform's Root()).
+
+        Raises:
+            NoRootError: no vertex is free of dependents (also for an empty graph).
+            MultipleRootsError: several are; the message lists them.
+        """
+        out = c_uint64()
+        with self._handle.read("Graph.root") as g:
+            call(lib.dag_root, g, byref(out))
+        return out.value
+
+    def validate(self, single_root=True):
+        """Checks the graph and returns a :class:`Validation` listing every problem; never raises for them.
+
+        Args:
+            single_root: require exactly one root, as Terraform's Validate()
+                did (newer Terraform dropped the rule: pass False).
+
+        Use ``validate().raise_for_status()`` to raise CycleError,
+        NoRootError, MultipleRootsError or InvalidGraphError instead.
+        """
+        with self._handle.read("Graph.validate") as g:
+            return validation.validate(g, single_root)
+
+    # -- algorithms ----------------------------------------------------------
+
+    def strongly_connected(self):
+        """Strongly connected components (Tarjan) as lists of ids, dependencies' components first."""
+        with self._handle.read("Graph.strongly_connected") as g:
+            return id_lists_result(lib.dag_strongly_connected, g)
+
+    def cycles(self):
+        """Every cycle (component of more than one vertex) as a list of ids, as validate() orders them."""
+        with self._handle.read("Graph.cycles") as g:
+            return id_lists_result(lib.dag_cycles, g)
+
+    def transitive_reduction(self):
+        """Removes every edge a -> c that another path from a to c makes redundant; returns how many.
+
+        Raises:
+            CycleError: the graph has a cycle or self reference (it is unchanged).
+            BusyError: the graph is being walked.
+        """
+        removed = c_size_t()
+        with self._handle.write("Graph.transitive_reduction") as g:
+            call(lib.dag_transitive_reduction, g, byref(removed))
+        return removed.value
+
+    def topological_order(self):
+        """Every vertex before its dependencies (dependents first); ties by name, then id.
+
+        Raises:
+            CycleError: the graph has a cycle or a self reference.
+        """
+        with self._handle.read("Graph.topological_order") as g:
+            return ids_result(lib.dag_topological_order, g)
+
+    def reverse_topological_order(self):
+        """Every vertex after its dependencies: the order a sequential run executes them.
+
+        Not simply topological_order() reversed: ties (by name, then id) are
+        broken among the vertices free first in this direction.
+
+        Raises:
+            CycleError: the graph has a cycle or a self reference.
+        """
+        with self._handle.read("Graph.reverse_topological_order") as g:
+            return ids_result(lib.dag_reverse_topological_order, g)
+
+    def ancestors(self, ids):
+        """Everything the given vertices depend on, transitively (Terraform's Ancestors), ascending.
+
+        `ids` is one id or an iterable of ids. A start vertex is included
+        only when reachable from a start vertex.
+
+        Raises:
+            UnknownVertexError: a start id is unknown.
+        """
+        who = "Graph.ancestors"
+        start = id_array(ids, who)
+        with self._handle.read(who) as g:
+            return ids_result(lib.dag_ancestors, g, *start)
+
+    def descendants(self, ids):
+        """Everything that depends on the given vertices, transitively (Terraform's Descendants), ascending.
+
+        Raises:
+            UnknownVertexError: a start id is unknown.
+        """
+        who = "Graph.descendants"
+        start = id_array(ids, who)
+        with self._handle.read(who) as g:
+            return ids_result(lib.dag_descendants, g, *start)
+
+    def first_ancestors_with(self, ids, predicate):
+        """Terraform's FirstAncestorsWith: the first vertex matching `predicate` on each branch of the ancestors.
+
+        `predicate(vertex_id)` is called once per vertex reached, on this
+        thread; a truthy result collects the vertex and ends its branch. An
+        exception from it stops the search and is raised here. Result ascending.
+
+        Raises:
+            UnknownVertexError: a start id is unknown.
+        """
+        who = "Graph.first_ancestors_with"
+        start = id_array(ids, who)
+        with self._handle.read(who) as g:
+            return traversal.first_with(lib.dag_first_ancestors_with, g, start, predicate)
+
+    def first_descendants_with(self, ids, predicate):
+        """FirstDescendantsWith: as first_ancestors_with(), towards dependents.
+
+        Raises:
+            UnknownVertexError: a start id is unknown.
+        """
+        who = "Graph.first_descendants_with"
+        start = id_array(ids, who)
+        with self._handle.read(who) as g:
+            return traversal.first_with(lib.dag_first_descendants_with, g, start, predicate)
+
+    def match_ancestor(self, ids, predicate):
+        """Terraform's MatchAncestor: True when `predicate` is truthy for some ancestor of the start set.
+
+        Stops at the first match. A start vertex counts only when it is its
+        own ancestor (through a cycle, or from another start vertex).
+
+        Raises:
+            UnknownVertexError: a start id is unknown.
+        """
+        who = "Graph.match_ancestor"
+        start = id_array(ids, who)
+        with self._handle.read(who) as g:
+            return traversal.match(lib.dag_match_ancestor, g, start, predicate)
+
+    def match_descendant(self, ids, predicate):
+        """MatchDescendant: as match_ancestor(), towards dependents.
+
+        Raises:
+            UnknownVertexError: a start id is unknown.
+        """
+        who = "Graph.match_descendant"
+        start = id_array(ids, who)
+        with self._handle.read(who) as g:
+            return traversal.match(lib.dag_match_descendant, g, start, predicate)
+
+    def traverse(self, start, visitor=None, *, breadth_first=False, reverse=False, sort=False):
+        """Terraform's Depth/BreadthFirstWalk (and Reverse...) from `start`; returns [(id, depth), ...].
+
+        Every reachable vertex is visited once, in order, on this thread.
+        `visitor(vertex_id, depth)`, when given, returns None or
+        ``Visit.CONTINUE`` to go on, ``Visit.SKIP`` not to go beyond this
+        vertex, ``Visit.STOP`` to end the traversal. An exception from it
+        ends the traversal and is raised here.
+
+        Args:
+            start: one id or an iterable of ids.
+            breadth_first: a queue instead of a stack.
+            reverse: towards dependents instead of dependencies.
+            sort: the start set and each batch of neighbours in name order
+                (Terraform's deterministic test walk) instead of id order.
+
+        Raises:
+            UnknownVertexError: a start id is unknown (nothing is visited).
+            InvalidArgumentError: the visitor returned something else.
+        """
+        who = "Graph.traverse"
+        ids = id_array(start, who)
+        flags = (
+            (_native.TRAVERSE_BREADTH_FIRST if breadth_first else 0)
+            | (_native.TRAVERSE_REVERSE if reverse else 0)
+            | (_native.TRAVERSE_SORTED if sort else 0)
+        )
+        if visitor is not None and not callable(visitor):
+            raise TypeError(f"{who}: a visitor must be callable, not {type(visitor).__name__}")
+        with self._handle.read(who) as g:
+            return traversal.traverse(g, ids, flags, visitor, who)
+
+    # -- walks ---------------------------------------------------------------
+
+    def walk(self, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False, always_run=(),
+             timestamps=True, observer=None):
+        """Runs `callback(vertex_id)` once per vertex, each after its dependencies; blocks until done.
+
+        The callback runs on libdag's pool threads. Returning normally means
+        success; raising marks the vertex failed with ``str(exc)`` as its
+        message, and every vertex depending on it, transitively, is skipped
+        as UPSTREAM_FAILED. A failed walk does not raise: check the returned
+        :class:`WalkReport` (``report.ok``, ``report.raise_for_status()``).
+
+        Args:
+            parallelism: the most callbacks running at once (at least 1).
+            threads: threads in the walk's pool; None for ``parallelism``
+                (at most 1024).
+            reverse: dependents before their dependencies (destroy order).
+            fail_fast: after a failure start nothing new (the rest ends NOT_RUN).
+            always_run: ids that run even when a dependency failed.
+            timestamps: record start and end times per vertex.
+            observer: None, or ``observer(event, vertex, status, running,
+                done, total)`` called on start, finish and skip of each
+                vertex (:class:`WalkEvent`, :class:`VertexStatus`), on the
+                thread that caused it. Its exceptions go to
+                ``sys.unraisablehook``; the walk goes on.
+
+        Raises:
+            CycleError: the graph has a cycle or a self reference; nothing ran.
+            UnknownVertexError: an always_run id is unknown.
+            InvalidArgumentError: parallelism or threads 0 (or negative),
+                threads above 1024.
+            BusyError: the graph is already being walked.
+        """
+        return walk.run_walk(self, callback, parallelism=parallelism, threads=threads, reverse=reverse,
+                             fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer)
+
+    def walker(self, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False, always_run=(),
+               timestamps=True, observer=None):
+        """A :class:`Walker` for a walk in the background: call its start(), then wait().
+
+        Arguments as :meth:`walk`. Its callback may also return
+        :data:`PENDING` and finish the vertex later with
+        :meth:`Walker.complete`, from any thread.
+
+        Raises:
+            InvalidArgumentError, TypeError: bad options (checked here);
+            the walk's own errors come from :meth:`Walker.start`.
+        """
+        return walk.Walker(self, callback, parallelism=parallelism, threads=threads, reverse=reverse,
+                           fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer)

@@ -1,0 +1,644 @@
+"""Walks: a Python callback per vertex, run on libdag's thread pool.
+
+A callback runs as soon as every dependency of its vertex has finished
+(every dependent, for a reverse walk), independent vertices in parallel on
+the walk's own threads. ctypes takes the GIL for each call, so pure Python
+work does not run in parallel, but callbacks that wait (I/O, subprocesses,
+``time.sleep``, C extensions that release the GIL) do.
+
+What the callback does decides the vertex's outcome:
+
+- returning normally: the vertex succeeded (the return value is ignored,
+  except :data:`PENDING`);
+- raising any exception: the vertex failed, with ``str(exc)`` as its message
+  (the exception's class name when that is empty); the exception object is
+  kept in the report (:attr:`VertexResult.exception`);
+- returning :data:`PENDING` (only in a :class:`Walker` walk): the vertex
+  keeps its parallelism slot until :meth:`Walker.complete` finishes it,
+  from any thread.
+"""
+
+import atexit
+import ctypes
+import enum
+import threading
+import weakref
+from ctypes import byref
+
+from . import _native
+from .errors import (
+    ClosedError,
+    InvalidArgumentError,
+    StateError,
+    call,
+    error_for,
+    status_name,
+    take_error,
+)
+from ._handle import Handle
+from ._owned import id_array, ids_result, vertex_id
+from ._native import lib
+
+__all__ = ["PENDING", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
+
+
+class _Pending:
+    """The type of :data:`PENDING`."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "libdag.PENDING"
+
+    def __reduce__(self):
+        return (_Pending, ())
+
+
+#: Returned by a :class:`Walker` callback: the vertex's work goes on
+#: elsewhere; finish it with :meth:`Walker.complete`.
+PENDING = _Pending()
+
+
+class VertexStatus(enum.IntEnum):
+    """How a vertex ended in a walk (``dag_vertex_status``)."""
+
+    #: Never started: fail fast stopped the walk first.
+    NOT_RUN = 0
+    OK = 1
+    #: Its callback (or Walker.complete) failed.
+    FAILED = 2
+    #: Skipped because a dependency did not finish ok; not an error of its own.
+    UPSTREAM_FAILED = 3
+    #: Never started, or was pending, when the walk was cancelled.
+    CANCELLED = 4
+
+    @property
+    def label(self):
+        """The library's name for the status ("upstream-failed")."""
+        return lib.dag_vertex_status_string(self.value).decode()
+
+
+class WalkEvent(enum.IntEnum):
+    """What an observer is told about (``dag_walk_event``)."""
+
+    #: A vertex's callback is about to run.
+    STARTED = 0
+    #: A vertex that started has finished; the status says how.
+    FINISHED = 1
+    #: A vertex finished without running (upstream failed, cancelled, not run).
+    SKIPPED = 2
+
+
+class VertexResult:
+    """One vertex's outcome in a :class:`WalkReport`.
+
+    Attributes:
+        id: the vertex id.
+        status: a :class:`VertexStatus`.
+        message: the failure message, or the walk's note for a vertex that
+            did not finish by itself ("cancelled while pending"); "" if none.
+        start_ns, end_ns: when its callback started and finished, in
+            nanoseconds since the walk started; 0 when it never ran or
+            timestamps were off.
+        ran: True when its callback was called.
+        exception: the exception its callback raised, or None.
+    """
+
+    __slots__ = ("id", "status", "message", "start_ns", "end_ns", "ran", "exception")
+
+    def __init__(self, id, status, message, start_ns, end_ns, ran, exception):  # noqa: A002 - the C name
+        self.id = id
+        self.status = status
+        self.message = message
+        self.start_ns = start_ns
+        self.end_ns = end_ns
+        self.ran = ran
+        self.exception = exception
+
+    @property
+    def ok(self):
+        """True when the vertex finished ok."""
+        return self.status == VertexStatus.OK
+
+    @property
+    def duration_ns(self):
+        """end_ns - start_ns (0 when it never ran or timestamps were off)."""
+        return self.end_ns - self.start_ns
+
+    def __repr__(self):
+        extra = f", message={self.message!r}" if self.message else ""
+        return f"<VertexResult {self.id} {self.status.name}{extra}>"
+
+
+class WalkReport:
+    """The outcome of a walk, vertex by vertex.
+
+    Attributes:
+        status: ``0`` when every vertex finished ok, ``DAG_E_WALK_FAILED``
+            when at least one failed, ``DAG_E_CANCELLED`` when the walk was
+            cancelled.
+        status_name: the library's name for `status`.
+        message: the walk's error message ("dag_walk_wait: vertex a failed:
+            boom"), "" when it succeeded.
+        vertices: dict of vertex id to :class:`VertexResult`, ascending ids.
+        first_error: the id of the first vertex that failed, or None.
+        first_error_message: "vertex NAME failed: MESSAGE", "" if none failed.
+        cancelled: True when the walk was cancelled.
+    """
+
+    __slots__ = ("status", "status_name", "message", "vertices", "first_error", "first_error_message",
+                 "cancelled", "_counts")
+
+    def __init__(self, status, message, vertices, first_error, first_error_message, cancelled, counts):
+        self.status = status
+        self.status_name = status_name(status)
+        self.message = message
+        self.vertices = vertices
+        self.first_error = first_error
+        self.first_error_message = first_error_message
+        self.cancelled = cancelled
+        self._counts = counts
+
+    @property
+    def ok(self):
+        """True when every vertex finished ok."""
+        return self.status == _native.OK
+
+    def __bool__(self):
+        return self.ok
+
+    def __len__(self):
+        return len(self.vertices)
+
+    def __iter__(self):
+        return iter(self.vertices.values())
+
+    def __getitem__(self, vertex):
+        """The :class:`VertexResult` of a vertex id (KeyError when it is not in the walk)."""
+        return self.vertices[vertex]
+
+    def __contains__(self, vertex):
+        return vertex in self.vertices
+
+    def count(self, status):
+        """How many vertices ended with `status` (a :class:`VertexStatus`)."""
+        return self._counts[VertexStatus(status)]
+
+    @property
+    def counts(self):
+        """Dict of :class:`VertexStatus` to the number of vertices that ended so."""
+        return dict(self._counts)
+
+    def ids(self, status):
+        """The ids of the vertices that ended with `status`, ascending."""
+        status = VertexStatus(status)
+        return [r.id for r in self.vertices.values() if r.status == status]
+
+    def raise_for_status(self):
+        """Raises WalkFailedError or CancelledError when the walk did not succeed.
+
+        When exactly the first failure came from a Python exception, that
+        exception is chained as the cause.
+        """
+        if self.ok:
+            return
+        error = error_for(self.status, self.message)
+        cause = None
+        if self.first_error is not None and self.first_error in self.vertices:
+            cause = self.vertices[self.first_error].exception
+        raise error from cause
+
+    def __repr__(self):
+        counts = ", ".join(f"{s.name.lower()}={n}" for s, n in self._counts.items() if n)
+        return f"<WalkReport {self.status_name}: {counts or 'empty'}>"
+
+
+def _message_text(data):
+    return data.decode("utf-8", "replace") if data else ""
+
+
+def _read_report(report, status, message, exceptions):
+    """Copies a dag_walk_report into a WalkReport (the caller frees it)."""
+    vertices = {}
+    st = ctypes.c_int()
+    text = ctypes.c_char_p()
+    start = ctypes.c_int64()
+    end = ctypes.c_int64()
+    for vertex in ids_result(lib.dag_walk_report_vertices, report):
+        call(lib.dag_walk_report_vertex, report, vertex, byref(st), byref(text), byref(start), byref(end))
+        vertices[vertex] = VertexResult(
+            vertex, VertexStatus(st.value), _message_text(text.value), start.value, end.value,
+            bool(lib.dag_walk_report_ran(report, vertex)), exceptions.get(vertex),
+        )
+    first_message = ctypes.c_char_p()
+    first = lib.dag_walk_report_first_error(report, byref(first_message))
+    counts = {s: lib.dag_walk_report_count(report, s) for s in VertexStatus}
+    return WalkReport(
+        status=status,
+        message=message,
+        vertices=vertices,
+        first_error=first or None,
+        first_error_message=_message_text(first_message.value),
+        cancelled=bool(lib.dag_walk_report_cancelled(report)),
+        counts=counts,
+    )
+
+
+# Statuses with which a finished walk writes its report.
+_FINISHED = (_native.OK, _native.E_WALK_FAILED, _native.E_CANCELLED)
+
+
+def _encode_message(text):
+    # C reads the message up to its first NUL; show one as "\0" rather than
+    # cutting the message there.
+    return text.encode("utf-8", "backslashreplace").replace(b"\0", b"\\0")
+
+
+def _describe(exc):
+    try:
+        text = str(exc)
+    except BaseException:  # noqa: B902 - a broken __str__ must not escape into C
+        text = ""
+    return text or type(exc).__name__
+
+
+class _Callbacks:
+    """The C callbacks of one walk and everything they must keep alive.
+
+    The ctypes function pointers must outlive every call the library makes
+    through them, and a failure message must still be valid when the
+    callback has returned (the library copies it then), so each message is
+    kept here, per vertex, until the walk is done with.
+    """
+
+    def __init__(self, callback, observer, allow_pending):
+        if not callable(callback):
+            raise TypeError(f"a walk callback must be callable, not {type(callback).__name__}")
+        if observer is not None and not callable(observer):
+            raise TypeError(f"an observer must be callable, not {type(observer).__name__}")
+        self.callback = callback
+        self.observer = observer
+        self.allow_pending = allow_pending
+        self.messages = {}
+        self.exceptions = {}
+        # Threads inside a callback or the observer right now; see Walker.close().
+        self.calling = {}
+        # Set once the Walker knows its handle: the library may call back
+        # before dag_walk_start() has returned it, and a callback that calls
+        # walker.cancel() or walker.complete() must find the walk started.
+        self.ready = threading.Event()
+        if not allow_pending:
+            self.ready.set()  # Graph.walk() hands out no walker
+        self.c_callback = _native.WALK_FN(self._call)
+        self.c_observer = _native.OBSERVER_FN(self._observe) if observer is not None else _native.OBSERVER_FN()
+
+    def _enter(self):
+        me = threading.get_ident()
+        self.calling[me] = self.calling.get(me, 0) + 1
+
+    def _leave(self):
+        me = threading.get_ident()
+        depth = self.calling[me] - 1
+        if depth:
+            self.calling[me] = depth
+        else:
+            del self.calling[me]
+
+    def in_callback(self):
+        """True on a thread that is running one of this walk's callbacks or its observer."""
+        return threading.get_ident() in self.calling
+
+    def _fail(self, vertex, message_out, exc):
+        self.exceptions[vertex] = exc
+        buffer = ctypes.create_string_buffer(_encode_message(_describe(exc)))
+        self.messages[vertex] = buffer
+        message_out[0] = ctypes.addressof(buffer)
+        return _native.WALK_FAILED
+
+    def _call(self, _walker, vertex, message_out, _user_data):
+        self._enter()
+        try:
+            try:
+                if not self.ready.is_set():  # is_set() takes no lock, wait() does
+                    self.ready.wait()
+                result = self.callback(vertex)
+            except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
+                return self._fail(vertex, message_out, exc)
+            if result is PENDING:
+                if self.allow_pending:
+                    return _native.WALK_PENDING
+                # Nothing could ever complete it: Graph.walk() hands out no
+                # walker to call complete() on.
+                return self._fail(vertex, message_out, RuntimeError(
+                    "the callback returned PENDING, which only a Walker (Graph.walker()) can complete"))
+            return _native.WALK_OK
+        except BaseException as exc:  # noqa: B902 - e.g. a MemoryError while recording a failure
+            try:
+                return self._fail(vertex, message_out, exc)
+            except BaseException:  # noqa: B902
+                return _native.WALK_FAILED
+        finally:
+            self._leave()
+
+    def _observe(self, _walker, event, vertex, status, running, done, total, _user_data):
+        # An exception from the observer has no caller to go to: ctypes
+        # reports it through sys.unraisablehook, and the walk goes on.
+        self._enter()
+        try:
+            if not self.ready.is_set():
+                self.ready.wait()
+            self.observer(WalkEvent(event), vertex, VertexStatus(status), running, done, total)
+        finally:
+            self._leave()
+
+
+def _options(parallelism, threads, reverse, fail_fast, always_run, timestamps, callbacks, who):
+    opts = _native.WalkOptions()
+    call(lib.dag_walk_options_init, byref(opts), ctypes.sizeof(opts))
+    parallelism = _count(parallelism, "parallelism", who)
+    if threads is None:
+        # Python users read `parallelism` as "this many callbacks at once";
+        # the library's default pool of 10 threads would cap that.
+        threads = min(parallelism, _native.WALK_MAX_THREADS) if parallelism else 0
+    opts.parallelism = parallelism
+    opts.threads = _count(threads, "threads", who)
+    opts.reverse = 1 if reverse else 0
+    opts.failure_policy = _native.FAILURE_FAIL_FAST if fail_fast else _native.FAILURE_CONTINUE
+    opts.timestamps = 1 if timestamps else 0
+    ids, count = id_array(always_run, who)
+    if count:
+        opts.always_run = ctypes.cast(ids, _native.uint64_p)
+        opts.always_run_count = count
+    if callbacks.observer is not None:
+        opts.observer = callbacks.c_observer
+    # `ids` must stay alive as long as `opts` is used: return it with them.
+    return opts, ids
+
+
+def _count(value, name, who):
+    try:
+        value = value.__index__()
+    except AttributeError:
+        raise TypeError(f"{who}: {name} is an int, not {type(value).__name__}") from None
+    if value < 0 or value >= 1 << 64:
+        # 0 goes on to the library, which explains it in its own words.
+        raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: {name} is {value}, out of range")
+    return value
+
+
+def _cancel_quietly(handle):
+    """Cancels a walk whatever its state: one that has finished refuses with DAG_E_STATE, harmlessly."""
+    try:
+        with handle.read("Walker.close") as ptr:
+            lib.dag_walk_cancel(ptr, None)
+    except ClosedError:
+        pass
+
+
+def run_walk(graph, callback, **options):
+    """Graph.walk(): a Walker started, waited for and closed.
+
+    Not dag_walk(): a blocking walk running on a daemon thread when the
+    interpreter exits must be cancelled by the exit handler below (its
+    callbacks could not run any more), and that takes a walker handle.
+    """
+    walker = Walker(graph, callback, _blocking=True, **options)
+    try:
+        walker.start()
+        return walker.wait()
+    finally:
+        walker.close()
+
+
+# Walkers whose walk may still run. At exit they are closed while the
+# interpreter can still run their callbacks: once it is being torn down, a
+# pool thread's callback could no longer take the GIL, and the walk, which
+# the exit waits for, would never end.
+_LIVE = weakref.WeakSet()
+
+
+@atexit.register
+def _close_live_walkers():
+    for walker in list(_LIVE):
+        try:
+            walker.close()
+        except Exception:  # noqa: BLE001 - the rest must still be closed
+            pass
+
+
+class Walker:
+    """A walk that runs in the background: start it, then wait, cancel or complete vertices.
+
+    Made by :meth:`Graph.walker`; the walk begins with :meth:`start`, so a
+    callback may refer to the walker (to cancel the walk, or to complete a
+    vertex it returned :data:`PENDING` for) before any callback can run::
+
+        with graph.walker(callback, parallelism=4) as walker:
+            walker.start()
+            report = walker.wait()
+
+    The graph counts as walked, and refuses changes with BusyError, from
+    start() until wait() has returned or the walker is closed. Closing a
+    walker (or leaving its ``with`` block, or dropping the last reference to
+    it) cancels a walk still running and waits for it to end.
+
+    All methods are thread-safe.
+    """
+
+    def __init__(self, graph, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False,
+                 always_run=(), timestamps=True, observer=None, _blocking=False):
+        self._graph = graph
+        # For Graph.walk(), which hands the walker to no one: nothing could
+        # complete a pending vertex, and errors name the method called.
+        self._who = "Graph.walk" if _blocking else "Walker"
+        self._callbacks = _Callbacks(callback, observer, allow_pending=not _blocking)
+        self._opts, self._keep = _options(parallelism, threads, reverse, fail_fast, always_run, timestamps,
+                                          self._callbacks, "Graph.walk" if _blocking else "Graph.walker")
+        self._handle = None
+        self._lock = threading.Lock()  # held for short steps only, never across a wait
+        self._walking = False  # holds the graph's walk mark (Handle.begin_walk)
+
+    def start(self):
+        """Starts the walk and returns self.
+
+        Raises:
+            CycleError: the graph has a cycle or a self reference; nothing ran.
+            UnknownVertexError: an ``always_run`` id is not in the graph.
+            BusyError: the graph is being walked already.
+            StateError: this walker was started before.
+            ClosedError: the walker or the graph is closed.
+        """
+        with self._lock:
+            who = self._name("start")
+            if self._callbacks is None:
+                raise ClosedError(_native.E_STATE, f"{who}: the walker is closed")
+            if self._handle is not None:
+                raise StateError(_native.E_STATE, f"{who}: a walker starts only once")
+            graph_handle = self._graph._handle
+            ptr = graph_handle.begin_walk(who)
+            out = _native.walker_p()
+            try:
+                call(lib.dag_walk_start, ptr, self._callbacks.c_callback, None, byref(self._opts), byref(out))
+            except BaseException:
+                graph_handle.end_walk()
+                raise
+            else:
+                self._walking = True
+                self._handle = Handle(out, lib.dag_walk_free, "walker")
+                _LIVE.add(self)
+            finally:
+                self._callbacks.ready.set()
+        return self
+
+    def _name(self, method):
+        return self._who if self._who == "Graph.walk" else f"Walker.{method}"
+
+    def _started(self, who):
+        """The walk's handle and callbacks, read together: close() may clear both at any moment."""
+        with self._lock:
+            handle, callbacks = self._handle, self._callbacks
+        if callbacks is None:
+            raise ClosedError(_native.E_STATE, f"{who}: the walker is closed")
+        if handle is None:
+            raise StateError(_native.E_STATE, f"{who}: the walk has not been started (call start())")
+        return handle, callbacks
+
+    def wait(self):
+        """Blocks until the walk has finished and returns its :class:`WalkReport`.
+
+        May be called again (each call gives a new report). Not from one of
+        the walk's own callbacks or its observer: the walk cannot finish
+        while they wait.
+
+        Raises:
+            StateError: called from a callback or the observer of this walk,
+                or before start().
+            ClosedError: the walker is closed.
+        """
+        who = self._name("wait")
+        handle, callbacks = self._started(who)
+        report = _native.walk_report_p()
+        err = _native.error_p()
+        with handle.read(who) as ptr:
+            try:
+                status = lib.dag_walk_wait(ptr, byref(report), byref(err))
+            finally:
+                message = take_error(err)
+        try:
+            if status not in _FINISHED or not report:
+                raise error_for(status, message or f"dag_walk_wait: {status_name(status)}")
+            self._release_graph()
+            return _read_report(report, status, message, callbacks.exceptions)
+        finally:
+            lib.dag_walk_report_free(report)
+
+    def cancel(self):
+        """Cancels the walk: nothing new starts, running callbacks finish, pending vertices end cancelled.
+
+        Returns without waiting. From any thread, a callback included.
+
+        Raises:
+            StateError: the walk has already finished, or was not started.
+            ClosedError: the walker is closed.
+        """
+        handle, _ = self._started("Walker.cancel")
+        with handle.read("Walker.cancel") as ptr:
+            call(lib.dag_walk_cancel, ptr)
+
+    def complete(self, vertex, error=None):
+        """Finishes a vertex whose callback returned :data:`PENDING`, from any thread.
+
+        Args:
+            vertex: the vertex id.
+            error: None for success; otherwise the failure, as an exception
+                (kept in the report) or a message string.
+
+        Raises:
+            StateError: the vertex is not pending (not started, already
+                completed or finished), or the walk has finished.
+            CancelledError: the vertex was cancelled while pending.
+            UnknownVertexError: the vertex is not in this walk.
+            ClosedError: the walker is closed.
+        """
+        vertex = vertex_id(vertex, "Walker.complete")
+        if error is None:
+            result, message = _native.WALK_OK, None
+        else:
+            result = _native.WALK_FAILED
+            message = _encode_message(error if isinstance(error, str) else _describe(error))
+        handle, callbacks = self._started("Walker.complete")
+        if error is not None and not isinstance(error, str):
+            # Recorded first: the report may be read as soon as the vertex is complete.
+            callbacks.exceptions[vertex] = error
+        with handle.read("Walker.complete") as ptr:
+            call(lib.dag_walk_complete, ptr, vertex, result, message)
+
+    def close(self):
+        """Cancels the walk if it still runs, waits for it to end, and frees it. Idempotent.
+
+        Called from one of the walk's own callbacks (or its observer), where
+        waiting would wait for itself, it cancels the walk and returns; the
+        walk is freed on a background thread once it has ended.
+        """
+        with self._lock:
+            callbacks, handle = self._callbacks, self._handle
+            if callbacks is None:
+                return
+            # From here on every other method raises ClosedError.
+            self._callbacks = None
+            self._handle = None
+        if handle is None:
+            return
+        if callbacks.in_callback():
+            _cancel_quietly(handle)
+            threading.Thread(target=self._free, args=(handle, callbacks), name="libdag-walker-close",
+                             daemon=True).start()
+        else:
+            self._free(handle, callbacks)
+
+    def _free(self, handle, callbacks):
+        # A wait() in progress on another thread returns once the walk is
+        # cancelled; dag_walk_free() then waits for the callbacks to return,
+        # and joins the walk's threads, before `callbacks` may go.
+        _cancel_quietly(handle)
+        handle.close("Walker.close", wait=True)
+        self._release_graph()
+        del callbacks
+
+    def _release_graph(self):
+        with self._lock:
+            walking, self._walking = self._walking, False
+        if walking:
+            self._graph._handle.end_walk()
+
+    @property
+    def closed(self):
+        """True once :meth:`close` has been called."""
+        return self._callbacks is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - nothing can be raised from a finaliser
+            pass
+
+    def __repr__(self):
+        if self._callbacks is None:
+            state = "closed"
+        elif self._handle is None:
+            state = "not started"
+        else:
+            state = "started"
+        return f"<libdag.Walker {state}>"

@@ -1,0 +1,532 @@
+"""Walks: order, parallelism, failures, exceptions, options, observers, background walkers."""
+
+import queue
+import sys
+import threading
+import time
+import unittest
+
+import libdag
+from libdag import VertexStatus
+from support import build
+
+
+class Recorder:
+    """A walk callback that records, under a lock, when each vertex starts and ends."""
+
+    def __init__(self, graph, sleep=0.0, fail=()):
+        self.graph = graph
+        self.sleep = sleep
+        self.fail = set(fail)
+        self.lock = threading.Lock()
+        self.clock = 0
+        self.started = {}
+        self.ended = {}
+        self.running = 0
+        self.max_running = 0
+        self.threads = set()
+
+    def _tick(self):
+        self.clock += 1
+        return self.clock
+
+    def __call__(self, vertex):
+        with self.lock:
+            self.started[vertex] = self._tick()
+            self.running += 1
+            self.max_running = max(self.max_running, self.running)
+            self.threads.add(threading.get_ident())
+        try:
+            if self.sleep:
+                time.sleep(self.sleep)
+            if self.graph.name(vertex) in self.fail:
+                raise RuntimeError(f"{self.graph.name(vertex)} broke")
+        finally:
+            with self.lock:
+                self.running -= 1
+                self.ended[vertex] = self._tick()
+
+    def start_order(self):
+        return [self.graph.label(v) for v in sorted(self.started, key=self.started.get)]
+
+
+def deployment():
+    """A small Terraform-like graph: app -> web -> {db, net}, db -> net, plus an independent dns."""
+    return build([("app", "web"), ("web", "db"), ("web", "net"), ("db", "net")], vertices=["dns"])
+
+
+class WalkOrderTest(unittest.TestCase):
+    def test_dependencies_finish_before_dependents_start(self):
+        g, ids = deployment()
+        rec = Recorder(g, sleep=0.01)
+        report = g.walk(rec, parallelism=4)
+        self.assertTrue(report.ok)
+        self.assertEqual(report.status, 0)
+        self.assertEqual(report.message, "")
+        self.assertEqual(len(report), 5)
+        for source, target in g.edges():
+            # source depends on target: target's work happens first.
+            self.assertLess(rec.ended[target], rec.started[source], (g.name(source), g.name(target)))
+        self.assertEqual(rec.start_order()[-1], "app")
+        self.assertEqual(report.count(VertexStatus.OK), 5)
+
+    def test_sequential_walk_runs_in_execution_order(self):
+        g, ids = build([("a", "b"), ("b", "c")])
+        rec = Recorder(g)
+        g.walk(rec, parallelism=1)
+        self.assertEqual(rec.start_order(), ["c", "b", "a"])
+        self.assertEqual(rec.max_running, 1)
+
+    def test_reverse_walk_runs_dependents_first(self):
+        g, ids = build([("a", "b"), ("b", "c")])
+        rec = Recorder(g)
+        report = g.walk(rec, parallelism=3, reverse=True)
+        self.assertTrue(report.ok)
+        self.assertEqual(rec.start_order(), ["a", "b", "c"])
+
+    def test_parallelism_bounds_callbacks_in_flight(self):
+        g = libdag.Graph()
+        for i in range(12):
+            g.add_vertex(f"v{i}")
+        rec = Recorder(g, sleep=0.05)
+        report = g.walk(rec, parallelism=4)
+        self.assertTrue(report.ok)
+        self.assertEqual(rec.max_running, 4)
+        self.assertGreater(len(rec.threads), 1)
+        rec = Recorder(g, sleep=0.005)
+        g.walk(rec, parallelism=3, threads=1)
+        self.assertEqual(rec.max_running, 1)  # one thread can run one callback at a time
+
+    def test_many_vertices(self):
+        g = libdag.Graph()
+        ids = [g.add_vertex() for _ in range(2000)]
+        g.connect_many((ids[i], ids[i // 2]) for i in range(1, len(ids)))
+        seen = []
+        report = g.walk(seen.append, parallelism=8)
+        self.assertTrue(report.ok)
+        self.assertEqual(sorted(seen), ids)
+        position = {v: i for i, v in enumerate(seen)}
+        for source, target in g.edges():
+            self.assertLess(position[target], position[source])
+
+    def test_empty_graph(self):
+        report = libdag.Graph().walk(lambda v: None)
+        self.assertTrue(report.ok)
+        self.assertEqual(len(report), 0)
+
+
+class WalkFailureTest(unittest.TestCase):
+    def test_failure_skips_dependents_and_independent_work_goes_on(self):
+        g, ids = deployment()
+        rec = Recorder(g, fail={"db"})
+        report = g.walk(rec)
+        self.assertFalse(report.ok)
+        self.assertFalse(report)
+        self.assertEqual(report.status, -18)
+        self.assertEqual(report.status_name, "walk failed")
+        status = {g.name(r.id): r.status for r in report}
+        self.assertEqual(status, {
+            "net": VertexStatus.OK, "dns": VertexStatus.OK, "db": VertexStatus.FAILED,
+            "web": VertexStatus.UPSTREAM_FAILED, "app": VertexStatus.UPSTREAM_FAILED,
+        })
+        self.assertNotIn(ids["web"], rec.started)
+        self.assertNotIn(ids["app"], rec.started)
+        db = report[ids["db"]]
+        self.assertEqual(db.message, "db broke")
+        self.assertIsInstance(db.exception, RuntimeError)
+        self.assertTrue(db.ran)
+        self.assertFalse(report[ids["web"]].ran)
+        self.assertEqual(report[ids["web"]].message, "")  # upstream failure is not an error of its own
+        self.assertEqual(report.first_error, ids["db"])
+        self.assertEqual(report.first_error_message, "vertex db failed: db broke")
+        self.assertEqual(report.message, "dag_walk_wait: vertex db failed: db broke")
+        self.assertEqual(report.count(VertexStatus.UPSTREAM_FAILED), 2)
+        self.assertEqual(report.ids(VertexStatus.FAILED), [ids["db"]])
+        self.assertEqual(report.counts[VertexStatus.OK], 2)
+        self.assertFalse(report.cancelled)
+        with self.assertRaises(libdag.WalkFailedError) as cm:
+            report.raise_for_status()
+        self.assertIs(cm.exception.__cause__, db.exception)
+
+    def test_exception_messages(self):
+        g, ids = build(vertices=["empty", "nul", "unicode", "custom"])
+
+        class Custom(Exception):
+            def __str__(self):
+                return "custom text"
+
+        def callback(vertex):
+            name = g.name(vertex)
+            if name == "empty":
+                raise KeyboardInterrupt()  # not an Exception: must not escape into C either
+            if name == "nul":
+                raise ValueError("before\0after")
+            if name == "unicode":
+                raise ValueError("échec ✗")
+            raise Custom()
+
+        report = g.walk(callback)
+        self.assertEqual(report.count(VertexStatus.FAILED), 4)
+        self.assertEqual(report[ids["empty"]].message, "KeyboardInterrupt")
+        self.assertEqual(report[ids["nul"]].message, "before\\0after")
+        self.assertEqual(report[ids["unicode"]].message, "échec ✗")
+        self.assertEqual(report[ids["custom"]].message, "custom text")
+        self.assertIsInstance(report[ids["empty"]].exception, KeyboardInterrupt)
+
+    def test_fail_fast_starts_nothing_new(self):
+        g, ids = build([("b", "a"), ("c", "b")], vertices=["a"])
+        independent = [g.add_vertex(f"x{i}") for i in range(5)]
+        for x in independent:
+            g.connect(x, ids["a"])  # everything waits for a, which fails
+        report = g.walk(lambda v: 1 / 0 if v == ids["a"] else None, fail_fast=True, parallelism=1)
+        self.assertEqual(report[ids["a"]].status, VertexStatus.FAILED)
+        self.assertEqual(report[ids["a"]].message, "division by zero")
+        self.assertEqual(report.count(VertexStatus.OK), 0)
+        self.assertEqual(report.count(VertexStatus.FAILED), 1)
+        for x in independent:
+            self.assertIn(report[x].status, (VertexStatus.NOT_RUN, VertexStatus.UPSTREAM_FAILED))
+            self.assertFalse(report[x].ran)
+
+    def test_fail_fast_leaves_unstarted_independent_vertices_not_run(self):
+        g, ids = build(vertices=["a", "b", "c"])
+        report = g.walk(lambda v: 1 / 0, fail_fast=True, parallelism=1, threads=1)
+        self.assertEqual(report.count(VertexStatus.FAILED), 1)
+        self.assertEqual(report.count(VertexStatus.NOT_RUN), 2)
+
+    def test_always_run(self):
+        g, ids = build([("cleanup", "work"), ("report", "cleanup")])
+        ran = []
+
+        def callback(vertex):
+            ran.append(g.name(vertex))
+            if g.name(vertex) == "work":
+                raise RuntimeError("work failed")
+
+        report = g.walk(callback, always_run=[ids["cleanup"]])
+        self.assertEqual(ran, ["work", "cleanup", "report"])
+        self.assertEqual(report[ids["cleanup"]].status, VertexStatus.OK)
+        # cleanup's own result decides its dependents.
+        self.assertEqual(report[ids["report"]].status, VertexStatus.OK)
+        self.assertEqual(report.first_error, ids["work"])
+
+    def test_pending_is_refused_in_a_blocking_walk(self):
+        g, ids = build(vertices=["a"])
+        report = g.walk(lambda v: libdag.PENDING)
+        self.assertEqual(report[ids["a"]].status, VertexStatus.FAILED)
+        self.assertIn("PENDING", report[ids["a"]].message)
+
+
+class WalkErrorTest(unittest.TestCase):
+    def test_cycle_is_refused_before_anything_runs(self):
+        g, _ = build([("a", "b"), ("b", "c"), ("c", "a")])
+        calls = []
+        with self.assertRaises(libdag.CycleError) as cm:
+            g.walk(calls.append)
+        self.assertEqual(cm.exception.message, "dag_walk_start: Cycle:\n  a\n  b\n  c")
+        self.assertEqual(calls, [])
+        g2, _ = build([("a", "a")])
+        with self.assertRaises(libdag.CycleError):
+            g2.walk(calls.append)
+        self.assertEqual(calls, [])
+
+    def test_bad_options(self):
+        g, ids = build([("a", "b")])
+        with self.assertRaises(libdag.InvalidArgumentError) as cm:
+            g.walk(lambda v: None, parallelism=0)
+        self.assertTrue(cm.exception.message.startswith("dag_walk_start: "))
+        with self.assertRaises(libdag.InvalidArgumentError):
+            g.walk(lambda v: None, parallelism=-1)
+        with self.assertRaises(libdag.InvalidArgumentError):
+            g.walk(lambda v: None, threads=0)
+        with self.assertRaises(libdag.InvalidArgumentError) as cm:
+            g.walk(lambda v: None, threads=2000)
+        self.assertIn("DAG_WALK_MAX_THREADS", cm.exception.message)
+        with self.assertRaises(libdag.UnknownVertexError):
+            g.walk(lambda v: None, always_run=[99])
+        with self.assertRaises(libdag.UnknownVertexError):
+            g.walk(lambda v: None, always_run=[-3])
+        with self.assertRaises(TypeError):
+            g.walk(None)
+        with self.assertRaises(TypeError):
+            g.walk(lambda v: None, parallelism="many")
+        with self.assertRaises(TypeError):
+            g.walk(lambda v: None, observer=42)
+
+    def test_graph_is_busy_but_readable_during_a_walk(self):
+        g, ids = build([("a", "b")])
+        outcomes = {}
+
+        def callback(vertex):
+            outcomes[vertex] = {"name": g.name(vertex), "deps": g.dependencies(vertex)}
+            for attempt in (lambda: g.add_vertex("new"), lambda: g.connect(ids["b"], ids["a"]),
+                            g.close, lambda: g.rename(vertex, "x")):
+                try:
+                    attempt()
+                except libdag.BusyError:
+                    continue
+                raise AssertionError("a change during the walk was allowed")
+            with self.assertRaises(libdag.BusyError):
+                g.walk(lambda v: None)  # the graph is already being walked
+
+        report = g.walk(callback)
+        report.raise_for_status()
+        self.assertEqual(outcomes[ids["a"]], {"name": "a", "deps": [ids["b"]]})
+        g.add_vertex("after")  # free again once the walk is over
+        self.assertEqual(len(g), 3)
+
+
+class TimestampObserverTest(unittest.TestCase):
+    def test_timestamps(self):
+        g, ids = build([("a", "b")])
+        report = g.walk(lambda v: time.sleep(0.002))
+        a, b = report[ids["a"]], report[ids["b"]]
+        self.assertGreater(b.end_ns, b.start_ns)
+        self.assertGreaterEqual(b.duration_ns, 1_000_000)
+        self.assertGreaterEqual(a.start_ns, b.end_ns)
+        report = g.walk(lambda v: None, timestamps=False)
+        self.assertEqual([(r.start_ns, r.end_ns) for r in report], [(0, 0), (0, 0)])
+
+    def test_observer_sees_every_event(self):
+        g, ids = deployment()
+        events = []
+        lock = threading.Lock()
+
+        def observer(event, vertex, status, running, done, total):
+            with lock:
+                events.append((event, g.name(vertex), status, running, done, total))
+
+        report = g.walk(Recorder(g, fail={"web"}), observer=observer)
+        self.assertEqual(report.count(VertexStatus.FAILED), 1)
+        started = {name for e, name, *_ in events if e == libdag.WalkEvent.STARTED}
+        finished = {name: s for e, name, s, *_ in events if e == libdag.WalkEvent.FINISHED}
+        skipped = {name: s for e, name, s, *_ in events if e == libdag.WalkEvent.SKIPPED}
+        self.assertEqual(started, {"net", "db", "dns", "web"})
+        self.assertEqual(finished, {"net": VertexStatus.OK, "db": VertexStatus.OK, "dns": VertexStatus.OK,
+                                    "web": VertexStatus.FAILED})
+        self.assertEqual(skipped, {"app": VertexStatus.UPSTREAM_FAILED})
+        self.assertTrue(all(total == 5 for *_, total in events))
+        self.assertEqual(max(done for *_, done, _ in events), 5)
+
+    def test_observer_exception_goes_to_unraisablehook(self):
+        g, ids = build([("a", "b")])
+        caught = []
+        old_hook = sys.unraisablehook
+        sys.unraisablehook = lambda unraisable: caught.append(unraisable.exc_value)
+        try:
+            report = g.walk(lambda v: None, observer=lambda *args: 1 / 0)
+        finally:
+            sys.unraisablehook = old_hook
+        self.assertTrue(report.ok)
+        self.assertTrue(caught)
+        self.assertTrue(all(isinstance(e, ZeroDivisionError) for e in caught))
+
+
+class WalkerTest(unittest.TestCase):
+    def test_start_and_wait(self):
+        g, ids = deployment()
+        rec = Recorder(g, sleep=0.01)
+        with g.walker(rec, parallelism=2) as walker:
+            self.assertIs(walker.start(), walker)
+            report = walker.wait()
+            self.assertTrue(report.ok)
+            again = walker.wait()  # may be called again
+            self.assertEqual(again.counts, report.counts)
+        self.assertTrue(walker.closed)
+        self.assertEqual(len(rec.started), 5)
+        with self.assertRaises(libdag.ClosedError):
+            walker.wait()
+        with self.assertRaises(libdag.ClosedError):
+            walker.start()
+
+    def test_misuse(self):
+        g, ids = build([("a", "b")])
+        walker = g.walker(lambda v: None)
+        with self.assertRaises(libdag.StateError):
+            walker.wait()  # not started
+        with self.assertRaises(libdag.StateError):
+            walker.cancel()
+        walker.start()
+        with self.assertRaises(libdag.StateError):
+            walker.start()
+        walker.wait()
+        with self.assertRaises(libdag.StateError):
+            walker.cancel()  # the walk has finished
+        with self.assertRaises(libdag.StateError):
+            walker.complete(ids["a"])  # not pending
+        walker.close()
+        walker.close()  # idempotent
+        cyclic, _ = build([("a", "b"), ("b", "a")])
+        with self.assertRaises(libdag.CycleError):
+            cyclic.walker(lambda v: None).start()
+        cyclic.add_vertex("not busy after a refused start")
+
+    def test_wait_from_its_own_callback_is_refused(self):
+        g, ids = build(vertices=["a"])
+        holder = {}
+        outcome = []
+
+        def callback(vertex):
+            try:
+                holder["walker"].wait()
+            except libdag.StateError as exc:
+                outcome.append(exc.message)
+
+        walker = holder["walker"] = g.walker(callback)
+        with walker:
+            self.assertTrue(walker.start().wait().ok)
+        self.assertEqual(len(outcome), 1)
+        self.assertTrue(outcome[0].startswith("dag_walk_wait: "), outcome[0])
+
+    def test_graph_is_busy_until_waited(self):
+        g, ids = build([("a", "b")])
+        gate = threading.Event()
+        walker = g.walker(lambda v: gate.wait(5)).start()
+        with self.assertRaises(libdag.BusyError):
+            g.add_vertex("c")
+        with self.assertRaises(libdag.BusyError):
+            g.close()
+        self.assertEqual(g.name(ids["a"]), "a")  # reads go on
+        gate.set()
+        self.assertTrue(walker.wait().ok)
+        g.add_vertex("c")
+        g.close()  # the walker still works: the library keeps the graph for it
+        self.assertTrue(walker.wait().ok)
+        walker.close()
+
+    def test_cancel_from_a_callback(self):
+        g = libdag.Graph()
+        chain = [g.add_vertex(f"v{i}") for i in range(10)]
+        for dependent, dependency in zip(chain[1:], chain):
+            g.connect(dependent, dependency)
+        holder = {}
+
+        def callback(vertex):
+            if vertex == chain[3]:
+                holder["walker"].cancel()
+
+        walker = g.walker(callback)
+        holder["walker"] = walker
+        with walker:
+            walker.start()
+            report = walker.wait()
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report.status, -14)
+        self.assertIn("cancelled", report.message)
+        self.assertEqual([report[v].status for v in chain[:4]], [VertexStatus.OK] * 4)
+        self.assertEqual(report.count(VertexStatus.CANCELLED), 6)
+        self.assertFalse(report[chain[4]].ran)
+        with self.assertRaises(libdag.CancelledError):
+            report.raise_for_status()
+
+    def test_pending_and_complete_from_another_thread(self):
+        g, ids = build([("top", "left"), ("top", "right")])
+        handed_over = queue.Queue()
+        walker = g.walker(lambda v: (handed_over.put(v), libdag.PENDING)[1], parallelism=2)
+
+        def engine():
+            for _ in range(2):
+                vertex = handed_over.get(timeout=5)
+                if g.name(vertex) == "left":
+                    walker.complete(vertex)
+                else:
+                    walker.complete(vertex, ValueError("remote failure"))
+
+        worker = threading.Thread(target=engine)
+        worker.start()
+        with walker:
+            walker.start()
+            worker.join()
+            report = walker.wait()
+        self.assertEqual(report[ids["left"]].status, VertexStatus.OK)
+        self.assertEqual(report[ids["right"]].status, VertexStatus.FAILED)
+        self.assertEqual(report[ids["right"]].message, "remote failure")
+        self.assertIsInstance(report[ids["right"]].exception, ValueError)
+        self.assertEqual(report[ids["top"]].status, VertexStatus.UPSTREAM_FAILED)
+
+    def test_complete_with_a_message_string(self):
+        g, ids = build(vertices=["a"])
+        walker = g.walker(lambda v: libdag.PENDING)
+        with walker:
+            walker.start()
+            with self.assertRaises(libdag.UnknownVertexError):
+                walker.complete(99)
+            deadline = time.monotonic() + 5
+            while True:
+                try:
+                    walker.complete(ids["a"], "plain message")
+                    break
+                except libdag.StateError:
+                    # The callback has not started yet.
+                    self.assertLess(time.monotonic(), deadline)
+                    time.sleep(0.001)
+            report = walker.wait()
+            with self.assertRaises(libdag.StateError):
+                walker.complete(ids["a"])  # already finished
+        self.assertEqual(report[ids["a"]].message, "plain message")
+        self.assertIsNone(report[ids["a"]].exception)
+
+    def test_close_cancels_a_running_walk(self):
+        g = libdag.Graph()
+        for i in range(50):
+            g.add_vertex(f"v{i}")
+        started = threading.Event()
+
+        def callback(vertex):
+            started.set()
+            time.sleep(0.01)
+
+        walker = g.walker(callback, parallelism=1).start()
+        self.assertTrue(started.wait(5))
+        walker.close()  # cancels, waits, frees
+        self.assertTrue(walker.closed)
+        g.add_vertex("free again")
+
+    def test_pending_vertex_cancelled(self):
+        g, ids = build([("b", "a")])
+        holder = {}
+
+        def callback(vertex):
+            holder["walker"].cancel()
+            return libdag.PENDING
+
+        walker = holder["walker"] = g.walker(callback)
+        with walker:
+            walker.start()
+            report = walker.wait()
+            with self.assertRaises((libdag.CancelledError, libdag.StateError)):
+                walker.complete(ids["a"])
+        self.assertEqual(report[ids["a"]].status, VertexStatus.CANCELLED)
+        self.assertTrue(report[ids["a"]].ran)
+        self.assertEqual(report[ids["a"]].message, "cancelled while pending")
+        self.assertEqual(report[ids["b"]].status, VertexStatus.CANCELLED)
+        self.assertFalse(report[ids["b"]].ran)
+
+    def test_close_from_its_own_callback(self):
+        g = libdag.Graph()
+        chain = [g.add_vertex() for _ in range(20)]
+        for dependent, dependency in zip(chain[1:], chain):
+            g.connect(dependent, dependency)
+        holder = {}
+        closed = threading.Event()
+
+        def callback(vertex):
+            if vertex == chain[2]:
+                holder["walker"].close()  # cancels; the walk is freed in the background
+                closed.set()
+
+        walker = holder["walker"] = g.walker(callback)
+        walker.start()
+        self.assertTrue(closed.wait(5))
+        self.assertTrue(walker.closed)
+        deadline = time.monotonic() + 5
+        while True:  # the graph is released once the walk has ended
+            try:
+                g.add_vertex("after")
+                break
+            except libdag.BusyError:
+                self.assertLess(time.monotonic(), deadline)
+                time.sleep(0.005)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -18,29 +18,8 @@ library; otherwise the system's search finds it.
 """
 
 from . import _native
-from .errors import (
-    BadUtf8Error,
-    BusyError,
-    CancelledError,
-    ClosedError,
-    CycleError,
-    DagError,
-    DagIOError,
-    DuplicateNameError,
-    InternalError,
-    InvalidArgumentError,
-    InvalidGraphError,
-    MultipleRootsError,
-    NoRootError,
-    NotFoundError,
-    NullArgumentError,
-    OutOfMemoryError,
-    ParseError,
-    StateError,
-    UnknownVertexError,
-    WalkFailedError,
-    status_name,
-)
+from . import errors
+from .errors import *  # noqa: F401,F403 (every error class, listed in errors.__all__)
 from .formats import Format
 from .graph import Graph
 from .traversal import Visit
@@ -69,28 +48,7 @@ __all__ = [
     "VertexStatus",
     "WalkEvent",
     "PENDING",
-    "DagError",
-    "NullArgumentError",
-    "InvalidArgumentError",
-    "OutOfMemoryError",
-    "UnknownVertexError",
-    "NotFoundError",
-    "DuplicateNameError",
-    "BadUtf8Error",
-    "CycleError",
-    "BusyError",
-    "NoRootError",
-    "MultipleRootsError",
-    "InvalidGraphError",
-    "StateError",
-    "ClosedError",
-    "CancelledError",
-    "ParseError",
-    "DagIOError",
-    "InternalError",
-    "WalkFailedError",
-    "status_name",
     "library_version",
     "library_version_number",
     "library_path",
-]
+] + errors.__all__

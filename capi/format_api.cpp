@@ -1,5 +1,6 @@
 // Export and import of text forms: dag_format <-> dag::Format, and the
 // handles. The writers and readers are in lib/ (text_formats.hpp).
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -49,6 +50,9 @@ dag_status dag_import_graph(dag_format format, const char *data, size_t size, da
     return guard(__func__, err, [&] {
         require(out, "out");
         if (size > 0) require(data, "data");
+        // (size_t)-1 for "NUL-terminated" is a likely mistake; no text is that long.
+        if (size > static_cast<size_t>(PTRDIFF_MAX))
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "size " + std::to_string(size) + " is larger than any text"};
         import_into(to_format(format), std::string_view(data ? data : "", size), out);
     });
 }

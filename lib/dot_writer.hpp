@@ -8,9 +8,10 @@
 
 namespace dag {
 
-// Throws Errc::invalid_argument for a name DOT cannot quote (one ending in a
-// backslash, or with a backslash before a line break: Graphviz reads both as
-// escapes, so the name would come back changed).
+// Throws Errc::invalid_argument for a name Graphviz would read back changed
+// (an odd run of backslashes before a quote, a line break or the name's end;
+// a line break between quotes or backslashes), and for an unnamed vertex
+// whose id is another vertex's name (both would be written alike).
 std::string write_dot(const Graph &g);
 
 }  // namespace dag

@@ -12,6 +12,9 @@ void check_name(std::string_view name) {
         throw Error(Errc::invalid_argument, "vertex name is empty (pass no name for an unnamed vertex)");
     if (!is_valid_utf8(name))
         throw Error(Errc::bad_utf8, "vertex name is not valid UTF-8");
+    // A C string cannot hold it: C callers would see the name cut short.
+    if (name.find('\0') != std::string_view::npos)
+        throw Error(Errc::invalid_argument, "vertex name holds a NUL character");
 }
 
 // Boost's adjacency_list swap copies the graph three times, so the copy is

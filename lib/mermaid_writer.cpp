@@ -6,18 +6,33 @@ namespace dag {
 namespace {
 
 // Node ids are vN, never the name: Mermaid's ids allow few characters, and
-// some words (end, graph) are keywords. The name goes into a quoted label,
-// where a quote cannot appear and `#`, `<` and `>` start entities and markup.
+// some words (end, graph) are keywords. The name goes into a quoted label
+// where Mermaid still reads much: a quote ends it, # < > & start entities and
+// markup, a leading backtick starts Markdown, `style...:` and `direction TB`
+// are matched anywhere on the line, CR and U+2028 break it. So every ASCII
+// character other than a letter, a digit, a space and _-./,()[]+ is written
+// as an entity code (#NN;), as are U+2028 and U+2029, and the d of
+// "direction"; a line break becomes <br/>.
 void append_label(std::string &out, const std::string &name) {
+    static const std::string plain = " _-./,()[]+";
     out += '"';
-    for (char c : name) {
-        switch (c) {
-        case '"': out += "#quot;"; break;
-        case '#': out += "#35;"; break;
-        case '<': out += "#lt;"; break;
-        case '>': out += "#gt;"; break;
-        case '\n': out += "<br/>"; break;
-        default: out += c;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(name[i]);
+        if (c == '\n') {
+            out += "<br/>";
+        } else if (name.compare(i, 3, "\xE2\x80\xA8") == 0 || name.compare(i, 3, "\xE2\x80\xA9") == 0) {
+            out += name[i + 2] == '\xA8' ? "#8232;" : "#8233;";  // U+2028, U+2029
+            i += 2;
+        } else if (c >= 0x80) {
+            out += name[i];
+        } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   plain.find(static_cast<char>(c)) != std::string::npos) {
+            if (c == 'd' && name.compare(i, 9, "direction") == 0)
+                out += "#100;";
+            else
+                out += static_cast<char>(c);
+        } else {
+            out += '#' + std::to_string(c) + ';';
         }
     }
     out += '"';

@@ -29,8 +29,10 @@ void append_utf8(std::string &out, std::uint32_t cp) {
     throw Error(Errc::parse, "UTF-16 text: " + std::string(why) + " at byte " + std::to_string(offset));
 }
 
+// Offsets in messages count the 2-byte byte-order mark, as a hex dump of the
+// file would.
 std::string utf16_to_utf8(std::string_view bytes, bool little_endian) {
-    if (bytes.size() % 2 != 0) bad_utf16(bytes.size() - 1, "odd number of bytes");
+    if (bytes.size() % 2 != 0) bad_utf16(bytes.size() + 1, "odd number of bytes");
     auto unit = [&](std::size_t i) -> std::uint32_t {
         auto lo = static_cast<unsigned char>(bytes[i + (little_endian ? 0 : 1)]);
         auto hi = static_cast<unsigned char>(bytes[i + (little_endian ? 1 : 0)]);
@@ -41,13 +43,13 @@ std::string utf16_to_utf8(std::string_view bytes, bool little_endian) {
     for (std::size_t i = 0; i < bytes.size(); i += 2) {
         std::uint32_t u = unit(i);
         if (u >= 0xD800 && u <= 0xDBFF) {
-            if (i + 2 >= bytes.size()) bad_utf16(i, "unpaired high surrogate");
+            if (i + 2 >= bytes.size()) bad_utf16(i + 2, "unpaired high surrogate");
             std::uint32_t low = unit(i + 2);
-            if (low < 0xDC00 || low > 0xDFFF) bad_utf16(i, "unpaired high surrogate");
+            if (low < 0xDC00 || low > 0xDFFF) bad_utf16(i + 2, "unpaired high surrogate");
             u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
             i += 2;
         } else if (u >= 0xDC00 && u <= 0xDFFF) {
-            bad_utf16(i, "unpaired low surrogate");
+            bad_utf16(i + 2, "unpaired low surrogate");
         }
         append_utf8(out, u);
     }
@@ -60,19 +62,20 @@ bool starts_with(std::string_view s, std::string_view prefix) {
 
 }  // namespace
 
-std::string decode_text(std::string_view bytes) {
-    std::string text;
+DecodedText decode_text(std::string_view bytes) {
+    DecodedText out;
+    out.had_bom = true;
     if (starts_with(bytes, "\xFF\xFE"))
-        text = utf16_to_utf8(bytes.substr(2), true);
+        out.utf8 = utf16_to_utf8(bytes.substr(2), true);
     else if (starts_with(bytes, "\xFE\xFF"))
-        text = utf16_to_utf8(bytes.substr(2), false);
+        out.utf8 = utf16_to_utf8(bytes.substr(2), false);
     else if (starts_with(bytes, "\xEF\xBB\xBF"))
-        text = bytes.substr(3);
+        out.utf8 = bytes.substr(3);
     else
-        text = bytes;
-    if (auto nul = text.find('\0'); nul != std::string::npos)
+        out = {std::string(bytes), false};
+    if (auto nul = out.utf8.find('\0'); nul != std::string::npos)
         throw Error(Errc::parse, "NUL character at offset " + std::to_string(nul) + " of the text");
-    return text;
+    return out;
 }
 
 std::string latin1_to_utf8(std::string_view latin1) {

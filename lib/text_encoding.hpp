@@ -9,11 +9,18 @@
 
 namespace dag {
 
+struct DecodedText {
+    std::string utf8;
+    // A byte-order mark said the text is Unicode, so a charset the text
+    // declares for itself (DOT's charset=latin1) no longer applies.
+    bool had_bom = false;
+};
+
 // The bytes as UTF-8 text: a UTF-8 byte-order mark is dropped, UTF-16 (LE or
 // BE) with a byte-order mark is transcoded. Throws Errc::parse for an odd
 // number of UTF-16 bytes, an unpaired surrogate, or a NUL character (which
 // no importer can carry through to a name).
-std::string decode_text(std::string_view bytes);
+DecodedText decode_text(std::string_view bytes);
 
 // Each byte as the Unicode code point of the same value (ISO-8859-1).
 std::string latin1_to_utf8(std::string_view latin1);

@@ -11,6 +11,7 @@
 #include "json_format.hpp"
 #include "mermaid_writer.hpp"
 #include "text_encoding.hpp"
+#include "utf8.hpp"
 
 namespace dag {
 
@@ -32,20 +33,21 @@ void require_readable(Format format) {
 
 void read_graph(std::string_view bytes, Format format, Graph &out) {
     require_readable(format);
-    const std::string text = decode_text(bytes);
+    const DecodedText text = decode_text(bytes);
     if (format == Format::automatic) {
-        const auto first = text.find_first_not_of(" \t\r\n");
-        format = first != std::string::npos && text[first] == '{' ? Format::json : Format::dot;
+        const auto first = text.utf8.find_first_not_of(" \t\r\n");
+        format = first != std::string::npos && text.utf8[first] == '{' ? Format::json : Format::dot;
     }
     if (format == Format::json)
-        read_json(text, out);
+        read_json(text.utf8, out);
     else
-        read_dot(text, out);
+        read_dot(text.utf8, !text.had_bom, out);
 }
 
 std::string read_file(const std::string &path) {
     auto io_error = [&](int code) {
-        return Error(Errc::io, "cannot read \"" + path + "\": " + std::generic_category().message(code));
+        return Error(Errc::io,
+                     "cannot read \"" + printable_utf8(path) + "\": " + std::generic_category().message(code));
     };
     std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(std::fopen(path.c_str(), "rb"), std::fclose);
     if (!f) throw io_error(errno);

@@ -112,8 +112,9 @@ typedef enum dag_status {
     /** The graph (or the change) has a cycle; the message lists it. */
     DAG_E_CYCLE = -8,
     /**
-     * The graph is being walked, or traversed by the visitor or predicate
-     * making the call; it cannot be changed through dag_graph now.
+     * The graph is being walked, or a traversal or search of it is running
+     * (the visitor or predicate making the call, typically); it cannot be
+     * changed through dag_graph now.
      */
     DAG_E_BUSY = -9,
     /** The graph has no root (single-root validation). */
@@ -442,7 +443,12 @@ DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err
  *   then id, then every edge "a" -> "b" (a depends on b), sorted by its two
  *   ends' names. Edges on a cycle, self references included, are drawn as
  *   Terraform's -draw-cycles draws them: [color = "red", penwidth = "2.0"].
- *   A vertex is written by its name; an unnamed one by its decimal id. On
+ *   A vertex is written by its name; an unnamed one by its decimal id. A
+ *   graph DOT cannot carry exactly is refused rather than written changed:
+ *   a name Graphviz would read back differently (an odd run of backslashes
+ *   before a quote, a line break or the name's end; a line break between
+ *   quotes or backslashes), or an unnamed vertex whose id is another
+ *   vertex's name. JSON carries both. On
  *   import, every node of a digraph becomes a vertex named by its node ID,
  *   whatever subgraph or cluster declares it, and every edge a dependency of
  *   its tail on its head (`terraform graph`'s direction). Attributes, ports,
@@ -452,27 +458,43 @@ DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err
  *   whatever Graphviz reads is read. Input may be UTF-8 (with or without a
  *   byte-order mark) or UTF-16 with a byte-order mark (what PowerShell's
  *   `terraform graph > file` writes); a graph with `charset=latin1` (or
- *   "ISO-8859-1") has its node IDs converted from Latin-1.
+ *   "ISO-8859-1") has its node IDs converted from Latin-1 (unless the text
+ *   had a byte-order mark). Graphviz's warnings (a "badly delimited number"
+ *   such as 1a, which it splits in two) are refused as errors: libdag does
+ *   not guess. Graphviz's parser is one global object: while an import
+ *   runs, libdag swaps in its own error handler (and restores the
+ *   previous one, and its error level, before returning), so a host that
+ *   uses Graphviz's cgraph itself on another thread at that moment must
+ *   not rely on its own handler; agerrors() may be left raised after a
+ *   failed import.
  * - DAG_FORMAT_MERMAID: a Mermaid `flowchart TD`, each vertex as node vN
  *   (N its id) labelled with its name, an arrow from each vertex to each
- *   of its dependencies, cycle edges styled red. Export only.
+ *   of its dependencies, cycle edges styled red. In labels every ASCII
+ *   character but letters, digits, space and _-./,()[]+ is written as a
+ *   Mermaid entity code (#NN;), as are U+2028 and U+2029 and the "d" of
+ *   "direction" (a Mermaid keyword matched anywhere on a line); a line
+ *   break is written <br/>. Export only.
  * - DAG_FORMAT_JSON: libdag's own form, which round-trips exactly (export
  *   then import gives the same ids, names and edges; user data is not
  *   written):
  *
- *       {"format": "libdag", "version": 1,
+ *       {"format": "libdag", "version": 1, "next_id": 5,
  *        "vertices": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3}],
  *        "edges": [[1, 2]]}
  *
  *   Vertices are listed by ascending id, an unnamed vertex without "name";
- *   each edge is [from, to] (from depends on to), sorted. On import "format"
- *   and "version" may be left out, but when given must be "libdag" and 1;
- *   "edges" may be left out; other keys are ignored. Ids must be positive,
- *   distinct integers below 2^32 - 1; the imported graph issues exactly
- *   those ids (the gaps count as removed vertices, so later dag_add_vertex()
- *   calls continue after the largest). An id larger than 16 times the
- *   number of vertices plus 65536 is refused, so that a small file cannot
- *   make the import allocate without bound.
+ *   each edge is [from, to] (from depends on to), sorted; "next_id" is the
+ *   id the graph would issue next (ids of removed vertices are never issued
+ *   again). On import "format" and "version" may be left out, but when
+ *   given must be "libdag" and 1; "edges" may be left out; "next_id" may be
+ *   left out (then it is the largest id plus one) and must be above every
+ *   listed id; other keys are ignored. Ids must be positive, distinct
+ *   integers below 2^32 - 1; the imported graph issues exactly those ids
+ *   (the gaps count as removed vertices) and then continues at "next_id".
+ *   An id or "next_id" larger than 16 times the number of vertices plus
+ *   65536 is refused, so that a small file cannot make the import allocate
+ *   without bound. A name holding a NUL character is refused (no C string
+ *   can carry it).
  * - DAG_FORMAT_AUTO (import only): JSON when the text's first character
  *   after any byte-order mark and white space is '{', DOT otherwise.
  */
@@ -493,9 +515,8 @@ typedef enum dag_format {
  *             dag_string_free().
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g or out);
  *         DAG_E_INVALID_ARGUMENT (format is AUTO or not a dag_format; DOT
- *         and a vertex name DOT cannot quote: one that ends in a backslash
- *         or holds a backslash before a line break, which Graphviz reads as
- *         an escape; the message names the vertex);
+ *         and a graph DOT cannot carry exactly, see dag_format; the message
+ *         names the vertex);
  *         DAG_E_NOMEM.
  */
 DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char **out,
@@ -512,12 +533,13 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  * @return DAG_OK;
  *         DAG_E_NULL_ARGUMENT (out; data when size > 0);
  *         DAG_E_INVALID_ARGUMENT (format is TEXT, MERMAID or not a
- *         dag_format; JSON: an empty name);
- *         DAG_E_PARSE (malformed text, an undirected DOT graph, a second
- *         graph after the first, a NUL byte, a bad UTF-16 sequence; JSON of
- *         the wrong shape, an id that is not a positive integer below 2^32 -
- *         1, a repeated or too large id, an edge naming an id not listed;
- *         the message says where);
+ *         dag_format; size above PTRDIFF_MAX; JSON: an empty name);
+ *         DAG_E_PARSE (malformed text, a Graphviz warning, an undirected DOT
+ *         graph, a second graph after the first, a NUL byte, a bad UTF-16
+ *         sequence; JSON of the wrong shape, an id that is not a positive
+ *         integer below 2^32 - 1, a repeated or too large id or next_id, an
+ *         edge naming an id not listed, a name with a NUL character; the
+ *         message says where);
  *         DAG_E_BAD_UTF8 (DOT: a node ID that is not valid UTF-8 in a
  *         graph not declared Latin-1; JSON reports bad UTF-8 as DAG_E_PARSE);
  *         DAG_E_DUPLICATE_NAME (JSON: two vertices with one name);

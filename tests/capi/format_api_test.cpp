@@ -4,6 +4,8 @@
 #include "capi_test_support.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -72,6 +74,13 @@ std::set<std::pair<std::string, std::string>> named_edges(const dag_graph *g) {
     return out;
 }
 
+// A name as a test failure shows it.
+std::string json_escaped(const std::string &s) {
+    std::string out;
+    for (char c : s) out += c == '\n' ? std::string("\\n") : std::string(1, c);
+    return out;
+}
+
 uint64_t find(const dag_graph *g, const char *name) {
     uint64_t id = 0;
     EXPECT_EQ(dag_find_vertex(g, name, &id, nullptr), DAG_OK) << name;
@@ -128,17 +137,25 @@ TEST(FormatExport, MermaidFlowchart) {
               "    v1[\"a\"]\n"
               "    v2[\"b\"]\n"
               "    v3[\"c\"]\n"
-              "    v4[\"say #quot;hi#quot;\"]\n"
+              "    v4[\"say #34;hi#34;\"]\n"
               "    v1 --> v2\n"
               "    v2 --> v3\n"
               "    v3 --> v2\n"
               "    linkStyle 1,2 stroke:red,stroke-width:2px\n");
 }
 
-TEST(FormatExport, MermaidEscapesMarkupAndLineBreaks) {
+TEST(FormatExport, MermaidWritesWhatItWouldReadAsEntityCodes) {
     GraphPtr g = new_graph();
     add(g.get(), "<b>#1\nend");
-    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_MERMAID), "flowchart TD\n    v1[\"#lt;b#gt;#35;1<br/>end\"]\n");
+    add(g.get(), "`**x**` &lt; a\r%%b");
+    add(g.get(), "style:a#b; direction TB");
+    add(g.get(), "[root] aws_instance.web (expand) \xE2\x80\xA8\xC3\xA9");
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_MERMAID),
+              "flowchart TD\n"
+              "    v1[\"#60;b#62;#35;1<br/>end\"]\n"
+              "    v4[\"[root] aws_instance.web (expand) #8232;\xC3\xA9\"]\n"
+              "    v2[\"#96;#42;#42;x#42;#42;#96; #38;lt#59; a#13;#37;#37;b\"]\n"
+              "    v3[\"style#58;a#35;b#59; #100;irection TB\"]\n");
 }
 
 TEST(FormatExport, TextIsTerraformString) {
@@ -161,6 +178,7 @@ TEST(FormatExport, JsonListsIdsNamesAndEdges) {
               "{\n"
               "  \"format\": \"libdag\",\n"
               "  \"version\": 1,\n"
+              "  \"next_id\": 5,\n"
               "  \"vertices\": [\n"
               "    {\"id\": 1, \"name\": \"a\"},\n"
               "    {\"id\": 3},\n"
@@ -180,7 +198,8 @@ TEST(FormatExport, EmptyGraphInEveryFormat) {
               "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n\t}\n}\n");
     EXPECT_EQ(export_as(g.get(), DAG_FORMAT_MERMAID), "flowchart TD\n");
     EXPECT_EQ(export_as(g.get(), DAG_FORMAT_JSON),
-              "{\n  \"format\": \"libdag\",\n  \"version\": 1,\n  \"vertices\": [],\n  \"edges\": []\n}\n");
+              "{\n  \"format\": \"libdag\",\n  \"version\": 1,\n  \"next_id\": 1,\n  \"vertices\": [],\n"
+              "  \"edges\": []\n}\n");
     for (dag_format f : {DAG_FORMAT_DOT, DAG_FORMAT_JSON}) {
         GraphPtr back = import_ok(f, export_as(g.get(), f));
         EXPECT_EQ(dag_vertex_count(back.get()), 0u) << dag_format_name(f);
@@ -201,7 +220,7 @@ TEST(FormatExport, BadArguments) {
 }
 
 TEST(FormatExport, DotRefusesNamesGraphvizWouldReadBackChanged) {
-    for (const char *name : {"ends in \\", "line\\\nbreak"}) {
+    for (const char *name : {"ends in \\", "line\\\nbreak", "x\\\"y", "\n"}) {
         GraphPtr g = new_graph();
         uint64_t id = add(g.get(), name);
         char *out = nullptr;
@@ -246,9 +265,8 @@ TEST(FormatRoundTrip, JsonIsIdentityOnRandomGraphs) {
         GraphPtr back = import_ok(DAG_FORMAT_AUTO, json);
         ASSERT_EQ(shape_of(back.get()), shape_of(g.get())) << json;
         EXPECT_EQ(export_as(back.get(), DAG_FORMAT_JSON), json);
-        // The largest listed id is the last one issued: the next follows it.
-        const std::vector<uint64_t> live = shape_of(g.get()).ids;
-        EXPECT_EQ(add(back.get(), nullptr), (live.empty() ? 0 : live.back()) + 1);
+        // Removed ids stay used up: both graphs issue the same id next.
+        EXPECT_EQ(add(back.get(), nullptr), add(g.get(), nullptr)) << json;
     }
 }
 
@@ -475,4 +493,142 @@ TEST(FormatNames, EveryFormatHasOne) {
     EXPECT_STREQ(dag_format_name(DAG_FORMAT_MERMAID), "mermaid");
     EXPECT_STREQ(dag_format_name(DAG_FORMAT_JSON), "json");
     EXPECT_STREQ(dag_format_name(static_cast<dag_format>(42)), "unknown");
+}
+
+TEST(FormatExport, DotRefusesAnUnnamedVertexWrittenLikeAnotherVertexsName) {
+    GraphPtr g = new_graph();
+    uint64_t anon = add(g.get(), nullptr);
+    uint64_t named = add(g.get(), "1");
+    ASSERT_EQ(anon, 1u);
+    char *out = nullptr;
+    std::string msg = expect_error(DAG_E_INVALID_ARGUMENT,
+                                   [&](dag_error **e) { return dag_export_graph(g.get(), DAG_FORMAT_DOT, &out, e); });
+    EXPECT_NE(msg.find("vertices 1 and " + std::to_string(named) + " would both be written as \"1\""),
+              std::string::npos)
+        << msg;
+}
+
+TEST(FormatRoundTrip, DotQuotesExactlyTheNamesGraphvizReadsBack) {
+    // Every name of up to 5 characters over the ones Graphviz's quoted
+    // strings treat specially: what the writer accepts must come back as it
+    // was, and what it refuses must really come back changed.
+    const char alphabet[] = {'a', '\\', '"', '\n'};
+    std::vector<std::string> names{""};
+    for (size_t len = 1, begin = 0; len <= 5; ++len) {
+        const size_t end = names.size();
+        for (size_t i = begin; i < end; ++i)
+            for (char c : alphabet) names.push_back(names[i] + c);
+        begin = end;
+    }
+    for (size_t i = 1; i < names.size(); ++i) {
+        const std::string &name = names[i];
+        GraphPtr g = new_graph();
+        add(g.get(), name.c_str());
+        char *dot = nullptr;
+        const bool writable = dag_export_graph(g.get(), DAG_FORMAT_DOT, &dot, nullptr) == DAG_OK;
+        std::string text;
+        if (writable) {
+            text = take_string(dot);
+        } else {
+            // What a writer that did not refuse would write.
+            text = "digraph { \"";
+            for (char c : name) text += c == '"' ? std::string("\\\"") : std::string(1, c);
+            text += "\" }";
+        }
+        dag_graph *back = nullptr;
+        const bool same = dag_import_graph(DAG_FORMAT_DOT, text.data(), text.size(), &back, nullptr) == DAG_OK &&
+                          dag_vertex_count(back) == 1 && shape_of(back).names == std::vector<std::string>{name};
+        dag_free(back);
+        EXPECT_EQ(writable, same) << json_escaped(name) << (writable ? " written but changed" : " refused but fine");
+    }
+}
+
+TEST(FormatImport, NothingIsLeftInGraphvizsLexerForTheNextImport) {
+    // A refused second graph, a bare '@' (cgraph's end of input) and
+    // unclosed text must not leak into the import that follows.
+    for (const char *first : {"digraph { a } digraph { b } digraph { c }", "digraph { a } @ digraph { x }",
+                              "@ digraph { y }", "digraph { a } /* unclosed", "digraph { \"unclosed }"}) {
+        dag_graph *g = nullptr;
+        EXPECT_EQ(dag_import_graph(DAG_FORMAT_DOT, first, std::strlen(first), &g, nullptr), DAG_E_PARSE) << first;
+        for (const char *next : {"", "digraph { z }"}) {
+            dag_graph *n = nullptr;
+            dag_status st = dag_import_graph(DAG_FORMAT_DOT, next, std::strlen(next), &n, nullptr);
+            GraphPtr held(n);
+            if (*next == '\0') {
+                EXPECT_EQ(st, DAG_E_PARSE) << "after " << first;
+            } else {
+                ASSERT_EQ(st, DAG_OK) << "after " << first;
+                EXPECT_EQ(shape_of(n).names, std::vector<std::string>{"z"}) << "after " << first;
+            }
+        }
+    }
+}
+
+TEST(FormatImport, GraphvizWarningsAreErrors) {
+    // Graphviz reads "1a" as two nodes, 1 and a, and only warns.
+    std::string msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph { 1a -> b }");
+    EXPECT_NE(msg.find("1a"), std::string::npos) << msg;
+    GraphPtr g = import_ok(DAG_FORMAT_DOT, "digraph { \"1a\" -> b }");
+    EXPECT_EQ(find(g.get(), "1a"), 1u);
+}
+
+TEST(FormatImport, MessagesAreUtf8WhateverTheInput) {
+    for (const char *text : {"digraph { a -> b } \xE9\xE9", "{\"vertices\": [\xE9]}"}) {
+        dag_graph *g = nullptr;
+        dag_error *err = nullptr;
+        EXPECT_EQ(dag_import_graph(DAG_FORMAT_AUTO, text, std::strlen(text), &g, &err), DAG_E_PARSE) << text;
+        ASSERT_NE(err, nullptr);
+        const std::string msg = dag_error_message(err);
+        dag_error_free(err);
+        EXPECT_NE(msg.find("\\xe9"), std::string::npos) << msg;
+        for (unsigned char c : msg) EXPECT_LT(c, 0x80) << msg;
+    }
+    dag_graph *g = nullptr;
+    std::string msg = expect_error(
+        DAG_E_IO, [&](dag_error **e) { return dag_import_graph_file(DAG_FORMAT_AUTO, "/nonexistent/\xFF.dot", &g, e); });
+    EXPECT_NE(msg.find("/nonexistent/\\xff.dot"), std::string::npos) << msg;
+}
+
+TEST(FormatImport, Utf16TextIsNotConvertedFromLatin1AgainWhateverItDeclares) {
+    const std::u16string text = u"digraph { graph [charset=latin1]; \"caf\u00e9\" }";
+    std::string le = "\xFF\xFE";
+    for (char16_t c : text) {
+        le += static_cast<char>(c & 0xFF);
+        le += static_cast<char>(c >> 8);
+    }
+    GraphPtr g = import_ok(DAG_FORMAT_DOT, le);
+    EXPECT_EQ(shape_of(g.get()).names, std::vector<std::string>{"caf\xC3\xA9"});
+}
+
+TEST(FormatImport, JsonNextIdAndNames) {
+    GraphPtr g = import_ok(DAG_FORMAT_JSON, R"({"next_id": 9, "vertices": [{"id": 2, "name": "b"}]})");
+    EXPECT_EQ(add(g.get(), nullptr), 9u);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_JSON, R"({"next_id": 2, "vertices": [{"id": 2}]})")
+                  .find("next_id: 2 is not above the largest id, 2"),
+              std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_JSON, R"({"next_id": 900000, "vertices": [{"id": 2}]})")
+                  .find("too large"),
+              std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_JSON, R"({"next_id": "3", "vertices": []})").find("integer"),
+              std::string::npos);
+    EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_JSON, R"({"vertices": [{"id": 1, "name": "a\u0000b"}]})")
+                  .find("vertices[0].name: holds a NUL"),
+              std::string::npos);
+}
+
+TEST(FormatImport, DeeplyNestedValuesInMessagesDoNotOverflowTheStack) {
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    for (const std::string &text : {"{\"format\": " + deep + ", \"vertices\": []}",
+                                    "{\"vertices\": [{\"id\": " + deep + "}]}",
+                                    "{\"version\": " + deep + ", \"vertices\": []}"}) {
+        const std::string msg = import_error(DAG_E_PARSE, DAG_FORMAT_JSON, text);
+        EXPECT_NE(msg.find("an array"), std::string::npos) << msg.substr(0, 200);
+    }
+}
+
+TEST(FormatImport, SizeNoTextCanHave) {
+    dag_graph *g = nullptr;
+    expect_error(DAG_E_INVALID_ARGUMENT,
+                 [&](dag_error **e) { return dag_import_graph(DAG_FORMAT_DOT, "digraph {}", SIZE_MAX, &g, e); });
+    EXPECT_EQ(g, nullptr);
 }

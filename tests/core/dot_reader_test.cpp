@@ -23,7 +23,7 @@ TEST(DotReader, RestoresTheHostsGraphvizErrorHookAndLevel) {
     for (const char *text : {"digraph { a -> }", "digraph { a -> b }"}) {
         dag::Graph g;
         try {
-            dag::read_dot(text, g);
+            dag::read_dot(text, true, g);
         } catch (const dag::Error &e) {
             EXPECT_EQ(e.code(), dag::Errc::parse);
         }

@@ -138,6 +138,9 @@ TEST(Graph, NamesAreCheckedAndUnique) {
     EXPECT_EQ(code_of([&] { g.add_vertex("x", nullptr); }), Errc::duplicate_name);
     EXPECT_EQ(code_of([&] { g.add_vertex("", nullptr); }), Errc::invalid_argument);
     EXPECT_EQ(code_of([&] { g.add_vertex(std::string_view("\xff", 1), nullptr); }), Errc::bad_utf8);
+    // Only an importer could pass one (a C string cannot); C callers would
+    // see the name cut short.
+    EXPECT_EQ(code_of([&] { g.add_vertex(std::string_view("a\0b", 3), nullptr); }), Errc::invalid_argument);
     EXPECT_EQ(g.vertex_count(), 1u) << "failed adds leave nothing behind";
     auto y = g.add_vertex("y", nullptr);
     EXPECT_EQ(code_of([&] { g.set_name(y, "x"); }), Errc::duplicate_name);

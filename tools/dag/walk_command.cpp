@@ -57,8 +57,14 @@ dag_walk_result visit(dag_walker *, uint64_t vertex, const char **message, void 
         std::optional<std::string> failure = run_shell(run.command, name);
         return failure ? fail(run, message, std::move(*failure)) : DAG_WALK_OK;
     } catch (const std::exception &e) {
-        // Nothing may unwind into libdag: the failure becomes the vertex's.
-        return fail(run, message, e.what());
+        // Nothing may unwind into libdag: the failure becomes the vertex's,
+        // with a fixed message if even keeping that one fails.
+        try {
+            return fail(run, message, e.what());
+        } catch (...) {
+            *message = "out of memory";
+            return DAG_WALK_FAILED;
+        }
     }
 }
 

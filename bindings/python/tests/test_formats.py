@@ -50,7 +50,7 @@ class ExportTest(unittest.TestCase):
         text = g.export(libdag.Format.MERMAID)
         self.assertTrue(text.startswith("flowchart TD\n"))
         self.assertIn('    v1["a"]\n', text)
-        self.assertIn('    v4["say #quot;hi#quot;"]\n', text)
+        self.assertIn('    v4["say #34;hi#34;"]\n', text)
         self.assertIn("    v5 --> v1\n", text)
         self.assertIn("    linkStyle 2,3 stroke:red,stroke-width:2px\n", text)
 

@@ -1027,7 +1027,11 @@ typedef enum dag_walk_event {
  * read-only dag_graph function on the walked graph, and dag_walk_free (see
  * there: the walk is cancelled and freed once it has finished). It must not
  * call dag_walk_wait on its own walk (DAG_E_STATE) nor mutate the graph
- * through dag_graph functions (DAG_E_BUSY).
+ * through dag_graph functions (DAG_E_BUSY). It must return: a pool thread
+ * that ends inside a callback (pthread_exit(), or a language runtime ending
+ * its threads as the process exits) ends the process, since the walk could
+ * never finish; a binding that may exit mid-walk cancels and waits for its
+ * walks first.
  *
  * @param walk     the walk the vertex belongs to (for a vertex of an expanded
  *                 sub-graph: the sub-walk, whose graph is a copy of the

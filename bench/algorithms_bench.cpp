@@ -36,11 +36,11 @@
 #include <boost/graph/strong_components.hpp>
 #include <boost/graph/topological_sort.hpp>
 
-#include "graph.hpp"
-#include "snapshot.hpp"
-#include "tarjan.hpp"
-#include "topo_order.hpp"
-#include "transitive_reduction.hpp"
+#include "graph/graph.hpp"
+#include "graph/snapshot.hpp"
+#include "algorithms/tarjan.hpp"
+#include "algorithms/topo_order.hpp"
+#include "algorithms/transitive_reduction.hpp"
 
 namespace {
 

@@ -34,9 +34,9 @@
 #include <thread>
 #include <vector>
 
-#include "validate.hpp"
-#include "walk_update.hpp"
-#include "walker.hpp"
+#include "algorithms/validate.hpp"
+#include "walk/walk_update.hpp"
+#include "walk/walker.hpp"
 
 namespace {
 

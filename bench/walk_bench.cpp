@@ -25,8 +25,8 @@
 #include <x86intrin.h>
 #endif
 
-#include "snapshot.hpp"
-#include "walker.hpp"
+#include "graph/snapshot.hpp"
+#include "walk/walker.hpp"
 
 namespace {
 

@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "guard.hpp"
-#include "reachability.hpp"
-#include "tarjan.hpp"
-#include "topo_order.hpp"
-#include "transitive_reduction.hpp"
-#include "traversal.hpp"
-#include "validate.hpp"
+#include "algorithms/reachability.hpp"
+#include "algorithms/tarjan.hpp"
+#include "algorithms/topo_order.hpp"
+#include "algorithms/transitive_reduction.hpp"
+#include "algorithms/traversal.hpp"
+#include "algorithms/validate.hpp"
 
 using dag::capi::ApiError;
 using dag::capi::GraphRead;

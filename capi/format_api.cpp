@@ -5,7 +5,7 @@
 #include <string>
 
 #include "guard.hpp"
-#include "text_formats.hpp"
+#include "formats/text_formats.hpp"
 
 using dag::capi::ApiError;
 using dag::capi::GraphRead;

@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "error.hpp"
+#include "graph/error.hpp"
 #include "handles.hpp"
 
 namespace dag::capi {

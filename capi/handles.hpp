@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "dag/dag.h"
-#include "graph.hpp"
+#include "graph/graph.hpp"
 
 struct dag_graph {
     dag::Graph graph;

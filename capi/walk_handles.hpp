@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "handles.hpp"
-#include "walk_report.hpp"
-#include "walk_update.hpp"
-#include "walker.hpp"
+#include "walk/walk_report.hpp"
+#include "walk/walk_update.hpp"
+#include "walk/walker.hpp"
 
 struct dag_walker {
     // Root only, and first: released last, once the walk is gone.

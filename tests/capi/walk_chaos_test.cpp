@@ -1450,7 +1450,7 @@ std::string name_of(dag_walker *w, uint64_t v) {
 //
 // A worker takes a batch of ready vertices from the queue, here y and s, and
 // runs them one after the other, each starting at the previous one's end
-// time ("batch_clock", lib/walk_executor.cpp, Executor::drain), which is
+// time ("batch_clock", lib/walk/walk_executor.cpp, Executor::drain), which is
 // right as long as everything the batch's vertices wait for had finished when
 // the batch was taken. An update applied while y runs makes s wait for a new
 // vertex n; n then ends after y ended, and s, still in the worker's batch,
@@ -1545,7 +1545,7 @@ TEST(WalkChaosRepro, VertexHeldBackInAWorkersBatchStartsAfterItsNewDependency) {
 // Found by the chaos test (a dag_walk_complete that returned DAG_OK on a
 // vertex the report says was cancelled), reduced.
 //
-// Walk::complete (lib/walker.cpp) reads Phase::running as "the callback still
+// Walk::complete (lib/walk/walker.cpp) reads Phase::running as "the callback still
 // runs" and records an early completion, returning DAG_OK. But cancel_pending
 // (and Walk::complete's own pending path, and Executor::run's reclaim after a
 // cancel) also move a pending vertex to Phase::running while they settle it.

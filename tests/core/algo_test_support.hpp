@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "graph.hpp"
-#include "tarjan.hpp"
+#include "graph/error.hpp"
+#include "graph/graph.hpp"
+#include "algorithms/tarjan.hpp"
 
 namespace dag::test {
 

@@ -11,12 +11,12 @@
 #include <string_view>
 
 #include "algo_test_support.hpp"
-#include "name_order.hpp"
-#include "reachability.hpp"
-#include "tarjan.hpp"
-#include "topo_order.hpp"
-#include "transitive_reduction.hpp"
-#include "validate.hpp"
+#include "graph/name_order.hpp"
+#include "algorithms/reachability.hpp"
+#include "algorithms/tarjan.hpp"
+#include "algorithms/topo_order.hpp"
+#include "algorithms/transitive_reduction.hpp"
+#include "algorithms/validate.hpp"
 
 namespace dag {
 namespace {

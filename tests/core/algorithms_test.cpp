@@ -6,13 +6,13 @@
 #include <random>
 
 #include "algo_test_support.hpp"
-#include "rank_queue.hpp"
-#include "reachability.hpp"
-#include "tarjan.hpp"
-#include "topo_order.hpp"
-#include "transitive_reduction.hpp"
-#include "traversal.hpp"
-#include "validate.hpp"
+#include "algorithms/rank_queue.hpp"
+#include "algorithms/reachability.hpp"
+#include "algorithms/tarjan.hpp"
+#include "algorithms/topo_order.hpp"
+#include "algorithms/transitive_reduction.hpp"
+#include "algorithms/traversal.hpp"
+#include "algorithms/validate.hpp"
 
 namespace dag {
 namespace {

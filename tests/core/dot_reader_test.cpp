@@ -4,8 +4,8 @@
 
 #include <graphviz/cgraph.h>
 
-#include "dot_reader.hpp"
-#include "error.hpp"
+#include "formats/dot_reader.hpp"
+#include "graph/error.hpp"
 
 namespace {
 

@@ -4,10 +4,10 @@
 #include <set>
 #include <vector>
 
-#include "dynamic_order.hpp"
-#include "error.hpp"
-#include "graph.hpp"
-#include "snapshot.hpp"
+#include "algorithms/dynamic_order.hpp"
+#include "graph/error.hpp"
+#include "graph/graph.hpp"
+#include "graph/snapshot.hpp"
 
 namespace dag {
 namespace {

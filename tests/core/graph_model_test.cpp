@@ -6,8 +6,8 @@
 #include <random>
 #include <set>
 
-#include "error.hpp"
-#include "graph.hpp"
+#include "graph/error.hpp"
+#include "graph/graph.hpp"
 
 namespace dag {
 namespace {

@@ -1,10 +1,10 @@
-#include "graph.hpp"
+#include "graph/graph.hpp"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 
-#include "error.hpp"
+#include "graph/error.hpp"
 
 namespace dag {
 namespace {

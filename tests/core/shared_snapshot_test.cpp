@@ -7,11 +7,11 @@
 #include <thread>
 
 #include "algo_test_support.hpp"
-#include "tarjan.hpp"
-#include "topo_order.hpp"
-#include "transitive_reduction.hpp"
-#include "validate.hpp"
-#include "walker.hpp"
+#include "algorithms/tarjan.hpp"
+#include "algorithms/topo_order.hpp"
+#include "algorithms/transitive_reduction.hpp"
+#include "algorithms/validate.hpp"
+#include "walk/walker.hpp"
 
 namespace dag {
 namespace {

@@ -1,4 +1,4 @@
-#include "snapshot.hpp"
+#include "graph/snapshot.hpp"
 
 #include <gtest/gtest.h>
 

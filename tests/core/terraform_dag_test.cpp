@@ -7,11 +7,11 @@
 #include <set>
 
 #include "algo_test_support.hpp"
-#include "reachability.hpp"
-#include "topo_order.hpp"
-#include "transitive_reduction.hpp"
-#include "traversal.hpp"
-#include "validate.hpp"
+#include "algorithms/reachability.hpp"
+#include "algorithms/topo_order.hpp"
+#include "algorithms/transitive_reduction.hpp"
+#include "algorithms/traversal.hpp"
+#include "algorithms/validate.hpp"
 
 namespace dag {
 namespace {

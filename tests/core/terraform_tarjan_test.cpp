@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "algo_test_support.hpp"
-#include "tarjan.hpp"
+#include "algorithms/tarjan.hpp"
 
 namespace dag {
 namespace {

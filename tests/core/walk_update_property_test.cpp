@@ -1,11 +1,11 @@
 // Updates of a running walk against a brute-force model: every batch is made
 // on a copy of the graph too, and the walk must refuse it exactly when the
 // copy has a cycle, and otherwise end up with the copy's edges.
-#include "walker.hpp"
+#include "walk/walker.hpp"
 
-#include "error.hpp"
-#include "validate.hpp"
-#include "walk_update.hpp"
+#include "graph/error.hpp"
+#include "algorithms/validate.hpp"
+#include "walk/walk_update.hpp"
 
 #include <gtest/gtest.h>
 

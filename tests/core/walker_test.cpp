@@ -1,9 +1,9 @@
 // The walker core: dependency order over thousands of random graphs, the
 // parallelism bound, and size stress.
-#include "walker.hpp"
+#include "walk/walker.hpp"
 
-#include "error.hpp"
-#include "walk_update.hpp"
+#include "graph/error.hpp"
+#include "walk/walk_update.hpp"
 
 #include <gtest/gtest.h>
 

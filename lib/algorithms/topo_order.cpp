@@ -1,0 +1,134 @@
+#include "algorithms/topo_order.hpp"
+
+#include "graph/name_order.hpp"
+#include "algorithms/rank_queue.hpp"
+#include "graph/shared_snapshot.hpp"
+#include "algorithms/validate.hpp"
+
+namespace dag {
+
+namespace {
+
+using Index = Snapshot::Index;
+
+// Queue keys when the slot order is the tie-break order already.
+struct SlotKeys {
+    Index key(Index v) const { return v; }
+    Index slot(Index k) const { return k; }
+    void prefetch(Index) const {}
+};
+
+// Queue keys from a rank table, with its inverse.
+struct RankKeys {
+    explicit RankKeys(const std::vector<Index> &r) : rank(r), by_rank(r.size()) {
+        for (Index v = 0; v < r.size(); ++v) by_rank[r[v]] = v;
+    }
+    Index key(Index v) const { return rank[v]; }
+    Index slot(Index k) const { return by_rank[k]; }
+    void prefetch(Index v) const { __builtin_prefetch(rank.data() + v); }
+    const std::vector<Index> &rank;
+    std::vector<Index> by_rank;
+};
+
+// Where a vertex's successors start, next to how many predecessors it still
+// waits for: the decrement that frees a vertex brings in the start of its
+// row, and the row's end is the next node's start, usually on the same line.
+struct Node {
+    Index begin;
+    Index waiting;
+};
+
+// What Kahn's algorithm hands out: dense indices, or vertex ids, asked for
+// from the snapshot's id table as soon as the vertex is freed.
+struct EmitIndices {
+    std::vector<Index> &out;
+    void prefetch(Index) const {}
+    void operator()(Index v) const { out.push_back(v); }
+};
+
+struct EmitIds {
+    std::vector<VertexId> &out;
+    const VertexId *ids;
+    void prefetch(Index v) const { __builtin_prefetch(ids + v); }
+    void operator()(Index v) const { out.push_back(ids[v]); }
+};
+
+// Kahn's algorithm: free vertices are taken by smallest key; `row` holds
+// each vertex's successors (CSR), `wait_offsets` gives each vertex's
+// predecessor count. On a large graph nearly every access misses the cache,
+// so the misses are asked for early: a popped vertex's successors all at
+// once before any is decremented, and a freed vertex's row as soon as it is
+// freed. Returns how many vertices were emitted.
+template <class Keys, class Emit>
+Index kahn(Index n, const Index *row_offsets, const Index *row, const Index *wait_offsets, const Keys &keys,
+           const Emit &emit) {
+    std::vector<Node> node(std::size_t{n} + 1);
+    RankQueue free(n);
+    for (Index v = 0; v < n; ++v) {
+        node[v] = {row_offsets[v], wait_offsets[v + 1] - wait_offsets[v]};
+        if (node[v].waiting == 0) free.push(keys.key(v));
+    }
+    node[n].begin = row_offsets[n];
+
+    Index done = 0;
+    while (!free.empty()) {
+        const Index v = keys.slot(free.pop_min());
+        emit(v);
+        ++done;
+        const Index *first = row + node[v].begin;
+        const Index *last = row + node[v + 1].begin;
+        for (const Index *w = first; w != last; ++w) {
+            __builtin_prefetch(&node[*w]);
+            keys.prefetch(*w);
+        }
+        for (const Index *w = first; w != last; ++w) {
+            if (--node[*w].waiting != 0) continue;
+            __builtin_prefetch(row + node[*w].begin);
+            emit.prefetch(*w);
+            free.push(keys.key(*w));
+        }
+    }
+    return done;
+}
+
+// Kahn's algorithm on `s` in `direction`, ties broken by `rank`.
+template <class Emit>
+Index kahn_ranked(const Snapshot &s, const std::vector<Index> &rank, TopoDirection direction, const Emit &emit) {
+    const bool down = direction == TopoDirection::dependents_first;
+    // A vertex is free once every vertex that must precede it is emitted:
+    // its dependents when going down, its dependencies when going up.
+    const Index n = static_cast<Index>(s.size());
+    const Index *row_offsets = down ? s.out_offsets.data() : s.in_offsets.data();
+    const Index *row = down ? s.out_targets.data() : s.in_sources.data();
+    const Index *wait_offsets = down ? s.in_offsets.data() : s.out_offsets.data();
+    if (rank.empty()) return kahn(n, row_offsets, row, wait_offsets, SlotKeys{}, emit);
+    return kahn(n, row_offsets, row, wait_offsets, RankKeys(rank), emit);
+}
+
+std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
+    const SharedSnapshot s = shared_snapshot(g);
+    const std::vector<Index> rank = g.has_names() ? name_ranks(g, *s) : std::vector<Index>{};
+    std::vector<VertexId> out;
+    out.reserve(s->size());
+    // Kahn's pass stops short of every vertex on or behind a cycle.
+    if (kahn_ranked(*s, rank, direction, EmitIds{out, s->ids.data()}) != s->size()) require_acyclic(g, *s);
+    share_if_acyclic(g, s, true);
+    return out;
+}
+
+}  // namespace
+
+std::vector<Index> topological_indices(const Snapshot &s, const std::vector<Index> &rank, TopoDirection direction) {
+    std::vector<Index> out;
+    out.reserve(s.size());
+    kahn_ranked(s, rank, direction, EmitIndices{out});
+    return out;
+}
+
+std::vector<VertexId> topological_order(const Graph &g) { return order(g, TopoDirection::dependents_first); }
+
+std::vector<VertexId> reverse_topological_order(const Graph &g) {
+    return order(g, TopoDirection::dependencies_first);
+}
+
+}  // namespace dag

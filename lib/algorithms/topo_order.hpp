@@ -1,0 +1,34 @@
+// Terraform's TopologicalOrder (dependents before their dependencies) and
+// ReverseTopologicalOrder (dependencies first: execution order), made
+// deterministic: among the vertices free at the same moment, the one with the
+// smallest name goes first, then the smallest id (see name_order.hpp).
+#pragma once
+
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "graph/snapshot.hpp"
+
+namespace dag {
+
+enum class TopoDirection {
+    dependents_first,    // Terraform's TopologicalOrder
+    dependencies_first,  // Terraform's ReverseTopologicalOrder
+};
+
+// Kahn's algorithm over `s` with ties broken by `rank` (smaller first; an
+// empty `rank` means dense index order).
+// Returns the dense indices in order; fewer than s.size() of them when the
+// graph has a cycle (the vertices on or behind a cycle are left out).
+// O(V + E) plus a few word operations per vertex for the tie-break.
+std::vector<Snapshot::Index> topological_indices(const Snapshot &s, const std::vector<Snapshot::Index> &rank,
+                                                 TopoDirection direction);
+
+// Through the graph's shared snapshot (shared_snapshot.hpp): an order of an
+// unchanged graph after the first costs the algorithm alone. Throws
+// Errc::cycle (with the validation text of every cycle) for a cyclic graph,
+// including one with a self reference.
+std::vector<VertexId> topological_order(const Graph &g);
+std::vector<VertexId> reverse_topological_order(const Graph &g);
+
+}  // namespace dag

@@ -1,0 +1,211 @@
+#include "formats/dot_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <graphviz/cgraph.h>
+
+#include "graph/error.hpp"
+#include "formats/text_encoding.hpp"
+#include "graph/utf8.hpp"
+
+// Flex's full reset of cgraph's lexer (buffer and start state), which
+// libcgraph exports without declaring it. Weak, so a Graphviz that hides it
+// still links and loads: then only the sentinel below guards the next read.
+extern "C" int aaglex_destroy(void) __attribute__((weak));
+
+namespace dag {
+namespace {
+
+// cgraph keeps its lexer, its error hook and its error level in globals.
+std::mutex cgraph_mu;
+std::string *cgraph_messages = nullptr;  // the current read's, under cgraph_mu
+
+// Called from inside cgraph's C code: nothing may unwind through it.
+int collect_message(char *message) {
+    try {
+        if (cgraph_messages) *cgraph_messages += message;
+    } catch (...) {
+        // Out of memory: the read still fails, with a shorter message.
+    }
+    return 0;
+}
+
+// cgraph's lexer reads ahead into a global buffer that outlives a read, and a
+// bare '@' ends a read early; text left behind would be read by the next
+// import, on whatever thread. So every text is followed by this graph, and
+// reading goes on until it is reached (or an error flushes the lexer).
+constexpr char sentinel_name[] = "\x01libdag: end of text\x01";
+constexpr char sentinel[] = "\n\n\ndigraph \"\x01libdag: end of text\x01\" {}\n";
+
+struct Source {
+    std::string_view text;
+    std::size_t pos = 0;
+    std::size_t tail = 0;  // bytes of `sentinel` handed out
+};
+
+int read_chunk(void *channel, char *buf, int size) {
+    auto *src = static_cast<Source *>(channel);
+    std::size_t n = std::min(src->text.size() - src->pos, static_cast<std::size_t>(size));
+    std::memcpy(buf, src->text.data() + src->pos, n);
+    src->pos += n;
+    const std::size_t more = std::min(sizeof sentinel - 1 - src->tail, static_cast<std::size_t>(size) - n);
+    std::memcpy(buf + n, sentinel + src->tail, more);
+    src->tail += more;
+    return static_cast<int>(n + more);
+}
+int no_write(void *, const char *) { return 0; }
+int no_flush(void *) { return 0; }
+
+Agiodisc_t memory_io = {read_chunk, no_write, no_flush};
+
+struct Closer {
+    void operator()(Agraph_t *g) const noexcept { agclose(g); }
+};
+using GraphPtr = std::unique_ptr<Agraph_t, Closer>;
+
+// Collects errors and warnings (a warning, such as "badly delimited number",
+// means cgraph guessed; libdag refuses rather than guess), and restores the
+// hook and level a host that uses Graphviz itself had set.
+class MessageCapture {
+public:
+    explicit MessageCapture(std::string &sink)
+        : old_hook_(agseterrf(collect_message)), old_level_(agseterr(AGWARN)) {
+        cgraph_messages = &sink;
+    }
+    ~MessageCapture() {
+        cgraph_messages = nullptr;
+        agseterrf(old_hook_);
+        agseterr(old_level_);
+    }
+    MessageCapture(const MessageCapture &) = delete;
+    MessageCapture &operator=(const MessageCapture &) = delete;
+
+private:
+    agusererrf old_hook_;
+    agerrlevel_t old_level_;
+};
+
+[[noreturn]] void parse_error(std::string message) {
+    for (const char *tag : {"Error: ", "Warning: "})
+        if (message.rfind(tag, 0) == 0) message.erase(0, std::strlen(tag));
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    // An unterminated string or comment runs into the sentinel.
+    if (message.find(sentinel_name) != std::string::npos || message.find("libdag: end of text") != std::string::npos)
+        message = "unexpected end of the text (an unclosed string, comment or graph?)";
+    throw Error(Errc::parse, "DOT: " + printable_utf8(message));
+}
+
+bool is_sentinel(Agraph_t *g) { return std::strcmp(agnameof(g), sentinel_name) == 0; }
+
+bool is_latin1(Agraph_t *g) {
+    const char *charset = agget(g, const_cast<char *>("charset"));
+    if (!charset) return false;
+    std::string cs;
+    for (const char *p = charset; *p; ++p) cs += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+    return cs == "latin1" || cs == "latin-1" || cs == "l1" || cs == "iso-8859-1" || cs == "iso_8859-1" ||
+           cs == "iso8859-1" || cs == "iso-ir-100";
+}
+
+// What libdag keeps of a DOT graph: node IDs in file order, edges as
+// positions in that list.
+struct DotContent {
+    std::vector<std::string> names;
+    std::vector<VertexId> edges;  // tail, head, tail, head, ...
+    bool latin1 = false;
+};
+
+DotContent content_of(Agraph_t *g) {
+    DotContent content;
+    content.latin1 = is_latin1(g);
+    std::unordered_map<Agnode_t *, VertexId> position;
+    position.reserve(static_cast<std::size_t>(agnnodes(g)));
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        position.emplace(n, content.names.size());
+        content.names.emplace_back(agnameof(n));
+    }
+    content.edges.reserve(2 * static_cast<std::size_t>(agnedges(g)));
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            content.edges.push_back(position.at(agtail(e)));
+            content.edges.push_back(position.at(aghead(e)));
+        }
+    return content;
+}
+
+// Every use of cgraph, from parsing to closing, happens here under its lock:
+// besides the parser, agnameof() and agclose() touch globals too. Whatever
+// happens, the lexer is left at the sentinel's end or flushed by an error.
+DotContent parse(std::string_view text) {
+    const std::lock_guard<std::mutex> lock(cgraph_mu);
+    std::string messages;
+    const MessageCapture capture(messages);
+    Source src{text};
+    Agdisc_t disc = {&AgMemDisc, &AgIdDisc, &memory_io};
+    // Text that ended inside a comment or string leaves the lexer in that
+    // state, which no read of later text gets out of.
+    if (aaglex_destroy) aaglex_destroy();
+    agsetfile(nullptr);  // restarts the lexer's line count
+
+    // Reads up to the sentinel. A syntax error flushes the lexer (a warning
+    // does not); each read consumes at least a token, so the text's length
+    // bounds the reads.
+    bool drained = false;
+    auto drain = [&] {
+        for (std::size_t reads = 0; !drained && reads <= text.size() + 1; ++reads) {
+            const std::size_t seen = messages.size();
+            GraphPtr g(agread(&src, &disc));
+            drained = (g && is_sentinel(g.get())) || (!g && messages.find("Error", seen) != std::string::npos);
+        }
+    };
+
+    GraphPtr graph(agread(&src, &disc));
+    if (!graph || is_sentinel(graph.get())) {
+        drained = graph != nullptr || messages.find("Error") != std::string::npos;
+        const std::string first = messages;
+        drain();
+        parse_error(first.empty() ? "no graph in the text" : first);
+    }
+    const std::size_t seen = messages.size();
+    GraphPtr next(agread(&src, &disc));
+    drained = (next && is_sentinel(next.get())) || (!next && messages.find("Error", seen) != std::string::npos);
+    if (!messages.empty()) {
+        const std::string first = messages;
+        drain();
+        parse_error(first);
+    }
+    if (!drained) {
+        drain();
+        parse_error(next ? "a second graph follows the first; give one graph per text"
+                         : "text after the graph ends it early (a bare '@'?)");
+    }
+    if (!agisdirected(graph.get()))
+        parse_error("the graph is undirected ('graph'); a dependency graph needs a 'digraph' with '->' edges");
+    return content_of(graph.get());
+}
+
+}  // namespace
+
+void read_dot(std::string_view utf8, bool honour_charset, Graph &out) {
+    DotContent content = parse(utf8);
+    std::vector<VertexId> ids;
+    ids.reserve(content.names.size());
+    for (std::string &name : content.names) {
+        if (content.latin1 && honour_charset) name = latin1_to_utf8(name);
+        if (name.empty()) parse_error("a node has the empty ID \"\"; vertex names must not be empty");
+        if (!is_valid_utf8(name))
+            throw Error(Errc::bad_utf8, "DOT: node ID \"" + printable_utf8(name) +
+                                            "\" is not valid UTF-8 (a Latin-1 graph needs charset=latin1)");
+        ids.push_back(out.add_vertex(std::string_view(name), nullptr));
+    }
+    for (VertexId &end : content.edges) end = ids[end];
+    out.connect_many(content.edges.data(), content.edges.size() / 2);
+}
+
+}  // namespace dag

@@ -1,0 +1,185 @@
+#include "formats/json_format.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "graph/error.hpp"
+#include "graph/utf8.hpp"
+
+namespace dag {
+namespace {
+
+using nlohmann::json;
+
+// Ids stay below 2^32 - 1: the algorithms number vertices in 32 bits.
+constexpr std::uint64_t max_id = 0xFFFFFFFEull;
+
+[[noreturn]] void shape_error(const std::string &where, const std::string &what) {
+    throw Error(Errc::parse, "JSON: " + where + ": " + what);
+}
+
+// A value as a message shows it: scalars as written, cut short; arrays and
+// objects by kind only, since dumping a deeply nested one recurses as deep.
+std::string describe(const json &value) {
+    if (value.is_structured()) return std::string("an ") + value.type_name();
+    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text.size() > 40) {
+        std::size_t cut = 40;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+        text = text.substr(0, cut) + "...";
+    }
+    return text;
+}
+
+std::uint64_t read_id(const json &value, const std::string &where) {
+    if (!value.is_number_integer()) shape_error(where, "an id must be an integer, not " + describe(value));
+    if (value.is_number_unsigned()) {
+        auto id = value.get<std::uint64_t>();
+        if (id >= 1 && id <= max_id) return id;
+    }
+    shape_error(where, "id " + describe(value) + " is out of range (1 to " + std::to_string(max_id) + ")");
+}
+
+// Gaps in the ids become tombstones, 72 bytes each: a bound keeps a short
+// file from asking for gigabytes.
+std::uint64_t id_bound(std::size_t vertices) { return 16 * static_cast<std::uint64_t>(vertices) + 65536; }
+
+struct Listed {
+    std::uint64_t id;
+    std::optional<std::string> name;
+};
+
+std::vector<Listed> read_vertices(const json &doc) {
+    auto it = doc.find("vertices");
+    if (it == doc.end()) shape_error("top level", "no \"vertices\" array");
+    if (!it->is_array()) shape_error("vertices", "must be an array");
+    std::vector<Listed> listed;
+    listed.reserve(it->size());
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const json &v = (*it)[i];
+        const std::string where = "vertices[" + std::to_string(i) + "]";
+        if (!v.is_object()) shape_error(where, "must be an object");
+        auto id = v.find("id");
+        if (id == v.end()) shape_error(where, "no \"id\"");
+        Listed entry{read_id(*id, where + ".id"), std::nullopt};
+        if (auto name = v.find("name"); name != v.end()) {
+            if (!name->is_string()) shape_error(where + ".name", "must be a string");
+            entry.name = name->get<std::string>();
+            if (entry.name->find('\0') != std::string::npos)
+                shape_error(where + ".name", "holds a NUL character, which no C string can carry");
+        }
+        listed.push_back(std::move(entry));
+    }
+    std::sort(listed.begin(), listed.end(), [](const Listed &a, const Listed &b) { return a.id < b.id; });
+    for (std::size_t i = 1; i < listed.size(); ++i)
+        if (listed[i].id == listed[i - 1].id)
+            shape_error("vertices", "id " + std::to_string(listed[i].id) + " is listed twice");
+    if (!listed.empty()) {
+        const std::uint64_t bound = id_bound(listed.size());
+        if (listed.back().id > bound)
+            shape_error("vertices", "id " + std::to_string(listed.back().id) + " is too large for " +
+                                        std::to_string(listed.size()) + " vertices (at most " + std::to_string(bound) +
+                                        ")");
+    }
+    return listed;
+}
+
+std::vector<VertexId> read_edges(const json &doc, const Graph &g) {
+    std::vector<VertexId> pairs;
+    auto it = doc.find("edges");
+    if (it == doc.end()) return pairs;
+    if (!it->is_array()) shape_error("edges", "must be an array");
+    pairs.reserve(2 * it->size());
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const json &e = (*it)[i];
+        const std::string where = "edges[" + std::to_string(i) + "]";
+        if (!e.is_array() || e.size() != 2) shape_error(where, "must be an array of two ids [from, to]");
+        for (std::size_t end = 0; end < 2; ++end) {
+            const VertexId id = read_id(e[end], where);
+            if (!g.has_vertex(id)) shape_error(where, "vertex id " + std::to_string(id) + " is not listed");
+            pairs.push_back(id);
+        }
+    }
+    return pairs;
+}
+
+}  // namespace
+
+std::string json_quoted(const std::string &s) {
+    return json(s).dump(-1, ' ', false, json::error_handler_t::strict);
+}
+
+// The id the graph issues next: removed ids at the end are used up too, and
+// an exact copy must not hand them out again.
+std::uint64_t read_next_id(const json &doc, std::uint64_t largest, std::size_t vertices) {
+    auto it = doc.find("next_id");
+    if (it == doc.end()) return largest + 1;
+    const std::uint64_t next = read_id(*it, "next_id");
+    if (next <= largest)
+        shape_error("next_id", std::to_string(next) + " is not above the largest id, " + std::to_string(largest));
+    if (next - 1 > id_bound(vertices))
+        shape_error("next_id", std::to_string(next) + " is too large for " + std::to_string(vertices) +
+                                   " vertices (at most " + std::to_string(id_bound(vertices) + 1) + ")");
+    return next;
+}
+
+std::string write_json(const Graph &g) {
+    std::string out = "{\n  \"format\": \"libdag\",\n  \"version\": 1,\n  \"next_id\": " +
+                      std::to_string(g.index_bound() + 1) + ",\n  \"vertices\": [";
+    const char *sep = "\n    ";
+    for (VertexId id : g.vertices()) {
+        out += sep;
+        out += "{\"id\": " + std::to_string(id);
+        if (const std::string *name = g.name(id)) out += ", \"name\": " + json_quoted(*name);
+        out += '}';
+        sep = ",\n    ";
+    }
+    out += g.vertex_count() ? "\n  ],\n  \"edges\": [" : "],\n  \"edges\": [";
+    sep = "\n    ";
+    for (auto [from, to] : g.edges()) {
+        out += sep;
+        out += '[' + std::to_string(from) + ", " + std::to_string(to) + ']';
+        sep = ",\n    ";
+    }
+    out += g.edge_count() ? "\n  ]\n}\n" : "]\n}\n";
+    return out;
+}
+
+void read_json(std::string_view text, Graph &out) {
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error &e) {
+        // Drop the library's "[json.exception.parse_error.101] " tag.
+        std::string what = e.what();
+        if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
+            what.erase(0, close + 2);
+        throw Error(Errc::parse, "JSON: " + printable_utf8(what));
+    }
+    if (!doc.is_object()) shape_error("top level", "must be an object");
+    if (auto f = doc.find("format"); f != doc.end() && *f != "libdag")
+        shape_error("format", "must be \"libdag\", not " + describe(*f));
+    if (auto v = doc.find("version"); v != doc.end() && *v != 1)
+        shape_error("version", "this library reads version 1, not " + describe(*v));
+
+    const std::vector<Listed> listed = read_vertices(doc);
+    std::vector<VertexId> gaps;
+    VertexId next = 1;
+    for (const Listed &v : listed) {
+        for (; next < v.id; ++next) gaps.push_back(out.add_vertex(std::nullopt, nullptr));
+        out.add_vertex(v.name ? std::optional<std::string_view>(*v.name) : std::nullopt, nullptr);
+        ++next;
+    }
+    const std::uint64_t next_id = read_next_id(doc, listed.empty() ? 0 : listed.back().id, listed.size());
+    for (; next < next_id; ++next) gaps.push_back(out.add_vertex(std::nullopt, nullptr));
+    for (VertexId gap : gaps) out.remove_vertex(gap);
+    const std::vector<VertexId> pairs = read_edges(doc, out);
+    out.connect_many(pairs.data(), pairs.size() / 2);
+}
+
+}  // namespace dag

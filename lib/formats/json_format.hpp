@@ -1,0 +1,25 @@
+// libdag's own JSON form of a graph: ids, names and edges, exactly, so that
+// graph -> JSON -> graph gives the same graph (user pointers are not
+// written: they mean nothing outside the process). include/dag/dag.h,
+// dag_format, documents the layout.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "graph/graph.hpp"
+
+namespace dag {
+
+std::string write_json(const Graph &g);
+
+// A string as a JSON string literal, quotes included: also how messages show
+// a name that may hold line breaks or backslashes.
+std::string json_quoted(const std::string &s);
+
+// Fills `out`, which must be empty. Throws Errc::parse for malformed JSON or
+// the wrong shape, with where it is; the graph's own errors for a duplicate
+// or empty name.
+void read_json(std::string_view text, Graph &out);
+
+}  // namespace dag

@@ -1,0 +1,62 @@
+#include "formats/mermaid_writer.hpp"
+
+#include "formats/sorted_graph.hpp"
+
+namespace dag {
+namespace {
+
+// Node ids are vN, never the name: Mermaid's ids allow few characters, and
+// some words (end, graph) are keywords. The name goes into a quoted label
+// where Mermaid still reads much: a quote ends it, # < > & start entities and
+// markup, a leading backtick starts Markdown, `style...:` and `direction TB`
+// are matched anywhere on the line, CR and U+2028 break it. So every ASCII
+// character other than a letter, a digit, a space and _-./,()[]+ is written
+// as an entity code (#NN;), as are U+2028 and U+2029, and the d of
+// "direction"; a line break becomes <br/>.
+void append_label(std::string &out, const std::string &name) {
+    static const std::string plain = " _-./,()[]+";
+    out += '"';
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(name[i]);
+        if (c == '\n') {
+            out += "<br/>";
+        } else if (name.compare(i, 3, "\xE2\x80\xA8") == 0 || name.compare(i, 3, "\xE2\x80\xA9") == 0) {
+            out += name[i + 2] == '\xA8' ? "#8232;" : "#8233;";  // U+2028, U+2029
+            i += 2;
+        } else if (c >= 0x80) {
+            out += name[i];
+        } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   plain.find(static_cast<char>(c)) != std::string::npos) {
+            if (c == 'd' && name.compare(i, 9, "direction") == 0)
+                out += "#100;";
+            else
+                out += static_cast<char>(c);
+        } else {
+            out += '#' + std::to_string(c) + ';';
+        }
+    }
+    out += '"';
+}
+
+}  // namespace
+
+std::string write_mermaid(const Graph &g) {
+    const SortedGraph sg = sorted_graph(g);
+    std::string out = "flowchart TD\n";
+    for (const SortedVertex &v : sg.vertices) {
+        out += "    v" + std::to_string(v.id) + '[';
+        append_label(out, v.name);
+        out += "]\n";
+    }
+    std::string cycle_links;
+    for (std::size_t i = 0; i < sg.edges.size(); ++i) {
+        const SortedEdge &e = sg.edges[i];
+        out += "    v" + std::to_string(sg.vertices[e.from].id) + " --> v" + std::to_string(sg.vertices[e.to].id) + '\n';
+        if (e.on_cycle) cycle_links += (cycle_links.empty() ? "" : ",") + std::to_string(i);
+    }
+    // linkStyle addresses edges by their position in the text above.
+    if (!cycle_links.empty()) out += "    linkStyle " + cycle_links + " stroke:red,stroke-width:2px\n";
+    return out;
+}
+
+}  // namespace dag

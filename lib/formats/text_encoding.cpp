@@ -1,0 +1,88 @@
+#include "formats/text_encoding.hpp"
+
+#include <cstdint>
+
+#include "graph/error.hpp"
+
+namespace dag {
+namespace {
+
+void append_utf8(std::string &out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+[[noreturn]] void bad_utf16(std::size_t offset, const char *why) {
+    throw Error(Errc::parse, "UTF-16 text: " + std::string(why) + " at byte " + std::to_string(offset));
+}
+
+// Offsets in messages count the 2-byte byte-order mark, as a hex dump of the
+// file would.
+std::string utf16_to_utf8(std::string_view bytes, bool little_endian) {
+    if (bytes.size() % 2 != 0) bad_utf16(bytes.size() + 1, "odd number of bytes");
+    auto unit = [&](std::size_t i) -> std::uint32_t {
+        auto lo = static_cast<unsigned char>(bytes[i + (little_endian ? 0 : 1)]);
+        auto hi = static_cast<unsigned char>(bytes[i + (little_endian ? 1 : 0)]);
+        return static_cast<std::uint32_t>(hi) << 8 | lo;
+    };
+    std::string out;
+    out.reserve(bytes.size() / 2);
+    for (std::size_t i = 0; i < bytes.size(); i += 2) {
+        std::uint32_t u = unit(i);
+        if (u >= 0xD800 && u <= 0xDBFF) {
+            if (i + 2 >= bytes.size()) bad_utf16(i + 2, "unpaired high surrogate");
+            std::uint32_t low = unit(i + 2);
+            if (low < 0xDC00 || low > 0xDFFF) bad_utf16(i + 2, "unpaired high surrogate");
+            u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
+            i += 2;
+        } else if (u >= 0xDC00 && u <= 0xDFFF) {
+            bad_utf16(i + 2, "unpaired low surrogate");
+        }
+        append_utf8(out, u);
+    }
+    return out;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+DecodedText decode_text(std::string_view bytes) {
+    DecodedText out;
+    out.had_bom = true;
+    if (starts_with(bytes, "\xFF\xFE"))
+        out.utf8 = utf16_to_utf8(bytes.substr(2), true);
+    else if (starts_with(bytes, "\xFE\xFF"))
+        out.utf8 = utf16_to_utf8(bytes.substr(2), false);
+    else if (starts_with(bytes, "\xEF\xBB\xBF"))
+        out.utf8 = bytes.substr(3);
+    else
+        out = {std::string(bytes), false};
+    if (auto nul = out.utf8.find('\0'); nul != std::string::npos)
+        throw Error(Errc::parse, "NUL character at offset " + std::to_string(nul) + " of the text");
+    return out;
+}
+
+std::string latin1_to_utf8(std::string_view latin1) {
+    std::string out;
+    out.reserve(latin1.size());
+    for (char c : latin1) append_utf8(out, static_cast<unsigned char>(c));
+    return out;
+}
+
+}  // namespace dag

@@ -1,0 +1,498 @@
+#include "graph/graph.hpp"
+
+#include <algorithm>
+
+#include "graph/error.hpp"
+#include "graph/utf8.hpp"
+
+namespace dag {
+
+void check_name(std::string_view name) {
+    if (name.empty())
+        throw Error(Errc::invalid_argument, "vertex name is empty (pass no name for an unnamed vertex)");
+    if (!is_valid_utf8(name))
+        throw Error(Errc::bad_utf8, "vertex name is not valid UTF-8");
+    // A C string cannot hold it: C callers would see the name cut short.
+    if (name.find('\0') != std::string_view::npos)
+        throw Error(Errc::invalid_argument, "vertex name holds a NUL character");
+}
+
+// Boost's adjacency_list swap copies the graph three times, so the copy is
+// built in place and only the name keys are re-pointed.
+Graph::Graph(const Graph &other) : adj_(std::make_unique<AdjacencyList>(*other.adj_)), live_(other.live_) {
+    names_.reserve(other.names_.size());
+    for (const auto &entry : other.names_) {
+        auto it = names_.emplace(entry.first, entry.second).first;
+        (*adj_)[entry.second].name = &it->first;
+    }
+}
+
+Graph &Graph::operator=(const Graph &other) {
+    if (this != &other) {
+        begin_change();
+        Graph copy(other);
+        swap(copy);
+    }
+    return *this;
+}
+
+void Graph::swap(Graph &other) noexcept {
+    drop_snapshot();
+    other.drop_snapshot();
+    adj_.swap(other.adj_);
+    names_.swap(other.names_);
+    std::swap(live_, other.live_);
+}
+
+namespace {
+// The innermost ReadScope of this thread; each links to the one it is in.
+thread_local const ReadScope *innermost_read = nullptr;
+}  // namespace
+
+ReadScope::ReadScope(const Graph &g) : g_(g), lock_(g.replace_mu_, std::defer_lock) {
+    // Outside walks nothing replaces the graph, and the scope costs one load.
+    if (!g.walking()) return;
+    // A scope already held on this thread keeps out a writer: taking the
+    // lock again could only wait behind a writer that waits for this thread.
+    if (!reading(g)) lock_.lock();
+    outer_ = innermost_read;
+    innermost_read = this;
+    linked_ = true;
+}
+
+ReadScope::~ReadScope() {
+    if (linked_) innermost_read = outer_;
+}
+
+bool ReadScope::reading(const Graph &g) noexcept {
+    for (const ReadScope *r = innermost_read; r; r = r->outer_)
+        if (&r->g_ == &g) return true;
+    return false;
+}
+
+std::unique_lock<std::shared_mutex> Graph::exclude_readers() const {
+    return std::unique_lock<std::shared_mutex>(replace_mu_);
+}
+
+void Graph::check_changeable() const {
+    if (walking())
+        throw Error(Errc::busy, "the graph is being walked; change it through the walk handle or wait for the walk to end");
+    if (visits_.load(std::memory_order_acquire))
+        throw Error(Errc::busy, "the graph is being traversed; change it once the traversal's visitor or predicate has returned");
+}
+
+void Graph::begin_change() {
+    check_changeable();
+    drop_snapshot();
+}
+
+void Graph::drop_snapshot() const noexcept {
+    if (!has_snapshot_.load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    snapshot_.reset();
+    walk_scratch_.reset();
+    has_snapshot_.store(false, std::memory_order_release);
+}
+
+std::shared_ptr<const Snapshot> Graph::cached_snapshot() const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    return snapshot_;
+}
+
+void Graph::cache_snapshot(std::shared_ptr<const Snapshot> s) const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    if (s != snapshot_) walk_scratch_.reset();
+    snapshot_ = std::move(s);
+    has_snapshot_.store(snapshot_ != nullptr, std::memory_order_release);
+}
+
+void Graph::keep_walk_scratch(const Snapshot *s, std::shared_ptr<void> scratch) const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    if (snapshot_.get() == s) walk_scratch_ = std::move(scratch);
+}
+
+std::shared_ptr<void> Graph::take_walk_scratch(const Snapshot *s) const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    if (snapshot_.get() != s) return nullptr;
+    return std::move(walk_scratch_);
+}
+
+Vertex Graph::checked(VertexId id) const {
+    if (!has_vertex(id)) {
+        if (id == no_vertex) throw Error(Errc::unknown_vertex, "vertex id 0 is never valid");
+        throw Error(Errc::unknown_vertex, "unknown vertex id " + std::to_string(id) +
+                                              (id <= index_bound() ? " (it was removed)" : ""));
+    }
+    return index_of(id);
+}
+
+bool Graph::has_vertex(VertexId id) const noexcept {
+    return id != no_vertex && id <= index_bound() && (*adj_)[index_of(id)].alive;
+}
+
+const std::string *Graph::claim_name(std::string_view name, Vertex v) {
+    auto [it, inserted] = names_.emplace(std::string(name), v);
+    if (!inserted)
+        throw Error(Errc::duplicate_name, "vertex name \"" + std::string(name) + "\" is already used by vertex " +
+                                              std::to_string(id_of(it->second)));
+    return &it->first;
+}
+
+VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
+    begin_change();
+    if (name) check_name(*name);
+    Vertex v = boost::num_vertices(*adj_);
+    const std::string *stored = name ? claim_name(*name, v) : nullptr;
+    try {
+        Vertex added = boost::add_vertex(VertexProps{stored, user, true}, *adj_);
+        (void)added;
+    } catch (...) {
+        if (stored) names_.erase(*stored);
+        throw;
+    }
+    ++live_;
+    return id_of(v);
+}
+
+void Graph::unlink(Vertex v) {
+    boost::clear_vertex(v, *adj_);
+}
+
+void Graph::remove_vertex(VertexId id) {
+    begin_change();
+    Vertex v = checked(id);
+    unlink(v);
+    VertexProps &p = (*adj_)[v];
+    if (p.name) names_.erase(*p.name);
+    p = VertexProps{};
+    --live_;
+}
+
+void Graph::set_name(VertexId id, std::optional<std::string_view> name) {
+    // Names are not part of the snapshot (orders rank them per query), so a
+    // rename keeps it and the next query or walk does not freeze again.
+    check_changeable();
+    Vertex v = checked(id);
+    VertexProps &p = (*adj_)[v];
+    if (name) {
+        check_name(*name);
+        if (p.name && *p.name == *name) return;
+        const std::string *stored = claim_name(*name, v);
+        if (p.name) names_.erase(*p.name);
+        p.name = stored;
+    } else if (p.name) {
+        names_.erase(*p.name);
+        p.name = nullptr;
+    }
+}
+
+void Graph::set_user(VertexId id, void *user) { (*adj_)[checked(id)].user = user; }
+
+VertexId Graph::find(std::string_view name) const {
+    auto it = names_.find(std::string(name));
+    if (it == names_.end()) throw Error(Errc::not_found, "no vertex is named \"" + std::string(name) + "\"");
+    return id_of(it->second);
+}
+
+const std::string *Graph::name(VertexId id) const { return (*adj_)[checked(id)].name; }
+
+void *Graph::user(VertexId id) const { return (*adj_)[checked(id)].user; }
+
+std::string Graph::display_name(VertexId id) const {
+    const std::string *n = name(id);
+    return n ? *n : std::to_string(id);
+}
+
+bool Graph::has_edge_index(Vertex a, Vertex b) const noexcept {
+    // Scan the shorter of the two lists, so a hub with a million dependencies
+    // still connects a new leaf in O(1).
+    if (boost::out_degree(a, *adj_) <= boost::in_degree(b, *adj_)) {
+        for (auto [it, end] = boost::adjacent_vertices(a, *adj_); it != end; ++it)
+            if (*it == b) return true;
+    } else {
+        for (auto [it, end] = boost::inv_adjacent_vertices(b, *adj_); it != end; ++it)
+            if (*it == a) return true;
+    }
+    return false;
+}
+
+namespace {
+
+// Boost's add_edge appends to the edge list, then to the source's out-list,
+// then to the target's in-list, and leaves the graph inconsistent if a later
+// append throws. Growing both vectors first (geometrically, as push_back
+// would) leaves the edge-list node as the only allocation that can fail, and
+// std::list insertion is all-or-nothing.
+template <class Vec>
+void make_room(Vec &v) {
+    if (v.size() == v.capacity()) v.reserve(v.empty() ? 2 : 2 * v.size());
+}
+
+// Boost keeps the in-edge vector only in its (public) stored-vertex records.
+auto &in_list(AdjacencyList &adj, Vertex v) { return adj.m_vertices[v].m_in_edges; }
+
+}  // namespace
+
+bool Graph::add_edge_index(Vertex a, Vertex b) {
+    if (has_edge_index(a, b)) return false;
+    make_room((*adj_).out_edge_list(a));
+    make_room(in_list(*adj_, b));
+    boost::add_edge(a, b, *adj_);
+    return true;
+}
+
+void Graph::connect_many(const VertexId *pairs, std::size_t count) {
+    begin_change();
+    // Ids are random in memory too: the liveness check fetches ahead as well.
+    constexpr std::size_t check_ahead = 32;
+    for (std::size_t i = 0; i < 2 * count; ++i) {
+        if (i + check_ahead < 2 * count && pairs[i + check_ahead] - 1 < index_bound())
+            __builtin_prefetch(&(*adj_).m_vertices[index_of(pairs[i + check_ahead])]);
+        if (has_vertex(pairs[i])) continue;
+        try {
+            checked(pairs[i]);
+        } catch (const Error &e) {
+            throw Error(e.code(), std::string("edge ") + std::to_string(i / 2) + ": " + e.what());
+        }
+    }
+    // A batch that touches a large part of the graph first sizes every list
+    // exactly: no regrowth copies, no doubling slack left behind.
+    const std::size_t bound = index_bound();
+    if (count >= bound / 16) {
+        std::vector<std::uint32_t> extra_out(bound), extra_in(bound);
+        for (std::size_t i = 0; i < count; ++i) {
+            ++extra_out[index_of(pairs[2 * i])];
+            ++extra_in[index_of(pairs[2 * i + 1])];
+        }
+        for (Vertex v = 0; v < bound; ++v) {
+            if (extra_out[v]) (*adj_).out_edge_list(v).reserve((*adj_).out_edge_list(v).size() + extra_out[v]);
+            if (extra_in[v]) {
+                auto &in = in_list(*adj_, v);
+                in.reserve(in.size() + extra_in[v]);
+            }
+        }
+    }
+    // Targets are random in memory: fetch each target's record, then its
+    // in-list, a few edges ahead, so the cache misses overlap.
+    constexpr std::size_t record_ahead = 16, list_ahead = 8;
+    std::vector<bool> added(count);
+    try {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i + record_ahead < count) __builtin_prefetch(&(*adj_).m_vertices[index_of(pairs[2 * (i + record_ahead) + 1])]);
+            if (i + list_ahead < count) {
+                const auto &in = in_list(*adj_, index_of(pairs[2 * (i + list_ahead) + 1]));
+                __builtin_prefetch(in.data() + in.size(), 1);
+            }
+            added[i] = add_edge_index(index_of(pairs[2 * i]), index_of(pairs[2 * i + 1]));
+        }
+    } catch (...) {
+        for (std::size_t i = 0; i < count; ++i)
+            if (added[i]) boost::remove_edge(index_of(pairs[2 * i]), index_of(pairs[2 * i + 1]), *adj_);
+        throw;
+    }
+}
+
+std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &vertices,
+                                               const std::vector<std::pair<VertexId, VertexId>> &connects,
+                                               const std::vector<std::pair<VertexId, VertexId>> &disconnects,
+                                               const std::vector<VertexId> &removals,
+                                               std::vector<RetiredName> &retired) {
+    drop_snapshot();
+    const std::size_t bound = index_bound(), live = live_;
+    std::vector<VertexId> ids;
+    ids.reserve(vertices.size());
+    retired.reserve(retired.size() + removals.size());
+    std::vector<bool> made(connects.size());
+    try {
+        for (const NewVertex &nv : vertices) {
+            const Vertex v = boost::num_vertices(*adj_);
+            const std::string *stored = nv.name ? claim_name(*nv.name, v) : nullptr;
+            try {
+                boost::add_vertex(VertexProps{stored, nv.user, true}, *adj_);
+            } catch (...) {
+                if (stored) names_.erase(*stored);
+                throw;
+            }
+            ++live_;
+            ids.push_back(id_of(v));
+        }
+        for (std::size_t i = 0; i < connects.size(); ++i)
+            made[i] = add_edge_index(index_of(connects[i].first), index_of(connects[i].second));
+    } catch (...) {
+        for (std::size_t i = connects.size(); i-- > 0;)
+            if (made[i]) boost::remove_edge(index_of(connects[i].first), index_of(connects[i].second), *adj_);
+        // The added vertices are the last ones and have no edges left, so
+        // dropping their records renumbers nothing.
+        while (boost::num_vertices(*adj_) > bound) {
+            if (const std::string *n = (*adj_).m_vertices.back().m_property.name) names_.erase(*n);
+            (*adj_).m_vertices.pop_back();
+        }
+        live_ = live;
+        throw;
+    }
+    // Nothing below allocates.
+    for (auto [from, to] : disconnects)
+        if (has_edge_index(index_of(from), index_of(to))) boost::remove_edge(index_of(from), index_of(to), *adj_);
+    for (VertexId id : removals) {
+        const Vertex v = index_of(id);
+        unlink(v);
+        VertexProps &p = (*adj_)[v];
+        if (p.name) retired.push_back(names_.extract(*p.name));
+        p = VertexProps{};
+        --live_;
+    }
+    return ids;
+}
+
+bool Graph::has_name(std::string_view name) const { return names_.count(std::string(name)) != 0; }
+
+void Graph::connect(VertexId from, VertexId to) {
+    begin_change();
+    Vertex a = checked(from), b = checked(to);
+    add_edge_index(a, b);
+}
+
+void Graph::disconnect(VertexId from, VertexId to) {
+    begin_change();
+    Vertex a = checked(from), b = checked(to);
+    if (has_edge_index(a, b)) boost::remove_edge(a, b, *adj_);
+}
+
+bool Graph::has_edge(VertexId from, VertexId to) const noexcept {
+    return has_vertex(from) && has_vertex(to) && has_edge_index(index_of(from), index_of(to));
+}
+
+void Graph::replace_vertex(VertexId original, VertexId replacement) {
+    begin_change();
+    Vertex o = checked(original), r = checked(replacement);
+    if (o == r) return;
+    std::vector<Vertex> targets, sources;
+    for (auto [it, end] = boost::adjacent_vertices(o, *adj_); it != end; ++it) targets.push_back(*it);
+    for (auto [it, end] = boost::inv_adjacent_vertices(o, *adj_); it != end; ++it) sources.push_back(*it);
+    // Undo log: on allocation failure part-way, remove what was added so the
+    // graph is exactly as it was.
+    std::vector<std::pair<Vertex, Vertex>> added;
+    added.reserve(targets.size() + sources.size());
+    auto add = [&](Vertex a, Vertex b) {
+        if (add_edge_index(a, b)) added.emplace_back(a, b);
+    };
+    try {
+        for (Vertex t : targets) add(r, t == o ? r : t);
+        for (Vertex s : sources)
+            if (s != o) add(s, r);
+    } catch (...) {
+        for (auto [a, b] : added) boost::remove_edge(a, b, *adj_);
+        throw;
+    }
+    remove_vertex(original);
+}
+
+std::vector<VertexId> Graph::vertices() const {
+    std::vector<VertexId> out;
+    out.reserve(live_);
+    for (Vertex v = 0, n = index_bound(); v < n; ++v)
+        if ((*adj_)[v].alive) out.push_back(id_of(v));
+    return out;
+}
+
+std::vector<std::pair<VertexId, VertexId>> Graph::edges() const {
+    std::vector<std::pair<VertexId, VertexId>> out;
+    out.reserve(edge_count());
+    for (Vertex v = 0, n = index_bound(); v < n; ++v) {
+        std::size_t first = out.size();
+        for (auto [it, end] = boost::adjacent_vertices(v, *adj_); it != end; ++it)
+            out.emplace_back(id_of(v), id_of(*it));
+        std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+    }
+    return out;
+}
+
+std::vector<VertexId> Graph::dependencies(VertexId id) const {
+    Vertex v = checked(id);
+    std::vector<VertexId> out;
+    out.reserve(boost::out_degree(v, *adj_));
+    for (auto [it, end] = boost::adjacent_vertices(v, *adj_); it != end; ++it) out.push_back(id_of(*it));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<VertexId> Graph::dependents(VertexId id) const {
+    Vertex v = checked(id);
+    std::vector<VertexId> out;
+    out.reserve(boost::in_degree(v, *adj_));
+    for (auto [it, end] = boost::inv_adjacent_vertices(v, *adj_); it != end; ++it) out.push_back(id_of(*it));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void Graph::subsume(const Graph &other) {
+    begin_change();
+    if (&other == this) throw Error(Errc::invalid_argument, "a graph cannot subsume itself");
+    const Vertex first_new = index_bound();
+    const std::size_t live_before = live_;
+    std::vector<Vertex> map(other.index_bound());
+    std::vector<std::pair<Vertex, Vertex>> added_edges;
+    added_edges.reserve(other.edge_count());
+    try {
+        for (Vertex v = 0, n = other.index_bound(); v < n; ++v) {
+            const VertexProps &p = (*other.adj_)[v];
+            if (!p.alive) continue;
+            if (p.name) {
+                auto it = names_.find(*p.name);
+                if (it != names_.end()) {
+                    map[v] = it->second;
+                    continue;
+                }
+            }
+            map[v] = index_of(add_vertex(p.name ? std::optional<std::string_view>(*p.name) : std::nullopt, p.user));
+        }
+        for (Vertex v = 0, n = other.index_bound(); v < n; ++v) {
+            for (auto [it, end] = boost::adjacent_vertices(v, *other.adj_); it != end; ++it) {
+                Vertex a = map[v], b = map[*it];
+                if (add_edge_index(a, b)) added_edges.emplace_back(a, b);
+            }
+        }
+    } catch (...) {
+        for (auto [a, b] : added_edges) boost::remove_edge(a, b, *adj_);
+        // New vertices sit at the end of the vertex vector; popping them
+        // restores it exactly (no edges touch them any more).
+        while (index_bound() > first_new) {
+            Vertex last = index_bound() - 1;
+            if ((*adj_)[last].name) names_.erase(*(*adj_)[last].name);
+            boost::remove_vertex(last, *adj_);
+        }
+        live_ = live_before;
+        throw;
+    }
+}
+
+std::string Graph::to_string() const {
+    struct Entry {
+        std::string name;
+        Vertex v;
+    };
+    auto by_name = [](const Entry &a, const Entry &b) { return a.name != b.name ? a.name < b.name : a.v < b.v; };
+    std::vector<Entry> entries;
+    entries.reserve(live_);
+    for (Vertex v = 0, n = index_bound(); v < n; ++v)
+        if ((*adj_)[v].alive) entries.push_back({display_name(id_of(v)), v});
+    std::sort(entries.begin(), entries.end(), by_name);
+    std::string out;
+    std::vector<Entry> deps;
+    for (const Entry &e : entries) {
+        out += e.name;
+        out += '\n';
+        deps.clear();
+        for (auto [it, end] = boost::adjacent_vertices(e.v, *adj_); it != end; ++it)
+            deps.push_back({display_name(id_of(*it)), *it});
+        std::sort(deps.begin(), deps.end(), by_name);
+        for (const Entry &d : deps) {
+            out += "  ";
+            out += d.name;
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+}  // namespace dag

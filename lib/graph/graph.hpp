@@ -1,0 +1,216 @@
+// The graph store: a Boost.Graph bidirectional adjacency_list with stable ids,
+// unique names and user pointers.
+//
+// Selectors: vecS vertices, so a vertex id is simply its index + 1 and every
+// lookup by id is an array access; vecS out/in edge lists, so an edge costs
+// two 16-byte entries plus Boost's shared edge-list node, which comes from a
+// per-graph pool (edge_pool.hpp: 40 B instead of malloc's 48 B chunk, and
+// faster to allocate). bench/README.md, "Graph building", measures what each
+// selector costs and what the alternatives would. Removing a vertex
+// clears its edges and leaves a tombstone instead of erasing it: erasing from
+// a vecS vertex list renumbers every later vertex, which would break stable
+// ids and cost O(V + E) per removal.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "graph/edge_pool.hpp"
+
+namespace dag {
+
+struct Snapshot;
+
+using VertexId = std::uint64_t;
+inline constexpr VertexId no_vertex = 0;
+
+struct VertexProps {
+    // Points at the key of Graph::names_ (node-based, so the key never moves).
+    const std::string *name = nullptr;
+    void *user = nullptr;
+    bool alive = false;
+};
+
+using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, VertexProps,
+                                            boost::no_property, boost::no_property, pooled_listS>;
+using Vertex = AdjacencyList::vertex_descriptor;
+
+class Graph {
+public:
+    Graph() = default;
+    Graph(const Graph &other);
+    // All or nothing: the copy is made first, then swapped in.
+    Graph &operator=(const Graph &other);
+    Graph(Graph &&) = delete;
+    Graph &operator=(Graph &&) = delete;
+    // Exchanges contents (vertices, edges, names), not walk state. O(1).
+    void swap(Graph &other) noexcept;
+    ~Graph() = default;
+
+    // --- vertices -----------------------------------------------------------
+    VertexId add_vertex(std::optional<std::string_view> name, void *user);
+    void remove_vertex(VertexId id);
+    void replace_vertex(VertexId original, VertexId replacement);
+    void set_name(VertexId id, std::optional<std::string_view> name);
+    void set_user(VertexId id, void *user);
+
+    bool has_vertex(VertexId id) const noexcept;
+    std::size_t vertex_count() const noexcept { return live_; }
+    // Throws Errc::not_found.
+    VertexId find(std::string_view name) const;
+    // nullptr for an unnamed vertex.
+    const std::string *name(VertexId id) const;
+    void *user(VertexId id) const;
+    // The name, or the decimal id for an unnamed vertex: what every text
+    // format and message prints.
+    std::string display_name(VertexId id) const;
+
+    // --- edges --------------------------------------------------------------
+    void connect(VertexId from, VertexId to);
+    // Connects pairs[2i] -> pairs[2i+1] for i < count, all or nothing: every
+    // id is checked before anything changes, and an allocation failure
+    // removes what the batch had added.
+    void connect_many(const VertexId *pairs, std::size_t count);
+    void disconnect(VertexId from, VertexId to);
+    bool has_edge(VertexId from, VertexId to) const noexcept;
+    std::size_t edge_count() const noexcept { return boost::num_edges(*adj_); }
+
+    // --- listings (deterministic: ascending ids) ----------------------------
+    std::vector<VertexId> vertices() const;
+    std::vector<std::pair<VertexId, VertexId>> edges() const;
+    std::vector<VertexId> dependencies(VertexId id) const;
+    std::vector<VertexId> dependents(VertexId id) const;
+
+    // --- whole-graph operations ---------------------------------------------
+    void subsume(const Graph &other);
+    std::string to_string() const;
+
+    // True when a vertex has this name.
+    bool has_name(std::string_view name) const;
+    // Whether any vertex has a name: orders then break ties by name.
+    bool has_names() const noexcept { return !names_.empty(); }
+
+    // --- walks --------------------------------------------------------------
+    // The name of a vertex a walk's update removed, kept by the walk so that
+    // pointers to it stay valid until the walk is freed.
+    using RetiredName = std::unordered_map<std::string, Vertex>::node_type;
+    struct NewVertex {
+        std::optional<std::string_view> name;
+        void *user = nullptr;
+    };
+    // A running walk's update (Walk::apply), made in place although the
+    // graph is walked: adds `vertices` (ids index_bound() + 1 on, in order),
+    // then connects, disconnects and removes vertices, whose names go to
+    // `retired`. The caller has checked every id, name and cycle, and keeps
+    // readers out. All or nothing: only allocation can fail, and then
+    // nothing has changed. Returns the new ids.
+    std::vector<VertexId> edit_while_walked(const std::vector<NewVertex> &vertices,
+                                            const std::vector<std::pair<VertexId, VertexId>> &connects,
+                                            const std::vector<std::pair<VertexId, VertexId>> &disconnects,
+                                            const std::vector<VertexId> &removals, std::vector<RetiredName> &retired);
+    // While a query's visitor or predicate runs (traversal.cpp), every
+    // mutation above throws Errc::busy: the query reads the adjacency list
+    // in place, and a change from the callback would pull it from under it.
+    void begin_visit() const noexcept { visits_.fetch_add(1, std::memory_order_acq_rel); }
+    void end_visit() const noexcept { visits_.fetch_sub(1, std::memory_order_acq_rel); }
+    // Throws Errc::busy where a mutation would (a walk, a visitor).
+    void check_changeable() const;
+    // While a walk holds the graph, every mutation above throws Errc::busy.
+    void begin_walk() noexcept { walks_.fetch_add(1, std::memory_order_acq_rel); }
+    void end_walk() noexcept { walks_.fetch_sub(1, std::memory_order_acq_rel); }
+    bool walking() const noexcept { return walks_.load(std::memory_order_acquire) != 0; }
+
+    // --- raw access for the algorithms in lib/ ------------------------------
+    const AdjacencyList &adjacency() const noexcept { return *adj_; }
+    // One past the largest index ever issued; tombstones included.
+    std::size_t index_bound() const noexcept { return boost::num_vertices(*adj_); }
+    bool alive_index(Vertex v) const noexcept { return (*adj_)[v].alive; }
+    static VertexId id_of(Vertex v) noexcept { return static_cast<VertexId>(v) + 1; }
+    static Vertex index_of(VertexId id) noexcept { return static_cast<Vertex>(id - 1); }
+    // Throws Errc::unknown_vertex unless `id` is live.
+    Vertex checked(VertexId id) const;
+
+    // The last acyclic snapshot a walk or a query froze, kept until the next
+    // mutation drops it, so repeated walks and queries of an unchanged graph
+    // skip the O(V + E) freeze and cycle check; nullptr when there is none.
+    // Only an acyclic one may be cached (shared_snapshot.hpp). Thread-safe.
+    std::shared_ptr<const Snapshot> cached_snapshot() const;
+    void cache_snapshot(std::shared_ptr<const Snapshot> s) const;
+    // Memory a finished walk of snapshot `s` leaves for the next walk of it
+    // (its slot arrays), so an unchanged graph is walked again without the
+    // page faults of fresh arrays. Kept only while `s` is the cached
+    // snapshot and dropped with it; take returns it once. Thread-safe.
+    void keep_walk_scratch(const Snapshot *s, std::shared_ptr<void> scratch) const;
+    std::shared_ptr<void> take_walk_scratch(const Snapshot *s) const;
+
+    // For the walk's updates (the only change a walked graph accepts): waits
+    // until no reader is inside a ReadScope and keeps new ones out while the
+    // returned lock is held; the update then swaps its new contents in. The
+    // caller must not be inside a ReadScope of this graph (ReadScope::reading).
+    std::unique_lock<std::shared_mutex> exclude_readers() const;
+
+private:
+    friend class ReadScope;
+
+    // Every mutation starts here: refuses a graph being walked, and drops
+    // the cached snapshot.
+    void begin_change();
+    void drop_snapshot() const noexcept;
+    void unlink(Vertex v);
+    bool has_edge_index(Vertex a, Vertex b) const noexcept;
+    // Adds a -> b unless present; true when added. All-or-nothing.
+    bool add_edge_index(Vertex a, Vertex b);
+    const std::string *claim_name(std::string_view name, Vertex v);
+
+    // Behind a pointer because Boost's adjacency_list swap copies the whole
+    // graph three times; this makes swap O(1) and assignment one copy.
+    std::unique_ptr<AdjacencyList> adj_ = std::make_unique<AdjacencyList>();
+    std::unordered_map<std::string, Vertex> names_;
+    std::size_t live_ = 0;
+    std::atomic<unsigned> walks_{0};
+    mutable std::atomic<unsigned> visits_{0};
+    mutable std::mutex snapshot_mu_;
+    mutable std::shared_ptr<const Snapshot> snapshot_;
+    mutable std::shared_ptr<void> walk_scratch_;
+    // Readers share it during a walk; the walk's updates take it alone
+    // (ReadScope).
+    mutable std::shared_mutex replace_mu_;
+    // Lets a mutation skip the lock when nothing is cached: building a graph
+    // would otherwise pay a mutex per connect.
+    mutable std::atomic<bool> has_snapshot_{false};
+};
+
+// Held by every reader of a graph that a walk may update (the C API's
+// read-only functions): while a walk runs, its updates replace the graph's
+// contents, and wait for readers to leave first (Graph::exclude_readers). Free when no walk runs: then nothing changes a graph others read.
+class ReadScope {
+public:
+    explicit ReadScope(const Graph &g);
+    ~ReadScope();
+    ReadScope(const ReadScope &) = delete;
+    ReadScope &operator=(const ReadScope &) = delete;
+
+    // True when this thread is inside a ReadScope of `g`.
+    static bool reading(const Graph &g) noexcept;
+
+private:
+    const Graph &g_;
+    const ReadScope *outer_ = nullptr;
+    bool linked_ = false;  // in this thread's chain of scopes
+    std::shared_lock<std::shared_mutex> lock_;
+};
+
+// Checks a name given by a caller: non-empty, valid UTF-8. Throws otherwise.
+void check_name(std::string_view name);
+
+}  // namespace dag

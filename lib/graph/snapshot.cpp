@@ -1,0 +1,66 @@
+#include "graph/snapshot.hpp"
+
+#include "graph/error.hpp"
+
+namespace dag {
+
+namespace {
+
+// How many vertex records ahead freeze() asks for the edge vectors: each
+// vector is a separate heap block, so without the hint every vertex waits
+// for two cache misses in turn.
+constexpr Vertex prefetch_distance = 8;
+
+}  // namespace
+
+Snapshot freeze(const Graph &g) {
+    using Index = Snapshot::Index;
+    const AdjacencyList &adj = g.adjacency();
+    const std::size_t bound = g.index_bound();
+    const std::size_t n = g.vertex_count();
+    const std::size_t m = g.edge_count();
+    if (n >= Snapshot::npos || m >= Snapshot::npos)
+        throw Error(Errc::invalid_argument, "graph too large for a snapshot (2^32 - 2 vertices or edges at most)");
+
+    Snapshot s;
+    s.ids.resize(n);
+    s.dense.resize(bound);
+    s.out_offsets.resize(n + 1);
+    s.in_offsets.resize(n + 1);
+    s.out_targets.resize(m);
+    s.in_sources.resize(m);
+    Index *const out_first = s.out_targets.data();
+    Index *const in_first = s.in_sources.data();
+    Index *out = out_first;
+    Index *in = in_first;
+    // The vertex records are read once, in order: each live vertex's edges
+    // are appended where the previous vertex's ended, as graph indices.
+    Index i = 0;
+    for (Vertex v = 0; v < bound; ++v) {
+        if (v + prefetch_distance < bound) {
+            __builtin_prefetch(adj.out_edge_list(v + prefetch_distance).data());
+            __builtin_prefetch(in_edge_list(adj, v + prefetch_distance).data());
+        }
+        const VertexProps &p = adj[v];
+        if (!p.alive) {
+            s.dense[v] = Snapshot::npos;
+            continue;
+        }
+        s.dense[v] = i;
+        s.ids[i] = Graph::id_of(v);
+        // For an in-edge, Boost stores the source as the "target".
+        for (const auto &e : adj.out_edge_list(v)) *out++ = static_cast<Index>(e.get_target());
+        for (const auto &e : in_edge_list(adj, v)) *in++ = static_cast<Index>(e.get_target());
+        ++i;
+        s.out_offsets[i] = static_cast<Index>(out - out_first);
+        s.in_offsets[i] = static_cast<Index>(in - in_first);
+    }
+    // Without removed vertices graph indices are dense indices already.
+    if (n != bound) {
+        for (Index &t : s.out_targets) t = s.dense[t];
+        for (Index &t : s.in_sources) t = s.dense[t];
+    }
+    return s;
+}
+
+}  // namespace dag

@@ -1,0 +1,622 @@
+#include "walk/walk_executor.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <new>
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include <boost/asio/post.hpp>
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#include "walk/asymmetric_fence.hpp"
+#include "graph/error.hpp"
+#include "walk/walker.hpp"
+
+// The per-vertex path runs through run(), settle() and finish_one(), which
+// also serve the rarer callers; inlined into the worker's loop as a whole it
+// costs a quarter less (chain, 1 thread: 24 -> 18 ns per vertex).
+#if defined(__GNUC__)
+#define DAG_FLATTEN __attribute__((flatten))
+#else
+#define DAG_FLATTEN
+#endif
+
+namespace dag::walk_detail {
+
+namespace {
+// The executor whose pool runs the current thread, to refuse a wait() that
+// would wait for itself.
+thread_local const Executor *current_executor = nullptr;
+
+// A worker takes this share of the queue at once: large enough that a wide
+// fan-out costs one lock per batch, small enough that blocking callbacks
+// still spread over every worker.
+constexpr std::size_t max_batch = 64;
+
+// The kernel picks the TSC for its monotonic clock only once it found it
+// invariant and synchronised across CPUs, which is what comparing timestamps
+// taken on different workers needs.
+bool tsc_trusted() {
+#if defined(__x86_64__)
+    static const bool trusted = [] {
+        std::ifstream f("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+        std::string source;
+        return f >> source && source == "tsc";
+    }();
+    return trusted;
+#else
+    return false;
+#endif
+}
+
+// rdtscp waits for every earlier instruction, so a start time is never read
+// before the claim that let the vertex run. Plain rdtsc (about 10 ns here
+// against 17) may be read a few cycles before the instructions ahead of it
+// finish; that can only make an end time early, so a dependent's start,
+// read in order after its claim, still comes after it.
+std::uint64_t read_tsc_ordered() noexcept {
+#if defined(__x86_64__)
+    unsigned cpu;
+    return __rdtscp(&cpu);
+#else
+    return 0;
+#endif
+}
+
+std::uint64_t read_tsc() noexcept {
+#if defined(__x86_64__)
+    return __rdtsc();
+#else
+    return 0;
+#endif
+}
+
+// A callback's failure message, copied on a pool thread, where an allocation
+// failure has nobody to be reported to: the failure is kept without it.
+std::unique_ptr<std::string> copy_message(const char *msg) noexcept {
+    try {
+        return std::make_unique<std::string>(msg);
+    } catch (const std::bad_alloc &) {
+        return nullptr;
+    }
+}
+}  // namespace
+
+Executor::Executor(const WalkOptions &options)
+    : parallelism_(options.parallelism),
+      max_workers_(std::min(options.threads, options.parallelism)),
+      policy_(options.failure),
+      timestamps_(options.timestamps),
+      observer_(options.observer),
+      tsc_(options.timestamps && tsc_trusted()),
+      asymmetric_(asymmetric_fence_available()),
+      t0_(std::chrono::steady_clock::now()),
+      tsc0_(tsc_ ? read_tsc_ordered() : 0),
+      flags_(new SectionFlag[max_workers_]) {
+    free_flags_.reserve(max_workers_);
+    for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
+    // Only max_workers_ threads can ever be busy at once.
+    threads_.reserve(max_workers_);
+    try {
+        while (threads_.size() < max_workers_) threads_.emplace_back([this] { pool_.attach(); });
+    } catch (...) {
+        // std::system_error, or std::bad_alloc for a thread's state: the
+        // started threads must be joined before they are destroyed.
+        const std::size_t started = threads_.size();
+        pool_.stop();
+        for (std::thread &t : threads_) t.join();
+        try {
+            throw;
+        } catch (const std::system_error &e) {
+            throw Error(Errc::no_memory, "could not start the walk's " + std::to_string(max_workers_) +
+                                             " threads (" + std::to_string(started) + " started): " + e.what());
+        }
+    }
+}
+
+std::int64_t Executor::now() const noexcept {
+    if (tsc_) return static_cast<std::int64_t>(read_tsc() - tsc0_);
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count();
+}
+
+std::int64_t Executor::now_ordered() const noexcept {
+    if (tsc_) return static_cast<std::int64_t>(read_tsc_ordered() - tsc0_);
+    return now();
+}
+
+std::int64_t Executor::to_ns(std::int64_t stamp) const {
+    if (!tsc_) return stamp;
+    std::call_once(rate_once_, [&] {
+        const std::int64_t ticks = now_ordered();
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_);
+        if (ticks > 0) ns_per_tick_ = static_cast<double>(ns.count()) / static_cast<double>(ticks);
+    });
+    return static_cast<std::int64_t>(static_cast<double>(stamp) * ns_per_tick_);
+}
+
+Executor::~Executor() { join(); }
+
+void Executor::join() {
+    {
+        std::unique_lock<std::mutex> lk(calls_mu_);
+        calls_cv_.wait(lk, [&] { return calls_ == 0; });
+    }
+    if (joined_) return;
+    joined_ = true;
+    // Ends the work the pool was started with: its threads return from
+    // attach() once every posted worker has run.
+    pool_.wait();
+    for (std::thread &t : threads_) t.join();
+}
+
+void Executor::enter() noexcept {
+    std::lock_guard<std::mutex> lk(calls_mu_);
+    ++calls_;
+}
+
+void Executor::leave() noexcept {
+    std::lock_guard<std::mutex> lk(calls_mu_);
+    if (--calls_ == 0) calls_cv_.notify_all();
+}
+
+bool Executor::calling_back() const noexcept { return current_executor == this; }
+
+bool Executor::calling_back_any() noexcept { return current_executor != nullptr; }
+
+void Executor::observe(Walk &w, Event event, VertexId id, VertexStatus status, std::size_t running,
+                       std::size_t done, std::size_t total) const {
+    if (!observer_.call) return;
+    struct Mark {
+        const Executor *saved = current_executor;
+        explicit Mark(const Executor *ex) { current_executor = ex; }
+        ~Mark() { current_executor = saved; }
+    } mark(this);
+    observer_.call(observer_.context, w, event, id, status, running, done, total);
+}
+
+Section::Section(Executor &ex) : ex_(ex) { enter(); }
+
+Section::~Section() {
+    if (inside_) leave();
+}
+
+void Executor::enter_slowly(SectionFlag *flag) {
+    for (;;) {
+        if (!flag) {
+            // Outside callers are rare: a locked add is a full fence on its own.
+            outside_inside_.fetch_add(1, std::memory_order_seq_cst);
+            if (!quiescing_.load(std::memory_order_seq_cst)) return;
+            outside_inside_.fetch_sub(1, std::memory_order_release);
+        } else if (asymmetric_) {
+            flag->inside.store(true, std::memory_order_relaxed);
+            light_fence();
+            if (!quiescing_.load(std::memory_order_acquire)) return;
+            flag->inside.store(false, std::memory_order_release);
+        } else {
+            flag->inside.store(true, std::memory_order_seq_cst);
+            if (!quiescing_.load(std::memory_order_seq_cst)) return;
+            flag->inside.store(false, std::memory_order_release);
+        }
+        wait_resumed();
+    }
+}
+
+void Section::count_done_slowly(Walk &w) {
+    if (!flag_) {
+        ex_.count_done(*this, w, 1);
+        return;
+    }
+    if (batch_walk_ != &w) {
+        flush_done();
+        batch_walk_ = &w;
+    }
+    ++batch_count_;
+}
+
+void Section::flush_done() {
+    // Finishing a sub-walk finishes its parent vertex, which may batch again.
+    while (batch_count_) {
+        Walk *w = batch_walk_;
+        std::size_t n = batch_count_;
+        batch_walk_ = nullptr;
+        batch_count_ = 0;
+        ex_.count_done(*this, *w, n);
+    }
+}
+
+void Executor::quiesce() {
+    quiesce_mu_.lock();
+    quiescing_.store(true, std::memory_order_seq_cst);
+    if (asymmetric_) heavy_fence();
+    for (std::size_t i = 0; i < max_workers_; ++i)
+        while (flags_[i].inside.load(std::memory_order_seq_cst)) std::this_thread::yield();
+    while (outside_inside_.load(std::memory_order_seq_cst)) std::this_thread::yield();
+}
+
+void Executor::resume() noexcept {
+    quiescing_.store(false, std::memory_order_release);
+    quiesce_mu_.unlock();
+}
+
+void Executor::wait_resumed() const noexcept {
+    while (quiescing_.load(std::memory_order_acquire)) std::this_thread::yield();
+}
+
+void Executor::stop(VertexStatus reason) noexcept {
+    VertexStatus none = VertexStatus::ok;
+    stop_.compare_exchange_strong(none, reason, std::memory_order_acq_rel);
+}
+
+void Executor::request_cancel() noexcept {
+    cancel_requested_.store(true, std::memory_order_seq_cst);
+    stop(VertexStatus::cancelled);
+}
+
+bool Executor::claim(Slot *s) noexcept {
+    Word w = s->word.load(std::memory_order_acquire);
+    while (phase_of(w) == Phase::waiting && count_of(w) == 0)
+        if (s->word.compare_exchange_weak(w, with_phase(w, Phase::running), std::memory_order_acq_rel,
+                                          std::memory_order_acquire))
+            return true;
+    return false;
+}
+
+bool Executor::will_skip(Word w) const noexcept {
+    return ((w & dep_failed) && !(w & always)) || stop_reason() != VertexStatus::ok;
+}
+
+std::size_t Executor::spawn_locked() {
+    std::size_t slots = parallelism_ > in_flight_ ? parallelism_ - in_flight_ : 0;
+    std::size_t n = std::min({slots, max_workers_ - active_, queue_.size()});
+    active_ += n;
+    return n;
+}
+
+void Executor::post_workers(std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+        try {
+            boost::asio::post(pool_, [this] { worker(); });
+        } catch (const std::bad_alloc &) {
+            // The vertices stay queued, for a worker still running or the
+            // next push to take: failing here would lose them.
+            std::lock_guard<std::mutex> lk(mu_);
+            active_ -= n - i;
+            return;
+        }
+    }
+}
+
+void Executor::reserve_queue(std::size_t n) {
+    std::lock_guard<std::mutex> lk(mu_);
+    queue_.reserve_more(n);
+}
+
+void Executor::push_nonempty(std::vector<Slot *> &ready) {
+    std::size_t n;
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        queue_.push_back(ready.begin(), ready.end());
+        n = spawn_locked();
+    }
+    ready.clear();
+    post_workers(n);
+}
+
+void Executor::release_slot() {
+    std::size_t n;
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        --in_flight_;
+        n = spawn_locked();
+    }
+    post_workers(n);
+}
+
+void Executor::worker() {
+    current_executor = this;
+    std::vector<Slot *> local, ready;
+    std::unique_lock<std::mutex> lk(mu_);
+    // spawn_locked() never runs more workers than there are flags.
+    const std::size_t flag = free_flags_.back();
+    free_flags_.pop_back();
+    Section sec(*this, flags_[flag]);
+    while (!queue_.empty() && in_flight_ < parallelism_) {
+        ++in_flight_;
+        std::size_t take = std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
+        // The batch runs from the back of `local`; keep queue order.
+        local.resize(take);
+        for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
+        lk.unlock();
+        bool holding = drain(sec, local, ready);
+        lk.lock();
+        if (holding) --in_flight_;
+    }
+    free_flags_.push_back(flag);
+    --active_;
+    current_executor = nullptr;
+}
+
+void Executor::count_done(Section &sec, Walk &w, std::size_t n) {
+    std::size_t done = w.done_.fetch_add(n, std::memory_order_acq_rel) + n;
+    if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);
+}
+
+DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot *> &ready) {
+    sec.enter();
+    struct Exit {
+        Section &sec;
+        ~Exit() {
+            if (sec.inside()) sec.leave();
+        }
+    } exit{sec};
+    // One clock read per vertex where possible: a start time may be an end
+    // time already read, when everything the vertex waited for had finished
+    // by then. `clock` is such a time for `next` (start_after); `batch_clock`
+    // for the rest of `local`, whose vertices were ready when the batch was
+    // taken: any end read in order after that will do.
+    std::int64_t clock = -1, batch_clock = -1;
+    Slot *next = nullptr;
+    while (next || !local.empty()) {
+        Slot *s = next;
+        next = nullptr;
+        if (!s) {
+            s = local.back();
+            local.pop_back();
+            // An update may have made it wait for a vertex that ended after
+            // batch_clock, and released it since: then read the clock.
+            clock = s->walk->updated_.load(std::memory_order_acquire) ? -1 : batch_clock;
+            if (!claim(s)) continue;  // stale queue entry: started, removed or held back by an update
+        }
+        const bool order_end = !local.empty();
+        if (run(sec, s, ready, clock, next, order_end)) {
+            if (order_end && clock >= 0) batch_clock = clock;
+            // The first waiter released runs next on this worker (a chain
+            // never leaves it nor touches the queue lock; it is the first
+            // dependent connected, which for a grid built row by row is the
+            // next cell of the row, walked through adjacent slots); the
+            // others go to the queue.
+            push(ready);
+            if (next && clock >= 0) clock = start_after(*s, *next, clock);
+            continue;
+        }
+        clock = -1;
+        std::lock_guard<std::mutex> lk(mu_);
+        if (in_flight_ < parallelism_) {
+            ++in_flight_;
+            continue;
+        }
+        queue_.push_front(local.rbegin(), local.rend());
+        local.clear();
+        sec.flush_done();
+        return false;
+    }
+    sec.flush_done();
+    return true;
+}
+
+std::int64_t Executor::start_after(const Slot &s, const Slot &d, std::int64_t end) noexcept {
+    const Walk &w = *d.walk;
+    if (w.updated_.load(std::memory_order_acquire)) return -1;
+    if (d.word.load(std::memory_order_relaxed) & sole) return end;
+    // Reading the other dependencies' end times pays where they are likely
+    // still cached: in a graph whose edges join neighbouring indices (a
+    // grid's next cell), not a random one, where each is a cache miss dearer
+    // than the clock read it saves.
+    const Snapshot::Index i = w.index_of(d), from = w.index_of(s);
+    if (i == Snapshot::npos || from == Snapshot::npos || i - from + 1 > 2) return -1;
+    // Each of them published its end time before the release that led to
+    // this claim.
+    for (auto p = w.waited_begin(i), e = w.waited_end(i); p != e; ++p) end = std::max(end, w.times(w.slot_at(*p)).end_ns);
+    return end;
+}
+
+bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next,
+                   bool order_end) {
+    const std::int64_t given = clock;
+    clock = -1;
+    Walk &w = *s->walk;
+    Word word = s->word.load(std::memory_order_relaxed);
+    if ((word & dep_failed) && !(word & always)) {
+        settle(sec, s, VertexStatus::upstream_failed, false, nullptr, ready, &next);
+        return true;
+    }
+    if (VertexStatus reason = stop_reason(); reason != VertexStatus::ok) {
+        settle(sec, s, reason, false, nullptr, ready, &next);
+        return true;
+    }
+    const VertexId id = w.id_of(*s);
+    const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;
+    // The callback and the observer run outside the section: they may take
+    // long, and may apply updates.
+    sec.leave();
+    if (observer_.call) {
+        std::size_t running = w.running_.fetch_add(1, std::memory_order_acq_rel) + 1;
+        observe(w, Event::started, id, VertexStatus::not_run, running, w.done_.load(std::memory_order_acquire),
+                w.total_.load(std::memory_order_acquire));
+    }
+    if (timestamps_) w.times(*s).start_ns = start;
+    const char *msg = nullptr;
+    Outcome outcome = w.visitor_.call(w.visitor_.context, w, id, &msg);
+    const std::int64_t end = timestamps_ ? (order_end ? now_ordered() : now()) : 0;
+    // Copied before entering: entering may wait for an update to finish.
+    // Only a failure keeps a message (the header says OK ignores it; a
+    // pending vertex gets its message when it completes).
+    std::unique_ptr<std::string> message;
+    if (msg && outcome == Outcome::failed) message = copy_message(msg);
+    if (timestamps_) w.times(*s).end_ns = end;
+    sec.enter();
+
+    word = s->word.load(std::memory_order_acquire);
+    if (phase_of(word) == Phase::expanded) {
+        // Its callback has returned and its slot goes back: it no longer
+        // counts as running (finish_one does not count it out again).
+        if (observer_.call) w.running_.fetch_sub(1, std::memory_order_acq_rel);
+        w.start_expansion(sec, s);
+        return true;
+    }
+    if (outcome == Outcome::pending) {
+        bool parked = false;
+        while (phase_of(word) == Phase::running && !parked)
+            parked = s->word.compare_exchange_weak(word, with_phase(word, Phase::pending));
+        if (parked) {
+            // A cancel that scanned for pending vertices before this one
+            // parked has missed it; finish it here. Both sides use seq_cst,
+            // so at least one of them sees the other.
+            if (!cancel_requested_.load(std::memory_order_seq_cst)) return false;
+            word = s->word.load(std::memory_order_seq_cst);
+            bool reclaimed = false;
+            while (phase_of(word) == Phase::pending && !reclaimed)
+                reclaimed = s->word.compare_exchange_weak(word, with_phase(word, Phase::finishing));
+            if (!reclaimed) return false;  // cancel or dag_walk_complete got it first
+            if (timestamps_) w.times(*s).end_ns = now();
+            settle(sec, s, VertexStatus::cancelled, true, std::make_unique<std::string>("cancelled while pending"),
+                   ready, &next);
+            return true;
+        }
+        // Completed while the callback was still running.
+        std::pair<Outcome, std::string> early;
+        {
+            std::lock_guard<std::mutex> lk(w.mu_);
+            auto it = w.early_.find(s);
+            early = std::move(it->second);
+            w.early_.erase(it);
+        }
+        if (timestamps_) w.times(*s).end_ns = now();
+        settle(sec, s, early.first == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, true,
+               early.second.empty() ? nullptr : std::make_unique<std::string>(std::move(early.second)), ready, &next);
+        return true;
+    }
+    settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, true, std::move(message), ready,
+           &next);
+    if (timestamps_) clock = end;
+    return true;
+}
+
+void Executor::settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
+                      std::vector<Slot *> &ready, Slot **next) {
+    // Waiters claimed for skipping, finished in turn.
+    std::vector<Slot *> skips;
+    finish_one(sec, s, status, ran, std::move(message), ready, skips, next);
+    // Iterative, so skipping a 10^6 chain after its first vertex failed does
+    // not recurse.
+    while (!skips.empty()) {
+        Slot *d = skips.back();
+        skips.pop_back();
+        finish_one(sec, d, skip_status(*d), false, nullptr, ready, skips, next);
+    }
+}
+
+void Executor::release_waiter(Slot *d, bool ok, std::vector<Slot *> &ready, std::vector<Slot *> &skips) {
+    if (!ok) d->word.fetch_or(dep_failed, std::memory_order_acq_rel);
+    Word prev = d->word.fetch_sub(1, std::memory_order_acq_rel);
+    if (count_of(prev) == 1) became_ready(d, prev - 1, ready, skips);
+}
+
+void Executor::became_ready(Slot *d, Word word, std::vector<Slot *> &ready, std::vector<Slot *> &skips) {
+    if (phase_of(word) != Phase::waiting) return;
+    if (!will_skip(word)) {
+        ready.push_back(d);
+    } else if (claim(d)) {
+        skips.push_back(d);
+    }
+}
+
+VertexStatus Executor::skip_status(const Slot &d) const noexcept {
+    Word w = d.word.load(std::memory_order_acquire);
+    return (w & dep_failed) && !(w & always) ? VertexStatus::upstream_failed : stop_reason();
+}
+
+void Executor::settle_skipped(Section &sec, std::vector<Slot *> &skips, std::vector<Slot *> &ready) {
+    for (Slot *d : skips) settle(sec, d, skip_status(*d), false, nullptr, ready);
+    skips.clear();
+}
+
+void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
+                          std::vector<Slot *> &ready, std::vector<Slot *> &skips,
+                          Slot **next) {
+    Walk &w = *s->walk;
+    if (message) w.set_message(*s, std::move(*message));
+    if (status == VertexStatus::failed) {
+        w.record_failure(*s);
+        if (policy_ == FailurePolicy::fail_fast) stop(VertexStatus::not_run);
+    }
+    // A store, not a read-modify-write: inside a section no update changes
+    // the word, and a dag_walk_complete racing with the callback's own
+    // result loses to it either way.
+    const Word old = s->word.load(std::memory_order_acquire);
+    s->word.store((old & ~status_mask) | phase_mask | status_bits(status) | (ran ? ran_bit : 0),
+                  std::memory_order_release);
+    if (phase_of(old) == Phase::completed_early) {
+        std::lock_guard<std::mutex> lk(w.mu_);
+        w.early_.erase(s);
+    }
+
+    // Only a failure holds its waiters back; a vertex that was cancelled or
+    // never ran releases them, and the stopping walk then skips them too,
+    // with the same status.
+    const bool ok = status != VertexStatus::failed && status != VertexStatus::upstream_failed;
+    const Word failed_bit = ok ? 0 : dep_failed;
+    // The first waiter that becomes ready is claimed for the caller with the
+    // same operation that releases it.
+    auto release = [&](Slot *d, bool frozen) {
+        Word dw = d->word.load(std::memory_order_acquire);
+        if (frozen && (dw & sole) && count_of(dw) == 1 && phase_of(dw) == Phase::waiting) {
+            // Its only releaser: nobody else writes the word now.
+            const Word nw = (dw - 1) | failed_bit;
+            if (next && !*next && !will_skip(nw)) {
+                d->word.store(with_phase(nw, Phase::running), std::memory_order_relaxed);
+                *next = d;
+            } else {
+                d->word.store(nw, std::memory_order_release);
+                became_ready(d, nw, ready, skips);
+            }
+            return;
+        }
+        if (failed_bit) dw = d->word.fetch_or(failed_bit, std::memory_order_acq_rel) | failed_bit;
+        for (;;) {
+            const bool last = count_of(dw) == 1 && phase_of(dw) == Phase::waiting;
+            const bool take = last && next && !*next && !will_skip(dw - 1);
+            const Word nw = take ? with_phase(dw - 1, Phase::running) : dw - 1;
+            if (d->word.compare_exchange_weak(dw, nw, std::memory_order_acq_rel, std::memory_order_acquire)) {
+                if (take)
+                    *next = d;
+                else if (count_of(dw) == 1)
+                    became_ready(d, nw, ready, skips);
+                return;
+            }
+        }
+    };
+    if (old & overlay) {
+        std::vector<Slot *> waiters;
+        w.overlay_waiters(*s, waiters);
+        for (Slot *d : waiters) release(d, false);
+    } else if (const Snapshot::Index i = w.index_of(*s); i != Snapshot::npos) {
+        // The frozen in-degree is exact until an update changes a count;
+        // none can run while this section lasts.
+        const bool frozen = !w.updated_.load(std::memory_order_acquire);
+        for (auto p = w.waiters_begin(i), e = w.waiters_end(i); p != e; ++p) release(&w.slot_at(*p), frozen);
+    }
+
+    if (observer_.call) {
+        // Exact counts for the observer: no batching.
+        std::size_t done = w.done_.fetch_add(1, std::memory_order_acq_rel) + 1;
+        std::size_t running = ran && phase_of(old) != Phase::expanded
+                                  ? w.running_.fetch_sub(1, std::memory_order_acq_rel) - 1
+                                  : w.running_.load(std::memory_order_acquire);
+        {
+            Section::Pause pause(sec);
+            observe(w, ran ? Event::finished : Event::skipped, w.id_of(*s), status, running, done,
+                    w.total_.load(std::memory_order_acquire));
+        }
+        if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);
+    } else {
+        sec.count_done(w);
+    }
+}
+
+}  // namespace dag::walk_detail

@@ -1,0 +1,288 @@
+// The scheduler shared by a walk and its sub-walks: one Asio thread pool, one
+// queue of ready vertices and one parallelism budget, so nested walks share
+// the bound instead of multiplying it.
+//
+// Sections. Every change to the scheduling state (a vertex's word, its
+// status, the walk's counts) happens inside a section: a worker is inside
+// from the moment a callback returns until it calls the next one, a thread
+// finishing a vertex from outside the pool (dag_walk_complete, cancel) for
+// the length of that call. An update (dag_walk_apply) quiesces: it raises a
+// flag, waits until no thread is inside, changes the state alone, and lowers
+// the flag; a thread entering a section while the flag is up waits for it.
+// With the updates out of the way, what is left racing on a word is other
+// releasers of the same vertex and dag_walk_complete, so the walk's common
+// steps need no atomic read-modify-write: a finished vertex publishes its
+// phase with a store, and a waiter with one dependency is released, and
+// claimed to run on the same worker, with a load and a store. Only a waiter
+// with several dependencies still takes a locked decrement. A worker enters
+// with a store and a compiler barrier where membarrier(2) lets the updater
+// pay for both sides (asymmetric_fence.hpp), with an atomic exchange
+// elsewhere.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/thread_pool.hpp>
+
+#include "walk/asymmetric_fence.hpp"
+#include "walk/ready_queue.hpp"
+#include "walk/walk_state.hpp"
+#include "walk/walk_types.hpp"
+
+namespace dag::walk_detail {
+
+class Executor;
+
+// One worker's "inside a section" flag, alone on its cache line.
+struct alignas(64) SectionFlag {
+    std::atomic<bool> inside{false};
+};
+
+// A thread's stay in sections of one executor (see above). A worker's
+// Section enters and leaves around each callback; an outside caller's is
+// inside for its whole life. Also batches the finished-vertex counts of a
+// worker, so a walk's shared counter takes one add per batch.
+class Section {
+public:
+    // An outside caller: inside from construction to destruction.
+    explicit Section(Executor &ex);
+    // A worker, with its own flag: starts outside.
+    Section(Executor &ex, SectionFlag &flag) noexcept : ex_(ex), flag_(&flag) {}
+    Section(const Section &) = delete;
+    Section &operator=(const Section &) = delete;
+    ~Section();
+
+    inline void enter();
+    inline void leave() noexcept;
+    bool inside() const noexcept { return inside_; }
+    Executor &executor() const noexcept { return ex_; }
+
+    // Counts `w`'s finished vertex, now or later.
+    inline void count_done(Walk &w);
+    void flush_done();
+
+    // Leaves the section for the length of a call into user code (an
+    // observer), which may itself apply an update.
+    class Pause {
+    public:
+        explicit Pause(Section &s) : s_(s) { s_.leave(); }
+        ~Pause() { s_.enter(); }
+        Pause(const Pause &) = delete;
+        Pause &operator=(const Pause &) = delete;
+
+    private:
+        Section &s_;
+    };
+
+private:
+    void count_done_slowly(Walk &w);
+
+    Executor &ex_;
+    SectionFlag *flag_ = nullptr;  // nullptr: an outside caller
+    bool inside_ = false;
+    Walk *batch_walk_ = nullptr;
+    std::size_t batch_count_ = 0;
+};
+
+class Executor {
+public:
+    explicit Executor(const WalkOptions &options);
+    Executor(const Executor &) = delete;
+    Executor &operator=(const Executor &) = delete;
+    ~Executor();
+
+    // Finishes `s` with `status` (`ran`: its callback was called), releases
+    // its waiters and finishes, in turn, every waiter that will now never run
+    // (upstream failed, or the walk is stopping). Waiters that became ready
+    // are appended to `ready`; with `next`, the first of them is claimed for
+    // running instead and stored there. Inside a section.
+    void settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
+                std::vector<Slot *> &ready, Slot **next = nullptr);
+    // One dependency of `d` is resolved (`ok`: it did not fail), with a
+    // locked decrement: safe against any other releaser.
+    void release_waiter(Slot *d, bool ok, std::vector<Slot *> &ready, std::vector<Slot *> &skips);
+    // `d`, whose word is now `word`, waits for nothing more: queue it, or
+    // claim it for skipping when it will never run.
+    void became_ready(Slot *d, Word word, std::vector<Slot *> &ready, std::vector<Slot *> &skips);
+    // Finishes claimed vertices that will never run (upstream failed, or the
+    // walk is stopping). Inside a section.
+    void settle_skipped(Section &sec, std::vector<Slot *> &skips, std::vector<Slot *> &ready);
+    // Hands ready vertices to the workers, waking idle ones.
+    void push(std::vector<Slot *> &ready) {
+        if (!ready.empty()) push_nonempty(ready);
+    }
+    // Room for `n` more ready vertices, so that pushing that many does not
+    // allocate (an update that has changed the graph must not fail).
+    void reserve_queue(std::size_t n);
+    // A pending vertex finished: its parallelism slot is free again.
+    void release_slot();
+
+    // Claims a waiting vertex whose count is zero for running (or skipping).
+    static bool claim(Slot *s) noexcept;
+
+    // Waits until no thread is inside a section and keeps new ones out until
+    // resume(); one updater at a time. Must not be called from inside a
+    // section.
+    void quiesce();
+    void resume() noexcept;
+
+    // First reason wins: cancelled (dag_walk_cancel) or not_run (fail fast).
+    void stop(VertexStatus reason) noexcept;
+    VertexStatus stop_reason() const noexcept { return stop_.load(std::memory_order_acquire); }
+    bool cancel_requested() const noexcept { return cancel_requested_.load(std::memory_order_acquire); }
+    void request_cancel() noexcept;
+
+    // A raw timestamp since the walk started: TSC ticks where the kernel
+    // itself keeps its monotonic clock on the TSC (a read costs about two
+    // thirds of a steady_clock read there), steady_clock nanoseconds elsewhere.
+    // now_ordered() is never read before the instructions that precede it;
+    // now() may be read a few cycles early, which an end time can afford.
+    std::int64_t now() const noexcept;
+    std::int64_t now_ordered() const noexcept;
+    // A raw timestamp in nanoseconds since the walk started. The first call
+    // fixes the tick rate against steady_clock over the time since the walk
+    // started, so convert only once the walk has finished.
+    std::int64_t to_ns(std::int64_t stamp) const;
+    bool timestamps() const noexcept { return timestamps_; }
+    const Observer &observer() const noexcept { return observer_; }
+    // Calls the observer, if any. While it runs, this thread counts as
+    // calling back from this executor (calling_back()), whichever thread it
+    // is: events also reach the observer on threads that complete, cancel or
+    // update a walk.
+    void observe(Walk &w, Event event, VertexId id, VertexStatus status, std::size_t running, std::size_t done,
+                 std::size_t total) const;
+    // True on a pool thread of this executor (inside a callback or observer)
+    // and inside any of its observer calls: where waiting for the walk
+    // would wait for itself.
+    bool calling_back() const noexcept;
+    // calling_back() for any executor.
+    static bool calling_back_any() noexcept;
+
+    // Calls from outside the pool (complete, cancel, apply) may touch the
+    // executor after the walk finished; the root waits for them before it
+    // is destroyed.
+    void enter() noexcept;
+    void leave() noexcept;
+    void join();
+
+private:
+    friend class Section;
+
+    void worker();
+    void push_nonempty(std::vector<Slot *> &ready);
+    void enter_slowly(SectionFlag *flag);
+    // Runs the batch in `local`; false when the worker lost its slot to a
+    // pending vertex and could not get another.
+    bool drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot *> &ready);
+    // Adds finished vertices to a walk's count; the last one finishes it.
+    void count_done(Section &sec, Walk &w, std::size_t n);
+    // Runs one claimed vertex, inside `sec`; false when its slot went to the
+    // vertex (pending). `clock`: in, a start time to record instead of
+    // reading the clock, or -1; out, the end time of a vertex that finished
+    // here, or -1, read in order after everything before it when
+    // `order_end`. `next`: the waiter claimed to run next, if any.
+    bool run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64_t &clock, Slot *&next, bool order_end);
+    // A start time for `d`, just claimed by `s`, which ended at `end` on this
+    // worker: the latest end time among what `d` waited for, when that is
+    // known and cheap to find, else -1 (read the clock).
+    static std::int64_t start_after(const Slot &s, const Slot &d, std::int64_t end) noexcept;
+    // `skips` receives the waiters claimed for skipping.
+    void finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
+                    std::vector<Slot *> &ready, std::vector<Slot *> &skips, Slot **next);
+    VertexStatus skip_status(const Slot &d) const noexcept;
+    // A vertex whose word is `w` will be finished without running.
+    bool will_skip(Word w) const noexcept;
+    std::size_t spawn_locked();
+    void post_workers(std::size_t n);
+    void wait_resumed() const noexcept;
+
+    const std::size_t parallelism_;
+    const std::size_t max_workers_;
+    const FailurePolicy policy_;
+    const bool timestamps_;
+    const Observer observer_;
+    const bool tsc_;
+    const bool asymmetric_;
+    const std::chrono::steady_clock::time_point t0_;
+    const std::uint64_t tsc0_;
+    mutable std::once_flag rate_once_;
+    mutable double ns_per_tick_ = 1.0;
+
+    std::mutex mu_;
+    ReadyQueue<Slot *> queue_;
+    std::size_t active_ = 0;     // workers posted and not yet exited
+    std::size_t in_flight_ = 0;  // slots held: by workers, and by pending vertices
+    std::vector<std::size_t> free_flags_;
+
+    std::unique_ptr<SectionFlag[]> flags_;  // one per worker that can run at once
+    std::atomic<bool> quiescing_{false};
+    std::atomic<std::size_t> outside_inside_{0};  // outside callers inside a section
+    std::mutex quiesce_mu_;
+
+    std::atomic<VertexStatus> stop_{VertexStatus::ok};
+    std::atomic<bool> cancel_requested_{false};
+
+    std::mutex calls_mu_;
+    std::condition_variable calls_cv_;
+    std::size_t calls_ = 0;
+
+    // Started without threads of its own; threads_ run it (attach). Boost's
+    // own start hangs when one of its threads cannot be created: it joins
+    // those it started, which wait for work that never ends.
+    boost::asio::thread_pool pool_{0};
+    std::vector<std::thread> threads_;
+    bool joined_ = false;
+};
+
+// Keeps an external call registered with the executor for its duration.
+class CallScope {
+public:
+    explicit CallScope(Executor &ex) noexcept : ex_(ex) { ex_.enter(); }
+    ~CallScope() { ex_.leave(); }
+    CallScope(const CallScope &) = delete;
+    CallScope &operator=(const CallScope &) = delete;
+
+private:
+    Executor &ex_;
+};
+
+// Per vertex on a worker: kept inline, and the common case first.
+inline void Section::enter() {
+    if (flag_ && ex_.asymmetric_) {
+        flag_->inside.store(true, std::memory_order_relaxed);
+        light_fence();
+        if (!ex_.quiescing_.load(std::memory_order_acquire)) {
+            inside_ = true;
+            return;
+        }
+        flag_->inside.store(false, std::memory_order_release);
+    }
+    ex_.enter_slowly(flag_);
+    inside_ = true;
+}
+
+inline void Section::leave() noexcept {
+    if (flag_)
+        flag_->inside.store(false, std::memory_order_release);
+    else
+        ex_.outside_inside_.fetch_sub(1, std::memory_order_release);
+    inside_ = false;
+}
+
+inline void Section::count_done(Walk &w) {
+    if (flag_ && batch_walk_ == &w) {
+        ++batch_count_;
+        return;
+    }
+    count_done_slowly(w);
+}
+
+}  // namespace dag::walk_detail

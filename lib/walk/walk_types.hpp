@@ -1,0 +1,53 @@
+// The vocabulary shared by the walker, its report and the C layer: vertex
+// outcomes, options and observer events. Kept apart from the scheduler so the
+// report and the C API need not see its internals.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/graph.hpp"
+
+namespace dag {
+
+class Walk;
+
+// What a callback says about its vertex.
+enum class Outcome : std::uint8_t { ok, failed, pending };
+
+// Final state of a vertex in a report. Values match dag_vertex_status.
+enum class VertexStatus : std::uint8_t { not_run = 0, ok = 1, failed = 2, upstream_failed = 3, cancelled = 4 };
+
+enum class Event : std::uint8_t { started = 0, finished = 1, skipped = 2 };
+
+enum class FailurePolicy : std::uint8_t { continue_walk, fail_fast };
+
+// The callback as the core sees it. `walk` is the walk (or sub-walk) the
+// vertex belongs to; `message` starts as nullptr and may be pointed at a
+// failure message, copied as soon as the callback returns.
+struct Visitor {
+    Outcome (*call)(void *context, Walk &walk, VertexId vertex, const char **message) = nullptr;
+    void *context = nullptr;
+};
+
+struct Observer {
+    void (*call)(void *context, Walk &walk, Event event, VertexId vertex, VertexStatus status,
+                 std::size_t running, std::size_t done, std::size_t total) = nullptr;
+    void *context = nullptr;
+};
+
+struct WalkOptions {
+    std::size_t parallelism = 10;
+    std::size_t threads = 10;
+    bool reverse = false;
+    FailurePolicy failure = FailurePolicy::continue_walk;
+    // Up to two clock reads per vertex; a walk of near-empty callbacks may
+    // skip them.
+    bool timestamps = true;
+    std::vector<VertexId> always_run;
+    Observer observer;
+};
+
+}  // namespace dag

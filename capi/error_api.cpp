@@ -58,7 +58,9 @@ bool is_static_error(const dag_error *e) noexcept { return e == &nomem_error; }
 extern "C" {
 
 const char *dag_status_string(dag_status status) {
-    switch (status) {
+    // Read as bits: a caller may pass any int, and loading a dag_status
+    // outside the enum's range is undefined.
+    switch (dag::capi::raw(status)) {
         case DAG_OK: return "ok";
         case DAG_E_NULL_ARGUMENT: return "NULL argument";
         case DAG_E_INVALID_ARGUMENT: return "invalid argument";

@@ -800,8 +800,9 @@ typedef enum dag_visit {
  * vertex was first taken off: 0 for a start vertex reached as such, more for
  * one another start vertex reached first (see dag_traverse()). It may call any
  * function taking `const dag_graph *` on the graph being traversed; a call
- * that would change that graph (add, remove, connect, rename...) returns
- * DAG_E_BUSY and changes nothing. dag_set_vertex_user_data(), which leaves
+ * that would change that graph (add, remove, connect, rename, or start a
+ * walk of it, whose updates could change it) returns DAG_E_BUSY and changes
+ * nothing. dag_set_vertex_user_data(), which leaves
  * the graph's shape alone, is allowed. Returns a dag_visit value; any other value
  * ends the traversal with DAG_E_INVALID_ARGUMENT.
  */
@@ -1147,7 +1148,8 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         PTRDIFF_MAX / 8, bad policy);
  *         DAG_E_UNKNOWN_VERTEX (an always_run id); DAG_E_CYCLE; DAG_E_BUSY
  *         (the graph is already being walked, e.g. from one of its own
- *         callbacks); DAG_E_NOMEM (also when the walk's threads cannot all
+ *         callbacks, or a traversal's visitor or predicate of it is
+ *         running); DAG_E_NOMEM (also when the walk's threads cannot all
  *         be started: the message says how many were).
  */
 DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,

@@ -123,6 +123,7 @@ public:
     // in place, and a change from the callback would pull it from under it.
     void begin_visit() const noexcept { visits_.fetch_add(1, std::memory_order_acq_rel); }
     void end_visit() const noexcept { visits_.fetch_sub(1, std::memory_order_acq_rel); }
+    bool visited() const noexcept { return visits_.load(std::memory_order_acquire) != 0; }
     // Throws Errc::busy where a mutation would (a walk, a visitor).
     void check_changeable() const;
     // While a walk holds the graph, every mutation above throws Errc::busy.

@@ -126,12 +126,14 @@ private:
 class OrderGuard {
 public:
     explicit OrderGuard(DynamicOrder &order) : order_(&order) {}
-    ~OrderGuard() {
-        if (order_) order_->rollback();
-    }
+    ~OrderGuard() { rollback(); }
     OrderGuard(const OrderGuard &) = delete;
     OrderGuard &operator=(const OrderGuard &) = delete;
     void commit() noexcept { order_ = nullptr; }
+    void rollback() noexcept {
+        if (order_) order_->rollback();
+        order_ = nullptr;
+    }
 
 private:
     DynamicOrder *order_;
@@ -402,6 +404,8 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             extra_.pop_back();
         }
         undo();
+        // Before hand_over lets the next batch in: it checks against the order.
+        order_kept.rollback();
         hand_over();
         throw;
     }

@@ -92,6 +92,9 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     if (options.parallelism == 0) throw Error(Errc::invalid_argument, "parallelism must be at least 1");
     if (options.threads == 0) throw Error(Errc::invalid_argument, "threads must be at least 1");
     if (g.walking()) throw Error(Errc::busy, "the graph is already being walked");
+    // A walk's updates would change the graph under the traversal.
+    if (g.visited())
+        throw Error(Errc::busy, "the graph is being traversed; walk it once the traversal's visitor or predicate has returned");
     std::shared_ptr<const Snapshot> snap = acyclic_snapshot(g);
     for (VertexId id : options.always_run)
         if (snap->index_of(id) == Snapshot::npos)

@@ -295,6 +295,117 @@ TEST(WalkUpdate, UpdatesFromAnotherThreadWhileTheWalkRuns) {
         }
 }
 
+// Two threads apply at once, one batch refused (it would make the running
+// gate wait) while the other's are accepted: the refused batch must put the
+// walk's order back before the next batch checks against it (a data race
+// under ThreadSanitizer when the rollback ran after the apply lock was let go).
+TEST(WalkUpdate, RefusedAndAcceptedBatchesFromTwoThreads) {
+    GatedWalk gw;
+    gw.start();
+    constexpr int rounds = 2000;
+    std::atomic<int> refused{0}, accepted{0};
+    Latch go;
+    std::thread refusing([&] {
+        go.wait();
+        for (int i = 0; i < rounds; ++i) {
+            auto u = new_update();
+            uint64_t n = 0;
+            dag_walk_update_add_vertex(u.get(), nullptr, nullptr, 0, &n, nullptr);
+            dag_walk_update_connect(u.get(), gw.gate, n, nullptr);  // the gate has started
+            if (dag_walk_apply(gw.walk.get(), u.get(), nullptr, nullptr) == DAG_E_STATE) ++refused;
+        }
+    });
+    std::thread accepting([&] {
+        go.wait();
+        for (int i = 0; i < rounds; ++i) {
+            auto u = new_update();
+            uint64_t n = 0;
+            dag_walk_update_add_vertex(u.get(), nullptr, nullptr, 0, &n, nullptr);
+            dag_walk_update_connect(u.get(), n, gw.gate, nullptr);
+            if (dag_walk_apply(gw.walk.get(), u.get(), nullptr, nullptr) == DAG_OK) ++accepted;
+        }
+    });
+    go.set();
+    refusing.join();
+    accepting.join();
+    EXPECT_EQ(refused.load(), rounds);
+    EXPECT_EQ(accepted.load(), rounds);
+    ReportPtr report = gw.finish();
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), size_t{rounds} + 1);
+    EXPECT_EQ(dag_vertex_count(gw.g.get()), size_t{rounds} + 1);
+    EXPECT_EQ(dag_edge_count(gw.g.get()), size_t{rounds});
+}
+
+// A walk started from a visitor could change the graph under the traversal
+// through its updates (the traversal read lists it had not sized for): while
+// a traversal, search or predicate of a graph runs, starting a walk of that
+// graph is refused like any other change.
+struct WalkFromVisitor {
+    dag_graph *g;
+    uint64_t visited;  // the vertex whose walk callback adds dependents
+    std::vector<dag_status> statuses;
+    size_t visits = 0;
+};
+
+// Adds 64 vertices depending on the visited vertex, once.
+dag_walk_result add_64_dependents(dag_walker *w, uint64_t v, const char **, void *user) {
+    if (v != static_cast<WalkFromVisitor *>(user)->visited) return DAG_WALK_OK;
+    auto u = new_update();
+    for (int i = 0; i < 64; ++i) {
+        uint64_t n = 0;
+        dag_walk_update_add_vertex(u.get(), nullptr, nullptr, 0, &n, nullptr);
+        dag_walk_update_connect(u.get(), n, v, nullptr);
+    }
+    EXPECT_EQ(dag_walk_apply(w, u.get(), nullptr, nullptr), DAG_OK);
+    return DAG_WALK_OK;
+}
+
+// Tries both ways of starting a walk, from the first call only: before the
+// fix the walks went through, and every visit of what they added would have
+// walked again.
+void walk_from_inside(WalkFromVisitor &x) {
+    if (x.visits++) return;
+    auto o = options(1, 1);
+    x.statuses.push_back(dag_walk(x.g, add_64_dependents, &x, &o, nullptr, nullptr));
+    dag_walker *w = nullptr;
+    x.statuses.push_back(dag_walk_start(x.g, add_64_dependents, &x, &o, &w, nullptr));
+    if (w) dag_walk_wait(w, nullptr, nullptr);
+    dag_walk_free(w);
+}
+
+int walking_visitor(uint64_t, size_t, void *user) {
+    walk_from_inside(*static_cast<WalkFromVisitor *>(user));
+    return DAG_VISIT_CONTINUE;
+}
+
+int walking_predicate(uint64_t, void *user) {
+    auto &x = *static_cast<WalkFromVisitor *>(user);
+    x.visits = 0;
+    walk_from_inside(x);
+    return 0;
+}
+
+TEST(WalkApiBusy, WalkOfAGraphFromInsideItsTraversalIsRefused) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    ASSERT_EQ(dag_connect(g.get(), b, a, nullptr), DAG_OK);
+    WalkFromVisitor x{g.get(), a, {}};
+    ASSERT_EQ(dag_traverse(g.get(), &a, 1, DAG_TRAVERSE_REVERSE, walking_visitor, &x, nullptr), DAG_OK);
+    EXPECT_EQ(x.visits, 2u);  // nothing was added under the traversal
+    int found = -1;
+    ASSERT_EQ(dag_match_descendant(g.get(), &a, 1, walking_predicate, &x, &found, nullptr), DAG_OK);
+    dag_ids *ids = nullptr;
+    ASSERT_EQ(dag_first_descendants_with(g.get(), &a, 1, walking_predicate, &x, &ids, nullptr), DAG_OK);
+    dag_ids_free(ids);
+    ASSERT_EQ(x.statuses.size(), 6u);
+    for (dag_status st : x.statuses) EXPECT_EQ(st, DAG_E_BUSY);
+    EXPECT_EQ(dag_vertex_count(g.get()), 2u);
+    // Once the traversal has returned, the graph is walked again.
+    auto o = options(1, 1);
+    EXPECT_EQ(dag_walk(g.get(), add_64_dependents, &x, &o, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(dag_vertex_count(g.get()), 66u);
+}
+
 // Updates replace the graph's contents; callbacks reading it at the same
 // time must never see it half replaced (ThreadSanitizer checks the rest).
 TEST(WalkUpdate, CallbacksReadTheGraphWhileUpdatesReplaceIt) {

@@ -574,11 +574,20 @@ TEST(WalkApi, CompletingAVertexCancelledBeforeItStartedIsAStateError) {
              later = add(g.get(), "later");
     dag_connect(g.get(), later, canceller, nullptr);
     EventLatch later_skipped(DAG_WALK_EVENT_SKIPPED, later);
-    Latch release;
+    // The cancel waits until blocker's callback runs: blocker and canceller
+    // are independent, so canceller could otherwise cancel before blocker
+    // started, and blocker would never run.
+    Latch blocker_started, release;
     Recorder rec;
     rec.body = [&](dag_walker *w, uint64_t v, const char **) {
-        if (v == canceller) EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
-        if (v == blocker) EXPECT_TRUE(release.wait());  // keeps the walk from finishing
+        if (v == canceller) {
+            EXPECT_TRUE(blocker_started.wait());
+            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+        }
+        if (v == blocker) {
+            blocker_started.set();
+            EXPECT_TRUE(release.wait());  // keeps the walk from finishing
+        }
         return DAG_WALK_OK;
     };
     auto o = options(2, 2);
@@ -607,11 +616,20 @@ TEST(WalkApi, CancelAfterFailFastCountsNotRunVerticesAsNeverRan) {
     // `after` can only be taken once failer has failed.
     uint64_t blocker = add(g.get(), "blocker"), failer = add(g.get(), "failer"), after = add(g.get(), "after");
     EventLatch failed(DAG_WALK_EVENT_SKIPPED, after);
-    Latch release;
+    // failer fails only once blocker's callback runs: blocker and failer are
+    // independent, so failer could otherwise fail before blocker started,
+    // and fail fast would leave blocker not run.
+    Latch blocker_started, release;
     Recorder rec;
     rec.body = [&](dag_walker *, uint64_t v, const char **) {
-        if (v == failer) return DAG_WALK_FAILED;
-        if (v == blocker) EXPECT_TRUE(release.wait());
+        if (v == failer) {
+            EXPECT_TRUE(blocker_started.wait());
+            return DAG_WALK_FAILED;
+        }
+        if (v == blocker) {
+            blocker_started.set();
+            EXPECT_TRUE(release.wait());
+        }
         return DAG_WALK_OK;
     };
     auto o = options(2, 2);

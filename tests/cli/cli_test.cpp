@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -575,17 +576,29 @@ TEST(CliWalk, FailedCommandSkipsItsDependents) {
 
 TEST(CliWalk, FailFastStartsNothingNew) {
     // c fails once d has started, while d still runs; b, which waits for d,
-    // then never starts.
+    // then never starts. d runs until the walk has reported c failed (the
+    // progress line comes after fail fast stopped the walk), where a sleep
+    // in d could be outrun by a loaded machine and let b start. Standard
+    // error goes to a file for d to read; the waits give up after a minute.
     TempDir dir;
+    const std::string err = dir.path + "/err";
     std::string script = "case $DAG_VERTEX in\n"
-                         "d) touch " + dir.path + "/d; sleep 0.3;;\n"
-                         "c) i=0; until [ -e " + dir.path + "/d ] || [ $i -ge 500 ]; do\n"
+                         "d) touch " + dir.path + "/d; i=0; until grep -q '] c (failed)$' " + err +
+                         " || [ $i -ge 6000 ]; do\n"
+                         "   sleep 0.01; i=$((i+1)); done;;\n"
+                         "c) i=0; until [ -e " + dir.path + "/d ] || [ $i -ge 6000 ]; do\n"
                          "   sleep 0.01; i=$((i+1)); done; exit 1;;\n"
                          "esac";
-    Result r = dag({"walk", "-", "--fail-fast", "--parallelism", "2", "--exec", script},
+    Result r = run({"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>" + err, DAG_CLI, "walk", "-", "--fail-fast",
+                    "--progress", "--parallelism", "2", "--exec", script},
                    "digraph { a -> c; b -> d }");
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err, "1 ok, 1 failed, 1 upstream failed, 1 not run\nfailed: c: exit status 1\n");
+    EXPECT_EQ(r.err, "");
+    std::ifstream file(err);
+    std::string summary;
+    for (std::string line; std::getline(file, line);)
+        if (line.rfind("[", 0) != 0) summary += line + "\n";  // not a progress line
+    EXPECT_EQ(summary, "1 ok, 1 failed, 1 upstream failed, 1 not run\nfailed: c: exit status 1\n");
 }
 
 TEST(CliWalk, ParallelismCommandsRunAtOnce) {

@@ -3,7 +3,7 @@
 # Packages already present are left alone, so a second run is quick.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build meson pkg-config
+  build-essential clang cmake ninja-build meson pkg-config
   libboost-dev libboost-graph-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev
   libgraphviz-dev nlohmann-json3-dev libcli11-dev libfmt-dev

@@ -50,7 +50,7 @@ Graph random_graph(std::mt19937 &rng, bool acyclic) {
         VertexId victim = ids[rng() % ids.size()];
         if (g.has_vertex(victim)) g.remove_vertex(victim);
     }
-    return g;
+    return Graph(g);  // Graph cannot be moved (it holds locks); copy out
 }
 
 // reach[a] = every vertex reachable from a by one or more edges.
@@ -167,7 +167,7 @@ Graph wide_acyclic_graph(std::mt19937 &rng, int n, int mode) {
         const VertexId victim = ids[rng() % ids.size()];
         if (g.has_vertex(victim)) g.remove_vertex(victim);
     }
-    return g;
+    return Graph(g);
 }
 
 void expect_reference_orders(const Graph &g, const char *what, int round) {

@@ -1,10 +1,12 @@
 // C entry points for the algorithms of lib/: argument checks and
 // translation only.
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "guard.hpp"
+#include "sized_options.hpp"
 #include "algorithms/reachability.hpp"
 #include "algorithms/tarjan.hpp"
 #include "algorithms/topo_order.hpp"
@@ -31,6 +33,13 @@ struct dag_id_lists {
     std::vector<dag::Snapshot::Index> offsets{0};
     std::vector<std::uint64_t> ids;
 };
+
+namespace {
+
+// The 1.0 layout of dag_validate_options ended with single_root.
+constexpr std::size_t validate_options_1_0 = offsetof(dag_validate_options, single_root) + sizeof(int);
+
+}  // namespace
 
 namespace {
 
@@ -71,11 +80,7 @@ dag_status dag_root(const dag_graph *g, uint64_t *out_root, dag_error **err) {
 dag_status dag_validate_options_init(dag_validate_options *opts, size_t size, dag_error **err) {
     return guard(__func__, err, [&] {
         require(opts, "opts");
-        if (size != sizeof(dag_validate_options))
-            throw ApiError{DAG_E_INVALID_ARGUMENT, "size is " + std::to_string(size) +
-                                                       ", expected sizeof(dag_validate_options) = " +
-                                                       std::to_string(sizeof(dag_validate_options))};
-        *opts = dag_validate_options{sizeof(dag_validate_options), 1};
+        dag::capi::init_sized(opts, size, validate_options_1_0, dag_validate_options DAG_VALIDATE_OPTIONS_INIT, "size");
     });
 }
 
@@ -84,13 +89,11 @@ dag_status dag_validate(const dag_graph *g, const dag_validate_options *opts, da
     std::unique_ptr<dag_validation> result;
     const dag_status st = guard(__func__, err, [&] {
         const GraphRead reading(g, "g");
-        bool single_root = true;
-        if (opts) {
-            if (opts->size != sizeof(dag_validate_options))
-                throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->size is " + std::to_string(opts->size) +
-                                                           "; initialise options with dag_validate_options_init()"};
-            single_root = opts->single_root != 0;
-        }
+        const dag_validate_options o =
+            opts ? dag::capi::read_sized(opts, validate_options_1_0, dag_validate_options DAG_VALIDATE_OPTIONS_INIT,
+                                         "opts->size")
+                 : dag_validate_options DAG_VALIDATE_OPTIONS_INIT;
+        const bool single_root = o.single_root != 0;
         dag::Validation v = dag::validate(g->graph, single_root);
         result = std::make_unique<dag_validation>();
         result->status = v.ok() ? DAG_OK : dag::capi::to_status(v.errc());

@@ -22,7 +22,6 @@ dag_status to_status(Errc code) noexcept {
         case Errc::busy: return DAG_E_BUSY;
         case Errc::no_root: return DAG_E_NO_ROOT;
         case Errc::multiple_roots: return DAG_E_MULTIPLE_ROOTS;
-        case Errc::invalid_graph: return DAG_E_INVALID_GRAPH;
         case Errc::state: return DAG_E_STATE;
         case Errc::cancelled: return DAG_E_CANCELLED;
         case Errc::parse: return DAG_E_PARSE;

@@ -1,11 +1,14 @@
 // C entry points for walks: options, blocking and non-blocking walks,
 // completion, expansion, updates and reports.
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
 
 #include "guard.hpp"
+#include "sized_options.hpp"
 #include "walk_handles.hpp"
 #include "walk_reaper.hpp"
 
@@ -37,15 +40,25 @@ void call_observer(void *context, dag::Walk &walk, dag::Event event, dag::Vertex
                    static_cast<dag_vertex_status>(status), running, done, total, root->observer_data);
 }
 
+// The 1.0 layout ended with observer_data; every later field is optional.
+constexpr std::size_t walk_options_1_0 = offsetof(dag_walk_options, observer_data) + sizeof(void *);
+
+dag_walk_options walk_defaults() {
+    const dag::WalkOptions d;
+    dag_walk_options o = DAG_WALK_OPTIONS_INIT;
+    o.parallelism = d.parallelism;
+    o.reverse = d.reverse;
+    o.timestamps = d.timestamps;
+    return o;
+}
+
+// The caller's options at this build's layout (defaults for NULL).
+dag_walk_options caller_options(const dag_walk_options *given) {
+    return given ? dag::capi::read_sized(given, walk_options_1_0, walk_defaults(), "opts->size") : walk_defaults();
+}
+
 dag::WalkOptions read_options(const dag_walk_options *o) {
     dag::WalkOptions r;
-    if (!o) return r;
-    // Exact, as for dag_validate_options: a struct from a newer header may
-    // carry fields this library would silently ignore.
-    if (o->size != sizeof(dag_walk_options))
-        throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->size is " + std::to_string(o->size) + ", expected " +
-                                                   std::to_string(sizeof(dag_walk_options)) +
-                                                   ": initialise options with dag_walk_options_init()"};
     // The pool starts its threads up front, so a count no host could start
     // would fail deep inside it; parallelism only bounds a counter and needs
     // no such limit.
@@ -54,7 +67,9 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
                                                    ", more than DAG_WALK_MAX_THREADS (" +
                                                    std::to_string(DAG_WALK_MAX_THREADS) + ")"};
     r.parallelism = o->parallelism;
-    r.threads = o->threads;
+    // 0: one thread per slot, so `parallelism` callbacks can run at once.
+    r.threads = o->threads ? o->threads
+                           : std::min<std::size_t>(std::max<std::size_t>(o->parallelism, 1), DAG_WALK_MAX_THREADS);
     r.reverse = o->reverse != 0;
     const auto policy = raw(o->failure_policy);
     if (policy != DAG_FAILURE_CONTINUE && policy != DAG_FAILURE_FAIL_FAST)
@@ -66,22 +81,24 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
         dag::capi::require_id_count(o->always_run_count, "opts->always_run_count");
         r.always_run.assign(o->always_run, o->always_run + o->always_run_count);
     }
+    r.thread_hooks = dag::ThreadHooks{o->thread_start, o->thread_exit, o->thread_hook_data};
     return r;
 }
 
 std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options *opts) {
     require(g, "g");
     if (!callback) throw ApiError{DAG_E_NULL_ARGUMENT, "argument 'callback' is NULL"};
-    dag::WalkOptions options = read_options(opts);
+    const dag_walk_options given = caller_options(opts);
+    dag::WalkOptions options = read_options(&given);
     auto h = std::make_unique<dag_walker>();
     h->graph_hold.take(g);
     h->callback = callback;
     h->user_data = user_data;
     h->graph = g;
     h->root_handle = h.get();
-    if (opts && opts->observer) {
-        h->observer = opts->observer;
-        h->observer_data = opts->observer_data;
+    if (given.observer) {
+        h->observer = given.observer;
+        h->observer_data = given.observer_data;
         options.observer = dag::Observer{call_observer, h.get()};
     }
     h->root = dag::Walk::create(g->graph, dag::Visitor{call_callback, h.get()}, options, h.get());
@@ -132,18 +149,7 @@ extern "C" {
 dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, dag_error **err) {
     return guard(__func__, err, [&] {
         require(opts, "opts");
-        if (size != sizeof(dag_walk_options))
-            throw ApiError{DAG_E_INVALID_ARGUMENT, "size is " + std::to_string(size) +
-                                                       ", expected sizeof(dag_walk_options) = " +
-                                                       std::to_string(sizeof(dag_walk_options))};
-        dag::WalkOptions d;
-        *opts = dag_walk_options{};
-        opts->size = sizeof(dag_walk_options);
-        opts->parallelism = d.parallelism;
-        opts->threads = d.threads;
-        opts->reverse = d.reverse;
-        opts->failure_policy = DAG_FAILURE_CONTINUE;
-        opts->timestamps = d.timestamps;
+        dag::capi::init_sized(opts, size, walk_options_1_0, walk_defaults(), "size");
     });
 }
 

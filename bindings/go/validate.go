@@ -8,9 +8,9 @@ import "C"
 type Validation struct {
 	// OK is true when the graph has no problem (Status is StatusOK).
 	OK bool
-	// Status is StatusOK; StatusCycle when the only problems are cycles and
-	// self references; StatusNoRoot or StatusMultipleRoots when the root
-	// rule is the only problem; StatusInvalidGraph for both kinds at once.
+	// Status is StatusOK; StatusCycle whenever there is a cycle or a self
+	// reference, whatever else is wrong; StatusNoRoot or StatusMultipleRoots
+	// when the root rule is the only problem.
 	Status Status
 	// Text is Messages joined with "\n"; "" for a valid graph.
 	Text string

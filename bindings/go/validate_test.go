@@ -60,8 +60,8 @@ func TestValidateEverythingAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Status != dag.StatusInvalidGraph {
-		t.Errorf("Status = %v, want invalid graph", v.Status)
+	if v.Status != dag.StatusCycle {
+		t.Errorf("Status = %v, want cycle (whatever else is wrong)", v.Status)
 	}
 	want := []string{"multiple roots: r1, r2", "Cycle:\n  a\n  b", "Self reference: s"}
 	if !reflect.DeepEqual(v.Messages, want) {
@@ -70,8 +70,8 @@ func TestValidateEverythingAtOnce(t *testing.T) {
 	if !reflect.DeepEqual(v.SelfReferences, []uint64{ids["s"]}) {
 		t.Errorf("SelfReferences = %v, want [%d]", v.SelfReferences, ids["s"])
 	}
-	if !errors.Is(v.Err(), dag.ErrInvalidGraph) {
-		t.Errorf("Err() = %v, want ErrInvalidGraph", v.Err())
+	if !errors.Is(v.Err(), dag.ErrCycle) {
+		t.Errorf("Err() = %v, want ErrCycle", v.Err())
 	}
 
 	// Without the single-root rule only the cycle problems remain.

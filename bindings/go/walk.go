@@ -22,8 +22,8 @@ type WalkOptions struct {
 	// default (10, like Terraform's -parallelism).
 	Parallelism int
 	// Threads is the size of the walk's thread pool, at most 1024; 0 for
-	// libdag's default (10). The pool never has more threads than
-	// Parallelism, since no more could be busy.
+	// libdag's default: one thread per slot of Parallelism. The pool never
+	// has more threads than Parallelism, since no more could be busy.
 	Threads int
 	// Reverse runs dependents before their dependencies (destroy order).
 	Reverse bool

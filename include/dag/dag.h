@@ -121,7 +121,7 @@ typedef enum dag_status {
     DAG_E_NO_ROOT = -10,
     /** The graph has more than one root (single-root validation). */
     DAG_E_MULTIPLE_ROOTS = -11,
-    /** Validation found several problems; the message lists each. */
+    /** Not returned since 1.2 (validation reports a cycle as DAG_E_CYCLE whatever else is wrong); kept so the value stays pinned. */
     DAG_E_INVALID_GRAPH = -12,
     /** The call is not allowed in the current state (walk finished, vertex not pending...). */
     DAG_E_STATE = -13,
@@ -597,9 +597,14 @@ DAG_API const char *dag_format_name(dag_format format);
  */
 DAG_API dag_status dag_root(const dag_graph *g, uint64_t *out_root, dag_error **err);
 
-/** Options for dag_validate(). Initialise with dag_validate_options_init(). */
+/**
+ * Options for dag_validate(). Initialise with dag_validate_options_init() or
+ * DAG_VALIDATE_OPTIONS_INIT. It grows as dag_walk_options does: every size
+ * from the 1.0 layout on is accepted, a larger one when the bytes this
+ * library does not know are zero.
+ */
 typedef struct dag_validate_options {
-    /** sizeof(dag_validate_options), set by dag_validate_options_init(). */
+    /** sizeof(dag_validate_options) as the caller was built, set by dag_validate_options_init(). */
     size_t size;
     /**
      * Nonzero (the default): exactly one vertex must have no dependents, as
@@ -610,12 +615,21 @@ typedef struct dag_validate_options {
 } dag_validate_options;
 
 /**
- * Fills `opts` with the defaults. Pass sizeof(dag_validate_options) as
- * `size`: a header/library mismatch is then reported instead of corrupting
- * memory.
+ * The defaults of dag_validate_options_init(), for static initialisation.
+ * @since 1.2
+ */
+#define DAG_VALIDATE_OPTIONS_INIT { sizeof(dag_validate_options), 1 }
+
+/**
+ * Fills the first `size` bytes of `opts` with the defaults. Pass
+ * sizeof(dag_validate_options): any size from the 1.0 layout on is
+ * accepted, bytes past this library's layout are zeroed.
  *
+ * @param opts  the caller's struct, `size` bytes.
+ * @param size  sizeof(dag_validate_options) as the caller was built.
  * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT when `size` is
- *         not the size this library was built with.
+ *         smaller than the 1.0 layout.
+ * @since 1.0
  */
 DAG_API dag_status dag_validate_options_init(dag_validate_options *opts, size_t size,
                                              dag_error **err);
@@ -651,11 +665,13 @@ typedef struct dag_validation dag_validation;
  *              both when the graph is valid and when it has problems (unlike
  *              other functions, *out is written for DAG_E_CYCLE,
  *              DAG_E_NO_ROOT, DAG_E_MULTIPLE_ROOTS and DAG_E_INVALID_GRAPH).
- * @return DAG_OK for a valid graph; DAG_E_CYCLE when the only problems are
- *         cycles and self references; DAG_E_NO_ROOT or DAG_E_MULTIPLE_ROOTS
- *         when the root rule is the only problem; DAG_E_INVALID_GRAPH for
- *         both kinds at once; DAG_E_NULL_ARGUMENT (g);
- *         DAG_E_INVALID_ARGUMENT (opts->size wrong); DAG_E_NOMEM.
+ * @return DAG_OK for a valid graph; DAG_E_CYCLE whenever there is a cycle
+ *         or a self reference, whatever else is wrong (since 1.2: before, a
+ *         cycle that also broke the root rule, such as a plain 3-cycle, gave
+ *         DAG_E_INVALID_GRAPH); DAG_E_NO_ROOT or DAG_E_MULTIPLE_ROOTS when
+ *         the root rule is the only problem; DAG_E_NULL_ARGUMENT (g);
+ *         DAG_E_INVALID_ARGUMENT (opts->size below the 1.0 layout, or above
+ *         this library's with a non-zero byte it does not know); DAG_E_NOMEM.
  */
 DAG_API dag_status dag_validate(const dag_graph *g, const dag_validate_options *opts,
                                 dag_validation **out, dag_error **err);
@@ -1078,19 +1094,37 @@ typedef void (*dag_walk_observer_fn)(dag_walker *walk, dag_walk_event event, uin
 #define DAG_WALK_MAX_THREADS 1024
 
 /**
- * Walk options. Always initialise with dag_walk_options_init(), then change
- * fields: `size` lets later versions append fields without breaking callers
- * built against this header.
+ * Called on each thread of a callback walk's pool, with the walk options'
+ * thread_hook_data: thread_start as the thread starts, before it runs any
+ * callback; thread_exit as it ends, after its last. A binding keeps one
+ * runtime thread state per pool thread this way (Python's
+ * PyGILState_Ensure / Release). It must return and must not call back into
+ * the walk; it may run before dag_walk_start() returns.
+ * @since 1.2
+ */
+typedef void (*dag_thread_hook_fn)(void *thread_hook_data);
+
+/**
+ * Walk options. Initialise with dag_walk_options_init() or
+ * DAG_WALK_OPTIONS_INIT, then change fields. The struct grows only at its
+ * end, and `size` says how much of it the caller has: a library accepts
+ * every size from the first released layout (1.0) up to its own, giving the
+ * fields a smaller caller lacks their defaults, and a larger size when the
+ * bytes it does not know are all zero (DAG_E_INVALID_ARGUMENT otherwise, as
+ * that caller asks for something this library cannot do). So a program built
+ * against any release's header works with this and every later library.
  */
 typedef struct dag_walk_options {
-    /** sizeof(dag_walk_options), set by dag_walk_options_init(). */
+    /** sizeof(dag_walk_options) as the caller was built, set by dag_walk_options_init(). */
     size_t size;
     /** Most callbacks in flight (running or pending) at once. Default 10, at least 1. */
     size_t parallelism;
     /**
-     * Threads in the walk's pool. Default 10, at least 1, at most
-     * DAG_WALK_MAX_THREADS. The pool starts with the walk, with
-     * min(threads, parallelism) threads: no more can ever be busy at once.
+     * Threads in the walk's pool, at most DAG_WALK_MAX_THREADS. Default 0
+     * (since 1.2; 10 before): as many as `parallelism` (capped at
+     * DAG_WALK_MAX_THREADS), so `parallelism` callbacks can really run at
+     * once. The pool starts with the walk, with min(threads, parallelism)
+     * threads: no more can ever be busy at once.
      */
     size_t threads;
     /** Non-zero: dependents run before their dependencies (destroy order). Default 0. */
@@ -1113,15 +1147,33 @@ typedef struct dag_walk_options {
     /** Optional observer, called with observer_data last. */
     dag_walk_observer_fn observer;
     void *observer_data;
+    /* ---- 1.2 ---- */
+    /** Optional; see dag_thread_hook_fn. Default NULL. @since 1.2 */
+    dag_thread_hook_fn thread_start;
+    /** Optional; see dag_thread_hook_fn. Default NULL. @since 1.2 */
+    dag_thread_hook_fn thread_exit;
+    /** Passed to thread_start and thread_exit. Default NULL. @since 1.2 */
+    void *thread_hook_data;
 } dag_walk_options;
 
 /**
- * Fills `opts` with the defaults above, `size` included. Pass
- * sizeof(dag_walk_options) as `size`: a header/library mismatch is then
- * reported instead of writing past the caller's struct.
+ * The defaults of dag_walk_options_init(), for static initialisation:
+ * `dag_walk_options o = DAG_WALK_OPTIONS_INIT;`.
+ * @since 1.2
+ */
+#define DAG_WALK_OPTIONS_INIT \
+    { sizeof(dag_walk_options), 10, 0, 0, DAG_FAILURE_CONTINUE, 1, NULL, 0, NULL, NULL, NULL, NULL, NULL }
+
+/**
+ * Fills the first `size` bytes of `opts` with the defaults above, `size`
+ * included. Pass sizeof(dag_walk_options): any size from the 1.0 layout on
+ * is accepted, bytes past this library's layout are zeroed.
  *
+ * @param opts  the caller's struct, `size` bytes.
+ * @param size  sizeof(dag_walk_options) as the caller was built.
  * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT when `size` is
- *         not sizeof(dag_walk_options) as this library was built.
+ *         smaller than the 1.0 layout.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, dag_error **err);
 
@@ -1142,9 +1194,9 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         it; the message says how many vertices never ran, and how many
  *         were cancelled after their callback ran); DAG_E_NULL_ARGUMENT
  *         (g, callback, always_run with always_run_count > 0);
- *         DAG_E_INVALID_ARGUMENT (opts->size not sizeof(dag_walk_options)
- *         as this library was built, parallelism or threads 0, threads
- *         above DAG_WALK_MAX_THREADS, always_run_count above
+ *         DAG_E_INVALID_ARGUMENT (opts->size below the 1.0 layout, or
+ *         above this library's with a non-zero byte it does not know;
+ *         parallelism 0, threads above DAG_WALK_MAX_THREADS, always_run_count above
  *         PTRDIFF_MAX / 8, bad policy);
  *         DAG_E_UNKNOWN_VERTEX (an always_run id); DAG_E_CYCLE; DAG_E_BUSY
  *         (the graph is already being walked, e.g. from one of its own

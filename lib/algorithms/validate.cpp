@@ -163,9 +163,10 @@ VertexId check_root(const Graph &g, const Snapshot &s, Validation &v) {
 std::string Validation::text() const { return join_lines(messages); }
 
 Errc Validation::errc() const noexcept {
+    // A cycle is the problem callers act on: a cyclic graph breaks the root
+    // rule too (a plain 3-cycle has no root), which says nothing more.
     const bool cyclic = !cycles.empty() || !self_references.empty();
-    if (root_problem.empty()) return Errc::cycle;
-    return cyclic ? Errc::invalid_graph : root_errc;
+    return cyclic || root_problem.empty() ? Errc::cycle : root_errc;
 }
 
 std::string cycle_message(const Graph &g, const std::vector<VertexId> &cycle) {

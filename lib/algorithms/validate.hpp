@@ -30,8 +30,8 @@ struct Validation {
     bool ok() const noexcept { return messages.empty(); }
     // The messages joined with "\n"; "" when ok().
     std::string text() const;
-    // The code a failed validation is reported with: the root problem's or
-    // Errc::cycle when it is the only kind of problem, else invalid_graph.
+    // The code a failed validation is reported with: Errc::cycle when there
+    // is a cycle or a self reference, else the root problem's.
     Errc errc() const noexcept;
 };
 

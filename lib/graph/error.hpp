@@ -17,7 +17,6 @@ enum class Errc {
     busy,
     no_root,
     multiple_roots,
-    invalid_graph,
     state,
     cancelled,
     parse,

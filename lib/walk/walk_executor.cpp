@@ -103,7 +103,12 @@ Executor::Executor(const WalkOptions &options)
     // Only max_workers_ threads can ever be busy at once.
     threads_.reserve(max_workers_);
     try {
-        while (threads_.size() < max_workers_) threads_.emplace_back([this] { pool_.attach(); });
+        while (threads_.size() < max_workers_)
+            threads_.emplace_back([this, hooks = options.thread_hooks] {
+                if (hooks.start) hooks.start(hooks.data);
+                pool_.attach();
+                if (hooks.exit) hooks.exit(hooks.data);
+            });
     } catch (...) {
         // std::system_error, or std::bad_alloc for a thread's state: the
         // started threads must be joined before they are destroyed.

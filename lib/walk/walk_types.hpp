@@ -38,6 +38,14 @@ struct Observer {
     void *context = nullptr;
 };
 
+// Called on each pool thread as it starts and before it ends, so a host can
+// keep per-thread state (an interpreter's thread state) for the pool's life.
+struct ThreadHooks {
+    void (*start)(void *data) = nullptr;
+    void (*exit)(void *data) = nullptr;
+    void *data = nullptr;
+};
+
 struct WalkOptions {
     std::size_t parallelism = 10;
     std::size_t threads = 10;
@@ -48,6 +56,7 @@ struct WalkOptions {
     bool timestamps = true;
     std::vector<VertexId> always_run;
     Observer observer;
+    ThreadHooks thread_hooks;
 };
 
 }  // namespace dag

@@ -91,10 +91,10 @@ TEST(AlgorithmsApi, ValidationResultAsTextAndData) {
     EXPECT_EQ(opts.single_root, 1);
     v = nullptr;
     std::string msg =
-        expect_error(DAG_E_INVALID_GRAPH, [&](dag_error **e) { return dag_validate(g.get(), &opts, &v, e); });
+        expect_error(DAG_E_CYCLE, [&](dag_error **e) { return dag_validate(g.get(), &opts, &v, e); });
     EXPECT_NE(msg.find("no roots found\nCycle:\n  a\n  b\n  c\nSelf reference: b"), std::string::npos) << msg;
     ASSERT_NE(v, nullptr) << "the result comes back with the failure";
-    EXPECT_EQ(dag_validation_status(v), DAG_E_INVALID_GRAPH);
+    EXPECT_EQ(dag_validation_status(v), DAG_E_CYCLE);
     EXPECT_STREQ(dag_validation_text(v), "no roots found\nCycle:\n  a\n  b\n  c\nSelf reference: b");
     ASSERT_EQ(dag_validation_message_count(v), 3u);
     EXPECT_STREQ(dag_validation_message(v, 1), "Cycle:\n  a\n  b\n  c");

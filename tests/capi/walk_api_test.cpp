@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstddef>
 #include <cstring>
 #include <deque>
 #include <future>
@@ -228,7 +229,7 @@ TEST(WalkApi, OptionsInitGivesTheDocumentedDefaults) {
     ASSERT_EQ(dag_walk_options_init(&o, sizeof o, nullptr), DAG_OK);
     EXPECT_EQ(o.size, sizeof(dag_walk_options));
     EXPECT_EQ(o.parallelism, 10u);
-    EXPECT_EQ(o.threads, 10u);
+    EXPECT_EQ(o.threads, 0u);
     EXPECT_EQ(o.reverse, 0);
     EXPECT_EQ(o.failure_policy, DAG_FAILURE_CONTINUE);
     EXPECT_NE(o.timestamps, 0);
@@ -236,6 +237,119 @@ TEST(WalkApi, OptionsInitGivesTheDocumentedDefaults) {
     EXPECT_EQ(o.always_run_count, 0u);
     EXPECT_EQ(o.observer, nullptr);
     EXPECT_EQ(o.observer_data, nullptr);
+    EXPECT_EQ(o.thread_start, nullptr);
+    EXPECT_EQ(o.thread_exit, nullptr);
+    EXPECT_EQ(o.thread_hook_data, nullptr);
+    // The static initialiser says the same.
+    const dag_walk_options s = DAG_WALK_OPTIONS_INIT;
+    EXPECT_EQ(std::make_tuple(s.size, s.parallelism, s.threads, s.reverse, s.failure_policy, s.timestamps,
+                              s.always_run, s.always_run_count, s.observer, s.observer_data, s.thread_start,
+                              s.thread_exit, s.thread_hook_data),
+              std::make_tuple(o.size, o.parallelism, o.threads, o.reverse, o.failure_policy, o.timestamps,
+                              o.always_run, o.always_run_count, o.observer, o.observer_data, o.thread_start,
+                              o.thread_exit, o.thread_hook_data));
+    dag_validate_options v, vs = DAG_VALIDATE_OPTIONS_INIT;
+    ASSERT_EQ(dag_validate_options_init(&v, sizeof v, nullptr), DAG_OK);
+    EXPECT_EQ(v.size, vs.size);
+    EXPECT_EQ(v.single_root, vs.single_root);
+}
+
+// The options grow at their end: every size from the first released layout
+// (1.0: up to observer_data) to this build's and beyond is accepted, the
+// fields a smaller caller lacks taking their defaults; bytes this library
+// does not know must be zero.
+TEST(WalkApi, OptionsOfEverySizeFromTheFirstLayoutOn) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    dag_connect(g.get(), b, a, nullptr);
+    const size_t first = offsetof(dag_walk_options, observer_data) + sizeof(void *);
+    for (size_t size = first - 8; size <= sizeof(dag_walk_options) + 64; ++size) {
+        SCOPED_TRACE(size);
+        std::vector<unsigned char> buf(size + 8, 0xab);
+        auto *o = reinterpret_cast<dag_walk_options *>(buf.data());
+        if (size < first) {
+            expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(o, size, e); });
+            EXPECT_EQ(buf[0], 0xab) << "nothing written";
+            dag_walk_options whole;
+            dag_walk_options_init(&whole, sizeof whole, nullptr);
+            whole.size = size;
+            expect_error(DAG_E_INVALID_ARGUMENT,
+                         [&](dag_error **e) { return dag_walk(g.get(), record_cb, nullptr, &whole, nullptr, e); });
+            continue;
+        }
+        ASSERT_EQ(dag_walk_options_init(o, size, nullptr), DAG_OK);
+        EXPECT_EQ(o->size, size);
+        EXPECT_EQ(o->parallelism, 10u);
+        for (size_t k = sizeof(dag_walk_options); k < size; ++k) ASSERT_EQ(buf[k], 0) << k;
+        for (size_t k = size; k < buf.size(); ++k) ASSERT_EQ(buf[k], 0xab) << "written past the caller's size";
+        o->reverse = 1;
+        Recorder rec;
+        ReportPtr report;
+        dag_walk_report *r = nullptr;
+        ASSERT_EQ(dag_walk(g.get(), record_cb, &rec, o, &r, nullptr), DAG_OK);
+        report.reset(r);
+        EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{b, a}));
+        if (size > sizeof(dag_walk_options)) {
+            // A newer caller asking for something this library lacks.
+            buf[size - 1] = 1;
+            std::string msg = expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) {
+                return dag_walk(g.get(), record_cb, &rec, o, nullptr, e);
+            });
+            EXPECT_NE(msg.find("is not zero"), std::string::npos) << msg;
+        }
+    }
+    // The same rule for dag_validate_options.
+    const size_t vfirst = offsetof(dag_validate_options, single_root) + sizeof(int);
+    for (size_t size = vfirst - 1; size <= sizeof(dag_validate_options) + 64; ++size) {
+        SCOPED_TRACE(size);
+        std::vector<unsigned char> buf(size, 0xab);
+        auto *v = reinterpret_cast<dag_validate_options *>(buf.data());
+        if (size < vfirst) {
+            expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_validate_options_init(v, size, e); });
+            continue;
+        }
+        ASSERT_EQ(dag_validate_options_init(v, size, nullptr), DAG_OK);
+        v->single_root = 0;
+        add(g.get(), ("other" + std::to_string(size)).c_str());  // a second root
+        EXPECT_EQ(dag_validate(g.get(), v, nullptr, nullptr), DAG_OK);
+        if (size > sizeof(dag_validate_options)) {
+            buf[size - 1] = 2;
+            expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_validate(g.get(), v, nullptr, e); });
+        }
+    }
+}
+
+// threads 0, the default: one pool thread per slot, each started and ended
+// through the hooks.
+TEST(WalkApi, DefaultThreadsFollowParallelismAndHooksSeeEveryPoolThread) {
+    auto g = new_graph();
+    const int n = 12;
+    for (int i = 0; i < n; ++i) add(g.get(), ("v" + std::to_string(i)).c_str());
+    struct Hooks {
+        std::atomic<int> started{0}, ended{0};
+    } hooks;
+    std::mutex mu;
+    std::condition_variable cv;
+    int inside = 0;
+    Recorder rec;
+    // Every vertex waits until all n run at once: only n threads get there.
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        std::unique_lock<std::mutex> lk(mu);
+        ++inside;
+        cv.notify_all();
+        EXPECT_TRUE(cv.wait_for(lk, gate_limit, [&] { return inside == n; }));
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = DAG_WALK_OPTIONS_INIT;
+    o.parallelism = n;
+    o.thread_hook_data = &hooks;
+    o.thread_start = [](void *d) { ++static_cast<Hooks *>(d)->started; };
+    o.thread_exit = [](void *d) { ++static_cast<Hooks *>(d)->ended; };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), size_t{n});
+    EXPECT_EQ(hooks.started.load(), n);
+    EXPECT_EQ(hooks.ended.load(), n);
 }
 
 TEST(WalkApi, GraphIsBusyDuringAWalk) {
@@ -733,13 +847,10 @@ TEST(WalkApi, BadInput) {
     Recorder rec;
     auto o = options();
     auto bad = o;
-    bad.size = sizeof(dag_walk_options) - 1;
-    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
-    // A newer header's struct: its extra fields would be ignored.
-    bad.size = sizeof(dag_walk_options) + 8;
+    bad.size = 8;  // smaller than any released layout
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
     bad = o;
-    bad.threads = 0;
+    bad.threads = DAG_WALK_MAX_THREADS + 1;
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
     bad = o;
     bad.parallelism = 0;
@@ -766,7 +877,7 @@ TEST(WalkApi, BadInput) {
     dag_walk_report_free(nullptr);
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(nullptr, sizeof(dag_walk_options), e); });
     dag_walk_options small;
-    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(&small, sizeof small - 1, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(&small, 8, e); });
     EXPECT_EQ(dag_walk_report_size(nullptr), 0u);
     EXPECT_EQ(dag_walk_report_first_error(nullptr, nullptr), DAG_NO_VERTEX);
     EXPECT_STREQ(dag_status_string(DAG_E_WALK_FAILED), "walk failed");

@@ -119,9 +119,8 @@ int walk(const WalkOptions &options) {
     dag_error *err = nullptr;
     check(dag_walk_options_init(&walk_options, sizeof walk_options, &err), &err);
     walk_options.parallelism = options.parallelism;
-    // An --exec command holds its pool thread until it exits, so `parallelism`
-    // commands at once need as many threads.
-    walk_options.threads = options.parallelism;
+    // threads stays 0, a pool thread per slot: an --exec command holds its
+    // thread until it exits, so `parallelism` commands at once need as many.
     walk_options.reverse = options.reverse;
     walk_options.failure_policy = options.fail_fast ? DAG_FAILURE_FAIL_FAST : DAG_FAILURE_CONTINUE;
     if (options.progress) {

@@ -118,6 +118,9 @@ WALK_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, POINTER(c_void_p), c_void_p)
 OBSERVER_FN = CFUNCTYPE(None, c_void_p, c_int, c_uint64, c_int, c_size_t, c_size_t, c_size_t, c_void_p)
 
 
+THREAD_HOOK_FN = CFUNCTYPE(None, c_void_p)
+
+
 class ValidateOptions(Structure):
     """dag_validate_options."""
 
@@ -138,6 +141,10 @@ class WalkOptions(Structure):
         ("always_run_count", c_size_t),
         ("observer", OBSERVER_FN),
         ("observer_data", c_void_p),
+        # 1.2
+        ("thread_start", THREAD_HOOK_FN),
+        ("thread_exit", THREAD_HOOK_FN),
+        ("thread_hook_data", c_void_p),
     ]
 
 

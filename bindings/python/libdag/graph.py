@@ -646,8 +646,8 @@ class Graph:
 
         Args:
             parallelism: the most callbacks running at once (at least 1).
-            threads: threads in the walk's pool; None for ``parallelism``
-                (at most 1024).
+            threads: threads in the walk's pool (at most 1024); None or 0
+                (libdag's default) for one per slot of ``parallelism``.
             reverse: dependents before their dependencies (destroy order).
             fail_fast: after a failure start nothing new (the rest ends NOT_RUN).
             always_run: ids that run even when a dependency failed.
@@ -661,8 +661,8 @@ class Graph:
         Raises:
             CycleError: the graph has a cycle or a self reference; nothing ran.
             UnknownVertexError: an always_run id is unknown.
-            InvalidArgumentError: parallelism or threads 0 (or negative),
-                threads above 1024.
+            InvalidArgumentError: parallelism 0, parallelism or threads
+                negative, threads above 1024.
             BusyError: the graph is already being walked.
         """
         return walk.run_walk(self, callback, parallelism=parallelism, threads=threads, reverse=reverse,

@@ -25,9 +25,9 @@ class Validation:
     """Every problem validation found, as Terraform words them and as data.
 
     Attributes:
-        status: ``0`` for a valid graph; otherwise ``DAG_E_CYCLE`` (only cycles
-            and self references), ``DAG_E_NO_ROOT`` or ``DAG_E_MULTIPLE_ROOTS``
-            (only the root rule), ``DAG_E_INVALID_GRAPH`` (both kinds).
+        status: ``0`` for a valid graph; otherwise ``DAG_E_CYCLE`` (a cycle or
+            a self reference, whatever else is wrong), ``DAG_E_NO_ROOT`` or
+            ``DAG_E_MULTIPLE_ROOTS`` (only the root rule).
         status_name: the library's name for `status`.
         messages: one message per problem, in Terraform 1.16's wording and
             order: the root problem, each cycle (``"Cycle:\\n  a\\n  b"``), each

@@ -361,12 +361,9 @@ def _options(parallelism, threads, reverse, fail_fast, always_run, timestamps, c
     opts = _native.WalkOptions()
     call(lib.dag_walk_options_init, byref(opts), ctypes.sizeof(opts))
     parallelism = _count(parallelism, "parallelism", who)
-    if threads is None:
-        # Python users read `parallelism` as "this many callbacks at once";
-        # the library's default pool of 10 threads would cap that.
-        threads = min(parallelism, _native.WALK_MAX_THREADS) if parallelism else 0
     opts.parallelism = parallelism
-    opts.threads = _count(threads, "threads", who)
+    # 0, libdag's default: one pool thread per slot of parallelism.
+    opts.threads = 0 if threads is None else _count(threads, "threads", who)
     opts.reverse = 1 if reverse else 0
     opts.failure_policy = _native.FAILURE_FAIL_FAST if fail_fast else _native.FAILURE_CONTINUE
     opts.timestamps = 1 if timestamps else 0

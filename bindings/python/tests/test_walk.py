@@ -237,7 +237,9 @@ class WalkErrorTest(unittest.TestCase):
         with self.assertRaises(libdag.InvalidArgumentError):
             g.walk(lambda v: None, parallelism=-1)
         with self.assertRaises(libdag.InvalidArgumentError):
-            g.walk(lambda v: None, threads=0)
+            g.walk(lambda v: None, threads=-1)
+        # 0 is libdag's default: a thread per slot of parallelism.
+        self.assertTrue(g.walk(lambda v: None, threads=0).ok)
         with self.assertRaises(libdag.InvalidArgumentError) as cm:
             g.walk(lambda v: None, threads=2000)
         self.assertIn("DAG_WALK_MAX_THREADS", cm.exception.message)

@@ -267,7 +267,8 @@ pub struct dag_walk_options {
     pub size: usize,
     /// Most callbacks in flight at once. Default 10, at least 1.
     pub parallelism: usize,
-    /// Threads in the walk's pool. Default 10, 1 to `DAG_WALK_MAX_THREADS`.
+    /// Threads in the walk's pool, at most `DAG_WALK_MAX_THREADS`. Default
+    /// 0: one per slot of `parallelism`.
     pub threads: usize,
     /// Nonzero: dependents run before their dependencies. Default 0.
     pub reverse: c_int,
@@ -284,7 +285,16 @@ pub struct dag_walk_options {
     pub observer: dag_walk_observer_fn,
     /// Passed to `observer`.
     pub observer_data: *mut c_void,
+    /// Since 1.2: called on each pool thread as it starts.
+    pub thread_start: dag_thread_hook_fn,
+    /// Since 1.2: called on each pool thread as it ends.
+    pub thread_exit: dag_thread_hook_fn,
+    /// Since 1.2: passed to `thread_start` and `thread_exit`.
+    pub thread_hook_data: *mut c_void,
 }
+
+/// A pool thread's start or exit hook (since 1.2).
+pub type dag_thread_hook_fn = Option<unsafe extern "C" fn(thread_hook_data: *mut c_void)>;
 
 // ---------------------------------------------------------------------------
 // Function table for plugin hosts

@@ -30,10 +30,9 @@ fn validate_options_have_the_library_size() {
     assert_eq!(opts.size, size_of::<dag_validate_options>());
     assert_ne!(opts.single_root, 0, "single-root rule is on by default");
 
-    // A wrong size is refused with a message, and the struct left alone.
-    let status = unsafe {
-        dag_validate_options_init(&mut opts, size_of::<dag_validate_options>() + 8, &mut err)
-    };
+    // A size below the first layout is refused with a message, and the
+    // struct left alone.
+    let status = unsafe { dag_validate_options_init(&mut opts, 4, &mut err) };
     assert_eq!(status, DAG_E_INVALID_ARGUMENT);
     assert!(!err.is_null());
     assert_eq!(unsafe { dag_error_status(err) }, DAG_E_INVALID_ARGUMENT);
@@ -59,13 +58,14 @@ fn walk_options_have_the_library_size_and_defaults() {
     let opts = unsafe { opts.assume_init() };
     assert_eq!(opts.size, size_of::<dag_walk_options>());
     assert_eq!(opts.parallelism, 10);
-    assert_eq!(opts.threads, 10);
+    assert_eq!(opts.threads, 0);
     assert_eq!(opts.reverse, 0);
     assert_eq!(opts.failure_policy, DAG_FAILURE_CONTINUE);
     assert_ne!(opts.timestamps, 0);
     assert!(opts.always_run.is_null());
     assert_eq!(opts.always_run_count, 0);
     assert!(opts.observer.is_none());
+    assert!(opts.thread_start.is_none() && opts.thread_exit.is_none());
 }
 
 #[test]

@@ -48,10 +48,9 @@ impl Validation {
         self.status == Status::Ok
     }
 
-    /// The verdict: [`Status::Ok`]; [`Status::Cycle`] when the only
-    /// problems are cycles and self references; [`Status::NoRoot`] or
-    /// [`Status::MultipleRoots`] when the root rule is the only problem;
-    /// [`Status::InvalidGraph`] for both kinds at once.
+    /// The verdict: [`Status::Ok`]; [`Status::Cycle`] whenever there is a
+    /// cycle or a self reference, whatever else is wrong; [`Status::NoRoot`]
+    /// or [`Status::MultipleRoots`] when the root rule is the only problem.
     pub fn status(&self) -> Status {
         self.status
     }

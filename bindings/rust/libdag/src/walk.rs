@@ -17,7 +17,7 @@ use crate::graph::{Graph, VertexId};
 use crate::raw::{drop_payload, id_ptr, lossy_string, panic_message, Ids};
 
 /// How [`Graph::walk`] runs: a builder whose defaults are libdag's (10
-/// callbacks at once on 10 threads, dependencies first, Terraform's failure
+/// callbacks at once, a thread for each, dependencies first, Terraform's failure
 /// policy, timestamps on).
 ///
 /// ```
@@ -63,9 +63,9 @@ impl WalkOptions {
         self
     }
 
-    /// Threads in the walk's pool, default 10, from 1 to 1024. The pool
-    /// never starts more threads than `parallelism`, since no more could be
-    /// busy.
+    /// Threads in the walk's pool, at most 1024; default 0, libdag's: one
+    /// per slot of `parallelism`. The pool never starts more threads than
+    /// `parallelism`, since no more could be busy.
     #[must_use]
     pub fn threads(mut self, threads: usize) -> WalkOptions {
         self.threads = Some(threads);

@@ -1,0 +1,55 @@
+// Options structs that grow: each begins with its own size, and a caller may
+// pass any size from the struct's first released layout on (DESIGN.md §4,
+// rule 2). Fields beyond a smaller caller's size take their defaults; bytes
+// beyond this build's struct must be zero, or the caller is asking for
+// something this library does not know how to do.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+#include "guard.hpp"
+
+namespace dag::capi {
+
+// Refuses a size below the first released layout: such a struct never existed.
+inline void check_sized(std::size_t size, std::size_t first, const char *what) {
+    if (size < first)
+        throw ApiError{DAG_E_INVALID_ARGUMENT, std::string(what) + " is " + std::to_string(size) +
+                                                   ", smaller than any released layout (" + std::to_string(first) +
+                                                   " bytes): initialise the options with their _init function"};
+}
+
+// Fills the caller's `size` bytes at `out`: `defaults` up to this build's
+// layout, zeros past it, and the size field set to `size`.
+template <class T>
+void init_sized(T *out, std::size_t size, std::size_t first, const T &defaults, const char *what) {
+    check_sized(size, first, what);
+    T filled = defaults;
+    filled.size = size;
+    auto *bytes = reinterpret_cast<unsigned char *>(out);
+    std::memcpy(bytes, &filled, std::min(size, sizeof(T)));
+    if (size > sizeof(T)) std::memset(bytes + sizeof(T), 0, size - sizeof(T));
+}
+
+// The caller's options as this build's struct: its bytes up to its size over
+// `defaults`.
+template <class T>
+T read_sized(const T *in, std::size_t first, const T &defaults, const char *what) {
+    const std::size_t size = in->size;
+    check_sized(size, first, what);
+    const auto *bytes = reinterpret_cast<const unsigned char *>(in);
+    for (std::size_t k = sizeof(T); k < size; ++k)
+        if (bytes[k])
+            throw ApiError{DAG_E_INVALID_ARGUMENT,
+                           std::string(what) + " is " + std::to_string(size) + " and byte " + std::to_string(k) +
+                               " is not zero: it sets an option this library (" + std::to_string(sizeof(T)) +
+                               " bytes) does not have"};
+    T out = defaults;
+    std::memcpy(&out, in, std::min(size, sizeof(T)));
+    return out;
+}
+
+}  // namespace dag::capi

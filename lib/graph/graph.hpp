@@ -128,6 +128,12 @@ public:
     void check_changeable() const;
     // While a walk holds the graph, every mutation above throws Errc::busy.
     void begin_walk() noexcept { walks_.fetch_add(1, std::memory_order_acq_rel); }
+    // A root walk's claim: checks that no walk holds the graph and marks it
+    // held in one step, so of two starts racing for it exactly one wins.
+    bool try_begin_walk() noexcept {
+        unsigned none = 0;
+        return walks_.compare_exchange_strong(none, 1, std::memory_order_acq_rel);
+    }
     void end_walk() noexcept { walks_.fetch_sub(1, std::memory_order_acq_rel); }
     bool walking() const noexcept { return walks_.load(std::memory_order_acquire) != 0; }
 

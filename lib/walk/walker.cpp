@@ -83,7 +83,6 @@ void Walk::run() {
     // The walk may finish, and be freed by its own callback, before this
     // thread is out of launch(): freeing waits for it like for any caller.
     CallScope scope(*ex_);
-    graph_->begin_walk();
     launch(nullptr);
 }
 
@@ -91,7 +90,15 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     if (!visitor.call) throw Error(Errc::invalid_argument, "the walk callback is NULL");
     if (options.parallelism == 0) throw Error(Errc::invalid_argument, "parallelism must be at least 1");
     if (options.threads == 0) throw Error(Errc::invalid_argument, "threads must be at least 1");
-    if (g.walking()) throw Error(Errc::busy, "the graph is already being walked");
+    if (!g.try_begin_walk()) throw Error(Errc::busy, "the graph is already being walked");
+    // Held from here; handed to the walk once it exists (its destructor
+    // lets go of a walk that never launched).
+    struct Claim {
+        Graph *g;
+        ~Claim() {
+            if (g) g->end_walk();
+        }
+    } claim{&g};
     // A walk's updates would change the graph under the traversal.
     if (g.visited())
         throw Error(Errc::busy, "the graph is being traversed; walk it once the traversal's visitor or predicate has returned");
@@ -101,6 +108,7 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
             throw Error(Errc::unknown_vertex, "always-run vertex " + std::to_string(id) + " is not in the graph");
     auto ex = std::make_shared<Executor>(options);
     std::unique_ptr<Walk> w(new Walk(g, visitor, tag, std::move(ex), nullptr, nullptr));
+    claim.g = nullptr;
     w->snap_ = std::move(snap);
     w->reverse_ = options.reverse;
     w->init_slots(options.always_run);
@@ -109,6 +117,7 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
 
 Walk::~Walk() {
     if (!is_root()) return;
+    if (!launched_) graph_->end_walk();
     if (launched_ && !finished()) {
         try {
             cancel();

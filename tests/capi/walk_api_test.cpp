@@ -1082,3 +1082,68 @@ TEST(WalkApi, ReportSaysWhichVerticesRan) {
 }
 
 }  // namespace
+
+namespace {
+
+// Releases `n` threads at once: the closest a test gets to simultaneous calls.
+class Barrier {
+public:
+    explicit Barrier(int n) : n_(n) {}
+    void arrive_and_wait() {
+        std::unique_lock<std::mutex> lk(mu_);
+        const int round = round_;
+        if (++arrived_ == n_) {
+            arrived_ = 0;
+            ++round_;
+            cv_.notify_all();
+            return;
+        }
+        cv_.wait(lk, [&] { return round_ != round; });
+    }
+
+private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    int n_, arrived_ = 0, round_ = 0;
+};
+
+}  // namespace
+
+// The busy check and the busy mark are one step: of two dag_walk_start
+// calls racing for one graph, exactly one wins, the other gets DAG_E_BUSY.
+TEST(WalkApi, ConcurrentStartsOfOneGraphOneWins) {
+    auto g = new_graph();
+    add(g.get(), "a");
+    const int trials = 2000;
+    Barrier barrier(2);
+    std::atomic<int> started{0}, busy{0};
+    // The winner's walk runs until both calls have returned, so the loser
+    // meets it running rather than finished.
+    std::atomic<int> released{-1};
+    auto starter = [&] {
+        Recorder rec;
+        int trial = 0;
+        rec.body = [&](dag_walker *, uint64_t, const char **) {
+            while (released.load() < trial) std::this_thread::yield();
+            return DAG_WALK_OK;
+        };
+        for (int t = 0; t < trials; ++t, ++trial) {
+            barrier.arrive_and_wait();
+            auto o = options(1, 1);
+            dag_walker *w = nullptr;
+            const dag_status st = dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr);
+            if (st == DAG_OK) ++started;
+            if (st == DAG_E_BUSY) ++busy;
+            barrier.arrive_and_wait();
+            released.store(t);
+            if (w) EXPECT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_OK);
+            dag_walk_free(w);
+            barrier.arrive_and_wait();
+        }
+    };
+    std::thread one(starter), two(starter);
+    one.join();
+    two.join();
+    EXPECT_EQ(started.load(), trials);
+    EXPECT_EQ(busy.load(), trials);
+}

@@ -43,14 +43,8 @@ void call_observer(void *context, dag::Walk &walk, dag::Event event, dag::Vertex
 // The 1.0 layout ended with observer_data; every later field is optional.
 constexpr std::size_t walk_options_1_0 = offsetof(dag_walk_options, observer_data) + sizeof(void *);
 
-dag_walk_options walk_defaults() {
-    const dag::WalkOptions d;
-    dag_walk_options o = DAG_WALK_OPTIONS_INIT;
-    o.parallelism = d.parallelism;
-    o.reverse = d.reverse;
-    o.timestamps = d.timestamps;
-    return o;
-}
+// The header's initialiser is the one statement of the defaults.
+dag_walk_options walk_defaults() { return DAG_WALK_OPTIONS_INIT; }
 
 // The caller's options at this build's layout (defaults for NULL).
 dag_walk_options caller_options(const dag_walk_options *given) {

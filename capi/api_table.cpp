@@ -95,6 +95,9 @@ const dag_api_table table = {
     dag_import_graph,
     dag_import_graph_file,
     dag_format_name,
+    dag_walk_wait_for,
+    dag_walk_begin,
+    dag_walk_next_ready,
 };
 
 }  // namespace

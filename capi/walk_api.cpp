@@ -1,9 +1,11 @@
 // C entry points for walks: options, blocking and non-blocking walks,
 // completion, expansion, updates and reports.
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -79,11 +81,14 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
     return r;
 }
 
-std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options *opts) {
+// A callback walk, or a pull walk without one (dag_walk_begin).
+std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options *opts,
+                                  bool pull = false) {
     require(g, "g");
-    if (!callback) throw ApiError{DAG_E_NULL_ARGUMENT, "argument 'callback' is NULL"};
+    if (!callback && !pull) throw ApiError{DAG_E_NULL_ARGUMENT, "argument 'callback' is NULL"};
     const dag_walk_options given = caller_options(opts);
     dag::WalkOptions options = read_options(&given);
+    options.pull = pull;
     auto h = std::make_unique<dag_walker>();
     h->graph_hold.take(g);
     h->callback = callback;
@@ -125,15 +130,26 @@ std::string cancelled_message(const dag::WalkReport &r) {
     return m;
 }
 
-// Waits, hands out the report and turns the outcome into the walk's status.
-void finish(dag::Walk &w, dag_walk_report **out_report) {
-    w.wait();
+// A time limit in milliseconds as a deadline; none for a negative one.
+std::optional<std::chrono::steady_clock::time_point> deadline_after(int timeout_ms) {
+    if (timeout_ms < 0) return std::nullopt;
+    return std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+}
+
+// Hands out the report of a finished walk and turns its outcome into the
+// walk's status.
+void conclude(dag::Walk &w, dag_walk_report **out_report) {
     auto report = std::make_unique<dag_walk_report>();
     report->report = w.report();
     const dag::WalkReport &r = report->report;
     if (out_report) *out_report = report.release();
     if (r.cancelled) throw ApiError{DAG_E_CANCELLED, cancelled_message(r)};
     if (r.first_error != dag::no_vertex) throw ApiError{DAG_E_WALK_FAILED, r.first_error_message};
+}
+
+void finish(dag::Walk &w, dag_walk_report **out_report) {
+    w.wait();
+    conclude(w, out_report);
 }
 
 }  // namespace
@@ -167,6 +183,52 @@ dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user_data, c
 dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_error **err) {
     if (out_report) *out_report = nullptr;
     return guard(__func__, err, [&] { finish(core(walk), out_report); });
+}
+
+dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report **out_report, dag_error **err) {
+    if (out_report) *out_report = nullptr;
+    return guard(__func__, err, [&] {
+        dag::Walk &w = core(walk);
+        const auto deadline = deadline_after(timeout_ms);
+        if (!deadline) {
+            finish(w, out_report);
+            return;
+        }
+        if (!w.wait_until(*deadline))
+            throw ApiError{DAG_E_TIMEOUT, "the walk is still running after " + std::to_string(timeout_ms) + " ms"};
+        conclude(w, out_report);
+    });
+}
+
+dag_status dag_walk_begin(dag_graph *g, const dag_walk_options *opts, dag_walker **out, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(out, "out");
+        *out = start(g, nullptr, nullptr, opts, true).release();
+    });
+}
+
+dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag_walker **walks, size_t capacity,
+                               int timeout_ms, size_t *out_count, dag_error **err) {
+    if (out_count) *out_count = 0;
+    return guard(__func__, err, [&] {
+        dag::Walk &w = core(walk);
+        require(vertices, "vertices");
+        require(walks, "walks");
+        require(out_count, "out_count");
+        if (capacity == 0) throw ApiError{DAG_E_INVALID_ARGUMENT, "capacity is 0; room for one vertex at least is needed"};
+        // One call hands out at most this many: room for them is reserved
+        // up front, and more at once gains nothing.
+        constexpr std::size_t most = 1024;
+        std::vector<dag::ReadyVertex> ready;
+        const bool ended = w.next_ready(ready, std::min(capacity, most), deadline_after(timeout_ms));
+        for (std::size_t i = 0; i < ready.size(); ++i) {
+            vertices[i] = ready[i].id;
+            walks[i] = static_cast<dag_walker *>(ready[i].walk->tag());
+        }
+        *out_count = ready.size();
+        if (ready.empty() && !ended)
+            throw ApiError{DAG_E_TIMEOUT, "no vertex became ready within " + std::to_string(timeout_ms) + " ms"};
+    });
 }
 
 dag_status dag_walk_cancel(dag_walker *walk, dag_error **err) {
@@ -203,6 +265,9 @@ dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *s
     return guard(__func__, err, [&] {
         dag::Walk &w = core(walk);
         const GraphRead reading(sub, "sub");
+        if (callback && !walk->root_handle->callback)
+            throw ApiError{DAG_E_INVALID_ARGUMENT,
+                           "a pull walk's sub-walk hands out its vertices too; pass a NULL callback"};
         auto h = std::make_unique<dag_walker>();
         h->callback = callback ? callback : walk->callback;
         h->user_data = callback ? user_data : walk->user_data;

@@ -134,7 +134,13 @@ typedef enum dag_status {
     /** A bug inside libdag; please report the message. */
     DAG_E_INTERNAL = -17,
     /** A walk ran to its end but at least one vertex failed; the report says which. */
-    DAG_E_WALK_FAILED = -18
+    DAG_E_WALK_FAILED = -18,
+    /**
+     * A wait with a time limit (dag_walk_wait_for(), dag_walk_next_ready())
+     * ended before what it waited for happened; nothing changed.
+     * @since 1.2
+     */
+    DAG_E_TIMEOUT = -20
 } dag_status;
 
 /**
@@ -1264,7 +1270,8 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
 DAG_API void dag_walk_free(dag_walker *walk);
 
 /**
- * Finishes a vertex whose callback returned DAG_WALK_PENDING, from any thread.
+ * Finishes a vertex whose callback returned DAG_WALK_PENDING, or, in a pull
+ * walk, a vertex dag_walk_next_ready() handed out, from any thread.
  * Calling it while the callback is still running is allowed: the completion
  * takes effect when the callback returns DAG_WALK_PENDING (if it returns ok or
  * failed instead, its own result wins). The vertex's parallelism slot is
@@ -1278,7 +1285,9 @@ DAG_API void dag_walk_free(dag_walker *walk);
  *         walk); DAG_E_STATE (the vertex has not started or never will, was
  *         already completed or finished, was expanded, was removed by an
  *         update, or the walk has finished); DAG_E_CANCELLED (the vertex
- *         was cancelled while pending); DAG_E_NOMEM (nothing changed).
+ *         was cancelled while pending, also once the walk has finished:
+ *         since 1.2; 1.1 said DAG_E_STATE then); DAG_E_NOMEM (nothing
+ *         changed).
  */
 DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result,
                                      const char *message, dag_error **err);
@@ -1297,14 +1306,96 @@ DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk
  * sub-walk shares the walk's pool, parallelism bound, policy, direction and
  * observer; its vertices are called with the sub-walk's handle.
  *
- * @param callback   the sub-walk's callback; NULL to use the walk's own.
+ * In a pull walk (dag_walk_begin()), a vertex is expanded while it is handed
+ * out and not yet completed, from any thread; it gives its slot back at once,
+ * and dag_walk_next_ready() hands out the sub-walk's vertices with the
+ * sub-walk's handle.
+ *
+ * @param callback   the sub-walk's callback; NULL to use the walk's own
+ *                   (NULL in a pull walk).
  * @param user_data  its user data (ignored when callback is NULL: the walk's).
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (walk, sub); DAG_E_UNKNOWN_VERTEX;
  *         DAG_E_CYCLE; DAG_E_STATE (not called while the vertex's callback
- *         runs, already expanded, or the walk has finished); DAG_E_NOMEM.
+ *         runs, or in a pull walk while it is handed out; already expanded,
+ *         or the walk has finished); DAG_E_INVALID_ARGUMENT (a callback
+ *         given in a pull walk); DAG_E_NOMEM.
  */
 DAG_API dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *sub,
                                    dag_walk_fn callback, void *user_data, dag_error **err);
+
+/**
+ * Waits up to `timeout_ms` milliseconds for the walk to finish: dag_walk_wait()
+ * with a time limit, so that a host can stay responsive (a Python binding
+ * checks for Ctrl-C between waits) and cancel.
+ *
+ * @param timeout_ms  the limit; 0 only looks; a negative value waits as long
+ *                    as it takes (as dag_walk_wait()).
+ * @param out_report  as for dag_walk_wait(); untouched (NULL) on timeout.
+ * @return what dag_walk_wait() returns, or DAG_E_TIMEOUT: the walk is still
+ *         running and nothing changed.
+ * @since 1.2
+ */
+DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report **out_report,
+                                     dag_error **err);
+
+/**
+ * Pull mode: begins walking `g` with no callback and no thread pool. The
+ * host takes ready vertices with dag_walk_next_ready(), runs their work where
+ * it likes (its own threads, an event loop, a cluster) and finishes each with
+ * dag_walk_complete() (or fails it, or expands it with dag_walk_expand()),
+ * from any thread. Everything else is as in a callback walk: a vertex is
+ * handed out once every dependency has finished; failure skips only its
+ * dependents; always-run, fail fast, cancel, updates with dag_walk_apply(),
+ * expansion, the observer (called on the threads that hand out, complete or
+ * cancel) and the report behave the same, and dag_walk_wait() or
+ * dag_walk_wait_for() return the same statuses. `opts->threads` and the
+ * thread hooks are ignored: a pull walk starts no thread.
+ *
+ * The walk finishes only once every vertex has: keep taking ready vertices
+ * until dag_walk_next_ready() says the walk has ended, or cancel it (what
+ * was handed out and not completed is then finished as cancelled, and
+ * completing it later returns DAG_E_CANCELLED).
+ *
+ * @param out  receives the walk, owned by the caller: dag_walk_free() (which
+ *             cancels a walk that has not finished).
+ * @return DAG_OK, or the errors of dag_walk_start() (no callback is needed).
+ * @since 1.2
+ */
+DAG_API dag_status dag_walk_begin(dag_graph *g, const dag_walk_options *opts, dag_walker **out,
+                                  dag_error **err);
+
+/**
+ * Pull mode: hands out up to `capacity` ready vertices of a walk begun with
+ * dag_walk_begin(), waiting up to `timeout_ms` milliseconds while none is
+ * ready. Each vertex handed out is pending: it holds one of the walk's
+ * `parallelism` slots until dag_walk_complete() finishes it, so at most
+ * `parallelism` vertices are out at once. Vertices of an expanded sub-graph
+ * are handed out too, with their sub-walk: complete each on the walk handle
+ * given next to it. Any thread may call it, several at once (they take turns
+ * handing out; each vertex goes to one of them).
+ *
+ * The walk has ended (every vertex finished, or the walk was cancelled and
+ * nothing is left) when the call returns DAG_OK with *out_count == 0, as
+ * read() says end of file; dag_walk_wait() then returns at once with the
+ * report.
+ *
+ * @param walk        the walk dag_walk_begin() returned (not a sub-walk).
+ * @param vertices    room for `capacity` vertex ids.
+ * @param walks       room for `capacity` walk handles: walks[i] is the walk
+ *                    (or sub-walk) of vertices[i], borrowed from `walk`.
+ * @param capacity    at least 1.
+ * @param timeout_ms  0 only looks; negative waits as long as it takes.
+ * @param out_count   receives how many entries were written.
+ * @return DAG_OK (*out_count >= 1, or 0 at the end); DAG_E_TIMEOUT (none
+ *         became ready in time; *out_count is 0); DAG_E_NULL_ARGUMENT (walk,
+ *         vertices, walks, out_count); DAG_E_INVALID_ARGUMENT (capacity 0);
+ *         DAG_E_STATE (a callback walk, a sub-walk handle, or called from the
+ *         observer while it hands out); DAG_E_NOMEM.
+ * @since 1.2
+ */
+DAG_API dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag_walker **walks,
+                                       size_t capacity, int timeout_ms, size_t *out_count,
+                                       dag_error **err);
 
 /**
  * The graph a walk walks: the graph given to dag_walk_start (or dag_walk),
@@ -1602,6 +1693,14 @@ typedef struct dag_api_table {
     dag_status (*import_graph_file)(dag_format format, const char *path, dag_graph **out,
                               dag_error **err);
     const char *(*format_name)(dag_format format);
+    /* 1.2 */
+    dag_status (*walk_wait_for)(dag_walker *walk, int timeout_ms, dag_walk_report **out_report,
+                                dag_error **err);
+    dag_status (*walk_begin)(dag_graph *g, const dag_walk_options *opts, dag_walker **out,
+                             dag_error **err);
+    dag_status (*walk_next_ready)(dag_walker *walk, uint64_t *vertices, dag_walker **walks,
+                                  size_t capacity, int timeout_ms, size_t *out_count,
+                                  dag_error **err);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <new>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -32,6 +33,9 @@ namespace {
 // The executor whose pool runs the current thread, to refuse a wait() that
 // would wait for itself.
 thread_local const Executor *current_executor = nullptr;
+// The executor whose scheduler the current thread runs in pull(): an
+// observer it calls may complete or cancel, which must not wait for it.
+thread_local const Executor *current_puller = nullptr;
 
 // A worker takes this share of the queue at once: large enough that a wide
 // fan-out costs one lock per batch, small enough that blocking callbacks
@@ -88,8 +92,10 @@ std::unique_ptr<std::string> copy_message(const char *msg) noexcept {
 }  // namespace
 
 Executor::Executor(const WalkOptions &options)
-    : parallelism_(options.parallelism),
-      max_workers_(std::min(options.threads, options.parallelism)),
+    : pull_(options.pull),
+      parallelism_(options.parallelism),
+      // A pull walk's scheduler runs on one puller at a time.
+      max_workers_(options.pull ? 1 : std::min(options.threads, options.parallelism)),
       policy_(options.failure),
       timestamps_(options.timestamps),
       observer_(options.observer),
@@ -100,6 +106,7 @@ Executor::Executor(const WalkOptions &options)
       flags_(new SectionFlag[max_workers_]) {
     free_flags_.reserve(max_workers_);
     for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
+    if (pull_) return;
     // Only max_workers_ threads can ever be busy at once.
     threads_.reserve(max_workers_);
     try {
@@ -276,6 +283,11 @@ bool Executor::will_skip(Word w) const noexcept {
 }
 
 std::size_t Executor::spawn_locked() {
+    if (pull_) {
+        // The pullers are the workers.
+        if (!queue_.empty() && in_flight_ < parallelism_) pull_cv_.notify_all();
+        return 0;
+    }
     std::size_t slots = parallelism_ > in_flight_ ? parallelism_ - in_flight_ : 0;
     std::size_t n = std::min({slots, max_workers_ - active_, queue_.size()});
     active_ += n;
@@ -344,6 +356,75 @@ void Executor::worker() {
     free_flags_.push_back(flag);
     --active_;
     current_executor = nullptr;
+}
+
+void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
+                    std::optional<std::chrono::steady_clock::time_point> deadline) {
+    std::unique_lock<std::mutex> lk(mu_);
+    const auto can_go = [&] { return pulls_ended_ || (!pulling_ && !queue_.empty() && in_flight_ < parallelism_); };
+    for (;;) {
+        if (capacity == 0) {
+            // Settling only (settle_stopped): after the puller in front, if
+            // there is anything to settle at all.
+            pull_cv_.wait(lk, [&] { return pulls_ended_ || !pulling_; });
+            if (!can_go()) return;
+        } else if (!deadline) {
+            pull_cv_.wait(lk, can_go);
+        } else if (!pull_cv_.wait_until(lk, *deadline, can_go)) {
+            return;
+        }
+        if (pulls_ended_) return;
+        pulling_ = true;
+        pull_out_ = &out;
+        struct Turn {
+            Executor &ex;
+            std::unique_lock<std::mutex> &lk;
+            ~Turn() {
+                if (!lk.owns_lock()) lk.lock();
+                ex.pull_out_ = nullptr;
+                ex.pulling_ = false;
+                ex.pull_cv_.notify_all();
+            }
+        } turn{*this, lk};
+        std::vector<Slot *> local, ready;
+        struct Mark {
+            const Executor *saved = current_puller;
+            explicit Mark(const Executor *ex) { current_puller = ex; }
+            ~Mark() { current_puller = saved; }
+        } mark(this);
+        Section sec(*this, flags_[0]);
+        // A stopping walk hands nothing out: what is queued is only settled,
+        // however little room the caller has.
+        const auto room = [&] { return stop_reason() != VertexStatus::ok ? queue_.size() : capacity - out.size(); };
+        while (!queue_.empty() && in_flight_ < parallelism_ && room() > 0) {
+            ++in_flight_;
+            const std::size_t take = std::min(queue_.size(), room());
+            local.resize(take);
+            for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
+            lk.unlock();
+            const bool holding = drain(sec, local, ready);
+            lk.lock();
+            if (holding) --in_flight_;
+        }
+        // Only stale entries and skipped vertices: wait for real work.
+        if (!out.empty() || capacity == 0) return;
+    }
+}
+
+void Executor::settle_stopped() {
+    // On the puller's own thread (its observer), the puller's loop settles.
+    if (pull_ && stop_reason() != VertexStatus::ok && current_puller != this) {
+        std::vector<ReadyVertex> none;
+        pull(none, 0, std::nullopt);
+    }
+}
+
+bool Executor::pulling_here() const noexcept { return current_puller == this; }
+
+void Executor::end_pulls() {
+    std::lock_guard<std::mutex> lk(mu_);
+    pulls_ended_ = true;
+    pull_cv_.notify_all();
 }
 
 void Executor::count_done(Section &sec, Walk &w, std::size_t n) {
@@ -446,7 +527,14 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     }
     if (timestamps_) w.times(*s).start_ns = start;
     const char *msg = nullptr;
-    Outcome outcome = w.visitor_.call(w.visitor_.context, w, id, &msg);
+    Outcome outcome;
+    if (pull_) {
+        // Room was made for it (pull()); the vertex waits for its host.
+        pull_out_->push_back(ReadyVertex{&w, id});
+        outcome = Outcome::pending;
+    } else {
+        outcome = w.visitor_.call(w.visitor_.context, w, id, &msg);
+    }
     const std::int64_t end = timestamps_ ? (order_end ? now_ordered() : now()) : 0;
     // Copied before entering: entering may wait for an update to finish.
     // Only a failure keeps a message (the header says OK ignores it; a

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -166,6 +167,27 @@ public:
     // calling_back() for any executor.
     static bool calling_back_any() noexcept;
 
+    // Pull mode (WalkOptions::pull): the caller's thread runs the scheduler
+    // for as long as it takes to hand out up to `capacity` ready vertices
+    // into `out`, each then pending and holding a parallelism slot. Waits
+    // until `deadline` while none is ready; returns with `out` empty then,
+    // or at once when end_pulls() was called. One caller at a time runs the
+    // scheduler; the others wait their turn.
+    // No deadline: wait as long as it takes. A stopping walk (cancel, fail
+    // fast) hands nothing out: a pull then settles everything queued.
+    void pull(std::vector<ReadyVertex> &out, std::size_t capacity,
+              std::optional<std::chrono::steady_clock::time_point> deadline);
+    bool pulls() const noexcept { return pull_; }
+    // Pull mode: once the walk is stopping, finishes what is queued from the
+    // calling thread, as a pool would; a call that may have stopped the walk
+    // or freed a slot (cancel, complete) makes it, since no puller may come.
+    void settle_stopped();
+    // True inside pull() on this thread (an observer it calls), where
+    // pulling again would wait for itself.
+    bool pulling_here() const noexcept;
+    // The root walk has finished: pull() returns at once from now on.
+    void end_pulls();
+
     // Calls from outside the pool (complete, cancel, apply) may touch the
     // executor after the walk finished; the root waits for them before it
     // is destroyed.
@@ -204,6 +226,7 @@ private:
     void post_workers(std::size_t n);
     void wait_resumed() const noexcept;
 
+    const bool pull_;
     const std::size_t parallelism_;
     const std::size_t max_workers_;
     const FailurePolicy policy_;
@@ -221,6 +244,12 @@ private:
     std::size_t active_ = 0;     // workers posted and not yet exited
     std::size_t in_flight_ = 0;  // slots held: by workers, and by pending vertices
     std::vector<std::size_t> free_flags_;
+    // Pull mode: a puller waits here for a ready vertex, a free slot, its
+    // turn, or the end.
+    std::condition_variable pull_cv_;
+    bool pulling_ = false;
+    bool pulls_ended_ = false;
+    std::vector<ReadyVertex> *pull_out_ = nullptr;  // the current puller's
 
     std::unique_ptr<SectionFlag[]> flags_;  // one per worker that can run at once
     std::atomic<bool> quiescing_{false};

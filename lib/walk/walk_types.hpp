@@ -57,6 +57,17 @@ struct WalkOptions {
     std::vector<VertexId> always_run;
     Observer observer;
     ThreadHooks thread_hooks;
+    // Pull mode: no pool and no callback; the host takes ready vertices with
+    // Walk::next_ready and finishes each with Walk::complete. `threads` and
+    // `thread_hooks` are ignored.
+    bool pull = false;
+};
+
+// A vertex handed out by a pull-mode walk: the walk (or sub-walk) it
+// belongs to, and its id there.
+struct ReadyVertex {
+    Walk *walk;
+    VertexId id;
 };
 
 }  // namespace dag

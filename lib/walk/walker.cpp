@@ -87,7 +87,7 @@ void Walk::run() {
 }
 
 std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions &options, void *tag) {
-    if (!visitor.call) throw Error(Errc::invalid_argument, "the walk callback is NULL");
+    if (!visitor.call && !options.pull) throw Error(Errc::invalid_argument, "the walk callback is NULL");
     if (options.parallelism == 0) throw Error(Errc::invalid_argument, "parallelism must be at least 1");
     if (options.threads == 0) throw Error(Errc::invalid_argument, "threads must be at least 1");
     if (!g.try_begin_walk()) throw Error(Errc::busy, "the graph is already being walked");
@@ -284,7 +284,30 @@ void Walk::on_finished(Section *sec) {
         finished_cv_.notify_all();
         release.swap(release_);
     }
+    if (is_root() && ex_->pulls()) ex_->end_pulls();
     if (release) release();
+}
+
+bool Walk::next_ready(std::vector<ReadyVertex> &out, std::size_t capacity,
+                      std::optional<std::chrono::steady_clock::time_point> deadline) {
+    out.clear();
+    if (!ex_->pulls())
+        throw Error(Errc::state, "the walk runs its vertices on its callback; only a walk begun without one hands them out");
+    if (!is_root()) throw Error(Errc::state, "ready vertices are handed out by the walk that was begun, not by a sub-walk");
+    if (ex_->pulling_here())
+        throw Error(Errc::state, "cannot take ready vertices from inside an observer called while handing them out");
+    CallScope scope(*ex_);
+    out.reserve(capacity);
+    ex_->pull(out, capacity, deadline);
+    return out.empty() && finished();
+}
+
+bool Walk::wait_until(std::chrono::steady_clock::time_point deadline) {
+    if (!is_root()) throw Error(Errc::state, "a sub-walk cannot be waited for; wait for the walk that expanded it");
+    if (ex_->calling_back())
+        throw Error(Errc::state, "cannot wait for a walk from inside its own callback or observer");
+    std::unique_lock<std::mutex> lk(mu_);
+    return finished_cv_.wait_until(lk, deadline, [&] { return finished_; });
 }
 
 bool Walk::calling_back() const noexcept { return ex_->calling_back(); }
@@ -400,6 +423,7 @@ void Walk::cancel() {
     }
     ex_->request_cancel();
     for (Walk *w : root->self_and_children()) w->cancel_pending();
+    ex_->settle_stopped();
 }
 
 void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
@@ -414,7 +438,8 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
     // takes the lock itself.
     Section sec(*ex_);
     std::unique_lock<std::mutex> lk(mu_);
-    if (finishing_) throw Error(Errc::state, "the walk has already finished");
+    // Even once the walk has finished, the vertex decides the answer: a host
+    // completing work that a cancel overtook learns it was cancelled.
     Slot *s = lookup(vertex);
     const std::string who = "vertex " + std::to_string(vertex);
     for (;;) {
@@ -434,6 +459,10 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                     continue;
                 lk.unlock();
                 finish_claimed(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, std::move(note));
+                // Fail fast may have stopped the walk, or a slot came free
+                // for a stopping one.
+                sec.leave();
+                ex_->settle_stopped();
                 return;
             case Phase::completed_early:
                 throw Error(Errc::state, who + " was already completed");
@@ -469,47 +498,65 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
 
 Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag,
                    const std::function<void(Walk &)> &created) {
-    if (!visitor.call) throw Error(Errc::invalid_argument, "the sub-walk callback is NULL");
+    if (!visitor.call && !ex_->pulls()) throw Error(Errc::invalid_argument, "the sub-walk callback is NULL");
     std::shared_ptr<const Snapshot> snap = acyclic_snapshot(sub);
     std::unique_ptr<Walk> child(new Walk(sub, visitor, tag, ex_, this, nullptr));
     child->snap_ = std::move(snap);
     child->reverse_ = reverse_;
     child->init_slots({});
 
-    std::lock_guard<std::mutex> lk(mu_);
-    if (finishing_) throw Error(Errc::state, "the walk has already finished");
-    Slot *s = lookup(vertex);
-    child->parent_slot_ = s;
-    const std::string refused =
-        "vertex " + std::to_string(vertex) + " can be expanded only from inside its own callback, once";
-    if (walk_detail::phase_of(s->word.load(std::memory_order_acquire)) != Phase::running)
-        throw Error(Errc::state, refused);
+    // A pull walk's vertex is handed out pending, and expanded from there.
+    const Phase from = ex_->pulls() ? Phase::pending : Phase::running;
     Walk *raw = child.get();
-    // Record first, publish last: the CAS cannot throw, so an allocation
-    // failure leaves the vertex running as it was.
-    children_.push_back(std::move(child));
-    try {
-        expansions_[s] = raw;
-    } catch (...) {
-        children_.pop_back();
-        throw;
+    Slot *s;
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        if (finishing_) throw Error(Errc::state, "the walk has already finished");
+        s = lookup(vertex);
+        child->parent_slot_ = s;
+        const std::string refused =
+            "vertex " + std::to_string(vertex) +
+            (ex_->pulls() ? " can be expanded only while it is handed out and not completed, once"
+                          : " can be expanded only from inside its own callback, once");
+        if (walk_detail::phase_of(s->word.load(std::memory_order_acquire)) != from)
+            throw Error(Errc::state, refused);
+        // Record first, publish last: the CAS cannot throw, so an allocation
+        // failure leaves the vertex running as it was.
+        children_.push_back(std::move(child));
+        try {
+            expansions_[s] = raw;
+        } catch (...) {
+            children_.pop_back();
+            throw;
+        }
+        // Before the publication below, after which the sub-walk may start
+        // (its parent's callback may return on another thread meanwhile): its
+        // graph counts as walked from then on, so that its updates keep readers
+        // out as a root walk's do, and the caller knows the sub-walk by then.
+        raw->graph_->begin_walk();
+        if (created) created(*raw);
+        Word w = s->word.load(std::memory_order_acquire);
+        bool published = false;
+        while (walk_detail::phase_of(w) == from && !published)
+            published = s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::expanded),
+                                                      std::memory_order_acq_rel, std::memory_order_acquire);
+        if (!published) {
+            raw->graph_->end_walk();
+            expansions_.erase(s);
+            children_.pop_back();
+            throw Error(Errc::state, refused);
+        }
     }
-    // Before the publication below, after which the sub-walk may start
-    // (its parent's callback may return on another thread meanwhile): its
-    // graph counts as walked from then on, so that its updates keep readers
-    // out as a root walk's do, and the caller knows the sub-walk by then.
-    raw->graph_->begin_walk();
-    if (created) created(*raw);
-    Word w = s->word.load(std::memory_order_acquire);
-    bool published = false;
-    while (walk_detail::phase_of(w) == Phase::running && !published)
-        published = s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::expanded),
-                                                  std::memory_order_acq_rel, std::memory_order_acquire);
-    if (!published) {
-        raw->graph_->end_walk();
-        expansions_.erase(s);
-        children_.pop_back();
-        throw Error(Errc::state, refused);
+    if (from == Phase::pending) {
+        // What a worker does once an expanding callback returns: the vertex
+        // stops counting as running and gives its slot back; the sub-walk
+        // holds none until its own vertices are handed out.
+        CallScope scope(*ex_);
+        Section sec(*ex_);
+        if (ex_->observer().call) running_.fetch_sub(1, std::memory_order_acq_rel);
+        start_expansion(sec, s);
+        sec.leave();
+        ex_->release_slot();
     }
     return *raw;
 }

@@ -11,12 +11,14 @@
 // never per vertex.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +53,18 @@ public:
     Walk &operator=(const Walk &) = delete;
     // A root walk still running is cancelled and waited for.
     ~Walk();
+
+    // Pull mode (WalkOptions::pull), root walks: hands out up to `capacity`
+    // ready vertices of the walk and its sub-walks into `out` (cleared
+    // first), each pending until Walk::complete; waits until `deadline`
+    // (forever without one) while none is ready. Returns true once the walk
+    // has finished (`out` then empty), false otherwise (`out` empty on
+    // timeout). Throws Errc::state on a callback walk, on a sub-walk, and
+    // from an observer called while handing out.
+    bool next_ready(std::vector<ReadyVertex> &out, std::size_t capacity,
+                    std::optional<std::chrono::steady_clock::time_point> deadline);
+    // wait() with a deadline: true once finished, false on timeout.
+    bool wait_until(std::chrono::steady_clock::time_point deadline);
 
     // Blocks until the walk has finished. Throws Errc::state when called from
     // a callback or observer of this walk (it would wait for itself) or on a

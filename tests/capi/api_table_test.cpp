@@ -122,4 +122,7 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->import_graph, &dag_import_graph);
     EXPECT_EQ(t->import_graph_file, &dag_import_graph_file);
     EXPECT_EQ(t->format_name, &dag_format_name);
+    EXPECT_EQ(t->walk_wait_for, &dag_walk_wait_for);
+    EXPECT_EQ(t->walk_begin, &dag_walk_begin);
+    EXPECT_EQ(t->walk_next_ready, &dag_walk_next_ready);
 }

@@ -14,6 +14,11 @@ TEST(CapiErrors, EveryStatusHasItsOwnName) {
     EXPECT_STREQ(dag_status_string(static_cast<dag_status>(5)), "unrecognised status");
 }
 
+TEST(CapiErrors, TheTimeoutStatusIsPinnedAndNamed) {
+    EXPECT_EQ(DAG_E_TIMEOUT, -20);
+    EXPECT_STREQ(dag_status_string(DAG_E_TIMEOUT), "timed out");
+}
+
 TEST(CapiErrors, StatusValuesArePinned) {
     EXPECT_EQ(DAG_OK, 0);
     EXPECT_EQ(DAG_E_NULL_ARGUMENT, -1);

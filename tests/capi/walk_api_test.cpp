@@ -795,7 +795,9 @@ TEST(WalkApi, CancelFinishesPendingVertices) {
     ReportPtr report(r);
     EXPECT_EQ(status_of(r, a), DAG_VERTEX_CANCELLED);
     EXPECT_EQ(status_of(r, b), DAG_VERTEX_CANCELLED);
-    EXPECT_EQ(dag_walk_complete(w, a, DAG_WALK_OK, nullptr, nullptr), DAG_E_STATE);
+    // After the walk has finished too, the vertex says what happened to it.
+    EXPECT_EQ(dag_walk_complete(w, a, DAG_WALK_OK, nullptr, nullptr), DAG_E_CANCELLED);
+    EXPECT_EQ(dag_walk_complete(w, b, DAG_WALK_OK, nullptr, nullptr), DAG_E_STATE);
 }
 
 TEST(WalkApi, ObserverSeesEveryEventWithCounts) {

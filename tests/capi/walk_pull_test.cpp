@@ -1,0 +1,530 @@
+// The pull-mode walk (dag_walk_begin, dag_walk_next_ready) and
+// dag_walk_wait_for: the host takes ready vertices and completes them from
+// its own threads, under the rules of a callback walk.
+#include <atomic>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "walk_test_support.hpp"
+
+namespace {
+
+struct Handed {
+    dag_walker *walk;
+    uint64_t vertex;
+};
+
+WalkPtr begin(dag_graph *g, const dag_walk_options &o) {
+    dag_walker *w = nullptr;
+    EXPECT_EQ(dag_walk_begin(g, &o, &w, nullptr), DAG_OK);
+    return WalkPtr(w);
+}
+
+// One call of dag_walk_next_ready; `st` receives its status.
+std::vector<Handed> next(dag_walker *w, size_t capacity, int timeout_ms, dag_status &st) {
+    std::vector<uint64_t> ids(capacity);
+    std::vector<dag_walker *> walks(capacity);
+    size_t n = 99;
+    st = dag_walk_next_ready(w, ids.data(), walks.data(), capacity, timeout_ms, &n, nullptr);
+    std::vector<Handed> out;
+    for (size_t i = 0; i < n; ++i) out.push_back({walks[i], ids[i]});
+    return out;
+}
+
+// Hosts that take vertices until the walk ends, each handing its vertex to
+// `work`, which completes it (or not, and returns false).
+struct Hosts {
+    std::function<bool(const Handed &)> work;
+    std::vector<std::thread> threads;
+    std::atomic<size_t> handed{0};
+
+    void run(dag_walker *w, size_t count, size_t batch = 4) {
+        for (size_t i = 0; i < count; ++i)
+            threads.emplace_back([this, w, batch] {
+                for (;;) {
+                    dag_status st;
+                    auto got = next(w, batch, -1, st);
+                    EXPECT_EQ(st, DAG_OK);
+                    if (st != DAG_OK || got.empty()) return;
+                    handed += got.size();
+                    for (const Handed &h : got) work(h);
+                }
+            });
+    }
+    void join() {
+        for (auto &t : threads) t.join();
+        threads.clear();
+    }
+    ~Hosts() { join(); }
+};
+
+dag_status complete(const Handed &h, dag_walk_result r = DAG_WALK_OK, const char *msg = nullptr) {
+    return dag_walk_complete(h.walk, h.vertex, r, msg, nullptr);
+}
+
+ReportPtr wait(dag_walker *w, dag_status expected) {
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait(w, &r, nullptr), expected);
+    return ReportPtr(r);
+}
+
+// n vertices, each depending on up to 3 earlier ones at random.
+std::vector<std::pair<uint64_t, uint64_t>> random_graph(dag_graph *g, size_t n, unsigned seed,
+                                                        std::vector<uint64_t> &ids) {
+    std::mt19937 rng(seed);
+    std::vector<std::pair<uint64_t, uint64_t>> edges;
+    for (size_t i = 0; i < n; ++i) {
+        ids.push_back(add(g, ("v" + std::to_string(i)).c_str()));
+        for (int k = 0; k < 3 && i > 0; ++k) {
+            uint64_t dep = ids[std::uniform_int_distribution<size_t>(0, i - 1)(rng)];
+            if (dag_has_edge(g, ids[i], dep)) continue;
+            EXPECT_EQ(dag_connect(g, ids[i], dep, nullptr), DAG_OK);
+            edges.emplace_back(ids[i], dep);
+        }
+    }
+    return edges;
+}
+
+TEST(WalkPull, HandsOutInDependencyOrderAndEndsLikeEndOfFile) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    ASSERT_EQ(dag_connect(g.get(), a, b, nullptr), DAG_OK);  // a depends on b
+    ASSERT_EQ(dag_connect(g.get(), b, c, nullptr), DAG_OK);
+    WalkPtr w = begin(g.get(), options(4));
+    std::vector<uint64_t> order;
+    for (;;) {
+        dag_status st;
+        auto got = next(w.get(), 8, 1000, st);
+        ASSERT_EQ(st, DAG_OK);
+        if (got.empty()) break;
+        ASSERT_EQ(got.size(), 1u);  // a chain: one ready at a time
+        EXPECT_EQ(got[0].walk, w.get());
+        order.push_back(got[0].vertex);
+        ASSERT_EQ(complete(got[0]), DAG_OK);
+    }
+    EXPECT_EQ(order, (std::vector<uint64_t>{c, b, a}));
+    ReportPtr r = wait(w.get(), DAG_OK);
+    EXPECT_EQ(dag_walk_report_count(r.get(), DAG_VERTEX_OK), 3u);
+    EXPECT_TRUE(dag_walk_report_ran(r.get(), a));
+    // The end is reported again to every later call.
+    dag_status st;
+    EXPECT_TRUE(next(w.get(), 1, 0, st).empty());
+    EXPECT_EQ(st, DAG_OK);
+}
+
+TEST(WalkPull, AnEmptyGraphEndsAtOnce) {
+    GraphPtr g = new_graph();
+    WalkPtr w = begin(g.get(), options());
+    dag_status st;
+    EXPECT_TRUE(next(w.get(), 1, -1, st).empty());
+    EXPECT_EQ(st, DAG_OK);
+    wait(w.get(), DAG_OK);
+}
+
+TEST(WalkPull, TimesOutWhileNothingIsReadyAndWaitForToo) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    ASSERT_EQ(dag_connect(g.get(), a, b, nullptr), DAG_OK);
+    WalkPtr w = begin(g.get(), options());
+    dag_status st;
+    auto got = next(w.get(), 4, 0, st);
+    ASSERT_EQ(st, DAG_OK);
+    ASSERT_EQ(got.size(), 1u);
+    // b is out and a waits for it.
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_TRUE(next(w.get(), 4, 30, st).empty());
+    EXPECT_EQ(st, DAG_E_TIMEOUT);
+    EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(30));
+    size_t n = 7;
+    uint64_t id;
+    dag_walker *hw;
+    expect_error(DAG_E_TIMEOUT, [&](dag_error **e) { return dag_walk_next_ready(w.get(), &id, &hw, 1, 0, &n, e); });
+    EXPECT_EQ(n, 0u);
+    dag_walk_report *r = reinterpret_cast<dag_walk_report *>(0x1);
+    EXPECT_EQ(dag_walk_wait_for(w.get(), 0, &r, nullptr), DAG_E_TIMEOUT);
+    EXPECT_EQ(r, nullptr);
+    ASSERT_EQ(complete(got[0]), DAG_OK);
+    got = next(w.get(), 4, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].vertex, a);
+    ASSERT_EQ(complete(got[0]), DAG_OK);
+    EXPECT_EQ(dag_walk_wait_for(w.get(), 10000, &r, nullptr), DAG_OK);
+    ReportPtr owned(r);
+    EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_OK), 2u);
+}
+
+TEST(WalkPull, WaitForOnACallbackWalk) {
+    GraphPtr g = new_graph();
+    add(g.get(), "slow");
+    Latch go;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        go.wait();
+        return DAG_WALK_OK;
+    };
+    auto o = options(2, 2);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr owned(w);
+    EXPECT_EQ(dag_walk_wait_for(w, 20, nullptr, nullptr), DAG_E_TIMEOUT);
+    go.set();
+    EXPECT_EQ(dag_walk_wait_for(w, -1, nullptr, nullptr), DAG_OK);
+}
+
+// Many hosts, random graphs: every vertex is handed out exactly once, after
+// all its dependencies completed, and never more than `parallelism` are out.
+TEST(WalkPull, RandomGraphsFromSeveralHostThreadsKeepOrderAndTheBound) {
+    for (unsigned seed = 1; seed <= 6; ++seed) {
+        GraphPtr g = new_graph();
+        std::vector<uint64_t> ids;
+        auto edges = random_graph(g.get(), 400, seed, ids);
+        const size_t parallelism = 1 + seed % 4;
+        WalkPtr w = begin(g.get(), options(parallelism));
+        std::mutex mu;
+        std::set<uint64_t> completed;
+        std::map<uint64_t, int> handed;
+        std::atomic<size_t> out{0}, most{0};
+        Hosts hosts;
+        hosts.work = [&](const Handed &h) {
+            size_t now = ++out;
+            size_t seen = most.load();
+            while (now > seen && !most.compare_exchange_weak(seen, now)) {
+            }
+            {
+                std::lock_guard<std::mutex> lk(mu);
+                ++handed[h.vertex];
+                for (auto [from, to] : edges)
+                    if (from == h.vertex) EXPECT_TRUE(completed.count(to)) << from << " before " << to;
+                completed.insert(h.vertex);
+            }
+            --out;
+            EXPECT_EQ(complete(h), DAG_OK);
+            return true;
+        };
+        hosts.run(w.get(), 4, 1 + seed % 3);
+        hosts.join();
+        wait(w.get(), DAG_OK);
+        EXPECT_EQ(handed.size(), ids.size());
+        for (auto [v, times] : handed) EXPECT_EQ(times, 1) << v;
+        EXPECT_LE(most.load(), parallelism);
+    }
+}
+
+// `parallelism` vertices are out and none completes: the next call waits.
+TEST(WalkPull, HandedOutVerticesHoldTheirSlots) {
+    GraphPtr g = new_graph();
+    for (int i = 0; i < 5; ++i) add(g.get(), ("v" + std::to_string(i)).c_str());
+    WalkPtr w = begin(g.get(), options(2));
+    dag_status st;
+    auto first = next(w.get(), 10, -1, st);
+    EXPECT_EQ(first.size(), 2u);
+    EXPECT_TRUE(next(w.get(), 10, 20, st).empty());
+    EXPECT_EQ(st, DAG_E_TIMEOUT);
+    ASSERT_EQ(complete(first[0]), DAG_OK);
+    auto more = next(w.get(), 10, -1, st);
+    EXPECT_EQ(more.size(), 1u);
+    for (auto &h : more) ASSERT_EQ(complete(h), DAG_OK);
+    ASSERT_EQ(complete(first[1]), DAG_OK);
+    Hosts hosts;
+    hosts.work = [](const Handed &h) { return complete(h) == DAG_OK; };
+    hosts.run(w.get(), 1);
+    hosts.join();
+    EXPECT_EQ(hosts.handed.load(), 2u);
+    wait(w.get(), DAG_OK);
+}
+
+TEST(WalkPull, FailureSkipsOnlyDependentsAndAlwaysRunStillRuns) {
+    GraphPtr g = new_graph();
+    uint64_t bad = add(g.get(), "bad"), dep = add(g.get(), "dep"), other = add(g.get(), "other"),
+             cleanup = add(g.get(), "cleanup");
+    ASSERT_EQ(dag_connect(g.get(), dep, bad, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), cleanup, bad, nullptr), DAG_OK);
+    auto o = options(3);
+    o.always_run = &cleanup;
+    o.always_run_count = 1;
+    WalkPtr w = begin(g.get(), o);
+    std::set<uint64_t> seen;
+    std::mutex mu;
+    Hosts hosts;
+    hosts.work = [&](const Handed &h) {
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            seen.insert(h.vertex);
+        }
+        std::string msg = "broke";
+        dag_status st = complete(h, h.vertex == bad ? DAG_WALK_FAILED : DAG_WALK_OK, msg.c_str());
+        msg.assign(msg.size(), 'x');  // copied at once
+        return st == DAG_OK;
+    };
+    hosts.run(w.get(), 2);
+    hosts.join();
+    ReportPtr r = wait(w.get(), DAG_E_WALK_FAILED);
+    EXPECT_EQ(seen, (std::set<uint64_t>{bad, other, cleanup}));
+    EXPECT_EQ(status_of(r.get(), bad), DAG_VERTEX_FAILED);
+    EXPECT_EQ(message_of(r.get(), bad), "broke");
+    EXPECT_EQ(status_of(r.get(), dep), DAG_VERTEX_UPSTREAM_FAILED);
+    EXPECT_EQ(status_of(r.get(), other), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(r.get(), cleanup), DAG_VERTEX_OK);
+    EXPECT_EQ(dag_walk_report_first_error(r.get(), nullptr), bad);
+}
+
+TEST(WalkPull, FailFastHandsOutNothingNewAndStillEnds) {
+    GraphPtr g = new_graph();
+    uint64_t first = add(g.get(), "first");
+    std::vector<uint64_t> later;
+    for (int i = 0; i < 20; ++i) {
+        later.push_back(add(g.get(), ("later" + std::to_string(i)).c_str()));
+        ASSERT_EQ(dag_connect(g.get(), later.back(), first, nullptr), DAG_OK);
+    }
+    uint64_t side = add(g.get(), "side");
+    auto o = options(2);
+    o.failure_policy = DAG_FAILURE_FAIL_FAST;
+    WalkPtr w = begin(g.get(), o);
+    dag_status st;
+    auto got = next(w.get(), 2, -1, st);
+    ASSERT_EQ(got.size(), 2u);  // first and side
+    for (auto &h : got)
+        if (h.vertex == first) ASSERT_EQ(complete(h, DAG_WALK_FAILED, "no"), DAG_OK);
+    for (auto &h : got)
+        if (h.vertex == side) ASSERT_EQ(complete(h), DAG_OK);
+    EXPECT_TRUE(next(w.get(), 8, -1, st).empty());
+    EXPECT_EQ(st, DAG_OK);
+    ReportPtr r = wait(w.get(), DAG_E_WALK_FAILED);
+    for (uint64_t v : later) EXPECT_EQ(status_of(r.get(), v), DAG_VERTEX_UPSTREAM_FAILED);
+    EXPECT_EQ(status_of(r.get(), side), DAG_VERTEX_OK);
+}
+
+TEST(WalkPull, FailFastStopsIndependentWorkAndAWaiterNeedNotPull) {
+    GraphPtr g = new_graph();
+    std::vector<uint64_t> v;
+    for (int i = 0; i < 10; ++i) v.push_back(add(g.get(), ("v" + std::to_string(i)).c_str()));
+    auto o = options(1);
+    o.failure_policy = DAG_FAILURE_FAIL_FAST;
+    WalkPtr w = begin(g.get(), o);
+    dag_status st;
+    auto got = next(w.get(), 1, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_EQ(complete(got[0], DAG_WALK_FAILED, "no"), DAG_OK);
+    // Nobody pulls again: the nine never handed out are settled anyway.
+    ReportPtr r = wait(w.get(), DAG_E_WALK_FAILED);
+    EXPECT_EQ(dag_walk_report_count(r.get(), DAG_VERTEX_NOT_RUN), 9u);
+    EXPECT_EQ(dag_walk_report_count(r.get(), DAG_VERTEX_FAILED), 1u);
+}
+
+TEST(WalkPull, CancelFinishesWhatIsOutAndCompletingItThenSaysCancelled) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    ASSERT_EQ(dag_connect(g.get(), c, a, nullptr), DAG_OK);
+    WalkPtr w = begin(g.get(), options(1));
+    dag_status st;
+    auto got = next(w.get(), 4, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+    expect_error(DAG_E_CANCELLED, [&](dag_error **e) { return dag_walk_complete(w.get(), got[0].vertex, DAG_WALK_OK, nullptr, e); });
+    EXPECT_TRUE(next(w.get(), 4, -1, st).empty());
+    EXPECT_EQ(st, DAG_OK);
+    ReportPtr r = wait(w.get(), DAG_E_CANCELLED);
+    EXPECT_EQ(dag_walk_report_count(r.get(), DAG_VERTEX_CANCELLED), 3u);
+    EXPECT_TRUE(dag_walk_report_ran(r.get(), got[0].vertex));
+    (void)b;
+}
+
+TEST(WalkPull, FreeingAWalkWithVerticesOutCancelsIt) {
+    GraphPtr g = new_graph();
+    for (int i = 0; i < 50; ++i) add(g.get(), ("v" + std::to_string(i)).c_str());
+    WalkPtr w = begin(g.get(), options(8));
+    dag_status st;
+    EXPECT_EQ(next(w.get(), 3, -1, st).size(), 3u);
+    w.reset();
+    // The graph is free again.
+    EXPECT_EQ(dag_add_vertex(g.get(), "after", nullptr, nullptr, nullptr), DAG_OK);
+}
+
+TEST(WalkPull, UpdatesAddWorkThatIsHandedOutInItsTurn) {
+    GraphPtr g = new_graph();
+    uint64_t base = add(g.get(), "base");
+    WalkPtr w = begin(g.get(), options(4));
+    dag_status st;
+    auto got = next(w.get(), 4, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    dag_walk_update *u = nullptr;
+    ASSERT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+    UpdatePtr owned(u);
+    uint64_t p = 0;
+    ASSERT_EQ(dag_walk_update_add_vertex(u, "added", nullptr, 0, &p, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_update_connect(u, p, base, nullptr), DAG_OK);
+    dag_ids *ids = nullptr;
+    ASSERT_EQ(dag_walk_apply(w.get(), u, &ids, nullptr), DAG_OK);
+    uint64_t added = take_ids(ids).at(0);
+    EXPECT_TRUE(next(w.get(), 4, 0, st).empty());  // waits for base
+    EXPECT_EQ(st, DAG_E_TIMEOUT);
+    ASSERT_EQ(complete(got[0]), DAG_OK);
+    got = next(w.get(), 4, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].vertex, added);
+    ASSERT_EQ(complete(got[0]), DAG_OK);
+    EXPECT_TRUE(next(w.get(), 4, -1, st).empty());
+    ReportPtr r = wait(w.get(), DAG_OK);
+    EXPECT_EQ(dag_walk_report_size(r.get()), 2u);
+}
+
+TEST(WalkPull, AnExpandedVertexHandsOutItsSubWalk) {
+    GraphPtr g = new_graph();
+    uint64_t parent = add(g.get(), "parent"), after = add(g.get(), "after");
+    ASSERT_EQ(dag_connect(g.get(), after, parent, nullptr), DAG_OK);
+    GraphPtr sub = new_graph();
+    uint64_t s1 = add(sub.get(), "s1"), s2 = add(sub.get(), "s2");
+    ASSERT_EQ(dag_connect(sub.get(), s2, s1, nullptr), DAG_OK);
+    WalkPtr w = begin(g.get(), options(1));
+    dag_status st;
+    auto got = next(w.get(), 4, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) {
+        return dag_walk_expand(w.get(), parent, sub.get(), record_cb, nullptr, e);
+    });
+    ASSERT_EQ(dag_walk_expand(w.get(), parent, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
+    expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_complete(w.get(), parent, DAG_WALK_OK, nullptr, e); });
+    std::vector<uint64_t> order;
+    dag_walker *subwalk = nullptr;
+    for (int i = 0; i < 2; ++i) {
+        // Parallelism 1: the parent gave its slot back.
+        got = next(w.get(), 4, -1, st);
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_NE(got[0].walk, w.get());
+        subwalk = got[0].walk;
+        EXPECT_NE(dag_walk_graph(subwalk), g.get());
+        expect_error(DAG_E_STATE, [&](dag_error **e) {
+            uint64_t id;
+            dag_walker *hw;
+            size_t n;
+            return dag_walk_next_ready(subwalk, &id, &hw, 1, 0, &n, e);
+        });
+        order.push_back(got[0].vertex);
+        ASSERT_EQ(complete(got[0]), DAG_OK);
+    }
+    EXPECT_EQ(order, (std::vector<uint64_t>{s1, s2}));
+    got = next(w.get(), 4, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].vertex, after);
+    ASSERT_EQ(complete(got[0]), DAG_OK);
+    ReportPtr r = wait(w.get(), DAG_OK);
+    EXPECT_EQ(status_of(r.get(), parent), DAG_VERTEX_OK);
+}
+
+TEST(WalkPull, ObserverSeesHandOutsAndCompletionsOnTheHostThreads) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    ASSERT_EQ(dag_connect(g.get(), b, a, nullptr), DAG_OK);
+    struct Seen {
+        std::mutex mu;
+        std::vector<std::pair<dag_walk_event, uint64_t>> events;
+        dag_status nested = DAG_OK;
+    } seen;
+    auto o = options(2);
+    o.observer = [](dag_walker *w, dag_walk_event e, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
+                    void *data) {
+        auto *s = static_cast<Seen *>(data);
+        std::lock_guard<std::mutex> lk(s->mu);
+        s->events.emplace_back(e, v);
+        if (e == DAG_WALK_EVENT_STARTED) {
+            uint64_t id;
+            dag_walker *hw;
+            size_t n;
+            s->nested = dag_walk_next_ready(w, &id, &hw, 1, 0, &n, nullptr);
+        }
+    };
+    o.observer_data = &seen;
+    WalkPtr w = begin(g.get(), o);
+    Hosts hosts;
+    hosts.work = [](const Handed &h) { return complete(h) == DAG_OK; };
+    hosts.run(w.get(), 1);
+    hosts.join();
+    wait(w.get(), DAG_OK);
+    using P = std::pair<dag_walk_event, uint64_t>;
+    EXPECT_EQ(seen.events, (std::vector<P>{{DAG_WALK_EVENT_STARTED, a}, {DAG_WALK_EVENT_FINISHED, a},
+                                           {DAG_WALK_EVENT_STARTED, b}, {DAG_WALK_EVENT_FINISHED, b}}));
+    EXPECT_EQ(seen.nested, DAG_E_STATE);
+}
+
+TEST(WalkPull, Misuse) {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    uint64_t id;
+    dag_walker *hw;
+    size_t n;
+    dag_walker *w = nullptr;
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_begin(nullptr, nullptr, &w, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_begin(g.get(), nullptr, nullptr, e); });
+    auto bad = options();
+    bad.parallelism = 0;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_begin(g.get(), &bad, &w, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_next_ready(nullptr, &id, &hw, 1, 0, &n, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_wait_for(nullptr, 0, nullptr, e); });
+
+    ASSERT_EQ(dag_walk_begin(g.get(), nullptr, &w, nullptr), DAG_OK);
+    WalkPtr owned(w);
+    // One walk per graph, whatever its kind.
+    dag_walker *second = nullptr;
+    expect_error(DAG_E_BUSY, [&](dag_error **e) { return dag_walk_begin(g.get(), nullptr, &second, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_next_ready(w, nullptr, &hw, 1, 0, &n, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_next_ready(w, &id, nullptr, 1, 0, &n, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_next_ready(w, &id, &hw, 1, 0, nullptr, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_next_ready(w, &id, &hw, 0, 0, &n, e); });
+
+    GraphPtr g2 = new_graph();
+    add(g2.get(), "x");
+    Latch go;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        go.wait();
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    dag_walker *cw = nullptr;
+    ASSERT_EQ(dag_walk_start(g2.get(), record_cb, &rec, &o, &cw, nullptr), DAG_OK);
+    WalkPtr cowned(cw);
+    expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_next_ready(cw, &id, &hw, 1, 0, &n, e); });
+    go.set();
+    EXPECT_EQ(dag_walk_wait(cw, nullptr, nullptr), DAG_OK);
+}
+
+// Hosts pull and complete while another thread cancels at a random moment:
+// every vertex ends up finished once, and nothing hangs (run under TSan).
+TEST(WalkPull, CancelRacingWithHostsAndUpdates) {
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        GraphPtr g = new_graph();
+        std::vector<uint64_t> ids;
+        random_graph(g.get(), 200, seed, ids);
+        WalkPtr w = begin(g.get(), options(3));
+        std::atomic<size_t> completions{0};
+        Hosts hosts;
+        hosts.work = [&](const Handed &h) {
+            dag_status st = complete(h, seed % 3 == 0 && h.vertex % 7 == 0 ? DAG_WALK_FAILED : DAG_WALK_OK);
+            EXPECT_TRUE(st == DAG_OK || st == DAG_E_CANCELLED) << dag_status_string(st);
+            ++completions;
+            return true;
+        };
+        hosts.run(w.get(), 3, 2);
+        std::thread canceller([&] {
+            while (completions.load() < seed * 5 && dag_walk_wait_for(w.get(), 0, nullptr, nullptr) == DAG_E_TIMEOUT)
+                std::this_thread::yield();
+            dag_status st = dag_walk_cancel(w.get(), nullptr);
+            EXPECT_TRUE(st == DAG_OK || st == DAG_E_STATE);
+        });
+        canceller.join();
+        hosts.join();
+        dag_walk_report *r = nullptr;
+        dag_status st = dag_walk_wait(w.get(), &r, nullptr);
+        ReportPtr owned(r);
+        EXPECT_TRUE(st == DAG_OK || st == DAG_E_CANCELLED || st == DAG_E_WALK_FAILED) << dag_status_string(st);
+        size_t total = 0;
+        for (auto s : {DAG_VERTEX_NOT_RUN, DAG_VERTEX_OK, DAG_VERTEX_FAILED, DAG_VERTEX_UPSTREAM_FAILED,
+                       DAG_VERTEX_CANCELLED})
+            total += dag_walk_report_count(r, s);
+        EXPECT_EQ(total, ids.size());
+    }
+}
+
+}  // namespace

@@ -54,6 +54,7 @@ E_PARSE = -15
 E_IO = -16
 E_INTERNAL = -17
 E_WALK_FAILED = -18
+E_TIMEOUT = -20
 
 # dag_walk_result
 WALK_OK = 0
@@ -223,6 +224,7 @@ _PROTOTYPES = {
     "dag_walk": (c_int, [graph_p, WALK_FN, c_void_p, POINTER(WalkOptions), POINTER(walk_report_p), _E]),
     "dag_walk_start": (c_int, [graph_p, WALK_FN, c_void_p, POINTER(WalkOptions), POINTER(walker_p), _E]),
     "dag_walk_wait": (c_int, [walker_p, POINTER(walk_report_p), _E]),
+    "dag_walk_wait_for": (c_int, [walker_p, c_int, POINTER(walk_report_p), _E]),
     "dag_walk_cancel": (c_int, [walker_p, _E]),
     "dag_walk_free": (None, [walker_p]),
     "dag_walk_complete": (c_int, [walker_p, c_uint64, c_int, c_char_p, _E]),

@@ -143,8 +143,8 @@ class WalkReport:
             when at least one failed, ``DAG_E_CANCELLED`` when the walk was
             cancelled.
         status_name: the library's name for `status`.
-        message: the walk's error message ("dag_walk_wait: vertex a failed:
-            boom"), "" when it succeeded.
+        message: the walk's error message ("vertex a failed: boom"), "" when
+            it succeeded.
         vertices: dict of vertex id to :class:`VertexResult`, ascending ids.
         first_error: the id of the first vertex that failed, or None.
         first_error_message: "vertex NAME failed: MESSAGE", "" if none failed.
@@ -251,6 +251,8 @@ def _read_report(report, status, message, exceptions):
 
 # Statuses with which a finished walk writes its report.
 _FINISHED = (_native.OK, _native.E_WALK_FAILED, _native.E_CANCELLED)
+# How long one wait for a walk may keep Ctrl-C from being noticed.
+_WAIT_SLICE_MS = 100
 
 
 def _encode_message(text):
@@ -522,13 +524,21 @@ class Walker:
         report = _native.walk_report_p()
         err = _native.error_p()
         with handle.read(who) as ptr:
-            try:
-                status = lib.dag_walk_wait(ptr, byref(report), byref(err))
-            finally:
-                message = take_error(err)
+            # In slices, so that the main thread runs its signal handlers
+            # between them: Ctrl-C raises KeyboardInterrupt here while the
+            # walk runs (Graph.walk then cancels it on the way out).
+            while True:
+                try:
+                    status = lib.dag_walk_wait_for(ptr, _WAIT_SLICE_MS, byref(report), byref(err))
+                finally:
+                    message = take_error(err)
+                if status != _native.E_TIMEOUT:
+                    break
+        # The walk's outcome in its own words, not the C function's.
+        message = message.removeprefix("dag_walk_wait_for: ")
         try:
             if status not in _FINISHED or not report:
-                raise error_for(status, message or f"dag_walk_wait: {status_name(status)}")
+                raise error_for(status, message or f"{who}: {status_name(status)}")
             self._release_graph()
             return _read_report(report, status, message, callbacks.exceptions)
         finally:

@@ -1,6 +1,8 @@
 """Walks: order, parallelism, failures, exceptions, options, observers, background walkers."""
 
+import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -139,7 +141,7 @@ class WalkFailureTest(unittest.TestCase):
         self.assertEqual(report[ids["web"]].message, "")  # upstream failure is not an error of its own
         self.assertEqual(report.first_error, ids["db"])
         self.assertEqual(report.first_error_message, "vertex db failed: db broke")
-        self.assertEqual(report.message, "dag_walk_wait: vertex db failed: db broke")
+        self.assertEqual(report.message, "vertex db failed: db broke")
         self.assertEqual(report.count(VertexStatus.UPSTREAM_FAILED), 2)
         self.assertEqual(report.ids(VertexStatus.FAILED), [ids["db"]])
         self.assertEqual(report.counts[VertexStatus.OK], 2)
@@ -377,7 +379,7 @@ class WalkerTest(unittest.TestCase):
         with walker:
             self.assertTrue(walker.start().wait().ok)
         self.assertEqual(len(outcome), 1)
-        self.assertTrue(outcome[0].startswith("dag_walk_wait: "), outcome[0])
+        self.assertTrue(outcome[0].startswith("cannot wait for a walk from inside its own callback"), outcome[0])
 
     def test_graph_is_busy_until_waited(self):
         g, ids = build([("a", "b")])
@@ -466,6 +468,31 @@ class WalkerTest(unittest.TestCase):
                 walker.complete(ids["a"])  # already finished
         self.assertEqual(report[ids["a"]].message, "plain message")
         self.assertIsNone(report[ids["a"]].exception)
+
+    def test_ctrl_c_interrupts_a_wait_while_the_walk_runs(self):
+        # The callback holds the walk until the main thread has seen the
+        # interrupt: a wait that ignored Ctrl-C until the walk ended would
+        # only raise after b had run.
+        g, ids = build([("b", "a")])
+        released = threading.Event()
+        ran = []
+
+        def callback(vertex):
+            ran.append(vertex)
+            if vertex == ids["a"]:
+                os.kill(os.getpid(), signal.SIGINT)
+                released.wait(30)
+
+        walker = g.walker(callback, parallelism=2).start()
+        with walker:
+            with self.assertRaises(KeyboardInterrupt):
+                walker.wait()
+            walker.cancel()
+            released.set()
+            report = walker.wait()
+        self.assertTrue(report.cancelled)
+        self.assertEqual(ran, [ids["a"]])
+        self.assertEqual(report[ids["b"]].status, VertexStatus.CANCELLED)
 
     def test_close_cancels_a_running_walk(self):
         g = libdag.Graph()

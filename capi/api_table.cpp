@@ -98,6 +98,7 @@ const dag_api_table table = {
     dag_walk_wait_for,
     dag_walk_begin,
     dag_walk_next_ready,
+    dag_walk_report_read,
 };
 
 }  // namespace

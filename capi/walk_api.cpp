@@ -389,6 +389,43 @@ dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex
     });
 }
 
+dag_status dag_walk_report_read(const dag_walk_report *report, size_t first, dag_vertex_outcome *out, size_t count,
+                                size_t outcome_size, size_t *out_written, dag_error **err) {
+    if (out_written) *out_written = 0;
+    return guard(__func__, err, [&] {
+        require(report, "report");
+        require(out_written, "out_written");
+        if (count > 0) require(out, "out");
+        // Every field up to the message is the 1.2 layout, the first.
+        // A size no struct of this kind could have is a mistake, and would
+        // overflow the offsets below.
+        if (outcome_size > 4096)
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "outcome_size is " + std::to_string(outcome_size) +
+                                                       ", more than any dag_vertex_outcome will be"};
+        if (outcome_size < sizeof(dag_vertex_outcome))
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "outcome_size is " + std::to_string(outcome_size) +
+                                                       ", less than the 1.2 layout's " +
+                                                       std::to_string(sizeof(dag_vertex_outcome))};
+        const auto &vertices = report->report.vertices;
+        const std::size_t n = first < vertices.size() ? std::min(count, vertices.size() - first) : 0;
+        auto *bytes = reinterpret_cast<unsigned char *>(out);
+        for (std::size_t i = 0; i < n; ++i) {
+            const dag::VertexReport &v = vertices[first + i];
+            dag_vertex_outcome o;
+            o.vertex = v.id;
+            o.status = static_cast<dag_vertex_status>(v.status);
+            o.ran = v.ran ? 1 : 0;
+            o.start_ns = v.start_ns;
+            o.end_ns = v.end_ns;
+            o.message = v.message.c_str();
+            unsigned char *at = bytes + i * outcome_size;
+            std::memcpy(at, &o, sizeof o);
+            if (outcome_size > sizeof o) std::memset(at + sizeof o, 0, outcome_size - sizeof o);
+        }
+        *out_written = n;
+    });
+}
+
 uint64_t dag_walk_report_first_error(const dag_walk_report *report, const char **out_message) {
     if (out_message) *out_message = report ? report->report.first_error_message.c_str() : "";
     return report ? report->report.first_error : DAG_NO_VERTEX;

@@ -1535,6 +1535,44 @@ DAG_API dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_
                                           dag_error **err);
 
 /**
+ * One vertex's outcome, as dag_walk_report_read() writes it: the fields of
+ * dag_walk_report_vertex() and dag_walk_report_ran() in one struct. It may
+ * grow at its end in later releases; the caller says how much of it it has.
+ * @since 1.2
+ */
+typedef struct dag_vertex_outcome {
+    uint64_t vertex;          /**< the vertex id */
+    dag_vertex_status status; /**< its final status */
+    int ran;                  /**< as dag_walk_report_ran() */
+    int64_t start_ns;         /**< as dag_walk_report_vertex()'s out_start_ns */
+    int64_t end_ns;           /**< as dag_walk_report_vertex()'s out_end_ns */
+    /** its message ("" if none), owned by the report: valid until dag_walk_report_free() */
+    const char *message;
+} dag_vertex_outcome;
+
+/**
+ * Reads many outcomes at once: entries `first` to `first + count - 1` of the
+ * report, in ascending vertex id order (the order of
+ * dag_walk_report_vertices()), into `out`. A binding reads a whole report
+ * with one call instead of one call and one lookup per vertex.
+ *
+ * @param first         the first entry to read; dag_walk_report_size() or
+ *                      more reads nothing.
+ * @param out           room for `count` entries of `outcome_size` bytes each.
+ * @param outcome_size  sizeof(dag_vertex_outcome) as the caller was built:
+ *                      at least the 1.2 layout; bytes of a larger struct
+ *                      that this library does not know are zeroed.
+ * @param out_written   receives how many entries were written:
+ *                      min(count, size - first), or 0.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (report, out_written, out with count >
+ *         0); DAG_E_INVALID_ARGUMENT (outcome_size below the 1.2 layout).
+ * @since 1.2
+ */
+DAG_API dag_status dag_walk_report_read(const dag_walk_report *report, size_t first,
+                                        dag_vertex_outcome *out, size_t count, size_t outcome_size,
+                                        size_t *out_written, dag_error **err);
+
+/**
  * The first failure recorded: returns its vertex id, or DAG_NO_VERTEX when
  * nothing failed (or for NULL). `out_message`, when not NULL, receives
  * "vertex NAME failed: MESSAGE", or "vertex NAME failed" when the failure
@@ -1701,6 +1739,9 @@ typedef struct dag_api_table {
     dag_status (*walk_next_ready)(dag_walker *walk, uint64_t *vertices, dag_walker **walks,
                                   size_t capacity, int timeout_ms, size_t *out_count,
                                   dag_error **err);
+    dag_status (*walk_report_read)(const dag_walk_report *report, size_t first,
+                                   dag_vertex_outcome *out, size_t count, size_t outcome_size,
+                                   size_t *out_written, dag_error **err);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

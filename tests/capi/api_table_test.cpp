@@ -125,4 +125,5 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->walk_wait_for, &dag_walk_wait_for);
     EXPECT_EQ(t->walk_begin, &dag_walk_begin);
     EXPECT_EQ(t->walk_next_ready, &dag_walk_next_ready);
+    EXPECT_EQ(t->walk_report_read, &dag_walk_report_read);
 }

@@ -1149,3 +1149,64 @@ TEST(WalkApi, ConcurrentStartsOfOneGraphOneWins) {
     EXPECT_EQ(started.load(), trials);
     EXPECT_EQ(busy.load(), trials);
 }
+
+TEST(WalkReportRead, ReadsEveryOutcomeInOneCallAsTheSingleCallsDo) {
+    auto g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    ASSERT_EQ(dag_connect(g.get(), b, a, nullptr), DAG_OK);
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+        if (v != a) return DAG_WALK_OK;
+        *msg = "a broke";
+        return DAG_WALK_FAILED;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(), report), DAG_E_WALK_FAILED);
+    const dag_walk_report *r = report.get();
+
+    // A caller built against a later header, with a bigger struct: the
+    // bytes this library does not know come back zero.
+    struct Later {
+        dag_vertex_outcome known;
+        uint64_t unknown;
+    };
+    std::vector<Later> out(4);
+    for (auto &o : out) o.unknown = ~uint64_t{0};
+    size_t n = 99;
+    ASSERT_EQ(dag_walk_report_read(r, 0, &out[0].known, out.size(), sizeof(Later), &n, nullptr), DAG_OK);
+    ASSERT_EQ(n, 3u);
+    EXPECT_EQ(out[3].unknown, ~uint64_t{0});  // not written
+    std::vector<uint64_t> ids = {a, b, c};
+    for (size_t i = 0; i < n; ++i) {
+        const dag_vertex_outcome &o = out[i].known;
+        EXPECT_EQ(o.vertex, ids[i]);
+        EXPECT_EQ(out[i].unknown, 0u);
+        EXPECT_EQ(o.status, status_of(r, o.vertex));
+        EXPECT_EQ(std::string(o.message), message_of(r, o.vertex));
+        EXPECT_EQ(o.ran, dag_walk_report_ran(r, o.vertex));
+        int64_t start = -1, end = -1;
+        ASSERT_EQ(dag_walk_report_vertex(r, o.vertex, nullptr, nullptr, &start, &end, nullptr), DAG_OK);
+        EXPECT_EQ(o.start_ns, start);
+        EXPECT_EQ(o.end_ns, end);
+    }
+    EXPECT_EQ(out[0].known.status, DAG_VERTEX_FAILED);
+    EXPECT_STREQ(out[0].known.message, "a broke");
+    EXPECT_EQ(out[1].known.status, DAG_VERTEX_UPSTREAM_FAILED);
+    EXPECT_EQ(out[1].known.ran, 0);
+
+    // A window, and past the end.
+    dag_vertex_outcome one;
+    ASSERT_EQ(dag_walk_report_read(r, 2, &one, 1, sizeof one, &n, nullptr), DAG_OK);
+    EXPECT_EQ(n, 1u);
+    EXPECT_EQ(one.vertex, c);
+    ASSERT_EQ(dag_walk_report_read(r, 3, &one, 1, sizeof one, &n, nullptr), DAG_OK);
+    EXPECT_EQ(n, 0u);
+    ASSERT_EQ(dag_walk_report_read(r, 0, nullptr, 0, sizeof one, &n, nullptr), DAG_OK);
+    EXPECT_EQ(n, 0u);
+
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_report_read(nullptr, 0, &one, 1, sizeof one, &n, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_report_read(r, 0, nullptr, 1, sizeof one, &n, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_report_read(r, 0, &one, 1, sizeof one, nullptr, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_report_read(r, 0, &one, 1, sizeof one - 1, &n, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_report_read(r, 0, &one, 1, SIZE_MAX / 2, &n, e); });
+}

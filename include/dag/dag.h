@@ -1,5 +1,6 @@
-/*
- * libdag: dependency graphs with Terraform's semantics, behind a stable C ABI.
+/**
+ * @file dag/dag.h
+ * @brief libdag: dependency graphs with Terraform's semantics, behind a stable C ABI.
  *
  * Conventions used by every function in this header
  * --------------------------------------------------
@@ -20,7 +21,7 @@
  *   otherwise.
  * - Vertex ids are uint64_t, assigned by the graph, never reused within one
  *   graph. 0 is never a valid id (DAG_NO_VERTEX).
- * - Arrays come back as owned objects (dag_ids, char *) with their own free
+ * - Arrays come back as owned objects (dag_ids, `char *`) with their own free
  *   function. Borrowed pointers (vertex names) stay valid until the vertex is
  *   removed or renamed, or the graph is freed.
  * - Threads: functions taking `const dag_graph *` may run concurrently with
@@ -42,6 +43,9 @@
  * - Edges: dag_connect(g, a, b) means "a depends on b": b's work happens before
  *   a's. The dependencies of a vertex are the targets of its out-edges; its
  *   dependents are the sources of its in-edges.
+ * - Releases: each function, and each type, field and macro added after 1.0,
+ *   says with `@since` which release added it (CHANGELOG.md lists them). A
+ *   program that uses a newer one needs a library at least that new.
  */
 #ifndef DAG_DAG_H
 #define DAG_DAG_H
@@ -53,6 +57,10 @@
 extern "C" {
 #endif
 
+/**
+ * Marks a function libdag exports: default visibility (the library is built
+ * with hidden visibility), or dllimport on Windows.
+ */
 #if defined(_WIN32)
 #  define DAG_API __declspec(dllimport)
 #elif defined(__GNUC__)
@@ -65,23 +73,33 @@ extern "C" {
 /* Versions                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/** The header's major version; a new one would change the soname. */
 #define DAG_VERSION_MAJOR 1
+/** The header's minor version: a release that adds to the API. */
 #define DAG_VERSION_MINOR 1
+/** The header's patch version: a release that only fixes. */
 #define DAG_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, comparable with dag_version(). */
 #define DAG_VERSION_NUMBER \
     (DAG_VERSION_MAJOR * 10000 + DAG_VERSION_MINOR * 100 + DAG_VERSION_PATCH)
+/** The header's version as "MAJOR.MINOR.PATCH", comparable with dag_version_string(). */
 #define DAG_VERSION_STRING "1.1.0"
 
 /**
  * The version of the library loaded at run time, as DAG_VERSION_NUMBER
  * computes it. Compare with DAG_VERSION_NUMBER to detect a header/library
  * mismatch. Never fails; any thread.
+ *
+ * @return MAJOR*10000 + MINOR*100 + PATCH of the loaded library.
+ * @since 1.0
  */
 DAG_API unsigned dag_version(void);
 
 /**
  * The run-time version as a static string ("1.1.0"). Never NULL, never freed.
+ *
+ * @return "MAJOR.MINOR.PATCH" of the loaded library.
+ * @since 1.0
  */
 DAG_API const char *dag_version_string(void);
 
@@ -94,6 +112,7 @@ DAG_API const char *dag_version_string(void);
  * and never change; new codes are only ever appended.
  */
 typedef enum dag_status {
+    /** Success. */
     DAG_OK = 0,
     /** A required pointer argument (handle, out-parameter, callback) was NULL. */
     DAG_E_NULL_ARGUMENT = -1,
@@ -147,23 +166,42 @@ typedef enum dag_status {
  * A short static English description of a status ("unknown vertex"), for
  * every code above, and "unrecognised status" for anything else. Never NULL;
  * do not free. Any thread.
+ *
+ * @param status  any value, a dag_status or not.
+ * @return the description.
+ * @since 1.0
  */
 DAG_API const char *dag_status_string(dag_status status);
 
 /** An error returned through a `dag_error **err` out-parameter. */
 typedef struct dag_error dag_error;
 
-/** The status the error was returned with. DAG_E_NULL_ARGUMENT for NULL. */
+/**
+ * The status the error was returned with.
+ *
+ * @param err  the error; NULL allowed.
+ * @return its status; DAG_E_NULL_ARGUMENT for NULL.
+ * @since 1.0
+ */
 DAG_API dag_status dag_error_status(const dag_error *err);
 
 /**
  * The detailed message (UTF-8, NUL-terminated), naming the argument, vertex or
- * input position at fault. Owned by `err`: valid until dag_error_free(err).
- * Returns "" for NULL.
+ * input position at fault.
+ *
+ * @param err  the error; NULL allowed.
+ * @return the message, owned by `err`: valid until dag_error_free(err).
+ *         "" for NULL.
+ * @since 1.0
  */
 DAG_API const char *dag_error_message(const dag_error *err);
 
-/** Frees an error. NULL is allowed. */
+/**
+ * Frees an error.
+ *
+ * @param err  the error; NULL is allowed.
+ * @since 1.0
+ */
 DAG_API void dag_error_free(dag_error *err);
 
 /* ------------------------------------------------------------------------ */
@@ -173,19 +211,40 @@ DAG_API void dag_error_free(dag_error *err);
 /** An owned, immutable array of uint64_t values (vertex ids, or id pairs). */
 typedef struct dag_ids dag_ids;
 
-/** Number of values in the array; 0 for NULL. */
+/**
+ * Number of values in the array.
+ *
+ * @param ids  the array; NULL allowed.
+ * @return the count; 0 for NULL.
+ * @since 1.0
+ */
 DAG_API size_t dag_ids_count(const dag_ids *ids);
 
 /**
- * Pointer to the first of dag_ids_count() values, owned by `ids` and valid
- * until dag_ids_free(ids). NULL when the array is empty or `ids` is NULL.
+ * The values of the array.
+ *
+ * @param ids  the array; NULL allowed.
+ * @return pointer to the first of dag_ids_count() values, owned by `ids` and
+ *         valid until dag_ids_free(ids). NULL when the array is empty or
+ *         `ids` is NULL.
+ * @since 1.0
  */
 DAG_API const uint64_t *dag_ids_data(const dag_ids *ids);
 
-/** Frees an id array. NULL is allowed. */
+/**
+ * Frees an id array.
+ *
+ * @param ids  the array; NULL is allowed.
+ * @since 1.0
+ */
 DAG_API void dag_ids_free(dag_ids *ids);
 
-/** Frees a string returned by libdag (dag_to_string...). NULL is allowed. */
+/**
+ * Frees a string returned by libdag (dag_to_string...).
+ *
+ * @param str  the string; NULL is allowed.
+ * @since 1.0
+ */
 DAG_API void dag_string_free(char *str);
 
 /* ------------------------------------------------------------------------ */
@@ -202,15 +261,22 @@ typedef struct dag_graph dag_graph;
  * Creates an empty graph.
  *
  * @param out  receives the new graph, owned by the caller (free with dag_free()).
- * @return DAG_OK; DAG_E_NULL_ARGUMENT if `out` is NULL; DAG_E_NOMEM.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the graph is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_new(dag_graph **out, dag_error **err);
 
 /**
  * Frees a graph and everything it owns. User data pointers are not touched.
- * NULL is allowed. A walk of the graph whose handle is not freed yet keeps
+ * A walk of the graph whose handle is not freed yet keeps
  * using it: the graph is then freed with the last such dag_walk_free(), and
  * `g` must not be used after this call either way.
+ *
+ * @param g  the graph; NULL is allowed.
+ * @since 1.0
  */
 DAG_API void dag_free(dag_graph *g);
 
@@ -221,22 +287,34 @@ DAG_API void dag_free(dag_graph *g);
  * vertices added afterwards are numbered by each graph on its own, from
  * that same point.
  *
+ * @param g    the graph to copy; read only.
  * @param out  receives the copy, owned by the caller.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT if `g` or `out` is NULL; DAG_E_NOMEM.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the copy is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_clone(const dag_graph *g, dag_graph **out, dag_error **err);
 
 /**
- * Adds a vertex.
+ * Adds a vertex. On failure the graph is unchanged.
  *
+ * @param g          the graph.
  * @param name       NULL for an unnamed vertex, or a non-empty UTF-8 string
  *                   unique in the graph; copied. Unnamed vertices print as
  *                   their decimal id.
  * @param user_data  any pointer, stored and returned as is; never dereferenced.
  * @param out_id     receives the new vertex id; may be NULL.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g); DAG_E_INVALID_ARGUMENT (empty name);
- *         DAG_E_BAD_UTF8; DAG_E_DUPLICATE_NAME; DAG_E_BUSY (walk running);
- *         DAG_E_NOMEM. On failure the graph is unchanged.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the vertex was added.
+ * @retval DAG_E_NULL_ARGUMENT     `g` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
+ * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
+ * @retval DAG_E_DUPLICATE_NAME    another vertex has `name`.
+ * @retval DAG_E_BUSY              a walk is running.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_add_vertex(dag_graph *g, const char *name, void *user_data,
                                   uint64_t *out_id, dag_error **err);
@@ -245,7 +323,14 @@ DAG_API dag_status dag_add_vertex(dag_graph *g, const char *name, void *user_dat
  * Removes a vertex and every edge touching it. Its id is never reused; its
  * name becomes free. Borrowed pointers to its name become invalid.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX; DAG_E_BUSY.
+ * @param g    the graph.
+ * @param id   the vertex.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the vertex was removed.
+ * @retval DAG_E_NULL_ARGUMENT   `g` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `id` is not a live vertex.
+ * @retval DAG_E_BUSY            a walk is running.
+ * @since 1.0
  */
 DAG_API dag_status dag_remove_vertex(dag_graph *g, uint64_t id, dag_error **err);
 
@@ -257,25 +342,54 @@ DAG_API dag_status dag_remove_vertex(dag_graph *g, uint64_t id, dag_error **err)
  * from Terraform's code: an edge original->original becomes
  * replacement->replacement (Terraform's drops it with the original), and
  * `replacement` must already be in the graph (Terraform's adds it).
+ * On failure the graph is unchanged.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX (either id);
- *         DAG_E_BUSY; DAG_E_NOMEM. On failure the graph is unchanged.
+ * @param g            the graph.
+ * @param original     the vertex to replace.
+ * @param replacement  the vertex that takes its edges.
+ * @param err          NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                done.
+ * @retval DAG_E_NULL_ARGUMENT   `g` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  either id is not a live vertex.
+ * @retval DAG_E_BUSY            a walk is running.
+ * @retval DAG_E_NOMEM           out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_replace_vertex(dag_graph *g, uint64_t original,
                                       uint64_t replacement, dag_error **err);
 
-/** 1 if `id` is a live vertex of `g`, else 0 (also for NULL `g`). */
+/**
+ * Whether a vertex exists.
+ *
+ * @param g   the graph; NULL allowed.
+ * @param id  any id.
+ * @return 1 if `id` is a live vertex of `g`, else 0 (also for NULL `g`).
+ * @since 1.0
+ */
 DAG_API int dag_has_vertex(const dag_graph *g, uint64_t id);
 
-/** Number of live vertices; 0 for NULL. O(1). */
+/**
+ * Number of live vertices, in O(1).
+ *
+ * @param g  the graph; NULL allowed.
+ * @return the count; 0 for NULL.
+ * @since 1.0
+ */
 DAG_API size_t dag_vertex_count(const dag_graph *g);
 
 /**
  * Looks a vertex up by name in O(1).
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, name, out_id); DAG_E_BAD_UTF8;
- *         DAG_E_INVALID_ARGUMENT (empty name: no vertex can have it);
- *         DAG_E_NOT_FOUND when no vertex has that name.
+ * @param g       the graph.
+ * @param name    the name, UTF-8.
+ * @param out_id  receives the vertex's id.
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  found; the id is in `*out_id`.
+ * @retval DAG_E_NULL_ARGUMENT     `g`, `name` or `out_id` is NULL.
+ * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty (no vertex can have it).
+ * @retval DAG_E_NOT_FOUND         no vertex has that name.
+ * @since 1.0
  */
 DAG_API dag_status dag_find_vertex(const dag_graph *g, const char *name,
                                    uint64_t *out_id, dag_error **err);
@@ -283,20 +397,36 @@ DAG_API dag_status dag_find_vertex(const dag_graph *g, const char *name,
 /**
  * The name of a vertex.
  *
+ * @param g         the graph.
+ * @param id        the vertex.
  * @param out_name  receives the name, or NULL for an unnamed vertex. Borrowed:
  *                  valid until the vertex is removed or renamed, or `g` freed.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX.
+ * @param err       NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the name is in `*out_name`.
+ * @retval DAG_E_NULL_ARGUMENT   `g` or `out_name` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `id` is not a live vertex.
+ * @since 1.0
  */
 DAG_API dag_status dag_vertex_name(const dag_graph *g, uint64_t id,
                                    const char **out_name, dag_error **err);
 
 /**
- * Renames a vertex. NULL makes it unnamed. The old name becomes free and
+ * Renames a vertex. The old name becomes free and
  * borrowed pointers to it become invalid.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g); DAG_E_UNKNOWN_VERTEX;
- *         DAG_E_INVALID_ARGUMENT (empty name); DAG_E_BAD_UTF8;
- *         DAG_E_DUPLICATE_NAME (another vertex has it); DAG_E_BUSY; DAG_E_NOMEM.
+ * @param g     the graph.
+ * @param id    the vertex.
+ * @param name  the new name (UTF-8, copied), or NULL to make it unnamed.
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  renamed.
+ * @retval DAG_E_NULL_ARGUMENT     `g` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX    `id` is not a live vertex.
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
+ * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
+ * @retval DAG_E_DUPLICATE_NAME    another vertex has it.
+ * @retval DAG_E_BUSY              a walk is running.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_set_vertex_name(dag_graph *g, uint64_t id, const char *name,
                                        dag_error **err);
@@ -304,7 +434,14 @@ DAG_API dag_status dag_set_vertex_name(dag_graph *g, uint64_t id, const char *na
 /**
  * The user data pointer stored with a vertex.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out); DAG_E_UNKNOWN_VERTEX.
+ * @param g    the graph.
+ * @param id   the vertex.
+ * @param out  receives the pointer.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the pointer is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT   `g` or `out` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `id` is not a live vertex.
+ * @since 1.0
  */
 DAG_API dag_status dag_vertex_user_data(const dag_graph *g, uint64_t id, void **out,
                                         dag_error **err);
@@ -314,7 +451,14 @@ DAG_API dag_status dag_vertex_user_data(const dag_graph *g, uint64_t id, void **
  * (it does not change the graph's shape), but then racing with readers of the
  * same vertex is the caller's business.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX.
+ * @param g          the graph.
+ * @param id         the vertex.
+ * @param user_data  any pointer, stored as is.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                stored.
+ * @retval DAG_E_NULL_ARGUMENT   `g` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `id` is not a live vertex.
+ * @since 1.0
  */
 DAG_API dag_status dag_set_vertex_user_data(dag_graph *g, uint64_t id, void *user_data,
                                             dag_error **err);
@@ -323,10 +467,18 @@ DAG_API dag_status dag_set_vertex_user_data(dag_graph *g, uint64_t id, void *use
  * Adds the edge from -> to: `from` depends on `to`. Connecting an existing
  * edge again does nothing and returns DAG_OK. A self edge (from == to) is
  * stored; validation reports it. Cost: O(min(out-degree(from),
- * in-degree(to))) to detect the duplicate.
+ * in-degree(to))) to detect the duplicate. On failure the graph is unchanged.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX (either id);
- *         DAG_E_BUSY; DAG_E_NOMEM. On failure the graph is unchanged.
+ * @param g     the graph.
+ * @param from  the dependent vertex.
+ * @param to    its dependency.
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the edge exists.
+ * @retval DAG_E_NULL_ARGUMENT   `g` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  either id is not a live vertex.
+ * @retval DAG_E_BUSY            a walk is running.
+ * @retval DAG_E_NOMEM           out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_connect(dag_graph *g, uint64_t from, uint64_t to, dag_error **err);
 
@@ -336,13 +488,20 @@ DAG_API dag_status dag_connect(dag_graph *g, uint64_t from, uint64_t to, dag_err
  * batch are no-ops; self edges are stored). Every id is checked before
  * anything changes, and the batch is all or nothing. Faster than count calls
  * to dag_connect() (lists are sized once and memory is fetched ahead), so
- * loaders should prefer it; bench/README.md measures both.
+ * loaders should prefer it; bench/README.md measures both. On failure the
+ * graph is unchanged.
  *
+ * @param g      the graph.
  * @param pairs  2 * count vertex ids; may be NULL when count is 0.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, or pairs with count > 0);
- *         DAG_E_INVALID_ARGUMENT (count larger than any array of pairs can be);
- *         DAG_E_UNKNOWN_VERTEX (the message gives the edge's index);
- *         DAG_E_BUSY; DAG_E_NOMEM. On failure the graph is unchanged.
+ * @param count  the number of edges (pairs).
+ * @param err    NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  every edge exists.
+ * @retval DAG_E_NULL_ARGUMENT     `g` is NULL, or `pairs` with count > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  count is larger than any array of pairs can be.
+ * @retval DAG_E_UNKNOWN_VERTEX    an id is not live (the message gives the edge's index).
+ * @retval DAG_E_BUSY              a walk is running.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_connect_many(dag_graph *g, const uint64_t *pairs, size_t count,
                                     dag_error **err);
@@ -351,30 +510,64 @@ DAG_API dag_status dag_connect_many(dag_graph *g, const uint64_t *pairs, size_t 
  * Removes the edge from -> to. Removing an edge that does not exist does
  * nothing and returns DAG_OK (both vertices must exist).
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX; DAG_E_BUSY.
+ * @param g     the graph.
+ * @param from  the dependent vertex.
+ * @param to    its dependency.
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the edge does not exist (any more).
+ * @retval DAG_E_NULL_ARGUMENT   `g` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  either id is not a live vertex.
+ * @retval DAG_E_BUSY            a walk is running.
+ * @since 1.0
  */
 DAG_API dag_status dag_disconnect(dag_graph *g, uint64_t from, uint64_t to,
                                   dag_error **err);
 
-/** 1 if the edge from -> to exists, else 0 (also for NULL `g` or unknown ids). */
+/**
+ * Whether an edge exists.
+ *
+ * @param g     the graph; NULL allowed.
+ * @param from  the dependent vertex.
+ * @param to    its dependency.
+ * @return 1 if the edge from -> to exists, else 0 (also for NULL `g` or unknown ids).
+ * @since 1.0
+ */
 DAG_API int dag_has_edge(const dag_graph *g, uint64_t from, uint64_t to);
 
-/** Number of edges; 0 for NULL. O(1). */
+/**
+ * Number of edges, in O(1).
+ *
+ * @param g  the graph; NULL allowed.
+ * @return the count; 0 for NULL.
+ * @since 1.0
+ */
 DAG_API size_t dag_edge_count(const dag_graph *g);
 
 /**
  * All live vertex ids, ascending.
  *
+ * @param g    the graph.
  * @param out  receives an owned array (free with dag_ids_free()).
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the ids are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_vertices(const dag_graph *g, dag_ids **out, dag_error **err);
 
 /**
  * All edges as a flat array of pairs: from0, to0, from1, to1, ... sorted by
- * (from, to). dag_ids_count() is twice the number of edges.
+ * (from, to).
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ * @param g          the graph.
+ * @param out_pairs  receives an owned array (free with dag_ids_free());
+ *                   dag_ids_count() is twice the number of edges.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the pairs are in `*out_pairs`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out_pairs` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_edges(const dag_graph *g, dag_ids **out_pairs, dag_error **err);
 
@@ -384,7 +577,15 @@ DAG_API dag_status dag_edges(const dag_graph *g, dag_ids **out_pairs, dag_error 
  *
  * Example: with a->b and a->c, dependencies(a) = {b, c}, dependencies(b) = {}.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ * @param g    the graph.
+ * @param id   the vertex.
+ * @param out  receives an owned array (free with dag_ids_free()).
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the ids are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT   `g` or `out` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `id` is not a live vertex.
+ * @retval DAG_E_NOMEM           out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **out,
                                     dag_error **err);
@@ -395,7 +596,15 @@ DAG_API dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **o
  *
  * Example: with a->b and c->b, dependents(b) = {a, c}, dependents(a) = {}.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ * @param g    the graph.
+ * @param id   the vertex.
+ * @param out  receives an owned array (free with dag_ids_free()).
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the ids are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT   `g` or `out` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `id` is not a live vertex.
+ * @retval DAG_E_NOMEM           out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out,
                                   dag_error **err);
@@ -407,8 +616,15 @@ DAG_API dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out
  * gets a new id in `g` and keeps its name and user data. `other` is not
  * changed. All or nothing: on failure `g` is unchanged.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT (g == other);
- *         DAG_E_BUSY; DAG_E_NOMEM.
+ * @param g      the graph that receives the copy.
+ * @param other  the graph copied from; read only.
+ * @param err    NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  done.
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `other` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `g` == `other`.
+ * @retval DAG_E_BUSY              a walk of `g` is running.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error **err);
 
@@ -416,10 +632,15 @@ DAG_API dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error *
  * Terraform's String(): every vertex on its own line, sorted by name (then
  * id), each followed by its dependencies sorted the same way, one per line
  * indented by two spaces. For vertices "1", "2", "3" and edge 1->3:
- * "1\n  3\n2\n3\n". The empty graph gives "".
+ * `"1\n  3\n2\n3\n"`. The empty graph gives "".
  *
+ * @param g    the graph.
  * @param out  receives a NUL-terminated UTF-8 string; free with dag_string_free().
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the text is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err);
 
@@ -430,85 +651,92 @@ DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err
 /**
  * The text forms a graph can be written in (dag_export_graph) and read from
  * (dag_import_graph). The values are part of the ABI.
- *
- * - DAG_FORMAT_TEXT: Terraform's String() layout, as dag_to_string(). Export
- *   only.
- * - DAG_FORMAT_DOT: Graphviz DOT in the layout `terraform graph` prints:
- *
- *       digraph {
- *           compound = "true"
- *           newrank = "true"
- *           subgraph "root" {
- *               "a"
- *               "b"
- *               "a" -> "b"
- *           }
- *       }
- *
- *   (indented with tabs). Every vertex gets a node statement, sorted by name
- *   then id, then every edge "a" -> "b" (a depends on b), sorted by its two
- *   ends' names. Edges on a cycle, self references included, are drawn as
- *   Terraform's -draw-cycles draws them: [color = "red", penwidth = "2.0"].
- *   A vertex is written by its name; an unnamed one by its decimal id. A
- *   graph DOT cannot carry exactly is refused rather than written changed:
- *   a name Graphviz would read back differently (an odd run of backslashes
- *   before a quote, a line break or the name's end; a line break between
- *   quotes or backslashes), or an unnamed vertex whose id is another
- *   vertex's name. JSON carries both. On
- *   import, every node of a digraph becomes a vertex named by its node ID,
- *   whatever subgraph or cluster declares it, and every edge a dependency of
- *   its tail on its head (`terraform graph`'s direction). Attributes, ports,
- *   labels and subgraph structure are read and ignored; edge chains
- *   (a -> b -> c) and groups (a -> {b c}) give every edge they stand for;
- *   a repeated edge is one edge. The parser is Graphviz's own (cgraph), so
- *   whatever Graphviz reads is read. Input may be UTF-8 (with or without a
- *   byte-order mark) or UTF-16 with a byte-order mark (what PowerShell's
- *   `terraform graph > file` writes); a graph with `charset=latin1` (or
- *   "ISO-8859-1") has its node IDs converted from Latin-1 (unless the text
- *   had a byte-order mark). Graphviz's warnings (a "badly delimited number"
- *   such as 1a, which it splits in two) are refused as errors: libdag does
- *   not guess. Graphviz's parser is one global object: while an import
- *   runs, libdag swaps in its own error handler (and restores the
- *   previous one, and its error level, before returning), so a host that
- *   uses Graphviz's cgraph itself on another thread at that moment must
- *   not rely on its own handler; agerrors() may be left raised after a
- *   failed import.
- * - DAG_FORMAT_MERMAID: a Mermaid `flowchart TD`, each vertex as node vN
- *   (N its id) labelled with its name, an arrow from each vertex to each
- *   of its dependencies, cycle edges styled red. In labels every ASCII
- *   character but letters, digits, space and _-./,()[]+ is written as a
- *   Mermaid entity code (#NN;), as are U+2028 and U+2029 and the "d" of
- *   "direction" (a Mermaid keyword matched anywhere on a line); a line
- *   break is written <br/>. Export only.
- * - DAG_FORMAT_JSON: libdag's own form, which round-trips exactly (export
- *   then import gives the same ids, names and edges; user data is not
- *   written):
- *
- *       {"format": "libdag", "version": 1, "next_id": 5,
- *        "vertices": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3}],
- *        "edges": [[1, 2]]}
- *
- *   Vertices are listed by ascending id, an unnamed vertex without "name";
- *   each edge is [from, to] (from depends on to), sorted; "next_id" is the
- *   id the graph would issue next (ids of removed vertices are never issued
- *   again). On import "format" and "version" may be left out, but when
- *   given must be "libdag" and 1; "edges" may be left out; "next_id" may be
- *   left out (then it is the largest id plus one) and must be above every
- *   listed id; other keys are ignored. Ids must be positive, distinct
- *   integers below 2^32 - 1; the imported graph issues exactly those ids
- *   (the gaps count as removed vertices) and then continues at "next_id".
- *   An id or "next_id" larger than 16 times the number of vertices plus
- *   65536 is refused, so that a small file cannot make the import allocate
- *   without bound. A name holding a NUL character is refused (no C string
- *   can carry it).
- * - DAG_FORMAT_AUTO (import only): JSON when the text's first character
- *   after any byte-order mark and white space is '{', DOT otherwise.
+ * @since 1.1
  */
 typedef enum dag_format {
+    /**
+     * Import only: JSON when the text's first character after any
+     * byte-order mark and white space is '{', DOT otherwise.
+     */
     DAG_FORMAT_AUTO = 0,
+    /** Terraform's String() layout, as dag_to_string(). Export only. */
     DAG_FORMAT_TEXT = 1,
+    /**
+     * Graphviz DOT in the layout `terraform graph` prints:
+     *
+     *     digraph {
+     *         compound = "true"
+     *         newrank = "true"
+     *         subgraph "root" {
+     *             "a"
+     *             "b"
+     *             "a" -> "b"
+     *         }
+     *     }
+     *
+     * (indented with tabs). Every vertex gets a node statement, sorted by name
+     * then id, then every edge "a" -> "b" (a depends on b), sorted by its two
+     * ends' names. Edges on a cycle, self references included, are drawn as
+     * Terraform's -draw-cycles draws them: [color = "red", penwidth = "2.0"].
+     * A vertex is written by its name; an unnamed one by its decimal id. A
+     * graph DOT cannot carry exactly is refused rather than written changed:
+     * a name Graphviz would read back differently (an odd run of backslashes
+     * before a quote, a line break or the name's end; a line break between
+     * quotes or backslashes), or an unnamed vertex whose id is another
+     * vertex's name. JSON carries both.
+     *
+     * On import, every node of a digraph becomes a vertex named by its node
+     * ID, whatever subgraph or cluster declares it, and every edge a
+     * dependency of its tail on its head (`terraform graph`'s direction).
+     * Attributes, ports, labels and subgraph structure are read and ignored;
+     * edge chains (a -> b -> c) and groups (a -> {b c}) give every edge they
+     * stand for; a repeated edge is one edge. The parser is Graphviz's own
+     * (cgraph), so whatever Graphviz reads is read. Input may be UTF-8 (with
+     * or without a byte-order mark) or UTF-16 with a byte-order mark (what
+     * PowerShell's `terraform graph > file` writes); a graph with
+     * `charset=latin1` (or "ISO-8859-1") has its node IDs converted from
+     * Latin-1 (unless the text had a byte-order mark). Graphviz's warnings (a
+     * "badly delimited number" such as 1a, which it splits in two) are
+     * refused as errors: libdag does not guess. Graphviz's parser is one
+     * global object: while an import runs, libdag swaps in its own error
+     * handler (and restores the previous one, and its error level, before
+     * returning), so a host that uses Graphviz's cgraph itself on another
+     * thread at that moment must not rely on its own handler; agerrors() may
+     * be left raised after a failed import.
+     */
     DAG_FORMAT_DOT = 2,
+    /**
+     * A Mermaid `flowchart TD`, each vertex as node vN (N its id) labelled
+     * with its name, an arrow from each vertex to each of its dependencies,
+     * cycle edges styled red. In labels every ASCII character but letters,
+     * digits, space and `_-./,()[]+` is written as a Mermaid entity code
+     * (`#NN;`), as are U+2028 and U+2029 and the "d" of "direction" (a
+     * Mermaid keyword matched anywhere on a line); a line break is written
+     * `<br/>`. Export only.
+     */
     DAG_FORMAT_MERMAID = 3,
+    /**
+     * libdag's own form, which round-trips exactly (export then import gives
+     * the same ids, names and edges; user data is not written):
+     *
+     *     {"format": "libdag", "version": 1, "next_id": 5,
+     *      "vertices": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3}],
+     *      "edges": [[1, 2]]}
+     *
+     * Vertices are listed by ascending id, an unnamed vertex without "name";
+     * each edge is [from, to] (from depends on to), sorted; "next_id" is the
+     * id the graph would issue next (ids of removed vertices are never issued
+     * again). On import "format" and "version" may be left out, but when
+     * given must be "libdag" and 1; "edges" may be left out; "next_id" may be
+     * left out (then it is the largest id plus one) and must be above every
+     * listed id; other keys are ignored. Ids must be positive, distinct
+     * integers below 2^32 - 1; the imported graph issues exactly those ids
+     * (the gaps count as removed vertices) and then continues at "next_id".
+     * An id or "next_id" larger than 16 times the number of vertices plus
+     * 65536 is refused, so that a small file cannot make the import allocate
+     * without bound. A name holding a NUL character is refused (no C string
+     * can carry it).
+     */
     DAG_FORMAT_JSON = 4
 } dag_format;
 
@@ -517,13 +745,19 @@ typedef enum dag_format {
  * Output is deterministic: the same graph gives the same bytes. Reads the
  * graph only.
  *
- * @param out  receives a NUL-terminated UTF-8 string; free with
- *             dag_string_free().
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g or out);
- *         DAG_E_INVALID_ARGUMENT (format is AUTO or not a dag_format; DOT
- *         and a graph DOT cannot carry exactly, see dag_format; the message
- *         names the vertex);
- *         DAG_E_NOMEM.
+ * @param g       the graph.
+ * @param format  DAG_FORMAT_TEXT, DAG_FORMAT_DOT, DAG_FORMAT_MERMAID or
+ *                DAG_FORMAT_JSON.
+ * @param out     receives a NUL-terminated UTF-8 string; free with
+ *                dag_string_free().
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the text is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `out` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `format` is AUTO or not a dag_format; DOT
+ *         and a graph DOT cannot carry exactly, see dag_format (the message
+ *         names the vertex).
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.1
  */
 DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char **out,
                                     dag_error **err);
@@ -535,21 +769,26 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  * on different threads are serialised inside libdag where Graphviz's parser
  * needs it.
  *
- * @param out  receives the new graph, freed with dag_free().
- * @return DAG_OK;
- *         DAG_E_NULL_ARGUMENT (out; data when size > 0);
- *         DAG_E_INVALID_ARGUMENT (format is TEXT, MERMAID or not a
- *         dag_format; size above PTRDIFF_MAX; JSON: an empty name);
- *         DAG_E_PARSE (malformed text, a Graphviz warning, an undirected DOT
- *         graph, a second graph after the first, a NUL byte, a bad UTF-16
- *         sequence; JSON of the wrong shape, an id that is not a positive
- *         integer below 2^32 - 1, a repeated or too large id or next_id, an
- *         edge naming an id not listed, a name with a NUL character; the
- *         message says where);
- *         DAG_E_BAD_UTF8 (DOT: a node ID that is not valid UTF-8 in a
- *         graph not declared Latin-1; JSON reports bad UTF-8 as DAG_E_PARSE);
- *         DAG_E_DUPLICATE_NAME (JSON: two vertices with one name);
- *         DAG_E_NOMEM.
+ * @param format  DAG_FORMAT_DOT, DAG_FORMAT_JSON or DAG_FORMAT_AUTO.
+ * @param data    the text; may be NULL when `size` is 0.
+ * @param size    its length in bytes.
+ * @param out     receives the new graph, freed with dag_free().
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the graph is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT     `out` is NULL; `data` is NULL when size > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  `format` is TEXT, MERMAID or not a
+ *         dag_format; size above PTRDIFF_MAX; JSON: an empty name.
+ * @retval DAG_E_PARSE             malformed text, a Graphviz warning, an
+ *         undirected DOT graph, a second graph after the first, a NUL byte, a
+ *         bad UTF-16 sequence; JSON of the wrong shape, an id that is not a
+ *         positive integer below 2^32 - 1, a repeated or too large id or
+ *         next_id, an edge naming an id not listed, a name with a NUL
+ *         character (the message says where).
+ * @retval DAG_E_BAD_UTF8          DOT: a node ID that is not valid UTF-8 in a
+ *         graph not declared Latin-1 (JSON reports bad UTF-8 as DAG_E_PARSE).
+ * @retval DAG_E_DUPLICATE_NAME    JSON: two vertices with one name.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.1
  */
 DAG_API dag_status dag_import_graph(dag_format format, const char *data, size_t size, dag_graph **out,
                               dag_error **err);
@@ -558,14 +797,26 @@ DAG_API dag_status dag_import_graph(dag_format format, const char *data, size_t 
  * As dag_import_graph(), reading the file at `path` ("-" is not special). AUTO
  * looks at the file's content, not its name.
  *
- * @return as dag_import_graph(), and DAG_E_NULL_ARGUMENT (path); DAG_E_IO (the
- *         file cannot be opened or read; the message has the path and the
- *         system's reason).
+ * @param format  DAG_FORMAT_DOT, DAG_FORMAT_JSON or DAG_FORMAT_AUTO.
+ * @param path    the file's path.
+ * @param out     receives the new graph, freed with dag_free().
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @return as dag_import_graph(), and:
+ * @retval DAG_E_NULL_ARGUMENT  `path` is NULL (or `out`).
+ * @retval DAG_E_IO             the file cannot be opened or read; the message
+ *         has the path and the system's reason.
+ * @since 1.1
  */
 DAG_API dag_status dag_import_graph_file(dag_format format, const char *path, dag_graph **out,
                                    dag_error **err);
 
-/** A short static name of a format ("dot"), or "unknown". Any thread. */
+/**
+ * The name of a format. Any thread.
+ *
+ * @param format  any value, a dag_format or not.
+ * @return a short static name ("dot"), or "unknown".
+ * @since 1.1
+ */
 DAG_API const char *dag_format_name(dag_format format);
 
 /* ------------------------------------------------------------------------ */
@@ -592,14 +843,20 @@ DAG_API const char *dag_format_name(dag_format format);
 
 /**
  * The single vertex nothing depends on (no dependents), Terraform's Root().
+ * As with every error, the message in *err starts with the function's name:
+ * "dag_root: no roots found".
  *
+ * @param g         the graph.
  * @param out_root  receives its id.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out_root); DAG_E_NO_ROOT ("no roots
- *         found", also for an empty graph); DAG_E_MULTIPLE_ROOTS ("multiple
- *         roots: " and the root names joined with ", ", sorted bytewise as
- *         printed, an unnamed vertex as its decimal id); DAG_E_NOMEM.
- *         As with every error, the message in *err starts with the
- *         function's name: "dag_root: no roots found".
+ * @param err       NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the root is in `*out_root`.
+ * @retval DAG_E_NULL_ARGUMENT   `g` or `out_root` is NULL.
+ * @retval DAG_E_NO_ROOT         "no roots found", also for an empty graph.
+ * @retval DAG_E_MULTIPLE_ROOTS  "multiple roots: " and the root names joined
+ *         with ", ", sorted bytewise as printed, an unnamed vertex as its
+ *         decimal id.
+ * @retval DAG_E_NOMEM           out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_root(const dag_graph *g, uint64_t *out_root, dag_error **err);
 
@@ -633,8 +890,10 @@ typedef struct dag_validate_options {
  *
  * @param opts  the caller's struct, `size` bytes.
  * @param size  sizeof(dag_validate_options) as the caller was built.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT when `size` is
- *         smaller than the 1.0 layout.
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  `*opts` holds the defaults.
+ * @retval DAG_E_NULL_ARGUMENT     `opts` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.0 layout.
  * @since 1.0
  */
 DAG_API dag_status dag_validate_options_init(dag_validate_options *opts, size_t size,
@@ -657,80 +916,149 @@ typedef struct dag_validation dag_validation;
  *     at the shortest name as printed (an unnamed vertex's decimal id; ties:
  *     bytewise smallest, then smallest id) and
  *     following dependencies from there, so in a simple cycle each line
- *     depends on the next: a->b, b->c, c->a gives "Cycle:\n  a\n  b\n  c".
+ *     depends on the next: a->b, b->c, c->a gives `"Cycle:\n  a\n  b\n  c"`.
  *     In a larger tangle each vertex is a dependency of some vertex listed
  *     before it. Cycles are ordered by their first vertex, shortest first;
  *   - each self reference (edge v->v): "Self reference: v", sorted bytewise
  *     as printed, then by id.
- * Unnamed vertices print as their decimal id. dag_validation_text() is the
- * messages joined with "\n"; the error message in *err is the same text
- * after the function's name ("dag_validate: no roots found\nCycle:...").
  *
+ * Unnamed vertices print as their decimal id. dag_validation_text() is the
+ * messages joined with `"\n"`; the error message in *err is the same text
+ * after the function's name (`"dag_validate: no roots found\nCycle:..."`).
+ *
+ * @param g     the graph.
  * @param opts  NULL for the defaults, or options from dag_validate_options_init().
  * @param out   NULL, or receives the result (free with dag_validation_free()),
  *              both when the graph is valid and when it has problems (unlike
  *              other functions, *out is written for DAG_E_CYCLE,
  *              DAG_E_NO_ROOT, DAG_E_MULTIPLE_ROOTS and DAG_E_INVALID_GRAPH).
- * @return DAG_OK for a valid graph; DAG_E_CYCLE whenever there is a cycle
- *         or a self reference, whatever else is wrong (since 1.2: before, a
- *         cycle that also broke the root rule, such as a plain 3-cycle, gave
- *         DAG_E_INVALID_GRAPH); DAG_E_NO_ROOT or DAG_E_MULTIPLE_ROOTS when
- *         the root rule is the only problem; DAG_E_NULL_ARGUMENT (g);
- *         DAG_E_INVALID_ARGUMENT (opts->size below the 1.0 layout, or above
- *         this library's with a non-zero byte it does not know); DAG_E_NOMEM.
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  a valid graph.
+ * @retval DAG_E_CYCLE             there is a cycle or a self reference,
+ *         whatever else is wrong (since 1.2: before, a cycle that also broke
+ *         the root rule, such as a plain 3-cycle, gave DAG_E_INVALID_GRAPH).
+ * @retval DAG_E_NO_ROOT           the root rule is the only problem: no root.
+ * @retval DAG_E_MULTIPLE_ROOTS    the root rule is the only problem: several roots.
+ * @retval DAG_E_NULL_ARGUMENT     `g` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.0 layout, or above
+ *         this library's with a non-zero byte it does not know.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_validate(const dag_graph *g, const dag_validate_options *opts,
                                 dag_validation **out, dag_error **err);
 
-/** The status dag_validate() returned with it; DAG_E_NULL_ARGUMENT for NULL. */
+/**
+ * The status dag_validate() returned with a result.
+ *
+ * @param v  the result; NULL allowed.
+ * @return that status; DAG_E_NULL_ARGUMENT for NULL.
+ * @since 1.0
+ */
 DAG_API dag_status dag_validation_status(const dag_validation *v);
 
-/** All messages joined with "\n"; "" for a valid graph or NULL. Owned by `v`. */
+/**
+ * All messages joined with `"\n"`.
+ *
+ * @param v  the result; NULL allowed.
+ * @return the text, owned by `v`; "" for a valid graph or NULL.
+ * @since 1.0
+ */
 DAG_API const char *dag_validation_text(const dag_validation *v);
 
-/** Number of messages (problems); 0 for NULL. */
+/**
+ * Number of messages (problems).
+ *
+ * @param v  the result; NULL allowed.
+ * @return the count; 0 for NULL.
+ * @since 1.0
+ */
 DAG_API size_t dag_validation_message_count(const dag_validation *v);
 
-/** Message `index`, owned by `v`; NULL when `index` is out of range or `v` NULL. */
+/**
+ * One message.
+ *
+ * @param v      the result; NULL allowed.
+ * @param index  below dag_validation_message_count().
+ * @return message `index`, owned by `v`; NULL when `index` is out of range or `v` NULL.
+ * @since 1.0
+ */
 DAG_API const char *dag_validation_message(const dag_validation *v, size_t index);
 
-/** Number of cycles found; 0 for NULL. */
+/**
+ * Number of cycles found.
+ *
+ * @param v  the result; NULL allowed.
+ * @return the count; 0 for NULL.
+ * @since 1.0
+ */
 DAG_API size_t dag_validation_cycle_count(const dag_validation *v);
 
 /**
- * The vertex ids of cycle `index`, in the order its message lists them.
- * The array is owned by `v`. NULL (and *out_count = 0) when `index` is out of
- * range or `v` is NULL. `out_count` may be NULL.
+ * The vertex ids of one cycle, in the order its message lists them.
+ *
+ * @param v          the result; NULL allowed.
+ * @param index      below dag_validation_cycle_count().
+ * @param out_count  NULL, or receives the number of ids (0 when the result is NULL).
+ * @return the ids, owned by `v`. NULL (and *out_count = 0) when `index` is
+ *         out of range or `v` is NULL.
+ * @since 1.0
  */
 DAG_API const uint64_t *dag_validation_cycle(const dag_validation *v, size_t index,
                                              size_t *out_count);
 
 /**
  * The vertices with an edge to themselves, in the order of their messages
- * (bytewise by printed name, then id), owned by `v`; NULL
- * (and *out_count = 0) when there are none. `out_count` may be NULL.
+ * (bytewise by printed name, then id).
+ *
+ * @param v          the result; NULL allowed.
+ * @param out_count  NULL, or receives the number of ids.
+ * @return the ids, owned by `v`; NULL (and *out_count = 0) when there are none.
+ * @since 1.0
  */
 DAG_API const uint64_t *dag_validation_self_references(const dag_validation *v,
                                                        size_t *out_count);
 
-/** Frees a validation result. NULL is allowed. */
+/**
+ * Frees a validation result.
+ *
+ * @param v  the result; NULL is allowed.
+ * @since 1.0
+ */
 DAG_API void dag_validation_free(dag_validation *v);
 
 /** An owned, immutable list of id lists (components, cycles). */
 typedef struct dag_id_lists dag_id_lists;
 
-/** Number of lists; 0 for NULL. */
+/**
+ * Number of lists.
+ *
+ * @param lists  the lists; NULL allowed.
+ * @return the count; 0 for NULL.
+ * @since 1.0
+ */
 DAG_API size_t dag_id_lists_count(const dag_id_lists *lists);
 
 /**
- * List `index`: its ids, owned by `lists` and valid until
- * dag_id_lists_free(lists). NULL (and *out_count = 0) when `index` is out of
- * range or `lists` is NULL. `out_count` may be NULL.
+ * One list.
+ *
+ * @param lists      the lists; NULL allowed.
+ * @param index      below dag_id_lists_count().
+ * @param out_count  NULL, or receives the number of ids in list `index`.
+ * @return list `index`: its ids, owned by `lists` and valid until
+ *         dag_id_lists_free(lists). NULL (and *out_count = 0) when `index` is
+ *         out of range or `lists` is NULL.
+ * @since 1.0
  */
 DAG_API const uint64_t *dag_id_lists_get(const dag_id_lists *lists, size_t index,
                                          size_t *out_count);
 
-/** Frees a list of id lists. NULL is allowed. */
+/**
+ * Frees a list of id lists.
+ *
+ * @param lists  the lists; NULL is allowed.
+ * @since 1.0
+ */
 DAG_API void dag_id_lists_free(dag_id_lists *lists);
 
 /**
@@ -743,8 +1071,13 @@ DAG_API void dag_id_lists_free(dag_id_lists *lists);
  * Example: with a->b, b->a, b->c (ids in that order) the components are {c}
  * then {b, a}.
  *
+ * @param g    the graph.
  * @param out  receives the components (free with dag_id_lists_free()).
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the components are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_strongly_connected(const dag_graph *g, dag_id_lists **out,
                                           dag_error **err);
@@ -755,7 +1088,13 @@ DAG_API dag_status dag_strongly_connected(const dag_graph *g, dag_id_lists **out
  * are not cycles here (see dag_validate()). An acyclic graph gives an empty
  * list.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ * @param g    the graph.
+ * @param out  receives the cycles (free with dag_id_lists_free()).
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the cycles are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_cycles(const dag_graph *g, dag_id_lists **out, dag_error **err);
 
@@ -769,11 +1108,16 @@ DAG_API dag_status dag_cycles(const dag_graph *g, dag_id_lists **out, dag_error 
  * edges peak under 1.5 GiB for the whole process).
  * Needs exclusive access to `g`.
  *
+ * @param g            the graph.
  * @param out_removed  NULL, or receives the number of edges removed.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g); DAG_E_CYCLE when the graph has a
- *         cycle or a self reference (the message lists each, as
- *         dag_validate() does; the graph is unchanged); DAG_E_BUSY (a walk
- *         holds the graph); DAG_E_NOMEM (graph unchanged).
+ * @param err          NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               done.
+ * @retval DAG_E_NULL_ARGUMENT  `g` is NULL.
+ * @retval DAG_E_CYCLE          the graph has a cycle or a self reference (the
+ *         message lists each, as dag_validate() does; the graph is unchanged).
+ * @retval DAG_E_BUSY           a walk holds the graph.
+ * @retval DAG_E_NOMEM          out of memory (graph unchanged).
+ * @since 1.0
  */
 DAG_API dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, dag_error **err);
 
@@ -785,11 +1129,16 @@ DAG_API dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, d
  * Example: with a->b and b->c (a depends on b, b on c): a, b, c. With no
  * edges at all between a, b and c: a, b, c (name order).
  *
+ * @param g    the graph.
  * @param out  receives every live id (free with dag_ids_free()).
- * @return DAG_OK (an empty graph gives an empty array); DAG_E_NULL_ARGUMENT;
- *         DAG_E_CYCLE (message as dag_validate() words the cycles and self
- *         references: a self reference alone is refused too);
- *         DAG_E_NOMEM.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the order is in `*out` (an empty graph gives
+ *         an empty array).
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_CYCLE          message as dag_validate() words the cycles and
+ *         self references: a self reference alone is refused too.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_error **err);
 
@@ -801,7 +1150,14 @@ DAG_API dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_
  *
  * Example: with a->b and b->c: c, b, a.
  *
- * @return as dag_topological_order().
+ * @param g    the graph.
+ * @param out  receives every live id (free with dag_ids_free()).
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the order is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_CYCLE          as dag_topological_order().
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_reverse_topological_order(const dag_graph *g, dag_ids **out,
                                                  dag_error **err);
@@ -818,15 +1174,20 @@ typedef enum dag_visit {
 
 /**
  * Called once per vertex a traversal reaches, synchronously, on the thread
- * that called dag_traverse(). `depth` is that of the frontier entry the
- * vertex was first taken off: 0 for a start vertex reached as such, more for
- * one another start vertex reached first (see dag_traverse()). It may call any
+ * that called dag_traverse(). It may call any
  * function taking `const dag_graph *` on the graph being traversed; a call
  * that would change that graph (add, remove, connect, rename, or start a
  * walk of it, whose updates could change it) returns DAG_E_BUSY and changes
  * nothing. dag_set_vertex_user_data(), which leaves
- * the graph's shape alone, is allowed. Returns a dag_visit value; any other value
- * ends the traversal with DAG_E_INVALID_ARGUMENT.
+ * the graph's shape alone, is allowed.
+ *
+ * @param id         the vertex reached.
+ * @param depth      that of the frontier entry the vertex was first taken
+ *                   off: 0 for a start vertex reached as such, more for one
+ *                   another start vertex reached first (see dag_traverse()).
+ * @param user_data  dag_traverse()'s `user_data`.
+ * @return a dag_visit value; any other value ends the traversal with
+ *         DAG_E_INVALID_ARGUMENT.
  */
 typedef int (*dag_visit_fn)(uint64_t id, size_t depth, void *user_data);
 
@@ -863,24 +1224,35 @@ enum {
  *
  * Iterative: depth costs heap memory, never stack. O(V + E).
  *
+ * @param g            the graph.
  * @param start        `start_count` ids; may be NULL when start_count is 0.
+ * @param start_count  the number of start ids.
  * @param flags        DAG_TRAVERSE_* flags.
  * @param visit        the visitor; user_data is passed to it unchanged.
- * @return DAG_OK (also when the visitor stopped the walk);
- *         DAG_E_NULL_ARGUMENT (g, visit, or start with start_count > 0);
- *         DAG_E_UNKNOWN_VERTEX (a start id is not live; nothing is visited);
- *         DAG_E_INVALID_ARGUMENT (unknown flag bits; start_count above
+ * @param user_data    passed to every `visit` call.
+ * @param err          NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  done (also when the visitor stopped the walk).
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `visit` is NULL, or `start` with
+ *         start_count > 0.
+ * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live; nothing is visited.
+ * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits; start_count above
  *         PTRDIFF_MAX / 8, more ids than any array holds; or the visitor
- *         returned something other than a dag_visit value); DAG_E_NOMEM.
+ *         returned something other than a dag_visit value.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_count,
                                 unsigned flags, dag_visit_fn visit, void *user_data,
                                 dag_error **err);
 
 /**
- * A test on one vertex: nonzero for a match. Called synchronously on the
+ * A test on one vertex. Called synchronously on the
  * calling thread; the same rules as dag_visit_fn (read the graph; a change
  * to it returns DAG_E_BUSY).
+ *
+ * @param id         the vertex tested.
+ * @param user_data  the `user_data` given with the predicate.
+ * @return nonzero for a match.
  */
 typedef int (*dag_predicate_fn)(uint64_t id, void *user_data);
 
@@ -893,12 +1265,18 @@ typedef int (*dag_predicate_fn)(uint64_t id, void *user_data);
  * Example: with a->b and b->c (a depends on b, b on c): ancestors({a}) =
  * {b, c}; ancestors({c}) = {}; ancestors({a, b}) = {b, c}.
  *
- * @param ids  `count` start ids (duplicates count once); NULL if count is 0.
- * @param out  receives the ancestors, ascending ids (free with dag_ids_free()).
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out, ids with count > 0);
- *         DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8, more ids
- *         than any array holds); DAG_E_UNKNOWN_VERTEX (a start id is not
- *         live); DAG_E_NOMEM.
+ * @param g      the graph.
+ * @param ids    `count` start ids (duplicates count once); NULL if count is 0.
+ * @param count  the number of start ids.
+ * @param out    receives the ancestors, ascending ids (free with dag_ids_free()).
+ * @param err    NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the ancestors are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `out` is NULL, or `ids` with count > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  count above PTRDIFF_MAX / 8, more ids than
+ *         any array holds.
+ * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_ancestors(const dag_graph *g, const uint64_t *ids, size_t count,
                                  dag_ids **out, dag_error **err);
@@ -910,7 +1288,18 @@ DAG_API dag_status dag_ancestors(const dag_graph *g, const uint64_t *ids, size_t
  * Example: with a->b and b->c: descendants({c}) = {a, b};
  * descendants({a}) = {}.
  *
- * @return as dag_ancestors().
+ * @param g      the graph.
+ * @param ids    `count` start ids (duplicates count once); NULL if count is 0.
+ * @param count  the number of start ids.
+ * @param out    receives the descendants, ascending ids (free with dag_ids_free()).
+ * @param err    NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the descendants are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `out` is NULL, or `ids` with count > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  count above PTRDIFF_MAX / 8, more ids than
+ *         any array holds.
+ * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size_t count,
                                    dag_ids **out, dag_error **err);
@@ -923,35 +1312,90 @@ DAG_API dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size
  * Example: with a->b, b->c, a->d and `match` true for b and c:
  * first_ancestors_with({a}) = {b} (c is only reached through b).
  *
- * @param match  called once per vertex reached, with user_data.
- * @param out    receives the matches, ascending ids.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, match, out, ids with count > 0);
- *         DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8);
- *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ * @param g          the graph.
+ * @param ids        `count` start ids; NULL if count is 0.
+ * @param count      the number of start ids.
+ * @param match      called once per vertex reached, with user_data.
+ * @param user_data  passed to every `match` call.
+ * @param out        receives the matches, ascending ids (free with dag_ids_free()).
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the matches are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT     `g`, `match` or `out` is NULL, or `ids`
+ *         with count > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  count above PTRDIFF_MAX / 8.
+ * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids,
                                             size_t count, dag_predicate_fn match,
                                             void *user_data, dag_ids **out, dag_error **err);
 
-/** FirstDescendantsWith: as dag_first_ancestors_with(), towards dependents. */
+/**
+ * Terraform's FirstDescendantsWith: as dag_first_ancestors_with(), towards
+ * dependents.
+ *
+ * @param g          the graph.
+ * @param ids        `count` start ids; NULL if count is 0.
+ * @param count      the number of start ids.
+ * @param match      called once per vertex reached, with user_data.
+ * @param user_data  passed to every `match` call.
+ * @param out        receives the matches, ascending ids (free with dag_ids_free()).
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the matches are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT     `g`, `match` or `out` is NULL, or `ids`
+ *         with count > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  count above PTRDIFF_MAX / 8.
+ * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
+ */
 DAG_API dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t *ids,
                                               size_t count, dag_predicate_fn match,
                                               void *user_data, dag_ids **out, dag_error **err);
 
 /**
- * Terraform's MatchAncestor, for a set: *out_found = 1 when `match` is
- * nonzero for some ancestor of the start set, else 0. Stops at the first
- * match. A start vertex matches only when it is its own ancestor.
+ * Terraform's MatchAncestor, for a set: whether `match` is nonzero for some
+ * ancestor of the start set. Stops at the first match. A start vertex
+ * matches only when it is its own ancestor.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, match, out_found, ids with
- *         count > 0); DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8);
- *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ * @param g          the graph.
+ * @param ids        `count` start ids; NULL if count is 0.
+ * @param count      the number of start ids.
+ * @param match      called once per vertex reached, with user_data.
+ * @param user_data  passed to every `match` call.
+ * @param out_found  receives 1 when some ancestor matched, else 0.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the answer is in `*out_found`.
+ * @retval DAG_E_NULL_ARGUMENT     `g`, `match` or `out_found` is NULL, or
+ *         `ids` with count > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  count above PTRDIFF_MAX / 8.
+ * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t count,
                                       dag_predicate_fn match, void *user_data, int *out_found,
                                       dag_error **err);
 
-/** MatchDescendant: as dag_match_ancestor(), towards dependents. */
+/**
+ * Terraform's MatchDescendant: as dag_match_ancestor(), towards dependents.
+ *
+ * @param g          the graph.
+ * @param ids        `count` start ids; NULL if count is 0.
+ * @param count      the number of start ids.
+ * @param match      called once per vertex reached, with user_data.
+ * @param user_data  passed to every `match` call.
+ * @param out_found  receives 1 when some descendant matched, else 0.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the answer is in `*out_found`.
+ * @retval DAG_E_NULL_ARGUMENT     `g`, `match` or `out_found` is NULL, or
+ *         `ids` with count > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  count above PTRDIFF_MAX / 8.
+ * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
+ */
 DAG_API dag_status dag_match_descendant(const dag_graph *g, const uint64_t *ids, size_t count,
                                         dag_predicate_fn match, void *user_data, int *out_found,
                                         dag_error **err);
@@ -1009,6 +1453,7 @@ typedef enum dag_walk_result {
 typedef enum dag_vertex_status {
     /** Never started: the walk stopped early (fail fast) or an update removed it. */
     DAG_VERTEX_NOT_RUN = 0,
+    /** Its callback (or dag_walk_complete, or its sub-walk) succeeded. */
     DAG_VERTEX_OK = 1,
     /** Its callback (or dag_walk_complete, or its sub-walk) failed. */
     DAG_VERTEX_FAILED = 2,
@@ -1056,14 +1501,16 @@ typedef enum dag_walk_event {
  * never finish; a binding that may exit mid-walk cancels and waits for its
  * walks first.
  *
- * @param walk     the walk the vertex belongs to (for a vertex of an expanded
- *                 sub-graph: the sub-walk, whose graph is a copy of the
- *                 sub-graph and whose ids are that graph's).
- * @param vertex   the vertex id.
- * @param message  *message is NULL on entry. To explain a failure, point it at
- *                 a NUL-terminated UTF-8 string that is still valid when the
- *                 callback returns (a literal, or memory owned by user_data);
- *                 libdag copies it at once. Ignored for DAG_WALK_OK.
+ * @param walk       the walk the vertex belongs to (for a vertex of an expanded
+ *                   sub-graph: the sub-walk, whose graph is a copy of the
+ *                   sub-graph and whose ids are that graph's).
+ * @param vertex     the vertex id.
+ * @param message    *message is NULL on entry. To explain a failure, point it at
+ *                   a NUL-terminated UTF-8 string that is still valid when the
+ *                   callback returns (a literal, or memory owned by user_data);
+ *                   libdag copies it at once. Ignored for DAG_WALK_OK.
+ * @param user_data  the `user_data` given to dag_walk(), dag_walk_start() or
+ *                   dag_walk_expand().
  * @return DAG_WALK_OK, DAG_WALK_FAILED, or DAG_WALK_PENDING: the vertex keeps
  *         its parallelism slot until dag_walk_complete() finishes it. After a
  *         successful dag_walk_expand() the return value is ignored.
@@ -1081,12 +1528,15 @@ typedef dag_walk_result (*dag_walk_fn)(dag_walker *walk, uint64_t vertex, const 
  * callback may call, on whichever thread it is called (dag_walk_wait returns
  * DAG_E_STATE there too), and should return quickly.
  *
- * @param walk     the walk (or sub-walk) of the vertex.
- * @param status   for FINISHED and SKIPPED, the vertex's final status;
- *                 DAG_VERTEX_NOT_RUN for STARTED.
- * @param running  callbacks running or pending in that walk, after the event.
- * @param done     vertices of that walk finished, after the event.
- * @param total    vertices in that walk (grows when updates add some).
+ * @param walk       the walk (or sub-walk) of the vertex.
+ * @param event      what happened.
+ * @param vertex     the vertex it happened to.
+ * @param status     for FINISHED and SKIPPED, the vertex's final status;
+ *                   DAG_VERTEX_NOT_RUN for STARTED.
+ * @param running    callbacks running or pending in that walk, after the event.
+ * @param done       vertices of that walk finished, after the event.
+ * @param total      vertices in that walk (grows when updates add some).
+ * @param user_data  the options' `observer_data`.
  */
 typedef void (*dag_walk_observer_fn)(dag_walker *walk, dag_walk_event event, uint64_t vertex,
                                      dag_vertex_status status, size_t running, size_t done,
@@ -1106,6 +1556,8 @@ typedef void (*dag_walk_observer_fn)(dag_walker *walk, dag_walk_event event, uin
  * runtime thread state per pool thread this way (Python's
  * PyGILState_Ensure / Release). It must return and must not call back into
  * the walk; it may run before dag_walk_start() returns.
+ *
+ * @param thread_hook_data  the options' `thread_hook_data`.
  * @since 1.2
  */
 typedef void (*dag_thread_hook_fn)(void *thread_hook_data);
@@ -1135,7 +1587,7 @@ typedef struct dag_walk_options {
     size_t threads;
     /** Non-zero: dependents run before their dependencies (destroy order). Default 0. */
     int reverse;
-    /** Default DAG_FAILURE_CONTINUE. */
+    /** What the walk does after a vertex failed. Default DAG_FAILURE_CONTINUE. */
     dag_failure_policy failure_policy;
     /**
      * Non-zero (default): record each vertex's start and end time (up to two
@@ -1149,9 +1601,11 @@ typedef struct dag_walk_options {
      * takes the options. NULL when always_run_count is 0.
      */
     const uint64_t *always_run;
+    /** Number of ids in always_run. Default 0. */
     size_t always_run_count;
-    /** Optional observer, called with observer_data last. */
+    /** Optional observer, called with observer_data last. Default NULL. */
     dag_walk_observer_fn observer;
+    /** Passed to observer as its last argument. Default NULL. */
     void *observer_data;
     /* ---- 1.2 ---- */
     /** Optional; see dag_thread_hook_fn. Default NULL. @since 1.2 */
@@ -1177,8 +1631,10 @@ typedef struct dag_walk_options {
  *
  * @param opts  the caller's struct, `size` bytes.
  * @param size  sizeof(dag_walk_options) as the caller was built.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT when `size` is
- *         smaller than the 1.0 layout.
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  `*opts` holds the defaults.
+ * @retval DAG_E_NULL_ARGUMENT     `opts` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.0 layout.
  * @since 1.0
  */
 DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, dag_error **err);
@@ -1189,6 +1645,7 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  * The graph is checked first: a cycle or a self reference returns DAG_E_CYCLE
  * (message in Terraform's "Cycle: ..." format) and no callback runs.
  *
+ * @param g            the graph; busy (no dag_graph mutation) until the walk ends.
  * @param callback     called once per vertex; see dag_walk_fn.
  * @param user_data    passed to every callback call.
  * @param opts         NULL for the defaults.
@@ -1196,19 +1653,27 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *                     dag_walk_report_free()) whenever the walk ran: on
  *                     DAG_OK, DAG_E_WALK_FAILED and DAG_E_CANCELLED. Set to
  *                     NULL on the other errors.
- * @return DAG_OK; DAG_E_WALK_FAILED; DAG_E_CANCELLED (a callback cancelled
- *         it; the message says how many vertices never ran, and how many
- *         were cancelled after their callback ran); DAG_E_NULL_ARGUMENT
- *         (g, callback, always_run with always_run_count > 0);
- *         DAG_E_INVALID_ARGUMENT (opts->size below the 1.0 layout, or
- *         above this library's with a non-zero byte it does not know;
- *         parallelism 0, threads above DAG_WALK_MAX_THREADS, always_run_count above
- *         PTRDIFF_MAX / 8, bad policy);
- *         DAG_E_UNKNOWN_VERTEX (an always_run id); DAG_E_CYCLE; DAG_E_BUSY
- *         (the graph is already being walked, e.g. from one of its own
- *         callbacks, or a traversal's visitor or predicate of it is
- *         running); DAG_E_NOMEM (also when the walk's threads cannot all
- *         be started: the message says how many were).
+ * @param err          NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  every vertex finished ok.
+ * @retval DAG_E_WALK_FAILED       at least one callback failed (the message
+ *         names the first failure).
+ * @retval DAG_E_CANCELLED         a callback cancelled it; the message says how
+ *         many vertices never ran, and how many were cancelled after their
+ *         callback ran.
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `callback` is NULL, or always_run
+ *         with always_run_count > 0.
+ * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.0 layout, or above
+ *         this library's with a non-zero byte it does not know; parallelism
+ *         0, threads above DAG_WALK_MAX_THREADS, always_run_count above
+ *         PTRDIFF_MAX / 8, bad policy.
+ * @retval DAG_E_UNKNOWN_VERTEX    an always_run id is not live.
+ * @retval DAG_E_CYCLE             the graph has a cycle or a self reference.
+ * @retval DAG_E_BUSY              the graph is already being walked, e.g. from
+ *         one of its own callbacks, or a traversal's visitor or predicate of
+ *         it is running.
+ * @retval DAG_E_NOMEM             out of memory, also when the walk's threads
+ *         cannot all be started (the message says how many were).
+ * @since 1.0
  */
 DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
                             const dag_walk_options *opts, dag_walk_report **out_report,
@@ -1221,8 +1686,16 @@ DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
  * until the walk has finished. Freeing it with dag_free()
  * before the walk is allowed: the walk keeps it until dag_walk_free().
  *
- * @param out  receives the walk, owned by the caller: dag_walk_free().
- * @return DAG_OK, or the errors of dag_walk() that come before the walk runs.
+ * @param g          the graph, as for dag_walk().
+ * @param callback   called once per vertex; see dag_walk_fn.
+ * @param user_data  passed to every callback call.
+ * @param opts       NULL for the defaults.
+ * @param out        receives the walk, owned by the caller: dag_walk_free().
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK  the walk runs; wait for it with dag_walk_wait().
+ * @return otherwise the errors of dag_walk() that come before the walk runs
+ *         (`out` NULL is DAG_E_NULL_ARGUMENT).
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user_data,
                                   const dag_walk_options *opts, dag_walker **out, dag_error **err);
@@ -1231,12 +1704,18 @@ DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user
  * Blocks until the walk has finished. May be called more than once, from any
  * thread except the walk's own callbacks and observer.
  *
+ * @param walk        the walk.
  * @param out_report  NULL, or receives a new report (free with
  *                    dag_walk_report_free()) on DAG_OK, DAG_E_WALK_FAILED and
  *                    DAG_E_CANCELLED.
- * @return DAG_OK; DAG_E_WALK_FAILED; DAG_E_CANCELLED; DAG_E_NULL_ARGUMENT;
- *         DAG_E_STATE (from a callback or observer of this walk, or on a
- *         sub-walk handle).
+ * @param err         NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               every vertex finished ok.
+ * @retval DAG_E_WALK_FAILED    at least one vertex failed.
+ * @retval DAG_E_CANCELLED      the walk was cancelled.
+ * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
+ * @retval DAG_E_STATE          called from a callback or observer of this
+ *         walk, or on a sub-walk handle.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_error **err);
 
@@ -1248,10 +1727,15 @@ DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report,
  * already stopped the walk). On a sub-walk handle it cancels the whole
  * walk. Returns without waiting.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_STATE (the walk has finished);
- *         DAG_E_NOMEM (the walk is cancelled, but some pending vertices
- *         could not be finished at once: they stay pending until
- *         completed, or until a later dag_walk_cancel()).
+ * @param walk  the walk, or one of its sub-walks.
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               cancelled.
+ * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
+ * @retval DAG_E_STATE          the walk has finished.
+ * @retval DAG_E_NOMEM          the walk is cancelled, but some pending
+ *         vertices could not be finished at once: they stay pending until
+ *         completed, or until a later dag_walk_cancel().
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
 
@@ -1264,8 +1748,11 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * that, so no thread of libdag outlives its code: a callback of such a walk
  * that never returns keeps them waiting too. A walk freed this way once the
  * unload or exit has begun is left as it is. Either way `walk` must not be
- * used after this call. Sub-walk handles belong to their
- * walk: passing one does nothing. NULL is allowed.
+ * used after this call.
+ *
+ * @param walk  the walk; NULL is allowed. Sub-walk handles belong to their
+ *              walk: passing one does nothing.
+ * @since 1.0
  */
 DAG_API void dag_walk_free(dag_walker *walk);
 
@@ -1277,17 +1764,24 @@ DAG_API void dag_walk_free(dag_walker *walk);
  * failed instead, its own result wins). The vertex's parallelism slot is
  * freed and its dependents may start.
  *
+ * @param walk     the walk (or sub-walk) the vertex belongs to.
+ * @param vertex   the pending vertex.
  * @param result   DAG_WALK_OK or DAG_WALK_FAILED.
  * @param message  NULL, or a failure message (UTF-8), copied. Ignored for
  *                 DAG_WALK_OK, as a callback's is.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT (result is
- *         DAG_WALK_PENDING or unknown); DAG_E_UNKNOWN_VERTEX (not in this
- *         walk); DAG_E_STATE (the vertex has not started or never will, was
- *         already completed or finished, was expanded, was removed by an
- *         update, or the walk has finished); DAG_E_CANCELLED (the vertex
- *         was cancelled while pending, also once the walk has finished:
- *         since 1.2; 1.1 said DAG_E_STATE then); DAG_E_NOMEM (nothing
- *         changed).
+ * @param err      NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the vertex is finished.
+ * @retval DAG_E_NULL_ARGUMENT     `walk` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `result` is DAG_WALK_PENDING or unknown.
+ * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not in this walk.
+ * @retval DAG_E_STATE             the vertex has not started or never will,
+ *         was already completed or finished, was expanded, was removed by an
+ *         update, or the walk has finished.
+ * @retval DAG_E_CANCELLED         the vertex was cancelled while pending,
+ *         also once the walk has finished (since 1.2; 1.1 said DAG_E_STATE
+ *         then).
+ * @retval DAG_E_NOMEM             out of memory; nothing changed.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result,
                                      const char *message, dag_error **err);
@@ -1311,14 +1805,24 @@ DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk
  * and dag_walk_next_ready() hands out the sub-walk's vertices with the
  * sub-walk's handle.
  *
+ * @param walk       the walk (or sub-walk) `vertex` belongs to.
+ * @param vertex     the vertex whose callback is running (in a pull walk: the
+ *                   vertex handed out).
+ * @param sub        the sub-graph, copied; the caller keeps it.
  * @param callback   the sub-walk's callback; NULL to use the walk's own
  *                   (NULL in a pull walk).
  * @param user_data  its user data (ignored when callback is NULL: the walk's).
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (walk, sub); DAG_E_UNKNOWN_VERTEX;
- *         DAG_E_CYCLE; DAG_E_STATE (not called while the vertex's callback
- *         runs, or in a pull walk while it is handed out; already expanded,
- *         or the walk has finished); DAG_E_INVALID_ARGUMENT (a callback
- *         given in a pull walk); DAG_E_NOMEM.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the sub-walk will run as part of `vertex`.
+ * @retval DAG_E_NULL_ARGUMENT     `walk` or `sub` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  a callback given in a pull walk.
+ * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not in this walk.
+ * @retval DAG_E_CYCLE             `sub` has a cycle; nothing changed.
+ * @retval DAG_E_STATE             not called while the vertex's callback runs
+ *         (in a pull walk: while it is handed out), already expanded, or the
+ *         walk has finished.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *sub,
                                    dag_walk_fn callback, void *user_data, dag_error **err);
@@ -1328,11 +1832,18 @@ DAG_API dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_
  * with a time limit, so that a host can stay responsive (a Python binding
  * checks for Ctrl-C between waits) and cancel.
  *
+ * @param walk        the walk (not a sub-walk).
  * @param timeout_ms  the limit; 0 only looks; a negative value waits as long
  *                    as it takes (as dag_walk_wait()).
- * @param out_report  as for dag_walk_wait(); untouched (NULL) on timeout.
- * @return what dag_walk_wait() returns, or DAG_E_TIMEOUT: the walk is still
- *         running and nothing changed.
+ * @param out_report  as for dag_walk_wait(); NULL on timeout.
+ * @param err         NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the walk finished and every vertex ended ok.
+ * @retval DAG_E_WALK_FAILED    it finished and a vertex failed.
+ * @retval DAG_E_CANCELLED      it finished after a cancel.
+ * @retval DAG_E_TIMEOUT        the walk is still running; nothing changed.
+ * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
+ * @retval DAG_E_STATE          called from a callback or observer of this
+ *         walk, or on a sub-walk handle.
  * @since 1.2
  */
 DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report **out_report,
@@ -1356,9 +1867,20 @@ DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_
  * was handed out and not completed is then finished as cancelled, and
  * completing it later returns DAG_E_CANCELLED).
  *
- * @param out  receives the walk, owned by the caller: dag_walk_free() (which
- *             cancels a walk that has not finished).
- * @return DAG_OK, or the errors of dag_walk_start() (no callback is needed).
+ * @param g     the graph; busy until the walk has finished.
+ * @param opts  NULL for the defaults, or the options (see dag_walk()).
+ * @param out   receives the walk, owned by the caller: dag_walk_free() (which
+ *              cancels a walk that has not finished).
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the walk has begun.
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `out` is NULL, or `always_run`
+ *         with `always_run_count` above 0.
+ * @retval DAG_E_INVALID_ARGUMENT  bad options, as for dag_walk().
+ * @retval DAG_E_UNKNOWN_VERTEX    an `always_run` id is not in the graph.
+ * @retval DAG_E_CYCLE             the graph has a cycle; nothing began.
+ * @retval DAG_E_BUSY              the graph is already being walked, or a
+ *         traversal's visitor or predicate of it is running.
+ * @retval DAG_E_NOMEM             out of memory.
  * @since 1.2
  */
 DAG_API dag_status dag_walk_begin(dag_graph *g, const dag_walk_options *opts, dag_walker **out,
@@ -1386,11 +1908,17 @@ DAG_API dag_status dag_walk_begin(dag_graph *g, const dag_walk_options *opts, da
  * @param capacity    at least 1.
  * @param timeout_ms  0 only looks; negative waits as long as it takes.
  * @param out_count   receives how many entries were written.
- * @return DAG_OK (*out_count >= 1, or 0 at the end); DAG_E_TIMEOUT (none
- *         became ready in time; *out_count is 0); DAG_E_NULL_ARGUMENT (walk,
- *         vertices, walks, out_count); DAG_E_INVALID_ARGUMENT (capacity 0);
- *         DAG_E_STATE (a callback walk, a sub-walk handle, or called from the
- *         observer while it hands out); DAG_E_NOMEM.
+ * @param err         NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  `*out_count` vertices were handed out, at
+ *         least 1; or 0: the walk has ended.
+ * @retval DAG_E_TIMEOUT           none became ready in time; `*out_count`
+ *         is 0.
+ * @retval DAG_E_NULL_ARGUMENT     `walk`, `vertices`, `walks` or `out_count`
+ *         is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `capacity` is 0.
+ * @retval DAG_E_STATE             a callback walk, a sub-walk handle, or
+ *         called from the observer while it hands out.
+ * @retval DAG_E_NOMEM             out of memory.
  * @since 1.2
  */
 DAG_API dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag_walker **walks,
@@ -1399,29 +1927,54 @@ DAG_API dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag
 
 /**
  * The graph a walk walks: the graph given to dag_walk_start (or dag_walk),
- * or, for a sub-walk, its private copy of the sub-graph. Borrowed: valid
- * until the walk is freed. NULL for NULL. Read-only functions only.
+ * or, for a sub-walk, its private copy of the sub-graph. Read-only functions
+ * only.
+ *
+ * @param walk  the walk; NULL allowed.
+ * @return the graph, borrowed: valid until the walk is freed. NULL for NULL.
+ * @since 1.0
  */
 DAG_API const dag_graph *dag_walk_graph(const dag_walker *walk);
 
-/** Creates an empty update batch, owned by the caller: dag_walk_update_free(). */
+/**
+ * Creates an empty update batch.
+ *
+ * @param out  receives the batch, owned by the caller: dag_walk_update_free().
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the batch is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
+ */
 DAG_API dag_status dag_walk_update_new(dag_walk_update **out, dag_error **err);
 
-/** Frees an update batch. NULL is allowed. */
+/**
+ * Frees an update batch.
+ *
+ * @param update  the batch; NULL is allowed.
+ * @since 1.0
+ */
 DAG_API void dag_walk_update_free(dag_walk_update *update);
 
 /**
  * Adds a new vertex to the batch.
  *
+ * @param update          the batch.
  * @param name            NULL or a non-empty UTF-8 name, copied; it must be
  *                        free in the graph when the batch is applied.
+ * @param user_data       the new vertex's user data pointer.
  * @param always_run      non-zero: runs even if a dependency failed.
  * @param out_provisional NULL, or receives the id that names this vertex in
  *                        dag_walk_update_connect() of the same batch (a value
  *                        near UINT64_MAX, never a real id). dag_walk_apply()
  *                        returns the real ids.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT (empty name);
- *         DAG_E_BAD_UTF8; DAG_E_NOMEM.
+ * @param err             NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  added to the batch.
+ * @retval DAG_E_NULL_ARGUMENT     `update` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
+ * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_update_add_vertex(dag_walk_update *update, const char *name,
                                               void *user_data, int always_run,
@@ -1432,12 +1985,30 @@ DAG_API dag_status dag_walk_update_add_vertex(dag_walk_update *update, const cha
  * be provisional. Applying refuses an edge that would make a vertex that has
  * already started wait.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ * @param update  the batch.
+ * @param from    the dependent vertex (real or provisional id).
+ * @param to      its dependency (real or provisional id).
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               added to the batch.
+ * @retval DAG_E_NULL_ARGUMENT  `update` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_update_connect(dag_walk_update *update, uint64_t from, uint64_t to,
                                            dag_error **err);
 
-/** Removes the edge from -> to in the batch. @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM. */
+/**
+ * Removes the edge from -> to in the batch.
+ *
+ * @param update  the batch.
+ * @param from    the dependent vertex.
+ * @param to      its dependency.
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               added to the batch.
+ * @retval DAG_E_NULL_ARGUMENT  `update` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
+ */
 DAG_API dag_status dag_walk_update_disconnect(dag_walk_update *update, uint64_t from, uint64_t to,
                                               dag_error **err);
 
@@ -1446,7 +2017,13 @@ DAG_API dag_status dag_walk_update_disconnect(dag_walk_update *update, uint64_t 
  * the vertex has not started; once removed it never runs and is reported
  * DAG_VERTEX_NOT_RUN.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ * @param update  the batch.
+ * @param id      the vertex.
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               added to the batch.
+ * @retval DAG_E_NULL_ARGUMENT  `update` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64_t id,
                                                  dag_error **err);
@@ -1474,32 +2051,65 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
  * of the walked graph (a dag_traverse visitor or a predicate), which it
  * would wait for.
  *
+ * @param walk         the walk (or sub-walk) whose graph changes.
+ * @param update       the batch; not changed.
  * @param out_new_ids  NULL, or receives the real ids of the added vertices in
  *                     the order they were added (free with dag_ids_free()).
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX (an id not in the
- *         graph); DAG_E_DUPLICATE_NAME; DAG_E_INVALID_ARGUMENT (an edge
- *         touching a vertex the batch removes, or removing an added vertex);
- *         DAG_E_CYCLE (the batch would create a cycle; message in Terraform's
- *         format); DAG_E_STATE (a vertex that has started would have to wait,
- *         or be removed; the walk has finished; or called from inside a read
- *         of the graph); DAG_E_NOMEM.
+ * @param err          NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  applied.
+ * @retval DAG_E_NULL_ARGUMENT     `walk` or `update` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX    an id not in the graph.
+ * @retval DAG_E_DUPLICATE_NAME    an added vertex's name is taken.
+ * @retval DAG_E_INVALID_ARGUMENT  an edge touching a vertex the batch
+ *         removes, or removing an added vertex.
+ * @retval DAG_E_CYCLE             the batch would create a cycle; message in
+ *         Terraform's format.
+ * @retval DAG_E_STATE             a vertex that has started would have to
+ *         wait, or be removed; the walk has finished; or called from inside
+ *         a read of the graph.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_apply(dag_walker *walk, const dag_walk_update *update,
                                   dag_ids **out_new_ids, dag_error **err);
 
-/** Frees a report. NULL is allowed. */
+/**
+ * Frees a report.
+ *
+ * @param report  the report; NULL is allowed.
+ * @since 1.0
+ */
 DAG_API void dag_walk_report_free(dag_walk_report *report);
 
-/** Number of vertices in the report (every vertex of the walk); 0 for NULL. */
+/**
+ * Number of vertices in the report (every vertex of the walk).
+ *
+ * @param report  the report; NULL allowed.
+ * @return the count; 0 for NULL.
+ * @since 1.0
+ */
 DAG_API size_t dag_walk_report_size(const dag_walk_report *report);
 
-/** Number of vertices that finished with `status`; 0 for NULL. */
+/**
+ * Number of vertices that finished with `status`.
+ *
+ * @param report  the report; NULL allowed.
+ * @param status  the final state counted.
+ * @return the count; 0 for NULL.
+ * @since 1.0
+ */
 DAG_API size_t dag_walk_report_count(const dag_walk_report *report, dag_vertex_status status);
 
 /**
  * Every vertex id in the report, ascending.
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ * @param report  the report.
+ * @param out     receives an owned array (free with dag_ids_free()).
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the ids are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `report` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_ids **out,
                                             dag_error **err);
@@ -1507,6 +2117,9 @@ DAG_API dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_i
 /**
  * One vertex's outcome. Each out-parameter may be NULL.
  *
+ * @param report        the report.
+ * @param vertex        the vertex.
+ * @param out_status    receives its final state.
  * @param out_message   receives the vertex's message ("" if none), owned by
  *                      the report: valid until dag_walk_report_free(). A
  *                      failure's own message, or for a vertex that did not
@@ -1527,7 +2140,11 @@ DAG_API dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_i
  *                      end time.
  * @param out_end_ns    receives when it finished (completion time for a
  *                      pending vertex, sub-walk end for an expanded one).
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (report); DAG_E_UNKNOWN_VERTEX.
+ * @param err           NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the outcome is in the out-parameters.
+ * @retval DAG_E_NULL_ARGUMENT   `report` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `vertex` is not in the report.
+ * @since 1.0
  */
 DAG_API dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex,
                                           dag_vertex_status *out_status, const char **out_message,
@@ -1556,16 +2173,22 @@ typedef struct dag_vertex_outcome {
  * dag_walk_report_vertices()), into `out`. A binding reads a whole report
  * with one call instead of one call and one lookup per vertex.
  *
+ * @param report        the report.
  * @param first         the first entry to read; dag_walk_report_size() or
  *                      more reads nothing.
+ * @param count         how many entries `out` has room for.
  * @param out           room for `count` entries of `outcome_size` bytes each.
  * @param outcome_size  sizeof(dag_vertex_outcome) as the caller was built:
  *                      at least the 1.2 layout; bytes of a larger struct
  *                      that this library does not know are zeroed.
  * @param out_written   receives how many entries were written:
  *                      min(count, size - first), or 0.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (report, out_written, out with count >
- *         0); DAG_E_INVALID_ARGUMENT (outcome_size below the 1.2 layout).
+ * @param err           NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the entries are written.
+ * @retval DAG_E_NULL_ARGUMENT     `report` or `out_written` is NULL, or `out`
+ *         with `count` above 0.
+ * @retval DAG_E_INVALID_ARGUMENT  `outcome_size` is below the 1.2 layout or
+ *         above 4096.
  * @since 1.2
  */
 DAG_API dag_status dag_walk_report_read(const dag_walk_report *report, size_t first,
@@ -1573,28 +2196,48 @@ DAG_API dag_status dag_walk_report_read(const dag_walk_report *report, size_t fi
                                         size_t *out_written, dag_error **err);
 
 /**
- * The first failure recorded: returns its vertex id, or DAG_NO_VERTEX when
- * nothing failed (or for NULL). `out_message`, when not NULL, receives
- * "vertex NAME failed: MESSAGE", or "vertex NAME failed" when the failure
- * had no message ("" when nothing failed), owned by the report.
+ * The first failure recorded.
+ *
+ * @param report       the report; NULL allowed.
+ * @param out_message  NULL, or receives "vertex NAME failed: MESSAGE", or
+ *                     "vertex NAME failed" when the failure had no message
+ *                     ("" when nothing failed), owned by the report.
+ * @return its vertex id, or DAG_NO_VERTEX when nothing failed (or for NULL).
+ * @since 1.0
  */
 DAG_API uint64_t dag_walk_report_first_error(const dag_walk_report *report,
                                              const char **out_message);
 
-/** 1 if the walk was cancelled, else 0 (also for NULL). */
+/**
+ * Whether the walk was cancelled.
+ *
+ * @param report  the report; NULL allowed.
+ * @return 1 if the walk was cancelled, else 0 (also for NULL).
+ * @since 1.0
+ */
 DAG_API int dag_walk_report_cancelled(const dag_walk_report *report);
 
 /**
- * 1 if the vertex's callback was called, else 0 (also for a NULL report or
- * an id not in it). Tells apart the two kinds of DAG_VERTEX_CANCELLED: a
- * vertex that was pending (or walking its sub-graph) when the walk was
- * cancelled ran; one that never started did not. Independent of
- * `timestamps`. OK and FAILED vertices ran; NOT_RUN and UPSTREAM_FAILED
- * ones did not.
+ * Whether the vertex's callback was called. Tells apart the two kinds of
+ * DAG_VERTEX_CANCELLED: a vertex that was pending (or walking its sub-graph)
+ * when the walk was cancelled ran; one that never started did not.
+ * Independent of `timestamps`. OK and FAILED vertices ran; NOT_RUN and
+ * UPSTREAM_FAILED ones did not.
+ *
+ * @param report  the report; NULL allowed.
+ * @param vertex  the vertex.
+ * @return 1 if it ran, else 0 (also for a NULL report or an id not in it).
+ * @since 1.0
  */
 DAG_API int dag_walk_report_ran(const dag_walk_report *report, uint64_t vertex);
 
-/** A static name for a vertex status ("upstream-failed"); "unknown" otherwise. */
+/**
+ * The name of a vertex status.
+ *
+ * @param status  any value, a dag_vertex_status or not.
+ * @return a static name ("upstream-failed"); "unknown" otherwise.
+ * @since 1.0
+ */
 DAG_API const char *dag_vertex_status_string(dag_vertex_status status);
 
 /* ------------------------------------------------------------------------ */
@@ -1606,139 +2249,241 @@ DAG_API const char *dag_vertex_status_string(dag_vertex_status status);
  * symbol instead of each function. Fields are only ever appended: a host
  * compiled against an older header reads a prefix of a newer table; a host
  * compiled against a newer header must check `size` before using a field
- * (offsetof(dag_api_table, field) < size). Field names are the function
- * names without the `dag_` prefix.
+ * (offsetof(dag_api_table, field) < size).
+ *
+ * Field names: each function's name without the `dag_` prefix (`add_vertex`
+ * is dag_add_vertex()), except where that name cannot be a field:
+ * `new_graph` is dag_new() (`new` is a C++ keyword), `free_graph` is
+ * dag_free() (a field `free` would be rewritten by the function-like `free`
+ * macros of leak checkers, such as MSVC's crtdbg.h) and `version_number` is
+ * dag_version() (`version` is the number itself). A function whose bare name
+ * has the same problem gets the same treatment: its name, `_`, and what it
+ * makes, frees or returns. Each field's comment names its function.
+ *
+ * @since 1.0; fields added later say when.
  */
 typedef struct dag_api_table {
     size_t size;      /**< sizeof(dag_api_table) as the library was built */
     unsigned version; /**< dag_version() */
+    /** dag_version() */
     unsigned (*version_number)(void);
+    /** dag_version_string() */
     const char *(*version_string)(void);
+    /** dag_status_string() */
     const char *(*status_string)(dag_status status);
+    /** dag_error_status() */
     dag_status (*error_status)(const dag_error *err);
+    /** dag_error_message() */
     const char *(*error_message)(const dag_error *err);
+    /** dag_error_free() */
     void (*error_free)(dag_error *err);
+    /** dag_ids_count() */
     size_t (*ids_count)(const dag_ids *ids);
+    /** dag_ids_data() */
     const uint64_t *(*ids_data)(const dag_ids *ids);
+    /** dag_ids_free() */
     void (*ids_free)(dag_ids *ids);
+    /** dag_string_free() */
     void (*string_free)(char *str);
+    /** dag_new() */
     dag_status (*new_graph)(dag_graph **out, dag_error **err);
+    /** dag_free() */
     void (*free_graph)(dag_graph *g);
+    /** dag_clone() */
     dag_status (*clone)(const dag_graph *g, dag_graph **out, dag_error **err);
+    /** dag_add_vertex() */
     dag_status (*add_vertex)(dag_graph *g, const char *name, void *user_data, uint64_t *out_id,
                              dag_error **err);
+    /** dag_remove_vertex() */
     dag_status (*remove_vertex)(dag_graph *g, uint64_t id, dag_error **err);
+    /** dag_replace_vertex() */
     dag_status (*replace_vertex)(dag_graph *g, uint64_t original, uint64_t replacement,
                                  dag_error **err);
+    /** dag_has_vertex() */
     int (*has_vertex)(const dag_graph *g, uint64_t id);
+    /** dag_vertex_count() */
     size_t (*vertex_count)(const dag_graph *g);
+    /** dag_find_vertex() */
     dag_status (*find_vertex)(const dag_graph *g, const char *name, uint64_t *out_id,
                               dag_error **err);
+    /** dag_vertex_name() */
     dag_status (*vertex_name)(const dag_graph *g, uint64_t id, const char **out_name,
                               dag_error **err);
+    /** dag_set_vertex_name() */
     dag_status (*set_vertex_name)(dag_graph *g, uint64_t id, const char *name, dag_error **err);
+    /** dag_vertex_user_data() */
     dag_status (*vertex_user_data)(const dag_graph *g, uint64_t id, void **out, dag_error **err);
+    /** dag_set_vertex_user_data() */
     dag_status (*set_vertex_user_data)(dag_graph *g, uint64_t id, void *user_data, dag_error **err);
+    /** dag_connect() */
     dag_status (*connect)(dag_graph *g, uint64_t from, uint64_t to, dag_error **err);
+    /** dag_connect_many() */
     dag_status (*connect_many)(dag_graph *g, const uint64_t *pairs, size_t count, dag_error **err);
+    /** dag_disconnect() */
     dag_status (*disconnect)(dag_graph *g, uint64_t from, uint64_t to, dag_error **err);
+    /** dag_has_edge() */
     int (*has_edge)(const dag_graph *g, uint64_t from, uint64_t to);
+    /** dag_edge_count() */
     size_t (*edge_count)(const dag_graph *g);
+    /** dag_vertices() */
     dag_status (*vertices)(const dag_graph *g, dag_ids **out, dag_error **err);
+    /** dag_edges() */
     dag_status (*edges)(const dag_graph *g, dag_ids **out_pairs, dag_error **err);
+    /** dag_dependencies() */
     dag_status (*dependencies)(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err);
+    /** dag_dependents() */
     dag_status (*dependents)(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err);
+    /** dag_subsume() */
     dag_status (*subsume)(dag_graph *g, const dag_graph *other, dag_error **err);
+    /** dag_to_string() */
     dag_status (*to_string)(const dag_graph *g, char **out, dag_error **err);
+    /** dag_root() */
     dag_status (*root)(const dag_graph *g, uint64_t *out_root, dag_error **err);
+    /** dag_validate_options_init() */
     dag_status (*validate_options_init)(dag_validate_options *opts, size_t size, dag_error **err);
+    /** dag_validate() */
     dag_status (*validate)(const dag_graph *g, const dag_validate_options *opts,
                            dag_validation **out, dag_error **err);
+    /** dag_validation_status() */
     dag_status (*validation_status)(const dag_validation *v);
+    /** dag_validation_text() */
     const char *(*validation_text)(const dag_validation *v);
+    /** dag_validation_message_count() */
     size_t (*validation_message_count)(const dag_validation *v);
+    /** dag_validation_message() */
     const char *(*validation_message)(const dag_validation *v, size_t index);
+    /** dag_validation_cycle_count() */
     size_t (*validation_cycle_count)(const dag_validation *v);
+    /** dag_validation_cycle() */
     const uint64_t *(*validation_cycle)(const dag_validation *v, size_t index, size_t *out_count);
+    /** dag_validation_self_references() */
     const uint64_t *(*validation_self_references)(const dag_validation *v, size_t *out_count);
+    /** dag_validation_free() */
     void (*validation_free)(dag_validation *v);
+    /** dag_id_lists_count() */
     size_t (*id_lists_count)(const dag_id_lists *lists);
+    /** dag_id_lists_get() */
     const uint64_t *(*id_lists_get)(const dag_id_lists *lists, size_t index, size_t *out_count);
+    /** dag_id_lists_free() */
     void (*id_lists_free)(dag_id_lists *lists);
+    /** dag_strongly_connected() */
     dag_status (*strongly_connected)(const dag_graph *g, dag_id_lists **out, dag_error **err);
+    /** dag_cycles() */
     dag_status (*cycles)(const dag_graph *g, dag_id_lists **out, dag_error **err);
+    /** dag_transitive_reduction() */
     dag_status (*transitive_reduction)(dag_graph *g, size_t *out_removed, dag_error **err);
+    /** dag_topological_order() */
     dag_status (*topological_order)(const dag_graph *g, dag_ids **out, dag_error **err);
+    /** dag_reverse_topological_order() */
     dag_status (*reverse_topological_order)(const dag_graph *g, dag_ids **out, dag_error **err);
+    /** dag_traverse() */
     dag_status (*traverse)(const dag_graph *g, const uint64_t *start, size_t start_count,
                            unsigned flags, dag_visit_fn visit, void *user_data, dag_error **err);
+    /** dag_ancestors() */
     dag_status (*ancestors)(const dag_graph *g, const uint64_t *ids, size_t count, dag_ids **out,
                             dag_error **err);
+    /** dag_descendants() */
     dag_status (*descendants)(const dag_graph *g, const uint64_t *ids, size_t count, dag_ids **out,
                               dag_error **err);
+    /** dag_first_ancestors_with() */
     dag_status (*first_ancestors_with)(const dag_graph *g, const uint64_t *ids, size_t count,
                                        dag_predicate_fn match, void *user_data, dag_ids **out,
                                        dag_error **err);
+    /** dag_first_descendants_with() */
     dag_status (*first_descendants_with)(const dag_graph *g, const uint64_t *ids, size_t count,
                                          dag_predicate_fn match, void *user_data, dag_ids **out,
                                          dag_error **err);
+    /** dag_match_ancestor() */
     dag_status (*match_ancestor)(const dag_graph *g, const uint64_t *ids, size_t count,
                                  dag_predicate_fn match, void *user_data, int *out_found,
                                  dag_error **err);
+    /** dag_match_descendant() */
     dag_status (*match_descendant)(const dag_graph *g, const uint64_t *ids, size_t count,
                                    dag_predicate_fn match, void *user_data, int *out_found,
                                    dag_error **err);
+    /** dag_walk_options_init() */
     dag_status (*walk_options_init)(dag_walk_options *opts, size_t size, dag_error **err);
+    /** dag_walk() */
     dag_status (*walk)(dag_graph *g, dag_walk_fn callback, void *user_data,
                        const dag_walk_options *opts, dag_walk_report **out_report, dag_error **err);
+    /** dag_walk_start() */
     dag_status (*walk_start)(dag_graph *g, dag_walk_fn callback, void *user_data,
                              const dag_walk_options *opts, dag_walker **out, dag_error **err);
+    /** dag_walk_wait() */
     dag_status (*walk_wait)(dag_walker *walk, dag_walk_report **out_report, dag_error **err);
+    /** dag_walk_cancel() */
     dag_status (*walk_cancel)(dag_walker *walk, dag_error **err);
+    /** dag_walk_free() */
     void (*walk_free)(dag_walker *walk);
+    /** dag_walk_complete() */
     dag_status (*walk_complete)(dag_walker *walk, uint64_t vertex, dag_walk_result result,
                                 const char *message, dag_error **err);
+    /** dag_walk_expand() */
     dag_status (*walk_expand)(dag_walker *walk, uint64_t vertex, const dag_graph *sub,
                               dag_walk_fn callback, void *user_data, dag_error **err);
+    /** dag_walk_graph() */
     const dag_graph *(*walk_graph)(const dag_walker *walk);
+    /** dag_walk_update_new() */
     dag_status (*walk_update_new)(dag_walk_update **out, dag_error **err);
+    /** dag_walk_update_free() */
     void (*walk_update_free)(dag_walk_update *update);
+    /** dag_walk_update_add_vertex() */
     dag_status (*walk_update_add_vertex)(dag_walk_update *update, const char *name, void *user_data,
                                          int always_run, uint64_t *out_provisional,
                                          dag_error **err);
+    /** dag_walk_update_connect() */
     dag_status (*walk_update_connect)(dag_walk_update *update, uint64_t from, uint64_t to,
                                       dag_error **err);
+    /** dag_walk_update_disconnect() */
     dag_status (*walk_update_disconnect)(dag_walk_update *update, uint64_t from, uint64_t to,
                                          dag_error **err);
+    /** dag_walk_update_remove_vertex() */
     dag_status (*walk_update_remove_vertex)(dag_walk_update *update, uint64_t id, dag_error **err);
+    /** dag_walk_apply() */
     dag_status (*walk_apply)(dag_walker *walk, const dag_walk_update *update, dag_ids **out_new_ids,
                              dag_error **err);
+    /** dag_walk_report_free() */
     void (*walk_report_free)(dag_walk_report *report);
+    /** dag_walk_report_size() */
     size_t (*walk_report_size)(const dag_walk_report *report);
+    /** dag_walk_report_count() */
     size_t (*walk_report_count)(const dag_walk_report *report, dag_vertex_status status);
+    /** dag_walk_report_vertices() */
     dag_status (*walk_report_vertices)(const dag_walk_report *report, dag_ids **out,
                                        dag_error **err);
+    /** dag_walk_report_vertex() */
     dag_status (*walk_report_vertex)(const dag_walk_report *report, uint64_t vertex,
                                      dag_vertex_status *out_status, const char **out_message,
                                      int64_t *out_start_ns, int64_t *out_end_ns, dag_error **err);
+    /** dag_walk_report_first_error() */
     uint64_t (*walk_report_first_error)(const dag_walk_report *report, const char **out_message);
+    /** dag_walk_report_cancelled() */
     int (*walk_report_cancelled)(const dag_walk_report *report);
+    /** dag_vertex_status_string() */
     const char *(*vertex_status_string)(dag_vertex_status status);
+    /** dag_walk_report_ran() */
     int (*walk_report_ran)(const dag_walk_report *report, uint64_t vertex);
+    /** dag_export_graph(); @since 1.1 */
     dag_status (*export_graph)(const dag_graph *g, dag_format format, char **out, dag_error **err);
+    /** dag_import_graph(); @since 1.1 */
     dag_status (*import_graph)(dag_format format, const char *data, size_t size, dag_graph **out,
                                dag_error **err);
+    /** dag_import_graph_file(); @since 1.1 */
     dag_status (*import_graph_file)(dag_format format, const char *path, dag_graph **out,
                               dag_error **err);
+    /** dag_format_name(); @since 1.1 */
     const char *(*format_name)(dag_format format);
-    /* 1.2 */
+    /** dag_walk_wait_for(); @since 1.2 */
     dag_status (*walk_wait_for)(dag_walker *walk, int timeout_ms, dag_walk_report **out_report,
                                 dag_error **err);
+    /** dag_walk_begin(); @since 1.2 */
     dag_status (*walk_begin)(dag_graph *g, const dag_walk_options *opts, dag_walker **out,
                              dag_error **err);
+    /** dag_walk_next_ready(); @since 1.2 */
     dag_status (*walk_next_ready)(dag_walker *walk, uint64_t *vertices, dag_walker **walks,
                                   size_t capacity, int timeout_ms, size_t *out_count,
                                   dag_error **err);
+    /** dag_walk_report_read(); @since 1.2 */
     dag_status (*walk_report_read)(const dag_walk_report *report, size_t first,
                                    dag_vertex_outcome *out, size_t count, size_t outcome_size,
                                    size_t *out_written, dag_error **err);
@@ -1748,13 +2493,16 @@ typedef struct dag_api_table {
 #define DAG_API_ABI 1
 
 /**
- * The function table for ABI major version `abi` (pass DAG_API_ABI), or NULL
- * when this library does not provide that ABI. The table is static: never
+ * The function table for an ABI major version. The table is static: never
  * freed, valid as long as the library stays loaded. Any thread.
  *
  *     void *h = dlopen("libdag.so.1", RTLD_NOW);
  *     const dag_api_table *(*get)(unsigned) = ...dlsym(h, "dag_api");
  *     const dag_api_table *api = get(DAG_API_ABI);
+ *
+ * @param abi  the ABI major version the host was built for: DAG_API_ABI.
+ * @return the table, or NULL when this library does not provide that ABI.
+ * @since 1.0
  */
 DAG_API const dag_api_table *dag_api(unsigned abi);
 

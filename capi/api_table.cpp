@@ -95,6 +95,13 @@ const dag_api_table table = {
     dag_import_graph,
     dag_import_graph_file,
     dag_format_name,
+    // 1.2: roots, leaves, degrees, search, dag_walk_fail.
+    dag_roots,
+    dag_leaves,
+    dag_dependency_count,
+    dag_dependent_count,
+    dag_search,
+    dag_walk_fail,
 };
 
 }  // namespace

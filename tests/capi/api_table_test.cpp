@@ -122,4 +122,10 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->import_graph, &dag_import_graph);
     EXPECT_EQ(t->import_graph_file, &dag_import_graph_file);
     EXPECT_EQ(t->format_name, &dag_format_name);
+    EXPECT_EQ(t->roots, &dag_roots);
+    EXPECT_EQ(t->leaves, &dag_leaves);
+    EXPECT_EQ(t->dependency_count, &dag_dependency_count);
+    EXPECT_EQ(t->dependent_count, &dag_dependent_count);
+    EXPECT_EQ(t->search, &dag_search);
+    EXPECT_EQ(t->walk_fail, &dag_walk_fail);
 }

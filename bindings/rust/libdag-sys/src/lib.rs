@@ -187,6 +187,30 @@ pub const DAG_TRAVERSE_SORTED: c_uint = 4;
 /// calling thread.
 pub type dag_predicate_fn = Option<unsafe extern "C" fn(id: u64, user_data: *mut c_void) -> c_int>;
 
+/// What a [`dag_search_fn`] says about a vertex (1.2).
+pub type dag_search_action = c_uint;
+/// Not a match; search on beyond it.
+pub const DAG_SEARCH_NO_MATCH: dag_search_action = 0;
+/// A match; search on beyond it unless `DAG_SEARCH_FIRST_MATCH`.
+pub const DAG_SEARCH_MATCH: dag_search_action = 1;
+/// A match, and the last: the search returns `DAG_OK` with every match so far.
+pub const DAG_SEARCH_MATCH_AND_STOP: dag_search_action = 2;
+/// Not a match; the search returns `DAG_OK` with every earlier match.
+pub const DAG_SEARCH_STOP: dag_search_action = 3;
+/// The search returns `DAG_E_CANCELLED`.
+pub const DAG_SEARCH_ABORT: dag_search_action = 4;
+/// Not a match, and nothing beyond it is searched.
+pub const DAG_SEARCH_SKIP: dag_search_action = 5;
+
+/// A search callback (1.2): called synchronously on the calling thread;
+/// returns a `dag_search_action` value (as `int`).
+pub type dag_search_fn = Option<unsafe extern "C" fn(id: u64, user_data: *mut c_void) -> c_int>;
+
+/// Search towards dependents instead of dependencies (1.2).
+pub const DAG_SEARCH_DEPENDENTS: c_uint = 1;
+/// A match ends its branch (1.2).
+pub const DAG_SEARCH_FIRST_MATCH: c_uint = 2;
+
 // ---------------------------------------------------------------------------
 // Walks
 // ---------------------------------------------------------------------------
@@ -873,6 +897,63 @@ pub struct dag_api_table {
     >,
     /// [`dag_format_name`]
     pub format_name: Option<unsafe extern "C" fn(format: dag_format) -> *const c_char>,
+    // ---- 1.2: roots, leaves, degrees, search, dag_walk_fail ----
+    /// [`dag_roots`]
+    pub roots: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            out: *mut *mut dag_ids,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_leaves`]
+    pub leaves: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            out: *mut *mut dag_ids,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_dependency_count`]
+    pub dependency_count: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            id: u64,
+            out_count: *mut usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_dependent_count`]
+    pub dependent_count: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            id: u64,
+            out_count: *mut usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_search`]
+    pub search: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            ids: *const u64,
+            count: usize,
+            flags: c_uint,
+            fn_: dag_search_fn,
+            user_data: *mut c_void,
+            out: *mut *mut dag_ids,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_walk_fail`]
+    pub walk_fail: Option<
+        unsafe extern "C" fn(
+            walk: *mut dag_walker,
+            vertex: u64,
+            message: *const c_char,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
 }
 
 /// The ABI major version [`dag_api`] accepts today.
@@ -1358,6 +1439,53 @@ extern "C" {
     pub fn dag_walk_report_ran(report: *const dag_walk_report, vertex: u64) -> c_int;
     /// A static name for a vertex status.
     pub fn dag_vertex_status_string(status: dag_vertex_status) -> *const c_char;
+
+    // --- 1.2: roots, leaves, degrees, search, dag_walk_fail -----------------
+
+    /// Every vertex nothing depends on, ascending.
+    pub fn dag_roots(
+        g: *const dag_graph,
+        out: *mut *mut dag_ids,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Every vertex that depends on nothing, ascending.
+    pub fn dag_leaves(
+        g: *const dag_graph,
+        out: *mut *mut dag_ids,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// How many vertices `id` depends on directly (out-degree).
+    pub fn dag_dependency_count(
+        g: *const dag_graph,
+        id: u64,
+        out_count: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// How many vertices depend on `id` directly (in-degree).
+    pub fn dag_dependent_count(
+        g: *const dag_graph,
+        id: u64,
+        out_count: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Searches ancestors (or descendants) with a callback that can stop or abort.
+    pub fn dag_search(
+        g: *const dag_graph,
+        ids: *const u64,
+        count: usize,
+        flags: c_uint,
+        fn_: dag_search_fn,
+        user_data: *mut c_void,
+        out: *mut *mut dag_ids,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Fails a vertex with a message copied at once.
+    pub fn dag_walk_fail(
+        walk: *mut dag_walker,
+        vertex: u64,
+        message: *const c_char,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
 
     // --- function table -----------------------------------------------------
 

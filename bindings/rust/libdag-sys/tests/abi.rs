@@ -105,6 +105,10 @@ fn function_table_matches_the_exported_symbols() {
         table.format_name.map(|f| f as usize),
         Some(dag_format_name as *const () as usize)
     );
+    assert_eq!(
+        table.walk_fail.map(|f| f as usize),
+        Some(dag_walk_fail as *const () as usize)
+    );
     assert!(unsafe { dag_api(DAG_API_ABI + 1) }.is_null());
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "callback_frame.hpp"
 #include "guard.hpp"
 #include "sized_options.hpp"
 #include "walk_handles.hpp"
@@ -24,7 +25,11 @@ namespace {
 
 dag::Outcome call_callback(void *context, dag::Walk &, dag::VertexId vertex, const char **message) {
     auto *h = static_cast<dag_walker *>(context);
+    dag::capi::CallbackFrame frame(h, vertex);
     const dag_walk_result result = h->callback(h, vertex, message, h->user_data);
+    // dag_walk_fail() from inside completed the vertex early, with its
+    // message: answering pending lets that completion finish it.
+    if (frame.failed()) return dag::Outcome::pending;
     switch (raw(result)) {
         case DAG_WALK_OK: return dag::Outcome::ok;
         case DAG_WALK_FAILED: return dag::Outcome::failed;

@@ -7,36 +7,31 @@ package dag
 
 // #include <stddef.h>
 // #include <stdint.h>
+// #include <dag/dag.h>
 import "C"
 
 import (
 	"runtime/cgo"
 )
 
-// dagbindMatch runs the predicate of a FirstAncestorsWith-style search, on
-// the goroutine that started the search.
+// dagbindSearch runs the callback of Search (and of the predicate searches
+// built on it), on the goroutine that started the search.
 //
-//export dagbindMatch
-func dagbindMatch(h C.uintptr_t, id C.uint64_t) (matched C.int) {
+//export dagbindSearch
+func dagbindSearch(h C.uintptr_t, id C.uint64_t) (action C.int) {
 	s := cgo.Handle(h).Value().(*search)
-	if s.panicked {
-		// A match ends each branch and ends MatchAncestor at once: the
-		// quickest way out of a search whose result will not be used.
-		return 1
-	}
 	returned := false
 	defer func() {
 		if !returned {
+			// Aborting ends the search at once; the method that started
+			// it panics again with the same value.
 			s.recordPanic(recover())
-			matched = 1
+			action = C.DAG_SEARCH_ABORT
 		}
 	}()
-	ok := s.match(uint64(id))
+	a := s.decide(uint64(id))
 	returned = true
-	if ok {
-		return 1
-	}
-	return 0
+	return C.int(a)
 }
 
 // dagbindVisit runs the visitor of Traverse, on the goroutine that called
@@ -61,11 +56,11 @@ func dagbindVisit(h C.uintptr_t, id C.uint64_t, depth C.size_t) (next C.int) {
 }
 
 // dagbindWalkVertex runs a walk's callback for one vertex, on one of
-// libdag's pool threads. *message is set to a C string on failure, owned by
-// the walk's state until the walk ends.
+// libdag's pool threads. A failure goes to libdag with dag_walk_fail, which
+// copies its message before returning.
 //
 //export dagbindWalkVertex
-func dagbindWalkVertex(h C.uintptr_t, vertex C.uint64_t, message **C.char) C.int {
+func dagbindWalkVertex(h C.uintptr_t, walk *C.dag_walker, vertex C.uint64_t) C.int {
 	w := cgo.Handle(h).Value().(*walkState)
-	return w.run(uint64(vertex), message)
+	return w.run(walk, uint64(vertex))
 }

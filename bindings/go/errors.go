@@ -31,6 +31,7 @@ const (
 	StatusIO              Status = C.DAG_E_IO
 	StatusInternal        Status = C.DAG_E_INTERNAL
 	StatusWalkFailed      Status = C.DAG_E_WALK_FAILED
+	StatusTimeout         Status = C.DAG_E_TIMEOUT
 )
 
 // String returns libdag's short English description of the status ("unknown

@@ -9,16 +9,17 @@ import (
 )
 
 // search is the state of one call that runs a Go callback synchronously
-// (Traverse and the predicate searches), reached from the trampolines in
-// callbacks.go through a cgo.Handle.
+// (Traverse and Search, which the predicate searches use), reached from the
+// trampolines in callbacks.go through a cgo.Handle.
 type search struct {
-	match func(id uint64) bool
-	visit func(id uint64, depth int) Visit
+	decide func(id uint64) SearchAction
+	visit  func(id uint64, depth int) Visit
 
 	// A panic cannot unwind through libdag's C++ frames, so the trampoline
-	// stops it, makes the search end as soon as it can, and the method that
-	// started the search panics again with the same value once libdag has
-	// returned. Only the search's own goroutine touches these fields.
+	// stops it, makes the search end (a traversal stops, a search aborts),
+	// and the method that started the search panics again with the same
+	// value once libdag has returned. Only the search's own goroutine
+	// touches these fields.
 	panicked   bool
 	panicValue interface{}
 }
@@ -131,6 +132,96 @@ func (g *Graph) Traverse(start []uint64, flags TraverseFlags, visit func(id uint
 	return check(status, cerr)
 }
 
+// SearchAction is what a Search callback says about a vertex.
+type SearchAction int
+
+const (
+	// SearchNoMatch: not a match; the search goes on beyond it.
+	SearchNoMatch SearchAction = C.DAG_SEARCH_NO_MATCH
+	// SearchMatch: a match; the search goes on beyond it unless
+	// SearchFirstMatch is set.
+	SearchMatch SearchAction = C.DAG_SEARCH_MATCH
+	// SearchMatchAndStop: a match, and the last: Search returns it with
+	// every earlier match.
+	SearchMatchAndStop SearchAction = C.DAG_SEARCH_MATCH_AND_STOP
+	// SearchStop: not a match; Search returns every earlier match.
+	SearchStop SearchAction = C.DAG_SEARCH_STOP
+	// SearchAbort: Search returns ErrCancelled and no result.
+	SearchAbort SearchAction = C.DAG_SEARCH_ABORT
+	// SearchSkip: not a match, and nothing beyond it is searched.
+	SearchSkip SearchAction = C.DAG_SEARCH_SKIP
+)
+
+// SearchFlags choose Search's direction and how a match ends a branch;
+// combine with |. 0 searches the ancestors, going beyond every match.
+type SearchFlags uint
+
+const (
+	// SearchDependents searches towards dependents (Terraform's
+	// descendants) instead of dependencies.
+	SearchDependents SearchFlags = C.DAG_SEARCH_DEPENDENTS
+	// SearchFirstMatch ends each branch at its first match, as
+	// FirstAncestorsWith does.
+	SearchFirstMatch SearchFlags = C.DAG_SEARCH_FIRST_MATCH
+)
+
+// Search searches the ancestors of ids (with SearchDependents, their
+// descendants) depth first, calls decide once for every vertex reached, and
+// returns, ascending, the vertices it matched. decide can also end a branch
+// (SearchSkip), end the search with what it has found (SearchStop,
+// SearchMatchAndStop), or abort it (SearchAbort: ErrCancelled). A vertex of
+// ids is reached only from a vertex of ids. With a -> b, b -> c, a -> d (ids
+// in that order) and ids [a], decide sees d, b, c.
+//
+// decide runs as Traverse's visit does (synchronously, reading methods
+// only). If decide panics, the search is aborted and Search panics with the
+// same value.
+//
+// Errors: ErrCancelled (SearchAbort), ErrUnknownVertex (a start id; decide
+// is not called), ErrInvalidArgument (unknown flags, decide returned
+// something other than a SearchAction, decide is nil), ErrClosed.
+func (g *Graph) Search(ids []uint64, flags SearchFlags, decide func(id uint64) SearchAction) ([]uint64, error) {
+	if decide == nil {
+		return nil, newError(StatusInvalidArgument, "Search", "decide is nil")
+	}
+	return g.search(ids, flags, decide)
+}
+
+func (g *Graph) search(ids []uint64, flags SearchFlags, decide func(uint64) SearchAction) ([]uint64, error) {
+	ptr, thread, err := g.beginSearch()
+	if err != nil {
+		return nil, err
+	}
+	defer g.endSearch(thread)
+	data, count := idsArg(ids)
+	var out *C.dag_ids
+	var cerr *C.dag_error
+	s := &search{decide: decide}
+	status := s.run(func(h C.uintptr_t) C.dag_status {
+		return C.dagbind_search(ptr, data, count, C.uint(flags), h, &out, &cerr)
+	})
+	if s.panicked {
+		C.dag_ids_free(out)
+		C.dag_error_free(cerr)
+		s.repanic()
+	}
+	if err := check(status, cerr); err != nil {
+		return nil, err
+	}
+	return takeIDs(out), nil
+}
+
+// predicate turns a match function into a Search callback answering
+// onMatch for a match.
+func predicate(match func(uint64) bool, onMatch SearchAction) func(uint64) SearchAction {
+	return func(id uint64) SearchAction {
+		if match(id) {
+			return onMatch
+		}
+		return SearchNoMatch
+	}
+}
+
 // FirstAncestorsWith is Terraform's FirstAncestorsWith for a set: it searches
 // the ancestors of ids and returns, ascending, each vertex for which match
 // is true, without going beyond it (each branch ends at its first match).
@@ -146,40 +237,20 @@ func (g *Graph) Traverse(start []uint64, flags TraverseFlags, visit func(id uint
 //
 // Errors: ErrUnknownVertex, ErrInvalidArgument (match is nil), ErrClosed.
 func (g *Graph) FirstAncestorsWith(ids []uint64, match func(id uint64) bool) ([]uint64, error) {
-	return g.firstWith("FirstAncestorsWith", ids, match, false)
+	return g.firstWith("FirstAncestorsWith", ids, match, 0)
 }
 
 // FirstDescendantsWith is FirstAncestorsWith towards dependents
 // (Terraform's FirstDescendantsWith).
 func (g *Graph) FirstDescendantsWith(ids []uint64, match func(id uint64) bool) ([]uint64, error) {
-	return g.firstWith("FirstDescendantsWith", ids, match, true)
+	return g.firstWith("FirstDescendantsWith", ids, match, SearchDependents)
 }
 
-func (g *Graph) firstWith(op string, ids []uint64, match func(uint64) bool, descendants bool) ([]uint64, error) {
+func (g *Graph) firstWith(op string, ids []uint64, match func(uint64) bool, flags SearchFlags) ([]uint64, error) {
 	if match == nil {
 		return nil, newError(StatusInvalidArgument, op, "match is nil")
 	}
-	ptr, thread, err := g.beginSearch()
-	if err != nil {
-		return nil, err
-	}
-	defer g.endSearch(thread)
-	data, count := idsArg(ids)
-	var out *C.dag_ids
-	var cerr *C.dag_error
-	s := &search{match: match}
-	status := s.run(func(h C.uintptr_t) C.dag_status {
-		return C.dagbind_first_with(ptr, data, count, cbool(descendants), h, &out, &cerr)
-	})
-	if s.panicked {
-		C.dag_ids_free(out)
-		C.dag_error_free(cerr)
-		s.repanic()
-	}
-	if err := check(status, cerr); err != nil {
-		return nil, err
-	}
-	return takeIDs(out), nil
+	return g.search(ids, flags|SearchFirstMatch, predicate(match, SearchMatch))
 }
 
 // MatchAncestor is Terraform's MatchAncestor for a set: it reports whether
@@ -189,39 +260,21 @@ func (g *Graph) firstWith(op string, ids []uint64, match func(uint64) bool, desc
 //
 // Errors: ErrUnknownVertex, ErrInvalidArgument (match is nil), ErrClosed.
 func (g *Graph) MatchAncestor(ids []uint64, match func(id uint64) bool) (bool, error) {
-	return g.matchAny("MatchAncestor", ids, match, false)
+	return g.matchAny("MatchAncestor", ids, match, 0)
 }
 
 // MatchDescendant is MatchAncestor towards dependents (Terraform's
 // MatchDescendant).
 func (g *Graph) MatchDescendant(ids []uint64, match func(id uint64) bool) (bool, error) {
-	return g.matchAny("MatchDescendant", ids, match, true)
+	return g.matchAny("MatchDescendant", ids, match, SearchDependents)
 }
 
-func (g *Graph) matchAny(op string, ids []uint64, match func(uint64) bool, descendants bool) (bool, error) {
+func (g *Graph) matchAny(op string, ids []uint64, match func(uint64) bool, flags SearchFlags) (bool, error) {
 	if match == nil {
 		return false, newError(StatusInvalidArgument, op, "match is nil")
 	}
-	ptr, thread, err := g.beginSearch()
-	if err != nil {
-		return false, err
-	}
-	defer g.endSearch(thread)
-	data, count := idsArg(ids)
-	var found C.int
-	var cerr *C.dag_error
-	s := &search{match: match}
-	status := s.run(func(h C.uintptr_t) C.dag_status {
-		return C.dagbind_match(ptr, data, count, cbool(descendants), h, &found, &cerr)
-	})
-	if s.panicked {
-		C.dag_error_free(cerr)
-		s.repanic()
-	}
-	if err := check(status, cerr); err != nil {
-		return false, err
-	}
-	return found != 0, nil
+	found, err := g.search(ids, flags, predicate(match, SearchMatchAndStop))
+	return len(found) > 0, err
 }
 
 func cbool(b bool) C.int {

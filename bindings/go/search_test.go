@@ -185,3 +185,113 @@ func TestChangeFromAnotherGoroutineWaitsForSearch(t *testing.T) {
 		t.Errorf("VertexCount = %d after the waiting change, want 4", g.VertexCount())
 	}
 }
+
+func TestSearchActions(t *testing.T) {
+	// The header's example: a->b, b->c, a->d (ids in that order) from a.
+	g, ids := build(t, "a->b", "b->c", "a->d")
+	a, b, c, d := ids["a"], ids["b"], ids["c"], ids["d"]
+	cases := []struct {
+		what    string
+		flags   dag.SearchFlags
+		answers map[uint64]dag.SearchAction
+		found   []string
+		seen    []string
+	}{
+		{"match", 0, map[uint64]dag.SearchAction{b: dag.SearchMatch, c: dag.SearchMatch}, []string{"b", "c"}, []string{"d", "b", "c"}},
+		{"first match", dag.SearchFirstMatch, map[uint64]dag.SearchAction{b: dag.SearchMatch, c: dag.SearchMatch}, []string{"b"}, []string{"d", "b"}},
+		{"skip", 0, map[uint64]dag.SearchAction{b: dag.SearchSkip, c: dag.SearchMatch, d: dag.SearchMatch}, []string{"d"}, []string{"d", "b"}},
+		{"stop", 0, map[uint64]dag.SearchAction{b: dag.SearchStop, d: dag.SearchMatch}, []string{"d"}, []string{"d", "b"}},
+		{"match and stop", 0, map[uint64]dag.SearchAction{b: dag.SearchMatchAndStop}, []string{"b"}, []string{"d", "b"}},
+		{"dependents", dag.SearchDependents, map[uint64]dag.SearchAction{b: dag.SearchMatch, a: dag.SearchMatch}, nil, nil},
+	}
+	for _, tc := range cases {
+		var seen []uint64
+		start := a
+		if tc.flags&dag.SearchDependents != 0 {
+			start = c
+			tc.found, tc.seen = []string{"a", "b"}, []string{"b", "a"}
+		}
+		found, err := g.Search([]uint64{start}, tc.flags, func(id uint64) dag.SearchAction {
+			seen = append(seen, id)
+			return tc.answers[id]
+		})
+		wantNames(t, tc.what+": found", g, found, err, tc.found...)
+		wantNames(t, tc.what+": seen", g, seen, nil, tc.seen...)
+	}
+}
+
+func TestSearchStopsAndAbortsMidway(t *testing.T) {
+	g, err := dag.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	chain := make([]uint64, 40)
+	for i := range chain {
+		if chain[i], err = g.AddUnnamedVertex(); err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			if err := g.Connect(chain[i-1], chain[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	calls := 0
+	found, err := g.Search(chain[:1], 0, func(uint64) dag.SearchAction {
+		calls++
+		if calls == 15 {
+			return dag.SearchStop
+		}
+		return dag.SearchMatch
+	})
+	if err != nil || !reflect.DeepEqual(found, chain[1:15]) || calls != 15 {
+		t.Errorf("stopped search = %v, %v after %d calls; want %v after 15", found, err, calls, chain[1:15])
+	}
+	calls = 0
+	found, err = g.Search(chain[:1], 0, func(uint64) dag.SearchAction {
+		calls++
+		if calls == 15 {
+			return dag.SearchAbort
+		}
+		return dag.SearchMatch
+	})
+	if found != nil || calls != 15 {
+		t.Errorf("aborted search = %v after %d calls; want nil after 15", found, calls)
+	}
+	wantErr(t, "aborted search", err, dag.ErrCancelled, "aborted")
+	// The graph is free again.
+	if err := g.Connect(chain[39], chain[0]); err != nil {
+		t.Errorf("Connect after an aborted search: %v", err)
+	}
+	_, err = g.Search(chain[:1], 0, func(uint64) dag.SearchAction { return dag.SearchAction(9) })
+	wantErr(t, "bad answer", err, dag.ErrInvalidArgument, "dag_search_action")
+	_, err = g.Search(chain[:1], 8, func(uint64) dag.SearchAction { return dag.SearchMatch })
+	wantErr(t, "bad flags", err, dag.ErrInvalidArgument, "flag")
+	_, err = g.Search(chain[:1], 0, nil)
+	wantErr(t, "nil decide", err, dag.ErrInvalidArgument, "nil")
+}
+
+func TestSearchPanicAbortsAtOnce(t *testing.T) {
+	// a depends on b, c and d: the old predicate trampoline ended only the
+	// panicking branch; an abort ends the whole search at the panic.
+	g, ids := build(t, "a->b", "a->c", "a->d")
+	calls := 0
+	func() {
+		defer func() {
+			if r := recover(); r != "decide panic" {
+				t.Errorf("recovered %v, want the callback's panic value", r)
+			}
+		}()
+		_, _ = g.Search([]uint64{ids["a"]}, 0, func(uint64) dag.SearchAction {
+			calls++
+			panic("decide panic")
+		})
+	}()
+	if calls != 1 {
+		t.Errorf("callback called %d times, want 1", calls)
+	}
+	if _, err := g.AddVertex("after"); err != nil {
+		t.Errorf("AddVertex after a recovered panic: %v", err)
+	}
+}

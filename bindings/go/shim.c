@@ -10,42 +10,23 @@ uintptr_t dagbind_thread(void) {
     return (uintptr_t)pthread_self();
 }
 
-static int match_trampoline(uint64_t id, void *user_data) {
-    return dagbindMatch((uintptr_t)user_data, id);
-}
-
 static int visit_trampoline(uint64_t id, size_t depth, void *user_data) {
     return dagbindVisit((uintptr_t)user_data, id, depth);
 }
 
+static int search_trampoline(uint64_t id, void *user_data) {
+    return dagbindSearch((uintptr_t)user_data, id);
+}
+
 static dag_walk_result walk_trampoline(dag_walker *walk, uint64_t vertex, const char **message,
                                        void *user_data) {
-    (void)walk;
-    char *text = NULL;
-    int result = dagbindWalkVertex((uintptr_t)user_data, vertex, &text);
-    /* Go keeps `text` alive until the walk has ended: libdag copies it
-       only after this function returns. */
-    *message = text;
-    return (dag_walk_result)result;
+    (void)message; /* Go fails a vertex with dag_walk_fail, which copies at once. */
+    return (dag_walk_result)dagbindWalkVertex((uintptr_t)user_data, walk, vertex);
 }
 
-dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,
-                              int descendants, uintptr_t handle, dag_ids **out,
-                              dag_error **err) {
-    void *user_data = (void *)handle;
-    if (descendants) {
-        return dag_first_descendants_with(g, ids, count, match_trampoline, user_data, out, err);
-    }
-    return dag_first_ancestors_with(g, ids, count, match_trampoline, user_data, out, err);
-}
-
-dag_status dagbind_match(const dag_graph *g, const uint64_t *ids, size_t count, int descendants,
-                         uintptr_t handle, int *out_found, dag_error **err) {
-    void *user_data = (void *)handle;
-    if (descendants) {
-        return dag_match_descendant(g, ids, count, match_trampoline, user_data, out_found, err);
-    }
-    return dag_match_ancestor(g, ids, count, match_trampoline, user_data, out_found, err);
+dag_status dagbind_search(const dag_graph *g, const uint64_t *ids, size_t count, unsigned flags,
+                          uintptr_t handle, dag_ids **out, dag_error **err) {
+    return dag_search(g, ids, count, flags, search_trampoline, (void *)handle, out, err);
 }
 
 dag_status dagbind_traverse(const dag_graph *g, const uint64_t *start, size_t count,

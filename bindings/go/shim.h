@@ -14,14 +14,9 @@
 
 #include <dag/dag.h>
 
-/* dag_first_ancestors_with, or dag_first_descendants_with when `descendants`. */
-dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,
-                              int descendants, uintptr_t handle, dag_ids **out,
-                              dag_error **err);
-
-/* dag_match_ancestor, or dag_match_descendant when `descendants`. */
-dag_status dagbind_match(const dag_graph *g, const uint64_t *ids, size_t count, int descendants,
-                         uintptr_t handle, int *out_found, dag_error **err);
+/* dag_search with the Go callback of the search behind `handle`. */
+dag_status dagbind_search(const dag_graph *g, const uint64_t *ids, size_t count, unsigned flags,
+                          uintptr_t handle, dag_ids **out, dag_error **err);
 
 dag_status dagbind_traverse(const dag_graph *g, const uint64_t *start, size_t count,
                             unsigned flags, uintptr_t handle, dag_error **err);

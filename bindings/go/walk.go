@@ -83,10 +83,8 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	}
 	state := &walkState{fn: fn, errs: make(map[uint64]error)}
 	h := cgo.NewHandle(state)
-	// Deferred calls run last first: the walk is freed (its callbacks have
-	// all returned) before the messages it copied and its handle go.
+	// Deleted once the walk is freed and its callbacks have all returned.
 	defer h.Delete()
-	defer state.freeMessages()
 
 	ptr, err := g.handle().beginWrite("Walk")
 	if err != nil {
@@ -168,35 +166,31 @@ type walkState struct {
 	fn func(id uint64) error
 
 	mu sync.Mutex
-	// messages are the failure texts handed to libdag, which copies each
-	// only after the callback has returned; they are freed when the walk
-	// has ended.
-	messages []*C.char
 	// errs holds the error each failed callback returned, for the report.
 	errs map[uint64]error
 }
 
 // run is the body of a walk callback: it calls fn and turns its result
-// into a dag_walk_result.
-func (w *walkState) run(vertex uint64, message **C.char) C.int {
+// into a dag_walk_result, failing the vertex with dag_walk_fail.
+func (w *walkState) run(walk *C.dag_walker, vertex uint64) C.int {
 	err, text := w.call(vertex)
 	if err == nil {
 		return C.DAG_WALK_OK
 	}
+	w.mu.Lock()
+	w.errs[vertex] = err
+	w.mu.Unlock()
 	var ctext *C.char
 	if text != "" {
 		// libdag documents messages as UTF-8 strings ending at the first
 		// NUL; make the Go text one rather than have it cut short.
 		text = strings.ToValidUTF8(text, "\uFFFD")
 		ctext = C.CString(strings.ReplaceAll(text, "\x00", "\uFFFD"))
+		defer C.free(unsafe.Pointer(ctext))
 	}
-	w.mu.Lock()
-	if ctext != nil {
-		w.messages = append(w.messages, ctext)
-	}
-	w.errs[vertex] = err
-	w.mu.Unlock()
-	*message = ctext
+	// Refused only where another goroutine completed the vertex while fn
+	// ran: returning failed still fails it then, without the message.
+	C.dag_walk_fail(walk, C.uint64_t(vertex), ctext, nil)
 	return C.DAG_WALK_FAILED
 }
 
@@ -217,15 +211,6 @@ func (w *walkState) call(vertex uint64) (err error, text string) {
 	}
 	returned = true
 	return err, text
-}
-
-func (w *walkState) freeMessages() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, m := range w.messages {
-		C.free(unsafe.Pointer(m))
-	}
-	w.messages = nil
 }
 
 // PanicError is the error of a vertex whose Walk callback panicked.

@@ -197,6 +197,58 @@ func TestWalkMessages(t *testing.T) {
 	}
 }
 
+func TestWalkFailureMessagesFromEightThreads(t *testing.T) {
+	// Every message is handed to libdag (dag_walk_fail) in a C string freed
+	// at once; each vertex must still report its own. The first eight
+	// callbacks wait for each other, so eight threads fail at the same time.
+	g, err := dag.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for i := 0; i < 64; i++ {
+		if _, err := g.AddUnnamedVertex(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	entered := 0
+	allIn := make(chan struct{})
+	report, err := g.Walk(dag.WalkOptions{Parallelism: 8}, func(id uint64) error {
+		mu.Lock()
+		entered++
+		first, last := entered <= 8, entered == 8
+		mu.Unlock()
+		if last {
+			close(allIn)
+		}
+		if first {
+			select {
+			case <-allIn:
+			case <-time.After(time.Minute):
+				return errors.New("eight callbacks never ran at once")
+			}
+		}
+		if id%2 == 0 {
+			return fmt.Errorf("vertex %d %s", id, strings.Repeat("x", int(id)))
+		}
+		return nil
+	})
+	if err != nil || report.OK() {
+		t.Fatalf("Walk = %v; want a report of the failures", err)
+	}
+	for id := uint64(1); id <= 64; id++ {
+		r, _ := report.Result(id)
+		want := ""
+		if id%2 == 0 {
+			want = fmt.Sprintf("vertex %d %s", id, strings.Repeat("x", int(id)))
+		}
+		if r.Message != want || (r.Status == dag.VertexFailed) != (id%2 == 0) {
+			t.Errorf("vertex %d: %v %q, want message %q", id, r.Status, r.Message, want)
+		}
+	}
+}
+
 type nilPointerError struct{ what string }
 
 func (e *nilPointerError) Error() string { return e.what }

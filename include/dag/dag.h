@@ -144,7 +144,7 @@ typedef enum dag_status {
     DAG_E_INVALID_GRAPH = -12,
     /** The call is not allowed in the current state (walk finished, vertex not pending...). */
     DAG_E_STATE = -13,
-    /** A walk was cancelled. */
+    /** A walk was cancelled, or a dag_search() callback aborted its search. */
     DAG_E_CANCELLED = -14,
     /** Input text (JSON, DOT) could not be parsed; the message says where. */
     DAG_E_PARSE = -15,
@@ -608,6 +608,65 @@ DAG_API dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **o
  */
 DAG_API dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out,
                                   dag_error **err);
+
+/* ---- Roots, leaves and degrees (1.2) ---------------------------------- */
+
+/*
+ * Counted along the edges as dag_connect() makes them (a -> b: a depends on
+ * b). With a -> b and a -> c:
+ *
+ *   dag_roots      = {a}     nothing depends on a
+ *   dag_leaves     = {b, c}  b and c depend on nothing
+ *   dag_dependency_count(a) = 2, dag_dependent_count(a) = 0
+ *   dag_dependency_count(b) = 0, dag_dependent_count(b) = 1
+ *
+ * An edge v -> v counts as a dependency and as a dependent of v, so a vertex
+ * with one is neither a root nor a leaf; a vertex with no edges is both.
+ * Read-only: any thread, as the other `const dag_graph *` functions.
+ */
+
+/**
+ * Every vertex nothing depends on (no dependents, no in-edges), ascending by
+ * id: the candidates of dag_root(), which succeeds exactly when there is one.
+ * O(number of ids issued), removed vertices included.
+ *
+ * @param out  receives the ids (free with dag_ids_free()); an empty array
+ *             for an empty graph.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out); DAG_E_NOMEM.
+ * @since 1.2
+ */
+DAG_API dag_status dag_roots(const dag_graph *g, dag_ids **out, dag_error **err);
+
+/**
+ * Every vertex that depends on nothing (no dependencies, no out-edges),
+ * ascending by id: what a walk may start with. Cost as dag_roots().
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out); DAG_E_NOMEM.
+ * @since 1.2
+ */
+DAG_API dag_status dag_leaves(const dag_graph *g, dag_ids **out, dag_error **err);
+
+/**
+ * How many vertices `id` depends on directly: its out-degree, the size of
+ * dag_dependencies(). O(1).
+ *
+ * @param out_count  receives the count.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out_count); DAG_E_UNKNOWN_VERTEX.
+ * @since 1.2
+ */
+DAG_API dag_status dag_dependency_count(const dag_graph *g, uint64_t id, size_t *out_count,
+                                        dag_error **err);
+
+/**
+ * How many vertices depend on `id` directly: its in-degree, the size of
+ * dag_dependents(). O(1).
+ *
+ * @param out_count  receives the count.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out_count); DAG_E_UNKNOWN_VERTEX.
+ * @since 1.2
+ */
+DAG_API dag_status dag_dependent_count(const dag_graph *g, uint64_t id, size_t *out_count,
+                                       dag_error **err);
 
 /**
  * Terraform's Subsume: copies every vertex and edge of `other` into `g`.
@@ -1400,6 +1459,89 @@ DAG_API dag_status dag_match_descendant(const dag_graph *g, const uint64_t *ids,
                                         dag_predicate_fn match, void *user_data, int *out_found,
                                         dag_error **err);
 
+/* ---- Searches that can stop (1.2) ------------------------------------- */
+
+/**
+ * What a dag_search_fn says about a vertex. 0 and 1 mean what a
+ * dag_predicate_fn's "no match" and "match" do, so a predicate returning 0
+ * or 1 is a valid dag_search_fn.
+ * @since 1.2
+ */
+typedef enum dag_search_action {
+    /** Not a match; search on beyond it. */
+    DAG_SEARCH_NO_MATCH = 0,
+    /** A match; search on beyond it, unless DAG_SEARCH_FIRST_MATCH. */
+    DAG_SEARCH_MATCH = 1,
+    /** A match, and the last: the search ends and returns DAG_OK with it and every earlier match. */
+    DAG_SEARCH_MATCH_AND_STOP = 2,
+    /** Not a match; the search ends and returns DAG_OK with every earlier match. */
+    DAG_SEARCH_STOP = 3,
+    /**
+     * The search ends and returns DAG_E_CANCELLED, its message naming the
+     * vertex; *out is not written. Keep the reason in user_data.
+     */
+    DAG_SEARCH_ABORT = 4,
+    /** Not a match, and do not search beyond it: its branch ends here. */
+    DAG_SEARCH_SKIP = 5
+} dag_search_action;
+
+/**
+ * Called by dag_search() once per vertex reached, synchronously, on the
+ * calling thread; returns a dag_search_action. The same rules as
+ * dag_visit_fn: it may call any function taking `const dag_graph *` on the
+ * graph searched; a call that would change that graph (or start a walk of
+ * it) returns DAG_E_BUSY and changes nothing; dag_set_vertex_user_data() is
+ * allowed.
+ * @since 1.2
+ */
+typedef int (*dag_search_fn)(uint64_t id, void *user_data);
+
+/** Flags for dag_search(); combine with |. 0 searches the ancestors. @since 1.2 */
+enum {
+    /** Towards dependents (Terraform's descendants) instead of dependencies. */
+    DAG_SEARCH_DEPENDENTS = 1,
+    /** A match ends its branch: nothing beyond it is searched (FirstAncestorsWith). */
+    DAG_SEARCH_FIRST_MATCH = 2
+};
+
+/**
+ * Searches the ancestors of a set (with DAG_SEARCH_DEPENDENTS, its
+ * descendants) and collects what `fn` matches, which may also end a branch,
+ * stop the search with what it has found, or abort it. The four searches
+ * above are special cases: dag_first_ancestors_with() is
+ * dag_search(DAG_SEARCH_FIRST_MATCH) with a predicate, dag_match_ancestor()
+ * a search whose callback answers DAG_SEARCH_MATCH_AND_STOP for a match.
+ *
+ * Order: as dag_ancestors(), the search starts from the direct dependencies
+ * (dependents) of the start set, so a start vertex is reached only from a
+ * start vertex. It goes depth first, as dag_traverse() with no flags from
+ * those vertices: each batch of neighbours is taken largest id first. Each
+ * vertex reached is passed to `fn` once.
+ *
+ * Example: with vertices a, b, c, d added in that order, edges a -> b,
+ * b -> c, a -> d and start {a}, `fn` sees d, b, c.
+ * Answering MATCH for b and c gives {b, c}; with DAG_SEARCH_FIRST_MATCH, {b}
+ * (c is reached only through b); answering STOP for b gives {} and c is
+ * never seen; MATCH_AND_STOP for b gives {b}.
+ *
+ * @param ids        `count` start ids (duplicates count once); NULL if count is 0.
+ * @param flags      DAG_SEARCH_* flags.
+ * @param fn         the callback; user_data is passed to it unchanged.
+ * @param out        NULL, or receives the matches, ascending ids (free with
+ *                   dag_ids_free()), also when the callback stopped the search.
+ * @return DAG_OK (the search ran to its end, or the callback stopped it);
+ *         DAG_E_CANCELLED (the callback answered DAG_SEARCH_ABORT);
+ *         DAG_E_NULL_ARGUMENT (g, fn, ids with count > 0);
+ *         DAG_E_INVALID_ARGUMENT (unknown flag bits; count above
+ *         PTRDIFF_MAX / 8; the callback returned a value that is not a
+ *         dag_search_action); DAG_E_UNKNOWN_VERTEX (a start id is not live;
+ *         `fn` is not called); DAG_E_NOMEM. On every error *out is not
+ *         written, and the graph is as it was: the search only reads it.
+ * @since 1.2
+ */
+DAG_API dag_status dag_search(const dag_graph *g, const uint64_t *ids, size_t count, unsigned flags,
+                              dag_search_fn fn, void *user_data, dag_ids **out, dag_error **err);
+
 
 /* ------------------------------------------------------------------------ */
 /* Walks                                                                     */
@@ -1785,6 +1927,33 @@ DAG_API void dag_walk_free(dag_walker *walk);
  */
 DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result,
                                      const char *message, dag_error **err);
+
+/**
+ * Fails a vertex with a message that is copied before this returns, so the
+ * caller may free or reuse its buffer at once (a binding need not keep one
+ * alive per failed vertex until its callback has returned).
+ *
+ * From inside `vertex`'s own callback (on the thread running it, or in code
+ * that callback calls): the vertex fails, with this message, when the
+ * callback returns, whatever it returns; return DAG_WALK_FAILED to say so.
+ * The callback's own *message is then ignored. dag_walk_expand() of the
+ * vertex refuses once it has been failed, and dag_walk_fail() once it has
+ * been expanded (DAG_E_STATE).
+ *
+ * From anywhere else (another thread, the callback of another vertex, a
+ * host finishing a pending vertex) it is exactly
+ * dag_walk_complete(walk, vertex, DAG_WALK_FAILED, message).
+ *
+ * @param message  NULL (no message) or NUL-terminated UTF-8, copied.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (walk); DAG_E_UNKNOWN_VERTEX (not in
+ *         this walk); DAG_E_STATE (failed or completed already, expanded,
+ *         not started or never will, removed by an update, or the walk has
+ *         finished; see dag_walk_complete()); DAG_E_CANCELLED (cancelled
+ *         while pending); DAG_E_NOMEM (nothing changed).
+ * @since 1.2
+ */
+DAG_API dag_status dag_walk_fail(dag_walker *walk, uint64_t vertex, const char *message,
+                                 dag_error **err);
 
 /**
  * Dynamic expansion: while `vertex`'s callback runs (normally from inside
@@ -2473,6 +2642,22 @@ typedef struct dag_api_table {
                               dag_error **err);
     /** dag_format_name(); @since 1.1 */
     const char *(*format_name)(dag_format format);
+    /** dag_roots(); @since 1.2 */
+    dag_status (*roots)(const dag_graph *g, dag_ids **out, dag_error **err);
+    /** dag_leaves(); @since 1.2 */
+    dag_status (*leaves)(const dag_graph *g, dag_ids **out, dag_error **err);
+    /** dag_dependency_count(); @since 1.2 */
+    dag_status (*dependency_count)(const dag_graph *g, uint64_t id, size_t *out_count,
+                                   dag_error **err);
+    /** dag_dependent_count(); @since 1.2 */
+    dag_status (*dependent_count)(const dag_graph *g, uint64_t id, size_t *out_count,
+                                  dag_error **err);
+    /** dag_search(); @since 1.2 */
+    dag_status (*search)(const dag_graph *g, const uint64_t *ids, size_t count, unsigned flags,
+                         dag_search_fn fn, void *user_data, dag_ids **out, dag_error **err);
+    /** dag_walk_fail(); @since 1.2 */
+    dag_status (*walk_fail)(dag_walker *walk, uint64_t vertex, const char *message,
+                            dag_error **err);
     /** dag_walk_wait_for(); @since 1.2 */
     dag_status (*walk_wait_for)(dag_walker *walk, int timeout_ms, dag_walk_report **out_report,
                                 dag_error **err);

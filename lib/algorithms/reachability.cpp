@@ -21,49 +21,68 @@ std::vector<VertexId> first_step(const Graph &g, const std::vector<VertexId> &st
     return out;
 }
 
-std::vector<VertexId> collect(const Graph &g, const std::vector<VertexId> &start, bool reverse,
-                              const VertexPredicate *match) {
+SearchAction matching(const VertexPredicate &match, SearchAction on_match, VertexId id) {
+    return match(id) ? on_match : SearchAction::no_match;
+}
+
+}  // namespace
+
+std::vector<VertexId> search(const Graph &g, const std::vector<VertexId> &start, SearchOptions options,
+                             const SearchCallback &callback) {
     std::vector<VertexId> out;
     TraversalOptions opts;
-    opts.reverse = reverse;
-    traverse(g, first_step(g, start, reverse), opts, [&](VertexId id, std::size_t) {
-        if (!match) {
-            out.push_back(id);
-            return Visit::proceed;
+    opts.reverse = options.reverse;
+    traverse(g, first_step(g, start, options.reverse), opts, [&](VertexId id, std::size_t) {
+        switch (callback(id)) {
+            case SearchAction::no_match: return Visit::proceed;
+            case SearchAction::skip: return Visit::skip;
+            case SearchAction::stop: return Visit::stop;
+            case SearchAction::match_and_stop: out.push_back(id); return Visit::stop;
+            case SearchAction::match: break;
         }
-        if (!(*match)(id)) return Visit::proceed;
         out.push_back(id);
-        return Visit::skip;
+        return options.first_match ? Visit::skip : Visit::proceed;
     });
     std::sort(out.begin(), out.end());
     return out;
 }
 
+namespace {
+
+std::vector<VertexId> every(const Graph &g, const std::vector<VertexId> &start, bool reverse) {
+    return search(g, start, SearchOptions{reverse, false}, [](VertexId) { return SearchAction::match; });
+}
+
+std::vector<VertexId> first_with(const Graph &g, const std::vector<VertexId> &start, bool reverse,
+                                 const VertexPredicate &match) {
+    return search(g, start, SearchOptions{reverse, true},
+                  [&](VertexId id) { return matching(match, SearchAction::match, id); });
+}
+
 bool any(const Graph &g, const std::vector<VertexId> &start, bool reverse, const VertexPredicate &match) {
-    TraversalOptions opts;
-    opts.reverse = reverse;
-    return !traverse(g, first_step(g, start, reverse), opts,
-                     [&](VertexId id, std::size_t) { return match(id) ? Visit::stop : Visit::proceed; });
+    return !search(g, start, SearchOptions{reverse, false},
+                   [&](VertexId id) { return matching(match, SearchAction::match_and_stop, id); })
+                .empty();
 }
 
 }  // namespace
 
 std::vector<VertexId> ancestors(const Graph &g, const std::vector<VertexId> &start) {
-    return collect(g, start, false, nullptr);
+    return every(g, start, false);
 }
 
 std::vector<VertexId> descendants(const Graph &g, const std::vector<VertexId> &start) {
-    return collect(g, start, true, nullptr);
+    return every(g, start, true);
 }
 
 std::vector<VertexId> first_ancestors_with(const Graph &g, const std::vector<VertexId> &start,
                                            const VertexPredicate &match) {
-    return collect(g, start, false, &match);
+    return first_with(g, start, false, match);
 }
 
 std::vector<VertexId> first_descendants_with(const Graph &g, const std::vector<VertexId> &start,
                                              const VertexPredicate &match) {
-    return collect(g, start, true, &match);
+    return first_with(g, start, true, match);
 }
 
 bool match_ancestor(const Graph &g, const std::vector<VertexId> &start, const VertexPredicate &match) {

@@ -34,4 +34,23 @@ std::vector<VertexId> first_descendants_with(const Graph &g, const std::vector<V
 bool match_ancestor(const Graph &g, const std::vector<VertexId> &start, const VertexPredicate &match);
 bool match_descendant(const Graph &g, const std::vector<VertexId> &start, const VertexPredicate &match);
 
+// The general form of the searches above (dag_search): the callback says, per
+// vertex reached, whether it matches, whether to go beyond it, and whether to
+// end the search. Values match dag_search_action.
+enum class SearchAction { no_match = 0, match = 1, match_and_stop = 2, stop = 3, skip = 5 };
+
+struct SearchOptions {
+    bool reverse = false;      // towards dependents (descendants)
+    bool first_match = false;  // a match ends its branch
+};
+
+using SearchCallback = std::function<SearchAction(VertexId)>;
+
+// Depth first from the neighbours of the start set (Errc::unknown_vertex for
+// a start id that is not live, before any call), as traverse() without
+// flags. Returns the matches, ascending ids, also when the callback stopped
+// the search; an exception thrown by the callback ends it and propagates.
+std::vector<VertexId> search(const Graph &g, const std::vector<VertexId> &start, SearchOptions options,
+                             const SearchCallback &callback);
+
 }  // namespace dag

@@ -126,4 +126,10 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->walk_begin, &dag_walk_begin);
     EXPECT_EQ(t->walk_next_ready, &dag_walk_next_ready);
     EXPECT_EQ(t->walk_report_read, &dag_walk_report_read);
+    EXPECT_EQ(t->roots, &dag_roots);
+    EXPECT_EQ(t->leaves, &dag_leaves);
+    EXPECT_EQ(t->dependency_count, &dag_dependency_count);
+    EXPECT_EQ(t->dependent_count, &dag_dependent_count);
+    EXPECT_EQ(t->search, &dag_search);
+    EXPECT_EQ(t->walk_fail, &dag_walk_fail);
 }

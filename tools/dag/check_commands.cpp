@@ -64,57 +64,53 @@ int cycles(const Input &input) {
 
 // The most vertices on one dependency path, computed in execution order so
 // that every vertex's dependencies are done before it.
-size_t longest_chain(const dag_graph *g, const std::vector<uint64_t> &vertices,
-                     const std::vector<std::vector<size_t>> &dependencies) {
+size_t longest_chain(const dag_graph *g) {
     dag_ids *raw = nullptr;
     dag_error *err = nullptr;
     check(dag_reverse_topological_order(g, &raw, &err), &err);
+    const std::vector<uint64_t> order = take(raw);
+    // Vertex ids can be sparse (JSON input keeps its ids): index them densely.
+    check(dag_vertices(g, &raw, &err), &err);
+    const std::vector<uint64_t> vertices = take(raw);
+    auto index = [&](uint64_t id) {
+        return static_cast<size_t>(std::lower_bound(vertices.begin(), vertices.end(), id) - vertices.begin());
+    };
     std::vector<size_t> chain(vertices.size(), 0);
     size_t longest = 0;
-    for (uint64_t id : take(raw)) {
-        size_t v = std::lower_bound(vertices.begin(), vertices.end(), id) - vertices.begin();
-        for (size_t dependency : dependencies[v]) chain[v] = std::max(chain[v], chain[dependency]);
-        longest = std::max(longest, ++chain[v]);
+    for (uint64_t id : order) {
+        check(dag_dependencies(g, id, &raw, &err), &err);
+        size_t &here = chain[index(id)];
+        for (uint64_t dependency : take(raw)) here = std::max(here, chain[index(dependency)]);
+        longest = std::max(longest, ++here);
     }
     return longest;
 }
 
-int stats(const Input &input) {
-    Graph g = load(input);
+// How many vertices dag_roots() or dag_leaves() finds.
+size_t count_of(const dag_graph *g, dag_status (*list)(const dag_graph *, dag_ids **, dag_error **)) {
     dag_ids *raw = nullptr;
     dag_error *err = nullptr;
-    check(dag_vertices(g.get(), &raw, &err), &err);
-    const std::vector<uint64_t> vertices = take(raw);
-    check(dag_edges(g.get(), &raw, &err), &err);
-    const std::vector<uint64_t> edges = take(raw);
+    check(list(g, &raw, &err), &err);
+    const size_t n = dag_ids_count(raw);
+    dag_ids_free(raw);
+    return n;
+}
 
-    // Vertex ids can be sparse (JSON input keeps its ids): index them densely.
-    auto index = [&](uint64_t id) {
-        return static_cast<size_t>(std::lower_bound(vertices.begin(), vertices.end(), id) -
-                                   vertices.begin());
-    };
-    std::vector<std::vector<size_t>> dependencies(vertices.size());
-    std::vector<size_t> dependents(vertices.size(), 0);
-    for (size_t i = 0; i + 1 < edges.size(); i += 2) {
-        size_t from = index(edges[i]), to = index(edges[i + 1]);
-        dependencies[from].push_back(to);
-        ++dependents[to];
-    }
-    size_t roots = std::count(dependents.begin(), dependents.end(), 0);
-    size_t leaves = std::count_if(dependencies.begin(), dependencies.end(),
-                                  [](const auto &list) { return list.empty(); });
+int stats(const Input &input) {
+    Graph g = load(input);
+    const size_t roots = count_of(g.get(), dag_roots), leaves = count_of(g.get(), dag_leaves);
 
     Validation found = validate_graph(g.get(), false);
     size_t self_references = 0;
     dag_validation_self_references(found.get(), &self_references);
     bool acyclic = dag_validation_status(found.get()) == DAG_OK;
 
-    std::printf("vertices: %zu\nedges: %zu\nroots: %zu\nleaves: %zu\n", vertices.size(),
-                edges.size() / 2, roots, leaves);
+    std::printf("vertices: %zu\nedges: %zu\nroots: %zu\nleaves: %zu\n", dag_vertex_count(g.get()),
+                dag_edge_count(g.get()), roots, leaves);
     std::printf("acyclic: %s\ncycles: %zu\nself references: %zu\n", acyclic ? "yes" : "no",
                 dag_validation_cycle_count(found.get()), self_references);
     if (acyclic)
-        std::printf("longest chain: %zu\n", longest_chain(g.get(), vertices, dependencies));
+        std::printf("longest chain: %zu\n", longest_chain(g.get()));
     else
         std::printf("longest chain: n/a\n");
     return 0;

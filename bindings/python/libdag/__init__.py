@@ -22,7 +22,7 @@ from . import errors
 from .errors import *  # noqa: F401,F403 (every error class, listed in errors.__all__)
 from .formats import Format
 from .graph import Graph
-from .traversal import Visit
+from .traversal import Search, Visit
 from .validation import Validation
 from .walk import PENDING, VertexResult, VertexStatus, WalkEvent, Walker, WalkReport
 
@@ -41,6 +41,7 @@ __all__ = [
     "Graph",
     "Validation",
     "Format",
+    "Search",
     "Visit",
     "Walker",
     "WalkReport",

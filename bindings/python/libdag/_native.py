@@ -70,6 +70,10 @@ TRAVERSE_BREADTH_FIRST = 1
 TRAVERSE_REVERSE = 2
 TRAVERSE_SORTED = 4
 
+# dag_search flags (1.2)
+SEARCH_DEPENDENTS = 1
+SEARCH_FIRST_MATCH = 2
+
 WALK_MAX_THREADS = 1024
 
 
@@ -113,6 +117,7 @@ size_p = POINTER(c_size_t)
 
 VISIT_FN = CFUNCTYPE(c_int, c_uint64, c_size_t, c_void_p)
 PREDICATE_FN = CFUNCTYPE(c_int, c_uint64, c_void_p)
+SEARCH_FN = CFUNCTYPE(c_int, c_uint64, c_void_p)
 # The walker and message arguments are kept as raw addresses: the callback
 # writes *message itself, and the walker handle is never turned into an object.
 WALK_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, POINTER(c_void_p), c_void_p)
@@ -240,6 +245,14 @@ _PROTOTYPES = {
     "dag_walk_report_cancelled": (c_int, [walk_report_p]),
     "dag_walk_report_ran": (c_int, [walk_report_p, c_uint64]),
     "dag_vertex_status_string": (c_char_p, [c_int]),
+    # 1.2
+    "dag_roots": (c_int, [graph_p, POINTER(ids_p), _E]),
+    "dag_leaves": (c_int, [graph_p, POINTER(ids_p), _E]),
+    "dag_dependency_count": (c_int, [graph_p, c_uint64, size_p, _E]),
+    "dag_dependent_count": (c_int, [graph_p, c_uint64, size_p, _E]),
+    "dag_search": (c_int, [graph_p, uint64_p, c_size_t, c_uint, SEARCH_FN, c_void_p, POINTER(ids_p), _E]),
+    # The walker as the raw address a walk callback receives.
+    "dag_walk_fail": (c_int, [c_void_p, c_uint64, c_char_p, _E]),
 }
 
 

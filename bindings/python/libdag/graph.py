@@ -347,6 +347,43 @@ class Graph:
         with self._handle.read(who) as g:
             return ids_result(lib.dag_dependents, g, vertex)
 
+    def roots(self):
+        """Every vertex nothing depends on (no dependents), ascending; root() succeeds when there is one.
+
+        With a -> b and a -> c: roots() is [a], leaves() is [b, c]. A vertex
+        with an edge to itself is neither.
+        """
+        with self._handle.read("Graph.roots") as g:
+            return ids_result(lib.dag_roots, g)
+
+    def leaves(self):
+        """Every vertex that depends on nothing (no dependencies), ascending."""
+        with self._handle.read("Graph.leaves") as g:
+            return ids_result(lib.dag_leaves, g)
+
+    def dependency_count(self, vertex):
+        """How many vertices `vertex` depends on directly (its out-degree): len(dependencies(vertex)), in O(1).
+
+        Raises:
+            UnknownVertexError: no such vertex.
+        """
+        return self._count(lib.dag_dependency_count, vertex, "Graph.dependency_count")
+
+    def dependent_count(self, vertex):
+        """How many vertices depend on `vertex` directly (its in-degree): len(dependents(vertex)), in O(1).
+
+        Raises:
+            UnknownVertexError: no such vertex.
+        """
+        return self._count(lib.dag_dependent_count, vertex, "Graph.dependent_count")
+
+    def _count(self, fn, vertex, who):
+        vertex = vertex_id(vertex, who)
+        out = c_size_t()
+        with self._handle.read(who) as g:
+            call(fn, g, vertex, byref(out))
+        return out.value
+
     def subsume(self, other):
         """Terraform's Subsume: copies every vertex and edge of `other` into this graph.
 
@@ -562,7 +599,7 @@ class Graph:
         who = "Graph.first_ancestors_with"
         start = id_array(ids, who)
         with self._handle.read(who) as g:
-            return traversal.first_with(lib.dag_first_ancestors_with, g, start, predicate)
+            return traversal.search(g, start, _native.SEARCH_FIRST_MATCH, predicate, who, traversal.FIRST_WITH)
 
     def first_descendants_with(self, ids, predicate):
         """FirstDescendantsWith: as first_ancestors_with(), towards dependents.
@@ -573,7 +610,8 @@ class Graph:
         who = "Graph.first_descendants_with"
         start = id_array(ids, who)
         with self._handle.read(who) as g:
-            return traversal.first_with(lib.dag_first_descendants_with, g, start, predicate)
+            return traversal.search(g, start, _native.SEARCH_DEPENDENTS | _native.SEARCH_FIRST_MATCH, predicate, who,
+                                    traversal.FIRST_WITH)
 
     def match_ancestor(self, ids, predicate):
         """Terraform's MatchAncestor: True when `predicate` is truthy for some ancestor of the start set.
@@ -587,7 +625,7 @@ class Graph:
         who = "Graph.match_ancestor"
         start = id_array(ids, who)
         with self._handle.read(who) as g:
-            return traversal.match(lib.dag_match_ancestor, g, start, predicate)
+            return bool(traversal.search(g, start, 0, predicate, who, traversal.MATCH_ANY))
 
     def match_descendant(self, ids, predicate):
         """MatchDescendant: as match_ancestor(), towards dependents.
@@ -598,7 +636,31 @@ class Graph:
         who = "Graph.match_descendant"
         start = id_array(ids, who)
         with self._handle.read(who) as g:
-            return traversal.match(lib.dag_match_descendant, g, start, predicate)
+            return bool(traversal.search(g, start, _native.SEARCH_DEPENDENTS, predicate, who, traversal.MATCH_ANY))
+
+    def search(self, ids, callback, *, dependents=False, first_match=False):
+        """Searches the ancestors of `ids` (with ``dependents=True``, the descendants); returns the matches, ascending.
+
+        `callback(vertex_id)` is called once per vertex reached, depth first,
+        on this thread, and returns a :class:`Search` value: ``MATCH`` (or
+        True) collects the vertex, ``NO_MATCH`` (None, False) does not,
+        ``SKIP`` does not go beyond it, ``STOP`` and ``MATCH_AND_STOP`` end
+        the search with what it has found, ``ABORT`` ends it with
+        CancelledError. With ``first_match=True`` a match ends its branch,
+        as in first_ancestors_with(). An exception from the callback aborts
+        the search and is raised here. A start vertex is reached only from a
+        start vertex.
+
+        Raises:
+            UnknownVertexError: a start id is unknown.
+            CancelledError: the callback returned ``Search.ABORT``.
+            InvalidArgumentError: the callback returned something else.
+        """
+        who = "Graph.search"
+        start = id_array(ids, who)
+        flags = (_native.SEARCH_DEPENDENTS if dependents else 0) | (_native.SEARCH_FIRST_MATCH if first_match else 0)
+        with self._handle.read(who) as g:
+            return traversal.search(g, start, flags, callback, who)
 
     def traverse(self, start, visitor=None, *, breadth_first=False, reverse=False, sort=False):
         """Terraform's Depth/BreadthFirstWalk (and Reverse...) from `start`; returns [(id, depth), ...].

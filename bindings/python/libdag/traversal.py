@@ -1,21 +1,21 @@
-"""Traversals and predicate searches that call Python back synchronously.
+"""Traversals and searches that call Python back synchronously.
 
-dag_traverse() and the first_*_with / match_* searches call a C function
-pointer for each vertex, on the calling thread. A Python exception cannot
-cross the C frames in between, so the trampolines here catch it, tell the
-library to stop as soon as it can, and re-raise it, unchanged, once the C
-call has returned.
+dag_traverse() and dag_search() (which the first_*_with / match_* searches
+use too) call a C function pointer for each vertex, on the calling thread. A
+Python exception cannot cross the C frames in between, so the trampolines
+here catch it, stop the traversal or abort the search, and re-raise it,
+unchanged, once the C call has returned.
 """
 
 import enum
-from ctypes import byref, c_int
+from ctypes import byref
 
 from . import _native
 from .errors import InvalidArgumentError, call
 from ._owned import ids_result
 from ._native import lib
 
-__all__ = ["Visit"]
+__all__ = ["Search", "Visit"]
 
 
 class Visit(enum.IntEnum):
@@ -71,56 +71,77 @@ def traverse(ptr, start, flags, visitor, who):
     return trampoline.visited
 
 
-class _Predicate:
-    """Calls a Python predicate from the first_*_with / match_* searches."""
+class Search(enum.IntEnum):
+    """What a Graph.search() callback returns about a vertex (``dag_search_action``)."""
 
-    def __init__(self, predicate):
-        if not callable(predicate):
-            raise TypeError(f"a predicate must be callable, not {type(predicate).__name__}")
-        self.predicate = predicate
+    #: Not a match; search on beyond it (returning None or False means the same).
+    NO_MATCH = 0
+    #: A match; search on beyond it unless ``first_match`` (returning True means the same).
+    MATCH = 1
+    #: A match, and the last: the search ends and returns every match so far.
+    MATCH_AND_STOP = 2
+    #: Not a match; the search ends and returns every earlier match.
+    STOP = 3
+    #: The search ends with CancelledError.
+    ABORT = 4
+    #: Not a match, and nothing beyond it is searched.
+    SKIP = 5
+
+
+class _Searcher:
+    """Calls a Python callback from dag_search(); an exception aborts the search."""
+
+    def __init__(self, callback, who, answers=None):
+        if not callable(callback):
+            raise TypeError(f"a search callback must be callable, not {type(callback).__name__}")
+        self.callback = callback
+        self.who = who
+        # How a predicate's truth maps to an answer (first_*_with, match_*),
+        # or None for a Search-returning callback.
+        self.answers = answers
         self.error = None
-        self.c_fn = _native.PREDICATE_FN(self._call)
+        self.c_fn = _native.SEARCH_FN(self._call)
 
     def _call(self, vertex, _user_data):
-        if self.error is not None:
-            # A match ends each branch (first_*_with) or the whole search
-            # (match_*): the quickest way back to the caller.
-            return 1
         try:
-            return 1 if self.predicate(vertex) else 0
+            answer = self.callback(vertex)
+            if self.answers is not None:
+                return self.answers[1 if answer else 0]
+            if answer is None or answer is False:
+                return Search.NO_MATCH
+            if answer is True:
+                return Search.MATCH
+            if isinstance(answer, int):
+                try:
+                    return int(Search(answer))
+                except ValueError:
+                    pass
+            raise InvalidArgumentError(
+                _native.E_INVALID_ARGUMENT,
+                f"{self.who}: the callback returned {answer!r}; expected None, a bool or a Search value",
+            )
         except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
             self.error = exc
-            return 1
-
-    def reraise(self):
-        """Raises the predicate's exception, if it raised one."""
-        if self.error is not None:
-            error, self.error = self.error, None
-            raise error
+            return Search.ABORT
 
 
-def first_with(fn, ptr, start, predicate):
-    """dag_first_ancestors_with / dag_first_descendants_with; returns the matching ids."""
+def search(ptr, start, flags, callback, who, answers=None):
+    """Runs dag_search(); returns the matching ids, ascending."""
     ids, count = start
-    trampoline = _Predicate(predicate)
+    trampoline = _Searcher(callback, who, answers)
     try:
-        result = ids_result(fn, ptr, ids, count, trampoline.c_fn, None)
+        result = ids_result(lib.dag_search, ptr, ids, count, flags, trampoline.c_fn, None)
     except BaseException:
-        trampoline.reraise()  # the predicate's own exception explains best
+        if trampoline.error is not None:
+            # The callback's own exception explains best (the library only
+            # says it was aborted).
+            error, trampoline.error = trampoline.error, None  # no cycle through the traceback
+            raise error from None
         raise
-    trampoline.reraise()
     return result
 
 
-def match(fn, ptr, start, predicate):
-    """dag_match_ancestor / dag_match_descendant; returns True when some vertex matched."""
-    ids, count = start
-    trampoline = _Predicate(predicate)
-    found = c_int()
-    try:
-        call(fn, ptr, ids, count, trampoline.c_fn, None, byref(found))
-    except BaseException:
-        trampoline.reraise()
-        raise
-    trampoline.reraise()
-    return bool(found.value)
+# A predicate's falsy and truthy answers, as dag_first_*_with and
+# dag_match_* read them.
+FIRST_WITH = (Search.NO_MATCH, Search.MATCH)
+MATCH_ANY = (Search.NO_MATCH, Search.MATCH_AND_STOP)

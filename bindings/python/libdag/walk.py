@@ -273,9 +273,8 @@ class _Callbacks:
     """The C callbacks of one walk and everything they must keep alive.
 
     The ctypes function pointers must outlive every call the library makes
-    through them, and a failure message must still be valid when the
-    callback has returned (the library copies it then), so each message is
-    kept here, per vertex, until the walk is done with.
+    through them. A failure goes to the library with dag_walk_fail(), which
+    copies its message at once, so no message is kept here.
     """
 
     def __init__(self, callback, observer, allow_pending):
@@ -286,7 +285,6 @@ class _Callbacks:
         self.callback = callback
         self.observer = observer
         self.allow_pending = allow_pending
-        self.messages = {}
         self.exceptions = {}
         # Threads inside a callback or the observer right now; see Walker.close().
         self.calling = {}
@@ -315,14 +313,15 @@ class _Callbacks:
         """True on a thread that is running one of this walk's callbacks or its observer."""
         return threading.get_ident() in self.calling
 
-    def _fail(self, vertex, message_out, exc):
+    def _fail(self, walker, vertex, exc):
         self.exceptions[vertex] = exc
-        buffer = ctypes.create_string_buffer(_encode_message(_describe(exc)))
-        self.messages[vertex] = buffer
-        message_out[0] = ctypes.addressof(buffer)
+        # Refused only where another thread completed the vertex while this
+        # callback ran: returning FAILED still fails it then, without the
+        # message (the report keeps the exception).
+        lib.dag_walk_fail(walker, vertex, _encode_message(_describe(exc)), None)
         return _native.WALK_FAILED
 
-    def _call(self, _walker, vertex, message_out, _user_data):
+    def _call(self, walker, vertex, _message_out, _user_data):
         self._enter()
         try:
             try:
@@ -330,18 +329,18 @@ class _Callbacks:
                     self.ready.wait()
                 result = self.callback(vertex)
             except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
-                return self._fail(vertex, message_out, exc)
+                return self._fail(walker, vertex, exc)
             if result is PENDING:
                 if self.allow_pending:
                     return _native.WALK_PENDING
                 # Nothing could ever complete it: Graph.walk() hands out no
                 # walker to call complete() on.
-                return self._fail(vertex, message_out, RuntimeError(
+                return self._fail(walker, vertex, RuntimeError(
                     "the callback returned PENDING, which only a Walker (Graph.walker()) can complete"))
             return _native.WALK_OK
         except BaseException as exc:  # noqa: B902 - e.g. a MemoryError while recording a failure
             try:
-                return self._fail(vertex, message_out, exc)
+                return self._fail(walker, vertex, exc)
             except BaseException:  # noqa: B902
                 return _native.WALK_FAILED
         finally:

@@ -241,6 +241,107 @@ class SearchTest(unittest.TestCase):
             self.g.first_ancestors_with([self.ids["a"]], None)
 
 
+class SearchCallbackTest(unittest.TestCase):
+    """Graph.search(): a callback that matches, skips, stops or aborts."""
+
+    def setUp(self):
+        # a -> b -> c, a -> d (ids in that order)
+        self.g, self.ids = build([("a", "b"), ("b", "c"), ("a", "d")])
+        self.a, self.b, self.c, self.d = (self.ids[n] for n in "abcd")
+
+    def scripted(self, answers):
+        seen = []
+
+        def callback(v):
+            seen.append(v)
+            return answers.get(v)
+
+        return callback, seen
+
+    def test_each_action(self):
+        S = libdag.Search
+        a, b, c, d = self.a, self.b, self.c, self.d
+        cases = [
+            ({b: S.MATCH, c: True}, {}, [b, c], [d, b, c]),
+            ({b: True, c: S.MATCH}, {"first_match": True}, [b], [d, b]),
+            ({b: S.SKIP, c: S.MATCH, d: S.MATCH}, {}, [d], [d, b]),
+            ({b: S.STOP, d: S.MATCH}, {}, [d], [d, b]),
+            ({b: S.MATCH_AND_STOP, d: False}, {}, [b], [d, b]),
+        ]
+        for answers, options, found, seen_order in cases:
+            callback, seen = self.scripted(answers)
+            self.assertEqual(self.g.search([a], callback, **options), found, answers)
+            self.assertEqual(seen, seen_order, answers)
+
+    def test_towards_dependents(self):
+        callback, seen = self.scripted({self.a: True, self.b: True})
+        self.assertEqual(self.g.search([self.c], callback, dependents=True), [self.a, self.b])
+        self.assertEqual(seen, [self.b, self.a])
+        callback, seen = self.scripted({self.a: True, self.b: True})
+        self.assertEqual(self.g.search(self.c, callback, dependents=True, first_match=True), [self.b])
+
+    def test_stop_midway_keeps_what_was_found(self):
+        g = libdag.Graph()
+        chain = [g.add_vertex() for _ in range(50)]
+        for x, y in zip(chain, chain[1:]):
+            g.connect(x, y)
+        calls = []
+
+        def callback(v):
+            calls.append(v)
+            return libdag.Search.STOP if len(calls) == 20 else libdag.Search.MATCH
+
+        self.assertEqual(g.search(chain[0], callback), chain[1:20])
+        self.assertEqual(len(calls), 20)
+
+    def test_abort_raises_cancelled_and_the_graph_stays_usable(self):
+        callback, seen = self.scripted({self.b: libdag.Search.ABORT})
+        with self.assertRaises(libdag.CancelledError) as cm:
+            self.g.search([self.a], callback)
+        self.assertIn("aborted", cm.exception.message)
+        self.assertEqual(seen, [self.d, self.b])
+        e = self.g.add_vertex("e")
+        self.g.connect(self.c, e)
+        self.assertEqual(self.g.search(self.a, lambda v: v == e), [e])
+
+    def test_an_exception_aborts_at_once_and_propagates_unchanged(self):
+        class Boom(Exception):
+            pass
+
+        for run in (
+            lambda cb: self.g.search(self.a, cb),
+            lambda cb: self.g.first_ancestors_with(self.a, cb),
+            lambda cb: self.g.match_descendant(self.c, cb),
+        ):
+            calls = []
+
+            def callback(v):
+                calls.append(v)
+                raise Boom(v)
+
+            with self.assertRaises(Boom):
+                run(callback)
+            self.assertEqual(len(calls), 1, "the search ends at the exception, not at the next match")
+
+    def test_bad_answers(self):
+        for answer in (6, -1, "yes", 1.0):
+            with self.assertRaises(libdag.InvalidArgumentError):
+                self.g.search(self.a, lambda v, answer=answer: answer)
+        with self.assertRaises(TypeError):
+            self.g.search(self.a, None)
+        with self.assertRaises(libdag.UnknownVertexError):
+            self.g.search([99], lambda v: True)
+
+    def test_the_callback_may_not_change_the_graph(self):
+        def callback(v):
+            with self.assertRaises(libdag.BusyError):
+                self.g.connect(v, v)
+            return True
+
+        self.assertEqual(self.g.search(self.a, callback), [self.b, self.c, self.d])
+        self.assertEqual(self.g.edge_count(), 3)
+
+
 class TraverseTest(unittest.TestCase):
     def test_depth_and_breadth_first(self):
         g, ids = build([("a", "b"), ("a", "c")])

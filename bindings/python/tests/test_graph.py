@@ -194,6 +194,33 @@ class EdgeTest(unittest.TestCase):
         self.assertEqual(g.edge_count(), 0)
 
 
+class DegreeTest(unittest.TestCase):
+    def test_roots_leaves_and_degrees(self):
+        # a -> b, a -> c: a depends on b and c.
+        g, ids = build([("a", "b"), ("a", "c")], vertices=["lone", "self"])
+        a, b, c, lone, me = ids["a"], ids["b"], ids["c"], ids["lone"], ids["self"]
+        g.connect(me, me)
+        self.assertEqual(g.roots(), sorted([a, lone]))
+        self.assertEqual(g.leaves(), sorted([b, c, lone]))
+        self.assertEqual((g.dependency_count(a), g.dependent_count(a)), (2, 0))
+        self.assertEqual((g.dependency_count(b), g.dependent_count(b)), (0, 1))
+        self.assertEqual((g.dependency_count(me), g.dependent_count(me)), (1, 1))
+        g.remove_vertex(a)
+        self.assertEqual(g.roots(), sorted([b, c, lone]))
+        self.assertEqual(g.dependent_count(b), 0)
+        with self.assertRaises(libdag.UnknownVertexError):
+            g.dependency_count(a)
+        with self.assertRaises(libdag.UnknownVertexError):
+            g.dependent_count(0)
+        with self.assertRaises(TypeError):
+            g.dependent_count("b")
+
+    def test_empty_graph(self):
+        g = libdag.Graph()
+        self.assertEqual(g.roots(), [])
+        self.assertEqual(g.leaves(), [])
+
+
 class CopyTest(unittest.TestCase):
     def test_clone_is_deep_and_continues_ids(self):
         g, ids = build([("a", "b")])

@@ -175,6 +175,32 @@ class WalkFailureTest(unittest.TestCase):
         self.assertEqual(report[ids["custom"]].message, "custom text")
         self.assertIsInstance(report[ids["empty"]].exception, KeyboardInterrupt)
 
+    def test_failure_messages_from_eight_threads_at_once(self):
+        # Every message goes to libdag (dag_walk_fail) as a temporary
+        # buffer; each vertex must still report its own.
+        g = libdag.Graph()
+        vertices = [g.add_vertex() for _ in range(64)]
+        barrier = threading.Barrier(8, timeout=60)
+        lock = threading.Lock()
+        entered = [0]
+
+        def callback(vertex):
+            with lock:
+                entered[0] += 1
+                first = entered[0] <= 8
+            if first:
+                barrier.wait()  # the first eight callbacks at once, on eight threads
+            if vertex % 2 == 0:
+                raise RuntimeError(f"vertex {vertex} " + "x" * vertex)
+
+        report = g.walk(callback, parallelism=8)
+        self.assertEqual(report.count(VertexStatus.FAILED), 32)
+        for v in vertices:
+            if v % 2 == 0:
+                self.assertEqual(report[v].message, f"vertex {v} " + "x" * v)
+            else:
+                self.assertEqual(report[v].status, VertexStatus.OK)
+
     def test_fail_fast_starts_nothing_new(self):
         g, ids = build([("b", "a"), ("c", "b")], vertices=["a"])
         independent = [g.add_vertex(f"x{i}") for i in range(5)]

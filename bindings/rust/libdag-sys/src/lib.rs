@@ -127,6 +127,8 @@ pub const DAG_E_IO: dag_status = -16;
 pub const DAG_E_INTERNAL: dag_status = -17;
 /// A walk ran to its end but at least one vertex failed.
 pub const DAG_E_WALK_FAILED: dag_status = -18;
+/// A wait with a time limit ended first; nothing changed (1.2).
+pub const DAG_E_TIMEOUT: dag_status = -20;
 
 /// Never a valid vertex id.
 pub const DAG_NO_VERTEX: u64 = 0;
@@ -186,6 +188,30 @@ pub const DAG_TRAVERSE_SORTED: c_uint = 4;
 /// A test on one vertex: nonzero for a match. Called synchronously on the
 /// calling thread.
 pub type dag_predicate_fn = Option<unsafe extern "C" fn(id: u64, user_data: *mut c_void) -> c_int>;
+
+/// What a [`dag_search_fn`] says about a vertex (1.2).
+pub type dag_search_action = c_uint;
+/// Not a match; search on beyond it.
+pub const DAG_SEARCH_NO_MATCH: dag_search_action = 0;
+/// A match; search on beyond it unless `DAG_SEARCH_FIRST_MATCH`.
+pub const DAG_SEARCH_MATCH: dag_search_action = 1;
+/// A match, and the last: the search returns `DAG_OK` with every match so far.
+pub const DAG_SEARCH_MATCH_AND_STOP: dag_search_action = 2;
+/// Not a match; the search returns `DAG_OK` with every earlier match.
+pub const DAG_SEARCH_STOP: dag_search_action = 3;
+/// The search returns `DAG_E_CANCELLED`.
+pub const DAG_SEARCH_ABORT: dag_search_action = 4;
+/// Not a match, and nothing beyond it is searched.
+pub const DAG_SEARCH_SKIP: dag_search_action = 5;
+
+/// A search callback (1.2): called synchronously on the calling thread;
+/// returns a `dag_search_action` value (as `int`).
+pub type dag_search_fn = Option<unsafe extern "C" fn(id: u64, user_data: *mut c_void) -> c_int>;
+
+/// Search towards dependents instead of dependencies (1.2).
+pub const DAG_SEARCH_DEPENDENTS: c_uint = 1;
+/// A match ends its branch (1.2).
+pub const DAG_SEARCH_FIRST_MATCH: c_uint = 2;
 
 // ---------------------------------------------------------------------------
 // Walks
@@ -258,6 +284,19 @@ pub type dag_walk_observer_fn = Option<
 
 /// The most threads a walk's pool may have.
 pub const DAG_WALK_MAX_THREADS: usize = 1024;
+
+/// One vertex's outcome, as [`dag_walk_report_read`] writes it (1.2).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dag_vertex_outcome {
+    pub vertex: u64,
+    pub status: dag_vertex_status,
+    pub ran: c_int,
+    pub start_ns: i64,
+    pub end_ns: i64,
+    /// Owned by the report.
+    pub message: *const c_char,
+}
 
 /// Walk options; fill with [`dag_walk_options_init`], then change fields.
 #[repr(C)]
@@ -873,6 +912,105 @@ pub struct dag_api_table {
     >,
     /// [`dag_format_name`]
     pub format_name: Option<unsafe extern "C" fn(format: dag_format) -> *const c_char>,
+    // ---- 1.2: roots, leaves, degrees, search, dag_walk_fail ----
+    /// [`dag_roots`]
+    pub roots: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            out: *mut *mut dag_ids,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_leaves`]
+    pub leaves: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            out: *mut *mut dag_ids,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_dependency_count`]
+    pub dependency_count: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            id: u64,
+            out_count: *mut usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_dependent_count`]
+    pub dependent_count: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            id: u64,
+            out_count: *mut usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_search`]
+    pub search: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            ids: *const u64,
+            count: usize,
+            flags: c_uint,
+            fn_: dag_search_fn,
+            user_data: *mut c_void,
+            out: *mut *mut dag_ids,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_walk_fail`]
+    pub walk_fail: Option<
+        unsafe extern "C" fn(
+            walk: *mut dag_walker,
+            vertex: u64,
+            message: *const c_char,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_walk_wait_for`]
+    pub walk_wait_for: Option<
+        unsafe extern "C" fn(
+            walk: *mut dag_walker,
+            timeout_ms: c_int,
+            out_report: *mut *mut dag_walk_report,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_walk_begin`]
+    pub walk_begin: Option<
+        unsafe extern "C" fn(
+            g: *mut dag_graph,
+            opts: *const dag_walk_options,
+            out: *mut *mut dag_walker,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_walk_next_ready`]
+    pub walk_next_ready: Option<
+        unsafe extern "C" fn(
+            walk: *mut dag_walker,
+            vertices: *mut u64,
+            walks: *mut *mut dag_walker,
+            capacity: usize,
+            timeout_ms: c_int,
+            out_count: *mut usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_walk_report_read`]
+    pub walk_report_read: Option<
+        unsafe extern "C" fn(
+            report: *const dag_walk_report,
+            first: usize,
+            out: *mut dag_vertex_outcome,
+            count: usize,
+            outcome_size: usize,
+            out_written: *mut usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
 }
 
 /// The ABI major version [`dag_api`] accepts today.
@@ -1358,6 +1496,90 @@ extern "C" {
     pub fn dag_walk_report_ran(report: *const dag_walk_report, vertex: u64) -> c_int;
     /// A static name for a vertex status.
     pub fn dag_vertex_status_string(status: dag_vertex_status) -> *const c_char;
+
+    // --- 1.2: roots, leaves, degrees, search, dag_walk_fail -----------------
+
+    /// Every vertex nothing depends on, ascending.
+    pub fn dag_roots(
+        g: *const dag_graph,
+        out: *mut *mut dag_ids,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Every vertex that depends on nothing, ascending.
+    pub fn dag_leaves(
+        g: *const dag_graph,
+        out: *mut *mut dag_ids,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// How many vertices `id` depends on directly (out-degree).
+    pub fn dag_dependency_count(
+        g: *const dag_graph,
+        id: u64,
+        out_count: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// How many vertices depend on `id` directly (in-degree).
+    pub fn dag_dependent_count(
+        g: *const dag_graph,
+        id: u64,
+        out_count: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Searches ancestors (or descendants) with a callback that can stop or abort.
+    pub fn dag_search(
+        g: *const dag_graph,
+        ids: *const u64,
+        count: usize,
+        flags: c_uint,
+        fn_: dag_search_fn,
+        user_data: *mut c_void,
+        out: *mut *mut dag_ids,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Fails a vertex with a message copied at once.
+    pub fn dag_walk_fail(
+        walk: *mut dag_walker,
+        vertex: u64,
+        message: *const c_char,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+
+    // --- 1.2: pull-mode walk, timed wait, bulk report read -------------------
+
+    /// Waits up to `timeout_ms` (negative: forever) for the walk; `DAG_E_TIMEOUT` if it still runs.
+    pub fn dag_walk_wait_for(
+        walk: *mut dag_walker,
+        timeout_ms: c_int,
+        out_report: *mut *mut dag_walk_report,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Begins a pull-mode walk: no callback, no pool.
+    pub fn dag_walk_begin(
+        g: *mut dag_graph,
+        opts: *const dag_walk_options,
+        out: *mut *mut dag_walker,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Hands out up to `capacity` ready vertices of a pull-mode walk; 0 at the end.
+    pub fn dag_walk_next_ready(
+        walk: *mut dag_walker,
+        vertices: *mut u64,
+        walks: *mut *mut dag_walker,
+        capacity: usize,
+        timeout_ms: c_int,
+        out_count: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Reads `count` outcomes from entry `first` on.
+    pub fn dag_walk_report_read(
+        report: *const dag_walk_report,
+        first: usize,
+        out: *mut dag_vertex_outcome,
+        count: usize,
+        outcome_size: usize,
+        out_written: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
 
     // --- function table -----------------------------------------------------
 

@@ -105,6 +105,14 @@ fn function_table_matches_the_exported_symbols() {
         table.format_name.map(|f| f as usize),
         Some(dag_format_name as *const () as usize)
     );
+    assert_eq!(
+        table.walk_fail.map(|f| f as usize),
+        Some(dag_walk_fail as *const () as usize)
+    );
+    assert_eq!(
+        table.walk_report_read.map(|f| f as usize),
+        Some(dag_walk_report_read as *const () as usize)
+    );
     assert!(unsafe { dag_api(DAG_API_ABI + 1) }.is_null());
 }
 
@@ -130,6 +138,7 @@ fn every_status_has_its_own_description() {
         DAG_E_IO,
         DAG_E_INTERNAL,
         DAG_E_WALK_FAILED,
+        DAG_E_TIMEOUT,
     ];
     let mut seen = std::collections::HashSet::new();
     for code in codes {

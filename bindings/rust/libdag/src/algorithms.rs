@@ -250,46 +250,98 @@ where
     }
 }
 
-unsafe extern "C" fn predicate_trampoline<F>(id: u64, user_data: *mut c_void) -> c_int
+unsafe extern "C" fn search_trampoline<F>(id: u64, user_data: *mut c_void) -> c_int
 where
-    F: FnMut(VertexId) -> bool,
+    F: FnMut(VertexId) -> SearchAction,
 {
     // SAFETY: as in visit_trampoline.
     let state = &mut *user_data.cast::<Callback<F>>();
-    // After a panic, "matched" ends a match_* search at once and prunes
-    // every branch of a first_*_with search; the result is thrown away.
-    if state.panic.is_some() {
-        return 1;
-    }
     let f = &mut state.f;
     match panic::catch_unwind(AssertUnwindSafe(|| f(VertexId(id)))) {
-        Ok(matched) => c_int::from(matched),
+        Ok(action) => action.code(),
         Err(payload) => {
+            // Aborting ends the search at once; the result is thrown away
+            // and the panic resumed.
             state.panic = Some(payload);
-            1
+            SearchAction::Abort.code()
         }
     }
 }
 
-type SetSearch = unsafe extern "C" fn(
-    *const sys::dag_graph,
-    *const u64,
-    usize,
-    sys::dag_predicate_fn,
-    *mut c_void,
-    *mut *mut sys::dag_ids,
-    *mut *mut sys::dag_error,
-) -> sys::dag_status;
+/// The direction of a [`Graph::search`] and whether a match ends its
+/// branch. Build with [`Search::ancestors`] or [`Search::descendants`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Search {
+    flags: c_uint,
+}
 
-type SetMatch = unsafe extern "C" fn(
-    *const sys::dag_graph,
-    *const u64,
-    usize,
-    sys::dag_predicate_fn,
-    *mut c_void,
-    *mut c_int,
-    *mut *mut sys::dag_error,
-) -> sys::dag_status;
+impl Search {
+    /// Towards dependencies: what the start vertices depend on.
+    pub fn ancestors() -> Search {
+        Search { flags: 0 }
+    }
+
+    /// Towards dependents: what depends on the start vertices.
+    pub fn descendants() -> Search {
+        Search {
+            flags: sys::DAG_SEARCH_DEPENDENTS,
+        }
+    }
+
+    /// A match ends its branch: nothing beyond it is searched (Terraform's
+    /// `FirstAncestorsWith`).
+    #[must_use]
+    pub fn first_match(self) -> Search {
+        Search {
+            flags: self.flags | sys::DAG_SEARCH_FIRST_MATCH,
+        }
+    }
+}
+
+/// What a [`Graph::search`] callback says about a vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SearchAction {
+    /// Not a match; search on beyond it.
+    NoMatch,
+    /// A match; search on beyond it unless [`Search::first_match`].
+    Match,
+    /// A match, and the last: the search returns every match so far.
+    MatchAndStop,
+    /// Not a match; the search returns every earlier match.
+    Stop,
+    /// The search returns [`Status::Cancelled`].
+    Abort,
+    /// Not a match, and nothing beyond it is searched.
+    Skip,
+}
+
+impl SearchAction {
+    fn code(self) -> c_int {
+        let code = match self {
+            SearchAction::NoMatch => sys::DAG_SEARCH_NO_MATCH,
+            SearchAction::Match => sys::DAG_SEARCH_MATCH,
+            SearchAction::MatchAndStop => sys::DAG_SEARCH_MATCH_AND_STOP,
+            SearchAction::Stop => sys::DAG_SEARCH_STOP,
+            SearchAction::Abort => sys::DAG_SEARCH_ABORT,
+            SearchAction::Skip => sys::DAG_SEARCH_SKIP,
+        };
+        code as c_int
+    }
+}
+
+/// A predicate as a search callback answering `on_match` for a match.
+fn predicate<F>(mut matches: F, on_match: SearchAction) -> impl FnMut(VertexId) -> SearchAction
+where
+    F: FnMut(VertexId) -> bool,
+{
+    move |id| {
+        if matches(id) {
+            on_match
+        } else {
+            SearchAction::NoMatch
+        }
+    }
+}
 
 impl Graph {
     /// The single vertex nothing depends on (Terraform's `Root()`).
@@ -495,7 +547,11 @@ impl Graph {
     where
         F: FnMut(VertexId) -> bool,
     {
-        self.first_with(sys::dag_first_ancestors_with, start, matches)
+        self.search(
+            start,
+            Search::ancestors().first_match(),
+            predicate(matches, SearchAction::Match),
+        )
     }
 
     /// Terraform's `FirstDescendantsWith`: as
@@ -508,7 +564,11 @@ impl Graph {
     where
         F: FnMut(VertexId) -> bool,
     {
-        self.first_with(sys::dag_first_descendants_with, start, matches)
+        self.search(
+            start,
+            Search::descendants().first_match(),
+            predicate(matches, SearchAction::Match),
+        )
     }
 
     /// Terraform's `MatchAncestor`, for a set: whether `matches` accepts some
@@ -524,7 +584,12 @@ impl Graph {
     where
         F: FnMut(VertexId) -> bool,
     {
-        self.match_set(sys::dag_match_ancestor, start, matches)
+        let found = self.search(
+            start,
+            Search::ancestors(),
+            predicate(matches, SearchAction::MatchAndStop),
+        )?;
+        Ok(!found.is_empty())
     }
 
     /// Terraform's `MatchDescendant`: as
@@ -536,28 +601,44 @@ impl Graph {
     where
         F: FnMut(VertexId) -> bool,
     {
-        self.match_set(sys::dag_match_descendant, start, matches)
+        let found = self.search(
+            start,
+            Search::descendants(),
+            predicate(matches, SearchAction::MatchAndStop),
+        )?;
+        Ok(!found.is_empty())
     }
 
-    fn first_with<F>(
-        &self,
-        search: SetSearch,
-        start: &[VertexId],
-        matches: F,
-    ) -> Result<Vec<VertexId>>
+    /// Searches the ancestors (with [`Search::descendants`], the
+    /// descendants) of the start set depth first, asks `decide` about every
+    /// vertex reached, once each, and returns the matches, ascending.
+    /// `decide` can also end a branch ([`SearchAction::Skip`]), end the
+    /// search with what it has found ([`SearchAction::Stop`],
+    /// [`SearchAction::MatchAndStop`]) or abort it ([`SearchAction::Abort`]).
+    /// A start vertex is reached only from a start vertex. With a->b, b->c,
+    /// a->d (ids in that order), `decide` sees d, b, c from `[a]`.
+    ///
+    /// `decide` runs on the calling thread and may read the graph; a panic
+    /// in it aborts the search and is resumed once libdag has returned.
+    ///
+    /// # Errors
+    /// [`Status::Cancelled`] (`decide` aborted); [`Status::UnknownVertex`];
+    /// [`Status::NoMemory`].
+    pub fn search<F>(&self, start: &[VertexId], search: Search, decide: F) -> Result<Vec<VertexId>>
     where
-        F: FnMut(VertexId) -> bool,
+        F: FnMut(VertexId) -> SearchAction,
     {
-        let mut state = Callback::new(matches);
+        let mut state = Callback::new(decide);
         let mut found = Ids::null();
         let mut err = ptr::null_mut();
         // SAFETY: as in `traverse`.
         let status = unsafe {
-            search(
+            sys::dag_search(
                 self.ptr(),
                 id_ptr(start),
                 start.len(),
-                Some(predicate_trampoline::<F>),
+                search.flags,
+                Some(search_trampoline::<F>),
                 (&mut state as *mut Callback<F>).cast::<c_void>(),
                 &mut found.0,
                 &mut err,
@@ -568,31 +649,5 @@ impl Graph {
         state.resume_panic();
         result?;
         Ok(crate::raw::to_vertex_ids(found.as_slice()))
-    }
-
-    fn match_set<F>(&self, search: SetMatch, start: &[VertexId], matches: F) -> Result<bool>
-    where
-        F: FnMut(VertexId) -> bool,
-    {
-        let mut state = Callback::new(matches);
-        let mut found: c_int = 0;
-        let mut err = ptr::null_mut();
-        // SAFETY: as in `traverse`.
-        let status = unsafe {
-            search(
-                self.ptr(),
-                id_ptr(start),
-                start.len(),
-                Some(predicate_trampoline::<F>),
-                (&mut state as *mut Callback<F>).cast::<c_void>(),
-                &mut found,
-                &mut err,
-            )
-        };
-        // SAFETY: err comes straight from the call.
-        let result = unsafe { check(status, err) };
-        state.resume_panic();
-        result?;
-        Ok(found != 0)
     }
 }

@@ -57,6 +57,8 @@ pub enum Status {
     Internal,
     /// A walk ran to its end but at least one vertex failed.
     WalkFailed,
+    /// A wait with a time limit ended first; nothing changed (libdag 1.2).
+    Timeout,
     /// A code this version of the binding does not know (from a newer libdag).
     Unknown(i32),
 }
@@ -84,6 +86,7 @@ impl Status {
             sys::DAG_E_IO => Status::Io,
             sys::DAG_E_INTERNAL => Status::Internal,
             sys::DAG_E_WALK_FAILED => Status::WalkFailed,
+            sys::DAG_E_TIMEOUT => Status::Timeout,
             other => Status::Unknown(other),
         }
     }
@@ -110,6 +113,7 @@ impl Status {
             Status::Io => sys::DAG_E_IO,
             Status::Internal => sys::DAG_E_INTERNAL,
             Status::WalkFailed => sys::DAG_E_WALK_FAILED,
+            Status::Timeout => sys::DAG_E_TIMEOUT,
             Status::Unknown(code) => code,
         }
     }

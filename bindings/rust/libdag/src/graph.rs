@@ -408,6 +408,65 @@ impl Graph {
         call_ids(|out, err| unsafe { sys::dag_dependents(self.ptr(), id.0, out, err) })
     }
 
+    /// Every vertex nothing depends on (no dependents), ascending;
+    /// [`root`](Graph::root) succeeds when there is exactly one. With a->b
+    /// and a->c: `roots()` is `[a]`, `leaves()` is `[b, c]`. A vertex with
+    /// an edge to itself is neither.
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`].
+    pub fn roots(&self) -> Result<Vec<VertexId>> {
+        // SAFETY: a valid handle and out-parameters.
+        call_ids(|out, err| unsafe { sys::dag_roots(self.ptr(), out, err) })
+    }
+
+    /// Every vertex that depends on nothing (no dependencies), ascending.
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`].
+    pub fn leaves(&self) -> Result<Vec<VertexId>> {
+        // SAFETY: a valid handle and out-parameters.
+        call_ids(|out, err| unsafe { sys::dag_leaves(self.ptr(), out, err) })
+    }
+
+    /// How many vertices `id` depends on directly (its out-degree, the
+    /// length of [`dependencies`](Graph::dependencies)), in O(1). With a->b
+    /// and a->c: 2 for a, 0 for b.
+    ///
+    /// # Errors
+    /// [`Status::UnknownVertex`].
+    pub fn dependency_count(&self, id: VertexId) -> Result<usize> {
+        let mut n = 0usize;
+        let mut err = ptr::null_mut();
+        // SAFETY: a valid handle and out-parameters; err comes straight from the call.
+        unsafe {
+            check(
+                sys::dag_dependency_count(self.ptr(), id.0, &mut n, &mut err),
+                err,
+            )?
+        };
+        Ok(n)
+    }
+
+    /// How many vertices depend on `id` directly (its in-degree, the length
+    /// of [`dependents`](Graph::dependents)), in O(1). With a->b and a->c:
+    /// 0 for a, 1 for b.
+    ///
+    /// # Errors
+    /// [`Status::UnknownVertex`].
+    pub fn dependent_count(&self, id: VertexId) -> Result<usize> {
+        let mut n = 0usize;
+        let mut err = ptr::null_mut();
+        // SAFETY: a valid handle and out-parameters; err comes straight from the call.
+        unsafe {
+            check(
+                sys::dag_dependent_count(self.ptr(), id.0, &mut n, &mut err),
+                err,
+            )?
+        };
+        Ok(n)
+    }
+
     /// Terraform's Subsume: copies every vertex and edge of `other` into
     /// this graph. A named vertex of `other` whose name exists here is the
     /// same vertex (edges merged); every other vertex gets a new id here.

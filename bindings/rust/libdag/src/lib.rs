@@ -65,7 +65,7 @@ use std::ffi::CStr;
 
 pub use libdag_sys as sys;
 
-pub use algorithms::{Traversal, Validation, Visit};
+pub use algorithms::{Search, SearchAction, Traversal, Validation, Visit};
 pub use error::{Error, Result, Status};
 pub use graph::{Format, Graph, VertexId};
 pub use walk::{VertexReport, VertexStatus, WalkOptions, WalkReport};

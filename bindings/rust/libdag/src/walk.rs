@@ -8,7 +8,6 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::Ordering;
-use std::sync::Mutex;
 
 use libdag_sys as sys;
 
@@ -403,10 +402,6 @@ impl RawReport {
 /// What the walk callback's `user_data` points at.
 struct WalkContext<'f, F> {
     f: &'f F,
-    /// Failure messages handed to libdag. The callback must leave
-    /// `*message` pointing at a string still valid after it returns, so each
-    /// lives here until the walk is over. Only failures add to it.
-    messages: Mutex<Vec<CString>>,
 }
 
 /// A failure message as a C string; a NUL byte inside (which C cannot
@@ -421,17 +416,17 @@ fn failure_message(text: String) -> CString {
 }
 
 unsafe extern "C" fn walk_trampoline<F>(
-    _walk: *mut sys::dag_walker,
+    walk: *mut sys::dag_walker,
     vertex: u64,
-    message: *mut *const c_char,
+    _message: *mut *const c_char,
     user_data: *mut c_void,
 ) -> sys::dag_walk_result
 where
     F: Fn(VertexId) -> std::result::Result<(), String> + Sync,
 {
     // SAFETY: user_data is the WalkContext that `Graph::walk` passed; it
-    // outlives the walk, and is only read here (F is Sync and the message
-    // list is behind a mutex), so sharing it across pool threads is fine.
+    // outlives the walk, and is only read here (F is Sync), so sharing it
+    // across pool threads is fine.
     let ctx = &*user_data.cast::<WalkContext<F>>();
     let text = match panic::catch_unwind(AssertUnwindSafe(|| (ctx.f)(VertexId(vertex)))) {
         Ok(Ok(())) => return sys::DAG_WALK_OK,
@@ -443,16 +438,12 @@ where
         }
     };
     let text = failure_message(text);
-    // The CString's buffer does not move when the CString is moved into the
-    // list, so the pointer stays valid until the list is dropped. Nothing
-    // panics while the lock is held, but take a poisoned one anyway rather
-    // than unwind into C.
-    *message = text.as_ptr();
-    let mut messages = ctx
-        .messages
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    messages.push(text);
+    // dag_walk_fail copies the message before it returns, so `text` may go
+    // at the end of this function. It is refused only where another thread
+    // completed the vertex while `f` ran: returning FAILED still fails it
+    // then, without the message.
+    // SAFETY: `walk` is the handle libdag called us with, `text` a C string.
+    sys::dag_walk_fail(walk, vertex, text.as_ptr(), ptr::null_mut());
     sys::DAG_WALK_FAILED
 }
 
@@ -512,15 +503,12 @@ impl Graph {
             ));
         }
         let _walking = WalkingFlag(self);
-        let ctx = WalkContext {
-            f: &f,
-            messages: Mutex::new(Vec::new()),
-        };
+        let ctx = WalkContext { f: &f };
         let mut report = RawReport(ptr::null_mut());
         let mut err = ptr::null_mut();
         // SAFETY: `self.walking` makes this the graph's only walk, and
         // readers may run alongside it. The trampoline matches F; `ctx`
-        // (with `f` and the failure messages) and `opts.always_run` outlive
+        // (with `f`) and `opts.always_run` outlive
         // the call, which returns only when every callback has returned.
         let status = unsafe {
             sys::dag_walk(

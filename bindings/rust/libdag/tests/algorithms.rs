@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
 
-use libdag::{Graph, Status, Traversal, VertexId, Visit};
+use libdag::{Graph, Search, SearchAction, Status, Traversal, VertexId, Visit};
 
 mod common;
 use common::{hide_expected_panics, EXPECTED_PANIC};
@@ -363,4 +363,121 @@ fn concurrent_readers_share_one_graph() {
             });
         }
     });
+}
+
+#[test]
+fn roots_leaves_and_degrees() {
+    // a -> b, a -> c; lone has no edges; me depends on itself.
+    let (mut g, ids) = graph(
+        &["a", "b", "c", "lone", "me"],
+        &[("a", "b"), ("a", "c"), ("me", "me")],
+    );
+    let [a, b, c, lone, me] = [ids[0], ids[1], ids[2], ids[3], ids[4]];
+    assert_eq!(g.roots().unwrap(), vec![a, lone]);
+    assert_eq!(g.leaves().unwrap(), vec![b, c, lone]);
+    assert_eq!(
+        (
+            g.dependency_count(a).unwrap(),
+            g.dependent_count(a).unwrap()
+        ),
+        (2, 0)
+    );
+    assert_eq!(
+        (
+            g.dependency_count(b).unwrap(),
+            g.dependent_count(b).unwrap()
+        ),
+        (0, 1)
+    );
+    assert_eq!(
+        (
+            g.dependency_count(me).unwrap(),
+            g.dependent_count(me).unwrap()
+        ),
+        (1, 1)
+    );
+    g.remove_vertex(a).unwrap();
+    assert_eq!(g.roots().unwrap(), vec![b, c, lone]);
+    assert_eq!(
+        g.dependency_count(a).unwrap_err().status(),
+        Status::UnknownVertex
+    );
+    assert_eq!(
+        g.dependent_count(VertexId(0)).unwrap_err().status(),
+        Status::UnknownVertex
+    );
+    let empty = Graph::new().unwrap();
+    assert!(empty.roots().unwrap().is_empty());
+    assert!(empty.leaves().unwrap().is_empty());
+}
+
+#[test]
+fn search_actions_and_directions() {
+    // The header's example: a->b, b->c, a->d (ids in that order).
+    let (g, ids) = graph(&["a", "b", "c", "d"], &[("a", "b"), ("b", "c"), ("a", "d")]);
+    let [a, b, c, d] = [ids[0], ids[1], ids[2], ids[3]];
+    let run = |start: VertexId, search: Search, answers: &[(VertexId, SearchAction)]| {
+        let mut seen = Vec::new();
+        let found = g.search(&[start], search, |v| {
+            seen.push(v);
+            answers
+                .iter()
+                .find(|(id, _)| *id == v)
+                .map_or(SearchAction::NoMatch, |(_, a)| *a)
+        });
+        (found, seen)
+    };
+    use SearchAction::*;
+    let (found, seen) = run(a, Search::ancestors(), &[(b, Match), (c, Match)]);
+    assert_eq!((found.unwrap(), seen), (vec![b, c], vec![d, b, c]));
+    let (found, seen) = run(
+        a,
+        Search::ancestors().first_match(),
+        &[(b, Match), (c, Match)],
+    );
+    assert_eq!((found.unwrap(), seen), (vec![b], vec![d, b]));
+    let (found, seen) = run(a, Search::ancestors(), &[(b, Skip), (c, Match), (d, Match)]);
+    assert_eq!((found.unwrap(), seen), (vec![d], vec![d, b]));
+    let (found, seen) = run(a, Search::ancestors(), &[(b, Stop), (d, Match)]);
+    assert_eq!((found.unwrap(), seen), (vec![d], vec![d, b]));
+    let (found, seen) = run(a, Search::ancestors(), &[(b, MatchAndStop)]);
+    assert_eq!((found.unwrap(), seen), (vec![b], vec![d, b]));
+    let (found, seen) = run(c, Search::descendants(), &[(a, Match), (b, Match)]);
+    assert_eq!((found.unwrap(), seen), (vec![a, b], vec![b, a]));
+    let (found, _) = run(
+        c,
+        Search::descendants().first_match(),
+        &[(a, Match), (b, Match)],
+    );
+    assert_eq!(found.unwrap(), vec![b]);
+
+    let (found, seen) = run(a, Search::ancestors(), &[(d, Match), (b, Abort)]);
+    let err = found.unwrap_err();
+    assert_eq!(err.status(), Status::Cancelled);
+    assert!(err.message().contains("aborted"), "{}", err.message());
+    assert_eq!(seen, vec![d, b]);
+    // The graph is usable after the abort.
+    assert_eq!(g.ancestors(&[a]).unwrap(), vec![b, c, d]);
+}
+
+#[test]
+fn a_panicking_search_callback_aborts_at_once() {
+    hide_expected_panics();
+    // a depends on b, c and d: the panic must end the whole search, not
+    // only its branch.
+    let (g, ids) = graph(&["a", "b", "c", "d"], &[("a", "b"), ("a", "c"), ("a", "d")]);
+    let calls = Cell::new(0);
+    let caught = panic::catch_unwind(AssertUnwindSafe(|| {
+        g.search(&[ids[0]], Search::ancestors(), |_| {
+            calls.set(calls.get() + 1);
+            panic!("expected test panic: search exploded")
+        })
+    }))
+    .unwrap_err();
+    assert_eq!(
+        caught.downcast_ref::<&str>(),
+        Some(&"expected test panic: search exploded")
+    );
+    assert_eq!(calls.get(), 1);
+    assert_eq!(g.ancestors(&[ids[0]]).unwrap().len(), 3);
 }

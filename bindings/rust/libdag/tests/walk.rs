@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -421,4 +421,49 @@ fn empty_graph_and_timestamps_off() {
     }
     assert_eq!(report.vertex(VertexId(999)), None);
     assert_eq!(VertexStatus::UpstreamFailed.to_string(), "upstream-failed");
+}
+
+#[test]
+fn failure_messages_from_eight_threads_at_once() {
+    // Each message goes to libdag (dag_walk_fail) from a String dropped as
+    // the callback returns; each vertex must still report its own. The
+    // first eight callbacks wait for each other: eight threads fail at once.
+    let mut g = Graph::new().unwrap();
+    let ids: Vec<VertexId> = (0..64).map(|_| g.add_vertex(None).unwrap()).collect();
+    let entered = Mutex::new(0usize);
+    let all_in = Condvar::new();
+    let report = g
+        .walk(&WalkOptions::new().parallelism(8), |v| {
+            {
+                let mut n = entered.lock().unwrap();
+                *n += 1;
+                if *n <= 8 {
+                    all_in.notify_all();
+                    let (n, timeout) = all_in
+                        .wait_timeout_while(n, Duration::from_secs(60), |n| *n < 8)
+                        .unwrap();
+                    if timeout.timed_out() {
+                        return Err(format!("only {} callbacks ran at once", *n));
+                    }
+                }
+            }
+            if v.0 % 2 == 0 {
+                Err(format!("vertex {} {}", v.0, "x".repeat(v.0 as usize)))
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap();
+    for v in ids {
+        let r = report.vertex(v).unwrap();
+        if v.0 % 2 == 0 {
+            assert_eq!(r.status(), VertexStatus::Failed);
+            assert_eq!(
+                r.message(),
+                format!("vertex {} {}", v.0, "x".repeat(v.0 as usize))
+            );
+        } else {
+            assert_eq!(r.status(), VertexStatus::Ok);
+        }
+    }
 }

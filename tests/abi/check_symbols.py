@@ -221,6 +221,8 @@ def main():
         if since is None:
             continue
         dated += 1
+        # "@since 1.2" or "@since 1.2.0": releases add functions, patches do not.
+        since = ".".join(since.split(".")[:2])
         if name in symbols and since != symbols[name]:
             fail(f"dag.h: {name} says @since {since}, abi/symbols says {symbols[name]}")
 

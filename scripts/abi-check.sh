@@ -33,8 +33,8 @@ if [ "${1:-}" = --baseline ]; then
   shift
 fi
 [ $# -ge 1 ] || usage
+[ -e "$1/libdag.so.1" ] || { echo "no libdag.so.1 in $1" >&2; exit 1; }
 library=$(readlink -f "$1/libdag.so.1")
-[ -f "$library" ] || { echo "no libdag.so.1 in $1" >&2; exit 1; }
 
 if [ "$mode" = baseline ]; then
   source_dir=$(cd "${2:-$root}" && pwd)

@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev
   libgraphviz-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   python3 golang-go doxygen
+  abigail-tools
 )
 # A Rust toolchain from rustup (on PATH already) is used as it is; Debian's
 # cargo only where there is none.

@@ -1,0 +1,1571 @@
+/*
+ * libdag: dependency graphs with Terraform's semantics, behind a stable C ABI.
+ *
+ * Conventions used by every function in this header
+ * --------------------------------------------------
+ * - Fallible functions return a dag_status: DAG_OK (0) on success, a negative
+ *   code on failure. Codes are pinned forever; dag_status_string() names each.
+ * - Every fallible function takes `dag_error **err` as its last parameter. When
+ *   `err` is not NULL and the call fails, `*err` receives a newly allocated
+ *   error object (status + message naming the problem) that the caller frees
+ *   with dag_error_free(). Its message starts with the function's name
+ *   ("dag_root: no roots found"), except when the error object itself cannot
+ *   be allocated: then `*err` is a static error with status DAG_E_NOMEM and
+ *   message "out of memory" (the return value still gives the failure's own
+ *   status), and dag_error_free() on it does nothing. On success
+ *   `*err` is set to NULL. Passing NULL for
+ *   `err` is allowed: the status alone is returned. No thread-local state is
+ *   used, so a message survives a goroutine moving between OS threads.
+ * - Out-parameters are written only on success, unless a function says
+ *   otherwise.
+ * - Vertex ids are uint64_t, assigned by the graph, never reused within one
+ *   graph. 0 is never a valid id (DAG_NO_VERTEX).
+ * - Arrays come back as owned objects (dag_ids, char *) with their own free
+ *   function. Borrowed pointers (vertex names) stay valid until the vertex is
+ *   removed or renamed, or the graph is freed.
+ * - Threads: functions taking `const dag_graph *` may run concurrently with
+ *   each other on the same graph; a function taking `dag_graph *` needs
+ *   exclusive access to that graph. Different graphs are independent.
+ * - No function lets a C++ exception escape; allocation failure is reported as
+ *   DAG_E_NOMEM. Free functions accept NULL and do nothing. One exception:
+ *   a walk's pool threads schedule vertices between callbacks, with no call
+ *   of yours to report to. A failure message they cannot copy is dropped
+ *   (the vertex is still reported failed), but if memory runs out for their
+ *   queues, the process ends (std::terminate). The same holds inside
+ *   dag_walk_complete() and dag_walk_cancel() once they have taken a
+ *   pending vertex to finish: stopping halfway through releasing its
+ *   waiters would leave the walk unable to end. Before that point they
+ *   return DAG_E_NOMEM with nothing changed.
+ * - Size: the algorithms and walks work on a compact copy of the graph that
+ *   numbers vertices and edges in 32 bits; on a graph of 2^32 - 2 vertices
+ *   or edges or more they return DAG_E_INVALID_ARGUMENT.
+ * - Edges: dag_connect(g, a, b) means "a depends on b": b's work happens before
+ *   a's. The dependencies of a vertex are the targets of its out-edges; its
+ *   dependents are the sources of its in-edges.
+ */
+#ifndef DAG_DAG_H
+#define DAG_DAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  define DAG_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#  define DAG_API __attribute__((visibility("default")))
+#else
+#  define DAG_API
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Versions                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#define DAG_VERSION_MAJOR 1
+#define DAG_VERSION_MINOR 1
+#define DAG_VERSION_PATCH 0
+/** MAJOR*10000 + MINOR*100 + PATCH, comparable with dag_version(). */
+#define DAG_VERSION_NUMBER \
+    (DAG_VERSION_MAJOR * 10000 + DAG_VERSION_MINOR * 100 + DAG_VERSION_PATCH)
+#define DAG_VERSION_STRING "1.1.0"
+
+/**
+ * The version of the library loaded at run time, as DAG_VERSION_NUMBER
+ * computes it. Compare with DAG_VERSION_NUMBER to detect a header/library
+ * mismatch. Never fails; any thread.
+ */
+DAG_API unsigned dag_version(void);
+
+/**
+ * The run-time version as a static string ("1.1.0"). Never NULL, never freed.
+ */
+DAG_API const char *dag_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes and errors                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Result of every fallible function. The numeric values are part of the ABI
+ * and never change; new codes are only ever appended.
+ */
+typedef enum dag_status {
+    DAG_OK = 0,
+    /** A required pointer argument (handle, out-parameter, callback) was NULL. */
+    DAG_E_NULL_ARGUMENT = -1,
+    /** An argument is out of range or malformed (wrong options size, empty name...). */
+    DAG_E_INVALID_ARGUMENT = -2,
+    /** Memory could not be allocated. The object is left as it was. */
+    DAG_E_NOMEM = -3,
+    /** A vertex id is 0, was never issued by this graph, or was removed. */
+    DAG_E_UNKNOWN_VERTEX = -4,
+    /** A lookup (by name, for example) found nothing. */
+    DAG_E_NOT_FOUND = -5,
+    /** A vertex name is already used by another vertex of the graph. */
+    DAG_E_DUPLICATE_NAME = -6,
+    /** A string argument is not valid UTF-8. */
+    DAG_E_BAD_UTF8 = -7,
+    /** The graph (or the change) has a cycle; the message lists it. */
+    DAG_E_CYCLE = -8,
+    /**
+     * The graph is being walked, or a traversal or search of it is running
+     * (the visitor or predicate making the call, typically); it cannot be
+     * changed through dag_graph now.
+     */
+    DAG_E_BUSY = -9,
+    /** The graph has no root (single-root validation). */
+    DAG_E_NO_ROOT = -10,
+    /** The graph has more than one root (single-root validation). */
+    DAG_E_MULTIPLE_ROOTS = -11,
+    /** Validation found several problems; the message lists each. */
+    DAG_E_INVALID_GRAPH = -12,
+    /** The call is not allowed in the current state (walk finished, vertex not pending...). */
+    DAG_E_STATE = -13,
+    /** A walk was cancelled. */
+    DAG_E_CANCELLED = -14,
+    /** Input text (JSON, DOT) could not be parsed; the message says where. */
+    DAG_E_PARSE = -15,
+    /** A file could not be read or written. */
+    DAG_E_IO = -16,
+    /** A bug inside libdag; please report the message. */
+    DAG_E_INTERNAL = -17,
+    /** A walk ran to its end but at least one vertex failed; the report says which. */
+    DAG_E_WALK_FAILED = -18
+} dag_status;
+
+/**
+ * A short static English description of a status ("unknown vertex"), for
+ * every code above, and "unrecognised status" for anything else. Never NULL;
+ * do not free. Any thread.
+ */
+DAG_API const char *dag_status_string(dag_status status);
+
+/** An error returned through a `dag_error **err` out-parameter. */
+typedef struct dag_error dag_error;
+
+/** The status the error was returned with. DAG_E_NULL_ARGUMENT for NULL. */
+DAG_API dag_status dag_error_status(const dag_error *err);
+
+/**
+ * The detailed message (UTF-8, NUL-terminated), naming the argument, vertex or
+ * input position at fault. Owned by `err`: valid until dag_error_free(err).
+ * Returns "" for NULL.
+ */
+DAG_API const char *dag_error_message(const dag_error *err);
+
+/** Frees an error. NULL is allowed. */
+DAG_API void dag_error_free(dag_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Owned results                                                             */
+/* ------------------------------------------------------------------------ */
+
+/** An owned, immutable array of uint64_t values (vertex ids, or id pairs). */
+typedef struct dag_ids dag_ids;
+
+/** Number of values in the array; 0 for NULL. */
+DAG_API size_t dag_ids_count(const dag_ids *ids);
+
+/**
+ * Pointer to the first of dag_ids_count() values, owned by `ids` and valid
+ * until dag_ids_free(ids). NULL when the array is empty or `ids` is NULL.
+ */
+DAG_API const uint64_t *dag_ids_data(const dag_ids *ids);
+
+/** Frees an id array. NULL is allowed. */
+DAG_API void dag_ids_free(dag_ids *ids);
+
+/** Frees a string returned by libdag (dag_to_string...). NULL is allowed. */
+DAG_API void dag_string_free(char *str);
+
+/* ------------------------------------------------------------------------ */
+/* Graphs                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** An opaque directed graph. Created by dag_new(), freed by dag_free(). */
+typedef struct dag_graph dag_graph;
+
+/** Never a valid vertex id. */
+#define DAG_NO_VERTEX ((uint64_t)0)
+
+/**
+ * Creates an empty graph.
+ *
+ * @param out  receives the new graph, owned by the caller (free with dag_free()).
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT if `out` is NULL; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_new(dag_graph **out, dag_error **err);
+
+/**
+ * Frees a graph and everything it owns. User data pointers are not touched.
+ * NULL is allowed. A walk of the graph whose handle is not freed yet keeps
+ * using it: the graph is then freed with the last such dag_walk_free(), and
+ * `g` must not be used after this call either way.
+ */
+DAG_API void dag_free(dag_graph *g);
+
+/**
+ * Deep-copies a graph: same vertex ids, names, user data pointers (copied as
+ * pointers) and edges. The copy issues its next ids from where the original
+ * stood (removed ids stay unused), so an id names the same vertex in both;
+ * vertices added afterwards are numbered by each graph on its own, from
+ * that same point.
+ *
+ * @param out  receives the copy, owned by the caller.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT if `g` or `out` is NULL; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_clone(const dag_graph *g, dag_graph **out, dag_error **err);
+
+/**
+ * Adds a vertex.
+ *
+ * @param name       NULL for an unnamed vertex, or a non-empty UTF-8 string
+ *                   unique in the graph; copied. Unnamed vertices print as
+ *                   their decimal id.
+ * @param user_data  any pointer, stored and returned as is; never dereferenced.
+ * @param out_id     receives the new vertex id; may be NULL.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g); DAG_E_INVALID_ARGUMENT (empty name);
+ *         DAG_E_BAD_UTF8; DAG_E_DUPLICATE_NAME; DAG_E_BUSY (walk running);
+ *         DAG_E_NOMEM. On failure the graph is unchanged.
+ */
+DAG_API dag_status dag_add_vertex(dag_graph *g, const char *name, void *user_data,
+                                  uint64_t *out_id, dag_error **err);
+
+/**
+ * Removes a vertex and every edge touching it. Its id is never reused; its
+ * name becomes free. Borrowed pointers to its name become invalid.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX; DAG_E_BUSY.
+ */
+DAG_API dag_status dag_remove_vertex(dag_graph *g, uint64_t id, dag_error **err);
+
+/**
+ * Terraform's Replace: `replacement` takes over every edge of `original`
+ * (each dependency of original becomes a dependency of replacement, each
+ * dependent of original depends on replacement instead), then `original` is
+ * removed. Replacing a vertex with itself does nothing. Two differences
+ * from Terraform's code: an edge original->original becomes
+ * replacement->replacement (Terraform's drops it with the original), and
+ * `replacement` must already be in the graph (Terraform's adds it).
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX (either id);
+ *         DAG_E_BUSY; DAG_E_NOMEM. On failure the graph is unchanged.
+ */
+DAG_API dag_status dag_replace_vertex(dag_graph *g, uint64_t original,
+                                      uint64_t replacement, dag_error **err);
+
+/** 1 if `id` is a live vertex of `g`, else 0 (also for NULL `g`). */
+DAG_API int dag_has_vertex(const dag_graph *g, uint64_t id);
+
+/** Number of live vertices; 0 for NULL. O(1). */
+DAG_API size_t dag_vertex_count(const dag_graph *g);
+
+/**
+ * Looks a vertex up by name in O(1).
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, name, out_id); DAG_E_BAD_UTF8;
+ *         DAG_E_INVALID_ARGUMENT (empty name: no vertex can have it);
+ *         DAG_E_NOT_FOUND when no vertex has that name.
+ */
+DAG_API dag_status dag_find_vertex(const dag_graph *g, const char *name,
+                                   uint64_t *out_id, dag_error **err);
+
+/**
+ * The name of a vertex.
+ *
+ * @param out_name  receives the name, or NULL for an unnamed vertex. Borrowed:
+ *                  valid until the vertex is removed or renamed, or `g` freed.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX.
+ */
+DAG_API dag_status dag_vertex_name(const dag_graph *g, uint64_t id,
+                                   const char **out_name, dag_error **err);
+
+/**
+ * Renames a vertex. NULL makes it unnamed. The old name becomes free and
+ * borrowed pointers to it become invalid.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g); DAG_E_UNKNOWN_VERTEX;
+ *         DAG_E_INVALID_ARGUMENT (empty name); DAG_E_BAD_UTF8;
+ *         DAG_E_DUPLICATE_NAME (another vertex has it); DAG_E_BUSY; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_set_vertex_name(dag_graph *g, uint64_t id, const char *name,
+                                       dag_error **err);
+
+/**
+ * The user data pointer stored with a vertex.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out); DAG_E_UNKNOWN_VERTEX.
+ */
+DAG_API dag_status dag_vertex_user_data(const dag_graph *g, uint64_t id, void **out,
+                                        dag_error **err);
+
+/**
+ * Replaces the user data pointer stored with a vertex. Allowed during a walk
+ * (it does not change the graph's shape), but then racing with readers of the
+ * same vertex is the caller's business.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX.
+ */
+DAG_API dag_status dag_set_vertex_user_data(dag_graph *g, uint64_t id, void *user_data,
+                                            dag_error **err);
+
+/**
+ * Adds the edge from -> to: `from` depends on `to`. Connecting an existing
+ * edge again does nothing and returns DAG_OK. A self edge (from == to) is
+ * stored; validation reports it. Cost: O(min(out-degree(from),
+ * in-degree(to))) to detect the duplicate.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX (either id);
+ *         DAG_E_BUSY; DAG_E_NOMEM. On failure the graph is unchanged.
+ */
+DAG_API dag_status dag_connect(dag_graph *g, uint64_t from, uint64_t to, dag_error **err);
+
+/**
+ * Adds many edges in one call: pairs[2*i] -> pairs[2*i + 1] for each
+ * i < count, with dag_connect()'s meaning (existing edges and repeats in the
+ * batch are no-ops; self edges are stored). Every id is checked before
+ * anything changes, and the batch is all or nothing. Faster than count calls
+ * to dag_connect() (lists are sized once and memory is fetched ahead), so
+ * loaders should prefer it; bench/README.md measures both.
+ *
+ * @param pairs  2 * count vertex ids; may be NULL when count is 0.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, or pairs with count > 0);
+ *         DAG_E_INVALID_ARGUMENT (count larger than any array of pairs can be);
+ *         DAG_E_UNKNOWN_VERTEX (the message gives the edge's index);
+ *         DAG_E_BUSY; DAG_E_NOMEM. On failure the graph is unchanged.
+ */
+DAG_API dag_status dag_connect_many(dag_graph *g, const uint64_t *pairs, size_t count,
+                                    dag_error **err);
+
+/**
+ * Removes the edge from -> to. Removing an edge that does not exist does
+ * nothing and returns DAG_OK (both vertices must exist).
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX; DAG_E_BUSY.
+ */
+DAG_API dag_status dag_disconnect(dag_graph *g, uint64_t from, uint64_t to,
+                                  dag_error **err);
+
+/** 1 if the edge from -> to exists, else 0 (also for NULL `g` or unknown ids). */
+DAG_API int dag_has_edge(const dag_graph *g, uint64_t from, uint64_t to);
+
+/** Number of edges; 0 for NULL. O(1). */
+DAG_API size_t dag_edge_count(const dag_graph *g);
+
+/**
+ * All live vertex ids, ascending.
+ *
+ * @param out  receives an owned array (free with dag_ids_free()).
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_vertices(const dag_graph *g, dag_ids **out, dag_error **err);
+
+/**
+ * All edges as a flat array of pairs: from0, to0, from1, to1, ... sorted by
+ * (from, to). dag_ids_count() is twice the number of edges.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_edges(const dag_graph *g, dag_ids **out_pairs, dag_error **err);
+
+/**
+ * The direct dependencies of a vertex (targets of its out-edges, Terraform's
+ * DownEdges), ascending by id.
+ *
+ * Example: with a->b and a->c, dependencies(a) = {b, c}, dependencies(b) = {}.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_dependencies(const dag_graph *g, uint64_t id, dag_ids **out,
+                                    dag_error **err);
+
+/**
+ * The direct dependents of a vertex (sources of its in-edges, Terraform's
+ * UpEdges), ascending by id.
+ *
+ * Example: with a->b and c->b, dependents(b) = {a, c}, dependents(a) = {}.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out,
+                                  dag_error **err);
+
+/**
+ * Terraform's Subsume: copies every vertex and edge of `other` into `g`.
+ * A named vertex of `other` whose name already exists in `g` is the same
+ * vertex (its edges are merged; `g`'s user data is kept); every other vertex
+ * gets a new id in `g` and keeps its name and user data. `other` is not
+ * changed. All or nothing: on failure `g` is unchanged.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT (g == other);
+ *         DAG_E_BUSY; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_subsume(dag_graph *g, const dag_graph *other, dag_error **err);
+
+/**
+ * Terraform's String(): every vertex on its own line, sorted by name (then
+ * id), each followed by its dependencies sorted the same way, one per line
+ * indented by two spaces. For vertices "1", "2", "3" and edge 1->3:
+ * "1\n  3\n2\n3\n". The empty graph gives "".
+ *
+ * @param out  receives a NUL-terminated UTF-8 string; free with dag_string_free().
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_to_string(const dag_graph *g, char **out, dag_error **err);
+
+/* ------------------------------------------------------------------------ */
+/* Text formats: export and import                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The text forms a graph can be written in (dag_export_graph) and read from
+ * (dag_import_graph). The values are part of the ABI.
+ *
+ * - DAG_FORMAT_TEXT: Terraform's String() layout, as dag_to_string(). Export
+ *   only.
+ * - DAG_FORMAT_DOT: Graphviz DOT in the layout `terraform graph` prints:
+ *
+ *       digraph {
+ *           compound = "true"
+ *           newrank = "true"
+ *           subgraph "root" {
+ *               "a"
+ *               "b"
+ *               "a" -> "b"
+ *           }
+ *       }
+ *
+ *   (indented with tabs). Every vertex gets a node statement, sorted by name
+ *   then id, then every edge "a" -> "b" (a depends on b), sorted by its two
+ *   ends' names. Edges on a cycle, self references included, are drawn as
+ *   Terraform's -draw-cycles draws them: [color = "red", penwidth = "2.0"].
+ *   A vertex is written by its name; an unnamed one by its decimal id. A
+ *   graph DOT cannot carry exactly is refused rather than written changed:
+ *   a name Graphviz would read back differently (an odd run of backslashes
+ *   before a quote, a line break or the name's end; a line break between
+ *   quotes or backslashes), or an unnamed vertex whose id is another
+ *   vertex's name. JSON carries both. On
+ *   import, every node of a digraph becomes a vertex named by its node ID,
+ *   whatever subgraph or cluster declares it, and every edge a dependency of
+ *   its tail on its head (`terraform graph`'s direction). Attributes, ports,
+ *   labels and subgraph structure are read and ignored; edge chains
+ *   (a -> b -> c) and groups (a -> {b c}) give every edge they stand for;
+ *   a repeated edge is one edge. The parser is Graphviz's own (cgraph), so
+ *   whatever Graphviz reads is read. Input may be UTF-8 (with or without a
+ *   byte-order mark) or UTF-16 with a byte-order mark (what PowerShell's
+ *   `terraform graph > file` writes); a graph with `charset=latin1` (or
+ *   "ISO-8859-1") has its node IDs converted from Latin-1 (unless the text
+ *   had a byte-order mark). Graphviz's warnings (a "badly delimited number"
+ *   such as 1a, which it splits in two) are refused as errors: libdag does
+ *   not guess. Graphviz's parser is one global object: while an import
+ *   runs, libdag swaps in its own error handler (and restores the
+ *   previous one, and its error level, before returning), so a host that
+ *   uses Graphviz's cgraph itself on another thread at that moment must
+ *   not rely on its own handler; agerrors() may be left raised after a
+ *   failed import.
+ * - DAG_FORMAT_MERMAID: a Mermaid `flowchart TD`, each vertex as node vN
+ *   (N its id) labelled with its name, an arrow from each vertex to each
+ *   of its dependencies, cycle edges styled red. In labels every ASCII
+ *   character but letters, digits, space and _-./,()[]+ is written as a
+ *   Mermaid entity code (#NN;), as are U+2028 and U+2029 and the "d" of
+ *   "direction" (a Mermaid keyword matched anywhere on a line); a line
+ *   break is written <br/>. Export only.
+ * - DAG_FORMAT_JSON: libdag's own form, which round-trips exactly (export
+ *   then import gives the same ids, names and edges; user data is not
+ *   written):
+ *
+ *       {"format": "libdag", "version": 1, "next_id": 5,
+ *        "vertices": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3}],
+ *        "edges": [[1, 2]]}
+ *
+ *   Vertices are listed by ascending id, an unnamed vertex without "name";
+ *   each edge is [from, to] (from depends on to), sorted; "next_id" is the
+ *   id the graph would issue next (ids of removed vertices are never issued
+ *   again). On import "format" and "version" may be left out, but when
+ *   given must be "libdag" and 1; "edges" may be left out; "next_id" may be
+ *   left out (then it is the largest id plus one) and must be above every
+ *   listed id; other keys are ignored. Ids must be positive, distinct
+ *   integers below 2^32 - 1; the imported graph issues exactly those ids
+ *   (the gaps count as removed vertices) and then continues at "next_id".
+ *   An id or "next_id" larger than 16 times the number of vertices plus
+ *   65536 is refused, so that a small file cannot make the import allocate
+ *   without bound. A name holding a NUL character is refused (no C string
+ *   can carry it).
+ * - DAG_FORMAT_AUTO (import only): JSON when the text's first character
+ *   after any byte-order mark and white space is '{', DOT otherwise.
+ */
+typedef enum dag_format {
+    DAG_FORMAT_AUTO = 0,
+    DAG_FORMAT_TEXT = 1,
+    DAG_FORMAT_DOT = 2,
+    DAG_FORMAT_MERMAID = 3,
+    DAG_FORMAT_JSON = 4
+} dag_format;
+
+/**
+ * Writes the graph in `format` (TEXT, DOT, MERMAID or JSON; see dag_format).
+ * Output is deterministic: the same graph gives the same bytes. Reads the
+ * graph only.
+ *
+ * @param out  receives a NUL-terminated UTF-8 string; free with
+ *             dag_string_free().
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g or out);
+ *         DAG_E_INVALID_ARGUMENT (format is AUTO or not a dag_format; DOT
+ *         and a graph DOT cannot carry exactly, see dag_format; the message
+ *         names the vertex);
+ *         DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char **out,
+                                    dag_error **err);
+
+/**
+ * Reads a graph from `size` bytes of text in `format` (DOT, JSON or AUTO;
+ * see dag_format) into a new graph. The text need not be NUL-terminated and
+ * may not hold a NUL byte. Nothing is kept of the text. Any thread; imports
+ * on different threads are serialised inside libdag where Graphviz's parser
+ * needs it.
+ *
+ * @param out  receives the new graph, freed with dag_free().
+ * @return DAG_OK;
+ *         DAG_E_NULL_ARGUMENT (out; data when size > 0);
+ *         DAG_E_INVALID_ARGUMENT (format is TEXT, MERMAID or not a
+ *         dag_format; size above PTRDIFF_MAX; JSON: an empty name);
+ *         DAG_E_PARSE (malformed text, a Graphviz warning, an undirected DOT
+ *         graph, a second graph after the first, a NUL byte, a bad UTF-16
+ *         sequence; JSON of the wrong shape, an id that is not a positive
+ *         integer below 2^32 - 1, a repeated or too large id or next_id, an
+ *         edge naming an id not listed, a name with a NUL character; the
+ *         message says where);
+ *         DAG_E_BAD_UTF8 (DOT: a node ID that is not valid UTF-8 in a
+ *         graph not declared Latin-1; JSON reports bad UTF-8 as DAG_E_PARSE);
+ *         DAG_E_DUPLICATE_NAME (JSON: two vertices with one name);
+ *         DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_import_graph(dag_format format, const char *data, size_t size, dag_graph **out,
+                              dag_error **err);
+
+/**
+ * As dag_import_graph(), reading the file at `path` ("-" is not special). AUTO
+ * looks at the file's content, not its name.
+ *
+ * @return as dag_import_graph(), and DAG_E_NULL_ARGUMENT (path); DAG_E_IO (the
+ *         file cannot be opened or read; the message has the path and the
+ *         system's reason).
+ */
+DAG_API dag_status dag_import_graph_file(dag_format format, const char *path, dag_graph **out,
+                                   dag_error **err);
+
+/** A short static name of a format ("dot"), or "unknown". Any thread. */
+DAG_API const char *dag_format_name(dag_format format);
+
+/* ------------------------------------------------------------------------ */
+/* Algorithms                                                                */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Terraform's internal/dag algorithms. Every function here reads the graph
+ * only (const dag_graph *) except dag_transitive_reduction(), so the read-only
+ * ones may run concurrently on one graph; none may run while another thread
+ * changes that graph. Results never depend on hash order: where several
+ * answers would be valid, ties are broken by name, then by id, where an
+ * unnamed vertex counts as having the empty name (so unnamed vertices come
+ * first, by ascending id, then named ones, bytewise by name).
+ *
+ * Names as in Terraform, which mislead; with a -> b -> c (a depends on b,
+ * b depends on c):
+ *   ancestors(a)   = {b, c}     everything a depends on, transitively
+ *   descendants(c) = {a, b}     everything that depends on c
+ *   root           = a          the vertex nothing depends on
+ *   topological order          a, b, c   (dependents first)
+ *   reverse topological order  c, b, a   (execution order)
+ */
+
+/**
+ * The single vertex nothing depends on (no dependents), Terraform's Root().
+ *
+ * @param out_root  receives its id.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out_root); DAG_E_NO_ROOT ("no roots
+ *         found", also for an empty graph); DAG_E_MULTIPLE_ROOTS ("multiple
+ *         roots: " and the root names joined with ", ", sorted bytewise as
+ *         printed, an unnamed vertex as its decimal id); DAG_E_NOMEM.
+ *         As with every error, the message in *err starts with the
+ *         function's name: "dag_root: no roots found".
+ */
+DAG_API dag_status dag_root(const dag_graph *g, uint64_t *out_root, dag_error **err);
+
+/** Options for dag_validate(). Initialise with dag_validate_options_init(). */
+typedef struct dag_validate_options {
+    /** sizeof(dag_validate_options), set by dag_validate_options_init(). */
+    size_t size;
+    /**
+     * Nonzero (the default): exactly one vertex must have no dependents, as
+     * in Terraform's Validate(). Zero: any number of roots is fine, as in
+     * newer Terraform, which dropped the rule.
+     */
+    int single_root;
+} dag_validate_options;
+
+/**
+ * Fills `opts` with the defaults. Pass sizeof(dag_validate_options) as
+ * `size`: a header/library mismatch is then reported instead of corrupting
+ * memory.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT when `size` is
+ *         not the size this library was built with.
+ */
+DAG_API dag_status dag_validate_options_init(dag_validate_options *opts, size_t size,
+                                             dag_error **err);
+
+/**
+ * An owned validation result: every problem found, as messages and as data.
+ * Created by dag_validate(), freed by dag_validation_free(). Immutable, so
+ * any thread may read it; it does not refer to the graph.
+ */
+typedef struct dag_validation dag_validation;
+
+/**
+ * Validates a graph and reports every problem at once, in Terraform 1.16's
+ * wording, one message per problem, in this order:
+ *   - with the single-root rule, "no roots found" or "multiple roots: a, b"
+ *     (sorted bytewise as printed);
+ *   - each cycle (strongly connected component of more than one vertex):
+ *     "Cycle:" then one vertex name a line, indented by two spaces, starting
+ *     at the shortest name as printed (an unnamed vertex's decimal id; ties:
+ *     bytewise smallest, then smallest id) and
+ *     following dependencies from there, so in a simple cycle each line
+ *     depends on the next: a->b, b->c, c->a gives "Cycle:\n  a\n  b\n  c".
+ *     In a larger tangle each vertex is a dependency of some vertex listed
+ *     before it. Cycles are ordered by their first vertex, shortest first;
+ *   - each self reference (edge v->v): "Self reference: v", sorted bytewise
+ *     as printed, then by id.
+ * Unnamed vertices print as their decimal id. dag_validation_text() is the
+ * messages joined with "\n"; the error message in *err is the same text
+ * after the function's name ("dag_validate: no roots found\nCycle:...").
+ *
+ * @param opts  NULL for the defaults, or options from dag_validate_options_init().
+ * @param out   NULL, or receives the result (free with dag_validation_free()),
+ *              both when the graph is valid and when it has problems (unlike
+ *              other functions, *out is written for DAG_E_CYCLE,
+ *              DAG_E_NO_ROOT, DAG_E_MULTIPLE_ROOTS and DAG_E_INVALID_GRAPH).
+ * @return DAG_OK for a valid graph; DAG_E_CYCLE when the only problems are
+ *         cycles and self references; DAG_E_NO_ROOT or DAG_E_MULTIPLE_ROOTS
+ *         when the root rule is the only problem; DAG_E_INVALID_GRAPH for
+ *         both kinds at once; DAG_E_NULL_ARGUMENT (g);
+ *         DAG_E_INVALID_ARGUMENT (opts->size wrong); DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_validate(const dag_graph *g, const dag_validate_options *opts,
+                                dag_validation **out, dag_error **err);
+
+/** The status dag_validate() returned with it; DAG_E_NULL_ARGUMENT for NULL. */
+DAG_API dag_status dag_validation_status(const dag_validation *v);
+
+/** All messages joined with "\n"; "" for a valid graph or NULL. Owned by `v`. */
+DAG_API const char *dag_validation_text(const dag_validation *v);
+
+/** Number of messages (problems); 0 for NULL. */
+DAG_API size_t dag_validation_message_count(const dag_validation *v);
+
+/** Message `index`, owned by `v`; NULL when `index` is out of range or `v` NULL. */
+DAG_API const char *dag_validation_message(const dag_validation *v, size_t index);
+
+/** Number of cycles found; 0 for NULL. */
+DAG_API size_t dag_validation_cycle_count(const dag_validation *v);
+
+/**
+ * The vertex ids of cycle `index`, in the order its message lists them.
+ * The array is owned by `v`. NULL (and *out_count = 0) when `index` is out of
+ * range or `v` is NULL. `out_count` may be NULL.
+ */
+DAG_API const uint64_t *dag_validation_cycle(const dag_validation *v, size_t index,
+                                             size_t *out_count);
+
+/**
+ * The vertices with an edge to themselves, in the order of their messages
+ * (bytewise by printed name, then id), owned by `v`; NULL
+ * (and *out_count = 0) when there are none. `out_count` may be NULL.
+ */
+DAG_API const uint64_t *dag_validation_self_references(const dag_validation *v,
+                                                       size_t *out_count);
+
+/** Frees a validation result. NULL is allowed. */
+DAG_API void dag_validation_free(dag_validation *v);
+
+/** An owned, immutable list of id lists (components, cycles). */
+typedef struct dag_id_lists dag_id_lists;
+
+/** Number of lists; 0 for NULL. */
+DAG_API size_t dag_id_lists_count(const dag_id_lists *lists);
+
+/**
+ * List `index`: its ids, owned by `lists` and valid until
+ * dag_id_lists_free(lists). NULL (and *out_count = 0) when `index` is out of
+ * range or `lists` is NULL. `out_count` may be NULL.
+ */
+DAG_API const uint64_t *dag_id_lists_get(const dag_id_lists *lists, size_t index,
+                                         size_t *out_count);
+
+/** Frees a list of id lists. NULL is allowed. */
+DAG_API void dag_id_lists_free(dag_id_lists *lists);
+
+/**
+ * Strongly connected components (Tarjan, iterative: a ring of millions of
+ * vertices is fine). Every live vertex is in exactly one component; a vertex
+ * on no cycle is a component of its own. Components come after every
+ * component they depend on; within one, ids are in Tarjan's pop order.
+ * Deterministic (roots tried in ascending id order). O(V + E).
+ *
+ * Example: with a->b, b->a, b->c (ids in that order) the components are {c}
+ * then {b, a}.
+ *
+ * @param out  receives the components (free with dag_id_lists_free()).
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_strongly_connected(const dag_graph *g, dag_id_lists **out,
+                                          dag_error **err);
+
+/**
+ * Every cycle: the components of more than one vertex, each ordered and
+ * the list sorted exactly as dag_validate() reports them. Self references
+ * are not cycles here (see dag_validate()). An acyclic graph gives an empty
+ * list.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_cycles(const dag_graph *g, dag_id_lists **out, dag_error **err);
+
+/**
+ * Transitive reduction, in place: removes every edge a->c for which another
+ * path from a to c exists, so reachability stays exactly the same with as
+ * few edges as possible. Example: with a->b, b->c and a->c, the edge a->c is
+ * removed. Bitset reachability in topological order, O(V * E / 64), memory
+ * bounded by working on blocks of columns: 64 MiB of bitsets, up to 1 GiB
+ * on graphs of over a million vertices (1,000,000 vertices and 4,000,000
+ * edges peak under 1.5 GiB for the whole process).
+ * Needs exclusive access to `g`.
+ *
+ * @param out_removed  NULL, or receives the number of edges removed.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g); DAG_E_CYCLE when the graph has a
+ *         cycle or a self reference (the message lists each, as
+ *         dag_validate() does; the graph is unchanged); DAG_E_BUSY (a walk
+ *         holds the graph); DAG_E_NOMEM (graph unchanged).
+ */
+DAG_API dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, dag_error **err);
+
+/**
+ * Terraform's TopologicalOrder: every vertex before its dependencies
+ * (dependents first). Deterministic: among the vertices free at the same
+ * moment, the smallest name goes first, then the smallest id.
+ *
+ * Example: with a->b and b->c (a depends on b, b on c): a, b, c. With no
+ * edges at all between a, b and c: a, b, c (name order).
+ *
+ * @param out  receives every live id (free with dag_ids_free()).
+ * @return DAG_OK (an empty graph gives an empty array); DAG_E_NULL_ARGUMENT;
+ *         DAG_E_CYCLE (message as dag_validate() words the cycles and self
+ *         references: a self reference alone is refused too);
+ *         DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_error **err);
+
+/**
+ * Terraform's ReverseTopologicalOrder: every vertex after its dependencies,
+ * the order a sequential run executes them. Ties as dag_topological_order().
+ * This is not simply the reverse of dag_topological_order(): ties are broken
+ * among the vertices free first in this direction.
+ *
+ * Example: with a->b and b->c: c, b, a.
+ *
+ * @return as dag_topological_order().
+ */
+DAG_API dag_status dag_reverse_topological_order(const dag_graph *g, dag_ids **out,
+                                                 dag_error **err);
+
+/** What a dag_visit_fn tells the traversal to do next. */
+typedef enum dag_visit {
+    /** Go on, beyond this vertex too. */
+    DAG_VISIT_CONTINUE = 0,
+    /** Do not go beyond this vertex (Terraform's errStopWalkBranch); go on elsewhere. */
+    DAG_VISIT_SKIP = 1,
+    /** End the traversal now (Terraform's errStopWalk); it returns DAG_OK. */
+    DAG_VISIT_STOP = 2
+} dag_visit;
+
+/**
+ * Called once per vertex a traversal reaches, synchronously, on the thread
+ * that called dag_traverse(). `depth` is that of the frontier entry the
+ * vertex was first taken off: 0 for a start vertex reached as such, more for
+ * one another start vertex reached first (see dag_traverse()). It may call any
+ * function taking `const dag_graph *` on the graph being traversed; a call
+ * that would change that graph (add, remove, connect, rename...) returns
+ * DAG_E_BUSY and changes nothing. dag_set_vertex_user_data(), which leaves
+ * the graph's shape alone, is allowed. Returns a dag_visit value; any other value
+ * ends the traversal with DAG_E_INVALID_ARGUMENT.
+ */
+typedef int (*dag_visit_fn)(uint64_t id, size_t depth, void *user_data);
+
+/** Flags for dag_traverse(); combine with |. 0 is a forward depth-first walk. */
+enum {
+    /** Breadth first (a queue) instead of depth first (a stack). */
+    DAG_TRAVERSE_BREADTH_FIRST = 1,
+    /** Towards dependents (Terraform's Reverse...Walk) instead of dependencies. */
+    DAG_TRAVERSE_REVERSE = 2,
+    /** The start set and each batch of neighbours in name order (see dag_traverse()). */
+    DAG_TRAVERSE_SORTED = 4
+};
+
+/**
+ * Terraform's DepthFirstWalk, BreadthFirstWalk, ReverseDepthFirstWalk and
+ * ReverseBreadthFirstWalk, from a start set. The frontier holds (vertex,
+ * depth) entries: a stack for depth first, a queue for breadth first. A
+ * vertex is visited the first time it is taken off the frontier; unless the
+ * visitor says skip or stop, its dependencies (dependents with
+ * DAG_TRAVERSE_REVERSE) then go on the frontier at depth + 1. So every
+ * reachable vertex is visited exactly once, at the depth it was first taken
+ * off at. A start vertex is at depth 0 unless a walk from another start
+ * vertex takes it off first (as Terraform's does): depth first from {b, a}
+ * with a -> b visits a at 0, then b at 1.
+ *
+ * Order: the start ids as given (duplicates count once, at their first
+ * place) and neighbours in ascending id order; with DAG_TRAVERSE_SORTED, the
+ * start set and each batch of neighbours in name order, which is
+ * Terraform's deterministic test walk (a depth-first walk therefore takes
+ * the last name of a batch first).
+ *
+ * Example: with a->b, a->c and start {a}: depth first visits a (0), c (1),
+ * b (1); breadth first a (0), b (1), c (1).
+ *
+ * Iterative: depth costs heap memory, never stack. O(V + E).
+ *
+ * @param start        `start_count` ids; may be NULL when start_count is 0.
+ * @param flags        DAG_TRAVERSE_* flags.
+ * @param visit        the visitor; user_data is passed to it unchanged.
+ * @return DAG_OK (also when the visitor stopped the walk);
+ *         DAG_E_NULL_ARGUMENT (g, visit, or start with start_count > 0);
+ *         DAG_E_UNKNOWN_VERTEX (a start id is not live; nothing is visited);
+ *         DAG_E_INVALID_ARGUMENT (unknown flag bits; start_count above
+ *         PTRDIFF_MAX / 8, more ids than any array holds; or the visitor
+ *         returned something other than a dag_visit value); DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_count,
+                                unsigned flags, dag_visit_fn visit, void *user_data,
+                                dag_error **err);
+
+/**
+ * A test on one vertex: nonzero for a match. Called synchronously on the
+ * calling thread; the same rules as dag_visit_fn (read the graph; a change
+ * to it returns DAG_E_BUSY).
+ */
+typedef int (*dag_predicate_fn)(uint64_t id, void *user_data);
+
+/**
+ * Ancestors of a set (Terraform's Ancestors): everything the start vertices
+ * depend on, transitively, following edges forward. A start vertex is part
+ * of the result only when reachable from a start vertex (through a cycle or
+ * from another start vertex).
+ *
+ * Example: with a->b and b->c (a depends on b, b on c): ancestors({a}) =
+ * {b, c}; ancestors({c}) = {}; ancestors({a, b}) = {b, c}.
+ *
+ * @param ids  `count` start ids (duplicates count once); NULL if count is 0.
+ * @param out  receives the ancestors, ascending ids (free with dag_ids_free()).
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out, ids with count > 0);
+ *         DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8, more ids
+ *         than any array holds); DAG_E_UNKNOWN_VERTEX (a start id is not
+ *         live); DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_ancestors(const dag_graph *g, const uint64_t *ids, size_t count,
+                                 dag_ids **out, dag_error **err);
+
+/**
+ * Descendants of a set (Terraform's Descendants): everything that depends
+ * on the start vertices, transitively, following edges backwards.
+ *
+ * Example: with a->b and b->c: descendants({c}) = {a, b};
+ * descendants({a}) = {}.
+ *
+ * @return as dag_ancestors().
+ */
+DAG_API dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size_t count,
+                                   dag_ids **out, dag_error **err);
+
+/**
+ * Terraform's FirstAncestorsWith, for a set: walks the ancestors of the
+ * start set and collects each vertex for which `match` is nonzero, without
+ * going beyond it (each branch ends at its first match).
+ *
+ * Example: with a->b, b->c, a->d and `match` true for b and c:
+ * first_ancestors_with({a}) = {b} (c is only reached through b).
+ *
+ * @param match  called once per vertex reached, with user_data.
+ * @param out    receives the matches, ascending ids.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, match, out, ids with count > 0);
+ *         DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8);
+ *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids,
+                                            size_t count, dag_predicate_fn match,
+                                            void *user_data, dag_ids **out, dag_error **err);
+
+/** FirstDescendantsWith: as dag_first_ancestors_with(), towards dependents. */
+DAG_API dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t *ids,
+                                              size_t count, dag_predicate_fn match,
+                                              void *user_data, dag_ids **out, dag_error **err);
+
+/**
+ * Terraform's MatchAncestor, for a set: *out_found = 1 when `match` is
+ * nonzero for some ancestor of the start set, else 0. Stops at the first
+ * match. A start vertex matches only when it is its own ancestor.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, match, out_found, ids with
+ *         count > 0); DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8);
+ *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t count,
+                                      dag_predicate_fn match, void *user_data, int *out_found,
+                                      dag_error **err);
+
+/** MatchDescendant: as dag_match_ancestor(), towards dependents. */
+DAG_API dag_status dag_match_descendant(const dag_graph *g, const uint64_t *ids, size_t count,
+                                        dag_predicate_fn match, void *user_data, int *out_found,
+                                        dag_error **err);
+
+
+/* ------------------------------------------------------------------------ */
+/* Walks                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A walk runs a callback once per vertex, each as soon as every dependency of
+ * the vertex has finished, independent vertices in parallel on a thread pool
+ * owned by the walk. With a -> b ("a depends on b") and c unconnected, b and
+ * c may run at once and a runs after b finished; with `reverse` set, a runs
+ * before b (destroy order).
+ *
+ * Statuses returned by a finished walk (dag_walk, dag_walk_wait): DAG_OK when
+ * every vertex finished ok; DAG_E_WALK_FAILED when at least one callback
+ * failed (the message names the first failure); DAG_E_CANCELLED when
+ * dag_walk_cancel was called. In all three cases the report is written.
+ *
+ * While a walk runs, every mutation through the dag_graph functions returns
+ * DAG_E_BUSY; change the graph through dag_walk_apply instead. Reading it
+ * (names, user data, edges, algorithms) from callbacks and other threads is
+ * allowed throughout: a dag_walk_apply waits for reads in progress and keeps
+ * new ones out while it changes the graph. The same holds for a sub-walk's
+ * graph (dag_walk_graph of a sub-walk handle) and its updates. The walked
+ * graph may even be freed (dag_free): it then lives on until the walk is
+ * freed.
+ */
+
+/** A running or finished walk. Functions taking a dag_walker are thread-safe. */
+typedef struct dag_walker dag_walker;
+
+/** The outcome of a walk, vertex by vertex: an owned, immutable object. */
+typedef struct dag_walk_report dag_walk_report;
+
+/**
+ * A batch of changes to apply to a running walk (dag_walk_apply). Unlike a
+ * dag_walker, a batch is not thread-safe: build it on one thread at a time.
+ */
+typedef struct dag_walk_update dag_walk_update;
+
+/** What a walk callback says about its vertex. */
+typedef enum dag_walk_result {
+    /** The vertex's work succeeded; its dependents may run. */
+    DAG_WALK_OK = 0,
+    /** The vertex failed; every transitive dependent is skipped as upstream-failed. */
+    DAG_WALK_FAILED = 1,
+    /** The work goes on elsewhere; finish it later with dag_walk_complete(). */
+    DAG_WALK_PENDING = 2
+} dag_walk_result;
+
+/** The final state of a vertex in a report. */
+typedef enum dag_vertex_status {
+    /** Never started: the walk stopped early (fail fast) or an update removed it. */
+    DAG_VERTEX_NOT_RUN = 0,
+    DAG_VERTEX_OK = 1,
+    /** Its callback (or dag_walk_complete, or its sub-walk) failed. */
+    DAG_VERTEX_FAILED = 2,
+    /** Skipped because a dependency did not finish ok; not an error of its own. */
+    DAG_VERTEX_UPSTREAM_FAILED = 3,
+    /**
+     * Never started, or was pending, when the walk was cancelled
+     * (dag_walk_report_ran() tells which).
+     */
+    DAG_VERTEX_CANCELLED = 4
+} dag_vertex_status;
+
+/** What the walk does after a vertex failed. */
+typedef enum dag_failure_policy {
+    /** Terraform's behaviour: skip the failed vertex's dependents, go on with the rest. */
+    DAG_FAILURE_CONTINUE = 0,
+    /** Start nothing new; what never started is reported DAG_VERTEX_NOT_RUN. */
+    DAG_FAILURE_FAIL_FAST = 1
+} dag_failure_policy;
+
+/** Observer events. */
+typedef enum dag_walk_event {
+    /** A vertex's callback is about to run. */
+    DAG_WALK_EVENT_STARTED = 0,
+    /** A vertex that started has finished (its status says how). */
+    DAG_WALK_EVENT_FINISHED = 1,
+    /** A vertex finished without running (upstream-failed, cancelled, not run). */
+    DAG_WALK_EVENT_SKIPPED = 2
+} dag_walk_event;
+
+/**
+ * The per-vertex callback.
+ *
+ * Called on one of the walk's pool threads, once per vertex, after every
+ * dependency of the vertex finished (with `reverse`: every dependent). Up to
+ * `parallelism` callbacks run at once. It may call, for this walk:
+ * dag_walk_complete, dag_walk_cancel, dag_walk_expand (for `vertex`),
+ * dag_walk_apply and the dag_walk_update functions, dag_walk_graph, and every
+ * read-only dag_graph function on the walked graph, and dag_walk_free (see
+ * there: the walk is cancelled and freed once it has finished). It must not
+ * call dag_walk_wait on its own walk (DAG_E_STATE) nor mutate the graph
+ * through dag_graph functions (DAG_E_BUSY). It must return: a pool thread
+ * that ends inside a callback (pthread_exit(), or a language runtime ending
+ * its threads as the process exits) ends the process, since the walk could
+ * never finish; a binding that may exit mid-walk cancels and waits for its
+ * walks first.
+ *
+ * @param walk     the walk the vertex belongs to (for a vertex of an expanded
+ *                 sub-graph: the sub-walk, whose graph is a copy of the
+ *                 sub-graph and whose ids are that graph's).
+ * @param vertex   the vertex id.
+ * @param message  *message is NULL on entry. To explain a failure, point it at
+ *                 a NUL-terminated UTF-8 string that is still valid when the
+ *                 callback returns (a literal, or memory owned by user_data);
+ *                 libdag copies it at once. Ignored for DAG_WALK_OK.
+ * @return DAG_WALK_OK, DAG_WALK_FAILED, or DAG_WALK_PENDING: the vertex keeps
+ *         its parallelism slot until dag_walk_complete() finishes it. After a
+ *         successful dag_walk_expand() the return value is ignored.
+ */
+typedef dag_walk_result (*dag_walk_fn)(dag_walker *walk, uint64_t vertex, const char **message,
+                                       void *user_data);
+
+/**
+ * The observer: progress and tracing events.
+ *
+ * Called on the thread that caused the event: a pool thread for most, the
+ * caller's thread for events caused by dag_walk_complete, dag_walk_cancel or
+ * dag_walk_apply. Calls may come from several threads at once; the counts
+ * are snapshots and may be seen out of order. It may call what a walk
+ * callback may call, on whichever thread it is called (dag_walk_wait returns
+ * DAG_E_STATE there too), and should return quickly.
+ *
+ * @param walk     the walk (or sub-walk) of the vertex.
+ * @param status   for FINISHED and SKIPPED, the vertex's final status;
+ *                 DAG_VERTEX_NOT_RUN for STARTED.
+ * @param running  callbacks running or pending in that walk, after the event.
+ * @param done     vertices of that walk finished, after the event.
+ * @param total    vertices in that walk (grows when updates add some).
+ */
+typedef void (*dag_walk_observer_fn)(dag_walker *walk, dag_walk_event event, uint64_t vertex,
+                                     dag_vertex_status status, size_t running, size_t done,
+                                     size_t total, void *user_data);
+
+/**
+ * The most threads a walk's pool may have (dag_walk_options.threads). More
+ * would not help: a callback that waits on outside work can return
+ * DAG_WALK_PENDING and free its thread.
+ */
+#define DAG_WALK_MAX_THREADS 1024
+
+/**
+ * Walk options. Always initialise with dag_walk_options_init(), then change
+ * fields: `size` lets later versions append fields without breaking callers
+ * built against this header.
+ */
+typedef struct dag_walk_options {
+    /** sizeof(dag_walk_options), set by dag_walk_options_init(). */
+    size_t size;
+    /** Most callbacks in flight (running or pending) at once. Default 10, at least 1. */
+    size_t parallelism;
+    /**
+     * Threads in the walk's pool. Default 10, at least 1, at most
+     * DAG_WALK_MAX_THREADS. The pool starts with the walk, with
+     * min(threads, parallelism) threads: no more can ever be busy at once.
+     */
+    size_t threads;
+    /** Non-zero: dependents run before their dependencies (destroy order). Default 0. */
+    int reverse;
+    /** Default DAG_FAILURE_CONTINUE. */
+    dag_failure_policy failure_policy;
+    /**
+     * Non-zero (default): record each vertex's start and end time (up to two
+     * clock reads per vertex). Zero leaves them 0 in the report, for walks of
+     * very cheap callbacks.
+     */
+    int timestamps;
+    /**
+     * Vertices that run even when a dependency failed; their own result then
+     * decides their dependents. Borrowed for the duration of the call that
+     * takes the options. NULL when always_run_count is 0.
+     */
+    const uint64_t *always_run;
+    size_t always_run_count;
+    /** Optional observer, called with observer_data last. */
+    dag_walk_observer_fn observer;
+    void *observer_data;
+} dag_walk_options;
+
+/**
+ * Fills `opts` with the defaults above, `size` included. Pass
+ * sizeof(dag_walk_options) as `size`: a header/library mismatch is then
+ * reported instead of writing past the caller's struct.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT when `size` is
+ *         not sizeof(dag_walk_options) as this library was built.
+ */
+DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, dag_error **err);
+
+/**
+ * Walks `g`, blocking until every vertex has finished.
+ *
+ * The graph is checked first: a cycle or a self reference returns DAG_E_CYCLE
+ * (message in Terraform's "Cycle: ..." format) and no callback runs.
+ *
+ * @param callback     called once per vertex; see dag_walk_fn.
+ * @param user_data    passed to every callback call.
+ * @param opts         NULL for the defaults.
+ * @param out_report   NULL, or receives the report (free with
+ *                     dag_walk_report_free()) whenever the walk ran: on
+ *                     DAG_OK, DAG_E_WALK_FAILED and DAG_E_CANCELLED. Set to
+ *                     NULL on the other errors.
+ * @return DAG_OK; DAG_E_WALK_FAILED; DAG_E_CANCELLED (a callback cancelled
+ *         it; the message says how many vertices never ran, and how many
+ *         were cancelled after their callback ran); DAG_E_NULL_ARGUMENT
+ *         (g, callback, always_run with always_run_count > 0);
+ *         DAG_E_INVALID_ARGUMENT (opts->size not sizeof(dag_walk_options)
+ *         as this library was built, parallelism or threads 0, threads
+ *         above DAG_WALK_MAX_THREADS, always_run_count above
+ *         PTRDIFF_MAX / 8, bad policy);
+ *         DAG_E_UNKNOWN_VERTEX (an always_run id); DAG_E_CYCLE; DAG_E_BUSY
+ *         (the graph is already being walked, e.g. from one of its own
+ *         callbacks); DAG_E_NOMEM (also when the walk's threads cannot all
+ *         be started: the message says how many were).
+ */
+DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
+                            const dag_walk_options *opts, dag_walk_report **out_report,
+                            dag_error **err);
+
+/**
+ * Starts walking `g` and returns at once. Arguments and checks as dag_walk().
+ * Callbacks may start before this call returns (they get the walk handle as
+ * their first argument; *out is written only on return). The graph is busy
+ * until the walk has finished. Freeing it with dag_free()
+ * before the walk is allowed: the walk keeps it until dag_walk_free().
+ *
+ * @param out  receives the walk, owned by the caller: dag_walk_free().
+ * @return DAG_OK, or the errors of dag_walk() that come before the walk runs.
+ */
+DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user_data,
+                                  const dag_walk_options *opts, dag_walker **out, dag_error **err);
+
+/**
+ * Blocks until the walk has finished. May be called more than once, from any
+ * thread except the walk's own callbacks and observer.
+ *
+ * @param out_report  NULL, or receives a new report (free with
+ *                    dag_walk_report_free()) on DAG_OK, DAG_E_WALK_FAILED and
+ *                    DAG_E_CANCELLED.
+ * @return DAG_OK; DAG_E_WALK_FAILED; DAG_E_CANCELLED; DAG_E_NULL_ARGUMENT;
+ *         DAG_E_STATE (from a callback or observer of this walk, or on a
+ *         sub-walk handle).
+ */
+DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_error **err);
+
+/**
+ * Cancels the walk, from any thread (a callback included): nothing new
+ * starts, running callbacks finish, pending vertices are finished as
+ * DAG_VERTEX_CANCELLED at once, and every vertex that never started is
+ * reported DAG_VERTEX_CANCELLED (DAG_VERTEX_NOT_RUN where fail fast had
+ * already stopped the walk). On a sub-walk handle it cancels the whole
+ * walk. Returns without waiting.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_STATE (the walk has finished);
+ *         DAG_E_NOMEM (the walk is cancelled, but some pending vertices
+ *         could not be finished at once: they stay pending until
+ *         completed, or until a later dag_walk_cancel()).
+ */
+DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
+
+/**
+ * Frees a walk. A walk still running is cancelled and waited for first.
+ * Called from the walk's own callback or observer, where waiting would wait
+ * for itself, it cancels the walk and returns at once; the walk is freed on
+ * a thread of libdag's own once its running callbacks have returned, and
+ * unloading the library (dlclose) or leaving the process (exit) waits for
+ * that, so no thread of libdag outlives its code: a callback of such a walk
+ * that never returns keeps them waiting too. A walk freed this way once the
+ * unload or exit has begun is left as it is. Either way `walk` must not be
+ * used after this call. Sub-walk handles belong to their
+ * walk: passing one does nothing. NULL is allowed.
+ */
+DAG_API void dag_walk_free(dag_walker *walk);
+
+/**
+ * Finishes a vertex whose callback returned DAG_WALK_PENDING, from any thread.
+ * Calling it while the callback is still running is allowed: the completion
+ * takes effect when the callback returns DAG_WALK_PENDING (if it returns ok or
+ * failed instead, its own result wins). The vertex's parallelism slot is
+ * freed and its dependents may start.
+ *
+ * @param result   DAG_WALK_OK or DAG_WALK_FAILED.
+ * @param message  NULL, or a failure message (UTF-8), copied. Ignored for
+ *                 DAG_WALK_OK, as a callback's is.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT (result is
+ *         DAG_WALK_PENDING or unknown); DAG_E_UNKNOWN_VERTEX (not in this
+ *         walk); DAG_E_STATE (the vertex has not started or never will, was
+ *         already completed or finished, was expanded, was removed by an
+ *         update, or the walk has finished); DAG_E_CANCELLED (the vertex
+ *         was cancelled while pending); DAG_E_NOMEM (nothing changed).
+ */
+DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result result,
+                                     const char *message, dag_error **err);
+
+/**
+ * Dynamic expansion: while `vertex`'s callback runs (normally from inside
+ * it; another thread may call it then too), hands over a sub-graph that is
+ * walked as part of the vertex. `sub` is validated (a cycle
+ * returns DAG_E_CYCLE and nothing changes) and copied: the caller keeps it.
+ * When the callback returns, its return value is ignored and the vertex
+ * releases its parallelism slot; it finishes when the sub-walk does: ok if
+ * every sub-vertex finished ok, failed (with the sub-walk's first error) if
+ * any failed or was skipped as upstream-failed, cancelled otherwise (the
+ * walk was cancelled, or stopped by fail fast, before the sub-walk ended).
+ * Sub-vertices removed by an update of the sub-walk do not count. The
+ * sub-walk shares the walk's pool, parallelism bound, policy, direction and
+ * observer; its vertices are called with the sub-walk's handle.
+ *
+ * @param callback   the sub-walk's callback; NULL to use the walk's own.
+ * @param user_data  its user data (ignored when callback is NULL: the walk's).
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (walk, sub); DAG_E_UNKNOWN_VERTEX;
+ *         DAG_E_CYCLE; DAG_E_STATE (not called while the vertex's callback
+ *         runs, already expanded, or the walk has finished); DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *sub,
+                                   dag_walk_fn callback, void *user_data, dag_error **err);
+
+/**
+ * The graph a walk walks: the graph given to dag_walk_start (or dag_walk),
+ * or, for a sub-walk, its private copy of the sub-graph. Borrowed: valid
+ * until the walk is freed. NULL for NULL. Read-only functions only.
+ */
+DAG_API const dag_graph *dag_walk_graph(const dag_walker *walk);
+
+/** Creates an empty update batch, owned by the caller: dag_walk_update_free(). */
+DAG_API dag_status dag_walk_update_new(dag_walk_update **out, dag_error **err);
+
+/** Frees an update batch. NULL is allowed. */
+DAG_API void dag_walk_update_free(dag_walk_update *update);
+
+/**
+ * Adds a new vertex to the batch.
+ *
+ * @param name            NULL or a non-empty UTF-8 name, copied; it must be
+ *                        free in the graph when the batch is applied.
+ * @param always_run      non-zero: runs even if a dependency failed.
+ * @param out_provisional NULL, or receives the id that names this vertex in
+ *                        dag_walk_update_connect() of the same batch (a value
+ *                        near UINT64_MAX, never a real id). dag_walk_apply()
+ *                        returns the real ids.
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_INVALID_ARGUMENT (empty name);
+ *         DAG_E_BAD_UTF8; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_walk_update_add_vertex(dag_walk_update *update, const char *name,
+                                              void *user_data, int always_run,
+                                              uint64_t *out_provisional, dag_error **err);
+
+/**
+ * Adds the edge from -> to (from depends on to) to the batch. Either id may
+ * be provisional. Applying refuses an edge that would make a vertex that has
+ * already started wait.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_walk_update_connect(dag_walk_update *update, uint64_t from, uint64_t to,
+                                           dag_error **err);
+
+/** Removes the edge from -> to in the batch. @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM. */
+DAG_API dag_status dag_walk_update_disconnect(dag_walk_update *update, uint64_t from, uint64_t to,
+                                              dag_error **err);
+
+/**
+ * Removes a vertex (and its edges) in the batch. Applying refuses it unless
+ * the vertex has not started; once removed it never runs and is reported
+ * DAG_VERTEX_NOT_RUN.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64_t id,
+                                                 dag_error **err);
+
+/**
+ * Applies a batch to a running walk and to its graph, all or nothing, from
+ * any thread (a callback included). The batch is checked while the walk
+ * goes on: ids, names, and cycles, against a topological order of the graph
+ * that the walk builds at its first update (O(V + E), once) and keeps from
+ * one update to the next. An added edge that agrees with that order costs
+ * O(1) to check; one that does not costs a search of the vertices placed
+ * between its two ends. A new vertex with only dependencies, or only
+ * dependents, agrees by construction. So an update costs about what it
+ * changes, not the size of the graph; only a refused cycle costs O(V + E),
+ * to list every cycle in the message. Then the walk's workers pause between
+ * vertices (callbacks already running go on) while the batch's changes are
+ * made, so the common scheduling steps need no locked instructions.
+ * Concurrent applies to one walk are serialised. The batch is not changed
+ * and may be freed afterwards.
+ *
+ * The graph is changed in place once no read-only dag_graph call on it is
+ * in progress (they may run from callbacks or other threads meanwhile). The
+ * name of a vertex the batch removes is kept until the walk is freed, so a
+ * name read before stays valid. DAG_E_STATE when called from inside a read
+ * of the walked graph (a dag_traverse visitor or a predicate), which it
+ * would wait for.
+ *
+ * @param out_new_ids  NULL, or receives the real ids of the added vertices in
+ *                     the order they were added (free with dag_ids_free()).
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_UNKNOWN_VERTEX (an id not in the
+ *         graph); DAG_E_DUPLICATE_NAME; DAG_E_INVALID_ARGUMENT (an edge
+ *         touching a vertex the batch removes, or removing an added vertex);
+ *         DAG_E_CYCLE (the batch would create a cycle; message in Terraform's
+ *         format); DAG_E_STATE (a vertex that has started would have to wait,
+ *         or be removed; the walk has finished; or called from inside a read
+ *         of the graph); DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_walk_apply(dag_walker *walk, const dag_walk_update *update,
+                                  dag_ids **out_new_ids, dag_error **err);
+
+/** Frees a report. NULL is allowed. */
+DAG_API void dag_walk_report_free(dag_walk_report *report);
+
+/** Number of vertices in the report (every vertex of the walk); 0 for NULL. */
+DAG_API size_t dag_walk_report_size(const dag_walk_report *report);
+
+/** Number of vertices that finished with `status`; 0 for NULL. */
+DAG_API size_t dag_walk_report_count(const dag_walk_report *report, dag_vertex_status status);
+
+/**
+ * Every vertex id in the report, ascending.
+ *
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT; DAG_E_NOMEM.
+ */
+DAG_API dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_ids **out,
+                                            dag_error **err);
+
+/**
+ * One vertex's outcome. Each out-parameter may be NULL.
+ *
+ * @param out_message   receives the vertex's message ("" if none), owned by
+ *                      the report: valid until dag_walk_report_free(). A
+ *                      failure's own message, or for a vertex that did not
+ *                      finish by itself the walk's note: "cancelled while
+ *                      pending", "removed by an update before it started",
+ *                      "sub-walk failed: ..." or "sub-walk did not run to
+ *                      its end".
+ * @param out_start_ns  receives when its callback started, in nanoseconds
+ *                      since the walk started (steady clock; read through
+ *                      the TSC where the kernel's monotonic clock uses it,
+ *                      scaled to the steady clock over the walk); 0 if it
+ *                      never ran or timestamps were off. A vertex that ran
+ *                      right after another on the same thread may get, to
+ *                      save a clock read, the latest end time among that
+ *                      vertex and its own dependencies: that counts the
+ *                      scheduler's hand-over, tens of nanoseconds, as part
+ *                      of the vertex. Never earlier than any dependency's
+ *                      end time.
+ * @param out_end_ns    receives when it finished (completion time for a
+ *                      pending vertex, sub-walk end for an expanded one).
+ * @return DAG_OK; DAG_E_NULL_ARGUMENT (report); DAG_E_UNKNOWN_VERTEX.
+ */
+DAG_API dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex,
+                                          dag_vertex_status *out_status, const char **out_message,
+                                          int64_t *out_start_ns, int64_t *out_end_ns,
+                                          dag_error **err);
+
+/**
+ * The first failure recorded: returns its vertex id, or DAG_NO_VERTEX when
+ * nothing failed (or for NULL). `out_message`, when not NULL, receives
+ * "vertex NAME failed: MESSAGE", or "vertex NAME failed" when the failure
+ * had no message ("" when nothing failed), owned by the report.
+ */
+DAG_API uint64_t dag_walk_report_first_error(const dag_walk_report *report,
+                                             const char **out_message);
+
+/** 1 if the walk was cancelled, else 0 (also for NULL). */
+DAG_API int dag_walk_report_cancelled(const dag_walk_report *report);
+
+/**
+ * 1 if the vertex's callback was called, else 0 (also for a NULL report or
+ * an id not in it). Tells apart the two kinds of DAG_VERTEX_CANCELLED: a
+ * vertex that was pending (or walking its sub-graph) when the walk was
+ * cancelled ran; one that never started did not. Independent of
+ * `timestamps`. OK and FAILED vertices ran; NOT_RUN and UPSTREAM_FAILED
+ * ones did not.
+ */
+DAG_API int dag_walk_report_ran(const dag_walk_report *report, uint64_t vertex);
+
+/** A static name for a vertex status ("upstream-failed"); "unknown" otherwise. */
+DAG_API const char *dag_vertex_status_string(dag_vertex_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Function table for plugin hosts                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Every public function, for hosts that dlopen() libdag and look up one
+ * symbol instead of each function. Fields are only ever appended: a host
+ * compiled against an older header reads a prefix of a newer table; a host
+ * compiled against a newer header must check `size` before using a field
+ * (offsetof(dag_api_table, field) < size). Field names are the function
+ * names without the `dag_` prefix.
+ */
+typedef struct dag_api_table {
+    size_t size;      /**< sizeof(dag_api_table) as the library was built */
+    unsigned version; /**< dag_version() */
+    unsigned (*version_number)(void);
+    const char *(*version_string)(void);
+    const char *(*status_string)(dag_status status);
+    dag_status (*error_status)(const dag_error *err);
+    const char *(*error_message)(const dag_error *err);
+    void (*error_free)(dag_error *err);
+    size_t (*ids_count)(const dag_ids *ids);
+    const uint64_t *(*ids_data)(const dag_ids *ids);
+    void (*ids_free)(dag_ids *ids);
+    void (*string_free)(char *str);
+    dag_status (*new_graph)(dag_graph **out, dag_error **err);
+    void (*free_graph)(dag_graph *g);
+    dag_status (*clone)(const dag_graph *g, dag_graph **out, dag_error **err);
+    dag_status (*add_vertex)(dag_graph *g, const char *name, void *user_data, uint64_t *out_id,
+                             dag_error **err);
+    dag_status (*remove_vertex)(dag_graph *g, uint64_t id, dag_error **err);
+    dag_status (*replace_vertex)(dag_graph *g, uint64_t original, uint64_t replacement,
+                                 dag_error **err);
+    int (*has_vertex)(const dag_graph *g, uint64_t id);
+    size_t (*vertex_count)(const dag_graph *g);
+    dag_status (*find_vertex)(const dag_graph *g, const char *name, uint64_t *out_id,
+                              dag_error **err);
+    dag_status (*vertex_name)(const dag_graph *g, uint64_t id, const char **out_name,
+                              dag_error **err);
+    dag_status (*set_vertex_name)(dag_graph *g, uint64_t id, const char *name, dag_error **err);
+    dag_status (*vertex_user_data)(const dag_graph *g, uint64_t id, void **out, dag_error **err);
+    dag_status (*set_vertex_user_data)(dag_graph *g, uint64_t id, void *user_data, dag_error **err);
+    dag_status (*connect)(dag_graph *g, uint64_t from, uint64_t to, dag_error **err);
+    dag_status (*connect_many)(dag_graph *g, const uint64_t *pairs, size_t count, dag_error **err);
+    dag_status (*disconnect)(dag_graph *g, uint64_t from, uint64_t to, dag_error **err);
+    int (*has_edge)(const dag_graph *g, uint64_t from, uint64_t to);
+    size_t (*edge_count)(const dag_graph *g);
+    dag_status (*vertices)(const dag_graph *g, dag_ids **out, dag_error **err);
+    dag_status (*edges)(const dag_graph *g, dag_ids **out_pairs, dag_error **err);
+    dag_status (*dependencies)(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err);
+    dag_status (*dependents)(const dag_graph *g, uint64_t id, dag_ids **out, dag_error **err);
+    dag_status (*subsume)(dag_graph *g, const dag_graph *other, dag_error **err);
+    dag_status (*to_string)(const dag_graph *g, char **out, dag_error **err);
+    dag_status (*root)(const dag_graph *g, uint64_t *out_root, dag_error **err);
+    dag_status (*validate_options_init)(dag_validate_options *opts, size_t size, dag_error **err);
+    dag_status (*validate)(const dag_graph *g, const dag_validate_options *opts,
+                           dag_validation **out, dag_error **err);
+    dag_status (*validation_status)(const dag_validation *v);
+    const char *(*validation_text)(const dag_validation *v);
+    size_t (*validation_message_count)(const dag_validation *v);
+    const char *(*validation_message)(const dag_validation *v, size_t index);
+    size_t (*validation_cycle_count)(const dag_validation *v);
+    const uint64_t *(*validation_cycle)(const dag_validation *v, size_t index, size_t *out_count);
+    const uint64_t *(*validation_self_references)(const dag_validation *v, size_t *out_count);
+    void (*validation_free)(dag_validation *v);
+    size_t (*id_lists_count)(const dag_id_lists *lists);
+    const uint64_t *(*id_lists_get)(const dag_id_lists *lists, size_t index, size_t *out_count);
+    void (*id_lists_free)(dag_id_lists *lists);
+    dag_status (*strongly_connected)(const dag_graph *g, dag_id_lists **out, dag_error **err);
+    dag_status (*cycles)(const dag_graph *g, dag_id_lists **out, dag_error **err);
+    dag_status (*transitive_reduction)(dag_graph *g, size_t *out_removed, dag_error **err);
+    dag_status (*topological_order)(const dag_graph *g, dag_ids **out, dag_error **err);
+    dag_status (*reverse_topological_order)(const dag_graph *g, dag_ids **out, dag_error **err);
+    dag_status (*traverse)(const dag_graph *g, const uint64_t *start, size_t start_count,
+                           unsigned flags, dag_visit_fn visit, void *user_data, dag_error **err);
+    dag_status (*ancestors)(const dag_graph *g, const uint64_t *ids, size_t count, dag_ids **out,
+                            dag_error **err);
+    dag_status (*descendants)(const dag_graph *g, const uint64_t *ids, size_t count, dag_ids **out,
+                              dag_error **err);
+    dag_status (*first_ancestors_with)(const dag_graph *g, const uint64_t *ids, size_t count,
+                                       dag_predicate_fn match, void *user_data, dag_ids **out,
+                                       dag_error **err);
+    dag_status (*first_descendants_with)(const dag_graph *g, const uint64_t *ids, size_t count,
+                                         dag_predicate_fn match, void *user_data, dag_ids **out,
+                                         dag_error **err);
+    dag_status (*match_ancestor)(const dag_graph *g, const uint64_t *ids, size_t count,
+                                 dag_predicate_fn match, void *user_data, int *out_found,
+                                 dag_error **err);
+    dag_status (*match_descendant)(const dag_graph *g, const uint64_t *ids, size_t count,
+                                   dag_predicate_fn match, void *user_data, int *out_found,
+                                   dag_error **err);
+    dag_status (*walk_options_init)(dag_walk_options *opts, size_t size, dag_error **err);
+    dag_status (*walk)(dag_graph *g, dag_walk_fn callback, void *user_data,
+                       const dag_walk_options *opts, dag_walk_report **out_report, dag_error **err);
+    dag_status (*walk_start)(dag_graph *g, dag_walk_fn callback, void *user_data,
+                             const dag_walk_options *opts, dag_walker **out, dag_error **err);
+    dag_status (*walk_wait)(dag_walker *walk, dag_walk_report **out_report, dag_error **err);
+    dag_status (*walk_cancel)(dag_walker *walk, dag_error **err);
+    void (*walk_free)(dag_walker *walk);
+    dag_status (*walk_complete)(dag_walker *walk, uint64_t vertex, dag_walk_result result,
+                                const char *message, dag_error **err);
+    dag_status (*walk_expand)(dag_walker *walk, uint64_t vertex, const dag_graph *sub,
+                              dag_walk_fn callback, void *user_data, dag_error **err);
+    const dag_graph *(*walk_graph)(const dag_walker *walk);
+    dag_status (*walk_update_new)(dag_walk_update **out, dag_error **err);
+    void (*walk_update_free)(dag_walk_update *update);
+    dag_status (*walk_update_add_vertex)(dag_walk_update *update, const char *name, void *user_data,
+                                         int always_run, uint64_t *out_provisional,
+                                         dag_error **err);
+    dag_status (*walk_update_connect)(dag_walk_update *update, uint64_t from, uint64_t to,
+                                      dag_error **err);
+    dag_status (*walk_update_disconnect)(dag_walk_update *update, uint64_t from, uint64_t to,
+                                         dag_error **err);
+    dag_status (*walk_update_remove_vertex)(dag_walk_update *update, uint64_t id, dag_error **err);
+    dag_status (*walk_apply)(dag_walker *walk, const dag_walk_update *update, dag_ids **out_new_ids,
+                             dag_error **err);
+    void (*walk_report_free)(dag_walk_report *report);
+    size_t (*walk_report_size)(const dag_walk_report *report);
+    size_t (*walk_report_count)(const dag_walk_report *report, dag_vertex_status status);
+    dag_status (*walk_report_vertices)(const dag_walk_report *report, dag_ids **out,
+                                       dag_error **err);
+    dag_status (*walk_report_vertex)(const dag_walk_report *report, uint64_t vertex,
+                                     dag_vertex_status *out_status, const char **out_message,
+                                     int64_t *out_start_ns, int64_t *out_end_ns, dag_error **err);
+    uint64_t (*walk_report_first_error)(const dag_walk_report *report, const char **out_message);
+    int (*walk_report_cancelled)(const dag_walk_report *report);
+    const char *(*vertex_status_string)(dag_vertex_status status);
+    int (*walk_report_ran)(const dag_walk_report *report, uint64_t vertex);
+    dag_status (*export_graph)(const dag_graph *g, dag_format format, char **out, dag_error **err);
+    dag_status (*import_graph)(dag_format format, const char *data, size_t size, dag_graph **out,
+                               dag_error **err);
+    dag_status (*import_graph_file)(dag_format format, const char *path, dag_graph **out,
+                              dag_error **err);
+    const char *(*format_name)(dag_format format);
+} dag_api_table;
+
+/** The ABI major version dag_api() accepts today. */
+#define DAG_API_ABI 1
+
+/**
+ * The function table for ABI major version `abi` (pass DAG_API_ABI), or NULL
+ * when this library does not provide that ABI. The table is static: never
+ * freed, valid as long as the library stays loaded. Any thread.
+ *
+ *     void *h = dlopen("libdag.so.1", RTLD_NOW);
+ *     const dag_api_table *(*get)(unsigned) = ...dlsym(h, "dag_api");
+ *     const dag_api_table *api = get(DAG_API_ABI);
+ */
+DAG_API const dag_api_table *dag_api(unsigned abi);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DAG_DAG_H */

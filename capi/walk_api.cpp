@@ -41,10 +41,18 @@ dag::Outcome call_callback(void *context, dag::Walk &, dag::VertexId vertex, con
 }
 
 void call_observer(void *context, dag::Walk &walk, dag::Event event, dag::VertexId vertex, dag::VertexStatus status,
-                   std::size_t running, std::size_t done, std::size_t total) {
+                   const dag::EventCounts &counts) {
     auto *root = static_cast<dag_walker *>(context);
-    root->observer(static_cast<dag_walker *>(walk.tag()), static_cast<dag_walk_event>(event), vertex,
-                   static_cast<dag_vertex_status>(status), running, done, total, root->observer_data);
+    auto *handle = static_cast<dag_walker *>(walk.tag());
+    const auto ev = static_cast<dag_walk_event>(event);
+    const auto st = static_cast<dag_vertex_status>(status);
+    if (root->observer)
+        root->observer(handle, ev, vertex, st, counts.running, counts.done, counts.total, root->observer_data);
+    if (root->event_observer) {
+        const dag_walk_event_info info{sizeof info, ev,           vertex,         st, counts.running,
+                                       counts.done, counts.total, counts.sequence};
+        root->event_observer(handle, &info, root->event_observer_data);
+    }
 }
 
 // The 1.0 layout ended with observer_data; every later field is optional.
@@ -100,9 +108,11 @@ std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user
     h->user_data = user_data;
     h->graph = g;
     h->root_handle = h.get();
-    if (given.observer) {
+    if (given.observer || given.event_observer) {
         h->observer = given.observer;
         h->observer_data = given.observer_data;
+        h->event_observer = given.event_observer;
+        h->event_observer_data = given.event_observer_data;
         options.observer = dag::Observer{call_observer, h.get()};
     }
     h->root = dag::Walk::create(g->graph, dag::Visitor{call_callback, h.get()}, options, h.get());
@@ -202,6 +212,15 @@ dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report *
         if (!w.wait_until(*deadline))
             throw ApiError{DAG_E_TIMEOUT, "the walk is still running after " + std::to_string(timeout_ms) + " ms"};
         conclude(w, out_report);
+    });
+}
+
+dag_status dag_walk_progress(dag_walker *walk, size_t *out_done, size_t *out_total, dag_error **err) {
+    return guard(__func__, err, [&] {
+        dag::Walk &w = core(walk);
+        require(out_done, "out_done");
+        require(out_total, "out_total");
+        w.progress(*out_done, *out_total);
     });
 }
 

@@ -19,6 +19,8 @@ struct dag_walker {
     void *user_data = nullptr;
     dag_walk_observer_fn observer = nullptr;
     void *observer_data = nullptr;
+    dag_walk_event_fn event_observer = nullptr;
+    void *event_observer_data = nullptr;
     const dag_graph *graph = nullptr;
     // The handle of the walk this one belongs to (itself for a root walk).
     dag_walker *root_handle = nullptr;

@@ -630,9 +630,13 @@ DAG_API dag_status dag_dependents(const dag_graph *g, uint64_t id, dag_ids **out
  * id: the candidates of dag_root(), which succeeds exactly when there is one.
  * O(number of ids issued), removed vertices included.
  *
+ * @param g    the graph.
  * @param out  receives the ids (free with dag_ids_free()); an empty array
  *             for an empty graph.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out); DAG_E_NOMEM.
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the ids are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
  * @since 1.2
  */
 DAG_API dag_status dag_roots(const dag_graph *g, dag_ids **out, dag_error **err);
@@ -641,7 +645,12 @@ DAG_API dag_status dag_roots(const dag_graph *g, dag_ids **out, dag_error **err)
  * Every vertex that depends on nothing (no dependencies, no out-edges),
  * ascending by id: what a walk may start with. Cost as dag_roots().
  *
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out); DAG_E_NOMEM.
+ * @param g    the graph.
+ * @param out  receives the ids (free with dag_ids_free()).
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the ids are in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
  * @since 1.2
  */
 DAG_API dag_status dag_leaves(const dag_graph *g, dag_ids **out, dag_error **err);
@@ -650,8 +659,13 @@ DAG_API dag_status dag_leaves(const dag_graph *g, dag_ids **out, dag_error **err
  * How many vertices `id` depends on directly: its out-degree, the size of
  * dag_dependencies(). O(1).
  *
+ * @param g          the graph.
+ * @param id         the vertex.
  * @param out_count  receives the count.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out_count); DAG_E_UNKNOWN_VERTEX.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the count is in `*out_count`.
+ * @retval DAG_E_NULL_ARGUMENT   `g` or `out_count` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `id` is not a vertex of `g`.
  * @since 1.2
  */
 DAG_API dag_status dag_dependency_count(const dag_graph *g, uint64_t id, size_t *out_count,
@@ -661,8 +675,13 @@ DAG_API dag_status dag_dependency_count(const dag_graph *g, uint64_t id, size_t 
  * How many vertices depend on `id` directly: its in-degree, the size of
  * dag_dependents(). O(1).
  *
+ * @param g          the graph.
+ * @param id         the vertex.
  * @param out_count  receives the count.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, out_count); DAG_E_UNKNOWN_VERTEX.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the count is in `*out_count`.
+ * @retval DAG_E_NULL_ARGUMENT   `g` or `out_count` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `id` is not a vertex of `g`.
  * @since 1.2
  */
 DAG_API dag_status dag_dependent_count(const dag_graph *g, uint64_t id, size_t *out_count,
@@ -1524,19 +1543,28 @@ enum {
  * (c is reached only through b); answering STOP for b gives {} and c is
  * never seen; MATCH_AND_STOP for b gives {b}.
  *
+ * On every error *out is not written, and the graph is as it was: the
+ * search only reads it.
+ *
+ * @param g          the graph.
  * @param ids        `count` start ids (duplicates count once); NULL if count is 0.
+ * @param count      how many ids.
  * @param flags      DAG_SEARCH_* flags.
  * @param fn         the callback; user_data is passed to it unchanged.
+ * @param user_data  passed to `fn`.
  * @param out        NULL, or receives the matches, ascending ids (free with
  *                   dag_ids_free()), also when the callback stopped the search.
- * @return DAG_OK (the search ran to its end, or the callback stopped it);
- *         DAG_E_CANCELLED (the callback answered DAG_SEARCH_ABORT);
- *         DAG_E_NULL_ARGUMENT (g, fn, ids with count > 0);
- *         DAG_E_INVALID_ARGUMENT (unknown flag bits; count above
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the search ran to its end, or the callback
+ *         stopped it.
+ * @retval DAG_E_CANCELLED         the callback answered DAG_SEARCH_ABORT.
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `fn` is NULL, or `ids` with `count`
+ *         above 0.
+ * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits; `count` above
  *         PTRDIFF_MAX / 8; the callback returned a value that is not a
- *         dag_search_action); DAG_E_UNKNOWN_VERTEX (a start id is not live;
- *         `fn` is not called); DAG_E_NOMEM. On every error *out is not
- *         written, and the graph is as it was: the search only reads it.
+ *         dag_search_action.
+ * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live; `fn` is not called.
+ * @retval DAG_E_NOMEM             out of memory.
  * @since 1.2
  */
 DAG_API dag_status dag_search(const dag_graph *g, const uint64_t *ids, size_t count, unsigned flags,
@@ -1685,6 +1713,41 @@ typedef void (*dag_walk_observer_fn)(dag_walker *walk, dag_walk_event event, uin
                                      size_t total, void *user_data);
 
 /**
+ * One walk event, as dag_walk_event_fn receives it: what dag_walk_observer_fn
+ * gets as arguments, plus a sequence number. The struct may grow at its end:
+ * read `size` first and only the fields below it.
+ * @since 1.2
+ */
+typedef struct dag_walk_event_info {
+    size_t size;              /**< sizeof(dag_walk_event_info) as the library filled it */
+    dag_walk_event event;     /**< what happened */
+    uint64_t vertex;          /**< to which vertex of `walk` */
+    dag_vertex_status status; /**< as for dag_walk_observer_fn */
+    size_t running;           /**< as for dag_walk_observer_fn */
+    size_t done;              /**< as for dag_walk_observer_fn */
+    size_t total;             /**< as for dag_walk_observer_fn */
+    /**
+     * 1, 2, 3... over the events of the walk and its sub-walks, in the order
+     * their counts were taken. Calls can arrive out of that order (from
+     * several threads); ordered by sequence, a walk's `done` and `total`
+     * never decrease, so a progress display keeps the event with the
+     * highest sequence it has seen.
+     */
+    uint64_t sequence;
+} dag_walk_event_info;
+
+/**
+ * The event observer: as dag_walk_observer_fn (same threads, same rules,
+ * same events), with the event in a struct that carries a sequence number.
+ *
+ * @param walk       the walk (or sub-walk) of the vertex.
+ * @param info       the event; borrowed for the length of the call.
+ * @param user_data  the options' `event_observer_data`.
+ * @since 1.2
+ */
+typedef void (*dag_walk_event_fn)(dag_walker *walk, const dag_walk_event_info *info, void *user_data);
+
+/**
  * The most threads a walk's pool may have (dag_walk_options.threads). More
  * would not help: a callback that waits on outside work can return
  * DAG_WALK_PENDING and free its thread.
@@ -1756,6 +1819,14 @@ typedef struct dag_walk_options {
     dag_thread_hook_fn thread_exit;
     /** Passed to thread_start and thread_exit. Default NULL. @since 1.2 */
     void *thread_hook_data;
+    /**
+     * Optional event observer (see dag_walk_event_fn), called with
+     * event_observer_data last. May be set together with `observer`: both are
+     * called for each event. Default NULL. @since 1.2
+     */
+    dag_walk_event_fn event_observer;
+    /** Passed to event_observer as its last argument. Default NULL. @since 1.2 */
+    void *event_observer_data;
 } dag_walk_options;
 
 /**
@@ -1764,7 +1835,8 @@ typedef struct dag_walk_options {
  * @since 1.2
  */
 #define DAG_WALK_OPTIONS_INIT \
-    { sizeof(dag_walk_options), 10, 0, 0, DAG_FAILURE_CONTINUE, 1, NULL, 0, NULL, NULL, NULL, NULL, NULL }
+    { sizeof(dag_walk_options), 10, 0, 0, DAG_FAILURE_CONTINUE, 1, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
+      NULL, NULL }
 
 /**
  * Fills the first `size` bytes of `opts` with the defaults above, `size`
@@ -1944,12 +2016,18 @@ DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk
  * host finishing a pending vertex) it is exactly
  * dag_walk_complete(walk, vertex, DAG_WALK_FAILED, message).
  *
+ * @param walk     the walk (or sub-walk) the vertex belongs to.
+ * @param vertex   the vertex to fail.
  * @param message  NULL (no message) or NUL-terminated UTF-8, copied.
- * @return DAG_OK; DAG_E_NULL_ARGUMENT (walk); DAG_E_UNKNOWN_VERTEX (not in
- *         this walk); DAG_E_STATE (failed or completed already, expanded,
- *         not started or never will, removed by an update, or the walk has
- *         finished; see dag_walk_complete()); DAG_E_CANCELLED (cancelled
- *         while pending); DAG_E_NOMEM (nothing changed).
+ * @param err      NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the vertex fails with `message`.
+ * @retval DAG_E_NULL_ARGUMENT   `walk` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `vertex` is not in this walk.
+ * @retval DAG_E_STATE           failed or completed already, expanded, not
+ *         started or never will, removed by an update, or the walk has
+ *         finished (see dag_walk_complete()).
+ * @retval DAG_E_CANCELLED       cancelled while pending.
+ * @retval DAG_E_NOMEM           out of memory; nothing changed.
  * @since 1.2
  */
 DAG_API dag_status dag_walk_fail(dag_walker *walk, uint64_t vertex, const char *message,
@@ -1995,6 +2073,28 @@ DAG_API dag_status dag_walk_fail(dag_walker *walk, uint64_t vertex, const char *
  */
 DAG_API dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *sub,
                                    dag_walk_fn callback, void *user_data, dag_error **err);
+
+/**
+ * Polls a walk's progress, for a display that asks rather than observes:
+ * how many of its vertices have finished (run, failed, skipped or removed)
+ * and how many it has (more once updates add some). `done` never exceeds
+ * `total`, and neither decreases from one call to the next. With an observer
+ * set the counts are exact; without one, each pool thread adds its finished
+ * vertices in batches of up to 64, so `done` may lag by that much per thread
+ * until the walk ends. Counts the vertices of this walk (or sub-walk) only.
+ * Any thread, a callback or observer included.
+ *
+ * @param walk       the walk or sub-walk.
+ * @param out_done   receives the finished count.
+ * @param out_total  receives the vertex count.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the counts are written.
+ * @retval DAG_E_NULL_ARGUMENT  `walk`, `out_done` or `out_total` is NULL.
+ * @retval DAG_E_STATE          a sub-walk handle not handed over yet.
+ * @since 1.2
+ */
+DAG_API dag_status dag_walk_progress(dag_walker *walk, size_t *out_done, size_t *out_total,
+                                     dag_error **err);
 
 /**
  * Waits up to `timeout_ms` milliseconds for the walk to finish: dag_walk_wait()
@@ -2672,6 +2772,9 @@ typedef struct dag_api_table {
     dag_status (*walk_report_read)(const dag_walk_report *report, size_t first,
                                    dag_vertex_outcome *out, size_t count, size_t outcome_size,
                                    size_t *out_written, dag_error **err);
+    /** dag_walk_progress(); @since 1.2 */
+    dag_status (*walk_progress)(dag_walker *walk, size_t *out_done, size_t *out_total,
+                                dag_error **err);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

@@ -180,15 +180,28 @@ bool Executor::calling_back() const noexcept { return current_executor == this; 
 
 bool Executor::calling_back_any() noexcept { return current_executor != nullptr; }
 
-void Executor::observe(Walk &w, Event event, VertexId id, VertexStatus status, std::size_t running,
-                       std::size_t done, std::size_t total) const {
-    if (!observer_.call) return;
+std::size_t Executor::observe(Walk &w, Event event, VertexId id, VertexStatus status, int running_delta,
+                              bool finishes) {
+    EventCounts c;
+    {
+        std::lock_guard<std::mutex> lk(event_mu_);
+        if (running_delta > 0)
+            c.running = w.running_.fetch_add(1, std::memory_order_acq_rel) + 1;
+        else if (running_delta < 0)
+            c.running = w.running_.fetch_sub(1, std::memory_order_acq_rel) - 1;
+        else
+            c.running = w.running_.load(std::memory_order_acquire);
+        c.done = finishes ? w.done_.fetch_add(1, std::memory_order_acq_rel) + 1 : w.done_.load(std::memory_order_acquire);
+        c.total = w.total_.load(std::memory_order_acquire);
+        c.sequence = ++sequence_;
+    }
     struct Mark {
         const Executor *saved = current_executor;
         explicit Mark(const Executor *ex) { current_executor = ex; }
         ~Mark() { current_executor = saved; }
     } mark(this);
-    observer_.call(observer_.context, w, event, id, status, running, done, total);
+    observer_.call(observer_.context, w, event, id, status, c);
+    return c.done;
 }
 
 Section::Section(Executor &ex) : ex_(ex) { enter(); }
@@ -223,7 +236,7 @@ void Section::count_done_slowly(Walk &w) {
         ex_.count_done(*this, w, 1);
         return;
     }
-    if (batch_walk_ != &w) {
+    if (batch_walk_ != &w || batch_count_ >= max_done_batch) {
         flush_done();
         batch_walk_ = &w;
     }
@@ -520,11 +533,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     // The callback and the observer run outside the section: they may take
     // long, and may apply updates.
     sec.leave();
-    if (observer_.call) {
-        std::size_t running = w.running_.fetch_add(1, std::memory_order_acq_rel) + 1;
-        observe(w, Event::started, id, VertexStatus::not_run, running, w.done_.load(std::memory_order_acquire),
-                w.total_.load(std::memory_order_acquire));
-    }
+    if (observer_.call) observe(w, Event::started, id, VertexStatus::not_run, +1, false);
     if (timestamps_) w.times(*s).start_ns = start;
     const char *msg = nullptr;
     Outcome outcome;
@@ -697,14 +706,11 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
 
     if (observer_.call) {
         // Exact counts for the observer: no batching.
-        std::size_t done = w.done_.fetch_add(1, std::memory_order_acq_rel) + 1;
-        std::size_t running = ran && phase_of(old) != Phase::expanded
-                                  ? w.running_.fetch_sub(1, std::memory_order_acq_rel) - 1
-                                  : w.running_.load(std::memory_order_acquire);
+        std::size_t done;
         {
             Section::Pause pause(sec);
-            observe(w, ran ? Event::finished : Event::skipped, w.id_of(*s), status, running, done,
-                    w.total_.load(std::memory_order_acquire));
+            done = observe(w, ran ? Event::finished : Event::skipped, w.id_of(*s), status,
+                           ran && phase_of(old) != Phase::expanded ? -1 : 0, true);
         }
         if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);
     } else {

@@ -53,6 +53,10 @@ struct alignas(64) SectionFlag {
 // worker, so a walk's shared counter takes one add per batch.
 class Section {
 public:
+    // The most finished vertices a worker counts before adding them to the
+    // walk's shared count: one atomic add per this many vertices.
+    static constexpr std::size_t max_done_batch = 64;
+
     // An outside caller: inside from construction to destruction.
     explicit Section(Executor &ex);
     // A worker, with its own flag: starts outside.
@@ -154,12 +158,14 @@ public:
     std::int64_t to_ns(std::int64_t stamp) const;
     bool timestamps() const noexcept { return timestamps_; }
     const Observer &observer() const noexcept { return observer_; }
-    // Calls the observer, if any. While it runs, this thread counts as
-    // calling back from this executor (calling_back()), whichever thread it
-    // is: events also reach the observer on threads that complete, cancel or
-    // update a walk.
-    void observe(Walk &w, Event event, VertexId id, VertexStatus status, std::size_t running, std::size_t done,
-                 std::size_t total) const;
+    // With an observer: counts an event of `w` (`running_delta` to its
+    // running count; `finishes`: one more of its vertices is done) and calls
+    // the observer with the counts and a sequence number taken together.
+    // While the observer runs, this thread counts as calling back from this
+    // executor (calling_back()), whichever thread it is: events also reach
+    // the observer on threads that complete, cancel or update a walk.
+    // Returns the walk's done count after the event.
+    std::size_t observe(Walk &w, Event event, VertexId id, VertexStatus status, int running_delta, bool finishes);
     // True on a pool thread of this executor (inside a callback or observer)
     // and inside any of its observer calls: where waiting for the walk
     // would wait for itself.
@@ -256,6 +262,10 @@ private:
     std::atomic<std::size_t> outside_inside_{0};  // outside callers inside a section
     std::mutex quiesce_mu_;
 
+    // Observed walks only: counts and sequence numbers change together.
+    std::mutex event_mu_;
+    std::uint64_t sequence_ = 0;
+
     std::atomic<VertexStatus> stop_{VertexStatus::ok};
     std::atomic<bool> cancel_requested_{false};
 
@@ -307,7 +317,9 @@ inline void Section::leave() noexcept {
 }
 
 inline void Section::count_done(Walk &w) {
-    if (flag_ && batch_walk_ == &w) {
+    // A batch stays small, so that a polled progress count
+    // (Walk::progress) lags by little more than a batch per worker.
+    if (flag_ && batch_walk_ == &w && batch_count_ < max_done_batch) {
         ++batch_count_;
         return;
     }

@@ -32,9 +32,21 @@ struct Visitor {
     void *context = nullptr;
 };
 
+// One event as the observer gets it. The counts are those of the event's
+// walk (or sub-walk), taken together with `sequence`, which numbers the
+// events of a walk and its sub-walks 1, 2, 3...: ordered by sequence, a
+// walk's `done` and `total` never go backwards, whatever order the calls
+// arrive in from several threads.
+struct EventCounts {
+    std::size_t running = 0;
+    std::size_t done = 0;
+    std::size_t total = 0;
+    std::uint64_t sequence = 0;
+};
+
 struct Observer {
     void (*call)(void *context, Walk &walk, Event event, VertexId vertex, VertexStatus status,
-                 std::size_t running, std::size_t done, std::size_t total) = nullptr;
+                 const EventCounts &counts) = nullptr;
     void *context = nullptr;
 };
 

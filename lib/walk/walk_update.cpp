@@ -437,9 +437,10 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     for (VertexId id : new_ids) ex_->release_waiter(lookup(id), true, ready, skips);
     hand_over();
     for (Slot *r : removed_slots) {
-        std::size_t done = done_.fetch_add(1, std::memory_order_acq_rel) + 1;
-        ex_->observe(*this, Event::skipped, id_of(*r), VertexStatus::not_run, running_.load(std::memory_order_acquire),
-                     done, total_.load(std::memory_order_acquire));
+        if (ex_->observer().call)
+            ex_->observe(*this, Event::skipped, id_of(*r), VertexStatus::not_run, 0, true);
+        else
+            done_.fetch_add(1, std::memory_order_acq_rel);
     }
     if (done_.load(std::memory_order_acquire) == total_.load(std::memory_order_acquire)) maybe_finish(nullptr);
     return new_ids;

@@ -302,6 +302,13 @@ bool Walk::next_ready(std::vector<ReadyVertex> &out, std::size_t capacity,
     return out.empty() && finished();
 }
 
+void Walk::progress(std::size_t &done, std::size_t &total) {
+    // Both counts only grow (a removed vertex counts as done), so reading
+    // done first keeps it within the total read after it.
+    done = done_.load(std::memory_order_acquire);
+    total = total_.load(std::memory_order_acquire);
+}
+
 bool Walk::wait_until(std::chrono::steady_clock::time_point deadline) {
     if (!is_root()) throw Error(Errc::state, "a sub-walk cannot be waited for; wait for the walk that expanded it");
     if (ex_->calling_back())

@@ -63,6 +63,11 @@ public:
     // from an observer called while handing out.
     bool next_ready(std::vector<ReadyVertex> &out, std::size_t capacity,
                     std::optional<std::chrono::steady_clock::time_point> deadline);
+    // Vertices finished and vertices in all, for a progress display that
+    // polls: `done` never exceeds `total`, and neither goes down from one
+    // call to the next. Without an observer, workers add their finished
+    // vertices in batches (Section::max_done_batch), so `done` may lag.
+    void progress(std::size_t &done, std::size_t &total);
     // wait() with a deadline: true once finished, false on timeout.
     bool wait_until(std::chrono::steady_clock::time_point deadline);
 

@@ -126,6 +126,7 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->walk_begin, &dag_walk_begin);
     EXPECT_EQ(t->walk_next_ready, &dag_walk_next_ready);
     EXPECT_EQ(t->walk_report_read, &dag_walk_report_read);
+    EXPECT_EQ(t->walk_progress, &dag_walk_progress);
     EXPECT_EQ(t->roots, &dag_roots);
     EXPECT_EQ(t->leaves, &dag_leaves);
     EXPECT_EQ(t->dependency_count, &dag_dependency_count);

@@ -9,6 +9,7 @@
 #include <deque>
 #include <future>
 #include <map>
+#include <random>
 #include <thread>
 #include <tuple>
 
@@ -1209,4 +1210,112 @@ TEST(WalkReportRead, ReadsEveryOutcomeInOneCallAsTheSingleCallsDo) {
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_report_read(r, 0, &one, 1, sizeof one, nullptr, e); });
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_report_read(r, 0, &one, 1, sizeof one - 1, &n, e); });
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_report_read(r, 0, &one, 1, SIZE_MAX / 2, &n, e); });
+}
+
+TEST(WalkEvents, SequenceNumbersOrderConsistentCountsFromEveryThread) {
+    auto g = new_graph();
+    std::vector<uint64_t> ids;
+    std::mt19937 rng(7);
+    for (int i = 0; i < 3000; ++i) {
+        ids.push_back(add(g.get(), ("v" + std::to_string(i)).c_str()));
+        for (int k = 0; k < 2 && i > 0; ++k)
+            dag_connect(g.get(), ids.back(), ids[std::uniform_int_distribution<int>(0, i - 1)(rng)], nullptr);
+    }
+    struct Seen {
+        std::mutex mu;
+        std::vector<dag_walk_event_info> events;
+        std::atomic<size_t> plain{0};
+    } seen;
+    auto o = options(8, 8);
+    o.event_observer = [](dag_walker *, const dag_walk_event_info *info, void *data) {
+        auto *s = static_cast<Seen *>(data);
+        EXPECT_EQ(info->size, sizeof(dag_walk_event_info));
+        std::lock_guard<std::mutex> lk(s->mu);
+        s->events.push_back(*info);
+    };
+    o.event_observer_data = &seen;
+    o.observer = [](dag_walker *, dag_walk_event, uint64_t, dag_vertex_status, size_t, size_t, size_t, void *data) {
+        ++static_cast<Seen *>(data)->plain;
+    };
+    o.observer_data = &seen;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) { return v % 97 == 0 ? DAG_WALK_FAILED : DAG_WALK_OK; };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_E_WALK_FAILED);
+    // One started event per vertex that ran, one finished or skipped event per vertex.
+    const size_t expected = rec.ran().size() + ids.size();
+    ASSERT_EQ(seen.events.size(), expected);
+    EXPECT_EQ(seen.plain.load(), expected);
+    std::sort(seen.events.begin(), seen.events.end(),
+              [](const auto &a, const auto &b) { return a.sequence < b.sequence; });
+    size_t done = 0, total = 0;
+    for (size_t i = 0; i < seen.events.size(); ++i) {
+        const dag_walk_event_info &e = seen.events[i];
+        ASSERT_EQ(e.sequence, i + 1);
+        EXPECT_GE(e.done, done) << "sequence " << e.sequence;
+        EXPECT_GE(e.total, total);
+        EXPECT_LE(e.done, e.total);
+        done = e.done;
+        total = e.total;
+    }
+    EXPECT_EQ(done, ids.size());
+}
+
+TEST(WalkProgress, PolledCountsNeverGoBackAndLagByABatchAtMost) {
+    // A chain of 200 vertices, then a gate: one pool thread runs the chain
+    // with no observer, so it counts finished vertices in batches.
+    auto g = new_graph();
+    uint64_t prev = 0;
+    std::vector<uint64_t> chain;
+    for (int i = 0; i < 200; ++i) {
+        uint64_t v = add(g.get(), ("c" + std::to_string(i)).c_str());
+        if (prev) ASSERT_EQ(dag_connect(g.get(), v, prev, nullptr), DAG_OK);
+        chain.push_back(prev = v);
+    }
+    uint64_t gate = add(g.get(), "gate");
+    ASSERT_EQ(dag_connect(g.get(), gate, prev, nullptr), DAG_OK);
+    for (int i = 0; i < 100; ++i) {
+        uint64_t v = add(g.get(), ("after" + std::to_string(i)).c_str());
+        ASSERT_EQ(dag_connect(g.get(), v, gate, nullptr), DAG_OK);
+    }
+    Latch at_gate, open;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) {
+        if (v == gate) {
+            at_gate.set();
+            open.wait();
+        }
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    ASSERT_TRUE(at_gate.wait());
+    size_t done = 0, total = 0;
+    ASSERT_EQ(dag_walk_progress(w, &done, &total, nullptr), DAG_OK);
+    EXPECT_EQ(total, 301u);
+    EXPECT_LE(done, 200u);
+    EXPECT_GE(done, 200u - 64u);
+    std::atomic<bool> stop{false};
+    std::thread poller([&] {
+        size_t last = 0;
+        while (!stop) {
+            size_t d = 0, t = 0;
+            ASSERT_EQ(dag_walk_progress(w, &d, &t, nullptr), DAG_OK);
+            EXPECT_GE(d, last);
+            EXPECT_LE(d, t);
+            last = d;
+        }
+    });
+    open.set();
+    EXPECT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_OK);
+    stop = true;
+    poller.join();
+    ASSERT_EQ(dag_walk_progress(w, &done, &total, nullptr), DAG_OK);
+    EXPECT_EQ(done, 301u);
+    EXPECT_EQ(total, 301u);
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_progress(nullptr, &done, &total, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_progress(w, nullptr, &total, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_progress(w, &done, nullptr, e); });
 }

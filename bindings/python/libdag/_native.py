@@ -127,6 +127,24 @@ OBSERVER_FN = CFUNCTYPE(None, c_void_p, c_int, c_uint64, c_int, c_size_t, c_size
 THREAD_HOOK_FN = CFUNCTYPE(None, c_void_p)
 
 
+class WalkEventInfo(Structure):
+    """dag_walk_event_info (1.2)."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("event", c_int),
+        ("vertex", c_uint64),
+        ("status", c_int),
+        ("running", c_size_t),
+        ("done", c_size_t),
+        ("total", c_size_t),
+        ("sequence", c_uint64),
+    ]
+
+
+EVENT_FN = CFUNCTYPE(None, c_void_p, POINTER(WalkEventInfo), c_void_p)
+
+
 class ValidateOptions(Structure):
     """dag_validate_options."""
 
@@ -151,6 +169,8 @@ class WalkOptions(Structure):
         ("thread_start", THREAD_HOOK_FN),
         ("thread_exit", THREAD_HOOK_FN),
         ("thread_hook_data", c_void_p),
+        ("event_observer", EVENT_FN),
+        ("event_observer_data", c_void_p),
     ]
 
 

@@ -330,9 +330,32 @@ pub struct dag_walk_options {
     pub thread_exit: dag_thread_hook_fn,
     /// Since 1.2: passed to `thread_start` and `thread_exit`.
     pub thread_hook_data: *mut c_void,
+    /// Since 1.2: the event observer (events with a sequence number).
+    pub event_observer: dag_walk_event_fn,
+    /// Since 1.2: passed to `event_observer`.
+    pub event_observer_data: *mut c_void,
 }
 
 /// A pool thread's start or exit hook (since 1.2).
+/// One walk event with its sequence number (1.2); read `size` first.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dag_walk_event_info {
+    pub size: usize,
+    pub event: dag_walk_event,
+    pub vertex: u64,
+    pub status: dag_vertex_status,
+    pub running: usize,
+    pub done: usize,
+    pub total: usize,
+    pub sequence: u64,
+}
+
+/// The event observer (1.2).
+pub type dag_walk_event_fn = Option<
+    unsafe extern "C" fn(walk: *mut dag_walker, info: *const dag_walk_event_info, user_data: *mut c_void),
+>;
+
 pub type dag_thread_hook_fn = Option<unsafe extern "C" fn(thread_hook_data: *mut c_void)>;
 
 // ---------------------------------------------------------------------------
@@ -1011,6 +1034,15 @@ pub struct dag_api_table {
             err: *mut *mut dag_error,
         ) -> dag_status,
     >,
+    /// [`dag_walk_progress`]
+    pub walk_progress: Option<
+        unsafe extern "C" fn(
+            walk: *mut dag_walker,
+            out_done: *mut usize,
+            out_total: *mut usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
 }
 
 /// The ABI major version [`dag_api`] accepts today.
@@ -1578,6 +1610,14 @@ extern "C" {
         count: usize,
         outcome_size: usize,
         out_written: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+
+    /// A walk's finished and total vertex counts, never decreasing.
+    pub fn dag_walk_progress(
+        walk: *mut dag_walker,
+        out_done: *mut usize,
+        out_total: *mut usize,
         err: *mut *mut dag_error,
     ) -> dag_status;
 

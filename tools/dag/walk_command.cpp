@@ -2,7 +2,6 @@
 // independent ones in parallel on libdag's pool.
 #include <algorithm>
 #include <cstdio>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,19 +32,17 @@ struct WalkRun {
     const std::string &command;
     // Guards everything below and every line written, so lines never mix.
     std::mutex mutex;
-    // A failure message must outlive the callback that returns it; a deque
-    // never moves the strings it already holds.
-    std::deque<std::string> messages;
     size_t finished = 0;
 };
 
-dag_walk_result fail(WalkRun &run, const char **message, std::string why) {
-    std::lock_guard lock(run.mutex);
-    *message = run.messages.emplace_back(std::move(why)).c_str();
+// dag_walk_fail copies the message before it returns: nothing need outlive
+// the callback.
+dag_walk_result fail(dag_walker *walk, uint64_t vertex, const std::string &why) {
+    dag_walk_fail(walk, vertex, why.c_str(), nullptr);
     return DAG_WALK_FAILED;
 }
 
-dag_walk_result visit(dag_walker *, uint64_t vertex, const char **message, void *data) noexcept {
+dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, void *data) noexcept {
     WalkRun &run = *static_cast<WalkRun *>(data);
     try {
         std::string name = vertex_name(run.graph, vertex);
@@ -55,16 +52,13 @@ dag_walk_result visit(dag_walker *, uint64_t vertex, const char **message, void 
             return DAG_WALK_OK;
         }
         std::optional<std::string> failure = run_shell(run.command, name);
-        return failure ? fail(run, message, std::move(*failure)) : DAG_WALK_OK;
+        return failure ? fail(walk, vertex, *failure) : DAG_WALK_OK;
     } catch (const std::exception &e) {
         // Nothing may unwind into libdag: the failure becomes the vertex's,
-        // with a fixed message if even keeping that one fails.
-        try {
-            return fail(run, message, e.what());
-        } catch (...) {
-            *message = "out of memory";
-            return DAG_WALK_FAILED;
-        }
+        // with a fixed message if even copying the exception's fails.
+        *message = "the dag program could not run this vertex";
+        dag_walk_fail(walk, vertex, e.what(), nullptr);
+        return DAG_WALK_FAILED;
     }
 }
 
@@ -95,16 +89,15 @@ int summarize(const dag_graph *g, const dag_walk_report *report) {
                  dag_walk_report_count(report, DAG_VERTEX_FAILED),
                  dag_walk_report_count(report, DAG_VERTEX_UPSTREAM_FAILED),
                  dag_walk_report_count(report, DAG_VERTEX_NOT_RUN));
-    dag_ids *raw = nullptr;
     dag_error *err = nullptr;
-    check(dag_walk_report_vertices(report, &raw, &err), &err);
+    std::vector<dag_vertex_outcome> outcomes(dag_walk_report_size(report));
+    size_t read = 0;
+    check(dag_walk_report_read(report, 0, outcomes.data(), outcomes.size(), sizeof(dag_vertex_outcome), &read,
+                               &err),
+          &err);
     std::vector<std::pair<std::string, std::string>> failures;
-    for (uint64_t id : take(raw)) {
-        dag_vertex_status status = DAG_VERTEX_NOT_RUN;
-        const char *message = nullptr;
-        check(dag_walk_report_vertex(report, id, &status, &message, nullptr, nullptr, &err), &err);
-        if (status == DAG_VERTEX_FAILED) failures.emplace_back(vertex_name(g, id), message);
-    }
+    for (const dag_vertex_outcome &o : outcomes)
+        if (o.status == DAG_VERTEX_FAILED) failures.emplace_back(vertex_name(g, o.vertex), o.message);
     std::sort(failures.begin(), failures.end());
     for (const auto &[name, message] : failures)
         std::fprintf(stderr, "failed: %s%s%s\n", name.c_str(), message.empty() ? "" : ": ",
@@ -114,7 +107,7 @@ int summarize(const dag_graph *g, const dag_walk_report *report) {
 
 int walk(const WalkOptions &options) {
     Graph g = load(options.input);
-    WalkRun run{g.get(), options.exec, {}, {}, 0};
+    WalkRun run{g.get(), options.exec, {}, 0};
     dag_walk_options walk_options;
     dag_error *err = nullptr;
     check(dag_walk_options_init(&walk_options, sizeof walk_options, &err), &err);

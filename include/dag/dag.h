@@ -1939,7 +1939,8 @@ DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report,
  * DAG_VERTEX_CANCELLED at once, and every vertex that never started is
  * reported DAG_VERTEX_CANCELLED (DAG_VERTEX_NOT_RUN where fail fast had
  * already stopped the walk). On a sub-walk handle it cancels the whole
- * walk. Returns without waiting.
+ * walk. Returns without waiting. In a pull walk (dag_walk_begin()) the
+ * vertices handed out count as running: they finish when completed.
  *
  * @param walk  the walk, or one of its sub-walks.
  * @param err   NULL, or receives the error on failure (see dag_error).
@@ -2132,9 +2133,12 @@ DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_
  * thread hooks are ignored: a pull walk starts no thread.
  *
  * The walk finishes only once every vertex has: keep taking ready vertices
- * until dag_walk_next_ready() says the walk has ended, or cancel it (what
- * was handed out and not completed is then finished as cancelled, and
- * completing it later returns DAG_E_CANCELLED).
+ * until dag_walk_next_ready() says the walk has ended. A vertex handed out
+ * is the host's running work, as a running callback is: dag_walk_cancel()
+ * hands out nothing more and finishes what was never handed out, and the
+ * walk ends once the host has completed what it holds (with the results it
+ * gives). dag_walk_free() on a walk still running cancels it and finishes
+ * what is still out as cancelled.
  *
  * @param g     the graph; busy until the walk has finished.
  * @param opts  NULL for the defaults, or the options (see dag_walk()).

@@ -569,7 +569,9 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
             // A cancel that scanned for pending vertices before this one
             // parked has missed it; finish it here. Both sides use seq_cst,
             // so at least one of them sees the other.
-            if (!cancel_requested_.load(std::memory_order_seq_cst)) return false;
+            // A pull walk's vertex is handed out by now, to be completed
+            // by its host whatever a cancel says.
+            if (pull_ || !cancel_requested_.load(std::memory_order_seq_cst)) return false;
             word = s->word.load(std::memory_order_seq_cst);
             bool reclaimed = false;
             while (phase_of(word) == Phase::pending && !reclaimed)

@@ -120,7 +120,9 @@ Walk::~Walk() {
     if (!launched_) graph_->end_walk();
     if (launched_ && !finished()) {
         try {
-            cancel();
+            // Vertices a pull walk handed out can no longer be completed
+            // through the walk being freed: they end cancelled.
+            cancel_walk(true);
         } catch (const Error &) {
             // Finished between the check and the cancel: nothing to stop.
         }
@@ -420,7 +422,9 @@ void Walk::finish_claimed(Section &sec, Slot *s, VertexStatus status, std::uniqu
     ex_->push(ready);
 }
 
-void Walk::cancel() {
+void Walk::cancel() { cancel_walk(!ex_->pulls()); }
+
+void Walk::cancel_walk(bool finish_pending) {
     CallScope scope(*ex_);
     Walk *root = this;
     while (root->parent_) root = root->parent_;
@@ -429,7 +433,8 @@ void Walk::cancel() {
         if (root->finishing_) throw Error(Errc::state, "the walk has already finished");
     }
     ex_->request_cancel();
-    for (Walk *w : root->self_and_children()) w->cancel_pending();
+    if (finish_pending)
+        for (Walk *w : root->self_and_children()) w->cancel_pending();
     ex_->settle_stopped();
 }
 

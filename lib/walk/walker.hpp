@@ -92,7 +92,8 @@ public:
 
     // Nothing new starts; running callbacks finish; pending vertices are
     // finished as cancelled. Applies to every sub-walk. Throws Errc::state on
-    // a finished walk.
+    // a finished walk. In a pull walk a vertex handed out is the host's
+    // running work: it finishes when the host completes it.
     void cancel();
 
     // Finishes a vertex whose callback returned (or will return) pending.
@@ -181,6 +182,9 @@ private:
     void on_finished(walk_detail::Section *sec);
     void record_failure(const Slot &s);
     void cancel_pending();
+    // cancel(), finishing pending vertices as cancelled or leaving them to
+    // be completed.
+    void cancel_walk(bool finish_pending);
     // Finishes a pending vertex that the caller moved to Phase::finishing,
     // and releases its waiters. Noexcept: with the vertex claimed, running
     // out of memory while releasing would leave the walk unable to finish,

@@ -6,10 +6,12 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "capi_test_support.hpp"
@@ -119,10 +121,63 @@ inline std::string message_of(const dag_walk_report *r, uint64_t v) {
     return m ? m : "";
 }
 
+// With DAG_TEST_WALK_MODE=pull in the environment, run_walk() walks in pull
+// mode: the suites written for callback walks then check that a pull walk
+// keeps the same rules (ctest runs them both ways).
+inline bool pull_mode() {
+    static const bool on = [] {
+        const char *m = std::getenv("DAG_TEST_WALK_MODE");
+        return m && std::string(m) == "pull";
+    }();
+    return on;
+}
+
+// A host of a pull-mode walk: its threads take one ready vertex at a time
+// and run `callback` on it, as a pool thread would, then complete the vertex
+// with the result (a pending one is left to whoever completes it). As many
+// threads as the walk's parallelism, up to 8, so callbacks that wait for
+// each other can all be running.
+inline dag_status pull_walk(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options &o,
+                            dag_walk_report **out) {
+    dag_walker *w = nullptr;
+    dag_status st = dag_walk_begin(g, &o, &w, nullptr);
+    if (st != DAG_OK) return st;
+    std::vector<std::thread> hosts;
+    for (size_t i = 0; i < std::clamp<size_t>(o.parallelism, 1, 8); ++i)
+        hosts.emplace_back([&] {
+            for (;;) {
+                uint64_t v = 0;
+                dag_walker *in = nullptr;
+                size_t n = 0;
+                const dag_status got = dag_walk_next_ready(w, &v, &in, 1, -1, &n, nullptr);
+                EXPECT_EQ(got, DAG_OK);
+                if (got != DAG_OK || n == 0) return;
+                const char *msg = nullptr;
+                dag_walk_result r = callback(in, v, &msg, user_data);
+                if (r == DAG_WALK_PENDING) continue;
+                if (r != DAG_WALK_OK && r != DAG_WALK_FAILED) {
+                    // What a callback walk does with such a result.
+                    r = DAG_WALK_FAILED;
+                    msg = "the callback returned a value that is not a dag_walk_result";
+                }
+                const dag_status done = dag_walk_complete(in, v, r, msg, nullptr);
+                // The callback may have failed, expanded or (after a cancel)
+                // lost its vertex already; a callback walk ignores its
+                // result then too.
+                EXPECT_TRUE(done == DAG_OK || done == DAG_E_STATE || done == DAG_E_CANCELLED)
+                    << dag_status_string(done);
+            }
+        });
+    for (auto &t : hosts) t.join();
+    st = dag_walk_wait(w, out, nullptr);
+    dag_walk_free(w);
+    return st;
+}
+
 // Runs a blocking walk; returns its status and the report.
 inline dag_status run_walk(dag_graph *g, Recorder &rec, const dag_walk_options &o, ReportPtr &report) {
     dag_walk_report *r = nullptr;
-    dag_status st = dag_walk(g, record_cb, &rec, &o, &r, nullptr);
+    dag_status st = pull_mode() ? pull_walk(g, record_cb, &rec, o, &r) : dag_walk(g, record_cb, &rec, &o, &r, nullptr);
     report.reset(r);
     return st;
 }

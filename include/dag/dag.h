@@ -36,6 +36,19 @@
  *   pending vertex to finish: stopping halfway through releasing its
  *   waiters would leave the walk unable to end. Before that point they
  *   return DAG_E_NOMEM with nothing changed.
+ * - Callbacks that unwind. Every function of yours that libdag calls (walk
+ *   callbacks, the observer, the pool-thread hooks, traversal visitors,
+ *   search predicates) should return normally. For C++ callers, an exception
+ *   escaping one is caught by libdag, never reaches std::terminate and is
+ *   never reported as DAG_E_INTERNAL: it fails that vertex or that call with
+ *   DAG_E_CALLBACK (since 1.2), its message naming who threw, the
+ *   exception's type and, for a std::exception, its what() (copied). Each
+ *   callback type says exactly what follows. For C callers, leaving a
+ *   callback with longjmp() (or any other non-local exit that skips
+ *   libdag's frames: pthread_exit(), a foreign runtime's unwinding that is
+ *   not C++'s) is not supported: the behaviour is undefined (locks stay
+ *   held, a walk never finishes). Return a status instead: DAG_WALK_FAILED,
+ *   DAG_VISIT_STOP, or record the error in user_data.
  * - Size: the algorithms and walks work on a compact copy of the graph that
  *   numbers vertices and edges in 32 bits; on a graph of 2^32 - 2 vertices
  *   or edges or more they return DAG_E_INVALID_ARGUMENT.
@@ -134,7 +147,15 @@ typedef enum dag_status {
     /** A bug inside libdag; please report the message. */
     DAG_E_INTERNAL = -17,
     /** A walk ran to its end but at least one vertex failed; the report says which. */
-    DAG_E_WALK_FAILED = -18
+    DAG_E_WALK_FAILED = -18,
+    /**
+     * A C++ exception escaped a function of yours that libdag called (a
+     * walk callback, observer or thread hook, a traversal visitor, a search
+     * predicate); the message says which and includes the exception's
+     * what() when it is a std::exception. See "Callbacks that unwind".
+     * @since 1.2
+     */
+    DAG_E_CALLBACK = -19
 } dag_status;
 
 /**
@@ -820,7 +841,10 @@ typedef enum dag_visit {
  * walk of it, whose updates could change it) returns DAG_E_BUSY and changes
  * nothing. dag_set_vertex_user_data(), which leaves
  * the graph's shape alone, is allowed. Returns a dag_visit value; any other value
- * ends the traversal with DAG_E_INVALID_ARGUMENT.
+ * ends the traversal with DAG_E_INVALID_ARGUMENT. A C++ exception escaping it
+ * ends the traversal with DAG_E_CALLBACK (its message names the exception);
+ * the graph is left as it was and may be changed again at once. longjmp()
+ * out of it is undefined (see "Callbacks that unwind" at the top).
  */
 typedef int (*dag_visit_fn)(uint64_t id, size_t depth, void *user_data);
 
@@ -865,7 +889,8 @@ enum {
  *         DAG_E_UNKNOWN_VERTEX (a start id is not live; nothing is visited);
  *         DAG_E_INVALID_ARGUMENT (unknown flag bits; start_count above
  *         PTRDIFF_MAX / 8, more ids than any array holds; or the visitor
- *         returned something other than a dag_visit value); DAG_E_NOMEM.
+ *         returned something other than a dag_visit value); DAG_E_NOMEM;
+ *         DAG_E_CALLBACK (a C++ exception escaped the visitor; since 1.2).
  */
 DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_count,
                                 unsigned flags, dag_visit_fn visit, void *user_data,
@@ -874,7 +899,8 @@ DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_
 /**
  * A test on one vertex: nonzero for a match. Called synchronously on the
  * calling thread; the same rules as dag_visit_fn (read the graph; a change
- * to it returns DAG_E_BUSY).
+ * to it returns DAG_E_BUSY). A C++ exception escaping it ends the search
+ * with DAG_E_CALLBACK, writing no result; longjmp() out of it is undefined.
  */
 typedef int (*dag_predicate_fn)(uint64_t id, void *user_data);
 
@@ -921,7 +947,8 @@ DAG_API dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size
  * @param out    receives the matches, ascending ids.
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, match, out, ids with count > 0);
  *         DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8);
- *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM; DAG_E_CALLBACK (a C++
+ *         exception escaped `match`; since 1.2).
  */
 DAG_API dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids,
                                             size_t count, dag_predicate_fn match,
@@ -939,7 +966,8 @@ DAG_API dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t
  *
  * @return DAG_OK; DAG_E_NULL_ARGUMENT (g, match, out_found, ids with
  *         count > 0); DAG_E_INVALID_ARGUMENT (count above PTRDIFF_MAX / 8);
- *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM.
+ *         DAG_E_UNKNOWN_VERTEX; DAG_E_NOMEM; DAG_E_CALLBACK (a C++
+ *         exception escaped `match`; since 1.2).
  */
 DAG_API dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t count,
                                       dag_predicate_fn match, void *user_data, int *out_found,
@@ -965,7 +993,10 @@ DAG_API dag_status dag_match_descendant(const dag_graph *g, const uint64_t *ids,
  * Statuses returned by a finished walk (dag_walk, dag_walk_wait): DAG_OK when
  * every vertex finished ok; DAG_E_WALK_FAILED when at least one callback
  * failed (the message names the first failure); DAG_E_CANCELLED when
- * dag_walk_cancel was called. In all three cases the report is written.
+ * dag_walk_cancel was called; DAG_E_CALLBACK (since 1.2) when a C++
+ * exception escaped a callback or the observer, whatever else happened
+ * (the message names the first such exception). In all four cases the
+ * report is written.
  *
  * While a walk runs, every mutation through the dag_graph functions returns
  * DAG_E_BUSY; change the graph through dag_walk_apply instead. Reading it
@@ -1050,6 +1081,16 @@ typedef enum dag_walk_event {
  * never finish; a binding that may exit mid-walk cancels and waits for its
  * walks first.
  *
+ * A C++ exception escaping it counts as DAG_WALK_FAILED with the message
+ * "the callback threw <type>: <what()>" (copied; "...of type <type>, not
+ * derived from std::exception" for anything else): the vertex is reported
+ * DAG_VERTEX_FAILED with that message, its dependents are skipped as for
+ * any failure, and the walk ends with DAG_E_CALLBACK instead of
+ * DAG_E_WALK_FAILED, its message naming the vertex. After a successful
+ * dag_walk_expand() the vertex still follows its sub-walk, as for any
+ * return value, and the walk still ends with DAG_E_CALLBACK. longjmp() out
+ * of it is undefined (see "Callbacks that unwind" at the top).
+ *
  * @param walk     the walk the vertex belongs to (for a vertex of an expanded
  *                 sub-graph: the sub-walk, whose graph is a copy of the
  *                 sub-graph and whose ids are that graph's).
@@ -1073,7 +1114,15 @@ typedef dag_walk_result (*dag_walk_fn)(dag_walker *walk, uint64_t vertex, const 
  * dag_walk_apply. Calls may come from several threads at once; the counts
  * are snapshots and may be seen out of order. It may call what a walk
  * callback may call, on whichever thread it is called (dag_walk_wait returns
- * DAG_E_STATE there too), and should return quickly.
+ * DAG_E_STATE there too), and should return quickly. dag_walk_wait and
+ * dag_walk return only once every observer call for the walk has returned
+ * (since 1.2).
+ *
+ * A C++ exception escaping it is caught where it was called: the event has
+ * happened regardless, the walk goes on unchanged (the call that caused the
+ * event, dag_walk_complete say, still succeeds) and ends with DAG_E_CALLBACK
+ * ("the observer threw <type>: <what()>"), its report complete. The
+ * observer keeps being called. longjmp() out of it is undefined.
  *
  * @param walk     the walk (or sub-walk) of the vertex.
  * @param status   for FINISHED and SKIPPED, the vertex's final status;
@@ -1099,7 +1148,16 @@ typedef void (*dag_walk_observer_fn)(dag_walker *walk, dag_walk_event event, uin
  * callback; thread_exit as it ends, after its last. A binding keeps one
  * runtime thread state per pool thread this way (Python's
  * PyGILState_Ensure / Release). It must return and must not call back into
- * the walk; it may run before dag_walk_start() returns.
+ * the walk. When thread_start is set, dag_walk_start() and dag_walk() start
+ * the walk only once every pool thread has run it; thread_exit runs as the
+ * pool ends, in dag_walk_free() (at the end of dag_walk()).
+ *
+ * A C++ exception escaping thread_start fails the walk before any callback
+ * runs: dag_walk_start() and dag_walk() return DAG_E_CALLBACK ("thread_start
+ * threw <type>: <what()>"), with no walk and no report, and the graph is
+ * free again; thread_exit runs on each thread whose thread_start returned,
+ * and only on those. One escaping thread_exit is caught and dropped: the
+ * walk has been reported by then. longjmp() out of either is undefined.
  * @since 1.2
  */
 typedef void (*dag_thread_hook_fn)(void *thread_hook_data);
@@ -1188,8 +1246,10 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  * @param opts         NULL for the defaults.
  * @param out_report   NULL, or receives the report (free with
  *                     dag_walk_report_free()) whenever the walk ran: on
- *                     DAG_OK, DAG_E_WALK_FAILED and DAG_E_CANCELLED. Set to
- *                     NULL on the other errors.
+ *                     DAG_OK, DAG_E_WALK_FAILED, DAG_E_CANCELLED and
+ *                     DAG_E_CALLBACK from a callback or the observer. Set to
+ *                     NULL on the other errors (thread_start's
+ *                     DAG_E_CALLBACK included: no walk ran).
  * @return DAG_OK; DAG_E_WALK_FAILED; DAG_E_CANCELLED (a callback cancelled
  *         it; the message says how many vertices never ran, and how many
  *         were cancelled after their callback ran); DAG_E_NULL_ARGUMENT
@@ -1202,7 +1262,10 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         (the graph is already being walked, e.g. from one of its own
  *         callbacks, or a traversal's visitor or predicate of it is
  *         running); DAG_E_NOMEM (also when the walk's threads cannot all
- *         be started: the message says how many were).
+ *         be started: the message says how many were); DAG_E_CALLBACK (since
+ *         1.2: a C++ exception escaped a callback, the observer or
+ *         thread_start; see dag_walk_fn, dag_walk_observer_fn,
+ *         dag_thread_hook_fn).
  */
 DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
                             const dag_walk_options *opts, dag_walk_report **out_report,
@@ -1226,9 +1289,11 @@ DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user
  * thread except the walk's own callbacks and observer.
  *
  * @param out_report  NULL, or receives a new report (free with
- *                    dag_walk_report_free()) on DAG_OK, DAG_E_WALK_FAILED and
- *                    DAG_E_CANCELLED.
- * @return DAG_OK; DAG_E_WALK_FAILED; DAG_E_CANCELLED; DAG_E_NULL_ARGUMENT;
+ *                    dag_walk_report_free()) on DAG_OK, DAG_E_WALK_FAILED,
+ *                    DAG_E_CANCELLED and DAG_E_CALLBACK.
+ * @return DAG_OK; DAG_E_WALK_FAILED; DAG_E_CANCELLED; DAG_E_CALLBACK (a C++
+ *         exception escaped a callback or the observer; since 1.2);
+ *         DAG_E_NULL_ARGUMENT;
  *         DAG_E_STATE (from a callback or observer of this walk, or on a
  *         sub-walk handle).
  */

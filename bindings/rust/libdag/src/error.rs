@@ -57,6 +57,9 @@ pub enum Status {
     Internal,
     /// A walk ran to its end but at least one vertex failed.
     WalkFailed,
+    /// A C++ exception escaped a function libdag called back (libdag 1.2;
+    /// this binding's own callbacks never let one escape).
+    Callback,
     /// A code this version of the binding does not know (from a newer libdag).
     Unknown(i32),
 }
@@ -84,6 +87,7 @@ impl Status {
             sys::DAG_E_IO => Status::Io,
             sys::DAG_E_INTERNAL => Status::Internal,
             sys::DAG_E_WALK_FAILED => Status::WalkFailed,
+            sys::DAG_E_CALLBACK => Status::Callback,
             other => Status::Unknown(other),
         }
     }
@@ -110,6 +114,7 @@ impl Status {
             Status::Io => sys::DAG_E_IO,
             Status::Internal => sys::DAG_E_INTERNAL,
             Status::WalkFailed => sys::DAG_E_WALK_FAILED,
+            Status::Callback => sys::DAG_E_CALLBACK,
             Status::Unknown(code) => code,
         }
     }

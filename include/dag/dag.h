@@ -49,6 +49,8 @@
  *   not C++'s) is not supported: the behaviour is undefined (locks stay
  *   held, a walk never finishes). Return a status instead: DAG_WALK_FAILED,
  *   DAG_VISIT_STOP, or record the error in user_data.
+ * - Plugin hosts: the library is linked with -z nodelete, so dlclose() never
+ *   unmaps it (see dag_api()).
  * - Size: the algorithms and walks work on a compact copy of the graph that
  *   numbers vertices and edges in 32 bits; on a graph of 2^32 - 2 vertices
  *   or edges or more they return DAG_E_INVALID_ARGUMENT.
@@ -1319,10 +1321,10 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * Called from the walk's own callback or observer, where waiting would wait
  * for itself, it cancels the walk and returns at once; the walk is freed on
  * a thread of libdag's own once its running callbacks have returned, and
- * unloading the library (dlclose) or leaving the process (exit) waits for
- * that, so no thread of libdag outlives its code: a callback of such a walk
- * that never returns keeps them waiting too. A walk freed this way once the
- * unload or exit has begun is left as it is. Either way `walk` must not be
+ * leaving the process (exit) waits for that: a callback of such a walk that
+ * never returns keeps it waiting too. Unloading the library (dlclose) does
+ * not end it: the library stays mapped (see dag_api()). A walk freed this
+ * way once the exit has begun is left as it is. Either way `walk` must not be
  * used after this call. Sub-walk handles belong to their
  * walk: passing one does nothing. NULL is allowed.
  */
@@ -1680,6 +1682,19 @@ typedef struct dag_api_table {
  *     void *h = dlopen("libdag.so.1", RTLD_NOW);
  *     const dag_api_table *(*get)(unsigned) = ...dlsym(h, "dag_api");
  *     const dag_api_table *api = get(DAG_API_ABI);
+ *
+ * Unloading. libdag is linked with -z nodelete (since 1.2): dlclose()
+ * drops the host's reference but never unmaps the library nor runs its
+ * destructors, which run at process exit instead. So a host may dlclose()
+ * it while walks still run, even while pool threads are inside callbacks
+ * that will return into libdag: the walks go on, their callbacks keep being
+ * called, and nothing crashes. Their handles and this table stay valid; a
+ * later dlopen() of the same file finds the same library, through which
+ * the walks can still be waited for and freed. A host that wants its
+ * memory back waits for and frees its walks before dlclose(): the library
+ * itself (a few MB of code) stays mapped until the process exits, as any
+ * library with threads of its own must, or its threads would return into
+ * unmapped code.
  */
 DAG_API const dag_api_table *dag_api(unsigned abi);
 

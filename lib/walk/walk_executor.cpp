@@ -106,16 +106,18 @@ Executor::Executor(const WalkOptions &options)
     const ThreadHooks hooks = options.thread_hooks;
     // With a start hook, the walk begins only once every thread has run it,
     // so that one which throws fails the start before any callback runs.
+    // Shared: a thread may still be notifying when the wait below is over.
     struct Starts {
         std::mutex mu;
         std::condition_variable cv;
-        std::size_t pending;
+        std::size_t pending = 0;
         std::exception_ptr error;
-    } starts;
-    starts.pending = max_workers_;
+    };
+    const auto starts = std::make_shared<Starts>();
+    starts->pending = max_workers_;
     try {
         while (threads_.size() < max_workers_)
-            threads_.emplace_back([this, hooks, &starts] {
+            threads_.emplace_back([this, hooks, starts] {
                 if (hooks.start) {
                     std::exception_ptr error;
                     try {
@@ -124,11 +126,11 @@ Executor::Executor(const WalkOptions &options)
                         error = std::current_exception();
                     }
                     {
-                        std::lock_guard<std::mutex> lk(starts.mu);
-                        if (error && !starts.error) starts.error = error;
-                        --starts.pending;
+                        std::lock_guard<std::mutex> lk(starts->mu);
+                        if (error && !starts->error) starts->error = error;
+                        --starts->pending;
                     }
-                    starts.cv.notify_all();
+                    starts->cv.notify_all();
                     // Never started, so it has nothing to end.
                     if (error) return;
                 }
@@ -158,9 +160,9 @@ Executor::Executor(const WalkOptions &options)
     if (!hooks.start) return;
     std::exception_ptr error;
     {
-        std::unique_lock<std::mutex> lk(starts.mu);
-        starts.cv.wait(lk, [&] { return starts.pending == 0; });
-        error = starts.error;
+        std::unique_lock<std::mutex> lk(starts->mu);
+        starts->cv.wait(lk, [&] { return starts->pending == 0; });
+        error = starts->error;
     }
     if (!error) return;
     pool_.stop();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "callback_error.hpp"
 #include "guard.hpp"
 #include "sized_options.hpp"
 #include "algorithms/reachability.hpp"
@@ -56,7 +57,9 @@ std::vector<dag::VertexId> id_set(const uint64_t *ids, size_t count) {
 }
 
 dag::VertexPredicate predicate(dag_predicate_fn match, void *user_data) {
-    return [match, user_data](dag::VertexId id) { return match(id, user_data) != 0; };
+    return [match, user_data](dag::VertexId id) {
+        return dag::capi::call_user("the predicate", [&] { return match(id, user_data); }) != 0;
+    };
 }
 
 const uint64_t *list_at(const std::vector<std::vector<std::uint64_t>> &lists, size_t index, size_t *out_count) {
@@ -214,7 +217,8 @@ dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_
         opts.sorted = flags & DAG_TRAVERSE_SORTED;
         dag::traverse(g->graph, std::vector<dag::VertexId>(start, start + start_count), opts,
                       [&](dag::VertexId id, std::size_t depth) {
-                          const int what = visit(id, depth, user_data);
+                          const int what =
+                              dag::capi::call_user("the visitor", [&] { return visit(id, depth, user_data); });
                           switch (what) {
                               case DAG_VISIT_CONTINUE: return dag::Visit::proceed;
                               case DAG_VISIT_SKIP: return dag::Visit::skip;

@@ -79,6 +79,7 @@ const char *dag_status_string(dag_status status) {
         case DAG_E_IO: return "I/O error";
         case DAG_E_INTERNAL: return "internal error";
         case DAG_E_WALK_FAILED: return "walk failed";
+        case DAG_E_CALLBACK: return "a callback threw an exception";
         case DAG_E_TIMEOUT: return "timed out";
     }
     return "unrecognised status";

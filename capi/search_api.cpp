@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "callback_error.hpp"
 #include "guard.hpp"
 #include "algorithms/reachability.hpp"
 
@@ -47,7 +48,10 @@ dag_status dag_search(const dag_graph *g, const uint64_t *ids, size_t count, uns
         options.first_match = flags & DAG_SEARCH_FIRST_MATCH;
         std::vector<dag::VertexId> found =
             dag::search(g->graph, std::vector<dag::VertexId>(ids, ids + count), options,
-                        [&](dag::VertexId id) { return action(fn(id, user_data), id); });
+                        [&](dag::VertexId id) {
+                            return action(dag::capi::call_user("the search callback", [&] { return fn(id, user_data); }),
+                                          id);
+                        });
         if (out) *out = dag::capi::make_ids(std::move(found));
     });
 }

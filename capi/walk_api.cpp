@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "callback_frame.hpp"
+#include "callback_error.hpp"
 #include "guard.hpp"
 #include "sized_options.hpp"
 #include "walk_handles.hpp"
@@ -23,10 +24,39 @@ using dag::capi::require;
 
 namespace {
 
-dag::Outcome call_callback(void *context, dag::Walk &, dag::VertexId vertex, const char **message) {
+// The failure message of a vertex whose callback threw, read by the core as
+// soon as call_callback returns, on this thread.
+thread_local std::string thrown_text;
+
+// Inside call_callback's catch block: the vertex fails with what was thrown,
+// and the walk will end with DAG_E_CALLBACK.
+const char *callback_threw(dag_walker *h, dag::VertexId vertex) noexcept {
+    dag_walker *root = h->root_handle;
+    try {
+        thrown_text = dag::capi::thrown_message("the callback");
+        std::string name;
+        {
+            const GraphRead reading(h->graph, "graph");
+            name = h->graph->graph.display_name(vertex);
+        }
+        root->first_throw.keep((h == root ? "vertex " : "sub-walk vertex ") + name + ": " + thrown_text);
+        return thrown_text.c_str();
+    } catch (...) {  // std::bad_alloc
+        root->first_throw.keep_unexplained();
+        return "the callback threw (out of memory for saying more)";
+    }
+}
+
+dag::Outcome call_callback(void *context, dag::Walk &, dag::VertexId vertex, const char **message) noexcept {
     auto *h = static_cast<dag_walker *>(context);
     dag::capi::CallbackFrame frame(h, vertex);
-    const dag_walk_result result = h->callback(h, vertex, message, h->user_data);
+    dag_walk_result result;
+    try {
+        result = h->callback(h, vertex, message, h->user_data);
+    } catch (...) {
+        *message = callback_threw(h, vertex);
+        return dag::Outcome::failed;
+    }
     // dag_walk_fail() from inside completed the vertex early, with its
     // message: answering pending lets that completion finish it.
     if (frame.failed()) return dag::Outcome::pending;
@@ -46,13 +76,38 @@ void call_observer(void *context, dag::Walk &walk, dag::Event event, dag::Vertex
     auto *handle = static_cast<dag_walker *>(walk.tag());
     const auto ev = static_cast<dag_walk_event>(event);
     const auto st = static_cast<dag_vertex_status>(status);
-    if (root->observer)
-        root->observer(handle, ev, vertex, st, counts.running, counts.done, counts.total, root->observer_data);
-    if (root->event_observer) {
-        const dag_walk_event_info info{sizeof info, ev,           vertex,         st, counts.running,
-                                       counts.done, counts.total, counts.sequence};
-        root->event_observer(handle, &info, root->event_observer_data);
+    root->observing.enter();
+    try {
+        if (root->observer)
+            root->observer(handle, ev, vertex, st, counts.running, counts.done, counts.total, root->observer_data);
+        if (root->event_observer) {
+            const dag_walk_event_info info{sizeof info, ev,           vertex,         st, counts.running,
+                                           counts.done, counts.total, counts.sequence};
+            root->event_observer(handle, &info, root->event_observer_data);
+        }
+    } catch (...) {
+        // The event has happened whatever the observer made of it: the walk
+        // goes on, and ends with DAG_E_CALLBACK.
+        try {
+            root->first_throw.keep(dag::capi::thrown_message("the observer"));
+        } catch (...) {  // std::bad_alloc
+            root->first_throw.keep_unexplained();
+        }
     }
+    root->observing.leave();
+}
+
+// The pool-thread hooks, called with the root handle. What thread_start
+// throws fails the walk's start (the core rethrows it); what thread_exit
+// throws the core drops, the walk having been reported.
+void call_thread_start(void *context) {
+    auto *root = static_cast<dag_walker *>(context);
+    if (root->thread_start) dag::capi::call_user("thread_start", [&] { root->thread_start(root->thread_hook_data); });
+}
+
+void call_thread_exit(void *context) {
+    auto *root = static_cast<dag_walker *>(context);
+    if (root->thread_exit) root->thread_exit(root->thread_hook_data);
 }
 
 // The 1.0 layout ended with observer_data; every later field is optional.
@@ -90,7 +145,6 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
         dag::capi::require_id_count(o->always_run_count, "opts->always_run_count");
         r.always_run.assign(o->always_run, o->always_run + o->always_run_count);
     }
-    r.thread_hooks = dag::ThreadHooks{o->thread_start, o->thread_exit, o->thread_hook_data};
     return r;
 }
 
@@ -114,6 +168,13 @@ std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user
         h->event_observer = given.event_observer;
         h->event_observer_data = given.event_observer_data;
         options.observer = dag::Observer{call_observer, h.get()};
+    }
+    if (given.thread_start || given.thread_exit) {
+        h->thread_start = given.thread_start;
+        h->thread_exit = given.thread_exit;
+        h->thread_hook_data = given.thread_hook_data;
+        options.thread_hooks = dag::ThreadHooks{given.thread_start ? call_thread_start : nullptr,
+                                                given.thread_exit ? call_thread_exit : nullptr, h.get()};
     }
     h->root = dag::Walk::create(g->graph, dag::Visitor{call_callback, h.get()}, options, h.get());
     h->walk.store(h->root.get(), std::memory_order_release);
@@ -152,19 +213,22 @@ std::optional<std::chrono::steady_clock::time_point> deadline_after(int timeout_
 }
 
 // Hands out the report of a finished walk and turns its outcome into the
-// walk's status.
-void conclude(dag::Walk &w, dag_walk_report **out_report) {
+// walk's status: an exception that escaped a callback or the observer first,
+// as a fault of the program rather than of the work.
+void conclude(dag::Walk &w, dag_walker &root, dag_walk_report **out_report) {
+    root.observing.wait_idle();
     auto report = std::make_unique<dag_walk_report>();
     report->report = w.report();
     const dag::WalkReport &r = report->report;
     if (out_report) *out_report = report.release();
+    root.first_throw.rethrow();
     if (r.cancelled) throw ApiError{DAG_E_CANCELLED, cancelled_message(r)};
     if (r.first_error != dag::no_vertex) throw ApiError{DAG_E_WALK_FAILED, r.first_error_message};
 }
 
-void finish(dag::Walk &w, dag_walk_report **out_report) {
+void finish(dag::Walk &w, dag_walker &root, dag_walk_report **out_report) {
     w.wait();
-    conclude(w, out_report);
+    conclude(w, root, out_report);
 }
 
 }  // namespace
@@ -183,7 +247,7 @@ dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data, const d
     if (out_report) *out_report = nullptr;
     return guard(__func__, err, [&] {
         std::unique_ptr<dag_walker> h = start(g, callback, user_data, opts);
-        finish(*h->root, out_report);
+        finish(*h->root, *h, out_report);
     });
 }
 
@@ -197,7 +261,10 @@ dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user_data, c
 
 dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_error **err) {
     if (out_report) *out_report = nullptr;
-    return guard(__func__, err, [&] { finish(core(walk), out_report); });
+    return guard(__func__, err, [&] {
+        dag::Walk &w = core(walk);
+        finish(w, *walk->root_handle, out_report);
+    });
 }
 
 dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report **out_report, dag_error **err) {
@@ -206,12 +273,12 @@ dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report *
         dag::Walk &w = core(walk);
         const auto deadline = deadline_after(timeout_ms);
         if (!deadline) {
-            finish(w, out_report);
+            finish(w, *walk->root_handle, out_report);
             return;
         }
         if (!w.wait_until(*deadline))
             throw ApiError{DAG_E_TIMEOUT, "the walk is still running after " + std::to_string(timeout_ms) + " ms"};
-        conclude(w, out_report);
+        conclude(w, *walk->root_handle, out_report);
     });
 }
 

@@ -3,14 +3,44 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "callback_error.hpp"
 #include "handles.hpp"
 #include "walk/walk_report.hpp"
 #include "walk/walk_update.hpp"
 #include "walk/walker.hpp"
+
+namespace dag::capi {
+
+// Observer calls under way. The core may finish a walk while an observer
+// call for an earlier event still runs on another thread; a wait that
+// reports the walk first waits for those, so what they throw is in its
+// status and no observer call outlives it.
+class ObserverCalls {
+public:
+    void enter() noexcept { running_.fetch_add(1, std::memory_order_acq_rel); }
+    void leave() noexcept {
+        if (running_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+        std::lock_guard<std::mutex> lk(mu_);
+        cv_.notify_all();
+    }
+    void wait_idle() {
+        std::unique_lock<std::mutex> lk(mu_);
+        cv_.wait(lk, [&] { return running_.load(std::memory_order_acquire) == 0; });
+    }
+
+private:
+    std::atomic<std::size_t> running_{0};
+    std::mutex mu_;
+    std::condition_variable cv_;
+};
+
+}  // namespace dag::capi
 
 struct dag_walker {
     // Root only, and first: released last, once the walk is gone.
@@ -34,6 +64,15 @@ struct dag_walker {
     // Root only: the sub-walk handles, alive as long as the root.
     std::mutex subs_mu;
     std::vector<std::unique_ptr<dag_walker>> subs;
+    // Root only: the caller's pool-thread hooks, which run until the pool is
+    // joined as `root` is destroyed.
+    dag_thread_hook_fn thread_start = nullptr;
+    dag_thread_hook_fn thread_exit = nullptr;
+    void *thread_hook_data = nullptr;
+    // Root only: what escaped a callback or the observer of the walk or its
+    // sub-walks; the walk then ends with DAG_E_CALLBACK.
+    dag::capi::FirstThrow first_throw;
+    dag::capi::ObserverCalls observing;
     // Root only, and last: destroyed first, so running callbacks finish while
     // everything above is still alive.
     std::unique_ptr<dag::Walk> root;

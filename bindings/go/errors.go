@@ -31,7 +31,10 @@ const (
 	StatusIO              Status = C.DAG_E_IO
 	StatusInternal        Status = C.DAG_E_INTERNAL
 	StatusWalkFailed      Status = C.DAG_E_WALK_FAILED
-	StatusTimeout         Status = C.DAG_E_TIMEOUT
+	// StatusCallback: a C++ exception escaped a function libdag called back
+	// (libdag 1.2). This package's own callbacks never let one escape.
+	StatusCallback Status = C.DAG_E_CALLBACK
+	StatusTimeout  Status = C.DAG_E_TIMEOUT
 )
 
 // String returns libdag's short English description of the status ("unknown
@@ -104,6 +107,7 @@ var (
 	ErrIO              = &Error{Status: StatusIO}
 	ErrInternal        = &Error{Status: StatusInternal}
 	ErrWalkFailed      = &Error{Status: StatusWalkFailed}
+	ErrCallback        = &Error{Status: StatusCallback}
 )
 
 // ErrClosed is returned by every method of a Graph that has been closed

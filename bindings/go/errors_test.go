@@ -19,8 +19,12 @@ func TestStatusStrings(t *testing.T) {
 		}
 	}
 	// The numbers are libdag's ABI; a wrong constant would mismatch codes.
-	if dag.StatusCycle != -8 || dag.StatusWalkFailed != -18 {
-		t.Errorf("status values differ from dag.h: cycle %d, walk failed %d", dag.StatusCycle, dag.StatusWalkFailed)
+	if dag.StatusCycle != -8 || dag.StatusWalkFailed != -18 || dag.StatusCallback != -19 {
+		t.Errorf("status values differ from dag.h: cycle %d, walk failed %d, callback %d", dag.StatusCycle,
+			dag.StatusWalkFailed, dag.StatusCallback)
+	}
+	if got := dag.StatusCallback.String(); got != "a callback threw an exception" {
+		t.Errorf("StatusCallback.String() = %q", got)
 	}
 }
 

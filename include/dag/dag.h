@@ -37,6 +37,21 @@
  *   pending vertex to finish: stopping halfway through releasing its
  *   waiters would leave the walk unable to end. Before that point they
  *   return DAG_E_NOMEM with nothing changed.
+ * - Callbacks that unwind. Every function of yours that libdag calls (walk
+ *   callbacks, the observer, the pool-thread hooks, traversal visitors,
+ *   search predicates) should return normally. For C++ callers, an exception
+ *   escaping one is caught by libdag, never reaches std::terminate and is
+ *   never reported as DAG_E_INTERNAL: it fails that vertex or that call with
+ *   DAG_E_CALLBACK (since 1.2), its message naming who threw, the
+ *   exception's type and, for a std::exception, its what() (copied). Each
+ *   callback type says exactly what follows. For C callers, leaving a
+ *   callback with longjmp() (or any other non-local exit that skips
+ *   libdag's frames: pthread_exit(), a foreign runtime's unwinding that is
+ *   not C++'s) is not supported: the behaviour is undefined (locks stay
+ *   held, a walk never finishes). Return a status instead: DAG_WALK_FAILED,
+ *   DAG_VISIT_STOP, or record the error in user_data.
+ * - Plugin hosts: the library is linked with -z nodelete, so dlclose() never
+ *   unmaps it (see dag_api()).
  * - Size: the algorithms and walks work on a compact copy of the graph that
  *   numbers vertices and edges in 32 bits; on a graph of 2^32 - 2 vertices
  *   or edges or more they return DAG_E_INVALID_ARGUMENT.
@@ -154,6 +169,14 @@ typedef enum dag_status {
     DAG_E_INTERNAL = -17,
     /** A walk ran to its end but at least one vertex failed; the report says which. */
     DAG_E_WALK_FAILED = -18,
+    /**
+     * A C++ exception escaped a function of yours that libdag called (a
+     * walk callback, observer or thread hook, a traversal visitor, a search
+     * predicate); the message says which and includes the exception's
+     * what() when it is a std::exception. See "Callbacks that unwind".
+     * @since 1.2
+     */
+    DAG_E_CALLBACK = -19,
     /**
      * A wait with a time limit (dag_walk_wait_for(), dag_walk_next_ready())
      * ended before what it waited for happened; nothing changed.
@@ -1257,7 +1280,10 @@ typedef enum dag_visit {
  * that would change that graph (add, remove, connect, rename, or start a
  * walk of it, whose updates could change it) returns DAG_E_BUSY and changes
  * nothing. dag_set_vertex_user_data(), which leaves
- * the graph's shape alone, is allowed.
+ * the graph's shape alone, is allowed. A C++ exception escaping it ends the
+ * traversal with DAG_E_CALLBACK (its message names the exception); the graph
+ * is left as it was and may be changed again at once. longjmp() out of it is
+ * undefined (see "Callbacks that unwind" at the top).
  *
  * @param id         the vertex reached.
  * @param depth      that of the frontier entry the vertex was first taken
@@ -1317,6 +1343,8 @@ enum {
  *         PTRDIFF_MAX / 8, more ids than any array holds; or the visitor
  *         returned something other than a dag_visit value.
  * @retval DAG_E_NOMEM             out of memory.
+ * @retval DAG_E_CALLBACK          a C++ exception escaped the visitor (since
+ *         1.2).
  * @since 1.0
  */
 DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_count,
@@ -1326,7 +1354,8 @@ DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_
 /**
  * A test on one vertex. Called synchronously on the
  * calling thread; the same rules as dag_visit_fn (read the graph; a change
- * to it returns DAG_E_BUSY).
+ * to it returns DAG_E_BUSY). A C++ exception escaping it ends the search
+ * with DAG_E_CALLBACK, writing no result; longjmp() out of it is undefined.
  *
  * @param id         the vertex tested.
  * @param user_data  the `user_data` given with the predicate.
@@ -1403,6 +1432,8 @@ DAG_API dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size
  * @retval DAG_E_INVALID_ARGUMENT  count above PTRDIFF_MAX / 8.
  * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live.
  * @retval DAG_E_NOMEM             out of memory.
+ * @retval DAG_E_CALLBACK          a C++ exception escaped `match` (since
+ *         1.2).
  * @since 1.0
  */
 DAG_API dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids,
@@ -1450,6 +1481,8 @@ DAG_API dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t
  * @retval DAG_E_INVALID_ARGUMENT  count above PTRDIFF_MAX / 8.
  * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live.
  * @retval DAG_E_NOMEM             out of memory.
+ * @retval DAG_E_CALLBACK          a C++ exception escaped `match` (since
+ *         1.2).
  * @since 1.0
  */
 DAG_API dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t count,
@@ -1510,7 +1543,8 @@ typedef enum dag_search_action {
  * dag_visit_fn: it may call any function taking `const dag_graph *` on the
  * graph searched; a call that would change that graph (or start a walk of
  * it) returns DAG_E_BUSY and changes nothing; dag_set_vertex_user_data() is
- * allowed.
+ * allowed. A C++ exception escaping it ends the search with DAG_E_CALLBACK,
+ * writing no result; longjmp() out of it is undefined.
  * @since 1.2
  */
 typedef int (*dag_search_fn)(uint64_t id, void *user_data);
@@ -1565,6 +1599,7 @@ enum {
  *         dag_search_action.
  * @retval DAG_E_UNKNOWN_VERTEX    a start id is not live; `fn` is not called.
  * @retval DAG_E_NOMEM             out of memory.
+ * @retval DAG_E_CALLBACK          a C++ exception escaped `fn`.
  * @since 1.2
  */
 DAG_API dag_status dag_search(const dag_graph *g, const uint64_t *ids, size_t count, unsigned flags,
@@ -1585,7 +1620,10 @@ DAG_API dag_status dag_search(const dag_graph *g, const uint64_t *ids, size_t co
  * Statuses returned by a finished walk (dag_walk, dag_walk_wait): DAG_OK when
  * every vertex finished ok; DAG_E_WALK_FAILED when at least one callback
  * failed (the message names the first failure); DAG_E_CANCELLED when
- * dag_walk_cancel was called. In all three cases the report is written.
+ * dag_walk_cancel was called; DAG_E_CALLBACK (since 1.2) when a C++
+ * exception escaped a callback or the observer, whatever else happened
+ * (the message names the first such exception). In all four cases the
+ * report is written.
  *
  * While a walk runs, every mutation through the dag_graph functions returns
  * DAG_E_BUSY; change the graph through dag_walk_apply instead. Reading it
@@ -1671,6 +1709,16 @@ typedef enum dag_walk_event {
  * never finish; a binding that may exit mid-walk cancels and waits for its
  * walks first.
  *
+ * A C++ exception escaping it counts as DAG_WALK_FAILED with the message
+ * "the callback threw <type>: <what()>" (copied; "...of type <type>, not
+ * derived from std::exception" for anything else): the vertex is reported
+ * DAG_VERTEX_FAILED with that message, its dependents are skipped as for
+ * any failure, and the walk ends with DAG_E_CALLBACK instead of
+ * DAG_E_WALK_FAILED, its message naming the vertex. After a successful
+ * dag_walk_expand() the vertex still follows its sub-walk, as for any
+ * return value, and the walk still ends with DAG_E_CALLBACK. longjmp() out
+ * of it is undefined (see "Callbacks that unwind" at the top).
+ *
  * @param walk       the walk the vertex belongs to (for a vertex of an expanded
  *                   sub-graph: the sub-walk, whose graph is a copy of the
  *                   sub-graph and whose ids are that graph's).
@@ -1678,7 +1726,9 @@ typedef enum dag_walk_event {
  * @param message    *message is NULL on entry. To explain a failure, point it at
  *                   a NUL-terminated UTF-8 string that is still valid when the
  *                   callback returns (a literal, or memory owned by user_data);
- *                   libdag copies it at once. Ignored for DAG_WALK_OK.
+ *                   libdag copies it at once (or call dag_walk_fail(), which
+ *                   copies its message before it returns). Ignored for
+ *                   DAG_WALK_OK.
  * @param user_data  the `user_data` given to dag_walk(), dag_walk_start() or
  *                   dag_walk_expand().
  * @return DAG_WALK_OK, DAG_WALK_FAILED, or DAG_WALK_PENDING: the vertex keeps
@@ -1696,7 +1746,15 @@ typedef dag_walk_result (*dag_walk_fn)(dag_walker *walk, uint64_t vertex, const 
  * dag_walk_apply. Calls may come from several threads at once; the counts
  * are snapshots and may be seen out of order. It may call what a walk
  * callback may call, on whichever thread it is called (dag_walk_wait returns
- * DAG_E_STATE there too), and should return quickly.
+ * DAG_E_STATE there too), and should return quickly. dag_walk_wait and
+ * dag_walk return only once every observer call for the walk has returned
+ * (since 1.2).
+ *
+ * A C++ exception escaping it is caught where it was called: the event has
+ * happened regardless, the walk goes on unchanged (the call that caused the
+ * event, dag_walk_complete say, still succeeds) and ends with DAG_E_CALLBACK
+ * ("the observer threw <type>: <what()>"), its report complete. The
+ * observer keeps being called. longjmp() out of it is undefined.
  *
  * @param walk       the walk (or sub-walk) of the vertex.
  * @param event      what happened.
@@ -1760,7 +1818,16 @@ typedef void (*dag_walk_event_fn)(dag_walker *walk, const dag_walk_event_info *i
  * callback; thread_exit as it ends, after its last. A binding keeps one
  * runtime thread state per pool thread this way (Python's
  * PyGILState_Ensure / Release). It must return and must not call back into
- * the walk; it may run before dag_walk_start() returns.
+ * the walk. When thread_start is set, dag_walk_start() and dag_walk() start
+ * the walk only once every pool thread has run it; thread_exit runs as the
+ * pool ends, in dag_walk_free() (at the end of dag_walk()).
+ *
+ * A C++ exception escaping thread_start fails the walk before any callback
+ * runs: dag_walk_start() and dag_walk() return DAG_E_CALLBACK ("thread_start
+ * threw <type>: <what()>"), with no walk and no report, and the graph is
+ * free again; thread_exit runs on each thread whose thread_start returned,
+ * and only on those. One escaping thread_exit is caught and dropped: the
+ * walk has been reported by then. longjmp() out of either is undefined.
  *
  * @param thread_hook_data  the options' `thread_hook_data`.
  * @since 1.2
@@ -1865,8 +1932,10 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  * @param opts         NULL for the defaults.
  * @param out_report   NULL, or receives the report (free with
  *                     dag_walk_report_free()) whenever the walk ran: on
- *                     DAG_OK, DAG_E_WALK_FAILED and DAG_E_CANCELLED. Set to
- *                     NULL on the other errors.
+ *                     DAG_OK, DAG_E_WALK_FAILED, DAG_E_CANCELLED and
+ *                     DAG_E_CALLBACK from a callback or the observer. Set to
+ *                     NULL on the other errors (thread_start's
+ *                     DAG_E_CALLBACK included: no walk ran).
  * @param err          NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  every vertex finished ok.
  * @retval DAG_E_WALK_FAILED       at least one callback failed (the message
@@ -1887,6 +1956,9 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         it is running.
  * @retval DAG_E_NOMEM             out of memory, also when the walk's threads
  *         cannot all be started (the message says how many were).
+ * @retval DAG_E_CALLBACK          since 1.2: a C++ exception escaped a
+ *         callback, the observer or thread_start (see dag_walk_fn,
+ *         dag_walk_observer_fn, dag_thread_hook_fn).
  * @since 1.0
  */
 DAG_API dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
@@ -1920,12 +1992,14 @@ DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user
  *
  * @param walk        the walk.
  * @param out_report  NULL, or receives a new report (free with
- *                    dag_walk_report_free()) on DAG_OK, DAG_E_WALK_FAILED and
- *                    DAG_E_CANCELLED.
+ *                    dag_walk_report_free()) on DAG_OK, DAG_E_WALK_FAILED,
+ *                    DAG_E_CANCELLED and DAG_E_CALLBACK.
  * @param err         NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK               every vertex finished ok.
  * @retval DAG_E_WALK_FAILED    at least one vertex failed.
  * @retval DAG_E_CANCELLED      the walk was cancelled.
+ * @retval DAG_E_CALLBACK       a C++ exception escaped a callback or the
+ *         observer (since 1.2).
  * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
  * @retval DAG_E_STATE          called from a callback or observer of this
  *         walk, or on a sub-walk handle.
@@ -1959,10 +2033,10 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * Called from the walk's own callback or observer, where waiting would wait
  * for itself, it cancels the walk and returns at once; the walk is freed on
  * a thread of libdag's own once its running callbacks have returned, and
- * unloading the library (dlclose) or leaving the process (exit) waits for
- * that, so no thread of libdag outlives its code: a callback of such a walk
- * that never returns keeps them waiting too. A walk freed this way once the
- * unload or exit has begun is left as it is. Either way `walk` must not be
+ * leaving the process (exit) waits for that: a callback of such a walk that
+ * never returns keeps it waiting too. Unloading the library (dlclose) does
+ * not end it: the library stays mapped (see dag_api()). A walk freed this
+ * way once the exit has begun is left as it is. Either way `walk` must not be
  * used after this call.
  *
  * @param walk  the walk; NULL is allowed. Sub-walk handles belong to their
@@ -2791,6 +2865,19 @@ typedef struct dag_api_table {
  *     void *h = dlopen("libdag.so.1", RTLD_NOW);
  *     const dag_api_table *(*get)(unsigned) = ...dlsym(h, "dag_api");
  *     const dag_api_table *api = get(DAG_API_ABI);
+ *
+ * Unloading. libdag is linked with -z nodelete (since 1.2): dlclose()
+ * drops the host's reference but never unmaps the library nor runs its
+ * destructors, which run at process exit instead. So a host may dlclose()
+ * it while walks still run, even while pool threads are inside callbacks
+ * that will return into libdag: the walks go on, their callbacks keep being
+ * called, and nothing crashes. Their handles and this table stay valid; a
+ * later dlopen() of the same file finds the same library, through which
+ * the walks can still be waited for and freed. A host that wants its
+ * memory back waits for and frees its walks before dlclose(): the library
+ * itself (a few MB of code) stays mapped until the process exits, as any
+ * library with threads of its own must, or its threads would return into
+ * unmapped code.
  *
  * @param abi  the ABI major version the host was built for: DAG_API_ABI.
  * @return the table, or NULL when this library does not provide that ABI.

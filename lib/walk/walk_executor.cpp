@@ -1,6 +1,7 @@
 #include "walk/walk_executor.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <fstream>
 #include <new>
 #include <optional>
@@ -109,12 +110,46 @@ Executor::Executor(const WalkOptions &options)
     if (pull_) return;
     // Only max_workers_ threads can ever be busy at once.
     threads_.reserve(max_workers_);
+    const ThreadHooks hooks = options.thread_hooks;
+    // With a start hook, the walk begins only once every thread has run it,
+    // so that one which throws fails the start before any callback runs.
+    // Shared: a thread may still be notifying when the wait below is over.
+    struct Starts {
+        std::mutex mu;
+        std::condition_variable cv;
+        std::size_t pending = 0;
+        std::exception_ptr error;
+    };
+    const auto starts = std::make_shared<Starts>();
+    starts->pending = max_workers_;
     try {
         while (threads_.size() < max_workers_)
-            threads_.emplace_back([this, hooks = options.thread_hooks] {
-                if (hooks.start) hooks.start(hooks.data);
+            threads_.emplace_back([this, hooks, starts] {
+                if (hooks.start) {
+                    std::exception_ptr error;
+                    try {
+                        hooks.start(hooks.data);
+                    } catch (...) {
+                        error = std::current_exception();
+                    }
+                    {
+                        std::lock_guard<std::mutex> lk(starts->mu);
+                        if (error && !starts->error) starts->error = error;
+                        --starts->pending;
+                    }
+                    starts->cv.notify_all();
+                    // Never started, so it has nothing to end.
+                    if (error) return;
+                }
                 pool_.attach();
-                if (hooks.exit) hooks.exit(hooks.data);
+                if (hooks.exit) {
+                    try {
+                        hooks.exit(hooks.data);
+                    } catch (...) {
+                        // The walk has been reported by now: nobody is left to
+                        // tell, and ending the thread must not end the process.
+                    }
+                }
             });
     } catch (...) {
         // std::system_error, or std::bad_alloc for a thread's state: the
@@ -129,6 +164,17 @@ Executor::Executor(const WalkOptions &options)
                                              " threads (" + std::to_string(started) + " started): " + e.what());
         }
     }
+    if (!hooks.start) return;
+    std::exception_ptr error;
+    {
+        std::unique_lock<std::mutex> lk(starts->mu);
+        starts->cv.wait(lk, [&] { return starts->pending == 0; });
+        error = starts->error;
+    }
+    if (!error) return;
+    pool_.stop();
+    for (std::thread &t : threads_) t.join();
+    std::rethrow_exception(error);
 }
 
 std::int64_t Executor::now() const noexcept {

@@ -52,6 +52,10 @@ struct Observer {
 
 // Called on each pool thread as it starts and before it ends, so a host can
 // keep per-thread state (an interpreter's thread state) for the pool's life.
+// With a start hook, the walk is created only once every thread has run it;
+// the first exception one throws leaves Walk::create, and no vertex runs.
+// An exception from an exit hook is dropped: the walk has ended by then.
+// Only threads whose start hook returned run the exit hook.
 struct ThreadHooks {
     void (*start)(void *data) = nullptr;
     void (*exit)(void *data) = nullptr;

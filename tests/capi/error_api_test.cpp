@@ -4,12 +4,12 @@
 
 TEST(CapiErrors, EveryStatusHasItsOwnName) {
     std::set<std::string> names;
-    for (int s = DAG_OK; s >= DAG_E_WALK_FAILED; --s) {
+    for (int s = DAG_OK; s >= DAG_E_CALLBACK; --s) {
         std::string name = dag_status_string(static_cast<dag_status>(s));
         EXPECT_NE(name, "unrecognised status") << s;
         names.insert(name);
     }
-    EXPECT_EQ(names.size(), static_cast<size_t>(1 - DAG_E_WALK_FAILED));
+    EXPECT_EQ(names.size(), static_cast<size_t>(1 - DAG_E_CALLBACK));
     EXPECT_STREQ(dag_status_string(static_cast<dag_status>(-1000)), "unrecognised status");
     EXPECT_STREQ(dag_status_string(static_cast<dag_status>(5)), "unrecognised status");
 }
@@ -28,6 +28,8 @@ TEST(CapiErrors, StatusValuesArePinned) {
     EXPECT_EQ(DAG_E_CYCLE, -8);
     EXPECT_EQ(DAG_E_BUSY, -9);
     EXPECT_EQ(DAG_E_INTERNAL, -17);
+    EXPECT_EQ(DAG_E_WALK_FAILED, -18);
+    EXPECT_EQ(DAG_E_CALLBACK, -19);
 }
 
 TEST(CapiErrors, NullErrorObjectIsHarmless) {

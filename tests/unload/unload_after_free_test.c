@@ -1,9 +1,10 @@
 /*
  * A plugin host frees a walk from the walk's own callback, then unloads
  * libdag with dlclose() while another callback of that walk still runs.
- * The walk is freed once it has finished, so dlclose() must wait for that:
- * unmapping the library under a running pool thread would crash the process
- * when the callback returns into it.
+ * The walk is freed once it has finished, on a thread of libdag's own;
+ * unmapping the library under it or the running pool thread would crash
+ * the process when they return into it. dlclose() leaves libdag mapped
+ * (it is linked with -z nodelete), and exit waits for the freeing.
  *
  *   unload_after_free_test path/to/libdag.so
  */

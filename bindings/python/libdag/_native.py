@@ -54,6 +54,7 @@ E_PARSE = -15
 E_IO = -16
 E_INTERNAL = -17
 E_WALK_FAILED = -18
+E_CALLBACK = -19
 E_TIMEOUT = -20
 
 # dag_walk_result

@@ -35,6 +35,7 @@ __all__ = [
     "DagIOError",
     "InternalError",
     "WalkFailedError",
+    "CallbackError",
     "status_name",
 ]
 
@@ -198,13 +199,23 @@ class WalkFailedError(DagError):
     STATUS = _native.E_WALK_FAILED
 
 
+class CallbackError(DagError):
+    """A C++ exception escaped a function libdag called back (DAG_E_CALLBACK, libdag 1.2).
+
+    This binding's own callbacks never let one escape: an exception raised by
+    Python code in a walk callback fails its vertex instead.
+    """
+
+    STATUS = _native.E_CALLBACK
+
+
 _BY_STATUS = {
     cls.STATUS: cls
     for cls in (
         NullArgumentError, InvalidArgumentError, OutOfMemoryError, UnknownVertexError, NotFoundError,
         DuplicateNameError, BadUtf8Error, CycleError, BusyError, NoRootError, MultipleRootsError,
         InvalidGraphError, StateError, CancelledError, ParseError, DagIOError, InternalError,
-        WalkFailedError,
+        WalkFailedError, CallbackError,
     )
 }
 

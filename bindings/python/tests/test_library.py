@@ -104,7 +104,7 @@ class ErrorClassTest(unittest.TestCase):
             -7: libdag.BadUtf8Error, -8: libdag.CycleError, -9: libdag.BusyError, -10: libdag.NoRootError,
             -11: libdag.MultipleRootsError, -12: libdag.InvalidGraphError, -13: libdag.StateError,
             -14: libdag.CancelledError, -15: libdag.ParseError, -16: libdag.DagIOError,
-            -17: libdag.InternalError, -18: libdag.WalkFailedError,
+            -17: libdag.InternalError, -18: libdag.WalkFailedError, -19: libdag.CallbackError,
         }
         for status, cls in expected.items():
             e = errors.error_for(status, "m")

@@ -127,6 +127,9 @@ pub const DAG_E_IO: dag_status = -16;
 pub const DAG_E_INTERNAL: dag_status = -17;
 /// A walk ran to its end but at least one vertex failed.
 pub const DAG_E_WALK_FAILED: dag_status = -18;
+/// A C++ exception escaped a callback, observer, hook, visitor or predicate
+/// (since 1.2).
+pub const DAG_E_CALLBACK: dag_status = -19;
 /// A wait with a time limit ended first; nothing changed (1.2).
 pub const DAG_E_TIMEOUT: dag_status = -20;
 

@@ -138,6 +138,7 @@ fn every_status_has_its_own_description() {
         DAG_E_IO,
         DAG_E_INTERNAL,
         DAG_E_WALK_FAILED,
+        DAG_E_CALLBACK,
         DAG_E_TIMEOUT,
     ];
     let mut seen = std::collections::HashSet::new();

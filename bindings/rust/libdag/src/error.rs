@@ -57,6 +57,9 @@ pub enum Status {
     Internal,
     /// A walk ran to its end but at least one vertex failed.
     WalkFailed,
+    /// A C++ exception escaped a function libdag called back (libdag 1.2;
+    /// this binding's own callbacks never let one escape).
+    Callback,
     /// A wait with a time limit ended first; nothing changed (libdag 1.2).
     Timeout,
     /// A code this version of the binding does not know (from a newer libdag).
@@ -86,6 +89,7 @@ impl Status {
             sys::DAG_E_IO => Status::Io,
             sys::DAG_E_INTERNAL => Status::Internal,
             sys::DAG_E_WALK_FAILED => Status::WalkFailed,
+            sys::DAG_E_CALLBACK => Status::Callback,
             sys::DAG_E_TIMEOUT => Status::Timeout,
             other => Status::Unknown(other),
         }
@@ -113,6 +117,7 @@ impl Status {
             Status::Io => sys::DAG_E_IO,
             Status::Internal => sys::DAG_E_INTERNAL,
             Status::WalkFailed => sys::DAG_E_WALK_FAILED,
+            Status::Callback => sys::DAG_E_CALLBACK,
             Status::Timeout => sys::DAG_E_TIMEOUT,
             Status::Unknown(code) => code,
         }

@@ -300,9 +300,10 @@ fn versions() {
     assert_eq!(libdag::version_string(), libdag::sys::DAG_VERSION_STRING);
     assert_eq!(Status::UnknownVertex.description(), "unknown vertex");
     assert_eq!(Status::from_code(-4), Status::UnknownVertex);
+    assert_eq!(Status::from_code(-19), Status::Callback);
     assert_eq!(Status::from_code(-1000), Status::Unknown(-1000));
     assert_eq!(Status::Unknown(-1000).code(), -1000);
-    for code in 0..=18 {
+    for code in 0..=19 {
         assert_eq!(Status::from_code(-code).code(), -code);
         assert_ne!(Status::from_code(-code), Status::Unknown(-code));
     }

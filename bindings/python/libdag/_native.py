@@ -146,6 +146,19 @@ class WalkEventInfo(Structure):
 EVENT_FN = CFUNCTYPE(None, c_void_p, POINTER(WalkEventInfo), c_void_p)
 
 
+class VertexOutcome(Structure):
+    """dag_vertex_outcome (1.2)."""
+
+    _fields_ = [
+        ("vertex", c_uint64),
+        ("status", c_int),
+        ("ran", c_int),
+        ("start_ns", c_int64),
+        ("end_ns", c_int64),
+        ("message", c_char_p),
+    ]
+
+
 class ValidateOptions(Structure):
     """dag_validate_options."""
 
@@ -251,6 +264,8 @@ _PROTOTYPES = {
     "dag_walk_start": (c_int, [graph_p, WALK_FN, c_void_p, POINTER(WalkOptions), POINTER(walker_p), _E]),
     "dag_walk_wait": (c_int, [walker_p, POINTER(walk_report_p), _E]),
     "dag_walk_wait_for": (c_int, [walker_p, c_int, POINTER(walk_report_p), _E]),
+    "dag_walk_report_read": (c_int, [walk_report_p, c_size_t, POINTER(VertexOutcome), c_size_t, c_size_t,
+                                     POINTER(c_size_t), _E]),
     "dag_walk_cancel": (c_int, [walker_p, _E]),
     "dag_walk_free": (None, [walker_p]),
     "dag_walk_complete": (c_int, [walker_p, c_uint64, c_int, c_char_p, _E]),

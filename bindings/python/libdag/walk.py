@@ -36,7 +36,7 @@ from .errors import (
     take_error,
 )
 from ._handle import Handle
-from ._owned import id_array, ids_result, vertex_id
+from ._owned import id_array, vertex_id
 from ._native import lib
 
 __all__ = ["PENDING", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
@@ -224,16 +224,16 @@ def _message_text(data):
 
 def _read_report(report, status, message, exceptions):
     """Copies a dag_walk_report into a WalkReport (the caller frees it)."""
+    # Every outcome in one call (dag_walk_report_read), not two calls a vertex.
+    size = lib.dag_walk_report_size(report)
+    outcomes = (_native.VertexOutcome * size)()
+    written = ctypes.c_size_t()
+    call(lib.dag_walk_report_read, report, 0, outcomes, size, ctypes.sizeof(_native.VertexOutcome), byref(written))
     vertices = {}
-    st = ctypes.c_int()
-    text = ctypes.c_char_p()
-    start = ctypes.c_int64()
-    end = ctypes.c_int64()
-    for vertex in ids_result(lib.dag_walk_report_vertices, report):
-        call(lib.dag_walk_report_vertex, report, vertex, byref(st), byref(text), byref(start), byref(end))
-        vertices[vertex] = VertexResult(
-            vertex, VertexStatus(st.value), _message_text(text.value), start.value, end.value,
-            bool(lib.dag_walk_report_ran(report, vertex)), exceptions.get(vertex),
+    for o in outcomes[:written.value]:
+        vertices[o.vertex] = VertexResult(
+            o.vertex, VertexStatus(o.status), _message_text(o.message), o.start_ns, o.end_ns, bool(o.ran),
+            exceptions.get(o.vertex),
         )
     first_message = ctypes.c_char_p()
     first = lib.dag_walk_report_first_error(report, byref(first_message))

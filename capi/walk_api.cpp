@@ -193,11 +193,8 @@ dag::Walk &core(dag_walker *walk) {
 // whose callback ran (pending, or expanded into a sub-walk that did not
 // finish) and one cancelled before it started. Where fail fast stopped the
 // walk before the cancel, what never started is not-run instead.
-std::string cancelled_message(const dag::WalkReport &r) {
-    std::size_t never_ran = 0, ran = 0;
-    for (const dag::VertexReport &v : r.vertices)
-        if (v.status == dag::VertexStatus::cancelled || v.status == dag::VertexStatus::not_run)
-            ++(v.ran ? ran : never_ran);
+std::string cancelled_message(const dag::WalkOutcome &o) {
+    const std::size_t never_ran = o.never_ran, ran = o.cancelled_after_running;
     std::string m = "the walk was cancelled; " + std::to_string(never_ran) +
                     (never_ran == 1 ? " vertex never ran" : " vertices never ran");
     if (ran > 0)
@@ -217,13 +214,16 @@ std::optional<std::chrono::steady_clock::time_point> deadline_after(int timeout_
 // as a fault of the program rather than of the work.
 void conclude(dag::Walk &w, dag_walker &root, dag_walk_report **out_report) {
     root.observing.wait_idle();
-    auto report = std::make_unique<dag_walk_report>();
-    report->report = w.report();
-    const dag::WalkReport &r = report->report;
-    if (out_report) *out_report = report.release();
+    // A report costs a copy of every vertex's outcome: built only when asked.
+    if (out_report) {
+        auto report = std::make_unique<dag_walk_report>();
+        report->report = w.report();
+        *out_report = report.release();
+    }
     root.first_throw.rethrow();
-    if (r.cancelled) throw ApiError{DAG_E_CANCELLED, cancelled_message(r)};
-    if (r.first_error != dag::no_vertex) throw ApiError{DAG_E_WALK_FAILED, r.first_error_message};
+    const dag::WalkOutcome o = w.outcome();
+    if (o.cancelled) throw ApiError{DAG_E_CANCELLED, cancelled_message(o)};
+    if (o.first_error != dag::no_vertex) throw ApiError{DAG_E_WALK_FAILED, o.first_error_message};
 }
 
 void finish(dag::Walk &w, dag_walker &root, dag_walk_report **out_report) {

@@ -34,4 +34,16 @@ struct WalkReport {
     const VertexReport *find(VertexId id) const noexcept;
 };
 
+// What a finished walk's status needs, without a report: a caller that
+// asked for no report gets none built.
+struct WalkOutcome {
+    bool cancelled = false;
+    VertexId first_error = no_vertex;
+    std::string first_error_message;
+    // Only when cancelled: vertices cancelled (or not run) that never
+    // started, and those whose callback had run.
+    std::size_t never_ran = 0;
+    std::size_t cancelled_after_running = 0;
+};
+
 }  // namespace dag

@@ -380,6 +380,26 @@ WalkReport Walk::report() const {
     return r;
 }
 
+WalkOutcome Walk::outcome() const {
+    WalkOutcome o;
+    std::lock_guard<std::mutex> lk(mu_);
+    o.first_error = first_error_;
+    o.first_error_message = first_error_message_;
+    o.cancelled = ex_->cancel_requested();
+    if (o.cancelled) {
+        // The same vertices report() lists, counted from their state words.
+        auto count = [&](const Slot &s) {
+            const walk_detail::Word word = s.word.load(std::memory_order_acquire);
+            const VertexStatus st = walk_detail::status_of(word);
+            if (st != VertexStatus::cancelled && st != VertexStatus::not_run) return;
+            ++((word & walk_detail::ran_bit) ? o.cancelled_after_running : o.never_ran);
+        };
+        for (Snapshot::Index i = 0; i < snap_->size(); ++i) count(slot_at(i));
+        for (const Slot &s : extra_) count(s);
+    }
+    return o;
+}
+
 std::vector<Walk *> Walk::self_and_children() {
     std::vector<Walk *> out{this};
     for (std::size_t i = 0; i < out.size(); ++i) {

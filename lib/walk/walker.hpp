@@ -89,6 +89,8 @@ public:
     void release_when_finished(std::function<void()> release) noexcept;
     // After wait(): the outcome of every vertex.
     WalkReport report() const;
+    // After wait(): what the walk's status needs, with no per-vertex copy.
+    WalkOutcome outcome() const;
 
     // Nothing new starts; running callbacks finish; pending vertices are
     // finished as cancelled. Applies to every sub-walk. Throws Errc::state on

@@ -1319,3 +1319,37 @@ TEST(WalkProgress, PolledCountsNeverGoBackAndLagByABatchAtMost) {
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_progress(w, nullptr, &total, e); });
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_progress(w, &done, nullptr, e); });
 }
+
+// A walk asked for no report builds none; its status and message must be
+// what they are with one.
+TEST(WalkWithoutReport, StatusAndMessageAreThoseOfAWalkWithAReport) {
+    for (unsigned seed = 1; seed <= 8; ++seed) {
+        auto g = new_graph();
+        std::vector<uint64_t> ids;
+        std::mt19937 rng(seed);
+        for (int i = 0; i < 300; ++i) {
+            ids.push_back(add(g.get(), ("v" + std::to_string(i)).c_str()));
+            if (i > 0) dag_connect(g.get(), ids.back(), ids[std::uniform_int_distribution<int>(0, i - 1)(rng)], nullptr);
+        }
+        const uint64_t fail_every = 5 + seed, cancel_at = seed % 2 ? ids[150] : 0;
+        Recorder rec;
+        rec.body = [&](dag_walker *w, uint64_t v, const char **msg) {
+            if (v == cancel_at) dag_walk_cancel(w, nullptr);
+            if (v % fail_every) return DAG_WALK_OK;
+            *msg = "broke";
+            return DAG_WALK_FAILED;
+        };
+        auto o = options(1, 1);  // one at a time: both walks take the same course
+        dag_error *with_err = nullptr, *without_err = nullptr;
+        dag_walk_report *r = nullptr;
+        const dag_status with = dag_walk(g.get(), record_cb, &rec, &o, &r, &with_err);
+        ReportPtr owned(r);
+        const dag_status without = dag_walk(g.get(), record_cb, &rec, &o, nullptr, &without_err);
+        EXPECT_EQ(without, with) << "seed " << seed;
+        EXPECT_NE(with, DAG_OK);
+        ASSERT_TRUE(with_err && without_err);
+        EXPECT_STREQ(dag_error_message(without_err), dag_error_message(with_err));
+        dag_error_free(with_err);
+        dag_error_free(without_err);
+    }
+}

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -153,14 +154,18 @@ inline dag_status pull_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
                 EXPECT_EQ(got, DAG_OK);
                 if (got != DAG_OK || n == 0) return;
                 const char *msg = nullptr;
-                dag_walk_result r = callback(in, v, &msg, user_data);
-                if (r == DAG_WALK_PENDING) continue;
-                if (r != DAG_WALK_OK && r != DAG_WALK_FAILED) {
+                const dag_walk_result returned = callback(in, v, &msg, user_data);
+                // Its bits, as libdag reads a result: it may be out of range.
+                int code;
+                std::memcpy(&code, &returned, sizeof code);
+                if (code == DAG_WALK_PENDING) continue;
+                if (code != DAG_WALK_OK && code != DAG_WALK_FAILED) {
                     // What a callback walk does with such a result.
-                    r = DAG_WALK_FAILED;
+                    code = DAG_WALK_FAILED;
                     msg = "the callback returned a value that is not a dag_walk_result";
                 }
-                const dag_status done = dag_walk_complete(in, v, r, msg, nullptr);
+                const dag_status done =
+                    dag_walk_complete(in, v, code == DAG_WALK_OK ? DAG_WALK_OK : DAG_WALK_FAILED, msg, nullptr);
                 // The callback may have failed, expanded or (after a cancel)
                 // lost its vertex already; a callback walk ignores its
                 // result then too.

@@ -26,9 +26,9 @@ from .traversal import Search, Visit
 from .validation import Validation
 from .walk import PENDING, VertexResult, VertexStatus, WalkEvent, Walker, WalkReport
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
-#: The loaded library's version string ("1.1.0").
+#: The loaded library's version string ("1.2.0").
 library_version = _native.lib.dag_version_string().decode()
 
 #: The loaded library's version as MAJOR*10000 + MINOR*100 + PATCH.

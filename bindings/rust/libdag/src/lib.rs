@@ -71,13 +71,13 @@ pub use graph::{Format, Graph, VertexId};
 pub use walk::{VertexReport, VertexStatus, WalkOptions, WalkReport};
 
 /// The version of the libdag loaded at run time, as
-/// `MAJOR * 10000 + MINOR * 100 + PATCH` (10100 for 1.1.0).
+/// `MAJOR * 10000 + MINOR * 100 + PATCH` (10200 for 1.2.0).
 pub fn version() -> u32 {
     // SAFETY: no arguments, no failure.
     unsafe { sys::dag_version() }
 }
 
-/// The version of the libdag loaded at run time as a string (`"1.1.0"`).
+/// The version of the libdag loaded at run time as a string (`"1.2.0"`).
 pub fn version_string() -> &'static str {
     // SAFETY: a static NUL-terminated string, never freed.
     let text = unsafe { CStr::from_ptr(sys::dag_version_string()) };

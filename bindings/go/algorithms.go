@@ -113,23 +113,12 @@ func (g *Graph) ReverseTopologicalOrder() ([]uint64, error) {
 }
 
 func (g *Graph) order(reverse bool) ([]uint64, error) {
-	ptr, err := g.handle().beginRead()
-	if err != nil {
-		return nil, err
-	}
-	defer g.h.endRead()
-	var out *C.dag_ids
-	var cerr *C.dag_error
-	var status C.dag_status
-	if reverse {
-		status = C.dag_reverse_topological_order(ptr, &out, &cerr)
-	} else {
-		status = C.dag_topological_order(ptr, &out, &cerr)
-	}
-	if err := check(status, cerr); err != nil {
-		return nil, err
-	}
-	return takeIDs(out), nil
+	return g.readIDs(func(p *C.dag_graph, out **C.dag_ids, e **C.dag_error) C.dag_status {
+		if reverse {
+			return C.dag_reverse_topological_order(p, out, e)
+		}
+		return C.dag_topological_order(p, out, e)
+	})
 }
 
 // Ancestors returns everything the given vertices depend on, transitively

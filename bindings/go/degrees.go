@@ -21,23 +21,12 @@ func (g *Graph) Leaves() ([]uint64, error) {
 }
 
 func (g *Graph) list(leaves bool) ([]uint64, error) {
-	ptr, err := g.handle().beginRead()
-	if err != nil {
-		return nil, err
-	}
-	defer g.h.endRead()
-	var out *C.dag_ids
-	var cerr *C.dag_error
-	var status C.dag_status
-	if leaves {
-		status = C.dag_leaves(ptr, &out, &cerr)
-	} else {
-		status = C.dag_roots(ptr, &out, &cerr)
-	}
-	if err := check(status, cerr); err != nil {
-		return nil, err
-	}
-	return takeIDs(out), nil
+	return g.readIDs(func(p *C.dag_graph, out **C.dag_ids, e **C.dag_error) C.dag_status {
+		if leaves {
+			return C.dag_leaves(p, out, e)
+		}
+		return C.dag_roots(p, out, e)
+	})
 }
 
 // DependencyCount returns how many vertices id depends on directly (its

@@ -311,10 +311,9 @@ func (g *Graph) EdgeCount() int {
 	return int(C.dag_edge_count(ptr))
 }
 
-// Vertices returns every vertex id, ascending.
-//
-// Errors: ErrNoMemory, ErrClosed.
-func (g *Graph) Vertices() ([]uint64, error) {
+// readIDs runs a read-only call that returns ids, with the graph held for
+// reading, and takes the ids it returns.
+func (g *Graph) readIDs(call func(*C.dag_graph, **C.dag_ids, **C.dag_error) C.dag_status) ([]uint64, error) {
 	ptr, err := g.handle().beginRead()
 	if err != nil {
 		return nil, err
@@ -322,27 +321,31 @@ func (g *Graph) Vertices() ([]uint64, error) {
 	defer g.h.endRead()
 	var out *C.dag_ids
 	var cerr *C.dag_error
-	if err := check(C.dag_vertices(ptr, &out, &cerr), cerr); err != nil {
+	if err := check(call(ptr, &out, &cerr), cerr); err != nil {
 		return nil, err
 	}
 	return takeIDs(out), nil
+}
+
+// Vertices returns every vertex id, ascending.
+//
+// Errors: ErrNoMemory, ErrClosed.
+func (g *Graph) Vertices() ([]uint64, error) {
+	return g.readIDs(func(p *C.dag_graph, out **C.dag_ids, e **C.dag_error) C.dag_status {
+		return C.dag_vertices(p, out, e)
+	})
 }
 
 // Edges returns every edge, sorted by From then To.
 //
 // Errors: ErrNoMemory, ErrClosed.
 func (g *Graph) Edges() ([]Edge, error) {
-	ptr, err := g.handle().beginRead()
+	pairs, err := g.readIDs(func(p *C.dag_graph, out **C.dag_ids, e **C.dag_error) C.dag_status {
+		return C.dag_edges(p, out, e)
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer g.h.endRead()
-	var out *C.dag_ids
-	var cerr *C.dag_error
-	if err := check(C.dag_edges(ptr, &out, &cerr), cerr); err != nil {
-		return nil, err
-	}
-	pairs := takeIDs(out)
 	edges := make([]Edge, len(pairs)/2)
 	for i := range edges {
 		edges[i] = Edge{From: pairs[2*i], To: pairs[2*i+1]}
@@ -369,23 +372,12 @@ func (g *Graph) Dependents(id uint64) ([]uint64, error) {
 }
 
 func (g *Graph) neighbours(id uint64, dependents bool) ([]uint64, error) {
-	ptr, err := g.handle().beginRead()
-	if err != nil {
-		return nil, err
-	}
-	defer g.h.endRead()
-	var out *C.dag_ids
-	var cerr *C.dag_error
-	var status C.dag_status
-	if dependents {
-		status = C.dag_dependents(ptr, C.uint64_t(id), &out, &cerr)
-	} else {
-		status = C.dag_dependencies(ptr, C.uint64_t(id), &out, &cerr)
-	}
-	if err := check(status, cerr); err != nil {
-		return nil, err
-	}
-	return takeIDs(out), nil
+	return g.readIDs(func(p *C.dag_graph, out **C.dag_ids, e **C.dag_error) C.dag_status {
+		if dependents {
+			return C.dag_dependents(p, C.uint64_t(id), out, e)
+		}
+		return C.dag_dependencies(p, C.uint64_t(id), out, e)
+	})
 }
 
 // Subsume is Terraform's Subsume: it copies every vertex and edge of other

@@ -12,6 +12,35 @@
 
 typedef const dag_api_table *(*dag_api_fn)(unsigned abi);
 
+/*
+ * The host runs each vertex's work itself, on its own thread: a pull-mode
+ * walk (1.2) through the table, dependencies first.
+ */
+static int walk_on_this_thread(const dag_api_table *api, dag_graph *g) {
+    dag_walker *walk = NULL, *owner = NULL;
+    dag_error *err = NULL;
+    uint64_t vertex = 0;
+    size_t n = 0;
+    const char *name = NULL;
+    dag_status st;
+
+    if (api->walk_begin(g, NULL, &walk, &err) != DAG_OK) {
+        fprintf(stderr, "libdag: %s\n", api->error_message(err));
+        api->error_free(err);
+        return 1;
+    }
+    printf("walked:");
+    while ((st = api->walk_next_ready(walk, &vertex, &owner, 1, -1, &n, NULL)) == DAG_OK && n > 0) {
+        api->vertex_name(api->walk_graph(owner), vertex, &name, NULL);
+        printf(" %s", name);
+        api->walk_complete(owner, vertex, DAG_WALK_OK, NULL, NULL);
+    }
+    printf("\n");
+    if (st == DAG_OK) st = api->walk_wait(walk, NULL, NULL);
+    api->walk_free(walk);
+    return st == DAG_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "libdag.so.1";
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -58,7 +87,7 @@ int main(int argc, char **argv) {
     } else {
         printf("loaded libdag %s through dag_api()\n%s", api->version_string(), text);
         api->string_free(text);
-        rc = 0;
+        rc = walk_on_this_thread(api, g);
     }
     api->free_graph(g);
     dlclose(lib);

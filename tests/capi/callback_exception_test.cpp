@@ -246,7 +246,7 @@ TEST_P(CallbackThrows, ObserverThrowingAfterTheWalkEndedIsStillReported) {
         uint64_t a;
         Latch observing;
         std::atomic<bool> threw{false};
-    } ctx{kind(), a};
+    } ctx{kind(), a, {}, {}};
     auto o = options(2, 0);
     o.observer = [](dag_walker *w, dag_walk_event e, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
                     void *data) {

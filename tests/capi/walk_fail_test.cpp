@@ -247,7 +247,9 @@ TEST(CapiWalkFail, MisuseIsRefused) {
     Latch release;
     Recorder rec;
     rec.body = [&](dag_walker *, uint64_t v, const char **) {
-        if (v == a) EXPECT_TRUE(release.wait());
+        if (v == a) {
+            EXPECT_TRUE(release.wait());
+        }
         return DAG_WALK_OK;
     };
     dag_walk_options o = options();

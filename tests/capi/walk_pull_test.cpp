@@ -196,7 +196,9 @@ TEST(WalkPull, RandomGraphsFromSeveralHostThreadsKeepOrderAndTheBound) {
                 std::lock_guard<std::mutex> lk(mu);
                 ++handed[h.vertex];
                 for (auto [from, to] : edges)
-                    if (from == h.vertex) EXPECT_TRUE(completed.count(to)) << from << " before " << to;
+                    if (from == h.vertex) {
+                        EXPECT_TRUE(completed.count(to)) << from << " before " << to;
+                    }
                 completed.insert(h.vertex);
             }
             --out;
@@ -286,9 +288,13 @@ TEST(WalkPull, FailFastHandsOutNothingNewAndStillEnds) {
     auto got = next(w.get(), 2, -1, st);
     ASSERT_EQ(got.size(), 2u);  // first and side
     for (auto &h : got)
-        if (h.vertex == first) ASSERT_EQ(complete(h, DAG_WALK_FAILED, "no"), DAG_OK);
+        if (h.vertex == first) {
+            ASSERT_EQ(complete(h, DAG_WALK_FAILED, "no"), DAG_OK);
+        }
     for (auto &h : got)
-        if (h.vertex == side) ASSERT_EQ(complete(h), DAG_OK);
+        if (h.vertex == side) {
+            ASSERT_EQ(complete(h), DAG_OK);
+        }
     EXPECT_TRUE(next(w.get(), 8, -1, st).empty());
     EXPECT_EQ(st, DAG_OK);
     ReportPtr r = wait(w.get(), DAG_E_WALK_FAILED);

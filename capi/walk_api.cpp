@@ -447,7 +447,7 @@ dag_status dag_walk_apply(dag_walker *walk, const dag_walk_update *update, dag_i
 
 void dag_walk_report_free(dag_walk_report *report) { delete report; }
 
-size_t dag_walk_report_size(const dag_walk_report *report) { return report ? report->report.vertices.size() : 0; }
+size_t dag_walk_report_size(const dag_walk_report *report) { return report ? report->report.size() : 0; }
 
 size_t dag_walk_report_count(const dag_walk_report *report, dag_vertex_status status) {
     const auto st = raw(status);
@@ -460,8 +460,9 @@ dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_ids **out
         require(report, "report");
         require(out, "out");
         std::vector<uint64_t> ids;
-        ids.reserve(report->report.vertices.size());
-        for (const auto &v : report->report.vertices) ids.push_back(v.id);
+        const dag::WalkReport &r = report->report;
+        ids.reserve(r.size());
+        for (std::size_t i = 0; i < r.size(); ++i) ids.push_back(r[i].id);
         *out = dag::capi::make_ids(std::move(ids));
     });
 }
@@ -471,10 +472,10 @@ dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex
                                   dag_error **err) {
     return guard(__func__, err, [&] {
         require(report, "report");
-        const dag::VertexReport *v = report->report.find(vertex);
+        const std::optional<dag::VertexReport> v = report->report.find(vertex);
         if (!v) throw ApiError{DAG_E_UNKNOWN_VERTEX, "vertex " + std::to_string(vertex) + " is not in the report"};
         if (out_status) *out_status = static_cast<dag_vertex_status>(v->status);
-        if (out_message) *out_message = v->message.c_str();
+        if (out_message) *out_message = v->message;
         if (out_start_ns) *out_start_ns = v->start_ns;
         if (out_end_ns) *out_end_ns = v->end_ns;
     });
@@ -497,18 +498,18 @@ dag_status dag_walk_report_read(const dag_walk_report *report, size_t first, dag
             throw ApiError{DAG_E_INVALID_ARGUMENT, "outcome_size is " + std::to_string(outcome_size) +
                                                        ", less than the 1.2 layout's " +
                                                        std::to_string(sizeof(dag_vertex_outcome))};
-        const auto &vertices = report->report.vertices;
-        const std::size_t n = first < vertices.size() ? std::min(count, vertices.size() - first) : 0;
+        const dag::WalkReport &r = report->report;
+        const std::size_t n = first < r.size() ? std::min(count, r.size() - first) : 0;
         auto *bytes = reinterpret_cast<unsigned char *>(out);
         for (std::size_t i = 0; i < n; ++i) {
-            const dag::VertexReport &v = vertices[first + i];
+            const dag::VertexReport v = r[first + i];
             dag_vertex_outcome o;
             o.vertex = v.id;
             o.status = static_cast<dag_vertex_status>(v.status);
             o.ran = v.ran ? 1 : 0;
             o.start_ns = v.start_ns;
             o.end_ns = v.end_ns;
-            o.message = v.message.c_str();
+            o.message = v.message;
             unsigned char *at = bytes + i * outcome_size;
             std::memcpy(at, &o, sizeof o);
             if (outcome_size > sizeof o) std::memset(at + sizeof o, 0, outcome_size - sizeof o);
@@ -526,7 +527,7 @@ int dag_walk_report_cancelled(const dag_walk_report *report) { return report && 
 
 int dag_walk_report_ran(const dag_walk_report *report, uint64_t vertex) {
     if (!report) return 0;
-    const dag::VertexReport *v = report->report.find(vertex);
+    const std::optional<dag::VertexReport> v = report->report.find(vertex);
     return v && v->ran;
 }
 

@@ -187,14 +187,13 @@ std::int64_t Executor::now_ordered() const noexcept {
     return now();
 }
 
-std::int64_t Executor::to_ns(std::int64_t stamp) const {
-    if (!tsc_) return stamp;
+double Executor::ns_per_tick() const {
     std::call_once(rate_once_, [&] {
         const std::int64_t ticks = now_ordered();
         const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_);
         if (ticks > 0) ns_per_tick_ = static_cast<double>(ns.count()) / static_cast<double>(ticks);
     });
-    return static_cast<std::int64_t>(static_cast<double>(stamp) * ns_per_tick_);
+    return ns_per_tick_;
 }
 
 Executor::~Executor() { join(); }

@@ -152,10 +152,12 @@ public:
     // now() may be read a few cycles early, which an end time can afford.
     std::int64_t now() const noexcept;
     std::int64_t now_ordered() const noexcept;
-    // A raw timestamp in nanoseconds since the walk started. The first call
-    // fixes the tick rate against steady_clock over the time since the walk
-    // started, so convert only once the walk has finished.
-    std::int64_t to_ns(std::int64_t stamp) const;
+    // Nanoseconds per raw timestamp unit when stamps are TSC ticks
+    // (stamps_are_ns() false). The first call fixes the rate against
+    // steady_clock over the time since the walk started, so call it only
+    // once the walk has finished; a report reads it once for all its vertices.
+    double ns_per_tick() const;
+    bool stamps_are_ns() const noexcept { return !tsc_; }
     bool timestamps() const noexcept { return timestamps_; }
     const Observer &observer() const noexcept { return observer_; }
     // With an observer: counts an event of `w` (`running_delta` to its

@@ -4,10 +4,32 @@
 
 namespace dag {
 
-const VertexReport *WalkReport::find(VertexId id) const noexcept {
-    auto it = std::lower_bound(vertices.begin(), vertices.end(), id,
-                               [](const VertexReport &r, VertexId v) { return r.id < v; });
-    return it != vertices.end() && it->id == id ? &*it : nullptr;
+VertexReport WalkReport::operator[](std::size_t i) const noexcept {
+    VertexReport v;
+    v.id = id_at(i);
+    v.status = static_cast<VertexStatus>(state_[i] & ~ran_flag);
+    v.ran = (state_[i] & ran_flag) != 0;
+    if (!times_.empty()) {
+        v.start_ns = times_[2 * i];
+        v.end_ns = times_[2 * i + 1];
+    }
+    auto m = std::lower_bound(messages_.begin(), messages_.end(), i,
+                              [](const auto &entry, std::size_t index) { return entry.first < index; });
+    if (m != messages_.end() && m->first == i) v.message = m->second.c_str();
+    return v;
+}
+
+std::optional<VertexReport> WalkReport::find(VertexId id) const noexcept {
+    std::size_t lo = 0, hi = size();
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (id_at(mid) < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == size() || id_at(lo) != id) return std::nullopt;
+    return (*this)[lo];
 }
 
 }  // namespace dag

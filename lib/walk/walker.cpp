@@ -357,23 +357,52 @@ void Walk::wait() {
 WalkReport Walk::report() const {
     WalkReport r;
     std::lock_guard<std::mutex> lk(mu_);
-    r.vertices.reserve(snap_->size() + extra_.size());
-    auto add = [&](const Slot &s) {
-        VertexReport v;
-        v.id = id_of(s);
-        const walk_detail::Word word = s.word.load(std::memory_order_acquire);
-        v.status = walk_detail::status_of(word);
-        v.ran = (word & walk_detail::ran_bit) != 0;
-        if (auto m = messages_.find(&s); m != messages_.end()) v.message = m->second;
-        if (ex_->timestamps()) {
-            v.start_ns = ex_->to_ns(times(s).start_ns);
-            v.end_ns = ex_->to_ns(times(s).end_ns);
-        }
-        ++r.totals[static_cast<std::size_t>(v.status)];
-        r.vertices.push_back(std::move(v));
+    const std::size_t n = snap_->size() + extra_.size();
+    r.snap_ = snap_;
+    r.frozen_ = snap_->size();
+    r.state_.resize(n);
+    if (ex_->timestamps()) r.times_.resize(2 * n);
+    std::size_t i = 0;
+    const bool as_is = ex_->stamps_are_ns();
+    const double rate = ex_->timestamps() && !as_is ? ex_->ns_per_tick() : 1.0;
+    auto ns = [&](std::int64_t stamp) {
+        return as_is ? stamp : static_cast<std::int64_t>(static_cast<double>(stamp) * rate);
     };
-    for (Snapshot::Index i = 0; i < snap_->size(); ++i) add(slot_at(i));
-    for (const Slot &s : extra_) add(s);  // ids issued later are larger
+    auto add = [&](const Slot &s) {
+        const walk_detail::Word word = s.word.load(std::memory_order_acquire);
+        const VertexStatus status = walk_detail::status_of(word);
+        const bool ran = (word & walk_detail::ran_bit) != 0;
+        r.state_[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(status) | (ran ? WalkReport::ran_flag : 0));
+        if (ex_->timestamps()) {
+            r.times_[2 * i] = ns(times(s).start_ns);
+            r.times_[2 * i + 1] = ns(times(s).end_ns);
+        }
+        ++r.totals[static_cast<std::size_t>(status)];
+        ++i;
+    };
+    for (Snapshot::Index k = 0; k < snap_->size(); ++k) add(slot_at(k));
+    r.added_ids_.reserve(extra_.size());
+    for (const Slot &s : extra_) {  // ids issued later are larger
+        r.added_ids_.push_back(id_of(s));
+        add(s);
+    }
+    // Messages are few (failures and the walk's notes): found by slot, then
+    // ordered by the slot's place in the report.
+    r.messages_.reserve(messages_.size());
+    for (const auto &[slot, text] : messages_) {
+        const Snapshot::Index k = index_of(*slot);
+        std::size_t at;
+        if (k != Snapshot::npos) {
+            at = k;
+        } else {
+            const VertexId id = id_of(*slot);
+            at = r.frozen_ + static_cast<std::size_t>(
+                                 std::lower_bound(r.added_ids_.begin(), r.added_ids_.end(), id) - r.added_ids_.begin());
+        }
+        r.messages_.emplace_back(at, text);
+    }
+    std::sort(r.messages_.begin(), r.messages_.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
     r.first_error = first_error_;
     r.first_error_message = first_error_message_;
     r.cancelled = ex_->cancel_requested();

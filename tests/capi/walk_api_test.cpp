@@ -1353,3 +1353,50 @@ TEST(WalkWithoutReport, StatusAndMessageAreThoseOfAWalkWithAReport) {
         dag_error_free(without_err);
     }
 }
+
+// The report keeps messages by vertex, for vertices of the graph and those
+// an update added alike.
+TEST(WalkReportMessages, AddedAndRemovedVerticesKeepTheirOwnMessages) {
+    GatedWalk gw;
+    const uint64_t z = gw.vertex("z"), keep = gw.vertex("keep");
+    gw.rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+        if (v == gw.gate) {
+            gw.entered.set();
+            gw.opened.wait();
+            return DAG_WALK_OK;
+        }
+        const char *name = "";
+        dag_vertex_name(gw.g.get(), v, &name, nullptr);
+        if (std::string(name) == "x" || v == keep) {
+            *msg = v == keep ? "keep broke" : "x broke";
+            return DAG_WALK_FAILED;
+        }
+        return DAG_WALK_OK;
+    };
+    gw.start();
+    dag_walk_update *u = nullptr;
+    ASSERT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+    UpdatePtr owned(u);
+    uint64_t px = 0, py = 0;
+    ASSERT_EQ(dag_walk_update_add_vertex(u, "x", nullptr, 0, &px, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_update_add_vertex(u, "y", nullptr, 0, &py, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_update_connect(u, px, gw.gate, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_update_connect(u, py, gw.gate, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_update_remove_vertex(u, z, nullptr), DAG_OK);
+    dag_ids *ids = nullptr;
+    ASSERT_EQ(dag_walk_apply(gw.walk.get(), u, &ids, nullptr), DAG_OK);
+    const std::vector<uint64_t> added = take_ids(ids);
+    ASSERT_EQ(added.size(), 2u);
+    gw.opened.set();
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait(gw.walk.get(), &r, nullptr), DAG_E_WALK_FAILED);
+    ReportPtr report(r);
+    EXPECT_EQ(message_of(r, added[0]), "x broke");
+    EXPECT_EQ(status_of(r, added[0]), DAG_VERTEX_FAILED);
+    EXPECT_EQ(message_of(r, added[1]), "");
+    EXPECT_EQ(status_of(r, added[1]), DAG_VERTEX_OK);
+    EXPECT_EQ(message_of(r, keep), "keep broke");
+    EXPECT_NE(message_of(r, z).find("removed"), std::string::npos) << message_of(r, z);
+    EXPECT_EQ(message_of(r, gw.gate), "");
+    EXPECT_EQ(dag_walk_report_size(r), 5u);
+}

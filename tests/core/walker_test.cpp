@@ -72,7 +72,7 @@ TEST(Walker, EveryVertexStartsAfterItsDependenciesFinished) {
             return Outcome::ok;
         };
         WalkReport r = walk(g, body, o);
-        ASSERT_EQ(r.vertices.size(), n);
+        ASSERT_EQ(r.size(), n);
         ASSERT_EQ(r.total(VertexStatus::ok), n);
         for (VertexId v : g.vertices()) ASSERT_EQ(runs[v].load(), 1);
         for (auto [from, to] : g.edges()) {
@@ -228,7 +228,7 @@ TEST(Walker, UpdatesRacingWithAFastWalkAreHonoured) {
         w->wait();
         WalkReport r = w->report();
         applied_total += applied;
-        EXPECT_EQ(r.vertices.size(), racing_chain + applied);
+        EXPECT_EQ(r.size(), racing_chain + applied);
         EXPECT_EQ(r.total(VertexStatus::ok), racing_chain + applied);
         for (VertexId v : g.vertices()) ASSERT_EQ(runs[v].load(), 1) << v;
         for (auto [from, to] : g.edges()) {
@@ -264,8 +264,9 @@ TEST(Walker, RepeatedWalksOfOneGraphStartFresh) {
         o.threads = 2;
         o.timestamps = round % 2 == 0;
         WalkReport r = walk(g, body, o);
-        ASSERT_EQ(r.vertices.size(), g.vertex_count());
-        for (const VertexReport &v : r.vertices) {
+        ASSERT_EQ(r.size(), g.vertex_count());
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            const VertexReport v = r[i];
             bool upstream = false;
             for (VertexId dep : g.dependencies(v.id)) {
                 VertexStatus d = r.find(dep)->status;

@@ -85,8 +85,9 @@ dag_status dag_vertex_name(const dag_graph *g, uint64_t id, const char **out_nam
     return guard(__func__, err, [&] {
         const GraphRead reading(g, "g");
         require(out_name, "out_name");
-        const std::string *n = g->graph.name(id);
-        *out_name = n ? n->c_str() : nullptr;
+        // Stored names end in a NUL (name_table.hpp).
+        const std::optional<std::string_view> n = g->graph.name(id);
+        *out_name = n ? n->data() : nullptr;
     });
 }
 

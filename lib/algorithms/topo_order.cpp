@@ -18,16 +18,13 @@ struct SlotKeys {
     void prefetch(Index) const {}
 };
 
-// Queue keys from a rank table, with its inverse.
+// Queue keys from the name ranks.
 struct RankKeys {
-    explicit RankKeys(const std::vector<Index> &r) : rank(r), by_rank(r.size()) {
-        for (Index v = 0; v < r.size(); ++v) by_rank[r[v]] = v;
-    }
     Index key(Index v) const { return rank[v]; }
     Index slot(Index k) const { return by_rank[k]; }
-    void prefetch(Index v) const { __builtin_prefetch(rank.data() + v); }
-    const std::vector<Index> &rank;
-    std::vector<Index> by_rank;
+    void prefetch(Index v) const { __builtin_prefetch(rank + v); }
+    const Index *rank;
+    const Index *by_rank;
 };
 
 // Where a vertex's successors start, next to how many predecessors it still
@@ -93,7 +90,7 @@ Index kahn(Index n, const Index *row_offsets, const Index *row, const Index *wai
 
 // Kahn's algorithm on `s` in `direction`, ties broken by `rank`.
 template <class Emit>
-Index kahn_ranked(const Snapshot &s, const std::vector<Index> &rank, TopoDirection direction, const Emit &emit) {
+Index kahn_ranked(const Snapshot &s, const NameRanks *ranks, TopoDirection direction, const Emit &emit) {
     const bool down = direction == TopoDirection::dependents_first;
     // A vertex is free once every vertex that must precede it is emitted:
     // its dependents when going down, its dependencies when going up.
@@ -101,27 +98,27 @@ Index kahn_ranked(const Snapshot &s, const std::vector<Index> &rank, TopoDirecti
     const Index *row_offsets = down ? s.out_offsets.data() : s.in_offsets.data();
     const Index *row = down ? s.out_targets.data() : s.in_sources.data();
     const Index *wait_offsets = down ? s.in_offsets.data() : s.out_offsets.data();
-    if (rank.empty()) return kahn(n, row_offsets, row, wait_offsets, SlotKeys{}, emit);
-    return kahn(n, row_offsets, row, wait_offsets, RankKeys(rank), emit);
+    if (!ranks) return kahn(n, row_offsets, row, wait_offsets, SlotKeys{}, emit);
+    return kahn(n, row_offsets, row, wait_offsets, RankKeys{ranks->rank.data(), ranks->by_rank.data()}, emit);
 }
 
 std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
     const SharedSnapshot s = shared_snapshot(g);
-    const std::vector<Index> rank = g.has_names() ? name_ranks(g, *s) : std::vector<Index>{};
+    const std::shared_ptr<const NameRanks> ranks = g.has_names() ? name_ranks(g, *s) : nullptr;
     std::vector<VertexId> out;
     out.reserve(s->size());
     // Kahn's pass stops short of every vertex on or behind a cycle.
-    if (kahn_ranked(*s, rank, direction, EmitIds{out, s->ids.data()}) != s->size()) require_acyclic(g, *s);
+    if (kahn_ranked(*s, ranks.get(), direction, EmitIds{out, s->ids.data()}) != s->size()) require_acyclic(g, *s);
     share_if_acyclic(g, s, true);
     return out;
 }
 
 }  // namespace
 
-std::vector<Index> topological_indices(const Snapshot &s, const std::vector<Index> &rank, TopoDirection direction) {
+std::vector<Index> topological_indices(const Snapshot &s, const NameRanks *ranks, TopoDirection direction) {
     std::vector<Index> out;
     out.reserve(s.size());
-    kahn_ranked(s, rank, direction, EmitIndices{out});
+    kahn_ranked(s, ranks, direction, EmitIndices{out});
     return out;
 }
 

@@ -16,13 +16,12 @@ enum class TopoDirection {
     dependencies_first,  // Terraform's ReverseTopologicalOrder
 };
 
-// Kahn's algorithm over `s` with ties broken by `rank` (smaller first; an
-// empty `rank` means dense index order).
+// Kahn's algorithm over `s` with ties broken by name rank (smaller first;
+// nullptr means dense index order).
 // Returns the dense indices in order; fewer than s.size() of them when the
 // graph has a cycle (the vertices on or behind a cycle are left out).
 // O(V + E) plus a few word operations per vertex for the tie-break.
-std::vector<Snapshot::Index> topological_indices(const Snapshot &s, const std::vector<Snapshot::Index> &rank,
-                                                 TopoDirection direction);
+std::vector<Snapshot::Index> topological_indices(const Snapshot &s, const NameRanks *ranks, TopoDirection direction);
 
 // Through the graph's shared snapshot (shared_snapshot.hpp): an order of an
 // unchanged graph after the first costs the algorithm alone. Throws

@@ -109,7 +109,7 @@ std::vector<std::pair<Index, Index>> redundant_edges(const Snapshot &s, std::siz
     // Work in positions of a topological order (dependents first): every
     // dependency of the vertex at position p sits at a position > p, so a
     // vertex only ever reaches higher positions.
-    const std::vector<Index> topo = topological_indices(s, {}, TopoDirection::dependents_first);
+    const std::vector<Index> topo = topological_indices(s, nullptr, TopoDirection::dependents_first);
     std::vector<Index> pos(n);
     for (Index p = 0; p < n; ++p) pos[topo[p]] = p;
 

@@ -19,7 +19,7 @@ using Index = Snapshot::Index;
 class DisplayName {
 public:
     DisplayName(const Graph &g, VertexId id) : id_(id) {
-        if (const std::string *name = g.name(id)) {
+        if (const std::optional<std::string_view> name = g.name(id)) {
             view_ = *name;
         } else {
             const auto end = std::to_chars(digits_, digits_ + sizeof digits_, id).ptr;
@@ -99,16 +99,16 @@ std::vector<VertexId> order_cycle(const Graph &g, const Snapshot &s, const Compo
 
 void find_cycles(const Graph &g, const Snapshot &s, Validation &v) {
     const Components c = strongly_connected(s);
-    std::vector<Index> rank;
+    std::shared_ptr<const NameRanks> ranks;
     // Shared by all components: they are disjoint, so it never needs clearing.
     std::vector<char> seen;
     for (std::size_t i = 0; i < c.count(); ++i) {
         if (c.size(i) < 2) continue;
-        if (rank.empty()) {
-            rank = name_ranks(g, s);
+        if (!ranks) {
+            ranks = name_ranks(g, s);
             seen.assign(s.size(), 0);
         }
-        v.cycles.push_back(order_cycle(g, s, c, i, rank, seen));
+        v.cycles.push_back(order_cycle(g, s, c, i, ranks->rank, seen));
     }
     std::sort(v.cycles.begin(), v.cycles.end(),
               [&](const auto &a, const auto &b) { return shorter_name(g, a[0], b[0]); });

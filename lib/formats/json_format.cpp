@@ -135,7 +135,7 @@ std::string write_json(const Graph &g) {
     for (VertexId id : g.vertices()) {
         out += sep;
         out += "{\"id\": " + std::to_string(id);
-        if (const std::string *name = g.name(id)) out += ", \"name\": " + json_quoted(*name);
+        if (const std::optional<std::string_view> name = g.name(id)) out += ", \"name\": " + json_quoted(std::string(*name));
         out += '}';
         sep = ",\n    ";
     }

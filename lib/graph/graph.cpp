@@ -18,12 +18,13 @@ void check_name(std::string_view name) {
 }
 
 // Boost's adjacency_list swap copies the graph three times, so the copy is
-// built in place and only the name keys are re-pointed.
+// built in place and only the names are stored again and re-pointed.
 Graph::Graph(const Graph &other) : adj_(std::make_unique<AdjacencyList>(*other.adj_)), live_(other.live_) {
     names_.reserve(other.names_.size());
-    for (const auto &entry : other.names_) {
-        auto it = names_.emplace(entry.first, entry.second).first;
-        (*adj_)[entry.second].name = &it->first;
+    std::uint32_t holder = 0;
+    for (Vertex v = 0, n = index_bound(); v < n; ++v) {
+        VertexProps &p = (*adj_)[v];
+        if (p.name) p.name = names_.insert(p.name_view(), static_cast<std::uint32_t>(v), holder);
     }
 }
 
@@ -42,6 +43,12 @@ void Graph::swap(Graph &other) noexcept {
     adj_.swap(other.adj_);
     names_.swap(other.names_);
     std::swap(live_, other.live_);
+    {
+        std::scoped_lock lk(sorted_mu_, other.sorted_mu_);
+        sorted_names_.swap(other.sorted_names_);
+    }
+    ++names_version_;
+    ++other.names_version_;
 }
 
 namespace {
@@ -91,6 +98,7 @@ void Graph::drop_snapshot() const noexcept {
     std::lock_guard<std::mutex> lk(snapshot_mu_);
     snapshot_.reset();
     walk_scratch_.reset();
+    ranks_.reset();
     has_snapshot_.store(false, std::memory_order_release);
 }
 
@@ -101,7 +109,10 @@ std::shared_ptr<const Snapshot> Graph::cached_snapshot() const {
 
 void Graph::cache_snapshot(std::shared_ptr<const Snapshot> s) const {
     std::lock_guard<std::mutex> lk(snapshot_mu_);
-    if (s != snapshot_) walk_scratch_.reset();
+    if (s != snapshot_) {
+        walk_scratch_.reset();
+        ranks_.reset();
+    }
     snapshot_ = std::move(s);
     has_snapshot_.store(snapshot_ != nullptr, std::memory_order_release);
 }
@@ -117,6 +128,19 @@ std::shared_ptr<void> Graph::take_walk_scratch(const Snapshot *s) const {
     return std::move(walk_scratch_);
 }
 
+std::shared_ptr<const NameRanks> Graph::cached_ranks(const Snapshot *s) const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    if (snapshot_.get() != s || ranks_version_ != names_version_) return nullptr;
+    return ranks_;
+}
+
+void Graph::keep_ranks(const Snapshot *s, std::shared_ptr<const NameRanks> ranks) const {
+    std::lock_guard<std::mutex> lk(snapshot_mu_);
+    if (snapshot_.get() != s) return;
+    ranks_ = std::move(ranks);
+    ranks_version_ = names_version_;
+}
+
 Vertex Graph::checked(VertexId id) const {
     if (!has_vertex(id)) {
         if (id == no_vertex) throw Error(Errc::unknown_vertex, "vertex id 0 is never valid");
@@ -130,24 +154,59 @@ bool Graph::has_vertex(VertexId id) const noexcept {
     return id != no_vertex && id <= index_bound() && (*adj_)[index_of(id)].alive;
 }
 
-const std::string *Graph::claim_name(std::string_view name, Vertex v) {
-    auto [it, inserted] = names_.emplace(std::string(name), v);
-    if (!inserted)
+const char *Graph::claim_name(std::string_view name, Vertex v) {
+    // The name table keeps 32-bit vertex numbers, as the snapshot does.
+    if (v >= NameTable::npos)
+        throw Error(Errc::invalid_argument, "the graph holds too many vertices to name another");
+    std::uint32_t holder = 0;
+    const char *stored = names_.insert(name, static_cast<std::uint32_t>(v), holder);
+    if (!stored)
         throw Error(Errc::duplicate_name, "vertex name \"" + std::string(name) + "\" is already used by vertex " +
-                                              std::to_string(id_of(it->second)));
-    return &it->first;
+                                              std::to_string(id_of(holder)));
+    name_changed(v);
+    return stored;
 }
+
+void Graph::name_changed(Vertex v) noexcept {
+    ++names_version_;
+    sorted_names_.changed(static_cast<std::uint32_t>(v));
+}
+
+void Graph::drop_name(Vertex v, bool retire) noexcept {
+    VertexProps &p = (*adj_)[v];
+    if (!p.name) return;
+    if (retire)
+        names_.retire(p.name_view());
+    else
+        names_.erase(p.name_view());
+    p.name = nullptr;
+    p.name_size = 0;
+    name_changed(v);
+}
+
+namespace {
+VertexProps props_of(const char *stored, std::optional<std::string_view> name, void *user) {
+    VertexProps p;
+    p.name = stored;
+    p.name_size = stored ? static_cast<std::uint32_t>(name->size()) : 0;
+    p.alive = true;
+    p.user = user;
+    return p;
+}
+}  // namespace
 
 VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
     begin_change();
     if (name) check_name(*name);
     Vertex v = boost::num_vertices(*adj_);
-    const std::string *stored = name ? claim_name(*name, v) : nullptr;
+    const char *stored = name ? claim_name(*name, v) : nullptr;
     try {
-        Vertex added = boost::add_vertex(VertexProps{stored, user, true}, *adj_);
-        (void)added;
+        boost::add_vertex(props_of(stored, name, user), *adj_);
     } catch (...) {
-        if (stored) names_.erase(*stored);
+        if (stored) {
+            names_.erase(std::string_view(stored, name->size()));
+            name_changed(v);
+        }
         throw;
     }
     ++live_;
@@ -162,45 +221,49 @@ void Graph::remove_vertex(VertexId id) {
     begin_change();
     Vertex v = checked(id);
     unlink(v);
-    VertexProps &p = (*adj_)[v];
-    if (p.name) names_.erase(*p.name);
-    p = VertexProps{};
+    drop_name(v);
+    (*adj_)[v] = VertexProps{};
     --live_;
 }
 
 void Graph::set_name(VertexId id, std::optional<std::string_view> name) {
-    // Names are not part of the snapshot (orders rank them per query), so a
-    // rename keeps it and the next query or walk does not freeze again.
+    // Names are not part of the snapshot (the ranks kept with it are for one
+    // version of the names), so a rename keeps it and the next query or walk
+    // does not freeze again.
     check_changeable();
     Vertex v = checked(id);
     VertexProps &p = (*adj_)[v];
     if (name) {
         check_name(*name);
-        if (p.name && *p.name == *name) return;
-        const std::string *stored = claim_name(*name, v);
-        if (p.name) names_.erase(*p.name);
+        if (p.name && p.name_view() == *name) return;
+        const char *stored = claim_name(*name, v);
+        drop_name(v);
         p.name = stored;
-    } else if (p.name) {
-        names_.erase(*p.name);
-        p.name = nullptr;
+        p.name_size = static_cast<std::uint32_t>(name->size());
+    } else {
+        drop_name(v);
     }
 }
 
 void Graph::set_user(VertexId id, void *user) { (*adj_)[checked(id)].user = user; }
 
 VertexId Graph::find(std::string_view name) const {
-    auto it = names_.find(std::string(name));
-    if (it == names_.end()) throw Error(Errc::not_found, "no vertex is named \"" + std::string(name) + "\"");
-    return id_of(it->second);
+    const std::uint32_t v = names_.find(name);
+    if (v == NameTable::npos) throw Error(Errc::not_found, "no vertex is named \"" + std::string(name) + "\"");
+    return id_of(v);
 }
 
-const std::string *Graph::name(VertexId id) const { return (*adj_)[checked(id)].name; }
+std::optional<std::string_view> Graph::name(VertexId id) const {
+    const VertexProps &p = (*adj_)[checked(id)];
+    if (!p.name) return std::nullopt;
+    return p.name_view();
+}
 
 void *Graph::user(VertexId id) const { return (*adj_)[checked(id)].user; }
 
 std::string Graph::display_name(VertexId id) const {
-    const std::string *n = name(id);
-    return n ? *n : std::to_string(id);
+    const std::optional<std::string_view> n = name(id);
+    return n ? std::string(*n) : std::to_string(id);
 }
 
 bool Graph::has_edge_index(Vertex a, Vertex b) const noexcept {
@@ -295,22 +358,23 @@ void Graph::connect_many(const VertexId *pairs, std::size_t count) {
 std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &vertices,
                                                const std::vector<std::pair<VertexId, VertexId>> &connects,
                                                const std::vector<std::pair<VertexId, VertexId>> &disconnects,
-                                               const std::vector<VertexId> &removals,
-                                               std::vector<RetiredName> &retired) {
+                                               const std::vector<VertexId> &removals) {
     drop_snapshot();
     const std::size_t bound = index_bound(), live = live_;
     std::vector<VertexId> ids;
     ids.reserve(vertices.size());
-    retired.reserve(retired.size() + removals.size());
     std::vector<bool> made(connects.size());
     try {
         for (const NewVertex &nv : vertices) {
             const Vertex v = boost::num_vertices(*adj_);
-            const std::string *stored = nv.name ? claim_name(*nv.name, v) : nullptr;
+            const char *stored = nv.name ? claim_name(*nv.name, v) : nullptr;
             try {
-                boost::add_vertex(VertexProps{stored, nv.user, true}, *adj_);
+                boost::add_vertex(props_of(stored, nv.name, nv.user), *adj_);
             } catch (...) {
-                if (stored) names_.erase(*stored);
+                if (stored) {
+                    names_.erase(std::string_view(stored, nv.name->size()));
+                    name_changed(v);
+                }
                 throw;
             }
             ++live_;
@@ -324,7 +388,7 @@ std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &ver
         // The added vertices are the last ones and have no edges left, so
         // dropping their records renumbers nothing.
         while (boost::num_vertices(*adj_) > bound) {
-            if (const std::string *n = (*adj_).m_vertices.back().m_property.name) names_.erase(*n);
+            drop_name(boost::num_vertices(*adj_) - 1);
             (*adj_).m_vertices.pop_back();
         }
         live_ = live;
@@ -336,15 +400,14 @@ std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &ver
     for (VertexId id : removals) {
         const Vertex v = index_of(id);
         unlink(v);
-        VertexProps &p = (*adj_)[v];
-        if (p.name) retired.push_back(names_.extract(*p.name));
-        p = VertexProps{};
+        drop_name(v, true);
+        (*adj_)[v] = VertexProps{};
         --live_;
     }
     return ids;
 }
 
-bool Graph::has_name(std::string_view name) const { return names_.count(std::string(name)) != 0; }
+bool Graph::has_name(std::string_view name) const { return names_.find(name) != NameTable::npos; }
 
 void Graph::connect(VertexId from, VertexId to) {
     begin_change();
@@ -438,13 +501,13 @@ void Graph::subsume(const Graph &other) {
             const VertexProps &p = (*other.adj_)[v];
             if (!p.alive) continue;
             if (p.name) {
-                auto it = names_.find(*p.name);
-                if (it != names_.end()) {
-                    map[v] = it->second;
+                const std::uint32_t same = names_.find(p.name_view());
+                if (same != NameTable::npos) {
+                    map[v] = same;
                     continue;
                 }
             }
-            map[v] = index_of(add_vertex(p.name ? std::optional<std::string_view>(*p.name) : std::nullopt, p.user));
+            map[v] = index_of(add_vertex(p.name ? std::optional<std::string_view>(p.name_view()) : std::nullopt, p.user));
         }
         for (Vertex v = 0, n = other.index_bound(); v < n; ++v) {
             for (auto [it, end] = boost::adjacent_vertices(v, *other.adj_); it != end; ++it) {
@@ -458,7 +521,7 @@ void Graph::subsume(const Graph &other) {
         // restores it exactly (no edges touch them any more).
         while (index_bound() > first_new) {
             Vertex last = index_bound() - 1;
-            if ((*adj_)[last].name) names_.erase(*(*adj_)[last].name);
+            drop_name(last);
             boost::remove_vertex(last, *adj_);
         }
         live_ = live_before;

@@ -26,19 +26,26 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "graph/edge_pool.hpp"
+#include "graph/name_table.hpp"
+#include "graph/sorted_names.hpp"
 
 namespace dag {
 
 struct Snapshot;
+struct NameRanks;
 
 using VertexId = std::uint64_t;
 inline constexpr VertexId no_vertex = 0;
 
 struct VertexProps {
-    // Points at the key of Graph::names_ (node-based, so the key never moves).
-    const std::string *name = nullptr;
-    void *user = nullptr;
+    // The stored name in Graph::names_ (NUL-terminated, never moves), or
+    // nullptr for an unnamed vertex.
+    const char *name = nullptr;
+    std::uint32_t name_size = 0;
     bool alive = false;
+    void *user = nullptr;
+
+    std::string_view name_view() const noexcept { return name ? std::string_view(name, name_size) : std::string_view(); }
 };
 
 using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, VertexProps,
@@ -68,8 +75,9 @@ public:
     std::size_t vertex_count() const noexcept { return live_; }
     // Throws Errc::not_found.
     VertexId find(std::string_view name) const;
-    // nullptr for an unnamed vertex.
-    const std::string *name(VertexId id) const;
+    // The name, NUL-terminated, valid until the vertex is renamed or
+    // removed; nullopt for an unnamed vertex.
+    std::optional<std::string_view> name(VertexId id) const;
     void *user(VertexId id) const;
     // The name, or the decimal id for an unnamed vertex: what every text
     // format and message prints.
@@ -100,24 +108,35 @@ public:
     // Whether any vertex has a name: orders then break ties by name.
     bool has_names() const noexcept { return !names_.empty(); }
 
+    // The names in bytewise order (name_order.cpp ranks them), brought up to
+    // date under a lock of their own, so const queries may call it at once.
+    // `use` runs with the entries while the lock is held.
+    template <class Use>
+    auto with_sorted_names(const Use &use) const {
+        std::lock_guard<std::mutex> lk(sorted_mu_);
+        return use(sorted_names_.update(index_bound(), [this](std::size_t v) { return (*adj_)[v].name_view(); }));
+    }
+    // The name ranks computed for snapshot `s` while no name has changed
+    // since, kept with the cached snapshot; nullptr when there are none.
+    std::shared_ptr<const NameRanks> cached_ranks(const Snapshot *s) const;
+    void keep_ranks(const Snapshot *s, std::shared_ptr<const NameRanks> ranks) const;
+
     // --- walks --------------------------------------------------------------
-    // The name of a vertex a walk's update removed, kept by the walk so that
-    // pointers to it stay valid until the walk is freed.
-    using RetiredName = std::unordered_map<std::string, Vertex>::node_type;
     struct NewVertex {
         std::optional<std::string_view> name;
         void *user = nullptr;
     };
     // A running walk's update (Walk::apply), made in place although the
     // graph is walked: adds `vertices` (ids index_bound() + 1 on, in order),
-    // then connects, disconnects and removes vertices, whose names go to
-    // `retired`. The caller has checked every id, name and cycle, and keeps
-    // readers out. All or nothing: only allocation can fail, and then
-    // nothing has changed. Returns the new ids.
+    // then connects, disconnects and removes vertices, whose names stay
+    // readable until the graph is freed (the walk, which keeps the graph,
+    // may still hand them out). The caller has checked every id, name and
+    // cycle, and keeps readers out. All or nothing: only allocation can
+    // fail, and then nothing has changed. Returns the new ids.
     std::vector<VertexId> edit_while_walked(const std::vector<NewVertex> &vertices,
                                             const std::vector<std::pair<VertexId, VertexId>> &connects,
                                             const std::vector<std::pair<VertexId, VertexId>> &disconnects,
-                                            const std::vector<VertexId> &removals, std::vector<RetiredName> &retired);
+                                            const std::vector<VertexId> &removals);
     // While a query's visitor or predicate runs (traversal.cpp), every
     // mutation above throws Errc::busy: the query reads the adjacency list
     // in place, and a change from the callback would pull it from under it.
@@ -177,18 +196,29 @@ private:
     bool has_edge_index(Vertex a, Vertex b) const noexcept;
     // Adds a -> b unless present; true when added. All-or-nothing.
     bool add_edge_index(Vertex a, Vertex b);
-    const std::string *claim_name(std::string_view name, Vertex v);
+    // Stores a checked name for vertex v; throws Errc::duplicate_name.
+    const char *claim_name(std::string_view name, Vertex v);
+    // Forgets v's name (returning its bytes, or keeping them when a walk may
+    // still hand them out) and notes the change for the name order.
+    void drop_name(Vertex v, bool retire = false) noexcept;
+    void name_changed(Vertex v) noexcept;
 
     // Behind a pointer because Boost's adjacency_list swap copies the whole
     // graph three times; this makes swap O(1) and assignment one copy.
     std::unique_ptr<AdjacencyList> adj_ = std::make_unique<AdjacencyList>();
-    std::unordered_map<std::string, Vertex> names_;
+    NameTable names_;
+    // Bumped by every name change: cached ranks are for one version.
+    std::uint64_t names_version_ = 0;
+    mutable std::mutex sorted_mu_;
+    mutable SortedNames sorted_names_;
     std::size_t live_ = 0;
     std::atomic<unsigned> walks_{0};
     mutable std::atomic<unsigned> visits_{0};
     mutable std::mutex snapshot_mu_;
     mutable std::shared_ptr<const Snapshot> snapshot_;
     mutable std::shared_ptr<void> walk_scratch_;
+    mutable std::shared_ptr<const NameRanks> ranks_;
+    mutable std::uint64_t ranks_version_ = 0;
     // Readers share it during a walk; the walk's updates take it alone
     // (ReadScope).
     mutable std::shared_mutex replace_mu_;

@@ -1,27 +1,41 @@
 #include "graph/name_order.hpp"
 
-#include <algorithm>
-
 namespace dag {
 
-std::vector<Snapshot::Index> name_ranks(const Graph &g, const Snapshot &s) {
-    using Index = Snapshot::Index;
+namespace {
+
+using Index = Snapshot::Index;
+
+NameRanks rank(const std::vector<SortedNames::Entry> &sorted, const Snapshot &s) {
     const std::size_t n = s.size();
-    std::vector<Index> rank(n);
-    std::vector<std::pair<const std::string *, Index>> named;
-    Index next = 0;
-    // Dense indices ascend with ids, so unnamed vertices are ranked in id
-    // order by this single pass; only named ones need sorting.
-    for (Index i = 0; i < n; ++i) {
-        const std::string *name = g.name(s.ids[i]);
-        if (name)
-            named.emplace_back(name, i);
-        else
-            rank[i] = next++;
+    NameRanks r;
+    r.rank.assign(n, Snapshot::npos);
+    r.by_rank.resize(n);
+    std::size_t named = 0;
+    for (const SortedNames::Entry &e : sorted)
+        if (s.index_of(Graph::id_of(e.vertex)) != Snapshot::npos) ++named;
+    // Unnamed vertices rank first, in id order, which is dense order.
+    Index next = static_cast<Index>(n - named);
+    for (const SortedNames::Entry &e : sorted) {
+        const Index i = s.index_of(Graph::id_of(e.vertex));
+        if (i != Snapshot::npos) r.rank[i] = next++;
     }
-    std::sort(named.begin(), named.end(), [](const auto &a, const auto &b) { return *a.first < *b.first; });
-    for (const auto &entry : named) rank[entry.second] = next++;
-    return rank;
+    next = 0;
+    for (Index i = 0; i < n; ++i) {
+        if (r.rank[i] == Snapshot::npos) r.rank[i] = next++;
+        r.by_rank[r.rank[i]] = i;
+    }
+    return r;
+}
+
+}  // namespace
+
+std::shared_ptr<const NameRanks> name_ranks(const Graph &g, const Snapshot &s) {
+    if (std::shared_ptr<const NameRanks> cached = g.cached_ranks(&s)) return cached;
+    auto ranks = g.with_sorted_names(
+        [&](const std::vector<SortedNames::Entry> &sorted) { return std::make_shared<const NameRanks>(rank(sorted, s)); });
+    g.keep_ranks(&s, ranks);
+    return ranks;
 }
 
 }  // namespace dag

@@ -2,10 +2,15 @@
 // compare by name, then by id. An unnamed vertex has the empty name, which
 // sorts before every real name, so unnamed vertices come first, by id.
 //
-// Ranks are computed once per call, so the hot loops of the orders and
-// sorted walks compare two integers instead of two strings.
+// Ranks come from the graph's maintained name order (sorted_names.hpp) and
+// are kept with the cached snapshot until a name changes, so the hot loops
+// of the orders compare two integers instead of two strings, and an order of
+// an unchanged graph sorts nothing.
 #pragma once
 
+#include <memory>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -13,10 +18,18 @@
 
 namespace dag {
 
-// rank[i] for each dense index i of `s`: a permutation of 0..n-1 where a
-// smaller rank means "smaller name, then smaller id". O(V) when no vertex is
-// named, O(V + k log k) for k named vertices.
-std::vector<Snapshot::Index> name_ranks(const Graph &g, const Snapshot &s);
+struct NameRanks {
+    // rank[i] for each dense index i of the snapshot: a permutation of
+    // 0..n-1 where a smaller rank means "smaller name, then smaller id".
+    std::vector<Snapshot::Index> rank;
+    // Its inverse: the dense index holding each rank.
+    std::vector<Snapshot::Index> by_rank;
+};
+
+// The ranks for snapshot `s` of `g`: cached while `s` is g's cached snapshot
+// and no name changed; otherwise O(V) plus the name order's upkeep
+// (O(k log k) for k names changed since it was last brought up to date).
+std::shared_ptr<const NameRanks> name_ranks(const Graph &g, const Snapshot &s);
 
 }  // namespace dag
 
@@ -27,8 +40,8 @@ namespace dag {
 struct NameLess {
     const Graph &g;
     bool operator()(VertexId a, VertexId b) const {
-        const std::string *na = g.name(a);
-        const std::string *nb = g.name(b);
+        const std::optional<std::string_view> na = g.name(a);
+        const std::optional<std::string_view> nb = g.name(b);
         if (!na || !nb) return na == nb ? a < b : !na;
         return *na < *nb;
     }

@@ -395,7 +395,7 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         vertices.reserve(u.vertices.size());
         for (const auto &nv : u.vertices)
             vertices.push_back({nv.name ? std::optional<std::string_view>(*nv.name) : std::nullopt, nv.user});
-        graph_->edit_while_walked(vertices, new_edges, gone_edges, removals, retired_names_);
+        graph_->edit_while_walked(vertices, new_edges, gone_edges, removals);
         order_kept.commit();
     } catch (...) {
         for (Slot *r : messaged) messages_.erase(r);

@@ -246,9 +246,6 @@ private:
     std::unordered_map<const Slot *, std::string> messages_;
     std::unordered_map<Slot *, Walk *> expansions_;
     std::vector<std::unique_ptr<Walk>> children_;
-    // Names of the vertices updates removed, kept until the walk is freed:
-    // a name read from the graph stays valid while the walk lives.
-    std::vector<Graph::RetiredName> retired_names_;
     // The graph's topological order, built at the first update and kept
     // by each: the updates' cycle check (walk_update.cpp). Under apply_mu_.
     DynamicOrder order_;

@@ -1,0 +1,172 @@
+#include "graph/name_table.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+namespace dag {
+
+namespace {
+
+constexpr std::size_t granule = 8;
+constexpr std::size_t first_chunk = 4096;
+constexpr std::size_t max_chunk = std::size_t{1} << 20;
+
+std::size_t granules(std::size_t bytes) noexcept { return (bytes + granule - 1) / granule; }
+
+}  // namespace
+
+NameTable::~NameTable() {
+    for (const Slot &s : slots_)
+        if (s.name && std::strlen(s.name) + 1 > max_small) delete[] s.name;
+    for (const char *p : retired_big_) delete[] p;
+}
+
+std::uint64_t NameTable::hash_of(std::string_view name) noexcept { return std::hash<std::string_view>{}(name); }
+
+namespace {
+std::uint32_t fold(std::uint64_t h) noexcept { return static_cast<std::uint32_t>(h ^ (h >> 32)); }
+}  // namespace
+
+std::uint32_t NameTable::find(std::string_view name) const noexcept {
+    if (count_ == 0) return npos;
+    const std::uint32_t h = fold(hash_of(name));
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+        const Slot &s = slots_[i];
+        if (!s.name) return npos;
+        // Names hold no NUL, so a stored name equals `name` when its first
+        // size() bytes do and a NUL follows.
+        if (s.hash == h && std::memcmp(s.name, name.data(), name.size()) == 0 && s.name[name.size()] == '\0')
+            return s.vertex;
+    }
+}
+
+const char *NameTable::insert(std::string_view name, std::uint32_t vertex, std::uint32_t &holder) {
+    if ((count_ + 1) * 4 > slots_.size() * 3) grow(slots_.empty() ? 16 : slots_.size() * 2);
+    const std::uint32_t h = fold(hash_of(name));
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = h & mask;
+    for (;; i = (i + 1) & mask) {
+        const Slot &s = slots_[i];
+        if (!s.name) break;
+        if (s.hash == h && std::memcmp(s.name, name.data(), name.size()) == 0 && s.name[name.size()] == '\0') {
+            holder = s.vertex;
+            return nullptr;
+        }
+    }
+    char *p = allocate(name.size() + 1);
+    std::memcpy(p, name.data(), name.size());
+    p[name.size()] = '\0';
+    slots_[i] = Slot{p, h, vertex};
+    ++count_;
+    return p;
+}
+
+std::size_t NameTable::slot_of(std::string_view stored) const noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = fold(hash_of(stored)) & mask;
+    while (slots_[i].name != stored.data()) i = (i + 1) & mask;
+    return i;
+}
+
+// Linear probing's deletion without tombstones: each later slot of the
+// probe run moves back into the hole unless its home lies after the hole.
+void NameTable::remove_slot(std::size_t hole) noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t j = (hole + 1) & mask; slots_[j].name; j = (j + 1) & mask) {
+        const std::size_t home = slots_[j].hash & mask;
+        const bool stays = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
+        if (stays) continue;
+        slots_[hole] = slots_[j];
+        hole = j;
+    }
+    slots_[hole].name = nullptr;
+    --count_;
+}
+
+void NameTable::erase(std::string_view stored) noexcept {
+    remove_slot(slot_of(stored));
+    release(stored.data(), stored.size() + 1);
+}
+
+void NameTable::retire(std::string_view stored) noexcept {
+    remove_slot(slot_of(stored));
+    // Keeping a big name needs room in retired_big_; without it the name is
+    // freed after all, which only a walk's later read of it could notice.
+    if (stored.size() + 1 > max_small) {
+        try {
+            retired_big_.push_back(stored.data());
+        } catch (...) {
+            delete[] stored.data();
+        }
+    }
+}
+
+void NameTable::reserve(std::size_t n) {
+    std::size_t want = 16;
+    while (n * 4 > want * 3) want *= 2;
+    if (want > slots_.size()) grow(want);
+}
+
+void NameTable::grow(std::size_t size) {
+    std::vector<Slot> bigger(size, Slot{nullptr, 0, 0});
+    const std::size_t mask = size - 1;
+    for (const Slot &s : slots_) {
+        if (!s.name) continue;
+        std::size_t i = s.hash & mask;
+        while (bigger[i].name) i = (i + 1) & mask;
+        bigger[i] = s;
+    }
+    slots_.swap(bigger);
+}
+
+char *NameTable::allocate(std::size_t bytes) {
+    if (bytes > max_small) return new char[bytes];
+    const std::size_t g = granules(bytes);
+    if (g < free_lists_.size() && !free_lists_[g].empty()) {
+        char *p = free_lists_[g].back();
+        free_lists_[g].pop_back();
+        return p;
+    }
+    const std::size_t need = g * granule;
+    if (static_cast<std::size_t>(free_end_ - free_begin_) < need) {
+        // Chunks double up to 1 MiB, so a small graph stays small and a large
+        // one allocates rarely; a chunk's unused tail is given up.
+        const std::size_t size = chunks_.empty() ? first_chunk : std::min(max_chunk, 2 * chunk_size_);
+        chunks_.push_back(std::make_unique<char[]>(size));
+        chunk_size_ = size;
+        free_begin_ = chunks_.back().get();
+        free_end_ = free_begin_ + size;
+    }
+    char *p = free_begin_;
+    free_begin_ += need;
+    return p;
+}
+
+void NameTable::release(const char *p, std::size_t bytes) noexcept {
+    if (bytes > max_small) {
+        delete[] p;
+        return;
+    }
+    const std::size_t g = granules(bytes);
+    // A free list that cannot grow loses the bytes until the table is gone.
+    try {
+        if (free_lists_.size() <= g) free_lists_.resize(g + 1);
+        free_lists_[g].push_back(const_cast<char *>(p));
+    } catch (...) {
+    }
+}
+
+void NameTable::swap(NameTable &other) noexcept {
+    slots_.swap(other.slots_);
+    std::swap(count_, other.count_);
+    chunks_.swap(other.chunks_);
+    std::swap(chunk_size_, other.chunk_size_);
+    std::swap(free_begin_, other.free_begin_);
+    std::swap(free_end_, other.free_end_);
+    free_lists_.swap(other.free_lists_);
+    retired_big_.swap(other.retired_big_);
+}
+
+}  // namespace dag

@@ -12,18 +12,19 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "graph/huge_pages.hpp"
 
 namespace dag {
 
 struct Snapshot {
     using Index = std::uint32_t;
 
-    std::vector<VertexId> ids;            // dense index -> vertex id, ascending
-    std::vector<Index> dense;             // graph index (id - 1) -> dense index, or npos
-    std::vector<Index> out_offsets;       // n + 1 entries
-    std::vector<Index> out_targets;       // dependencies of each vertex
-    std::vector<Index> in_offsets;        // n + 1 entries
-    std::vector<Index> in_sources;        // dependents of each vertex
+    HugeVector<VertexId> ids;            // dense index -> vertex id, ascending
+    HugeVector<Index> dense;             // graph index (id - 1) -> dense index, or npos
+    HugeVector<Index> out_offsets;       // n + 1 entries
+    HugeVector<Index> out_targets;       // dependencies of each vertex
+    HugeVector<Index> in_offsets;        // n + 1 entries
+    HugeVector<Index> in_sources;        // dependents of each vertex
 
     static constexpr Index npos = ~Index{0};
 

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::size_t granule = 8;
 constexpr std::size_t first_chunk = 4096;
-constexpr std::size_t max_chunk = std::size_t{1} << 20;
+constexpr std::size_t max_chunk = huge_pages::threshold;
 
 std::size_t granules(std::size_t bytes) noexcept { return (bytes + granule - 1) / granule; }
 
@@ -110,7 +110,7 @@ void NameTable::reserve(std::size_t n) {
 }
 
 void NameTable::grow(std::size_t size) {
-    std::vector<Slot> bigger(size, Slot{nullptr, 0, 0});
+    HugeVector<Slot> bigger(size, Slot{nullptr, 0, 0});
     const std::size_t mask = size - 1;
     for (const Slot &s : slots_) {
         if (!s.name) continue;
@@ -131,12 +131,13 @@ char *NameTable::allocate(std::size_t bytes) {
     }
     const std::size_t need = g * granule;
     if (static_cast<std::size_t>(free_end_ - free_begin_) < need) {
-        // Chunks double up to 1 MiB, so a small graph stays small and a large
-        // one allocates rarely; a chunk's unused tail is given up.
+        // Chunks double up to 4 MiB (huge pages from there on), so a small
+        // graph stays small and a large one allocates rarely; a chunk's unused
+        // tail is given up.
         const std::size_t size = chunks_.empty() ? first_chunk : std::min(max_chunk, 2 * chunk_size_);
-        chunks_.push_back(std::make_unique<char[]>(size));
+        chunks_.emplace_back(size);
         chunk_size_ = size;
-        free_begin_ = chunks_.back().get();
+        free_begin_ = chunks_.back().data();
         free_end_ = free_begin_ + size;
     }
     char *p = free_begin_;

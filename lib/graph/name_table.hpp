@@ -17,9 +17,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string_view>
 #include <vector>
+
+#include "graph/huge_pages.hpp"
 
 namespace dag {
 
@@ -66,9 +67,12 @@ private:
     char *allocate(std::size_t bytes);
     void release(const char *p, std::size_t bytes) noexcept;
 
-    std::vector<Slot> slots_;  // power-of-two size, or empty
+    // The index and the large chunks sit on huge pages where the kernel
+    // gives them: a lookup in a table of 10^6 names is a random read of each,
+    // and 4 KiB pages would add a TLB miss to both.
+    HugeVector<Slot> slots_;  // power-of-two size, or empty
     std::size_t count_ = 0;
-    std::vector<std::unique_ptr<char[]>> chunks_;
+    std::vector<HugeVector<char>> chunks_;
     std::size_t chunk_size_ = 0;
     char *free_begin_ = nullptr;  // unused tail of the newest chunk
     char *free_end_ = nullptr;

@@ -6,7 +6,7 @@ packages=(
   build-essential clang cmake ninja-build meson pkg-config
   libboost-dev libboost-graph-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev
-  libgraphviz-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libgraphviz-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev
   python3 golang-go doxygen
   abigail-tools
 )

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/json_fast_reader.hpp"
 #include "graph/error.hpp"
 #include "graph/utf8.hpp"
 
@@ -151,6 +152,10 @@ std::string write_json(const Graph &g) {
 }
 
 void read_json(std::string_view text, Graph &out) {
+    if (!read_json_fast(text, out)) read_json_checked(text, out);
+}
+
+void read_json_checked(std::string_view text, Graph &out) {
     json doc;
     try {
         doc = json::parse(text.begin(), text.end());

@@ -22,4 +22,9 @@ std::string json_quoted(const std::string &s);
 // or empty name.
 void read_json(std::string_view text, Graph &out);
 
+// read_json without its fast path (json_fast_reader.hpp): every document
+// the fast path declines comes here, and this reader's messages are the
+// ones users see. Tests hold the two readers to the same graphs.
+void read_json_checked(std::string_view text, Graph &out);
+
 }  // namespace dag

@@ -1,0 +1,23 @@
+// The fast path of JSON import: simdjson reads the document (gigabytes per
+// second where nlohmann-json reads tens of megabytes), and names go into the
+// graph straight from simdjson's buffer, with no string per vertex.
+//
+// It accepts only what the checking reader (read_json in json_format.hpp)
+// accepts, and builds the same graph from it. Anything else, a malformed
+// document, a wrong shape, a value out of range, even a key given twice, it
+// leaves to the checking reader, so every refusal keeps its message.
+#pragma once
+
+#include <string_view>
+
+#include "graph/graph.hpp"
+
+namespace dag {
+
+// Fills `out`, which must be empty, and returns true; or returns false with
+// `out` untouched when the text is anything but a well-formed graph of the
+// documented shape. The graph's own errors (a duplicate or empty name) are
+// thrown as the checking reader throws them.
+bool read_json_fast(std::string_view text, Graph &out);
+
+}  // namespace dag

@@ -20,6 +20,7 @@ bool traverse(const Graph &g, const std::vector<VertexId> &start, TraversalOptio
         ~Visiting() { g.end_visit(); }
     } visiting(g);
     const AdjacencyList &adj = g.adjacency();
+    const ReverseList &rev = g.reverse_adjacency();
 
     struct Entry {
         VertexId id;
@@ -65,7 +66,7 @@ bool traverse(const Graph &g, const std::vector<VertexId> &start, TraversalOptio
 
         batch.clear();
         if (options.reverse) {
-            for (auto [it, end] = boost::inv_adjacent_vertices(v, adj); it != end; ++it)
+            for (auto [it, end] = boost::adjacent_vertices(v, rev); it != end; ++it)
                 batch.push_back(Graph::id_of(*it));
         } else {
             for (auto [it, end] = boost::adjacent_vertices(v, adj); it != end; ++it)

@@ -17,9 +17,12 @@ void check_name(std::string_view name) {
         throw Error(Errc::invalid_argument, "vertex name holds a NUL character");
 }
 
-// Boost's adjacency_list swap copies the graph three times, so the copy is
-// built in place and only the names are stored again and re-pointed.
-Graph::Graph(const Graph &other) : adj_(std::make_unique<AdjacencyList>(*other.adj_)), live_(other.live_) {
+// Boost's copy of a directedS adjacency_list adds the edges again one at a
+// time; copying the vertex records copies each edge vector whole. Only the
+// names are stored again and re-pointed.
+Graph::Graph(const Graph &other) : edges_(other.edges_), live_(other.live_) {
+    (*adj_).m_vertices = (*other.adj_).m_vertices;
+    (*in_).m_vertices = (*other.in_).m_vertices;
     names_.reserve(other.names_.size());
     std::uint32_t holder = 0;
     for (Vertex v = 0, n = index_bound(); v < n; ++v) {
@@ -41,6 +44,8 @@ void Graph::swap(Graph &other) noexcept {
     drop_snapshot();
     other.drop_snapshot();
     adj_.swap(other.adj_);
+    in_.swap(other.in_);
+    std::swap(edges_, other.edges_);
     names_.swap(other.names_);
     std::swap(live_, other.live_);
     {
@@ -201,7 +206,7 @@ VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
     Vertex v = boost::num_vertices(*adj_);
     const char *stored = name ? claim_name(*name, v) : nullptr;
     try {
-        boost::add_vertex(props_of(stored, name, user), *adj_);
+        append_vertex(props_of(stored, name, user));
     } catch (...) {
         if (stored) {
             names_.erase(std::string_view(stored, name->size()));
@@ -213,8 +218,41 @@ VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
     return id_of(v);
 }
 
+void Graph::append_vertex(const VertexProps &props) {
+    boost::add_vertex(props, *adj_);
+    try {
+        boost::add_vertex(*in_);
+    } catch (...) {
+        (*adj_).m_vertices.pop_back();
+        throw;
+    }
+}
+
+void Graph::pop_vertex() noexcept {
+    (*adj_).m_vertices.pop_back();
+    (*in_).m_vertices.pop_back();
+}
+
+// Each edge of v is also an entry in the other end's opposite list; a self
+// edge is one edge with both entries in v's own lists.
 void Graph::unlink(Vertex v) {
-    boost::clear_vertex(v, *adj_);
+    bool self = false;
+    for (auto [it, end] = boost::adjacent_vertices(v, *adj_); it != end; ++it)
+        if (*it != v)
+            boost::remove_edge(*it, v, *in_);
+        else
+            self = true;
+    for (auto [it, end] = boost::adjacent_vertices(v, *in_); it != end; ++it)
+        if (*it != v) boost::remove_edge(*it, v, *adj_);
+    edges_ -= boost::out_degree(v, *adj_) + boost::out_degree(v, *in_) - (self ? 1 : 0);
+    boost::clear_out_edges(v, *adj_);
+    boost::clear_out_edges(v, *in_);
+}
+
+void Graph::remove_edge_index(Vertex a, Vertex b) noexcept {
+    boost::remove_edge(a, b, *adj_);
+    boost::remove_edge(b, a, *in_);
+    --edges_;
 }
 
 void Graph::remove_vertex(VertexId id) {
@@ -269,11 +307,11 @@ std::string Graph::display_name(VertexId id) const {
 bool Graph::has_edge_index(Vertex a, Vertex b) const noexcept {
     // Scan the shorter of the two lists, so a hub with a million dependencies
     // still connects a new leaf in O(1).
-    if (boost::out_degree(a, *adj_) <= boost::in_degree(b, *adj_)) {
+    if (boost::out_degree(a, *adj_) <= boost::out_degree(b, *in_)) {
         for (auto [it, end] = boost::adjacent_vertices(a, *adj_); it != end; ++it)
             if (*it == b) return true;
     } else {
-        for (auto [it, end] = boost::inv_adjacent_vertices(b, *adj_); it != end; ++it)
+        for (auto [it, end] = boost::adjacent_vertices(b, *in_); it != end; ++it)
             if (*it == a) return true;
     }
     return false;
@@ -281,26 +319,23 @@ bool Graph::has_edge_index(Vertex a, Vertex b) const noexcept {
 
 namespace {
 
-// Boost's add_edge appends to the edge list, then to the source's out-list,
-// then to the target's in-list, and leaves the graph inconsistent if a later
-// append throws. Growing both vectors first (geometrically, as push_back
-// would) leaves the edge-list node as the only allocation that can fail, and
-// std::list insertion is all-or-nothing.
+// An edge is two appends, to the source's dependencies and to the target's
+// dependents; growing both vectors first (geometrically, as push_back would)
+// leaves nothing that can fail between them.
 template <class Vec>
 void make_room(Vec &v) {
     if (v.size() == v.capacity()) v.reserve(v.empty() ? 2 : 2 * v.size());
 }
-
-// Boost keeps the in-edge vector only in its (public) stored-vertex records.
-auto &in_list(AdjacencyList &adj, Vertex v) { return adj.m_vertices[v].m_in_edges; }
 
 }  // namespace
 
 bool Graph::add_edge_index(Vertex a, Vertex b) {
     if (has_edge_index(a, b)) return false;
     make_room((*adj_).out_edge_list(a));
-    make_room(in_list(*adj_, b));
+    make_room((*in_).out_edge_list(b));
     boost::add_edge(a, b, *adj_);
+    boost::add_edge(b, a, *in_);
+    ++edges_;
     return true;
 }
 
@@ -330,7 +365,7 @@ void Graph::connect_many(const VertexId *pairs, std::size_t count) {
         for (Vertex v = 0; v < bound; ++v) {
             if (extra_out[v]) (*adj_).out_edge_list(v).reserve((*adj_).out_edge_list(v).size() + extra_out[v]);
             if (extra_in[v]) {
-                auto &in = in_list(*adj_, v);
+                auto &in = (*in_).out_edge_list(v);
                 in.reserve(in.size() + extra_in[v]);
             }
         }
@@ -341,16 +376,16 @@ void Graph::connect_many(const VertexId *pairs, std::size_t count) {
     std::vector<bool> added(count);
     try {
         for (std::size_t i = 0; i < count; ++i) {
-            if (i + record_ahead < count) __builtin_prefetch(&(*adj_).m_vertices[index_of(pairs[2 * (i + record_ahead) + 1])]);
+            if (i + record_ahead < count) __builtin_prefetch(&(*in_).m_vertices[index_of(pairs[2 * (i + record_ahead) + 1])]);
             if (i + list_ahead < count) {
-                const auto &in = in_list(*adj_, index_of(pairs[2 * (i + list_ahead) + 1]));
+                const auto &in = (*in_).out_edge_list(index_of(pairs[2 * (i + list_ahead) + 1]));
                 __builtin_prefetch(in.data() + in.size(), 1);
             }
             added[i] = add_edge_index(index_of(pairs[2 * i]), index_of(pairs[2 * i + 1]));
         }
     } catch (...) {
         for (std::size_t i = 0; i < count; ++i)
-            if (added[i]) boost::remove_edge(index_of(pairs[2 * i]), index_of(pairs[2 * i + 1]), *adj_);
+            if (added[i]) remove_edge_index(index_of(pairs[2 * i]), index_of(pairs[2 * i + 1]));
         throw;
     }
 }
@@ -369,7 +404,7 @@ std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &ver
             const Vertex v = boost::num_vertices(*adj_);
             const char *stored = nv.name ? claim_name(*nv.name, v) : nullptr;
             try {
-                boost::add_vertex(props_of(stored, nv.name, nv.user), *adj_);
+                append_vertex(props_of(stored, nv.name, nv.user));
             } catch (...) {
                 if (stored) {
                     names_.erase(std::string_view(stored, nv.name->size()));
@@ -384,19 +419,19 @@ std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &ver
             made[i] = add_edge_index(index_of(connects[i].first), index_of(connects[i].second));
     } catch (...) {
         for (std::size_t i = connects.size(); i-- > 0;)
-            if (made[i]) boost::remove_edge(index_of(connects[i].first), index_of(connects[i].second), *adj_);
+            if (made[i]) remove_edge_index(index_of(connects[i].first), index_of(connects[i].second));
         // The added vertices are the last ones and have no edges left, so
         // dropping their records renumbers nothing.
         while (boost::num_vertices(*adj_) > bound) {
             drop_name(boost::num_vertices(*adj_) - 1);
-            (*adj_).m_vertices.pop_back();
+            pop_vertex();
         }
         live_ = live;
         throw;
     }
     // Nothing below allocates.
     for (auto [from, to] : disconnects)
-        if (has_edge_index(index_of(from), index_of(to))) boost::remove_edge(index_of(from), index_of(to), *adj_);
+        if (has_edge_index(index_of(from), index_of(to))) remove_edge_index(index_of(from), index_of(to));
     for (VertexId id : removals) {
         const Vertex v = index_of(id);
         unlink(v);
@@ -418,7 +453,7 @@ void Graph::connect(VertexId from, VertexId to) {
 void Graph::disconnect(VertexId from, VertexId to) {
     begin_change();
     Vertex a = checked(from), b = checked(to);
-    if (has_edge_index(a, b)) boost::remove_edge(a, b, *adj_);
+    if (has_edge_index(a, b)) remove_edge_index(a, b);
 }
 
 bool Graph::has_edge(VertexId from, VertexId to) const noexcept {
@@ -431,7 +466,7 @@ void Graph::replace_vertex(VertexId original, VertexId replacement) {
     if (o == r) return;
     std::vector<Vertex> targets, sources;
     for (auto [it, end] = boost::adjacent_vertices(o, *adj_); it != end; ++it) targets.push_back(*it);
-    for (auto [it, end] = boost::inv_adjacent_vertices(o, *adj_); it != end; ++it) sources.push_back(*it);
+    for (auto [it, end] = boost::adjacent_vertices(o, *in_); it != end; ++it) sources.push_back(*it);
     // Undo log: on allocation failure part-way, remove what was added so the
     // graph is exactly as it was.
     std::vector<std::pair<Vertex, Vertex>> added;
@@ -444,7 +479,7 @@ void Graph::replace_vertex(VertexId original, VertexId replacement) {
         for (Vertex s : sources)
             if (s != o) add(s, r);
     } catch (...) {
-        for (auto [a, b] : added) boost::remove_edge(a, b, *adj_);
+        for (auto [a, b] : added) remove_edge_index(a, b);
         throw;
     }
     remove_vertex(original);
@@ -482,8 +517,8 @@ std::vector<VertexId> Graph::dependencies(VertexId id) const {
 std::vector<VertexId> Graph::dependents(VertexId id) const {
     Vertex v = checked(id);
     std::vector<VertexId> out;
-    out.reserve(boost::in_degree(v, *adj_));
-    for (auto [it, end] = boost::inv_adjacent_vertices(v, *adj_); it != end; ++it) out.push_back(id_of(*it));
+    out.reserve(boost::out_degree(v, *in_));
+    for (auto [it, end] = boost::adjacent_vertices(v, *in_); it != end; ++it) out.push_back(id_of(*it));
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -516,13 +551,13 @@ void Graph::subsume(const Graph &other) {
             }
         }
     } catch (...) {
-        for (auto [a, b] : added_edges) boost::remove_edge(a, b, *adj_);
+        for (auto [a, b] : added_edges) remove_edge_index(a, b);
         // New vertices sit at the end of the vertex vector; popping them
         // restores it exactly (no edges touch them any more).
         while (index_bound() > first_new) {
             Vertex last = index_bound() - 1;
             drop_name(last);
-            boost::remove_vertex(last, *adj_);
+            pop_vertex();
         }
         live_ = live_before;
         throw;

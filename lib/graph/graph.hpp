@@ -1,15 +1,18 @@
-// The graph store: a Boost.Graph bidirectional adjacency_list with stable ids,
-// unique names and user pointers.
+// The graph store: Boost.Graph adjacency lists with stable ids, unique
+// names and user pointers.
 //
-// Selectors: vecS vertices, so a vertex id is simply its index + 1 and every
-// lookup by id is an array access; vecS out/in edge lists, so an edge costs
-// two 16-byte entries plus Boost's shared edge-list node, which comes from a
-// per-graph pool (edge_pool.hpp: 40 B instead of malloc's 48 B chunk, and
-// faster to allocate). bench/README.md, "Graph building", measures what each
-// selector costs and what the alternatives would. Removing a vertex
-// clears its edges and leaves a tombstone instead of erasing it: erasing from
-// a vecS vertex list renumbers every later vertex, which would break stable
-// ids and cost O(V + E) per removal.
+// Two directedS adjacency_lists with vecS vertices and vecS edge lists: one
+// holds each vertex's dependencies (its out-edges) and the vertex records,
+// the other its dependents (the same edges reversed). A vertex id is its
+// index + 1, so every lookup by id is an array access, and an edge costs an
+// 8-byte entry in each list: no shared edge-list node, which Boost's
+// bidirectionalS keeps for every edge (16 B of entries plus a 40 B list node,
+// 72 B an edge; bench/README.md, "Graphs as users have them", measures both).
+// Boost's directedS stores each edge's property behind a heap allocation of
+// its own, even an empty one; NoEdgeProps below is an edge property that
+// stores nothing. Removing a vertex clears its edges and leaves a tombstone
+// instead of erasing it: erasing from a vecS vertex list renumbers every
+// later vertex, which would break stable ids and cost O(V + E) per removal.
 #pragma once
 
 #include <atomic>
@@ -25,7 +28,6 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
-#include "graph/edge_pool.hpp"
 #include "graph/name_table.hpp"
 #include "graph/sorted_names.hpp"
 
@@ -48,9 +50,41 @@ struct VertexProps {
     std::string_view name_view() const noexcept { return name ? std::string_view(name, name_size) : std::string_view(); }
 };
 
-using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, VertexProps,
-                                            boost::no_property, boost::no_property, pooled_listS>;
+// The edge property of both lists: none, and stored as none (see below).
+struct NoEdgeProps {};
+
+}  // namespace dag
+
+namespace boost {
+namespace detail {
+// An out-edge entry of a directedS adjacency_list with NoEdgeProps: the
+// target alone. Boost's own entry for directed graphs holds the property
+// through a pointer to a heap copy, a malloc per edge even for an empty one.
+template <class Vertex>
+class stored_edge_property<Vertex, dag::NoEdgeProps> : public stored_edge<Vertex> {
+public:
+    typedef dag::NoEdgeProps property_type;
+    stored_edge_property() {}
+    stored_edge_property(Vertex target, const dag::NoEdgeProps & = dag::NoEdgeProps()) : stored_edge<Vertex>(target) {}
+    dag::NoEdgeProps &get_property() const { return none(); }
+
+private:
+    static dag::NoEdgeProps &none() {
+        static dag::NoEdgeProps n;
+        return n;
+    }
+};
+}  // namespace detail
+}  // namespace boost
+
+namespace dag {
+
+// Dependencies: vertex v's out-edges are the vertices v depends on.
+using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, VertexProps, NoEdgeProps>;
+// Dependents: vertex v's out-edges here are the vertices that depend on v.
+using ReverseList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property, NoEdgeProps>;
 using Vertex = AdjacencyList::vertex_descriptor;
+static_assert(sizeof(AdjacencyList::StoredEdge) == sizeof(Vertex), "an edge entry holds its target only");
 
 class Graph {
 public:
@@ -91,7 +125,7 @@ public:
     void connect_many(const VertexId *pairs, std::size_t count);
     void disconnect(VertexId from, VertexId to);
     bool has_edge(VertexId from, VertexId to) const noexcept;
-    std::size_t edge_count() const noexcept { return boost::num_edges(*adj_); }
+    std::size_t edge_count() const noexcept { return edges_; }
 
     // --- listings (deterministic: ascending ids) ----------------------------
     std::vector<VertexId> vertices() const;
@@ -157,7 +191,10 @@ public:
     bool walking() const noexcept { return walks_.load(std::memory_order_acquire) != 0; }
 
     // --- raw access for the algorithms in lib/ ------------------------------
+    // Each vertex's dependencies (and the vertex records), and each vertex's
+    // dependents, in the order the edges were added.
     const AdjacencyList &adjacency() const noexcept { return *adj_; }
+    const ReverseList &reverse_adjacency() const noexcept { return *in_; }
     // One past the largest index ever issued; tombstones included.
     std::size_t index_bound() const noexcept { return boost::num_vertices(*adj_); }
     bool alive_index(Vertex v) const noexcept { return (*adj_)[v].alive; }
@@ -196,6 +233,12 @@ private:
     bool has_edge_index(Vertex a, Vertex b) const noexcept;
     // Adds a -> b unless present; true when added. All-or-nothing.
     bool add_edge_index(Vertex a, Vertex b);
+    // Removes the edge a -> b, which must be present. Never throws.
+    void remove_edge_index(Vertex a, Vertex b) noexcept;
+    // Appends a vertex record to both lists; all-or-nothing.
+    void append_vertex(const VertexProps &props);
+    // Drops the last vertex record, which has no edges, from both lists.
+    void pop_vertex() noexcept;
     // Stores a checked name for vertex v; throws Errc::duplicate_name.
     const char *claim_name(std::string_view name, Vertex v);
     // Forgets v's name (returning its bytes, or keeping them when a walk may
@@ -206,6 +249,8 @@ private:
     // Behind a pointer because Boost's adjacency_list swap copies the whole
     // graph three times; this makes swap O(1) and assignment one copy.
     std::unique_ptr<AdjacencyList> adj_ = std::make_unique<AdjacencyList>();
+    std::unique_ptr<ReverseList> in_ = std::make_unique<ReverseList>();
+    std::size_t edges_ = 0;
     NameTable names_;
     // Bumped by every name change: cached ranks are for one version.
     std::uint64_t names_version_ = 0;

@@ -16,6 +16,7 @@ constexpr Vertex prefetch_distance = 8;
 Snapshot freeze(const Graph &g) {
     using Index = Snapshot::Index;
     const AdjacencyList &adj = g.adjacency();
+    const ReverseList &rev = g.reverse_adjacency();
     const std::size_t bound = g.index_bound();
     const std::size_t n = g.vertex_count();
     const std::size_t m = g.edge_count();
@@ -39,7 +40,7 @@ Snapshot freeze(const Graph &g) {
     for (Vertex v = 0; v < bound; ++v) {
         if (v + prefetch_distance < bound) {
             __builtin_prefetch(adj.out_edge_list(v + prefetch_distance).data());
-            __builtin_prefetch(in_edge_list(adj, v + prefetch_distance).data());
+            __builtin_prefetch(rev.out_edge_list(v + prefetch_distance).data());
         }
         const VertexProps &p = adj[v];
         if (!p.alive) {
@@ -48,9 +49,8 @@ Snapshot freeze(const Graph &g) {
         }
         s.dense[v] = i;
         s.ids[i] = Graph::id_of(v);
-        // For an in-edge, Boost stores the source as the "target".
         for (const auto &e : adj.out_edge_list(v)) *out++ = static_cast<Index>(e.get_target());
-        for (const auto &e : in_edge_list(adj, v)) *in++ = static_cast<Index>(e.get_target());
+        for (const auto &e : rev.out_edge_list(v)) *in++ = static_cast<Index>(e.get_target());
         ++i;
         s.out_offsets[i] = static_cast<Index>(out - out_first);
         s.in_offsets[i] = static_cast<Index>(in - in_first);

@@ -80,7 +80,7 @@ using EdgeSet = std::unordered_set<std::pair<VertexId, VertexId>, EdgeHash>;
 class BatchView final : public EdgeView {
 public:
     BatchView(const Graph &g, const EdgeSet &disconnecting, const std::unordered_set<VertexId> &removing)
-        : adj_(g.adjacency()), bound_(g.index_bound()), disconnecting_(disconnecting), removing_(removing),
+        : adj_(g.adjacency()), rev_(g.reverse_adjacency()), bound_(g.index_bound()), disconnecting_(disconnecting), removing_(removing),
           filter_(!disconnecting.empty() || !removing.empty()) {}
 
     void add(Vertex a, Vertex b) {
@@ -97,7 +97,7 @@ public:
 
     void dependents(Vertex v, std::vector<Vertex> &out) const override {
         if (v < bound_)
-            for (auto [it, end] = boost::inv_adjacent_vertices(v, adj_); it != end; ++it)
+            for (auto [it, end] = boost::adjacent_vertices(v, rev_); it != end; ++it)
                 if (kept(*it, v)) out.push_back(*it);
         append(dependents_, v, out);
     }
@@ -115,6 +115,7 @@ private:
     }
 
     const AdjacencyList &adj_;
+    const ReverseList &rev_;
     const std::size_t bound_;
     const EdgeSet &disconnecting_;
     const std::unordered_set<VertexId> &removing_;

@@ -20,7 +20,7 @@ public:
         for (auto [it, end] = boost::adjacent_vertices(v, g_.adjacency()); it != end; ++it) out.push_back(*it);
     }
     void dependents(Vertex v, std::vector<Vertex> &out) const override {
-        for (auto [it, end] = boost::inv_adjacent_vertices(v, g_.adjacency()); it != end; ++it) out.push_back(*it);
+        for (auto [it, end] = boost::adjacent_vertices(v, g_.reverse_adjacency()); it != end; ++it) out.push_back(*it);
     }
 
 private:

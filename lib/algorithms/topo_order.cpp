@@ -102,13 +102,33 @@ Index kahn_ranked(const Snapshot &s, const NameRanks *ranks, TopoDirection direc
     return kahn(n, row_offsets, row, wait_offsets, RankKeys{ranks->rank.data(), ranks->by_rank.data()}, emit);
 }
 
+// Kahn's algorithm on a named graph: on the rows renumbered by rank, where
+// a rank is its own queue key, so the pass reads memory as it would for an
+// unnamed graph (name_order.hpp, RankedRows).
+template <class Emit>
+Index kahn_by_rank(const RankedRows &r, TopoDirection direction, const Emit &emit) {
+    const bool down = direction == TopoDirection::dependents_first;
+    const Index n = static_cast<Index>(r.ids.size());
+    const Index *row_offsets = down ? r.out_offsets.data() : r.in_offsets.data();
+    const Index *row = down ? r.out_targets.data() : r.in_sources.data();
+    const Index *wait_offsets = down ? r.in_offsets.data() : r.out_offsets.data();
+    return kahn(n, row_offsets, row, wait_offsets, SlotKeys{}, emit);
+}
+
 std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
     const SharedSnapshot s = shared_snapshot(g);
     const std::shared_ptr<const NameRanks> ranks = g.has_names() ? name_ranks(g, *s) : nullptr;
     std::vector<VertexId> out;
     out.reserve(s->size());
+    Index emitted = 0;
+    if (ranks) {
+        const RankedRows &rows = ranks->rows(*s);
+        emitted = kahn_by_rank(rows, direction, EmitIds{out, rows.ids.data()});
+    } else {
+        emitted = kahn_ranked(*s, nullptr, direction, EmitIds{out, s->ids.data()});
+    }
     // Kahn's pass stops short of every vertex on or behind a cycle.
-    if (kahn_ranked(*s, ranks.get(), direction, EmitIds{out, s->ids.data()}) != s->size()) require_acyclic(g, *s);
+    if (emitted != s->size()) require_acyclic(g, *s);
     share_if_acyclic(g, s, true);
     return out;
 }

@@ -9,14 +9,27 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "graph/huge_pages.hpp"
 #include "graph/snapshot.hpp"
 
 namespace dag {
+
+// The snapshot's rows renumbered by rank: row k belongs to the vertex of
+// rank k and lists its neighbours by rank. The orders take the smallest free
+// rank again and again and read its row; rows in dense order would then be
+// read at random, these are read almost in sequence, so an order of a named
+// graph costs about what one of an unnamed graph does.
+struct RankedRows {
+    HugeVector<Snapshot::Index> out_offsets, out_targets;  // dependencies
+    HugeVector<Snapshot::Index> in_offsets, in_sources;    // dependents
+    HugeVector<VertexId> ids;                              // by rank
+};
 
 struct NameRanks {
     // rank[i] for each dense index i of the snapshot: a permutation of
@@ -24,6 +37,14 @@ struct NameRanks {
     std::vector<Snapshot::Index> rank;
     // Its inverse: the dense index holding each rank.
     std::vector<Snapshot::Index> by_rank;
+
+    // The rows of `s`, the snapshot these ranks are for; built by the first
+    // caller (any thread), then kept with the ranks.
+    const RankedRows &rows(const Snapshot &s) const;
+
+private:
+    mutable std::once_flag rows_built_;
+    mutable RankedRows rows_;
 };
 
 // The ranks for snapshot `s` of `g`: cached while `s` is g's cached snapshot

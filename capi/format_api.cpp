@@ -5,6 +5,7 @@
 #include <string>
 
 #include "guard.hpp"
+#include "formats/text_encoding.hpp"
 #include "formats/text_formats.hpp"
 
 using dag::capi::ApiError;
@@ -28,9 +29,9 @@ dag::Format to_format(const dag_format &format) {
                                                " is not a dag_format"};
 }
 
-void import_into(dag::Format format, std::string_view bytes, dag_graph **out) {
+void import_into(dag::Format format, std::string bytes, dag_graph **out) {
     auto g = std::make_unique<dag_graph>();
-    dag::read_graph(bytes, format, g->graph);
+    dag::read_graph(std::move(bytes), format, g->graph);
     *out = g.release();
 }
 
@@ -53,7 +54,7 @@ dag_status dag_import_graph(dag_format format, const char *data, size_t size, da
         // (size_t)-1 for "NUL-terminated" is a likely mistake; no text is that long.
         if (size > static_cast<size_t>(PTRDIFF_MAX))
             throw ApiError{DAG_E_INVALID_ARGUMENT, "size " + std::to_string(size) + " is larger than any text"};
-        import_into(to_format(format), std::string_view(data ? data : "", size), out);
+        import_into(to_format(format), dag::padded_text(std::string_view(data ? data : "", size)), out);
     });
 }
 

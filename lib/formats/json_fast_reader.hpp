@@ -8,7 +8,7 @@
 // leaves to the checking reader, so every refusal keeps its message.
 #pragma once
 
-#include <string_view>
+#include <string>
 
 #include "graph/graph.hpp"
 
@@ -17,7 +17,8 @@ namespace dag {
 // Fills `out`, which must be empty, and returns true; or returns false with
 // `out` untouched when the text is anything but a well-formed graph of the
 // documented shape. The graph's own errors (a duplicate or empty name) are
-// thrown as the checking reader throws them.
-bool read_json_fast(std::string_view text, Graph &out);
+// thrown as the checking reader throws them. The text is read in place when
+// its spare capacity holds simdjson's padding, copied first otherwise.
+bool read_json_fast(const std::string &text, Graph &out);
 
 }  // namespace dag

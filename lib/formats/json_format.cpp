@@ -151,7 +151,7 @@ std::string write_json(const Graph &g) {
     return out;
 }
 
-void read_json(std::string_view text, Graph &out) {
+void read_json(const std::string &text, Graph &out) {
     if (!read_json_fast(text, out)) read_json_checked(text, out);
 }
 

@@ -19,8 +19,9 @@ std::string json_quoted(const std::string &s);
 
 // Fills `out`, which must be empty. Throws Errc::parse for malformed JSON or
 // the wrong shape, with where it is; the graph's own errors for a duplicate
-// or empty name.
-void read_json(std::string_view text, Graph &out);
+// or empty name. Text with simdjson's padding of spare capacity
+// (text_padding) is read in place, other text is copied first.
+void read_json(const std::string &text, Graph &out);
 
 // read_json without its fast path (json_fast_reader.hpp): every document
 // the fast path declines comes here, and this reader's messages are the

@@ -62,17 +62,26 @@ bool starts_with(std::string_view s, std::string_view prefix) {
 
 }  // namespace
 
-DecodedText decode_text(std::string_view bytes) {
+std::string padded_text(std::string_view bytes) {
+    std::string text;
+    text.reserve(bytes.size() + text_padding);
+    text.assign(bytes);
+    return text;
+}
+
+DecodedText decode_text(std::string bytes) {
     DecodedText out;
     out.had_bom = true;
-    if (starts_with(bytes, "\xFF\xFE"))
-        out.utf8 = utf16_to_utf8(bytes.substr(2), true);
-    else if (starts_with(bytes, "\xFE\xFF"))
-        out.utf8 = utf16_to_utf8(bytes.substr(2), false);
-    else if (starts_with(bytes, "\xEF\xBB\xBF"))
-        out.utf8 = bytes.substr(3);
+    const std::string_view view(bytes);
+    if (starts_with(view, "\xFF\xFE"))
+        out.utf8 = utf16_to_utf8(view.substr(2), true);
+    else if (starts_with(view, "\xFE\xFF"))
+        out.utf8 = utf16_to_utf8(view.substr(2), false);
+    else if (starts_with(view, "\xEF\xBB\xBF"))
+        out.utf8 = padded_text(view.substr(3));
     else
-        out = {std::string(bytes), false};
+        out = {std::move(bytes), false};
+    if (out.utf8.capacity() < out.utf8.size() + text_padding) out.utf8.reserve(out.utf8.size() + text_padding);
     if (auto nul = out.utf8.find('\0'); nul != std::string::npos)
         throw Error(Errc::parse, "NUL character at offset " + std::to_string(nul) + " of the text");
     return out;

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <sys/stat.h>
 #include <memory>
 #include <system_error>
 
@@ -31,9 +32,9 @@ void require_readable(Format format) {
         throw Error(Errc::invalid_argument, "only DOT and JSON can be read");
 }
 
-void read_graph(std::string_view bytes, Format format, Graph &out) {
+void read_graph(std::string bytes, Format format, Graph &out) {
     require_readable(format);
-    const DecodedText text = decode_text(bytes);
+    const DecodedText text = decode_text(std::move(bytes));
     if (format == Format::automatic) {
         const auto first = text.utf8.find_first_not_of(" \t\r\n");
         format = first != std::string::npos && text.utf8[first] == '{' ? Format::json : Format::dot;
@@ -51,13 +52,17 @@ std::string read_file(const std::string &path) {
     };
     std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(std::fopen(path.c_str(), "rb"), std::fclose);
     if (!f) throw io_error(errno);
+    // One read into a buffer of the file's size (padded for decode_text);
+    // whatever follows, from a pipe or a file still growing, in blocks.
     std::string data;
+    struct stat st {};
+    const std::size_t expected =
+        ::fstat(::fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
+    data.reserve(expected + text_padding);
+    data.resize(expected);
+    data.resize(expected ? std::fread(data.data(), 1, expected, f.get()) : 0);
     char buf[1 << 16];
-    for (;;) {
-        const std::size_t n = std::fread(buf, 1, sizeof buf, f.get());
-        data.append(buf, n);
-        if (n < sizeof buf) break;
-    }
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f.get())) > 0;) data.append(buf, n);
     // A directory opens fine and fails on the first read (EISDIR).
     if (std::ferror(f.get())) throw io_error(errno);
     return data;

@@ -19,13 +19,14 @@ std::string write_graph(const Graph &g, Format format);
 // Throws Errc::invalid_argument unless read_graph() can read `format`.
 void require_readable(Format format);
 
-// Decodes the bytes (text_encoding.hpp), then reads them into `out`, which
-// must be empty. `automatic` means JSON when the first character that is not
-// white space is '{', DOT otherwise. Throws Errc::invalid_argument for a
-// format that cannot be read (text, mermaid).
-void read_graph(std::string_view bytes, Format format, Graph &out);
+// Decodes the bytes (text_encoding.hpp), taking them over, then reads them
+// into `out`, which must be empty. `automatic` means JSON when the first
+// character that is not white space is '{', DOT otherwise. Throws
+// Errc::invalid_argument for a format that cannot be read (text, mermaid).
+void read_graph(std::string bytes, Format format, Graph &out);
 
-// The whole file. Throws Errc::io with the path and the system's reason.
+// The whole file, with text_padding bytes of spare capacity (so reading it
+// copies it no more). Throws Errc::io with the path and the system's reason.
 std::string read_file(const std::string &path);
 
 }  // namespace dag

@@ -1,5 +1,8 @@
 #include "graph/utf8.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 namespace dag {
 namespace {
 
@@ -35,6 +38,16 @@ bool is_valid_utf8(std::string_view s) noexcept {
     const auto *p = reinterpret_cast<const unsigned char *>(s.data());
     const auto *end = p + s.size();
     while (p < end) {
+        // Names are mostly ASCII: eight bytes at a time while no byte has
+        // its high bit set.
+        if (end - p >= 8) {
+            std::uint64_t word;
+            std::memcpy(&word, p, sizeof word);
+            if ((word & 0x8080808080808080ull) == 0) {
+                p += 8;
+                continue;
+            }
+        }
         const std::size_t len = sequence_length(p, end);
         if (len == 0) return false;
         p += len;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace dag {
 namespace {
 
@@ -23,6 +25,23 @@ TEST(Utf8, RejectsMalformedText) {
     EXPECT_FALSE(is_valid_utf8("\xe2\x82"));          // truncated
     EXPECT_FALSE(is_valid_utf8("a\x80"));             // stray continuation
     EXPECT_FALSE(is_valid_utf8("\xe9t\xe9"));         // Latin-1
+}
+
+// Long ASCII runs are checked eight bytes at a time: a bad byte or a
+// sequence is found wherever it falls against those words.
+TEST(Utf8, FindsEveryBadByteInLongAsciiText) {
+    const std::string ascii(40, 'a');
+    for (std::size_t at = 0; at <= ascii.size(); ++at) {
+        std::string text = ascii;
+        text.insert(at, "\xe2\x82\xac");
+        EXPECT_TRUE(is_valid_utf8(text)) << at;
+        text = ascii;
+        text.insert(at, "\x80");
+        EXPECT_FALSE(is_valid_utf8(text)) << at;
+        text = ascii;
+        text.insert(at, "\xe2\x82");
+        EXPECT_FALSE(is_valid_utf8(text)) << at;
+    }
 }
 
 }  // namespace

@@ -669,6 +669,7 @@ void Executor::release_waiter(Slot *d, bool ok, std::vector<Slot *> &ready, std:
 void Executor::became_ready(Slot *d, Word word, std::vector<Slot *> &ready, std::vector<Slot *> &skips) {
     if (phase_of(word) != Phase::waiting) return;
     if (!will_skip(word)) {
+        d->walk->prefetch_for_run(*d);
         ready.push_back(d);
     } else if (claim(d)) {
         skips.push_back(d);
@@ -719,6 +720,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
             const Word nw = (dw - 1) | failed_bit;
             if (next && !*next && !will_skip(nw)) {
                 d->word.store(with_phase(nw, Phase::running), std::memory_order_relaxed);
+                w.prefetch_for_run(*d);
                 *next = d;
             } else {
                 d->word.store(nw, std::memory_order_release);
@@ -732,8 +734,10 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
             const bool take = last && next && !*next && !will_skip(dw - 1);
             const Word nw = take ? with_phase(dw - 1, Phase::running) : dw - 1;
             if (d->word.compare_exchange_weak(dw, nw, std::memory_order_acq_rel, std::memory_order_acquire)) {
-                if (take)
+                if (take) {
+                    w.prefetch_for_run(*d);
                     *next = d;
+                }
                 else if (count_of(dw) == 1)
                     became_ready(d, nw, ready, skips);
                 return;
@@ -748,7 +752,11 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
         // The frozen in-degree is exact until an update changes a count;
         // none can run while this section lasts.
         const bool frozen = !w.updated_.load(std::memory_order_acquire);
-        for (auto p = w.waiters_begin(i), e = w.waiters_end(i); p != e; ++p) release(&w.slot_at(*p), frozen);
+        // Every waiter's word is asked for before the first is released, so
+        // their cache misses overlap instead of following one another.
+        const Snapshot::Index *first = w.waiters_begin(i), *last = w.waiters_end(i);
+        for (auto p = first; p != last; ++p) __builtin_prefetch(&w.slot_at(*p));
+        for (auto p = first; p != last; ++p) release(&w.slot_at(*p), frozen);
     }
 
     if (observer_.call) {

@@ -317,23 +317,8 @@ TEST(CliStats, CountsAndLongestChain) {
 // ------------------------------------------------------------------------
 // order, ancestors, descendants
 
-TEST(CliOrder, TopologicalAndExecutionOrder) {
+TEST(CliOrder, ExecutionOrderAndDestroyOrder) {
     Result r = dag({"order", deploy});
-    EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "[root] root\n"
-                     "[root] output.web_ip (expand)\n" +
-                         provider + " (close)\n"
-                         "[root] aws_instance.web (expand)\n"
-                         "[root] aws_db_instance.main (expand)\n"
-                         "[root] aws_security_group.web (expand)\n"
-                         "[root] aws_subnet.public (expand)\n"
-                         "[root] aws_vpc.main (expand)\n"
-                         "[root] data.aws_ami.ubuntu (expand)\n" +
-                         provider + "\n"
-                         "[root] var.region\n");
-    expect_execution_order(lines(r.out), dependencies(deploy), true);
-
-    r = dag({"order", "--reverse", deploy});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "[root] var.region\n" + provider +
                          "\n"
@@ -347,6 +332,45 @@ TEST(CliOrder, TopologicalAndExecutionOrder) {
                          provider + " (close)\n"
                          "[root] root\n");
     expect_execution_order(lines(r.out), dependencies(deploy));
+
+    r = dag({"order", "--reverse", deploy});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[root] root\n"
+                     "[root] output.web_ip (expand)\n" +
+                         provider + " (close)\n"
+                         "[root] aws_instance.web (expand)\n"
+                         "[root] aws_db_instance.main (expand)\n"
+                         "[root] aws_security_group.web (expand)\n"
+                         "[root] aws_subnet.public (expand)\n"
+                         "[root] aws_vpc.main (expand)\n"
+                         "[root] data.aws_ami.ubuntu (expand)\n" +
+                         provider + "\n"
+                         "[root] var.region\n");
+    expect_execution_order(lines(r.out), dependencies(deploy), true);
+}
+
+TEST(CliOrder, HelpsThreeVertexExampleHolds) {
+    // The example both help texts give: a depends on b, b on c.
+    const std::string chain = "digraph { a -> b; b -> c }";
+    EXPECT_EQ(dag({"order", "-"}, chain).out, "c\nb\na\n");
+    EXPECT_EQ(dag({"order", "--reverse", "-"}, chain).out, "a\nb\nc\n");
+    EXPECT_EQ(dag({"walk", "-", "--parallelism", "1"}, chain).out, "c\nb\na\n");
+    EXPECT_EQ(dag({"walk", "-", "--reverse", "--parallelism", "1"}, chain).out, "a\nb\nc\n");
+    for (const char *command : {"order", "walk"}) {
+        Result help = dag({command, "--help"});
+        EXPECT_EQ(help.status, 0);
+        EXPECT_NE(help.out.find("a -> b and b -> c"), std::string::npos) << help.out;
+    }
+}
+
+TEST(CliOrder, TiesGoToTheBytewiseSmallestName) {
+    // Upper case sorts before lower case bytewise, and "a" before "a-" before "b".
+    const std::string free = "digraph { \"b\"; \"a-\"; \"a\"; \"B\"; \"\xc3\xa9\" }";
+    EXPECT_EQ(dag({"order", "-"}, free).out, "B\na\na-\nb\n\xc3\xa9\n");
+    EXPECT_EQ(dag({"order", "--reverse", "-"}, free).out, "B\na\na-\nb\n\xc3\xa9\n");
+    // x and y both wait for z; once z is done, x comes first.
+    EXPECT_EQ(dag({"order", "-"}, "digraph { y -> z; x -> z }").out, "z\nx\ny\n");
+    EXPECT_EQ(dag({"order", "--reverse", "-"}, "digraph { z -> y; z -> x }").out, "z\nx\ny\n");
 }
 
 TEST(CliOrder, CycleIsAnErrorInTerraformsWords) {
@@ -355,7 +379,7 @@ TEST(CliOrder, CycleIsAnErrorInTerraformsWords) {
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, "dag: Cycle:\n  a\n  b\n");
 
-    r = dag({"order", "--reverse", corpus("tf-12-draw-cycles-terraform-golden.dot")});
+    r = dag({"order", corpus("tf-12-draw-cycles-terraform-golden.dot")});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find("Cycle:\n  [root] test_instance.bar (expand)\n"
@@ -365,7 +389,7 @@ TEST(CliOrder, CycleIsAnErrorInTerraformsWords) {
 }
 
 TEST(CliOrder, Corpus) {
-    Result r = dag({"order", corpus("tf-13-oci-crlf.dot")});
+    Result r = dag({"order", "--reverse", corpus("tf-13-oci-crlf.dot")});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out,
               "[root] root\n"
@@ -379,7 +403,7 @@ TEST(CliOrder, Corpus) {
               "[root] var.region\n");
 
     const std::string utf16 = corpus("tf-04-aws-modules-utf16-crlf.dot");
-    r = dag({"order", "--reverse", utf16});
+    r = dag({"order", utf16});
     EXPECT_EQ(r.status, 0) << r.err;
     std::vector<std::string> order = lines(r.out);
     EXPECT_EQ(order.size(), 82u);

@@ -21,8 +21,10 @@ int order(const OrderOptions &options) {
     Graph g = load(options.input);
     dag_ids *raw = nullptr;
     dag_error *err = nullptr;
-    check(options.reverse ? dag_reverse_topological_order(g.get(), &raw, &err)
-                          : dag_topological_order(g.get(), &raw, &err),
+    // libdag keeps Terraform's names, where the "reverse" order is the one
+    // that runs; the program names directions as `walk` does.
+    check(options.reverse ? dag_topological_order(g.get(), &raw, &err)
+                          : dag_reverse_topological_order(g.get(), &raw, &err),
           &err);
     print_names(g.get(), take(raw));
     return 0;
@@ -65,10 +67,15 @@ void add_relatives_command(CLI::App &app, int &exit_code, const char *name,
 void add_order_commands(CLI::App &app, int &exit_code) {
     auto options = std::make_shared<OrderOptions>();
     CLI::App *command = app.add_subcommand(
-        "order", "Print the vertices, each before its dependencies (--reverse: after)");
+        "order", "Print the vertices in execution order: each after its dependencies");
+    command->footer("Among vertices free at the same moment, the bytewise smallest name comes "
+                    "first.\nExample: with a -> b and b -> c (a depends on b, b on c), "
+                    "`dag order` prints\nc, b, a (as `dag walk` runs them) and `dag order "
+                    "--reverse` prints a, b, c\n(as `dag walk --reverse` runs them).\n\n" +
+                    app.get_footer());
     add_input(*command, options->input);
     command->add_flag("--reverse", options->reverse,
-                      "Execution order instead: every vertex after its dependencies");
+                      "Destroy order instead: every vertex before its dependencies");
     command->callback([options, &exit_code] { exit_code = order(*options); });
 
     add_relatives_command(app, exit_code, "ancestors",

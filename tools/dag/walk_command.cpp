@@ -137,8 +137,10 @@ void add_walk_command(CLI::App &app, int &exit_code) {
     CLI::App *command =
         app.add_subcommand("walk", "Run each vertex once all it depends on is done, in parallel");
     command->footer("Without --exec, each vertex prints its name as it runs: a dry run of the "
-                    "execution order.\nA summary (ok, failed, upstream failed, not run) goes to "
-                    "standard error.\n\n" +
+                    "execution order.\nExample: with a -> b and b -> c (a depends on b, b on c), "
+                    "c runs first, then b, then a;\nwith --reverse, a first, then b, then c, "
+                    "as `dag order` and `dag order --reverse` list them.\n"
+                    "A summary (ok, failed, upstream failed, not run) goes to standard error.\n\n" +
                     app.get_footer());
     add_input(*command, options->input);
     command->add_option("--parallelism", options->parallelism, "Most vertices running at once")
@@ -146,7 +148,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->capture_default_str()
         ->type_name("N");
     command->add_flag("--reverse", options->reverse,
-                      "Run dependents before their dependencies (destroy order)");
+                      "Run dependents before their dependencies (destroy order, as `dag order --reverse`)");
     command->add_flag("--fail-fast", options->fail_fast,
                       "Start nothing new once a vertex has failed");
     command->add_option("--exec", options->exec,

@@ -444,12 +444,12 @@ TEST(CliRelatives, UnnamedVertexByItsId) {
 
 TEST(CliRelatives, UnknownNameIsAnError) {
     Result r = dag({"ancestors", deploy, "[root] root", "aws_instance.web"});
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "dag: no vertex is named \"aws_instance.web\"\n");
+    EXPECT_EQ(r.err, "dag: " + deploy + ": no vertex is named \"aws_instance.web\"\n");
 
     r = dag({"descendants", "-", "007"}, R"({"vertices": [{"id": 7}]})");
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("no vertex is named \"007\""), std::string::npos) << r.err;
 }
 
@@ -498,7 +498,7 @@ TEST(CliReduce, RemovesImpliedEdges) {
 }
 
 // ------------------------------------------------------------------------
-// Bad input: an error message and exit status 1, never a crash
+// Bad input: an error message naming the file and exit status 2, never a crash
 
 TEST(CliInput, BadInputIsAnError) {
     const std::vector<std::pair<std::string, std::string>> bad = {
@@ -513,9 +513,9 @@ TEST(CliInput, BadInputIsAnError) {
     for (const auto &[input, gist] : bad) {
         for (const char *command : {"validate", "order", "walk"}) {
             Result r = dag({command, "-"}, input);
-            EXPECT_EQ(r.status, 1) << command << " " << input << "\n" << r.err;
+            EXPECT_EQ(r.status, 2) << command << " " << input << "\n" << r.err;
             EXPECT_EQ(r.out, "") << command << " " << input;
-            EXPECT_EQ(r.err.rfind("dag: ", 0), 0u) << r.err;
+            EXPECT_EQ(r.err.rfind("dag: standard input: ", 0), 0u) << r.err;
             EXPECT_EQ(r.err.find("dag_import_graph"), std::string::npos) << "C function name shown: " << r.err;
             EXPECT_NE(r.err.find(gist), std::string::npos) << r.err;
         }
@@ -524,17 +524,83 @@ TEST(CliInput, BadInputIsAnError) {
 
 TEST(CliInput, UnreadableFilesAreErrors) {
     Result missing = dag({"order", source("no/such/graph.dot")});
-    EXPECT_EQ(missing.status, 1);
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find(source("no/such/graph.dot")), std::string::npos) << missing.err;
     EXPECT_NE(missing.err.find("No such file or directory"), std::string::npos) << missing.err;
     EXPECT_EQ(missing.err.rfind("dag: ", 0), 0u);
 
     Result directory = dag({"stats", source("examples")});
-    EXPECT_EQ(directory.status, 1);
+    EXPECT_EQ(directory.status, 2);
     EXPECT_EQ(directory.err.rfind("dag: ", 0), 0u) << directory.err;
 
     Result forced = dag({"order", "--from", "json", deploy});
-    EXPECT_EQ(forced.status, 1);
+    EXPECT_EQ(forced.status, 2);
+    EXPECT_EQ(forced.err.rfind("dag: " + deploy + ": JSON", 0), 0u) << forced.err;
     EXPECT_NE(forced.err.find("JSON"), std::string::npos) << forced.err;
+}
+
+TEST(CliInput, DotErrorsNameTheLineOfTheUsersText) {
+    // Text that ends inside a statement or before the closing brace is
+    // reported on its own last line, not on a line past its end.
+    const std::vector<std::pair<std::string, std::string>> cut_short = {
+        {"digraph { a -> b ", "line 1 at the end of the text"},
+        {"digraph { a -> b; c", "line 1 at the end of the text"},
+        {"digraph {\n  a -> b;\n  c -> \n", "line 3 at the end of the text"},
+        {"digraph {\r\n  a -> b\r\n\r\n\r\n", "line 2 at the end of the text"},
+    };
+    for (const auto &[input, where] : cut_short) {
+        Result r = dag({"validate", "-"}, input);
+        EXPECT_EQ(r.status, 2) << input;
+        EXPECT_NE(r.err.find("DOT: syntax error in " + where), std::string::npos) << input << "\n" << r.err;
+        EXPECT_EQ(r.err.find("digraph'"), std::string::npos) << "the appended graph shows: " << r.err;
+    }
+    // An error inside the text keeps Graphviz's line and token.
+    Result r = dag({"order", "-"}, "digraph {\n  a -> b;\n  c -> -> d\n}\n");
+    EXPECT_EQ(r.err, "dag: standard input: DOT: syntax error in line 3 near '->'\n");
+
+    TempDir dir;
+    const std::string file = dir.path + "/cut.dot";
+    std::ofstream(file) << "digraph {\n  a -> b\n  b -> c\n";
+    r = dag({"order", file});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("dag: " + file + ": DOT: syntax error in line 3 at the end of the text", 0), 0u)
+        << r.err;
+}
+
+TEST(CliInput, ExitStatusTellsABadGraphFromBadInput) {
+    const std::string cyclic = "digraph { a -> b; b -> a }";
+    const std::string two_roots = "digraph { a -> b; c }";
+    const std::string malformed = "digraph { a -> ";
+    struct Case {
+        std::vector<std::string> args;
+        std::string input;
+        int status;
+    };
+    const std::vector<Case> cases = {
+        {{"validate", "-"}, two_roots, 1},
+        {{"validate", "-"}, malformed, 2},
+        {{"root", "-"}, two_roots, 1},
+        {{"cycles", "-"}, cyclic, 1},
+        {{"cycles", "-"}, malformed, 2},
+        {{"order", "-"}, cyclic, 1},
+        {{"reduce", "-"}, cyclic, 1},
+        {{"stats", "-"}, malformed, 2},
+        {{"convert", "-", "--to", "dot"}, malformed, 2},
+        {{"ancestors", "-", "z"}, two_roots, 2},
+        {{"descendants", "-", "a", "z"}, two_roots, 2},
+        {{"walk", "-"}, cyclic, 1},
+        {{"walk", "-", "--exec", "exit 1"}, two_roots, 1},
+        {{"walk", "-", "--exec", "exit 0"}, malformed, 2},
+        {{"walk", "-", "--exec", "exit 0"}, two_roots, 0},
+    };
+    for (const Case &c : cases) {
+        Result r = dag(c.args, c.input);
+        EXPECT_EQ(r.status, c.status) << c.args[0] << " on " << c.input << "\n" << r.err;
+    }
+    for (const char *command : {"validate", "root", "cycles", "stats", "order", "reduce", "walk"}) {
+        Result r = dag({command, source("no/such/graph.dot")});
+        EXPECT_EQ(r.status, 2) << command << "\n" << r.err;
+    }
 }
 
 TEST(CliInput, FullOutputDeviceIsAnError) {

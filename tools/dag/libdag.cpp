@@ -4,18 +4,18 @@
 
 namespace dagcli {
 
-void check(dag_status status, dag_error **err) {
+void check(dag_status status, dag_error **err, int exit_status) {
     std::unique_ptr<dag_error, Freer<dag_error_free>> owned(*err);
     *err = nullptr;
     if (status == DAG_OK) return;
     // Every failing call fills the error; the status name covers a NULL one.
-    if (!owned) throw Failure(dag_status_string(status));
+    if (!owned) throw Failure(dag_status_string(status), exit_status);
     // The header promises each message starts with its function's name
     // ("dag_root: ..."), which means nothing to someone at a terminal.
     std::string message = dag_error_message(owned.get());
     if (auto colon = message.find(": "); message.rfind("dag_", 0) == 0 && colon != std::string::npos)
         message.erase(0, colon + 2);
-    throw Failure(message);
+    throw Failure(message, exit_status);
 }
 
 std::vector<uint64_t> take(dag_ids *ids) {

@@ -41,7 +41,11 @@ using Relatives = dag_status (*)(const dag_graph *, const uint64_t *, size_t, da
 int relatives(const RelativesOptions &options, Relatives find) {
     Graph g = load(options.input);
     std::vector<uint64_t> start;
-    for (const std::string &name : options.names) start.push_back(find_vertex(g.get(), name));
+    try {
+        for (const std::string &name : options.names) start.push_back(find_vertex(g.get(), name));
+    } catch (const Failure &e) {
+        throw Failure(shown_name(options.input) + ": " + e.what(), e.exit_status());
+    }
     dag_ids *raw = nullptr;
     dag_error *err = nullptr;
     check(find(g.get(), start.data(), start.size(), &raw, &err), &err);

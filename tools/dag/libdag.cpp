@@ -25,4 +25,14 @@ std::vector<uint64_t> take(dag_ids *ids) {
     return out;
 }
 
+std::vector<dag_vertex_outcome> outcomes(const dag_walk_report *report) {
+    std::vector<dag_vertex_outcome> out(dag_walk_report_size(report));
+    size_t read = 0;
+    dag_error *err = nullptr;
+    check(dag_walk_report_read(report, 0, out.data(), out.size(), sizeof(dag_vertex_outcome), &read, &err),
+          &err);
+    out.resize(read);
+    return out;
+}
+
 }  // namespace dagcli

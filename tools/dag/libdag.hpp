@@ -41,6 +41,7 @@ using Graph = std::unique_ptr<dag_graph, Freer<dag_free>>;
 using String = std::unique_ptr<char, Freer<dag_string_free>>;
 using Validation = std::unique_ptr<dag_validation, Freer<dag_validation_free>>;
 using WalkReport = std::unique_ptr<dag_walk_report, Freer<dag_walk_report_free>>;
+using Walker = std::unique_ptr<dag_walker, Freer<dag_walk_free>>;
 
 // Frees *err in every case and throws its message, with `exit_status`,
 // unless `status` is DAG_OK. The error is taken by address because the call
@@ -50,5 +51,8 @@ void check(dag_status status, dag_error **err, int exit_status = check_failed);
 // The CLI's id arrays are small next to the work done with them, so a plain
 // vector is simpler than carrying the owned array around.
 std::vector<uint64_t> take(dag_ids *ids);
+
+// Every vertex's outcome, in ascending id order; the messages are the report's.
+std::vector<dag_vertex_outcome> outcomes(const dag_walk_report *report);
 
 }  // namespace dagcli

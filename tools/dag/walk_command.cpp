@@ -1,10 +1,11 @@
 // The walk command: runs each vertex once its dependencies have finished,
 // independent ones in parallel on libdag's pool.
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "input.hpp"
 #include "names.hpp"
 #include "shell.hpp"
+#include "signals.hpp"
 
 namespace dagcli {
 namespace {
@@ -24,12 +26,14 @@ struct WalkOptions {
     bool fail_fast = false;
     bool progress = false;
     std::string exec;
+    double grace_seconds = 5;
 };
 
 // Shared by the callback and the observer, which run on libdag's pool threads.
 struct WalkRun {
     const dag_graph *graph;
     const std::string &command;
+    Shell &shell;
     // Guards everything below and every line written, so lines never mix.
     std::mutex mutex;
     size_t finished = 0;
@@ -51,8 +55,12 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
             std::printf("%s\n", name.c_str());
             return DAG_WALK_OK;
         }
-        std::optional<std::string> failure = run_shell(run.command, name);
-        return failure ? fail(walk, vertex, *failure) : DAG_WALK_OK;
+        CommandResult result = run.shell.run(run.command, name);
+        // The walk was cancelled before the command was stopped; a vertex
+        // left pending in a cancelled walk is finished as cancelled, which
+        // is what it is, rather than as failed.
+        if (result.stopped) return DAG_WALK_PENDING;
+        return result.failure ? fail(walk, vertex, *result.failure) : DAG_WALK_OK;
     } catch (const std::exception &e) {
         // Nothing may unwind into libdag: the failure becomes the vertex's,
         // with a fixed message if even copying the exception's fails.
@@ -82,32 +90,74 @@ void observe(dag_walker *, dag_walk_event event, uint64_t vertex, dag_vertex_sta
     }
 }
 
-// Totals, then each failed vertex by name; exit status 1 if any failed.
-int summarize(const dag_graph *g, const dag_walk_report *report) {
-    std::fprintf(stderr, "%zu ok, %zu failed, %zu upstream failed, %zu not run\n",
+// The running walk, for the signal watcher to cancel: the first signal may
+// come before the walk has started, or after it has ended.
+class Cancellation {
+  public:
+    void request() {
+        std::lock_guard lock(mutex_);
+        requested_ = true;
+        if (walker_) dag_walk_cancel(walker_, nullptr);
+    }
+    void started(dag_walker *walker) {
+        std::lock_guard lock(mutex_);
+        walker_ = walker;
+        if (requested_) dag_walk_cancel(walker_, nullptr);
+    }
+    void ended() {
+        std::lock_guard lock(mutex_);
+        walker_ = nullptr;
+    }
+
+  private:
+    std::mutex mutex_;
+    dag_walker *walker_ = nullptr;
+    bool requested_ = false;
+};
+
+const char *signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+// Totals, then each failed vertex and each that never ran, by name; then
+// the signal that stopped the walk, if one did. Exit status 1 if any failed.
+int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
+    const size_t cancelled = dag_walk_report_count(report, DAG_VERTEX_CANCELLED);
+    std::fprintf(stderr, "%zu ok, %zu failed, %zu upstream failed, %zu not run",
                  dag_walk_report_count(report, DAG_VERTEX_OK),
                  dag_walk_report_count(report, DAG_VERTEX_FAILED),
                  dag_walk_report_count(report, DAG_VERTEX_UPSTREAM_FAILED),
                  dag_walk_report_count(report, DAG_VERTEX_NOT_RUN));
-    dag_error *err = nullptr;
-    std::vector<dag_vertex_outcome> outcomes(dag_walk_report_size(report));
-    size_t read = 0;
-    check(dag_walk_report_read(report, 0, outcomes.data(), outcomes.size(), sizeof(dag_vertex_outcome), &read,
-                               &err),
-          &err);
+    if (cancelled > 0) std::fprintf(stderr, ", %zu cancelled", cancelled);
+    std::fputc('\n', stderr);
     std::vector<std::pair<std::string, std::string>> failures;
-    for (const dag_vertex_outcome &o : outcomes)
+    std::vector<std::string> never_ran;
+    for (const dag_vertex_outcome &o : outcomes(report)) {
         if (o.status == DAG_VERTEX_FAILED) failures.emplace_back(vertex_name(g, o.vertex), o.message);
+        if (o.status == DAG_VERTEX_NOT_RUN || (o.status == DAG_VERTEX_CANCELLED && !o.ran))
+            never_ran.push_back(vertex_name(g, o.vertex));
+    }
     std::sort(failures.begin(), failures.end());
+    std::sort(never_ran.begin(), never_ran.end());
     for (const auto &[name, message] : failures)
         std::fprintf(stderr, "failed: %s%s%s\n", name.c_str(), message.empty() ? "" : ": ",
                      message.c_str());
-    return failures.empty() ? 0 : 1;
+    for (const std::string &name : never_ran) std::fprintf(stderr, "never ran: %s\n", name.c_str());
+    if (signal != 0) std::fprintf(stderr, "interrupted by %s\n", signal_name(signal));
+    return failures.empty() ? 0 : check_failed;
 }
 
 int walk(const WalkOptions &options) {
+    Shell shell;
+    Cancellation cancellation;
+    const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
+    // From here on Ctrl-C stops the walk instead of killing dag, so that the
+    // commands are stopped too and the summary is written.
+    SignalWatcher signals([&](int) {
+        cancellation.request();
+        shell.stop(grace);
+    });
+
     Graph g = load(options.input);
-    WalkRun run{g.get(), options.exec, {}, 0};
+    WalkRun run{g.get(), options.exec, shell, {}, 0};
     dag_walk_options walk_options;
     dag_error *err = nullptr;
     check(dag_walk_options_init(&walk_options, sizeof walk_options, &err), &err);
@@ -120,14 +170,22 @@ int walk(const WalkOptions &options) {
         walk_options.observer = observe;
         walk_options.observer_data = &run;
     }
+    dag_walker *raw_walker = nullptr;
+    check(dag_walk_start(g.get(), visit, &run, &walk_options, &raw_walker, &err), &err);
+    Walker walker(raw_walker);
+    cancellation.started(walker.get());
     dag_walk_report *raw = nullptr;
-    dag_status status = dag_walk(g.get(), visit, &run, &walk_options, &raw, &err);
+    dag_status status = dag_walk_wait(walker.get(), &raw, &err);
+    cancellation.ended();
     WalkReport report(raw);
-    // Failed vertices are the summary's business, not an error of the command.
-    check(status == DAG_E_WALK_FAILED ? DAG_OK : status, &err);
+    // Failed vertices and a cancelled walk are the summary's business, not
+    // errors of the command.
+    check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
     // The dry run's names come before the summary when both streams go to one place.
     std::fflush(stdout);
-    return summarize(g.get(), report.get());
+    const int signal = signals.received();
+    const int failed = summarize(g.get(), report.get(), signal);
+    return signal != 0 ? exit_status_after(signal) : failed;
 }
 
 }  // namespace
@@ -140,7 +198,10 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                     "execution order.\nExample: with a -> b and b -> c (a depends on b, b on c), "
                     "c runs first, then b, then a;\nwith --reverse, a first, then b, then c, "
                     "as `dag order` and `dag order --reverse` list them.\n"
-                    "A summary (ok, failed, upstream failed, not run) goes to standard error.\n\n" +
+                    "A summary (ok, failed, upstream failed, not run, and which vertices never "
+                    "ran) goes to standard error.\nSIGINT (Ctrl-C) or SIGTERM cancels the walk: "
+                    "nothing new starts, each running command's\nprocess group gets SIGTERM, and "
+                    "SIGKILL after --grace seconds; exit status 130 or 143.\n\n" +
                     app.get_footer());
     add_input(*command, options->input);
     command->add_option("--parallelism", options->parallelism, "Most vertices running at once")
@@ -158,6 +219,12 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->type_name("CMD");
     command->add_flag("--progress", options->progress,
                       "Print \"[done/total] name\" on standard error as each vertex finishes");
+    command->add_option("--grace", options->grace_seconds,
+                        "On SIGINT or SIGTERM, how long running commands get to exit after "
+                        "SIGTERM before their process groups are killed")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str()
+        ->type_name("SECONDS");
     command->callback([options, &exit_code] { exit_code = walk(*options); });
 }
 

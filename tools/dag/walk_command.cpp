@@ -15,6 +15,10 @@
 #include "names.hpp"
 #include "shell.hpp"
 #include "signals.hpp"
+#include "trace_file.hpp"
+#include "walk_report_file.hpp"
+#include "walk_result.hpp"
+#include "worker_tracks.hpp"
 
 namespace dagcli {
 namespace {
@@ -27,6 +31,8 @@ struct WalkOptions {
     bool progress = false;
     std::string exec;
     double grace_seconds = 5;
+    std::string report_file;
+    std::string trace_file;
 };
 
 // Shared by the callback and the observer, which run on libdag's pool threads.
@@ -34,6 +40,7 @@ struct WalkRun {
     const dag_graph *graph;
     const std::string &command;
     Shell &shell;
+    WorkerTracks tracks;
     // Guards everything below and every line written, so lines never mix.
     std::mutex mutex;
     size_t finished = 0;
@@ -49,6 +56,7 @@ dag_walk_result fail(dag_walker *walk, uint64_t vertex, const std::string &why) 
 dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, void *data) noexcept {
     WalkRun &run = *static_cast<WalkRun *>(data);
     try {
+        run.tracks.note(vertex);
         std::string name = vertex_name(run.graph, vertex);
         if (run.command.empty()) {
             std::lock_guard lock(run.mutex);
@@ -145,6 +153,12 @@ int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
     return failures.empty() ? 0 : check_failed;
 }
 
+// --report and --trace, whichever were asked for.
+void write_result_files(const WalkOptions &options, const WalkResult &result) {
+    if (!options.report_file.empty()) write_report_file(options.report_file, result);
+    if (!options.trace_file.empty()) write_trace_file(options.trace_file, result);
+}
+
 int walk(const WalkOptions &options) {
     Shell shell;
     Cancellation cancellation;
@@ -157,7 +171,7 @@ int walk(const WalkOptions &options) {
     });
 
     Graph g = load(options.input);
-    WalkRun run{g.get(), options.exec, shell, {}, 0};
+    WalkRun run{g.get(), options.exec, shell, {}, {}, 0};
     dag_walk_options walk_options;
     dag_error *err = nullptr;
     check(dag_walk_options_init(&walk_options, sizeof walk_options, &err), &err);
@@ -166,16 +180,26 @@ int walk(const WalkOptions &options) {
     // thread until it exits, so `parallelism` commands at once need as many.
     walk_options.reverse = options.reverse;
     walk_options.failure_policy = options.fail_fast ? DAG_FAILURE_FAIL_FAST : DAG_FAILURE_CONTINUE;
+    // Only the result files show the times: two clock reads a vertex saved otherwise.
+    walk_options.timestamps = !options.report_file.empty() || !options.trace_file.empty();
     if (options.progress) {
         walk_options.observer = observe;
         walk_options.observer_data = &run;
     }
     dag_walker *raw_walker = nullptr;
-    check(dag_walk_start(g.get(), visit, &run, &walk_options, &raw_walker, &err), &err);
+    const auto began = std::chrono::steady_clock::now();
+    try {
+        check(dag_walk_start(g.get(), visit, &run, &walk_options, &raw_walker, &err), &err);
+    } catch (const Failure &) {
+        // A walk refused (a cycle) leaves its files too, with nothing run.
+        write_result_files(options, unwalked(g.get()));
+        throw;
+    }
     Walker walker(raw_walker);
     cancellation.started(walker.get());
     dag_walk_report *raw = nullptr;
     dag_status status = dag_walk_wait(walker.get(), &raw, &err);
+    const auto elapsed = std::chrono::steady_clock::now() - began;
     cancellation.ended();
     WalkReport report(raw);
     // Failed vertices and a cancelled walk are the summary's business, not
@@ -185,6 +209,9 @@ int walk(const WalkOptions &options) {
     std::fflush(stdout);
     const int signal = signals.received();
     const int failed = summarize(g.get(), report.get(), signal);
+    write_result_files(
+        options, walk_result(g.get(), report.get(), run.tracks,
+                             std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()));
     return signal != 0 ? exit_status_after(signal) : failed;
 }
 
@@ -225,6 +252,14 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str()
         ->type_name("SECONDS");
+    command->add_option("--report", options->report_file,
+                        "Write the outcome of every vertex (status, message, start and end in ms "
+                        "since the walk began) and the totals as JSON to FILE, interrupted or not")
+        ->type_name("FILE");
+    command->add_option("--trace", options->trace_file,
+                        "Write the walk as Chrome trace-event JSON to FILE (open it in Perfetto or "
+                        "chrome://tracing): a span per vertex that ran, a track per worker thread")
+        ->type_name("FILE");
     command->callback([options, &exit_code] { exit_code = walk(*options); });
 }
 

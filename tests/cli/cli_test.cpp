@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -20,6 +21,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -451,6 +454,85 @@ TEST(CliRelatives, UnknownNameIsAnError) {
     r = dag({"descendants", "-", "007"}, R"({"vertices": [{"id": 7}]})");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("no vertex is named \"007\""), std::string::npos) << r.err;
+}
+
+// ------------------------------------------------------------------------
+// --json: the same facts as the text output, as one document
+
+nlohmann::json parsed(const Result &r) {
+    nlohmann::json document = nlohmann::json::parse(r.out, nullptr, false);
+    EXPECT_FALSE(document.is_discarded()) << "not JSON:\n" << r.out;
+    return document;
+}
+
+TEST(CliJson, ValidateAndCycles) {
+    Result r = dag({"validate", "--json", deploy});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"valid": true, "vertices": 11, "edges": 13,
+        "roots": ["[root] root"], "cycles": [], "self_references": [], "messages": []})"));
+
+    const std::string bad = "digraph { a -> b; b -> a; c -> c; d -> e; e -> d; x -> a; y }";
+    r = dag({"validate", "--json", "-"}, bad);
+    EXPECT_EQ(r.status, 1);
+    nlohmann::json found = parsed(r);
+    EXPECT_EQ(found["valid"], false);
+    EXPECT_EQ(found["roots"], nlohmann::json::parse(R"(["x", "y"])"));
+    EXPECT_EQ(found["cycles"], nlohmann::json::parse(R"([["a", "b"], ["d", "e"]])"));
+    EXPECT_EQ(found["self_references"], nlohmann::json::parse(R"(["c"])"));
+    // The messages are the text output's, one problem each.
+    std::string text;
+    for (const auto &message : found["messages"]) text += message.get<std::string>() + "\n";
+    EXPECT_EQ(text, dag({"validate", "-"}, bad).out);
+
+    r = dag({"cycles", "--json", "-"}, bad);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(
+                             R"({"cycles": [["a", "b"], ["d", "e"]], "self_references": ["c"]})"));
+    r = dag({"cycles", "--json", deploy});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"cycles": [], "self_references": []})"));
+}
+
+TEST(CliJson, StatsHasTheTextsNumbers) {
+    for (const std::string &input : {std::string("digraph { a -> b; b -> a; c -> c; d }"),
+                                     std::string("digraph { a -> b; b -> c; a -> c; d -> c }")}) {
+        Result r = dag({"stats", "--json", "-"}, input);
+        EXPECT_EQ(r.status, 0) << r.err;
+        const nlohmann::json stats = parsed(r);
+        // "self references: 1" in the text is "self_references": 1 here.
+        for (const std::string &line : lines(dag({"stats", "-"}, input).out)) {
+            std::string key = line.substr(0, line.find(':'));
+            std::replace(key.begin(), key.end(), ' ', '_');
+            const std::string value = line.substr(line.find(": ") + 2);
+            ASSERT_TRUE(stats.contains(key)) << key;
+            if (value == "yes" || value == "no")
+                EXPECT_EQ(stats[key], value == "yes") << key;
+            else if (value == "n/a")
+                EXPECT_TRUE(stats[key].is_null()) << key;
+            else
+                EXPECT_EQ(stats[key], std::stoul(value)) << key;
+        }
+    }
+}
+
+TEST(CliJson, ListsAreTheTextsLines) {
+    for (const std::vector<std::string> &args :
+         {std::vector<std::string>{"order", deploy}, {"order", "--reverse", deploy},
+          {"ancestors", deploy, "[root] aws_instance.web (expand)"},
+          {"descendants", deploy, "[root] aws_vpc.main (expand)", "[root] var.region"}}) {
+        Result text = dag(args);
+        std::vector<std::string> with_json = args;
+        with_json.push_back("--json");
+        Result r = dag(with_json);
+        EXPECT_EQ(r.status, 0) << r.err;
+        const std::string key = args[0];
+        EXPECT_EQ(parsed(r), nlohmann::json({{key, lines(text.out)}})) << args[0];
+    }
+    // A failure prints no document: the message goes to standard error.
+    Result r = dag({"order", "--json", "-"}, "digraph { a -> b; b -> a }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "dag: Cycle:\n  a\n  b\n");
 }
 
 // ------------------------------------------------------------------------

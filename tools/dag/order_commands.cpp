@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "input.hpp"
+#include "json_output.hpp"
 #include "names.hpp"
 
 namespace dagcli {
@@ -15,6 +16,7 @@ namespace {
 struct OrderOptions {
     Input input;
     bool reverse = false;
+    bool json = false;
 };
 
 int order(const OrderOptions &options) {
@@ -26,19 +28,23 @@ int order(const OrderOptions &options) {
     check(options.reverse ? dag_topological_order(g.get(), &raw, &err)
                           : dag_reverse_topological_order(g.get(), &raw, &err),
           &err);
-    print_names(g.get(), take(raw));
+    if (options.json)
+        print_json({{"order", names_json(g.get(), take(raw))}});
+    else
+        print_names(g.get(), take(raw));
     return 0;
 }
 
 struct RelativesOptions {
     Input input;
     std::vector<std::string> names;
+    bool json = false;
 };
 
 using Relatives = dag_status (*)(const dag_graph *, const uint64_t *, size_t, dag_ids **,
                                  dag_error **);
 
-int relatives(const RelativesOptions &options, Relatives find) {
+int relatives(const RelativesOptions &options, const char *key, Relatives find) {
     Graph g = load(options.input);
     std::vector<uint64_t> start;
     try {
@@ -52,6 +58,10 @@ int relatives(const RelativesOptions &options, Relatives find) {
     std::vector<std::string> names;
     for (uint64_t id : take(raw)) names.push_back(vertex_name(g.get(), id));
     std::sort(names.begin(), names.end());
+    if (options.json) {
+        print_json({{key, names}});
+        return 0;
+    }
     for (const std::string &name : names) std::printf("%s\n", name.c_str());
     return 0;
 }
@@ -63,7 +73,9 @@ void add_relatives_command(CLI::App &app, int &exit_code, const char *name,
     add_input(*command, options->input);
     command->add_option("NAME", options->names, "Vertex names (an unnamed vertex: its id)")
         ->required();
-    command->callback([options, &exit_code, find] { exit_code = relatives(*options, find); });
+    add_json_flag(*command, options->json);
+    command->callback(
+        [options, &exit_code, name, find] { exit_code = relatives(*options, name, find); });
 }
 
 }  // namespace
@@ -80,6 +92,7 @@ void add_order_commands(CLI::App &app, int &exit_code) {
     add_input(*command, options->input);
     command->add_flag("--reverse", options->reverse,
                       "Destroy order instead: every vertex before its dependencies");
+    add_json_flag(*command, options->json);
     command->callback([options, &exit_code] { exit_code = order(*options); });
 
     add_relatives_command(app, exit_code, "ancestors",

@@ -202,9 +202,7 @@ int walk(const WalkOptions &options) {
     const auto elapsed = std::chrono::steady_clock::now() - began;
     cancellation.ended();
     WalkReport report(raw);
-    // Failed vertices and a cancelled walk are the summary's business, not
-    // errors of the command.
-    check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
+    if (!report) check(status, &err);
     // The dry run's names come before the summary when both streams go to one place.
     std::fflush(stdout);
     const int signal = signals.received();
@@ -212,6 +210,10 @@ int walk(const WalkOptions &options) {
     write_result_files(
         options, walk_result(g.get(), report.get(), run.tracks,
                              std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()));
+    // Failed vertices and a cancelled walk are the summary's business; any
+    // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but
+    // after the summary and the files.
+    check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
     return signal != 0 ? exit_status_after(signal) : failed;
 }
 

@@ -184,6 +184,8 @@ TEST(CliWalkFiles, WrittenAfterSigintWithEveryVertexAccountedFor) {
     EXPECT_EQ(report.at("cancelled"), 5);
     for (const char *ran : {"a", "b"}) {
         EXPECT_EQ(vertices[ran].at("status"), "cancelled");
+        // sleep, exec'd by the shell, ends by the SIGTERM dag sent.
+        EXPECT_EQ(vertices[ran].at("message"), "stopped by dag: killed by signal 15");
         EXPECT_LE(vertices[ran].at("start_ms").get<double>(), vertices[ran].at("end_ms").get<double>());
     }
     for (const char *never : {"c", "d", "e"}) EXPECT_TRUE(vertices[never].at("start_ms").is_null()) << never;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -44,6 +45,9 @@ struct WalkRun {
     // Guards everything below and every line written, so lines never mix.
     std::mutex mutex;
     size_t finished = 0;
+    // How each command stopped by a signal ended: libdag's own note for the
+    // vertex ("cancelled while pending") says nothing about the command.
+    std::map<uint64_t, std::string> stopped;
 };
 
 // dag_walk_fail copies the message before it returns: nothing need outlive
@@ -67,7 +71,11 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
         // The walk was cancelled before the command was stopped; a vertex
         // left pending in a cancelled walk is finished as cancelled, which
         // is what it is, rather than as failed.
-        if (result.stopped) return DAG_WALK_PENDING;
+        if (result.stopped) {
+            std::lock_guard lock(run.mutex);
+            run.stopped[vertex] = "stopped by dag: " + *result.failure;
+            return DAG_WALK_PENDING;
+        }
         return result.failure ? fail(walk, vertex, *result.failure) : DAG_WALK_OK;
     } catch (const std::exception &e) {
         // Nothing may unwind into libdag: the failure becomes the vertex's,
@@ -171,7 +179,7 @@ int walk(const WalkOptions &options) {
     });
 
     Graph g = load(options.input);
-    WalkRun run{g.get(), options.exec, shell, {}, {}, 0};
+    WalkRun run{g.get(), options.exec, shell, {}, {}, 0, {}};
     dag_walk_options walk_options;
     dag_error *err = nullptr;
     check(dag_walk_options_init(&walk_options, sizeof walk_options, &err), &err);
@@ -207,9 +215,11 @@ int walk(const WalkOptions &options) {
     std::fflush(stdout);
     const int signal = signals.received();
     const int failed = summarize(g.get(), report.get(), signal);
-    write_result_files(
-        options, walk_result(g.get(), report.get(), run.tracks,
-                             std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()));
+    WalkResult result = walk_result(g.get(), report.get(), run.tracks,
+                                    std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
+    for (VertexResult &vertex : result.vertices)
+        if (auto found = run.stopped.find(vertex.id); found != run.stopped.end()) vertex.message = found->second;
+    write_result_files(options, result);
     // Failed vertices and a cancelled walk are the summary's business; any
     // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but
     // after the summary and the files.

@@ -15,7 +15,7 @@ WalkResult walk_result(const dag_graph *g, const dag_walk_report *report, const 
     WalkResult result;
     result.elapsed_ns = elapsed_ns;
     for (const dag_vertex_outcome &o : outcomes(report))
-        result.vertices.push_back({vertex_name(g, o.vertex), o.status, o.ran != 0, o.message,
+        result.vertices.push_back({o.vertex, vertex_name(g, o.vertex), o.status, o.ran != 0, o.message,
                                    o.start_ns, o.end_ns, tracks.of(o.vertex)});
     return result;
 }
@@ -27,6 +27,7 @@ WalkResult unwalked(const dag_graph *g) {
     WalkResult result;
     for (uint64_t id : take(raw)) {
         VertexResult vertex;
+        vertex.id = id;
         vertex.name = vertex_name(g, id);
         result.vertices.push_back(vertex);
     }

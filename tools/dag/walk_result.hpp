@@ -13,6 +13,7 @@
 namespace dagcli {
 
 struct VertexResult {
+    uint64_t id = DAG_NO_VERTEX;
     std::string name;
     dag_vertex_status status = DAG_VERTEX_NOT_RUN;
     bool ran = false;

@@ -73,7 +73,7 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     unreaped_.erase(pid);
-    const bool interrupted = stopping_;
+    const bool interrupted = signalled_.count(pid) > 0;
     lock.unlock();
 
     std::string failure = why(status);
@@ -84,7 +84,8 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
 void Shell::stop(std::chrono::milliseconds grace) {
     std::unique_lock lock(mutex_);
     stopping_ = true;
-    for (pid_t group : running_) kill(-group, SIGTERM);
+    signalled_ = running_;
+    for (pid_t group : signalled_) kill(-group, SIGTERM);
     changed_.wait_for(lock, grace, [this] { return running_.empty(); });
     for (pid_t group : unreaped_) kill(-group, SIGKILL);
     killed_ = true;

@@ -13,8 +13,8 @@
 namespace dagcli {
 
 // How a command ended: failure says why ("exit status 3"), nothing when it
-// exited with status 0; `stopped` when it did not start, or failed, because
-// stop() had been called.
+// exited with status 0; `stopped` when it did not start because stop() had
+// been called, or failed after stop() signalled it.
 struct CommandResult {
     std::optional<std::string> failure;
     bool stopped = false;
@@ -43,6 +43,8 @@ class Shell {
     // included): a process kept unreaped keeps its id, and with it the id of
     // its group, from being reused, so signalling the group is always safe.
     std::set<pid_t> running_, unreaped_;
+    // The commands stop() sent SIGTERM: their failure is dag's doing.
+    std::set<pid_t> signalled_;
 };
 
 }  // namespace dagcli

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -102,6 +103,27 @@ private:
     throw Error(Errc::parse, "DOT: " + printable_utf8(message));
 }
 
+// The line of the text's last non-blank character, 1 for a blank text.
+std::size_t last_line(std::string_view text) {
+    const std::size_t end = text.find_last_not_of(" \t\r\n");
+    if (end == std::string_view::npos) return 1;
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + end, '\n'));
+}
+
+// A text that ends inside a statement fails only at the sentinel's first
+// token, whose line (past the text's end) and token mean nothing to the
+// user: such an error is told as an end of text, on the text's last line.
+std::string in_the_text(std::string message, std::string_view text) {
+    const char prefix[] = "syntax error in line ";
+    const std::size_t at = message.find(prefix);
+    if (at == std::string::npos) return message;
+    const std::size_t line = std::strtoul(message.c_str() + at + sizeof prefix - 1, nullptr, 10);
+    const std::size_t lines_in_text = 1 + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    if (line <= lines_in_text) return message;
+    return "syntax error in line " + std::to_string(last_line(text)) +
+           " at the end of the text: the graph is not finished (a missing '}', or a statement cut short?)";
+}
+
 bool is_sentinel(Agraph_t *g) { return std::strcmp(agnameof(g), sentinel_name) == 0; }
 
 bool is_latin1(Agraph_t *g) {
@@ -170,7 +192,7 @@ DotContent parse(std::string_view text) {
         drained = graph != nullptr || messages.find("Error") != std::string::npos;
         const std::string first = messages;
         drain();
-        parse_error(first.empty() ? "no graph in the text" : first);
+        parse_error(first.empty() ? "no graph in the text" : in_the_text(first, text));
     }
     const std::size_t seen = messages.size();
     GraphPtr next(agread(&src, &disc));
@@ -178,7 +200,7 @@ DotContent parse(std::string_view text) {
     if (!messages.empty()) {
         const std::string first = messages;
         drain();
-        parse_error(first);
+        parse_error(in_the_text(first, text));
     }
     if (!drained) {
         drain();

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -20,6 +21,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -317,23 +320,8 @@ TEST(CliStats, CountsAndLongestChain) {
 // ------------------------------------------------------------------------
 // order, ancestors, descendants
 
-TEST(CliOrder, TopologicalAndExecutionOrder) {
+TEST(CliOrder, ExecutionOrderAndDestroyOrder) {
     Result r = dag({"order", deploy});
-    EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "[root] root\n"
-                     "[root] output.web_ip (expand)\n" +
-                         provider + " (close)\n"
-                         "[root] aws_instance.web (expand)\n"
-                         "[root] aws_db_instance.main (expand)\n"
-                         "[root] aws_security_group.web (expand)\n"
-                         "[root] aws_subnet.public (expand)\n"
-                         "[root] aws_vpc.main (expand)\n"
-                         "[root] data.aws_ami.ubuntu (expand)\n" +
-                         provider + "\n"
-                         "[root] var.region\n");
-    expect_execution_order(lines(r.out), dependencies(deploy), true);
-
-    r = dag({"order", "--reverse", deploy});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "[root] var.region\n" + provider +
                          "\n"
@@ -347,6 +335,45 @@ TEST(CliOrder, TopologicalAndExecutionOrder) {
                          provider + " (close)\n"
                          "[root] root\n");
     expect_execution_order(lines(r.out), dependencies(deploy));
+
+    r = dag({"order", "--reverse", deploy});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[root] root\n"
+                     "[root] output.web_ip (expand)\n" +
+                         provider + " (close)\n"
+                         "[root] aws_instance.web (expand)\n"
+                         "[root] aws_db_instance.main (expand)\n"
+                         "[root] aws_security_group.web (expand)\n"
+                         "[root] aws_subnet.public (expand)\n"
+                         "[root] aws_vpc.main (expand)\n"
+                         "[root] data.aws_ami.ubuntu (expand)\n" +
+                         provider + "\n"
+                         "[root] var.region\n");
+    expect_execution_order(lines(r.out), dependencies(deploy), true);
+}
+
+TEST(CliOrder, HelpsThreeVertexExampleHolds) {
+    // The example both help texts give: a depends on b, b on c.
+    const std::string chain = "digraph { a -> b; b -> c }";
+    EXPECT_EQ(dag({"order", "-"}, chain).out, "c\nb\na\n");
+    EXPECT_EQ(dag({"order", "--reverse", "-"}, chain).out, "a\nb\nc\n");
+    EXPECT_EQ(dag({"walk", "-", "--parallelism", "1"}, chain).out, "c\nb\na\n");
+    EXPECT_EQ(dag({"walk", "-", "--reverse", "--parallelism", "1"}, chain).out, "a\nb\nc\n");
+    for (const char *command : {"order", "walk"}) {
+        Result help = dag({command, "--help"});
+        EXPECT_EQ(help.status, 0);
+        EXPECT_NE(help.out.find("a -> b and b -> c"), std::string::npos) << help.out;
+    }
+}
+
+TEST(CliOrder, TiesGoToTheBytewiseSmallestName) {
+    // Upper case sorts before lower case bytewise, and "a" before "a-" before "b".
+    const std::string free = "digraph { \"b\"; \"a-\"; \"a\"; \"B\"; \"\xc3\xa9\" }";
+    EXPECT_EQ(dag({"order", "-"}, free).out, "B\na\na-\nb\n\xc3\xa9\n");
+    EXPECT_EQ(dag({"order", "--reverse", "-"}, free).out, "B\na\na-\nb\n\xc3\xa9\n");
+    // x and y both wait for z; once z is done, x comes first.
+    EXPECT_EQ(dag({"order", "-"}, "digraph { y -> z; x -> z }").out, "z\nx\ny\n");
+    EXPECT_EQ(dag({"order", "--reverse", "-"}, "digraph { z -> y; z -> x }").out, "z\nx\ny\n");
 }
 
 TEST(CliOrder, CycleIsAnErrorInTerraformsWords) {
@@ -355,7 +382,7 @@ TEST(CliOrder, CycleIsAnErrorInTerraformsWords) {
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, "dag: Cycle:\n  a\n  b\n");
 
-    r = dag({"order", "--reverse", corpus("tf-12-draw-cycles-terraform-golden.dot")});
+    r = dag({"order", corpus("tf-12-draw-cycles-terraform-golden.dot")});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find("Cycle:\n  [root] test_instance.bar (expand)\n"
@@ -365,7 +392,7 @@ TEST(CliOrder, CycleIsAnErrorInTerraformsWords) {
 }
 
 TEST(CliOrder, Corpus) {
-    Result r = dag({"order", corpus("tf-13-oci-crlf.dot")});
+    Result r = dag({"order", "--reverse", corpus("tf-13-oci-crlf.dot")});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out,
               "[root] root\n"
@@ -379,7 +406,7 @@ TEST(CliOrder, Corpus) {
               "[root] var.region\n");
 
     const std::string utf16 = corpus("tf-04-aws-modules-utf16-crlf.dot");
-    r = dag({"order", "--reverse", utf16});
+    r = dag({"order", utf16});
     EXPECT_EQ(r.status, 0) << r.err;
     std::vector<std::string> order = lines(r.out);
     EXPECT_EQ(order.size(), 82u);
@@ -420,13 +447,92 @@ TEST(CliRelatives, UnnamedVertexByItsId) {
 
 TEST(CliRelatives, UnknownNameIsAnError) {
     Result r = dag({"ancestors", deploy, "[root] root", "aws_instance.web"});
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "dag: no vertex is named \"aws_instance.web\"\n");
+    EXPECT_EQ(r.err, "dag: " + deploy + ": no vertex is named \"aws_instance.web\"\n");
 
     r = dag({"descendants", "-", "007"}, R"({"vertices": [{"id": 7}]})");
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("no vertex is named \"007\""), std::string::npos) << r.err;
+}
+
+// ------------------------------------------------------------------------
+// --json: the same facts as the text output, as one document
+
+nlohmann::json parsed(const Result &r) {
+    nlohmann::json document = nlohmann::json::parse(r.out, nullptr, false);
+    EXPECT_FALSE(document.is_discarded()) << "not JSON:\n" << r.out;
+    return document;
+}
+
+TEST(CliJson, ValidateAndCycles) {
+    Result r = dag({"validate", "--json", deploy});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"valid": true, "vertices": 11, "edges": 13,
+        "roots": ["[root] root"], "cycles": [], "self_references": [], "messages": []})"));
+
+    const std::string bad = "digraph { a -> b; b -> a; c -> c; d -> e; e -> d; x -> a; y }";
+    r = dag({"validate", "--json", "-"}, bad);
+    EXPECT_EQ(r.status, 1);
+    nlohmann::json found = parsed(r);
+    EXPECT_EQ(found["valid"], false);
+    EXPECT_EQ(found["roots"], nlohmann::json::parse(R"(["x", "y"])"));
+    EXPECT_EQ(found["cycles"], nlohmann::json::parse(R"([["a", "b"], ["d", "e"]])"));
+    EXPECT_EQ(found["self_references"], nlohmann::json::parse(R"(["c"])"));
+    // The messages are the text output's, one problem each.
+    std::string text;
+    for (const auto &message : found["messages"]) text += message.get<std::string>() + "\n";
+    EXPECT_EQ(text, dag({"validate", "-"}, bad).out);
+
+    r = dag({"cycles", "--json", "-"}, bad);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(
+                             R"({"cycles": [["a", "b"], ["d", "e"]], "self_references": ["c"]})"));
+    r = dag({"cycles", "--json", deploy});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"cycles": [], "self_references": []})"));
+}
+
+TEST(CliJson, StatsHasTheTextsNumbers) {
+    for (const std::string &input : {std::string("digraph { a -> b; b -> a; c -> c; d }"),
+                                     std::string("digraph { a -> b; b -> c; a -> c; d -> c }")}) {
+        Result r = dag({"stats", "--json", "-"}, input);
+        EXPECT_EQ(r.status, 0) << r.err;
+        const nlohmann::json stats = parsed(r);
+        // "self references: 1" in the text is "self_references": 1 here.
+        for (const std::string &line : lines(dag({"stats", "-"}, input).out)) {
+            std::string key = line.substr(0, line.find(':'));
+            std::replace(key.begin(), key.end(), ' ', '_');
+            const std::string value = line.substr(line.find(": ") + 2);
+            ASSERT_TRUE(stats.contains(key)) << key;
+            if (value == "yes" || value == "no")
+                EXPECT_EQ(stats[key], value == "yes") << key;
+            else if (value == "n/a")
+                EXPECT_TRUE(stats[key].is_null()) << key;
+            else
+                EXPECT_EQ(stats[key], std::stoul(value)) << key;
+        }
+    }
+}
+
+TEST(CliJson, ListsAreTheTextsLines) {
+    for (const std::vector<std::string> &args :
+         {std::vector<std::string>{"order", deploy}, {"order", "--reverse", deploy},
+          {"ancestors", deploy, "[root] aws_instance.web (expand)"},
+          {"descendants", deploy, "[root] aws_vpc.main (expand)", "[root] var.region"}}) {
+        Result text = dag(args);
+        std::vector<std::string> with_json = args;
+        with_json.push_back("--json");
+        Result r = dag(with_json);
+        EXPECT_EQ(r.status, 0) << r.err;
+        const std::string key = args[0];
+        EXPECT_EQ(parsed(r), nlohmann::json({{key, lines(text.out)}})) << args[0];
+    }
+    // A failure prints no document: the message goes to standard error.
+    Result r = dag({"order", "--json", "-"}, "digraph { a -> b; b -> a }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "dag: Cycle:\n  a\n  b\n");
 }
 
 // ------------------------------------------------------------------------
@@ -474,7 +580,7 @@ TEST(CliReduce, RemovesImpliedEdges) {
 }
 
 // ------------------------------------------------------------------------
-// Bad input: an error message and exit status 1, never a crash
+// Bad input: an error message naming the file and exit status 2, never a crash
 
 TEST(CliInput, BadInputIsAnError) {
     const std::vector<std::pair<std::string, std::string>> bad = {
@@ -489,9 +595,9 @@ TEST(CliInput, BadInputIsAnError) {
     for (const auto &[input, gist] : bad) {
         for (const char *command : {"validate", "order", "walk"}) {
             Result r = dag({command, "-"}, input);
-            EXPECT_EQ(r.status, 1) << command << " " << input << "\n" << r.err;
+            EXPECT_EQ(r.status, 2) << command << " " << input << "\n" << r.err;
             EXPECT_EQ(r.out, "") << command << " " << input;
-            EXPECT_EQ(r.err.rfind("dag: ", 0), 0u) << r.err;
+            EXPECT_EQ(r.err.rfind("dag: standard input: ", 0), 0u) << r.err;
             EXPECT_EQ(r.err.find("dag_import_graph"), std::string::npos) << "C function name shown: " << r.err;
             EXPECT_NE(r.err.find(gist), std::string::npos) << r.err;
         }
@@ -500,17 +606,83 @@ TEST(CliInput, BadInputIsAnError) {
 
 TEST(CliInput, UnreadableFilesAreErrors) {
     Result missing = dag({"order", source("no/such/graph.dot")});
-    EXPECT_EQ(missing.status, 1);
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find(source("no/such/graph.dot")), std::string::npos) << missing.err;
     EXPECT_NE(missing.err.find("No such file or directory"), std::string::npos) << missing.err;
     EXPECT_EQ(missing.err.rfind("dag: ", 0), 0u);
 
     Result directory = dag({"stats", source("examples")});
-    EXPECT_EQ(directory.status, 1);
+    EXPECT_EQ(directory.status, 2);
     EXPECT_EQ(directory.err.rfind("dag: ", 0), 0u) << directory.err;
 
     Result forced = dag({"order", "--from", "json", deploy});
-    EXPECT_EQ(forced.status, 1);
+    EXPECT_EQ(forced.status, 2);
+    EXPECT_EQ(forced.err.rfind("dag: " + deploy + ": JSON", 0), 0u) << forced.err;
     EXPECT_NE(forced.err.find("JSON"), std::string::npos) << forced.err;
+}
+
+TEST(CliInput, DotErrorsNameTheLineOfTheUsersText) {
+    // Text that ends inside a statement or before the closing brace is
+    // reported on its own last line, not on a line past its end.
+    const std::vector<std::pair<std::string, std::string>> cut_short = {
+        {"digraph { a -> b ", "line 1 at the end of the text"},
+        {"digraph { a -> b; c", "line 1 at the end of the text"},
+        {"digraph {\n  a -> b;\n  c -> \n", "line 3 at the end of the text"},
+        {"digraph {\r\n  a -> b\r\n\r\n\r\n", "line 2 at the end of the text"},
+    };
+    for (const auto &[input, where] : cut_short) {
+        Result r = dag({"validate", "-"}, input);
+        EXPECT_EQ(r.status, 2) << input;
+        EXPECT_NE(r.err.find("DOT: syntax error in " + where), std::string::npos) << input << "\n" << r.err;
+        EXPECT_EQ(r.err.find("digraph'"), std::string::npos) << "the appended graph shows: " << r.err;
+    }
+    // An error inside the text keeps Graphviz's line and token.
+    Result r = dag({"order", "-"}, "digraph {\n  a -> b;\n  c -> -> d\n}\n");
+    EXPECT_EQ(r.err, "dag: standard input: DOT: syntax error in line 3 near '->'\n");
+
+    TempDir dir;
+    const std::string file = dir.path + "/cut.dot";
+    std::ofstream(file) << "digraph {\n  a -> b\n  b -> c\n";
+    r = dag({"order", file});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("dag: " + file + ": DOT: syntax error in line 3 at the end of the text", 0), 0u)
+        << r.err;
+}
+
+TEST(CliInput, ExitStatusTellsABadGraphFromBadInput) {
+    const std::string cyclic = "digraph { a -> b; b -> a }";
+    const std::string two_roots = "digraph { a -> b; c }";
+    const std::string malformed = "digraph { a -> ";
+    struct Case {
+        std::vector<std::string> args;
+        std::string input;
+        int status;
+    };
+    const std::vector<Case> cases = {
+        {{"validate", "-"}, two_roots, 1},
+        {{"validate", "-"}, malformed, 2},
+        {{"root", "-"}, two_roots, 1},
+        {{"cycles", "-"}, cyclic, 1},
+        {{"cycles", "-"}, malformed, 2},
+        {{"order", "-"}, cyclic, 1},
+        {{"reduce", "-"}, cyclic, 1},
+        {{"stats", "-"}, malformed, 2},
+        {{"convert", "-", "--to", "dot"}, malformed, 2},
+        {{"ancestors", "-", "z"}, two_roots, 2},
+        {{"descendants", "-", "a", "z"}, two_roots, 2},
+        {{"walk", "-"}, cyclic, 1},
+        {{"walk", "-", "--exec", "exit 1"}, two_roots, 1},
+        {{"walk", "-", "--exec", "exit 0"}, malformed, 2},
+        {{"walk", "-", "--exec", "exit 0"}, two_roots, 0},
+    };
+    for (const Case &c : cases) {
+        Result r = dag(c.args, c.input);
+        EXPECT_EQ(r.status, c.status) << c.args[0] << " on " << c.input << "\n" << r.err;
+    }
+    for (const char *command : {"validate", "root", "cycles", "stats", "order", "reduce", "walk"}) {
+        Result r = dag({command, source("no/such/graph.dot")});
+        EXPECT_EQ(r.status, 2) << command << "\n" << r.err;
+    }
 }
 
 TEST(CliInput, FullOutputDeviceIsAnError) {
@@ -598,7 +770,8 @@ TEST(CliWalk, FailFastStartsNothingNew) {
     std::string summary;
     for (std::string line; std::getline(file, line);)
         if (line.rfind("[", 0) != 0) summary += line + "\n";  // not a progress line
-    EXPECT_EQ(summary, "1 ok, 1 failed, 1 upstream failed, 1 not run\nfailed: c: exit status 1\n");
+    EXPECT_EQ(summary, "1 ok, 1 failed, 1 upstream failed, 1 not run\nfailed: c: exit status 1\n"
+                       "never ran: b\n");
 }
 
 TEST(CliWalk, ParallelismCommandsRunAtOnce) {

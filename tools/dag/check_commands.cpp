@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "input.hpp"
+#include "json_output.hpp"
 #include "names.hpp"
 
 namespace dagcli {
@@ -24,17 +25,54 @@ Validation validate_graph(const dag_graph *g, bool single_root) {
     return Validation(found);
 }
 
+// The cycles and self references a validation found, as names.
+Json cycles_json(const dag_graph *g, const dag_validation *found) {
+    Json cycles = Json::array();
+    for (size_t i = 0; i < dag_validation_cycle_count(found); ++i) {
+        size_t count = 0;
+        const uint64_t *ids = dag_validation_cycle(found, i, &count);
+        cycles.push_back(names_json(g, std::vector<uint64_t>(ids, ids + count)));
+    }
+    size_t count = 0;
+    const uint64_t *ids = dag_validation_self_references(found, &count);
+    return {{"cycles", cycles},
+            {"self_references", names_json(g, std::vector<uint64_t>(ids, ids + count))}};
+}
+
+// Vertices nothing depends on, by name.
+std::vector<uint64_t> roots_of(const dag_graph *g) {
+    dag_ids *raw = nullptr;
+    dag_error *err = nullptr;
+    check(dag_roots(g, &raw, &err), &err);
+    return take(raw);
+}
+
 struct ValidateOptions {
     Input input;
     bool no_single_root = false;
+    bool json = false;
 };
 
 int validate(const ValidateOptions &options) {
     Graph g = load(options.input);
     Validation found = validate_graph(g.get(), !options.no_single_root);
-    if (dag_validation_status(found.get()) != DAG_OK) {
+    const bool valid = dag_validation_status(found.get()) == DAG_OK;
+    if (options.json) {
+        Json document = {{"valid", valid},
+                         {"vertices", dag_vertex_count(g.get())},
+                         {"edges", dag_edge_count(g.get())},
+                         {"roots", names_json(g.get(), roots_of(g.get()))}};
+        document.update(cycles_json(g.get(), found.get()));
+        Json messages = Json::array();
+        for (size_t i = 0; i < dag_validation_message_count(found.get()); ++i)
+            messages.push_back(dag_validation_message(found.get(), i));
+        document["messages"] = messages;
+        print_json(document);
+        return valid ? 0 : check_failed;
+    }
+    if (!valid) {
         std::printf("%s\n", dag_validation_text(found.get()));
-        return 1;
+        return check_failed;
     }
     size_t vertices = dag_vertex_count(g.get()), edges = dag_edge_count(g.get());
     std::printf("ok: %zu vert%s, %zu edge%s\n", vertices, vertices == 1 ? "ex" : "ices", edges,
@@ -51,15 +89,25 @@ int root(const Input &input) {
     return 0;
 }
 
-int cycles(const Input &input) {
-    Graph g = load(input);
+struct ReportOptions {
+    Input input;
+    bool json = false;
+};
+
+int cycles(const ReportOptions &options) {
+    Graph g = load(options.input);
     Validation found = validate_graph(g.get(), false);
-    if (dag_validation_status(found.get()) == DAG_OK) {
+    const bool acyclic = dag_validation_status(found.get()) == DAG_OK;
+    if (options.json) {
+        print_json(cycles_json(g.get(), found.get()));
+        return acyclic ? 0 : check_failed;
+    }
+    if (acyclic) {
         std::fputs("no cycles\n", stderr);
         return 0;
     }
     std::printf("%s\n", dag_validation_text(found.get()));
-    return 1;
+    return check_failed;
 }
 
 // The most vertices on one dependency path, computed in execution order so
@@ -96,8 +144,8 @@ size_t count_of(const dag_graph *g, dag_status (*list)(const dag_graph *, dag_id
     return n;
 }
 
-int stats(const Input &input) {
-    Graph g = load(input);
+int stats(const ReportOptions &options) {
+    Graph g = load(options.input);
     const size_t roots = count_of(g.get(), dag_roots), leaves = count_of(g.get(), dag_leaves);
 
     Validation found = validate_graph(g.get(), false);
@@ -105,6 +153,17 @@ int stats(const Input &input) {
     dag_validation_self_references(found.get(), &self_references);
     bool acyclic = dag_validation_status(found.get()) == DAG_OK;
 
+    if (options.json) {
+        print_json({{"vertices", dag_vertex_count(g.get())},
+                    {"edges", dag_edge_count(g.get())},
+                    {"roots", roots},
+                    {"leaves", leaves},
+                    {"acyclic", acyclic},
+                    {"cycles", dag_validation_cycle_count(found.get())},
+                    {"self_references", self_references},
+                    {"longest_chain", acyclic ? Json(longest_chain(g.get())) : Json(nullptr)}});
+        return 0;
+    }
     std::printf("vertices: %zu\nedges: %zu\nroots: %zu\nleaves: %zu\n", dag_vertex_count(g.get()),
                 dag_edge_count(g.get()), roots, leaves);
     std::printf("acyclic: %s\ncycles: %zu\nself references: %zu\n", acyclic ? "yes" : "no",
@@ -125,6 +184,7 @@ void add_check_commands(CLI::App &app, int &exit_code) {
     add_input(*command, validate_options->input);
     command->add_flag("--no-single-root", validate_options->no_single_root,
                       "Allow any number of roots, as newer Terraform does");
+    add_json_flag(*command, validate_options->json);
     command->callback([validate_options, &exit_code] { exit_code = validate(*validate_options); });
 
     auto input = std::make_shared<Input>();
@@ -132,19 +192,21 @@ void add_check_commands(CLI::App &app, int &exit_code) {
     add_input(*command, *input);
     command->callback([input, &exit_code] { exit_code = root(*input); });
 
-    input = std::make_shared<Input>();
+    auto report_options = std::make_shared<ReportOptions>();
     command = app.add_subcommand("cycles", "Print every cycle and self reference");
-    add_input(*command, *input);
-    command->callback([input, &exit_code] { exit_code = cycles(*input); });
+    add_input(*command, report_options->input);
+    add_json_flag(*command, report_options->json);
+    command->callback([report_options, &exit_code] { exit_code = cycles(*report_options); });
 
-    input = std::make_shared<Input>();
+    report_options = std::make_shared<ReportOptions>();
     command = app.add_subcommand(
         "stats", "Count vertices, edges, roots, leaves and cycles; the longest chain");
     command->footer("Roots: vertices nothing depends on. Leaves: vertices that depend on nothing.\n"
                     "Longest chain: the most vertices on one path of dependencies.\n\n" +
                     app.get_footer());
-    add_input(*command, *input);
-    command->callback([input, &exit_code] { exit_code = stats(*input); });
+    add_input(*command, report_options->input);
+    add_json_flag(*command, report_options->json);
+    command->callback([report_options, &exit_code] { exit_code = stats(*report_options); });
 }
 
 }  // namespace dagcli

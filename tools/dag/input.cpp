@@ -24,20 +24,33 @@ std::string read_stdin() {
     size_t n;
     while ((n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) data.append(buffer, n);
     if (std::ferror(stdin))
-        throw Failure(std::string("cannot read standard input: ") + std::strerror(errno));
+        throw Failure(std::string("cannot read standard input: ") + std::strerror(errno), bad_input);
     return data;
 }
 
 }  // namespace
 
+std::string shown_name(const Input &input) {
+    return input.path == "-" ? "standard input" : input.path;
+}
+
 Graph load(const Input &input) {
     dag_graph *g = nullptr;
     dag_error *err = nullptr;
+    dag_status status = DAG_OK;
     if (input.path == "-") {
         std::string data = read_stdin();
-        check(dag_import_graph(input.format, data.data(), data.size(), &g, &err), &err);
+        status = dag_import_graph(input.format, data.data(), data.size(), &g, &err);
     } else {
-        check(dag_import_graph_file(input.format, input.path.c_str(), &g, &err), &err);
+        status = dag_import_graph_file(input.format, input.path.c_str(), &g, &err);
+    }
+    // libdag's message says what and where in the text; which file, only
+    // when it could not be read at all.
+    const std::string where = status == DAG_E_IO ? "" : shown_name(input) + ": ";
+    try {
+        check(status, &err, status == DAG_E_NOMEM ? check_failed : bad_input);
+    } catch (const Failure &e) {
+        throw Failure(where + e.what(), e.exit_status());
     }
     return Graph(g);
 }

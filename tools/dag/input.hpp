@@ -18,6 +18,10 @@ struct Input {
 // Adds the FILE positional and the --from option to a command.
 void add_input(CLI::App &command, Input &input);
 
+// The graph, or a Failure with exit status 2 that names the file.
 Graph load(const Input &input);
+
+// The file as messages name it.
+std::string shown_name(const Input &input);
 
 }  // namespace dagcli

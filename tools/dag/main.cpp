@@ -16,8 +16,9 @@ int main(int argc, char **argv) {
                  "dag");
     app.set_version_flag("--version", std::string("dag (libdag ") + dag_version_string() + ")");
     app.require_subcommand(1);
-    app.footer("Exit status: 0 ok, 1 the graph failed the check or the command failed, "
-               "2 usage error.");
+    app.footer("Exit status: 0 ok; 1 the graph failed the check or a vertex failed; 2 usage "
+               "error,\nunreadable or malformed input, unknown vertex name; 130 and 143 after "
+               "SIGINT and SIGTERM.");
 
     int exit_code = 0;
     dagcli::add_check_commands(app, exit_code);
@@ -30,10 +31,14 @@ int main(int argc, char **argv) {
     } catch (const CLI::ParseError &e) {
         // --help and --version arrive here too, with CLI11's exit code 0.
         return app.exit(e) == 0 ? 0 : 2;
+    } catch (const dagcli::Failure &e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "dag: %s\n", e.what());
+        return e.exit_status();
     } catch (const std::exception &e) {
         std::fflush(stdout);
         std::fprintf(stderr, "dag: %s\n", e.what());
-        return 1;
+        return dagcli::check_failed;
     }
     // Output that never reached its file (a full disk) is a failure too.
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {

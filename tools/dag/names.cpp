@@ -38,7 +38,7 @@ uint64_t find_vertex(const dag_graph *g, const std::string &name) {
     dag_error *err = nullptr;
     dag_status status = dag_find_vertex(g, name.c_str(), &id, &err);
     if (status == DAG_E_NOT_FOUND && unnamed_vertex_id(g, name, &id)) status = DAG_OK;
-    check(status, &err);
+    check(status, &err, bad_input);
     return id;
 }
 

@@ -12,7 +12,8 @@ namespace dagcli {
 
 std::string vertex_name(const dag_graph *g, uint64_t id);
 
-// The vertex called `name`, or an unnamed vertex whose decimal id it is.
+// The vertex called `name`, or an unnamed vertex whose decimal id it is;
+// Failure with exit status 2 when there is none.
 uint64_t find_vertex(const dag_graph *g, const std::string &name);
 
 // One name a line, in the order given, in a single write.

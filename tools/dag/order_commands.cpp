@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "input.hpp"
+#include "json_output.hpp"
 #include "names.hpp"
 
 namespace dagcli {
@@ -15,37 +16,52 @@ namespace {
 struct OrderOptions {
     Input input;
     bool reverse = false;
+    bool json = false;
 };
 
 int order(const OrderOptions &options) {
     Graph g = load(options.input);
     dag_ids *raw = nullptr;
     dag_error *err = nullptr;
-    check(options.reverse ? dag_reverse_topological_order(g.get(), &raw, &err)
-                          : dag_topological_order(g.get(), &raw, &err),
+    // libdag keeps Terraform's names, where the "reverse" order is the one
+    // that runs; the program names directions as `walk` does.
+    check(options.reverse ? dag_topological_order(g.get(), &raw, &err)
+                          : dag_reverse_topological_order(g.get(), &raw, &err),
           &err);
-    print_names(g.get(), take(raw));
+    if (options.json)
+        print_json({{"order", names_json(g.get(), take(raw))}});
+    else
+        print_names(g.get(), take(raw));
     return 0;
 }
 
 struct RelativesOptions {
     Input input;
     std::vector<std::string> names;
+    bool json = false;
 };
 
 using Relatives = dag_status (*)(const dag_graph *, const uint64_t *, size_t, dag_ids **,
                                  dag_error **);
 
-int relatives(const RelativesOptions &options, Relatives find) {
+int relatives(const RelativesOptions &options, const char *key, Relatives find) {
     Graph g = load(options.input);
     std::vector<uint64_t> start;
-    for (const std::string &name : options.names) start.push_back(find_vertex(g.get(), name));
+    try {
+        for (const std::string &name : options.names) start.push_back(find_vertex(g.get(), name));
+    } catch (const Failure &e) {
+        throw Failure(shown_name(options.input) + ": " + e.what(), e.exit_status());
+    }
     dag_ids *raw = nullptr;
     dag_error *err = nullptr;
     check(find(g.get(), start.data(), start.size(), &raw, &err), &err);
     std::vector<std::string> names;
     for (uint64_t id : take(raw)) names.push_back(vertex_name(g.get(), id));
     std::sort(names.begin(), names.end());
+    if (options.json) {
+        print_json({{key, names}});
+        return 0;
+    }
     for (const std::string &name : names) std::printf("%s\n", name.c_str());
     return 0;
 }
@@ -57,7 +73,9 @@ void add_relatives_command(CLI::App &app, int &exit_code, const char *name,
     add_input(*command, options->input);
     command->add_option("NAME", options->names, "Vertex names (an unnamed vertex: its id)")
         ->required();
-    command->callback([options, &exit_code, find] { exit_code = relatives(*options, find); });
+    add_json_flag(*command, options->json);
+    command->callback(
+        [options, &exit_code, name, find] { exit_code = relatives(*options, name, find); });
 }
 
 }  // namespace
@@ -65,10 +83,16 @@ void add_relatives_command(CLI::App &app, int &exit_code, const char *name,
 void add_order_commands(CLI::App &app, int &exit_code) {
     auto options = std::make_shared<OrderOptions>();
     CLI::App *command = app.add_subcommand(
-        "order", "Print the vertices, each before its dependencies (--reverse: after)");
+        "order", "Print the vertices in execution order: each after its dependencies");
+    command->footer("Among vertices free at the same moment, the bytewise smallest name comes "
+                    "first.\nExample: with a -> b and b -> c (a depends on b, b on c), "
+                    "`dag order` prints\nc, b, a (as `dag walk` runs them) and `dag order "
+                    "--reverse` prints a, b, c\n(as `dag walk --reverse` runs them).\n\n" +
+                    app.get_footer());
     add_input(*command, options->input);
     command->add_flag("--reverse", options->reverse,
-                      "Execution order instead: every vertex after its dependencies");
+                      "Destroy order instead: every vertex before its dependencies");
+    add_json_flag(*command, options->json);
     command->callback([options, &exit_code] { exit_code = order(*options); });
 
     add_relatives_command(app, exit_code, "ancestors",

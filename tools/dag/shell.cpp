@@ -1,5 +1,6 @@
 #include "shell.hpp"
 
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,8 +11,17 @@
 #include <vector>
 
 namespace dagcli {
+namespace {
 
-std::optional<std::string> run_shell(const std::string &command, const std::string &vertex) {
+std::string why(int status) {
+    if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+    if (WEXITSTATUS(status) != 0) return "exit status " + std::to_string(WEXITSTATUS(status));
+    return {};
+}
+
+}  // namespace
+
+CommandResult Shell::run(const std::string &command, const std::string &vertex) {
     // The environment is built per call, not set with setenv(): commands of
     // other vertices are being started on other threads at the same time.
     const char prefix[] = "DAG_VERTEX=";
@@ -22,19 +32,66 @@ std::optional<std::string> run_shell(const std::string &command, const std::stri
     environment.push_back(variable.data());
     environment.push_back(nullptr);
 
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    // Its own group (0: its pid), which stop() signals as a whole. The
+    // signals dag catches are reset by exec anyway; SIGPIPE may be ignored
+    // by whoever started dag, and a command should get the default.
+    posix_spawnattr_setpgroup(&attributes, 0);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+
     std::string shell = "sh", option = "-c", script = command;
     char *arguments[] = {shell.data(), option.data(), script.data(), nullptr};
     pid_t pid = 0;
-    int error = posix_spawn(&pid, "/bin/sh", nullptr, nullptr, arguments, environment.data());
-    if (error != 0) return "cannot run /bin/sh: " + std::generic_category().message(error);
-
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) return "waiting for /bin/sh: " + std::generic_category().message(errno);
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_) {
+            posix_spawnattr_destroy(&attributes);
+            return {"not started: dag was interrupted", true};
+        }
+        int error = posix_spawn(&pid, "/bin/sh", nullptr, &attributes, arguments, environment.data());
+        posix_spawnattr_destroy(&attributes);
+        if (error != 0) return {"cannot run /bin/sh: " + std::generic_category().message(error), false};
+        running_.insert(pid);
+        unreaped_.insert(pid);
     }
-    if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
-    if (WEXITSTATUS(status) != 0) return "exit status " + std::to_string(WEXITSTATUS(status));
-    return std::nullopt;
+
+    // Waits for the exit without reaping: see unreaped_.
+    siginfo_t info{};
+    while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+    }
+    std::unique_lock lock(mutex_);
+    running_.erase(pid);
+    changed_.notify_all();
+    // While stop() runs, the group must stay signallable until it is killed.
+    changed_.wait(lock, [this] { return !stopping_ || killed_; });
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    unreaped_.erase(pid);
+    const bool interrupted = signalled_.count(pid) > 0;
+    lock.unlock();
+
+    std::string failure = why(status);
+    if (failure.empty()) return {};
+    return {failure, interrupted};
+}
+
+void Shell::stop(std::chrono::milliseconds grace) {
+    std::unique_lock lock(mutex_);
+    stopping_ = true;
+    signalled_ = running_;
+    for (pid_t group : signalled_) kill(-group, SIGTERM);
+    changed_.wait_for(lock, grace, [this] { return running_.empty(); });
+    for (pid_t group : unreaped_) kill(-group, SIGKILL);
+    killed_ = true;
+    changed_.notify_all();
+    // The killed commands' threads reap them; dag exits after the walk,
+    // which waits for those threads.
 }
 
 }  // namespace dagcli

@@ -1,15 +1,50 @@
-// Runs one vertex's --exec command.
+// Runs the vertices' --exec commands, and stops them all when asked.
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace dagcli {
 
-// Runs `/bin/sh -c command` with DAG_VERTEX=vertex added to the environment,
-// inheriting standard input, output and error, and waits for it. Returns why
-// it failed ("exit status 3"), or nothing when it exited with status 0.
-// Safe to call from several threads at once.
-std::optional<std::string> run_shell(const std::string &command, const std::string &vertex);
+// How a command ended: failure says why ("exit status 3"), nothing when it
+// exited with status 0; `stopped` when it did not start because stop() had
+// been called, or failed after stop() signalled it.
+struct CommandResult {
+    std::optional<std::string> failure;
+    bool stopped = false;
+};
+
+class Shell {
+  public:
+    // Runs `/bin/sh -c command` with DAG_VERTEX=vertex added to the
+    // environment, inheriting standard input, output and error, in a process
+    // group of its own (so that stop() reaches what it starts too), and
+    // waits for it. Safe to call from several threads at once.
+    CommandResult run(const std::string &command, const std::string &vertex);
+
+    // Starts no command from now on, sends SIGTERM to the process group of
+    // each running one, and SIGKILL to all those groups once every command
+    // has exited or `grace` has passed, whichever comes first: nothing they
+    // started is left behind. Returns once that is done. Called once.
+    void stop(std::chrono::milliseconds grace);
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool stopping_ = false;
+    bool killed_ = false;
+    // Commands not yet exited, and those not yet reaped (running ones
+    // included): a process kept unreaped keeps its id, and with it the id of
+    // its group, from being reused, so signalling the group is always safe.
+    std::set<pid_t> running_, unreaped_;
+    // The commands stop() sent SIGTERM: their failure is dag's doing.
+    std::set<pid_t> signalled_;
+};
 
 }  // namespace dagcli

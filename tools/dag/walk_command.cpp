@@ -1,10 +1,12 @@
 // The walk command: runs each vertex once its dependencies have finished,
 // independent ones in parallel on libdag's pool.
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,11 @@
 #include "input.hpp"
 #include "names.hpp"
 #include "shell.hpp"
+#include "signals.hpp"
+#include "trace_file.hpp"
+#include "walk_report_file.hpp"
+#include "walk_result.hpp"
+#include "worker_tracks.hpp"
 
 namespace dagcli {
 namespace {
@@ -24,15 +31,23 @@ struct WalkOptions {
     bool fail_fast = false;
     bool progress = false;
     std::string exec;
+    double grace_seconds = 5;
+    std::string report_file;
+    std::string trace_file;
 };
 
 // Shared by the callback and the observer, which run on libdag's pool threads.
 struct WalkRun {
     const dag_graph *graph;
     const std::string &command;
+    Shell &shell;
+    WorkerTracks tracks;
     // Guards everything below and every line written, so lines never mix.
     std::mutex mutex;
     size_t finished = 0;
+    // How each command stopped by a signal ended: libdag's own note for the
+    // vertex ("cancelled while pending") says nothing about the command.
+    std::map<uint64_t, std::string> stopped;
 };
 
 // dag_walk_fail copies the message before it returns: nothing need outlive
@@ -45,14 +60,23 @@ dag_walk_result fail(dag_walker *walk, uint64_t vertex, const std::string &why) 
 dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, void *data) noexcept {
     WalkRun &run = *static_cast<WalkRun *>(data);
     try {
+        run.tracks.note(vertex);
         std::string name = vertex_name(run.graph, vertex);
         if (run.command.empty()) {
             std::lock_guard lock(run.mutex);
             std::printf("%s\n", name.c_str());
             return DAG_WALK_OK;
         }
-        std::optional<std::string> failure = run_shell(run.command, name);
-        return failure ? fail(walk, vertex, *failure) : DAG_WALK_OK;
+        CommandResult result = run.shell.run(run.command, name);
+        // The walk was cancelled before the command was stopped; a vertex
+        // left pending in a cancelled walk is finished as cancelled, which
+        // is what it is, rather than as failed.
+        if (result.stopped) {
+            std::lock_guard lock(run.mutex);
+            run.stopped[vertex] = "stopped by dag: " + *result.failure;
+            return DAG_WALK_PENDING;
+        }
+        return result.failure ? fail(walk, vertex, *result.failure) : DAG_WALK_OK;
     } catch (const std::exception &e) {
         // Nothing may unwind into libdag: the failure becomes the vertex's,
         // with a fixed message if even copying the exception's fails.
@@ -82,32 +106,80 @@ void observe(dag_walker *, dag_walk_event event, uint64_t vertex, dag_vertex_sta
     }
 }
 
-// Totals, then each failed vertex by name; exit status 1 if any failed.
-int summarize(const dag_graph *g, const dag_walk_report *report) {
-    std::fprintf(stderr, "%zu ok, %zu failed, %zu upstream failed, %zu not run\n",
+// The running walk, for the signal watcher to cancel: the first signal may
+// come before the walk has started, or after it has ended.
+class Cancellation {
+  public:
+    void request() {
+        std::lock_guard lock(mutex_);
+        requested_ = true;
+        if (walker_) dag_walk_cancel(walker_, nullptr);
+    }
+    void started(dag_walker *walker) {
+        std::lock_guard lock(mutex_);
+        walker_ = walker;
+        if (requested_) dag_walk_cancel(walker_, nullptr);
+    }
+    void ended() {
+        std::lock_guard lock(mutex_);
+        walker_ = nullptr;
+    }
+
+  private:
+    std::mutex mutex_;
+    dag_walker *walker_ = nullptr;
+    bool requested_ = false;
+};
+
+const char *signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+// Totals, then each failed vertex and each that never ran, by name; then
+// the signal that stopped the walk, if one did. Exit status 1 if any failed.
+int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
+    const size_t cancelled = dag_walk_report_count(report, DAG_VERTEX_CANCELLED);
+    std::fprintf(stderr, "%zu ok, %zu failed, %zu upstream failed, %zu not run",
                  dag_walk_report_count(report, DAG_VERTEX_OK),
                  dag_walk_report_count(report, DAG_VERTEX_FAILED),
                  dag_walk_report_count(report, DAG_VERTEX_UPSTREAM_FAILED),
                  dag_walk_report_count(report, DAG_VERTEX_NOT_RUN));
-    dag_error *err = nullptr;
-    std::vector<dag_vertex_outcome> outcomes(dag_walk_report_size(report));
-    size_t read = 0;
-    check(dag_walk_report_read(report, 0, outcomes.data(), outcomes.size(), sizeof(dag_vertex_outcome), &read,
-                               &err),
-          &err);
+    if (cancelled > 0) std::fprintf(stderr, ", %zu cancelled", cancelled);
+    std::fputc('\n', stderr);
     std::vector<std::pair<std::string, std::string>> failures;
-    for (const dag_vertex_outcome &o : outcomes)
+    std::vector<std::string> never_ran;
+    for (const dag_vertex_outcome &o : outcomes(report)) {
         if (o.status == DAG_VERTEX_FAILED) failures.emplace_back(vertex_name(g, o.vertex), o.message);
+        if (o.status == DAG_VERTEX_NOT_RUN || (o.status == DAG_VERTEX_CANCELLED && !o.ran))
+            never_ran.push_back(vertex_name(g, o.vertex));
+    }
     std::sort(failures.begin(), failures.end());
+    std::sort(never_ran.begin(), never_ran.end());
     for (const auto &[name, message] : failures)
         std::fprintf(stderr, "failed: %s%s%s\n", name.c_str(), message.empty() ? "" : ": ",
                      message.c_str());
-    return failures.empty() ? 0 : 1;
+    for (const std::string &name : never_ran) std::fprintf(stderr, "never ran: %s\n", name.c_str());
+    if (signal != 0) std::fprintf(stderr, "interrupted by %s\n", signal_name(signal));
+    return failures.empty() ? 0 : check_failed;
+}
+
+// --report and --trace, whichever were asked for.
+void write_result_files(const WalkOptions &options, const WalkResult &result) {
+    if (!options.report_file.empty()) write_report_file(options.report_file, result);
+    if (!options.trace_file.empty()) write_trace_file(options.trace_file, result);
 }
 
 int walk(const WalkOptions &options) {
+    Shell shell;
+    Cancellation cancellation;
+    const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
+    // From here on Ctrl-C stops the walk instead of killing dag, so that the
+    // commands are stopped too and the summary is written.
+    SignalWatcher signals([&](int) {
+        cancellation.request();
+        shell.stop(grace);
+    });
+
     Graph g = load(options.input);
-    WalkRun run{g.get(), options.exec, {}, 0};
+    WalkRun run{g.get(), options.exec, shell, {}, {}, 0, {}};
     dag_walk_options walk_options;
     dag_error *err = nullptr;
     check(dag_walk_options_init(&walk_options, sizeof walk_options, &err), &err);
@@ -116,18 +188,43 @@ int walk(const WalkOptions &options) {
     // thread until it exits, so `parallelism` commands at once need as many.
     walk_options.reverse = options.reverse;
     walk_options.failure_policy = options.fail_fast ? DAG_FAILURE_FAIL_FAST : DAG_FAILURE_CONTINUE;
+    // Only the result files show the times: two clock reads a vertex saved otherwise.
+    walk_options.timestamps = !options.report_file.empty() || !options.trace_file.empty();
     if (options.progress) {
         walk_options.observer = observe;
         walk_options.observer_data = &run;
     }
+    dag_walker *raw_walker = nullptr;
+    const auto began = std::chrono::steady_clock::now();
+    try {
+        check(dag_walk_start(g.get(), visit, &run, &walk_options, &raw_walker, &err), &err);
+    } catch (const Failure &) {
+        // A walk refused (a cycle) leaves its files too, with nothing run.
+        write_result_files(options, unwalked(g.get()));
+        throw;
+    }
+    Walker walker(raw_walker);
+    cancellation.started(walker.get());
     dag_walk_report *raw = nullptr;
-    dag_status status = dag_walk(g.get(), visit, &run, &walk_options, &raw, &err);
+    dag_status status = dag_walk_wait(walker.get(), &raw, &err);
+    const auto elapsed = std::chrono::steady_clock::now() - began;
+    cancellation.ended();
     WalkReport report(raw);
-    // Failed vertices are the summary's business, not an error of the command.
-    check(status == DAG_E_WALK_FAILED ? DAG_OK : status, &err);
+    if (!report) check(status, &err);
     // The dry run's names come before the summary when both streams go to one place.
     std::fflush(stdout);
-    return summarize(g.get(), report.get());
+    const int signal = signals.received();
+    const int failed = summarize(g.get(), report.get(), signal);
+    WalkResult result = walk_result(g.get(), report.get(), run.tracks,
+                                    std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
+    for (VertexResult &vertex : result.vertices)
+        if (auto found = run.stopped.find(vertex.id); found != run.stopped.end()) vertex.message = found->second;
+    write_result_files(options, result);
+    // Failed vertices and a cancelled walk are the summary's business; any
+    // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but
+    // after the summary and the files.
+    check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
+    return signal != 0 ? exit_status_after(signal) : failed;
 }
 
 }  // namespace
@@ -137,8 +234,13 @@ void add_walk_command(CLI::App &app, int &exit_code) {
     CLI::App *command =
         app.add_subcommand("walk", "Run each vertex once all it depends on is done, in parallel");
     command->footer("Without --exec, each vertex prints its name as it runs: a dry run of the "
-                    "execution order.\nA summary (ok, failed, upstream failed, not run) goes to "
-                    "standard error.\n\n" +
+                    "execution order.\nExample: with a -> b and b -> c (a depends on b, b on c), "
+                    "c runs first, then b, then a;\nwith --reverse, a first, then b, then c, "
+                    "as `dag order` and `dag order --reverse` list them.\n"
+                    "A summary (ok, failed, upstream failed, not run, and which vertices never "
+                    "ran) goes to standard error.\nSIGINT (Ctrl-C) or SIGTERM cancels the walk: "
+                    "nothing new starts, each running command's\nprocess group gets SIGTERM, and "
+                    "SIGKILL after --grace seconds; exit status 130 or 143.\n\n" +
                     app.get_footer());
     add_input(*command, options->input);
     command->add_option("--parallelism", options->parallelism, "Most vertices running at once")
@@ -146,7 +248,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->capture_default_str()
         ->type_name("N");
     command->add_flag("--reverse", options->reverse,
-                      "Run dependents before their dependencies (destroy order)");
+                      "Run dependents before their dependencies (destroy order, as `dag order --reverse`)");
     command->add_flag("--fail-fast", options->fail_fast,
                       "Start nothing new once a vertex has failed");
     command->add_option("--exec", options->exec,
@@ -156,6 +258,20 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->type_name("CMD");
     command->add_flag("--progress", options->progress,
                       "Print \"[done/total] name\" on standard error as each vertex finishes");
+    command->add_option("--grace", options->grace_seconds,
+                        "On SIGINT or SIGTERM, how long running commands get to exit after "
+                        "SIGTERM before their process groups are killed")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str()
+        ->type_name("SECONDS");
+    command->add_option("--report", options->report_file,
+                        "Write the outcome of every vertex (status, message, start and end in ms "
+                        "since the walk began) and the totals as JSON to FILE, interrupted or not")
+        ->type_name("FILE");
+    command->add_option("--trace", options->trace_file,
+                        "Write the walk as Chrome trace-event JSON to FILE (open it in Perfetto or "
+                        "chrome://tracing): a span per vertex that ran, a track per worker thread")
+        ->type_name("FILE");
     command->callback([options, &exit_code] { exit_code = walk(*options); });
 }
 

@@ -1,0 +1,158 @@
+// The `dag` program started in a session of its own and left running, its
+// output in files: a test signals it while it runs, then looks at what is
+// left in its session. Every wait is bounded; whatever is left behind when
+// a test ends is killed, so that no test leaves a process behind.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace cli_test {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Polls `condition` every 10 ms until it holds or `limit` has passed.
+inline bool wait_until(const std::function<bool()> &condition, milliseconds limit) {
+    const auto deadline = Clock::now() + limit;
+    while (!condition()) {
+        if (Clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(milliseconds(10));
+    }
+    return true;
+}
+
+inline std::string read_file(const std::string &path) {
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+inline bool exists(const std::string &path) { return access(path.c_str(), F_OK) == 0; }
+
+// A scratch directory, removed with what was left in it.
+struct ScratchDir {
+    std::string path;
+    ScratchDir() {
+        char name[] = "/tmp/dag-cli-test-XXXXXX";
+        EXPECT_NE(mkdtemp(name), nullptr);
+        path = name;
+    }
+    ~ScratchDir() {
+        const std::string command = "rm -rf '" + path + "'";
+        EXPECT_EQ(std::system(command.c_str()), 0);
+    }
+};
+
+// Processes of session `sid` that have not exited. A zombie has exited: it
+// only waits to be reaped by its parent, which for an orphan is init.
+inline std::vector<pid_t> live_in_session(pid_t sid) {
+    std::vector<pid_t> live;
+    DIR *proc = opendir("/proc");
+    if (!proc) return live;
+    while (dirent *entry = readdir(proc)) {
+        const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+        if (pid <= 0) continue;
+        const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+        // "pid (comm) state ppid pgrp session ...": comm may hold anything.
+        const size_t close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream fields(stat.substr(close + 1));
+        char state = 0;
+        long ppid = 0, pgrp = 0, session = 0;
+        if (fields >> state >> ppid >> pgrp >> session && session == sid && state != 'Z')
+            live.push_back(pid);
+    }
+    closedir(proc);
+    return live;
+}
+
+class BackgroundDag {
+  public:
+    // Runs DAG_CLI with `args`, standard input from `input_file`, standard
+    // output and error into files in `dir`.
+    BackgroundDag(const std::vector<std::string> &args, const std::string &input_file,
+                  const std::string &dir)
+        : out_(dir + "/stdout"), err_(dir + "/stderr") {
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, input_file.c_str(), O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawnattr_t attributes;
+        posix_spawnattr_init(&attributes);
+        sigset_t signals;
+        sigemptyset(&signals);
+        posix_spawnattr_setsigmask(&attributes, &signals);
+        for (int signal : {SIGINT, SIGTERM, SIGPIPE}) sigaddset(&signals, signal);
+        posix_spawnattr_setsigdefault(&attributes, &signals);
+        posix_spawnattr_setflags(&attributes,
+                                 POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+        std::vector<std::string> argv = args;
+        argv.insert(argv.begin(), DAG_CLI);
+        std::vector<char *> pointers;
+        for (std::string &arg : argv) pointers.push_back(arg.data());
+        pointers.push_back(nullptr);
+        const int error = posix_spawn(&pid_, DAG_CLI, &actions, &attributes, pointers.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attributes);
+        EXPECT_EQ(error, 0) << "cannot start " << DAG_CLI;
+        if (error != 0) pid_ = -1;
+    }
+
+    ~BackgroundDag() {
+        if (pid_ > 0 && status_ < 0) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+        }
+        // A failing test may leave commands behind; none may outlive it.
+        if (pid_ > 0)
+            for (pid_t left : live_in_session(pid_)) kill(left, SIGKILL);
+    }
+    BackgroundDag(const BackgroundDag &) = delete;
+    BackgroundDag &operator=(const BackgroundDag &) = delete;
+
+    // Also the id of its session and of its process group.
+    pid_t pid() const { return pid_; }
+
+    // Its exit status (128 + signal if a signal ended it) once it has
+    // exited, waiting up to `limit`; -1 if it is still running then.
+    int wait(milliseconds limit) {
+        wait_until(
+            [this] {
+                int status = 0;
+                if (pid_ <= 0 || waitpid(pid_, &status, WNOHANG) != pid_) return false;
+                status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+                return true;
+            },
+            limit);
+        return status_;
+    }
+
+    std::string out() const { return read_file(out_); }
+    std::string err() const { return read_file(err_); }
+
+  private:
+    std::string out_, err_;
+    pid_t pid_ = -1;
+    int status_ = -1;
+};
+
+}  // namespace cli_test

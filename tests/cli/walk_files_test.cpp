@@ -1,0 +1,221 @@
+// `dag walk --report FILE --trace FILE`: both files parsed and checked
+// against the graph (read here through the C API): every vertex accounted
+// for, every dependency finished before its dependent started, one trace
+// event per vertex that ran; after SIGINT too.
+#include <gtest/gtest.h>
+
+#include <dag/dag.h>
+#include <signal.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "background_dag.hpp"
+
+namespace {
+
+using namespace cli_test;
+using nlohmann::json;
+
+const std::string deploy = std::string(DAG_SOURCE_DIR) + "/examples/graphs/deploy.dot";
+
+// Every edge of the graph in `file`, as (dependent, dependency) names.
+std::vector<std::pair<std::string, std::string>> edges_of(const std::string &file) {
+    dag_graph *g = nullptr;
+    EXPECT_EQ(dag_import_graph_file(DAG_FORMAT_AUTO, file.c_str(), &g, nullptr), DAG_OK);
+    std::unique_ptr<dag_graph, void (*)(dag_graph *)> owned(g, dag_free);
+    auto name = [&](uint64_t id) {
+        const char *text = nullptr;
+        dag_vertex_name(g, id, &text, nullptr);
+        return std::string(text ? text : "");
+    };
+    std::vector<std::pair<std::string, std::string>> edges;
+    dag_ids *vertices = nullptr;
+    EXPECT_EQ(dag_vertices(g, &vertices, nullptr), DAG_OK);
+    for (size_t i = 0; i < dag_ids_count(vertices); ++i) {
+        const uint64_t id = dag_ids_data(vertices)[i];
+        dag_ids *dependencies = nullptr;
+        EXPECT_EQ(dag_dependencies(g, id, &dependencies, nullptr), DAG_OK);
+        for (size_t j = 0; j < dag_ids_count(dependencies); ++j)
+            edges.emplace_back(name(id), name(dag_ids_data(dependencies)[j]));
+        dag_ids_free(dependencies);
+    }
+    dag_ids_free(vertices);
+    return edges;
+}
+
+json parse_file(const std::string &path) {
+    json document = json::parse(read_file(path), nullptr, false);
+    EXPECT_FALSE(document.is_discarded()) << path << " is not JSON:\n" << read_file(path);
+    return document;
+}
+
+std::map<std::string, json> by_name(const json &report) {
+    std::map<std::string, json> vertices;
+    for (const json &v : report.at("vertices")) vertices[v.at("name").get<std::string>()] = v;
+    return vertices;
+}
+
+// The trace's complete events ("ph": "X"), by vertex name; a name twice fails.
+std::map<std::string, json> spans(const json &trace) {
+    std::map<std::string, json> events;
+    for (const json &e : trace.at("traceEvents")) {
+        if (e.at("ph") != "X") continue;
+        EXPECT_TRUE(events.emplace(e.at("name").get<std::string>(), e).second) << e.dump();
+    }
+    return events;
+}
+
+// The report's totals match its vertices, and every status is one of the five.
+void expect_totals_add_up(const json &report) {
+    std::map<std::string, int> counted;
+    for (const json &v : report.at("vertices")) ++counted[v.at("status").get<std::string>()];
+    int total = 0;
+    for (const char *status : {"ok", "failed", "upstream_failed", "cancelled", "not_run"}) {
+        EXPECT_EQ(report.at(status).get<int>(), counted[status]) << status;
+        total += counted[status];
+    }
+    EXPECT_EQ(total, static_cast<int>(report.at("vertices").size())) << "a status outside the five";
+}
+
+TEST(CliWalkFiles, EveryDependencyEndsBeforeItsDependentStarts) {
+    const auto edges = edges_of(deploy);
+    ASSERT_EQ(edges.size(), 13u);
+    for (bool reverse : {false, true}) {
+        ScratchDir dir;
+        const std::string report_file = dir.path + "/report.json", trace_file = dir.path + "/trace.json";
+        std::vector<std::string> args = {"walk", deploy, "--parallelism", "4", "--exec", "sleep 0.02",
+                                         "--report", report_file, "--trace", trace_file};
+        if (reverse) args.push_back("--reverse");
+        BackgroundDag dag(args, "/dev/null", dir.path);
+        ASSERT_EQ(dag.wait(milliseconds(30000)), 0) << dag.err();
+
+        const json report = parse_file(report_file);
+        const auto vertices = by_name(report);
+        ASSERT_EQ(vertices.size(), 11u);
+        EXPECT_EQ(report.at("ok"), 11);
+        expect_totals_add_up(report);
+        for (const auto &[name, v] : vertices) {
+            EXPECT_EQ(v.at("status"), "ok") << name;
+            EXPECT_EQ(v.at("message"), "") << name;
+            // Each command sleeps 20 ms: its span must show it.
+            EXPECT_GE(v.at("end_ms").get<double>() - v.at("start_ms").get<double>(), 19.0) << name;
+            EXPECT_LE(v.at("end_ms").get<double>(), report.at("elapsed_ms").get<double>()) << name;
+        }
+        const json trace = parse_file(trace_file);
+        const auto events = spans(trace);
+        ASSERT_EQ(events.size(), 11u) << trace.dump();
+        std::set<int> workers;
+        for (const auto &[name, e] : events) {
+            EXPECT_EQ(e.at("args").at("status"), "ok") << name;
+            EXPECT_EQ(e.at("pid"), 1);
+            workers.insert(e.at("tid").get<int>());
+            // The trace's microseconds are the report's milliseconds.
+            EXPECT_NEAR(e.at("ts").get<double>(), vertices.at(name).at("start_ms").get<double>() * 1000, 0.01);
+        }
+        EXPECT_LE(workers.size(), 4u) << "more tracks than workers";
+        EXPECT_GE(*workers.begin(), 1);
+
+        for (auto [dependent, dependency] : edges) {
+            if (reverse) std::swap(dependent, dependency);
+            const json &first = vertices.at(dependency), &then = vertices.at(dependent);
+            EXPECT_LE(first.at("end_ms").get<double>(), then.at("start_ms").get<double>())
+                << dependency << " must end before " << dependent << " starts";
+            const json &a = events.at(dependency), &b = events.at(dependent);
+            EXPECT_LE(a.at("ts").get<double>() + a.at("dur").get<double>(), b.at("ts").get<double>() + 0.001)
+                << dependency << " -> " << dependent;
+        }
+    }
+}
+
+TEST(CliWalkFiles, FailuresAndWhatNeverRan) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a -> b; b -> c; d }";
+    const std::string report_file = dir.path + "/report.json", trace_file = dir.path + "/trace.json";
+    BackgroundDag dag({"walk", "-", "--exec", "[ \"$DAG_VERTEX\" != c ] || exit 3", "--report",
+                       report_file, "--trace", trace_file},
+                      input, dir.path);
+    ASSERT_EQ(dag.wait(milliseconds(10000)), 1) << dag.err();
+    const json report = parse_file(report_file);
+    expect_totals_add_up(report);
+    auto vertices = by_name(report);
+    ASSERT_EQ(vertices.size(), 4u);
+    EXPECT_EQ(vertices["c"].at("status"), "failed");
+    EXPECT_EQ(vertices["c"].at("message"), "exit status 3");
+    EXPECT_EQ(vertices["d"].at("status"), "ok");
+    for (const char *skipped : {"a", "b"}) {
+        EXPECT_EQ(vertices[skipped].at("status"), "upstream_failed");
+        EXPECT_TRUE(vertices[skipped].at("start_ms").is_null());
+        EXPECT_TRUE(vertices[skipped].at("end_ms").is_null());
+    }
+    const auto events = spans(parse_file(trace_file));
+    ASSERT_EQ(events.size(), 2u) << "c and d ran, a and b did not";
+    EXPECT_EQ(events.at("c").at("args").at("status"), "failed");
+    EXPECT_EQ(events.at("d").at("args").at("status"), "ok");
+}
+
+TEST(CliWalkFiles, WrittenAfterSigintWithEveryVertexAccountedFor) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    // a and b run until interrupted; c, d and e wait for them, so never run.
+    std::ofstream(input) << "digraph { a; b; c -> a; d -> b; e -> c }";
+    const std::string report_file = dir.path + "/report.json", trace_file = dir.path + "/trace.json";
+    BackgroundDag dag({"walk", "-", "--parallelism", "2", "--exec",
+                       "touch " + dir.path + "/$DAG_VERTEX; exec sleep 30", "--report", report_file,
+                       "--trace", trace_file},
+                      input, dir.path);
+    ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/a") && exists(dir.path + "/b"); },
+                           milliseconds(10000)))
+        << dag.err();
+    ASSERT_EQ(kill(dag.pid(), SIGINT), 0);
+    ASSERT_EQ(dag.wait(milliseconds(5000)), 130) << dag.err();
+
+    const json report = parse_file(report_file);
+    expect_totals_add_up(report);
+    auto vertices = by_name(report);
+    ASSERT_EQ(vertices.size(), 5u);
+    EXPECT_EQ(report.at("cancelled"), 5);
+    for (const char *ran : {"a", "b"}) {
+        EXPECT_EQ(vertices[ran].at("status"), "cancelled");
+        // sleep, exec'd by the shell, ends by the SIGTERM dag sent.
+        EXPECT_EQ(vertices[ran].at("message"), "stopped by dag: killed by signal 15");
+        EXPECT_LE(vertices[ran].at("start_ms").get<double>(), vertices[ran].at("end_ms").get<double>());
+    }
+    for (const char *never : {"c", "d", "e"}) EXPECT_TRUE(vertices[never].at("start_ms").is_null()) << never;
+
+    const auto events = spans(parse_file(trace_file));
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events.at("a").at("args").at("status"), "cancelled");
+    // Two commands at once run on two worker threads: two tracks.
+    EXPECT_NE(events.at("a").at("tid"), events.at("b").at("tid"));
+}
+
+TEST(CliWalkFiles, RefusedWalkAndUnwritableFile) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a -> b; b -> a; c }";
+    const std::string report_file = dir.path + "/report.json", trace_file = dir.path + "/trace.json";
+    BackgroundDag cyclic({"walk", "-", "--report", report_file, "--trace", trace_file}, input, dir.path);
+    ASSERT_EQ(cyclic.wait(milliseconds(10000)), 1) << cyclic.err();
+    const json report = parse_file(report_file);
+    EXPECT_EQ(report.at("not_run"), 3);
+    expect_totals_add_up(report);
+    EXPECT_TRUE(spans(parse_file(trace_file)).empty());
+
+    std::ofstream(input) << "digraph { a }";
+    BackgroundDag unwritable({"walk", "-", "--report", dir.path + "/no/such/dir/report.json"}, input,
+                             dir.path);
+    EXPECT_EQ(unwritable.wait(milliseconds(10000)), 2);
+    EXPECT_NE(unwritable.err().find("dag: cannot write " + dir.path + "/no/such/dir/report.json"),
+              std::string::npos)
+        << unwritable.err();
+}
+
+}  // namespace

@@ -1,0 +1,87 @@
+// SIGINT and SIGTERM sent to `dag walk --exec` while its commands run: the
+// walk stops, the commands' process groups are terminated (killed after
+// --grace), nothing of theirs is left, and the summary and exit status say
+// what happened.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <fstream>
+#include <string>
+
+#include "background_dag.hpp"
+
+namespace {
+
+using namespace cli_test;
+
+// a and b run at once and block; c waits for a, so it never starts.
+const char graph[] = "digraph { a; b; c -> a }";
+
+// Starts the walk and waits (a bounded wait) until a's and b's commands run.
+void start_walk(ScratchDir &dir, std::unique_ptr<BackgroundDag> &dag, const std::string &command,
+                const std::vector<std::string> &more = {}) {
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << graph;
+    std::vector<std::string> args = {"walk", "-", "--parallelism", "2", "--exec", command};
+    args.insert(args.end(), more.begin(), more.end());
+    dag = std::make_unique<BackgroundDag>(args, input, dir.path);
+    ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/a") && exists(dir.path + "/b"); },
+                           milliseconds(10000)))
+        << dag->err();
+}
+
+TEST(CliWalkSignals, SigintStopsTheCommandsAndExits130) {
+    ScratchDir dir;
+    std::unique_ptr<BackgroundDag> dag;
+    // Each command marks that it runs, then blocks until it is terminated.
+    start_walk(dir, dag, "touch " + dir.path + "/$DAG_VERTEX; exec sleep 30");
+    ASSERT_GE(live_in_session(dag->pid()).size(), 3u) << "dag and two commands";
+
+    const auto sent = Clock::now();
+    ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
+    // The commands exit on SIGTERM at once: well within the 5 s grace.
+    EXPECT_EQ(dag->wait(milliseconds(5000)), 130) << dag->err();
+    EXPECT_LT(Clock::now() - sent, milliseconds(5000));
+    // What was killed may take a moment to be gone; a survivor stays.
+    EXPECT_TRUE(wait_until([&] { return live_in_session(dag->pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(dag->pid()).size() << " processes left in dag's session";
+    EXPECT_FALSE(exists(dir.path + "/c")) << "c started after the interrupt";
+    EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "never ran: c\n"
+                          "interrupted by SIGINT\n");
+    EXPECT_EQ(dag->out(), "");
+}
+
+TEST(CliWalkSignals, SigtermKillsWhatIgnoresItAfterTheGracePeriod) {
+    ScratchDir dir;
+    std::unique_ptr<BackgroundDag> dag;
+    // The commands ignore SIGTERM (and so does the sleep they start), so only
+    // SIGKILL, after the 1 s grace, stops them.
+    start_walk(dir, dag, "trap '' TERM; touch " + dir.path + "/$DAG_VERTEX; sleep 30",
+               {"--grace", "1"});
+
+    const auto sent = Clock::now();
+    ASSERT_EQ(kill(dag->pid(), SIGTERM), 0);
+    EXPECT_EQ(dag->wait(milliseconds(6000)), 143) << dag->err();
+    const auto took = Clock::now() - sent;
+    EXPECT_GE(took, milliseconds(1000)) << "killed before the grace period ended";
+    EXPECT_LT(took, milliseconds(5000)) << "the grace period was not applied";
+    EXPECT_TRUE(wait_until([&] { return live_in_session(dag->pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(dag->pid()).size() << " processes left in dag's session";
+    EXPECT_FALSE(exists(dir.path + "/c"));
+    EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "never ran: c\n"
+                          "interrupted by SIGTERM\n");
+}
+
+TEST(CliWalkSignals, WalkThatEndsOnItsOwnIsNotInterrupted) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << graph;
+    BackgroundDag dag({"walk", "-", "--exec", "true"}, input, dir.path);
+    EXPECT_EQ(dag.wait(milliseconds(10000)), 0) << dag.err();
+    EXPECT_EQ(dag.err(), "3 ok, 0 failed, 0 upstream failed, 0 not run\n");
+}
+
+}  // namespace

@@ -1,0 +1,25 @@
+#include "json_output.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "names.hpp"
+
+namespace dagcli {
+
+void add_json_flag(CLI::App &command, bool &json) {
+    command.add_flag("--json", json, "Print the result as one JSON document (see README)");
+}
+
+Json names_json(const dag_graph *g, const std::vector<uint64_t> &ids) {
+    Json names = Json::array();
+    for (uint64_t id : ids) names.push_back(vertex_name(g, id));
+    return names;
+}
+
+void print_json(const Json &document) {
+    const std::string text = document.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+}  // namespace dagcli

@@ -1,0 +1,38 @@
+// SIGINT and SIGTERM, turned from asynchronous interruptions into a call on a
+// thread of the program's own, where anything (locks, libdag) may be used.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <thread>
+
+namespace dagcli {
+
+class SignalWatcher {
+  public:
+    // From now until destruction, the first SIGINT or SIGTERM calls
+    // `on_signal` with its number, once, on the watcher's thread; later
+    // ones are noted and otherwise ignored, so that a second Ctrl-C cannot
+    // kill the program before it has stopped its commands.
+    explicit SignalWatcher(std::function<void(int)> on_signal);
+    // Waits for `on_signal` if it is running, then restores the defaults.
+    ~SignalWatcher();
+    SignalWatcher(const SignalWatcher &) = delete;
+    SignalWatcher &operator=(const SignalWatcher &) = delete;
+
+    // The signal that arrived first, or 0.
+    int received() const { return received_.load(); }
+
+  private:
+    void watch();
+
+    std::function<void(int)> on_signal_;
+    std::atomic<int> received_{0};
+    int stop_[2] = {-1, -1};  // the destructor's wake-up, apart from the signals'
+    std::thread thread_;
+};
+
+// The exit status of a program ended by `signal`, as the shell reports it: 128 + signal.
+inline int exit_status_after(int signal) { return 128 + signal; }
+
+}  // namespace dagcli

@@ -1,0 +1,56 @@
+#include "walk_result.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "libdag.hpp"
+#include "names.hpp"
+
+namespace dagcli {
+
+WalkResult walk_result(const dag_graph *g, const dag_walk_report *report, const WorkerTracks &tracks,
+                       int64_t elapsed_ns) {
+    WalkResult result;
+    result.elapsed_ns = elapsed_ns;
+    for (const dag_vertex_outcome &o : outcomes(report))
+        result.vertices.push_back({o.vertex, vertex_name(g, o.vertex), o.status, o.ran != 0, o.message,
+                                   o.start_ns, o.end_ns, tracks.of(o.vertex)});
+    return result;
+}
+
+WalkResult unwalked(const dag_graph *g) {
+    dag_ids *raw = nullptr;
+    dag_error *err = nullptr;
+    check(dag_vertices(g, &raw, &err), &err);
+    WalkResult result;
+    for (uint64_t id : take(raw)) {
+        VertexResult vertex;
+        vertex.id = id;
+        vertex.name = vertex_name(g, id);
+        result.vertices.push_back(vertex);
+    }
+    return result;
+}
+
+const char *status_key(dag_vertex_status status) {
+    switch (status) {
+    case DAG_VERTEX_OK: return "ok";
+    case DAG_VERTEX_FAILED: return "failed";
+    case DAG_VERTEX_UPSTREAM_FAILED: return "upstream_failed";
+    case DAG_VERTEX_CANCELLED: return "cancelled";
+    case DAG_VERTEX_NOT_RUN: break;
+    }
+    return "not_run";
+}
+
+void write_file(const std::string &path, const std::string &text) {
+    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "w"), std::fclose);
+    bool written = file && std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
+    // fclose flushes: a full disk shows up there.
+    written = written && std::fclose(file.release()) == 0;
+    if (!written) throw Failure("cannot write " + path + ": " + std::strerror(errno), bad_input);
+}
+
+}  // namespace dagcli

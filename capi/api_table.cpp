@@ -106,6 +106,7 @@ const dag_api_table table = {
     dag_walk_next_ready,
     dag_walk_report_read,
     dag_walk_progress,
+    dag_select,
 };
 
 }  // namespace

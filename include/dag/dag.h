@@ -1605,6 +1605,60 @@ enum {
 DAG_API dag_status dag_search(const dag_graph *g, const uint64_t *ids, size_t count, unsigned flags,
                               dag_search_fn fn, void *user_data, dag_ids **out, dag_error **err);
 
+/** Flags for dag_select(); combine with |. 0 keeps the targets' dependencies. @since 1.3 */
+enum {
+    /**
+     * Keep what depends on the targets (a destroy) instead of what they depend
+     * on, and exclude what the excluded vertices depend on.
+     */
+    DAG_SELECT_DEPENDENTS = 1,
+    /** Every vertex is a target: only the exclusion narrows the graph. */
+    DAG_SELECT_ALL = 2
+};
+
+/**
+ * Copies the part of a graph that a partial run needs: Terraform's `-target`
+ * and OpenTofu's `-exclude`. The selection is the targets and everything they
+ * depend on (with DAG_SELECT_DEPENDENTS, everything that depends on them),
+ * less the excluded vertices and everything that depends on them (with
+ * DAG_SELECT_DEPENDENTS, everything they depend on). The exclusion goes the
+ * other way from the targets so that a selected vertex never lacks something
+ * that must run before it.
+ *
+ * Example: with a -> b and b -> c (a depends on b, b on c): targets {b}
+ * select {b, c}; with DAG_SELECT_DEPENDENTS {a, b}; DAG_SELECT_ALL and
+ * excludes {b} select {c}; with DAG_SELECT_DEPENDENTS too, {a}.
+ *
+ * The new graph holds the selected vertices under their ids, names and user
+ * data pointers (copied as pointers), and every edge of `g` between two of
+ * them. It issues its next ids from where `g` stood, as dag_clone() does, so
+ * an id names the same vertex in both. `g` is only read: a walk of it may be
+ * running.
+ *
+ * @param g              the graph selected from; read only.
+ * @param targets        `target_count` ids (duplicates count once); NULL if
+ *                       target_count is 0. Ignored with DAG_SELECT_ALL.
+ * @param target_count   how many targets.
+ * @param excludes       `exclude_count` ids (duplicates count once); NULL if
+ *                       exclude_count is 0.
+ * @param exclude_count  how many excluded ids.
+ * @param flags          DAG_SELECT_* flags.
+ * @param out            receives the new graph, owned by the caller (free with
+ *                       dag_free()); not written on failure.
+ * @param err            NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the selection is in `*out`.
+ * @retval DAG_E_NULL_ARGUMENT     `g` or `out` is NULL, or `excludes` (or,
+ *         without DAG_SELECT_ALL, `targets`) with a count above 0.
+ * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits; `exclude_count` (or,
+ *         without DAG_SELECT_ALL, `target_count`) above PTRDIFF_MAX / 8.
+ * @retval DAG_E_UNKNOWN_VERTEX    a target or excluded id is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_select(const dag_graph *g, const uint64_t *targets, size_t target_count,
+                              const uint64_t *excludes, size_t exclude_count, unsigned flags,
+                              dag_graph **out, dag_error **err);
+
 
 /* ------------------------------------------------------------------------ */
 /* Walks                                                                     */
@@ -2853,6 +2907,10 @@ typedef struct dag_api_table {
     /** dag_walk_progress(); @since 1.2 */
     dag_status (*walk_progress)(dag_walker *walk, size_t *out_done, size_t *out_total,
                                 dag_error **err);
+    /** dag_select(); @since 1.3 */
+    dag_status (*select)(const dag_graph *g, const uint64_t *targets, size_t target_count,
+                         const uint64_t *excludes, size_t exclude_count, unsigned flags,
+                         dag_graph **out, dag_error **err);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

@@ -182,6 +182,35 @@ TEST(AllocationFailure, TransitiveReductionLeavesTheGraphUnchanged) {
     });
 }
 
+// dag_select builds a new graph: a failure leaves `g` as it was and writes
+// no graph; a success gives the selection whatever failed on the way.
+struct Selected : Diamond {
+    dag_graph *out = nullptr;
+    ~Selected() { dag_free(out); }
+};
+
+TEST(AllocationFailure, SelectWritesAWholeGraphOrNone) {
+    auto call = [](Selected &x, dag_error **err) {
+        const uint64_t excludes[] = {x.c};
+        return dag_select(x.g.get(), nullptr, 0, excludes, 1, DAG_SELECT_ALL, &x.out, err);
+    };
+    Selected plain;
+    const std::string before = state_of(plain.g.get());
+    ASSERT_EQ(call(plain, nullptr), DAG_OK);
+    const std::string selected = state_of(plain.out);
+    ASSERT_EQ(selected, "1=a;2=b;5=t;1->5;2->1;");
+    for (bool persists : {true, false}) {
+        const long failures = sweep<Selected>(persists, call, [&](Selected &x, Outcome o, long k) {
+            EXPECT_EQ(state_of(x.g.get()), before) << "allocation " << k;
+            if (o == Outcome::refused)
+                EXPECT_EQ(x.out, nullptr) << "allocation " << k;
+            else
+                EXPECT_EQ(state_of(x.out), selected) << "allocation " << k;
+        });
+        EXPECT_GT(failures, 0);
+    }
+}
+
 // A walk held at its gate, and one batch touching every kind of change:
 // new vertices (one always-run), edges to and from them, disconnects, and a
 // removal. It is the walk's first batch, so applying it also builds the

@@ -133,4 +133,5 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->dependent_count, &dag_dependent_count);
     EXPECT_EQ(t->search, &dag_search);
     EXPECT_EQ(t->walk_fail, &dag_walk_fail);
+    EXPECT_EQ(t->select, &dag_select);
 }

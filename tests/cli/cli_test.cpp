@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -791,6 +792,121 @@ TEST(CliWalk, CycleIsRefusedBeforeAnythingRuns) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, "dag: Cycle:\n  a\n  b\n");
+}
+
+// ------------------------------------------------------------------------
+// --target and --exclude on order and walk
+
+// a -> b -> c and d -> c (a depends on b, b and d on c).
+const std::string forked = "digraph { a -> b; b -> c; d -> c }";
+
+TEST(CliSelect, TargetKeepsWhatItNeedsAndExcludeWhatNeedsIt) {
+    EXPECT_EQ(dag({"order", "-", "--target", "b"}, forked).out, "c\nb\n");
+    EXPECT_EQ(dag({"order", "--reverse", "-", "--target", "b"}, forked).out, "a\nb\n");
+    EXPECT_EQ(dag({"order", "-", "--exclude", "b"}, forked).out, "c\nd\n");
+    // In destroy order, what the excluded vertex depends on stays too.
+    EXPECT_EQ(dag({"order", "--reverse", "-", "--exclude", "b"}, forked).out, "a\nd\n");
+    // Targets first, then the exclusion; several names after one option.
+    Result r = dag({"order", "-", "--target", "a", "d", "--exclude", "b"}, forked);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "c\nd\n");
+    EXPECT_EQ(dag({"order", "-", "--target", "a", "--target", "d", "--exclude", "c"}, forked).out, "");
+}
+
+TEST(CliSelect, WalkRunsExactlyTheSelection) {
+    Result r = dag({"walk", "-", "--parallelism", "1", "--target", "b", "--exec", "echo \"ran $DAG_VERTEX\""},
+                   forked);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "ran c\nran b\n");
+    EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    r = dag({"walk", "-", "--reverse", "--parallelism", "1", "--exclude", "b", "--exec", "echo \"ran $DAG_VERTEX\""},
+            forked);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "ran a\nran d\n");
+    EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    r = dag({"walk", deploy, "--target", "[root] aws_db_instance.main (expand)"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "6 ok, 0 failed, 0 upstream failed, 0 not run\n");
+    std::vector<std::string> ran = lines(r.out);
+    std::sort(ran.begin(), ran.end());
+    EXPECT_EQ(ran, (std::vector<std::string>{"[root] aws_db_instance.main (expand)",
+                                             "[root] aws_security_group.web (expand)",
+                                             "[root] aws_subnet.public (expand)", "[root] aws_vpc.main (expand)",
+                                             provider, "[root] var.region"}));
+}
+
+TEST(CliSelect, UnknownNameExitsWithStatus2BeforeAnythingRuns) {
+    const std::vector<std::vector<std::string>> commands{{"order", deploy}, {"walk", deploy, "--exec", "echo ran"}};
+    for (const std::vector<std::string> &command : commands)
+        for (const char *option : {"--target", "--exclude"}) {
+            std::vector<std::string> args = command;
+            args.insert(args.end(), {option, "[root] root", "aws_instance.web"});
+            Result r = dag(args);
+            EXPECT_EQ(r.status, 2) << command[0] << " " << option;
+            EXPECT_EQ(r.out, "");
+            EXPECT_EQ(r.err, "dag: " + deploy + ": no vertex is named \"aws_instance.web\"\n");
+        }
+    Result r = dag({"order", "-", "--target"}, forked);
+    EXPECT_EQ(r.status, 2) << "a --target without a name is a usage error";
+}
+
+// A random DAG as DOT: v<i> may depend on any v<j> with j < i.
+struct RandomDot {
+    size_t n;
+    std::vector<std::vector<bool>> reaches;  // [i][j]: v<i> depends on v<j>, transitively
+    std::string text = "digraph {";
+
+    explicit RandomDot(std::mt19937 &rng) : n(std::uniform_int_distribution<size_t>(1, 12)(rng)) {
+        std::bernoulli_distribution edge(0.25);
+        reaches.assign(n, std::vector<bool>(n, false));
+        for (size_t i = 0; i < n; ++i) {
+            text += " v" + std::to_string(i) + ";";
+            for (size_t j = 0; j < i; ++j)
+                if (edge(rng)) {
+                    text += " v" + std::to_string(i) + " -> v" + std::to_string(j) + ";";
+                    reaches[i][j] = true;
+                }
+        }
+        text += " }";
+        for (size_t k = 0; k < n; ++k)
+            for (size_t i = 0; i < n; ++i)
+                if (reaches[i][k])
+                    for (size_t j = 0; j < n; ++j)
+                        if (reaches[k][j]) reaches[i][j] = true;
+    }
+};
+
+TEST(CliSelect, OrderMatchesABruteForceSelectionOnRandomGraphs) {
+    std::mt19937 rng(15);
+    for (int round = 0; round < 40; ++round) {
+        RandomDot g(rng);
+        std::uniform_int_distribution<size_t> any(0, g.n - 1), few(0, 2);
+        std::vector<size_t> targets(few(rng)), excludes(few(rng));
+        for (size_t &t : targets) t = any(rng);
+        for (size_t &x : excludes) x = any(rng);
+        const bool reverse = round % 2;
+        std::vector<std::string> args{"order", "-"};
+        if (reverse) args.push_back("--reverse");
+        if (!targets.empty()) args.push_back("--target");
+        for (size_t t : targets) args.push_back("v" + std::to_string(t));
+        if (!excludes.empty()) args.push_back("--exclude");
+        for (size_t x : excludes) args.push_back("v" + std::to_string(x));
+
+        std::set<std::string> expected;
+        for (size_t v = 0; v < g.n; ++v) {
+            bool kept = targets.empty();
+            for (size_t t : targets) kept = kept || t == v || (reverse ? g.reaches[v][t] : g.reaches[t][v]);
+            for (size_t x : excludes) kept = kept && !(x == v || (reverse ? g.reaches[x][v] : g.reaches[v][x]));
+            if (kept) expected.insert("v" + std::to_string(v));
+        }
+        Result r = dag(args, g.text);
+        ASSERT_EQ(r.status, 0) << r.err;
+        const std::vector<std::string> order = lines(r.out);
+        EXPECT_EQ(std::set<std::string>(order.begin(), order.end()), expected) << g.text << " round " << round;
+        EXPECT_EQ(order.size(), expected.size()) << "a vertex listed twice";
+    }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "input.hpp"
 #include "json_output.hpp"
 #include "names.hpp"
+#include "selection.hpp"
 
 namespace dagcli {
 namespace {
@@ -16,11 +17,12 @@ namespace {
 struct OrderOptions {
     Input input;
     bool reverse = false;
+    Selection selection;
     bool json = false;
 };
 
 int order(const OrderOptions &options) {
-    Graph g = load(options.input);
+    Graph g = apply_selection(load(options.input), options.input, options.selection, options.reverse);
     dag_ids *raw = nullptr;
     dag_error *err = nullptr;
     // libdag keeps Terraform's names, where the "reverse" order is the one
@@ -92,6 +94,7 @@ void add_order_commands(CLI::App &app, int &exit_code) {
     add_input(*command, options->input);
     command->add_flag("--reverse", options->reverse,
                       "Destroy order instead: every vertex before its dependencies");
+    add_selection_options(*command, options->selection);
     add_json_flag(*command, options->json);
     command->callback([options, &exit_code] { exit_code = order(*options); });
 

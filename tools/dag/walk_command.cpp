@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "names.hpp"
+#include "selection.hpp"
 #include "shell.hpp"
 #include "signals.hpp"
 #include "trace_file.hpp"
@@ -28,6 +29,7 @@ struct WalkOptions {
     Input input;
     size_t parallelism = 10;
     bool reverse = false;
+    Selection selection;
     bool fail_fast = false;
     bool progress = false;
     std::string exec;
@@ -178,7 +180,7 @@ int walk(const WalkOptions &options) {
         shell.stop(grace);
     });
 
-    Graph g = load(options.input);
+    Graph g = apply_selection(load(options.input), options.input, options.selection, options.reverse);
     WalkRun run{g.get(), options.exec, shell, {}, {}, 0, {}};
     dag_walk_options walk_options;
     dag_error *err = nullptr;
@@ -249,6 +251,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->type_name("N");
     command->add_flag("--reverse", options->reverse,
                       "Run dependents before their dependencies (destroy order, as `dag order --reverse`)");
+    add_selection_options(*command, options->selection);
     command->add_flag("--fail-fast", options->fail_fast,
                       "Start nothing new once a vertex has failed");
     command->add_option("--exec", options->exec,

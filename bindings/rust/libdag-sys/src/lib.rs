@@ -216,6 +216,12 @@ pub const DAG_SEARCH_DEPENDENTS: c_uint = 1;
 /// A match ends its branch (1.2).
 pub const DAG_SEARCH_FIRST_MATCH: c_uint = 2;
 
+/// [`dag_select`] keeps the targets' dependents and excludes the excluded
+/// vertices' dependencies (1.3).
+pub const DAG_SELECT_DEPENDENTS: c_uint = 1;
+/// [`dag_select`] starts from every vertex (1.3).
+pub const DAG_SELECT_ALL: c_uint = 2;
+
 // ---------------------------------------------------------------------------
 // Walks
 // ---------------------------------------------------------------------------
@@ -1046,6 +1052,19 @@ pub struct dag_api_table {
             err: *mut *mut dag_error,
         ) -> dag_status,
     >,
+    /// [`dag_select`]
+    pub select: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            targets: *const u64,
+            target_count: usize,
+            excludes: *const u64,
+            exclude_count: usize,
+            flags: c_uint,
+            out: *mut *mut dag_graph,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
 }
 
 /// The ABI major version [`dag_api`] accepts today.
@@ -1621,6 +1640,18 @@ extern "C" {
         walk: *mut dag_walker,
         out_done: *mut usize,
         out_total: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+
+    /// A new graph holding the `-target` / `-exclude` selection (1.3).
+    pub fn dag_select(
+        g: *const dag_graph,
+        targets: *const u64,
+        target_count: usize,
+        excludes: *const u64,
+        exclude_count: usize,
+        flags: c_uint,
+        out: *mut *mut dag_graph,
         err: *mut *mut dag_error,
     ) -> dag_status;
 

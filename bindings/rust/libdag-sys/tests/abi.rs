@@ -113,6 +113,10 @@ fn function_table_matches_the_exported_symbols() {
         table.walk_report_read.map(|f| f as usize),
         Some(dag_walk_report_read as *const () as usize)
     );
+    assert_eq!(
+        table.select.map(|f| f as usize),
+        Some(dag_select as *const () as usize)
+    );
     assert!(unsafe { dag_api(DAG_API_ABI + 1) }.is_null());
 }
 

@@ -13,22 +13,20 @@
 //
 // The files are removed at the end unless DAG_BENCH_KEEP is set, for
 // timing other readers (`dag`, `gc`, `dot`) on the same files.
+#include "bench_files.hpp"
+
 #include <dag/dag.h>
 
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <random>
 #include <string>
-#include <vector>
 
 namespace {
+
+using namespace bench_files;
 
 struct Usage {
     double seconds;
@@ -41,49 +39,6 @@ Usage usage_now() {
     getrusage(RUSAGE_SELF, &ru);
     return {std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(), ru.ru_minflt,
             ru.ru_maxrss};
-}
-
-void check(dag_status st, dag_error *err, const char *what) {
-    if (st == DAG_OK) return;
-    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(st));
-    std::exit(1);
-}
-
-std::string address(std::size_t i) {
-    return "module.m" + std::to_string(i % 100) + ".aws_instance.r" + std::to_string(i);
-}
-
-dag_graph *named_graph(std::size_t n) {
-    dag_graph *g = nullptr;
-    dag_error *err = nullptr;
-    check(dag_new(&g, &err), err, "dag_new");
-    for (std::size_t i = 0; i < n; ++i) {
-        std::uint64_t id = 0;
-        check(dag_add_vertex(g, address(i).c_str(), nullptr, &id, &err), err, "dag_add_vertex");
-    }
-    std::vector<std::uint64_t> pairs;
-    std::mt19937_64 rng(42);
-    for (std::size_t i = 1; i < n; ++i)
-        for (int k = 0; k < 4; ++k) {
-            pairs.push_back(i + 1);
-            pairs.push_back(rng() % i + 1);
-        }
-    check(dag_connect_many(g, pairs.data(), pairs.size() / 2, &err), err, "dag_connect_many");
-    return g;
-}
-
-std::size_t write_file(const dag_graph *g, dag_format format, const std::string &path) {
-    char *text = nullptr;
-    dag_error *err = nullptr;
-    check(dag_export_graph(g, format, &text, &err), err, "dag_export_graph");
-    const std::size_t size = std::strlen(text);
-    FILE *f = std::fopen(path.c_str(), "wb");
-    if (!f || std::fwrite(text, 1, size, f) != size || std::fclose(f) != 0) {
-        std::perror(path.c_str());
-        std::exit(1);
-    }
-    dag_string_free(text);
-    return size;
 }
 
 void print_row(const char *what, double seconds, std::size_t bytes, std::size_t n, long faults, long peak_kb) {
@@ -119,46 +74,24 @@ void time_import(const char *label, dag_format format, const std::string &path, 
     print_row((std::string(label) + ", best of 3").c_str(), best, bytes, n, best_faults, usage_now().peak_kb);
 }
 
-bool on_path(const char *program) {
-    const char *path = std::getenv("PATH");
-    std::string dirs = path ? path : "";
-    std::size_t start = 0;
-    while (start <= dirs.size()) {
-        std::size_t end = dirs.find(':', start);
-        if (end == std::string::npos) end = dirs.size();
-        const std::string candidate = dirs.substr(start, end - start) + "/" + program;
-        if (access(candidate.c_str(), X_OK) == 0) return true;
-        start = end + 1;
-    }
-    return false;
-}
-
 // Graphviz's parser on the same file, in a child process; its own peak RSS
 // comes from the child's rusage.
 void time_gc(const std::string &path, std::size_t bytes, std::size_t n) {
     double best = 1e9;
-    long peak = 0;
+    long faults = 0, peak = 0;
     for (int run = 0; run < 3; ++run) {
-        // The child would flush a copy of what is buffered here.
-        std::fflush(stdout);
-        const auto t0 = std::chrono::steady_clock::now();
-        const pid_t pid = fork();
-        if (pid == 0) {
-            if (!std::freopen("/dev/null", "w", stdout)) _exit(127);
-            execlp("gc", "gc", "-n", "-e", path.c_str(), static_cast<char *>(nullptr));
-            _exit(127);
-        }
-        int status = 0;
-        rusage ru{};
-        if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        const ChildRun r = run_child({"gc", "-n", "-e", path});
+        if (!r.ok) {
             std::fprintf(stderr, "gc -n -e %s failed\n", path.c_str());
             return;
         }
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (s < best) best = s;
-        peak = ru.ru_maxrss;
+        if (r.seconds < best) {
+            best = r.seconds;
+            faults = r.faults;
+        }
+        peak = r.peak_kb;
     }
-    print_row("Graphviz gc -n -e, best of 3", best, bytes, n, 0, peak);
+    print_row("Graphviz gc -n -e, best of 3", best, bytes, n, faults, peak);
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ impl Validation {
     }
 
     /// The problems as an error (its message is the text after
-    /// `"dag_validate: "`); `None` for a valid graph.
+    /// `"Graph::validate: "`); `None` for a valid graph.
     pub fn error(&self) -> Option<&Error> {
         self.error.as_ref()
     }
@@ -348,7 +348,7 @@ impl Graph {
     ///
     /// # Errors
     /// [`Status::NoRoot`] (also for an empty graph);
-    /// [`Status::MultipleRoots`] (`"dag_root: multiple roots: a, b"`);
+    /// [`Status::MultipleRoots`] (`"Graph::root: multiple roots: a, b"`);
     /// [`Status::NoMemory`].
     pub fn root(&self) -> Result<VertexId> {
         let mut root = 0;
@@ -392,7 +392,7 @@ impl Graph {
             if out.0.is_null() {
                 // Validation did not run (out of memory...).
                 return Err(error.unwrap_or_else(|| {
-                    Error::new(Status::Internal, "validate: libdag returned no result")
+                    Error::new(Status::Internal, "Graph::validate: libdag returned no result")
                 }));
             }
             Ok(out.to_validation(error))

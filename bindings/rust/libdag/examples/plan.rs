@@ -68,11 +68,7 @@ fn run() -> Result<bool, Box<dyn Error>> {
             );
         }
     }
-    let total = report
-        .vertices()
-        .map(|v| v.end_ns())
-        .max()
-        .unwrap_or(0);
+    let total = report.vertices().map(|v| v.end_ns()).max().unwrap_or(0);
     println!(
         "\n{} of {} ok in {:.1} ms",
         report.count(VertexStatus::Ok),

@@ -305,7 +305,9 @@ impl Graph {
     /// name or one holding a NUL byte; [`Status::DuplicateName`] when
     /// another vertex has it; [`Status::NoMemory`].
     pub fn set_name(&mut self, id: VertexId, name: Option<&str>) -> Result<()> {
-        let name = name.map(|n| c_string("Graph::set_name", "name", n)).transpose()?;
+        let name = name
+            .map(|n| c_string("Graph::set_name", "name", n))
+            .transpose()?;
         let name_ptr = name.as_ref().map_or(ptr::null(), |n| n.as_ptr());
         // SAFETY: name_ptr is NULL or a live C string.
         self.mutate(|g, err| unsafe { sys::dag_set_vertex_name(g, id.0, name_ptr, err) })

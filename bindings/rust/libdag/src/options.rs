@@ -167,7 +167,8 @@ impl WalkOptions {
         }
         if let Some(observer) = observer {
             opts.event_observer = Some(observer_trampoline);
-            opts.event_observer_data = (observer as *const Observer).cast::<c_void>() as *mut c_void;
+            opts.event_observer_data =
+                (observer as *const Observer).cast::<c_void>() as *mut c_void;
         }
         Ok(opts)
     }

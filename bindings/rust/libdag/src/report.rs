@@ -13,6 +13,7 @@ use libdag_sys as sys;
 
 use crate::error::{check, Error, Result, SharedError};
 use crate::graph::VertexId;
+use crate::raw::call_ids;
 
 /// The final state of a vertex in a [`WalkReport`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -229,6 +230,15 @@ impl WalkReport {
             batch: Vec::new(),
             taken: 0,
         }
+    }
+
+    /// Every vertex id of the walk, ascending.
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`](crate::Status::NoMemory).
+    pub fn ids(&self) -> Result<Vec<VertexId>> {
+        // SAFETY: a live report.
+        call_ids(|out, err| unsafe { sys::dag_walk_report_vertices(self.ptr(), out, err) })
     }
 
     /// One vertex's outcome; `None` for an id that was not in the walk.

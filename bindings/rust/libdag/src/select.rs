@@ -71,7 +71,12 @@ impl Graph {
     /// # Errors
     /// [`Status::UnknownVertex`](crate::Status::UnknownVertex) (a target or
     /// excluded id); [`Status::NoMemory`](crate::Status::NoMemory).
-    pub fn select(&self, targets: &[VertexId], excludes: &[VertexId], how: Select) -> Result<Graph> {
+    pub fn select(
+        &self,
+        targets: &[VertexId],
+        excludes: &[VertexId],
+        how: Select,
+    ) -> Result<Graph> {
         let mut out = ptr::null_mut();
         let mut err = ptr::null_mut();
         // SAFETY: a valid handle; both id slices as uint64_t arrays; the new

@@ -203,10 +203,10 @@ impl Pending {
                 let (error, text) = shared_error(error);
                 // Recorded first: the walk may end, and be reported, as soon
                 // as libdag has the completion.
-                let earlier =
-                    self.state
-                        .failures
-                        .record(self.walk, self.id.0, Some(error));
+                let earlier = self
+                    .state
+                    .failures
+                    .record(self.walk, self.id.0, Some(error));
                 let outcome = complete(self.walk, self.id, Some(text.as_ptr()));
                 if outcome.is_err() {
                     self.state.failures.record(self.walk, self.id.0, earlier);
@@ -309,7 +309,11 @@ impl Deref for GraphRef<'_> {
 }
 
 /// `dag_walk_complete`: ok for `message` `None`, failed with it otherwise.
-fn complete(walk: *mut sys::dag_walker, id: VertexId, message: Option<*const c_char>) -> Result<()> {
+fn complete(
+    walk: *mut sys::dag_walker,
+    id: VertexId,
+    message: Option<*const c_char>,
+) -> Result<()> {
     let mut err = ptr::null_mut();
     // SAFETY: a live walk handle (thread-safe); the message is a C string
     // that libdag copies.
@@ -644,7 +648,10 @@ impl Walker<'_> {
     /// finished, until the walk ends. Several threads may each iterate at
     /// once; each vertex goes to one of them.
     pub fn ready(&self) -> Ready<'_, '_> {
-        Ready { walker: self, ended: false }
+        Ready {
+            walker: self,
+            ended: false,
+        }
     }
 }
 
@@ -677,7 +684,9 @@ impl Drop for Walker<'_> {
 
 impl fmt::Debug for Walker<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Walker").field("progress", &self.progress().ok()).finish()
+        f.debug_struct("Walker")
+            .field("progress", &self.progress().ok())
+            .finish()
     }
 }
 

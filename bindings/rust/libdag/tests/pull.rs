@@ -53,7 +53,10 @@ fn a_host_thread_pool_runs_every_vertex_after_its_dependencies() {
     let mut handed_out = Vec::new();
     for pending in walker.ready() {
         let pending = pending.unwrap();
-        let layer = layers.iter().position(|l| l.contains(&pending.id())).unwrap();
+        let layer = layers
+            .iter()
+            .position(|l| l.contains(&pending.id()))
+            .unwrap();
         if layer > 0 {
             let done = finished.lock().unwrap();
             assert!(
@@ -112,12 +115,18 @@ fn a_failure_in_pull_mode_keeps_its_source() {
         assert_eq!(pending.id(), db);
         assert_eq!(pending.graph().name(pending.id()).unwrap(), Some("db"));
         let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
-        thread::spawn(move || pending.fail(io).unwrap()).join().unwrap();
+        thread::spawn(move || pending.fail(io).unwrap())
+            .join()
+            .unwrap();
     }
     let report = walker.wait().unwrap();
     assert_eq!(report.status(app), Some(VertexStatus::UpstreamFailed));
     let err = report.into_result().unwrap_err();
-    let io = err.source().unwrap().downcast_ref::<std::io::Error>().unwrap();
+    let io = err
+        .source()
+        .unwrap()
+        .downcast_ref::<std::io::Error>()
+        .unwrap();
     assert_eq!(io.kind(), std::io::ErrorKind::ConnectionRefused);
 }
 
@@ -133,7 +142,12 @@ fn a_handed_out_vertex_expands_into_its_sub_graph() {
     let mut names = Vec::new();
     for pending in walker.ready() {
         let pending = pending.unwrap();
-        let name = pending.graph().name(pending.id()).unwrap().unwrap().to_owned();
+        let name = pending
+            .graph()
+            .name(pending.id())
+            .unwrap()
+            .unwrap()
+            .to_owned();
         if name == "module" {
             pending.expand(&sub).unwrap();
         } else {

@@ -240,7 +240,10 @@ fn a_panic_in_the_callback_fails_that_vertex() {
     assert_eq!(report.status(id(&g, "c")), Some(VertexStatus::Ok));
 
     // The graph and the process are fine afterwards.
-    assert!(g.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap().ok());
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }
 
 #[test]
@@ -322,7 +325,9 @@ fn a_walk_from_inside_a_walk_is_busy() {
     let inner = Mutex::new(None);
     let report = g
         .walk(&WalkOptions::new(), |_| {
-            let err = g.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap_err();
+            let err = g
+                .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+                .unwrap_err();
             *inner.lock().unwrap() = Some(err.status());
             Ok::<(), String>(())
         })
@@ -360,7 +365,10 @@ fn concurrent_walks_of_one_graph_are_serialised() {
         outcomes
     );
     // The flag is cleared afterwards.
-    assert!(g.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap().ok());
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }
 
 #[test]
@@ -392,24 +400,33 @@ fn walks_that_cannot_start_are_errors() {
         .unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
     let err = g
-        .walk(&WalkOptions::new().always_run([VertexId(42)]), |_| Ok::<(), String>(()))
+        .walk(&WalkOptions::new().always_run([VertexId(42)]), |_| {
+            Ok::<(), String>(())
+        })
         .unwrap_err();
     assert_eq!(err.status(), Status::UnknownVertex);
     // A refused walk leaves the graph walkable.
-    assert!(g.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap().ok());
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }
 
 #[test]
 fn empty_graph_and_timestamps_off() {
     let empty = Graph::new().unwrap();
-    let report = empty.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap();
+    let report = empty
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap();
     assert!(report.ok());
     assert!(report.is_empty());
     assert_eq!(report.first_error(), None);
 
     let g = graph(&["a", "b"], &[("a", "b")]);
     let report = g
-        .walk(&WalkOptions::new().timestamps(false), |_| Ok::<(), String>(()))
+        .walk(&WalkOptions::new().timestamps(false), |_| {
+            Ok::<(), String>(())
+        })
         .unwrap();
     for v in report.vertices() {
         assert_eq!((v.start_ns(), v.end_ns()), (0, 0));
@@ -462,4 +479,42 @@ fn failure_messages_from_eight_threads_at_once() {
             assert_eq!(r.status(), VertexStatus::Ok);
         }
     }
+}
+
+#[test]
+fn reports_read_every_vertex_in_id_order() {
+    // More vertices than the report iterator reads from libdag at once.
+    let (g, _) = layered(3, 200);
+    let report = g
+        .walk(&WalkOptions::new().parallelism(4), |v| {
+            if v.0 % 100 == 0 {
+                Err(format!("{} is a round number", v))
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap();
+    let ids = report.ids().unwrap();
+    assert_eq!(ids, g.vertices().unwrap());
+    let vertices = report.vertices();
+    assert_eq!(vertices.len(), 600);
+    let read: Vec<_> = vertices.collect();
+    assert_eq!(read.iter().map(|v| v.id()).collect::<Vec<_>>(), ids);
+    for v in &read {
+        let one = report.vertex(v.id()).unwrap();
+        assert_eq!(
+            (one.status(), one.message(), one.ran()),
+            (v.status(), v.message(), v.ran())
+        );
+        if v.status() == VertexStatus::Failed {
+            assert_eq!(v.id().0 % 100, 0);
+            assert_eq!(v.message(), format!("{} is a round number", v.id()));
+            assert!(v.source().unwrap().to_string().ends_with("round number"));
+        }
+    }
+    // 100 and 200 fail in the first layer; both upper layers depend on
+    // them.
+    assert_eq!(report.count(VertexStatus::Failed), 2);
+    assert_eq!(report.count(VertexStatus::Ok), 198);
+    assert_eq!(report.count(VertexStatus::UpstreamFailed), 400);
 }

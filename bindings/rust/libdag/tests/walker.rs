@@ -10,9 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use libdag::{
-    EventKind, Graph, Pending, Status, VertexStatus, WalkOptions, WalkUpdate, Walker,
-};
+use libdag::{EventKind, Graph, Pending, Status, VertexStatus, WalkOptions, WalkUpdate, Walker};
 
 /// A callback error of the test's own type, to downcast back.
 #[derive(Debug, PartialEq)]
@@ -43,7 +41,10 @@ fn graph(names: &[&str], edges: &[(&str, &str)]) -> Graph {
 
 /// Starts a walk whose callback defers every vertex and sends it down the
 /// returned channel.
-fn deferring_walk<'g>(g: &'g Graph, options: &WalkOptions) -> (Walker<'g>, mpsc::Receiver<Pending>) {
+fn deferring_walk<'g>(
+    g: &'g Graph,
+    options: &WalkOptions,
+) -> (Walker<'g>, mpsc::Receiver<Pending>) {
     let (send, receive) = mpsc::channel();
     let send = Mutex::new(send);
     let walker = g
@@ -81,7 +82,10 @@ fn deferred_vertices_complete_from_other_threads() {
             thread::spawn(move || {
                 let mut completed = 0;
                 loop {
-                    let next = pending.lock().unwrap().recv_timeout(Duration::from_millis(200));
+                    let next = pending
+                        .lock()
+                        .unwrap()
+                        .recv_timeout(Duration::from_millis(200));
                     match next {
                         Ok(vertex) if vertex.id() == db => {
                             vertex.fail(DiskFull { free: 12 }).unwrap();
@@ -104,13 +108,19 @@ fn deferred_vertices_complete_from_other_threads() {
 
     // app never ran: its dependency failed.
     assert_eq!(completed, 3);
-    assert_eq!(report.status(g.find("net").unwrap()), Some(VertexStatus::Ok));
+    assert_eq!(
+        report.status(g.find("net").unwrap()),
+        Some(VertexStatus::Ok)
+    );
     assert_eq!(report.status(db), Some(VertexStatus::Failed));
     assert_eq!(
         report.status(g.find("app").unwrap()),
         Some(VertexStatus::UpstreamFailed)
     );
-    assert_eq!(report.status(g.find("lone").unwrap()), Some(VertexStatus::Ok));
+    assert_eq!(
+        report.status(g.find("lone").unwrap()),
+        Some(VertexStatus::Ok)
+    );
     assert_eq!(
         report.vertex(db).unwrap().message(),
         "disk full (12 bytes free)"
@@ -122,7 +132,8 @@ fn deferred_vertices_complete_from_other_threads() {
     let err = report.into_result().unwrap_err();
     assert_eq!(err.status(), Status::WalkFailed);
     assert!(
-        err.message().ends_with("vertex db failed: disk full (12 bytes free)"),
+        err.message()
+            .ends_with("vertex db failed: disk full (12 bytes free)"),
         "{}",
         err
     );
@@ -170,7 +181,10 @@ fn wait_with_a_time_limit() {
         .is_none());
     assert!(walker.wait_timeout(Duration::ZERO).unwrap().is_none());
     a.succeed().unwrap();
-    let report = walker.wait_timeout(Duration::from_secs(60)).unwrap().unwrap();
+    let report = walker
+        .wait_timeout(Duration::from_secs(60))
+        .unwrap()
+        .unwrap();
     assert!(report.ok());
     // Waiting again gives the same outcome at once.
     assert!(walker.wait().unwrap().ok());
@@ -197,7 +211,10 @@ fn the_observer_sees_every_vertex_start_and_finish() {
     events.sort_by_key(|e| e.sequence);
     let kinds: Vec<_> = events.iter().map(|e| (e.kind, e.status)).collect();
     assert_eq!(events.len(), 6);
-    assert_eq!(kinds.iter().filter(|k| k.0 == EventKind::Started).count(), 3);
+    assert_eq!(
+        kinds.iter().filter(|k| k.0 == EventKind::Started).count(),
+        3
+    );
     assert_eq!(kinds[5], (EventKind::Finished, VertexStatus::Failed));
     assert_eq!(events[5].vertex, g.find("a").unwrap());
     assert_eq!((events[5].done, events[5].total), (3, 3));
@@ -224,10 +241,7 @@ fn a_vertex_expands_into_a_sub_walk() {
         .unwrap();
     let report = walker.wait().unwrap();
     assert!(report.ok(), "{:?}", report.error());
-    assert_eq!(
-        *ran.lock().unwrap(),
-        ["build", "step1", "step2", "deploy"]
-    );
+    assert_eq!(*ran.lock().unwrap(), ["build", "step1", "step2", "deploy"]);
 }
 
 #[test]
@@ -334,12 +348,12 @@ fn walks_that_cannot_start_are_errors() {
     assert_eq!(err.status(), Status::Cycle);
     let g = graph(&["a"], &[]);
     let err = g
-        .start_walk(&WalkOptions::new().parallelism(0), |_| {
-            Ok::<(), String>(())
-        })
+        .start_walk(&WalkOptions::new().parallelism(0), |_| Ok::<(), String>(()))
         .unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
-    let walker = g.start_walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap();
+    let walker = g
+        .start_walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap();
     let err = walker.next_ready(None).unwrap_err();
     assert_eq!(err.status(), Status::State);
     assert!(err.message().starts_with("Walker::next_ready: "), "{}", err);

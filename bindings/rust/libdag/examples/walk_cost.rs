@@ -1,0 +1,198 @@
+//! What the binding adds to a walk: empty-callback walks of 10^5 vertices,
+//! a chain and a fan-out, through the C API directly (an empty
+//! `extern "C"` callback passed to `dag_walk`, as a C program does) and
+//! through each kind of walk of the safe crate, in one run, alternating so
+//! that machine noise hits every row alike.
+//!
+//!     cargo run --release --example walk_cost [ROUNDS]
+//!
+//! Prints the median of ROUNDS runs (default 11) per row, in ns per
+//! vertex, and its ratio to the `dag_walk` row of the same shape and
+//! parallelism. The pull rows take one vertex at a time on the calling
+//! thread, through the C API and through `Walker::ready`.
+
+use std::convert::Infallible;
+use std::os::raw::{c_char, c_void};
+use std::ptr;
+use std::time::Instant;
+
+use libdag::{sys, Graph, VertexId, WalkOptions};
+
+const VERTICES: usize = 100_000;
+
+/// `a -> b` when a depends on b: each vertex on the one before.
+fn chain() -> Graph {
+    let mut g = Graph::new().unwrap();
+    let ids: Vec<VertexId> = (0..VERTICES).map(|_| g.add_vertex(None).unwrap()).collect();
+    let pairs: Vec<(VertexId, VertexId)> = ids.windows(2).map(|w| (w[1], w[0])).collect();
+    g.connect_many(&pairs).unwrap();
+    g
+}
+
+/// One vertex everything else depends on: all of them ready at once.
+fn fan_out() -> Graph {
+    let mut g = Graph::new().unwrap();
+    let root = g.add_vertex(None).unwrap();
+    let pairs: Vec<(VertexId, VertexId)> = (1..VERTICES)
+        .map(|_| (g.add_vertex(None).unwrap(), root))
+        .collect();
+    g.connect_many(&pairs).unwrap();
+    g
+}
+
+unsafe extern "C" fn empty(
+    _walk: *mut sys::dag_walker,
+    _vertex: u64,
+    _message: *mut *const c_char,
+    _user_data: *mut c_void,
+) -> sys::dag_walk_result {
+    sys::DAG_WALK_OK
+}
+
+/// `dag_walk` with the empty C callback, report made and freed.
+fn c_walk(g: &mut Graph, parallelism: usize) {
+    let mut opts = std::mem::MaybeUninit::<sys::dag_walk_options>::uninit();
+    // SAFETY: a valid handle the borrow makes exclusive; the options are
+    // initialised by libdag before use; the report is freed.
+    unsafe {
+        let size = std::mem::size_of::<sys::dag_walk_options>();
+        assert_eq!(
+            sys::dag_walk_options_init(opts.as_mut_ptr(), size, ptr::null_mut()),
+            0
+        );
+        let mut opts = opts.assume_init();
+        opts.parallelism = parallelism;
+        let mut report = ptr::null_mut();
+        let status = sys::dag_walk(
+            g.as_raw_mut(),
+            Some(empty),
+            ptr::null_mut(),
+            &opts,
+            &mut report,
+            ptr::null_mut(),
+        );
+        assert_eq!(status, 0);
+        sys::dag_walk_report_free(report);
+    }
+}
+
+/// Pull mode through the C API: one vertex taken and completed at a time.
+fn c_pull(g: &mut Graph, parallelism: usize) {
+    let mut opts = std::mem::MaybeUninit::<sys::dag_walk_options>::uninit();
+    // SAFETY: as in `c_walk`; the walk is freed.
+    unsafe {
+        let size = std::mem::size_of::<sys::dag_walk_options>();
+        assert_eq!(
+            sys::dag_walk_options_init(opts.as_mut_ptr(), size, ptr::null_mut()),
+            0
+        );
+        let mut opts = opts.assume_init();
+        opts.parallelism = parallelism;
+        let mut walk = ptr::null_mut();
+        assert_eq!(
+            sys::dag_walk_begin(g.as_raw_mut(), &opts, &mut walk, ptr::null_mut()),
+            0
+        );
+        loop {
+            let (mut vertex, mut sub, mut count) = (0u64, ptr::null_mut(), 0usize);
+            let status = sys::dag_walk_next_ready(
+                walk,
+                &mut vertex,
+                &mut sub,
+                1,
+                -1,
+                &mut count,
+                ptr::null_mut(),
+            );
+            assert_eq!(status, 0);
+            if count == 0 {
+                break;
+            }
+            let status =
+                sys::dag_walk_complete(sub, vertex, sys::DAG_WALK_OK, ptr::null(), ptr::null_mut());
+            assert_eq!(status, 0);
+        }
+        let mut report = ptr::null_mut();
+        assert_eq!(sys::dag_walk_wait(walk, &mut report, ptr::null_mut()), 0);
+        sys::dag_walk_report_free(report);
+        sys::dag_walk_free(walk);
+    }
+}
+
+fn rust_walk(g: &Graph, parallelism: usize) {
+    let options = WalkOptions::new().parallelism(parallelism);
+    let report = g.walk(&options, |_| Ok::<(), Infallible>(())).unwrap();
+    assert!(report.ok());
+}
+
+fn rust_start_walk(g: &Graph, parallelism: usize) {
+    let options = WalkOptions::new().parallelism(parallelism);
+    let walker = g
+        .start_walk(&options, |_| Ok::<(), Infallible>(()))
+        .unwrap();
+    assert!(walker.wait().unwrap().ok());
+}
+
+/// Pull mode with the calling thread as the whole pool.
+fn rust_pull(g: &Graph, parallelism: usize) {
+    let walker = g
+        .begin_walk(&WalkOptions::new().parallelism(parallelism))
+        .unwrap();
+    for pending in walker.ready() {
+        pending.unwrap().succeed().unwrap();
+    }
+    assert!(walker.wait().unwrap().ok());
+}
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    samples[samples.len() / 2]
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .map(|r| r.parse().expect("ROUNDS: a number"))
+        .unwrap_or(11);
+    let rows = [
+        "C dag_walk",
+        "Graph::walk",
+        "start_walk + wait",
+        "C pull (1 thread)",
+        "pull (1 thread)",
+    ];
+    println!(
+        "{} vertices, median of {} runs, ns per vertex (ratio to C)",
+        VERTICES, rounds
+    );
+    for (shape, mut g) in [("chain", chain()), ("fan-out", fan_out())] {
+        for parallelism in [1, 2, 10] {
+            let mut samples = vec![Vec::new(); rows.len()];
+            for _ in 0..rounds {
+                for (row, times) in samples.iter_mut().enumerate() {
+                    let start = Instant::now();
+                    match row {
+                        0 => c_walk(&mut g, parallelism),
+                        1 => rust_walk(&g, parallelism),
+                        2 => rust_start_walk(&g, parallelism),
+                        3 => c_pull(&mut g, parallelism),
+                        _ => rust_pull(&g, parallelism),
+                    }
+                    times.push(start.elapsed().as_nanos() as f64 / VERTICES as f64);
+                }
+            }
+            let c = median(samples[0].clone());
+            for (row, times) in rows.iter().zip(samples) {
+                let ns = median(times);
+                println!(
+                    "{:<8} parallelism {:>2}  {:<18} {:>8.1} ns  ({:.2}x)",
+                    shape,
+                    parallelism,
+                    row,
+                    ns,
+                    ns / c
+                );
+            }
+        }
+    }
+}

@@ -187,6 +187,17 @@ impl Error {
         }
     }
 
+    /// The same error, its message naming `method` where it named `shared`
+    /// (a C function that several methods call, named after one of them).
+    pub(crate) fn in_method(mut self, shared: &str, method: &str) -> Error {
+        if let Some(rest) = self.message.strip_prefix(shared) {
+            if rest.starts_with(": ") {
+                self.message = format!("{}{}", method, rest);
+            }
+        }
+        self
+    }
+
     /// The same error, caused by `source`.
     pub(crate) fn with_source(mut self, source: Option<SharedError>) -> Error {
         self.source = source;

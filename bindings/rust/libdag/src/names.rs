@@ -60,7 +60,7 @@ pub(crate) fn method(function: &str) -> Option<&'static str> {
         "dag_walk_progress" => "Walker::progress",
         "dag_walk_apply" => "Walker::apply",
         "dag_walk_complete" | "dag_walk_fail" => "Pending::complete",
-        "dag_walk_expand" => "expand",
+        "dag_walk_expand" => "Vertex::expand",
         "dag_walk_update_new" => "WalkUpdate::new",
         "dag_walk_update_add_vertex" => "WalkUpdate::add_vertex",
         "dag_walk_update_connect" => "WalkUpdate::connect",

@@ -50,8 +50,11 @@ impl Drop for WalkState {
 /// [`Graph::begin_walk`] (pull mode: vertices taken with
 /// [`ready`](Walker::ready) and run by the caller).
 ///
-/// Dropping it cancels the walk and waits for the callbacks that are
-/// running; vertices still pending are finished as cancelled.
+/// Dropping it cancels the walk. A callback walk is waited for: running
+/// callbacks return, deferred vertices are finished as cancelled. A pull
+/// walk is not (the vertices handed out finish when their [`Pending`] is
+/// completed or dropped, and the dropping thread may be the one holding
+/// them); libdag keeps the graph busy until they have.
 ///
 /// # Threads
 ///
@@ -131,7 +134,7 @@ impl<'a> Vertex<'a> {
     /// # Errors
     /// As [`Walker::apply`].
     pub fn apply(&self, update: &WalkUpdate) -> Result<Vec<VertexId>> {
-        apply(self.walk, update)
+        apply(self.walk, update).map_err(|e| e.in_method("Walker::apply", "Vertex::apply"))
     }
 
     /// The graph being walked (a sub-graph's copy, in a sub-walk), to read.
@@ -146,7 +149,7 @@ impl<'a> Vertex<'a> {
     /// # Errors
     /// [`Status::State`](crate::Status::State) (the walk has finished).
     pub fn cancel(&self) -> Result<()> {
-        cancel(self.walk)
+        cancel(self.walk).map_err(|e| e.in_method("Walker::cancel", "Vertex::cancel"))
     }
 }
 
@@ -236,15 +239,18 @@ impl Pending {
     /// Expands a vertex handed out by a pull walk into a walk of a copy of
     /// `sub`, whose vertices [`Walker::ready`] then hands out; the vertex
     /// gives its slot back at once and finishes when the sub-walk does (so
-    /// this `Pending` needs no completing: dropping it does nothing more).
+    /// this `Pending` needs no completing once expanded: dropping it does
+    /// nothing more).
     ///
     /// # Errors
-    /// [`Status::Cycle`](crate::Status::Cycle); [`Status::State`](crate::Status::State) (not handed out by a pull walk,
-    /// already completed or expanded).
-    pub fn expand(mut self, sub: &Graph) -> Result<()> {
-        let outcome = expand(self.walk, self.id, sub);
-        self.done = outcome.is_ok();
-        outcome
+    /// [`Status::Cycle`](crate::Status::Cycle) (nothing changed: the vertex
+    /// is still to be completed); [`Status::State`](crate::Status::State)
+    /// (not handed out by a pull walk, already expanded).
+    pub fn expand(&mut self, sub: &Graph) -> Result<()> {
+        expand(self.walk, self.id, sub)
+            .map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
+        self.done = true;
+        Ok(())
     }
 
     /// Applies a batch of changes to the walk this vertex belongs to; see
@@ -253,7 +259,7 @@ impl Pending {
     /// # Errors
     /// As [`Walker::apply`].
     pub fn apply(&self, update: &WalkUpdate) -> Result<Vec<VertexId>> {
-        apply(self.walk, update)
+        apply(self.walk, update).map_err(|e| e.in_method("Walker::apply", "Pending::apply"))
     }
 
     /// The graph this vertex belongs to (a sub-graph's copy, for a vertex of
@@ -658,23 +664,32 @@ impl Walker<'_> {
 impl Drop for Walker<'_> {
     fn drop(&mut self) {
         let raw = self.raw();
+        // SAFETY: a live walk; the cancel is refused once it has finished,
+        // which is fine.
+        unsafe { sys::dag_walk_cancel(raw, ptr::null_mut()) };
+        let callback = match self.callback.take() {
+            Some(callback) => callback,
+            // A pull walk ends once the vertices handed out are completed,
+            // which the dropping thread may be the one to do: waiting could
+            // hang. Nothing of this walker is used by libdag meanwhile, and
+            // each `Pending` keeps the walk alive until it is done.
+            None => return,
+        };
         let mut err = ptr::null_mut();
-        // SAFETY: a live walk. The cancel is refused once it has finished,
-        // which is fine; the wait returns once every callback and observer
-        // call has returned, or DAG_E_STATE from inside one of them.
+        // SAFETY: the wait returns once every callback and observer call
+        // has returned, or DAG_E_STATE from inside one of them.
         let ended = unsafe {
-            sys::dag_walk_cancel(raw, ptr::null_mut());
             let status = sys::dag_walk_wait(raw, ptr::null_mut(), &mut err);
             sys::dag_error_free(err);
             status != sys::DAG_E_STATE
         };
-        if !ended {
+        if ended {
+            drop(callback);
+        } else {
             // Dropped by one of its own callbacks: the callback's context
             // and the graph's walking mark must outlive the walk, which
             // nothing can wait for here.
-            if let Some(callback) = self.callback.take() {
-                std::mem::forget(callback);
-            }
+            std::mem::forget(callback);
             if let Some(walking) = self.walking.take() {
                 std::mem::forget(walking);
             }

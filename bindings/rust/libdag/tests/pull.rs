@@ -138,10 +138,13 @@ fn a_handed_out_vertex_expands_into_its_sub_graph() {
     let inner = sub.add_vertex(Some("inner")).unwrap();
     let outer = sub.add_vertex(Some("outer")).unwrap();
     sub.connect(outer, inner).unwrap();
+    let mut cyclic = Graph::new().unwrap();
+    let x = cyclic.add_vertex(Some("x")).unwrap();
+    cyclic.connect(x, x).unwrap();
     let walker = g.begin_walk(&WalkOptions::new()).unwrap();
     let mut names = Vec::new();
     for pending in walker.ready() {
-        let pending = pending.unwrap();
+        let mut pending = pending.unwrap();
         let name = pending
             .graph()
             .name(pending.id())
@@ -149,6 +152,9 @@ fn a_handed_out_vertex_expands_into_its_sub_graph() {
             .unwrap()
             .to_owned();
         if name == "module" {
+            let err = pending.expand(&cyclic).unwrap_err();
+            assert_eq!(err.status(), Status::Cycle);
+            assert!(err.message().starts_with("Pending::expand: "), "{}", err);
             pending.expand(&sub).unwrap();
         } else {
             pending.succeed().unwrap();
@@ -185,4 +191,22 @@ fn cancelling_a_pull_walk_waits_for_what_was_handed_out() {
     for &v in &layers[0] {
         assert_eq!(report.status(v), Some(VertexStatus::Ok));
     }
+}
+
+#[test]
+fn dropping_a_pull_walker_leaves_handed_out_vertices_to_finish() {
+    let (mut g, layers) = layered(2, 1);
+    let pending = {
+        let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+        walker.next_ready(None).unwrap().unwrap()
+    };
+    assert_eq!(pending.id(), layers[0][0]);
+    // The walk is cancelled but still running: libdag keeps the graph busy.
+    assert_eq!(g.add_vertex(None).unwrap_err().status(), Status::Busy);
+    pending.succeed().unwrap();
+    g.add_vertex(None).unwrap();
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }

@@ -8,8 +8,9 @@
 //!
 //! Prints the median and the best of ROUNDS runs (default 11) per row, in
 //! ns per vertex, each with its ratio to the `dag_walk` row's of the same
-//! shape and parallelism. The pull rows take one vertex at a time on the calling
-//! thread, through the C API and through `Walker::ready`.
+//! shape and parallelism. The pull rows run on the calling thread, taking
+//! one vertex at a time through the C API and through `Walker::ready`, then
+//! up to 64 at a time through `Walker::next_ready_many`.
 
 use std::convert::Infallible;
 use std::os::raw::{c_char, c_void};
@@ -145,6 +146,23 @@ fn rust_pull(g: &Graph, parallelism: usize) {
 }
 
 /// The median and the best of the samples.
+/// Pull mode taking up to 64 vertices per call.
+fn rust_pull_many(g: &Graph, parallelism: usize) {
+    let walker = g
+        .begin_walk(&WalkOptions::new().parallelism(parallelism))
+        .unwrap();
+    loop {
+        let batch = walker.next_ready_many(64, None).unwrap();
+        if batch.is_empty() {
+            break;
+        }
+        for pending in batch {
+            pending.succeed().unwrap();
+        }
+    }
+    assert!(walker.wait().unwrap().ok());
+}
+
 fn median_and_best(mut samples: Vec<f64>) -> (f64, f64) {
     samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
     (samples[samples.len() / 2], samples[0])
@@ -161,6 +179,7 @@ fn main() {
         "start_walk + wait",
         "C pull (1 thread)",
         "pull (1 thread)",
+        "pull, 64 at a time",
     ];
     println!(
         "{} vertices, {} runs, ns per vertex: median (ratio to dag_walk's), best (ratio)",
@@ -177,7 +196,8 @@ fn main() {
                         1 => rust_walk(&g, parallelism),
                         2 => rust_start_walk(&g, parallelism),
                         3 => c_pull(&mut g, parallelism),
-                        _ => rust_pull(&g, parallelism),
+                        4 => rust_pull(&g, parallelism),
+                        _ => rust_pull_many(&g, parallelism),
                     }
                     times.push(start.elapsed().as_nanos() as f64 / VERTICES as f64);
                 }

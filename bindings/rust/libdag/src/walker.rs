@@ -650,6 +650,46 @@ impl Walker<'_> {
         })
     }
 
+    /// Pull mode: takes up to `max` ready vertices at once (fewer calls into
+    /// libdag per vertex than [`next_ready`](Walker::next_ready)), waiting
+    /// up to `timeout` while none is ready. Empty when the walk has ended.
+    /// Each vertex taken holds a parallelism slot until completed.
+    ///
+    /// # Errors
+    /// As [`next_ready`](Walker::next_ready);
+    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) for `max`
+    /// 0.
+    pub fn next_ready_many(&self, max: usize, timeout: Option<Duration>) -> Result<Vec<Pending>> {
+        let mut vertices = vec![0u64; max];
+        let mut walks = vec![ptr::null_mut(); max];
+        let mut count = 0usize;
+        let mut err = ptr::null_mut();
+        // SAFETY: a live walk; room for `max` vertices and walk handles.
+        unsafe {
+            let status = sys::dag_walk_next_ready(
+                self.raw(),
+                vertices.as_mut_ptr(),
+                walks.as_mut_ptr(),
+                max,
+                timeout.map_or(-1, timeout_ms),
+                &mut count,
+                &mut err,
+            );
+            check(status, err)
+                .map_err(|e| e.in_method("Walker::next_ready", "Walker::next_ready_many"))?;
+        }
+        Ok(vertices[..count]
+            .iter()
+            .zip(&walks[..count])
+            .map(|(&vertex, &walk)| Pending {
+                walk,
+                id: VertexId(vertex),
+                state: self.state.clone(),
+                done: false,
+            })
+            .collect())
+    }
+
     /// Pull mode: the ready vertices, each as soon as its dependencies have
     /// finished, until the walk ends. Several threads may each iterate at
     /// once; each vertex goes to one of them.

@@ -210,3 +210,37 @@ fn dropping_a_pull_walker_leaves_handed_out_vertices_to_finish() {
         .unwrap()
         .ok());
 }
+
+#[test]
+fn ready_vertices_taken_many_at_a_time() {
+    let (g, layers) = layered(2, 6);
+    let walker = g.begin_walk(&WalkOptions::new().parallelism(4)).unwrap();
+    // At most `parallelism` are out at once.
+    let first = walker.next_ready_many(10, None).unwrap();
+    assert_eq!(first.len(), 4);
+    assert!(first.iter().all(|p| layers[0].contains(&p.id())));
+    let err = walker.next_ready_many(0, None).unwrap_err();
+    assert_eq!(err.status(), Status::InvalidArgument);
+    assert!(
+        err.message().starts_with("Walker::next_ready_many: "),
+        "{}",
+        err
+    );
+    let mut taken = first.len();
+    for pending in first {
+        pending.succeed().unwrap();
+    }
+    loop {
+        let batch = walker.next_ready_many(3, None).unwrap();
+        if batch.is_empty() {
+            break;
+        }
+        assert!(batch.len() <= 3);
+        taken += batch.len();
+        for pending in batch {
+            pending.succeed().unwrap();
+        }
+    }
+    assert_eq!(taken, 12);
+    assert!(walker.wait().unwrap().ok());
+}

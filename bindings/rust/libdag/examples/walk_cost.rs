@@ -4,7 +4,9 @@
 //! through each kind of walk of the safe crate, in one run, alternating so
 //! that machine noise hits every row alike.
 //!
-//!     cargo run --release --example walk_cost [ROUNDS]
+//!     cargo run --release --example walk_cost [ROUNDS [PARALLELISM,... [callbacks]]]
+//!
+//! PARALLELISM defaults to 1,2,10; `callbacks` leaves out the pull rows.
 //!
 //! Prints the median and the best of ROUNDS runs (default 11) per row, in
 //! ns per vertex, each with its ratio to the `dag_walk` row's of the same
@@ -169,10 +171,23 @@ fn median_and_best(mut samples: Vec<f64>) -> (f64, f64) {
 }
 
 fn main() {
-    let rounds: usize = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rounds: usize = args
+        .first()
         .map(|r| r.parse().expect("ROUNDS: a number"))
         .unwrap_or(11);
+    let parallelisms: Vec<usize> = match args.get(1) {
+        Some(list) => list
+            .split(',')
+            .map(|p| p.parse().expect("PARALLELISM: numbers, comma-separated"))
+            .collect(),
+        None => vec![1, 2, 10],
+    };
+    let callbacks_only = match args.get(2).map(String::as_str) {
+        None => false,
+        Some("callbacks") => true,
+        Some(other) => panic!("unknown argument {:?} (only \"callbacks\")", other),
+    };
     let rows = [
         "C dag_walk",
         "Graph::walk",
@@ -181,12 +196,17 @@ fn main() {
         "pull (1 thread)",
         "pull, 64 at a time",
     ];
+    let rows = if callbacks_only {
+        &rows[..3]
+    } else {
+        &rows[..]
+    };
     println!(
         "{} vertices, {} runs, ns per vertex: median (ratio to dag_walk's), best (ratio)",
         VERTICES, rounds
     );
     for (shape, mut g) in [("chain", chain()), ("fan-out", fan_out())] {
-        for parallelism in [1, 2, 10] {
+        for &parallelism in &parallelisms {
             let mut samples = vec![Vec::new(); rows.len()];
             for _ in 0..rounds {
                 for (row, times) in samples.iter_mut().enumerate() {

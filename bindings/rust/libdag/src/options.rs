@@ -18,7 +18,7 @@ use crate::report::VertexStatus;
 /// A walk's observer, shared by its options and the walk.
 pub(crate) type Observer = Arc<dyn Fn(&WalkEvent) + Send + Sync>;
 
-/// How [`Graph::walk`] runs: a builder whose defaults are libdag's (10
+/// How [`Graph::walk`](crate::Graph::walk) runs: a builder whose defaults are libdag's (10
 /// callbacks at once, a thread for each, dependencies first, Terraform's failure
 /// policy, timestamps on).
 ///
@@ -59,8 +59,8 @@ impl WalkOptions {
     }
 
     /// The most callbacks running at once (Terraform's `-parallelism`),
-    /// default 10. 0 is refused by [`Graph::walk`] with
-    /// [`Status::InvalidArgument`].
+    /// default 10. 0 is refused by [`Graph::walk`](crate::Graph::walk) with
+    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument).
     #[must_use]
     pub fn parallelism(mut self, parallelism: usize) -> WalkOptions {
         self.parallelism = Some(parallelism);

@@ -200,7 +200,7 @@ impl Graph {
     /// ([`WalkReport::source`]); a panic is caught (it must not unwind into
     /// C) and fails the vertex with `"callback panicked: ..."`. A
     /// failed vertex's transitive dependents are skipped as
-    /// [`VertexStatus::UpstreamFailed`].
+    /// [`VertexStatus::UpstreamFailed`](crate::VertexStatus::UpstreamFailed).
     ///
     /// A walk in which vertices failed did its job: it returns `Ok` with a
     /// report whose [`ok`](WalkReport::ok) is false and whose

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use libdag::{Graph, Pending, Status, VertexId, VertexStatus, WalkOptions};
+use libdag::{EventKind, Graph, Pending, Status, VertexId, VertexStatus, WalkOptions};
 
 /// `layers` layers of `width` vertices, each depending on every vertex of
 /// the layer below.
@@ -243,4 +243,37 @@ fn ready_vertices_taken_many_at_a_time() {
     }
     assert_eq!(taken, 12);
     assert!(walker.wait().unwrap().ok());
+}
+
+#[test]
+fn the_observer_sees_a_pull_walk_from_the_completing_threads() {
+    let (g, layers) = layered(2, 3);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let options = WalkOptions::new().observer(move |event| {
+        seen.lock()
+            .unwrap()
+            .push((event.kind, event.vertex, thread::current().id()))
+    });
+    let walker = g.begin_walk(&options).unwrap();
+    let mut completers = Vec::new();
+    for pending in walker.ready() {
+        let pending = pending.unwrap();
+        completers.push(thread::spawn(move || {
+            pending.succeed().unwrap();
+            thread::current().id()
+        }));
+    }
+    let completer_ids: HashSet<_> = completers.into_iter().map(|c| c.join().unwrap()).collect();
+    assert!(walker.wait().unwrap().ok());
+    let events = events.lock().unwrap();
+    assert_eq!(events.len(), 12);
+    for &v in layers.iter().flatten() {
+        let finished: Vec<_> = events
+            .iter()
+            .filter(|e| e.1 == v && e.0 == EventKind::Finished)
+            .collect();
+        assert_eq!(finished.len(), 1);
+        assert!(completer_ids.contains(&finished[0].2));
+    }
 }

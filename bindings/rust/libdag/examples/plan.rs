@@ -56,7 +56,7 @@ fn run() -> Result<bool, Box<dyn Error>> {
     let report = graph.walk(&WalkOptions::new().parallelism(parallelism), |id| {
         println!("  start  {}", label(&graph, id));
         thread::sleep(Duration::from_millis(20));
-        Ok(())
+        Ok::<(), String>(())
     })?;
     for v in report.vertices() {
         if v.status() != VertexStatus::Ok {
@@ -68,12 +68,7 @@ fn run() -> Result<bool, Box<dyn Error>> {
             );
         }
     }
-    let total = report
-        .vertices()
-        .iter()
-        .map(|v| v.end_ns())
-        .max()
-        .unwrap_or(0);
+    let total = report.vertices().map(|v| v.end_ns()).max().unwrap_or(0);
     println!(
         "\n{} of {} ok in {:.1} ms",
         report.count(VertexStatus::Ok),

@@ -80,7 +80,7 @@ impl Validation {
     }
 
     /// The problems as an error (its message is the text after
-    /// `"dag_validate: "`); `None` for a valid graph.
+    /// `"Graph::validate: "`); `None` for a valid graph.
     pub fn error(&self) -> Option<&Error> {
         self.error.as_ref()
     }
@@ -329,26 +329,55 @@ impl SearchAction {
     }
 }
 
-/// A predicate as a search callback answering `on_match` for a match.
-fn predicate<F>(mut matches: F, on_match: SearchAction) -> impl FnMut(VertexId) -> SearchAction
+unsafe extern "C" fn predicate_trampoline<F>(id: u64, user_data: *mut c_void) -> c_int
 where
     F: FnMut(VertexId) -> bool,
 {
-    move |id| {
-        if matches(id) {
-            on_match
-        } else {
-            SearchAction::NoMatch
+    // SAFETY: as in visit_trampoline.
+    let state = &mut *user_data.cast::<Callback<F>>();
+    // A predicate cannot stop libdag's search: after a panic, every vertex
+    // left is a non-match, without calling the closure again.
+    if state.panic.is_some() {
+        return 0;
+    }
+    let f = &mut state.f;
+    match panic::catch_unwind(AssertUnwindSafe(|| f(VertexId(id)))) {
+        Ok(matched) => c_int::from(matched),
+        Err(payload) => {
+            state.panic = Some(payload);
+            0
         }
     }
 }
+
+/// `dag_first_ancestors_with` and `dag_first_descendants_with`.
+type PredicateIds = unsafe extern "C" fn(
+    *const sys::dag_graph,
+    *const u64,
+    usize,
+    sys::dag_predicate_fn,
+    *mut c_void,
+    *mut *mut sys::dag_ids,
+    *mut *mut sys::dag_error,
+) -> sys::dag_status;
+
+/// `dag_match_ancestor` and `dag_match_descendant`.
+type PredicateFound = unsafe extern "C" fn(
+    *const sys::dag_graph,
+    *const u64,
+    usize,
+    sys::dag_predicate_fn,
+    *mut c_void,
+    *mut c_int,
+    *mut *mut sys::dag_error,
+) -> sys::dag_status;
 
 impl Graph {
     /// The single vertex nothing depends on (Terraform's `Root()`).
     ///
     /// # Errors
     /// [`Status::NoRoot`] (also for an empty graph);
-    /// [`Status::MultipleRoots`] (`"dag_root: multiple roots: a, b"`);
+    /// [`Status::MultipleRoots`] (`"Graph::root: multiple roots: a, b"`);
     /// [`Status::NoMemory`].
     pub fn root(&self) -> Result<VertexId> {
         let mut root = 0;
@@ -392,7 +421,10 @@ impl Graph {
             if out.0.is_null() {
                 // Validation did not run (out of memory...).
                 return Err(error.unwrap_or_else(|| {
-                    Error::new(Status::Internal, "validate: libdag returned no result")
+                    Error::new(
+                        Status::Internal,
+                        "Graph::validate: libdag returned no result",
+                    )
                 }));
             }
             Ok(out.to_validation(error))
@@ -538,8 +570,8 @@ impl Graph {
     /// With a->b, b->c, a->d and `matches` true for b and c: `[b]`.
     /// `matches` runs on the calling thread and may read the graph.
     ///
-    /// A panic in `matches` ends the search and is resumed once libdag has
-    /// returned.
+    /// After a panic in `matches` it is not called again, and the panic is
+    /// resumed once libdag has returned.
     ///
     /// # Errors
     /// [`Status::UnknownVertex`]; [`Status::NoMemory`].
@@ -547,11 +579,7 @@ impl Graph {
     where
         F: FnMut(VertexId) -> bool,
     {
-        self.search(
-            start,
-            Search::ancestors().first_match(),
-            predicate(matches, SearchAction::Match),
-        )
+        self.first_with(sys::dag_first_ancestors_with, start, matches)
     }
 
     /// Terraform's `FirstDescendantsWith`: as
@@ -564,19 +592,15 @@ impl Graph {
     where
         F: FnMut(VertexId) -> bool,
     {
-        self.search(
-            start,
-            Search::descendants().first_match(),
-            predicate(matches, SearchAction::Match),
-        )
+        self.first_with(sys::dag_first_descendants_with, start, matches)
     }
 
     /// Terraform's `MatchAncestor`, for a set: whether `matches` accepts some
     /// ancestor of the start set; stops at the first match. A start vertex
     /// counts only when it is its own ancestor.
     ///
-    /// A panic in `matches` ends the search and is resumed once libdag has
-    /// returned.
+    /// After a panic in `matches` it is not called again, and the panic is
+    /// resumed once libdag has returned.
     ///
     /// # Errors
     /// [`Status::UnknownVertex`]; [`Status::NoMemory`].
@@ -584,12 +608,7 @@ impl Graph {
     where
         F: FnMut(VertexId) -> bool,
     {
-        let found = self.search(
-            start,
-            Search::ancestors(),
-            predicate(matches, SearchAction::MatchAndStop),
-        )?;
-        Ok(!found.is_empty())
+        self.match_with(sys::dag_match_ancestor, start, matches)
     }
 
     /// Terraform's `MatchDescendant`: as
@@ -601,12 +620,7 @@ impl Graph {
     where
         F: FnMut(VertexId) -> bool,
     {
-        let found = self.search(
-            start,
-            Search::descendants(),
-            predicate(matches, SearchAction::MatchAndStop),
-        )?;
-        Ok(!found.is_empty())
+        self.match_with(sys::dag_match_descendant, start, matches)
     }
 
     /// Searches the ancestors (with [`Search::descendants`], the
@@ -649,5 +663,67 @@ impl Graph {
         state.resume_panic();
         result?;
         Ok(crate::raw::to_vertex_ids(found.as_slice()))
+    }
+
+    /// Runs one of libdag's first-match queries with `matches` as its
+    /// predicate; a panic in it is resumed once libdag has returned.
+    fn first_with<F>(
+        &self,
+        query: PredicateIds,
+        start: &[VertexId],
+        matches: F,
+    ) -> Result<Vec<VertexId>>
+    where
+        F: FnMut(VertexId) -> bool,
+    {
+        let mut state = Callback::new(matches);
+        let mut found = Ids::null();
+        let mut err = ptr::null_mut();
+        // SAFETY: as in `traverse`; `query` is a libdag function of that
+        // signature.
+        let status = unsafe {
+            query(
+                self.ptr(),
+                id_ptr(start),
+                start.len(),
+                Some(predicate_trampoline::<F>),
+                (&mut state as *mut Callback<F>).cast::<c_void>(),
+                &mut found.0,
+                &mut err,
+            )
+        };
+        // SAFETY: err comes straight from the call.
+        let result = unsafe { check(status, err) };
+        state.resume_panic();
+        result?;
+        Ok(crate::raw::to_vertex_ids(found.as_slice()))
+    }
+
+    /// Runs one of libdag's match queries with `matches` as its predicate;
+    /// a panic in it is resumed once libdag has returned.
+    fn match_with<F>(&self, query: PredicateFound, start: &[VertexId], matches: F) -> Result<bool>
+    where
+        F: FnMut(VertexId) -> bool,
+    {
+        let mut state = Callback::new(matches);
+        let mut found: c_int = 0;
+        let mut err = ptr::null_mut();
+        // SAFETY: as in `first_with`.
+        let status = unsafe {
+            query(
+                self.ptr(),
+                id_ptr(start),
+                start.len(),
+                Some(predicate_trampoline::<F>),
+                (&mut state as *mut Callback<F>).cast::<c_void>(),
+                &mut found,
+                &mut err,
+            )
+        };
+        // SAFETY: err comes straight from the call.
+        let result = unsafe { check(status, err) };
+        state.resume_panic();
+        result?;
+        Ok(found != 0)
     }
 }

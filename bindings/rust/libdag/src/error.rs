@@ -3,6 +3,7 @@
 use std::ffi::CStr;
 use std::fmt;
 use std::os::raw::c_int;
+use std::sync::Arc;
 
 use libdag_sys as sys;
 
@@ -134,22 +135,44 @@ impl Status {
 }
 
 impl fmt::Display for Status {
+    /// The description, padded to the formatter's width (`{:>20}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.description())
+        f.pad(self.description())
     }
 }
 
+/// What a walk callback may fail with: any error type, or a `String` or
+/// `&str` (both convert).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A callback's error once the walk holds it: shared by the report and the
+/// [`Error`]s made from it.
+pub(crate) type SharedError = Arc<dyn std::error::Error + Send + Sync>;
+
 /// A failed libdag call: the [`Status`] saying what kind of failure it is,
-/// and libdag's message naming the function and the argument, vertex or
-/// input position at fault (`"dag_root: no roots found"`).
+/// and a message naming the Rust method and the argument, vertex or input
+/// position at fault (`"Graph::root: no roots found"`).
 ///
-/// Errors this binding detects before calling libdag (a NUL byte inside a
-/// name, for example) follow the same form, named after the Rust method.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An error made from a failed walk ([`WalkReport::into_result`](crate::WalkReport::into_result))
+/// has the first failed callback's own error as its
+/// [`source`](std::error::Error::source), which `downcast_ref` gets back
+/// as the callback's type.
+///
+/// Two errors are equal when their status and message are.
+#[derive(Debug, Clone)]
 pub struct Error {
     status: Status,
     message: String,
+    source: Option<SharedError>,
 }
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Error) -> bool {
+        self.status == other.status && self.message == other.message
+    }
+}
+
+impl Eq for Error {}
 
 /// `std::result::Result` with this crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
@@ -160,7 +183,25 @@ impl Error {
         Error {
             status,
             message: message.into(),
+            source: None,
         }
+    }
+
+    /// The same error, its message naming `method` where it named `shared`
+    /// (a C function that several methods call, named after one of them).
+    pub(crate) fn in_method(mut self, shared: &str, method: &str) -> Error {
+        if let Some(rest) = self.message.strip_prefix(shared) {
+            if rest.starts_with(": ") {
+                self.message = format!("{}{}", method, rest);
+            }
+        }
+        self
+    }
+
+    /// The same error, caused by `source`.
+    pub(crate) fn with_source(mut self, source: Option<SharedError>) -> Error {
+        self.source = source;
+        self
     }
 
     /// What kind of failure this is.
@@ -168,23 +209,44 @@ impl Error {
         self.status
     }
 
-    /// The detailed message, starting with the failing function's name.
+    /// The detailed message, starting with the failing method's name.
     pub fn message(&self) -> &str {
         &self.message
     }
 }
 
 impl fmt::Display for Error {
+    /// The message (or the status's description when there is none), padded
+    /// to the formatter's width.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.message.is_empty() {
-            write!(f, "libdag: {}", self.status)
+            f.pad(self.status.description())
         } else {
-            f.write_str(&self.message)
+            f.pad(&self.message)
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.source {
+            Some(source) => Some(&**source),
+            None => None,
+        }
+    }
+}
+
+/// libdag's message with the C function that starts it (`"dag_connect: "`)
+/// replaced by the method of this crate that called it.
+fn rust_terms(message: &str) -> String {
+    match message.split_once(": ") {
+        Some((function, rest)) => match crate::names::method(function) {
+            Some(method) => format!("{}: {}", method, rest),
+            None => message.to_owned(),
+        },
+        None => message.to_owned(),
+    }
+}
 
 /// Turns a libdag return value and its error out-parameter into a `Result`,
 /// freeing the error object.
@@ -205,13 +267,8 @@ pub(crate) unsafe fn check(status: c_int, err: *mut sys::dag_error) -> Result<()
     let message = if err.is_null() {
         String::new()
     } else {
-        CStr::from_ptr(sys::dag_error_message(err))
-            .to_string_lossy()
-            .into_owned()
+        rust_terms(&CStr::from_ptr(sys::dag_error_message(err)).to_string_lossy())
     };
     sys::dag_error_free(err);
-    Err(Error {
-        status: Status::from_code(status),
-        message,
-    })
+    Err(Error::new(Status::from_code(status), message))
 }

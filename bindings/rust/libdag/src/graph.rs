@@ -202,7 +202,7 @@ impl Graph {
     /// [`Status::NoMemory`]. On failure the graph is unchanged.
     pub fn add_vertex(&mut self, name: Option<&str>) -> Result<VertexId> {
         let name = name
-            .map(|n| c_string("add_vertex", "name", n))
+            .map(|n| c_string("Graph::add_vertex", "name", n))
             .transpose()?;
         let name_ptr = name.as_ref().map_or(ptr::null(), |n| n.as_ptr());
         let mut id = 0;
@@ -292,7 +292,7 @@ impl Graph {
             std::str::from_utf8(bytes).map(Some).map_err(|_| {
                 Error::new(
                     Status::Internal,
-                    format!("name: the name of vertex {} is not UTF-8", id),
+                    format!("Graph::name: the name of vertex {} is not UTF-8", id),
                 )
             })
         }
@@ -305,10 +305,44 @@ impl Graph {
     /// name or one holding a NUL byte; [`Status::DuplicateName`] when
     /// another vertex has it; [`Status::NoMemory`].
     pub fn set_name(&mut self, id: VertexId, name: Option<&str>) -> Result<()> {
-        let name = name.map(|n| c_string("set_name", "name", n)).transpose()?;
+        let name = name
+            .map(|n| c_string("Graph::set_name", "name", n))
+            .transpose()?;
         let name_ptr = name.as_ref().map_or(ptr::null(), |n| n.as_ptr());
         // SAFETY: name_ptr is NULL or a live C string.
         self.mutate(|g, err| unsafe { sys::dag_set_vertex_name(g, id.0, name_ptr, err) })
+    }
+
+    /// The word stored with a vertex ([`set_user_data`](Graph::set_user_data));
+    /// 0 until one is set. libdag keeps it as an opaque pointer-sized value
+    /// (copied by [`try_clone`](Graph::try_clone) and
+    /// [`select`](Graph::select)), so it suits an index into your own
+    /// table; it is never dereferenced.
+    ///
+    /// # Errors
+    /// [`Status::UnknownVertex`].
+    pub fn user_data(&self, id: VertexId) -> Result<usize> {
+        let mut data = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: a valid handle; the pointer is only read as a number.
+        unsafe {
+            check(
+                sys::dag_vertex_user_data(self.ptr(), id.0, &mut data, &mut err),
+                err,
+            )?;
+        }
+        Ok(data as usize)
+    }
+
+    /// Stores a word with a vertex; see [`user_data`](Graph::user_data).
+    ///
+    /// # Errors
+    /// [`Status::UnknownVertex`].
+    pub fn set_user_data(&mut self, id: VertexId, data: usize) -> Result<()> {
+        // SAFETY: a valid handle; libdag never dereferences the pointer.
+        self.mutate(|g, err| unsafe {
+            sys::dag_set_vertex_user_data(g, id.0, data as *mut std::os::raw::c_void, err)
+        })
     }
 
     /// Adds the edge `from -> to`: **`from` depends on `to`**, so `to` runs
@@ -576,7 +610,7 @@ fn path_to_c(path: &Path) -> Result<CString> {
         Error::new(
             Status::InvalidArgument,
             format!(
-                "import_file: path {} holds a NUL byte at {}",
+                "Graph::import_file: path {} holds a NUL byte at {}",
                 path.display(),
                 e.nul_position()
             ),
@@ -589,10 +623,10 @@ fn path_to_c(path: &Path) -> Result<CString> {
     let text = path.to_str().ok_or_else(|| {
         Error::new(
             Status::InvalidArgument,
-            format!("import_file: path {:?} is not valid Unicode", path),
+            format!("Graph::import_file: path {:?} is not valid Unicode", path),
         )
     })?;
-    c_string("import_file", "path", text)
+    c_string("Graph::import_file", "path", text)
 }
 
 impl Drop for Graph {

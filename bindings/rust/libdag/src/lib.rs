@@ -24,9 +24,9 @@
 //! // the graph from libdag's pool threads.
 //! let order = Mutex::new(Vec::new());
 //! let report = graph.walk(&WalkOptions::new().parallelism(4), |v| {
-//!     let name = graph.name(v).map_err(|e| e.to_string())?.unwrap_or("?");
+//!     let name = graph.name(v)?.unwrap_or("?");
 //!     order.lock().unwrap().push(name.to_owned());
-//!     Ok(())
+//!     Ok::<(), libdag::Error>(())
 //! })?;
 //! assert!(report.ok());
 //! assert_eq!(report.status(app), Some(VertexStatus::Ok));
@@ -37,8 +37,8 @@
 //! # Errors
 //!
 //! Every fallible method returns [`Result`], whose [`Error`] carries a
-//! [`Status`] and libdag's message, which names the function and what was
-//! wrong (`"dag_connect: unknown vertex id 7"`). Nothing panics on
+//! [`Status`] and a message, which names the method and what was
+//! wrong (`"Graph::connect: unknown vertex id 7"`). Nothing panics on
 //! bad input.
 //!
 //! # Threads
@@ -46,6 +46,23 @@
 //! [`Graph`] is `Send` and `Sync`: `&self` methods may run concurrently,
 //! including during a walk of the same graph; `&mut self` methods change
 //! it. See [`Graph`] for the reasoning.
+//!
+//! # Walks
+//!
+//! - [`Graph::walk`] runs a closure per vertex on libdag's pool and blocks
+//!   until the walk is over.
+//! - [`Graph::start_walk`] returns a [`Walker`] at once: wait (with a time
+//!   limit or not), cancel, watch progress, or change the walk
+//!   ([`WalkUpdate`]) from any thread; a callback can
+//!   [`defer`](Vertex::defer) its vertex and finish it later from any
+//!   thread, or [`expand`](Vertex::expand) it into a sub-graph.
+//! - [`Graph::begin_walk`] is the pull mode, for hosts with a thread pool of
+//!   their own: [`Walker::ready`] yields each ready vertex as a [`Pending`]
+//!   that any thread completes.
+//!
+//! Callbacks fail a vertex with `Err(e)` for any error type; the report
+//! keeps `e` ([`WalkReport::source`]), and [`WalkReport::into_result`]
+//! turns a failed walk into an [`Error`] whose `source()` is it.
 //!
 //! # Linking
 //!
@@ -58,17 +75,27 @@
 mod algorithms;
 mod error;
 mod graph;
+mod names;
+mod options;
 mod raw;
+mod report;
+mod select;
+mod update;
 mod walk;
+mod walker;
 
 use std::ffi::CStr;
 
 pub use libdag_sys as sys;
 
 pub use algorithms::{Search, SearchAction, Traversal, Validation, Visit};
-pub use error::{Error, Result, Status};
+pub use error::{BoxError, Error, Result, Status};
 pub use graph::{Format, Graph, VertexId};
-pub use walk::{VertexReport, VertexStatus, WalkOptions, WalkReport};
+pub use options::{EventKind, WalkEvent, WalkOptions};
+pub use report::{VertexReport, VertexStatus, Vertices, WalkReport};
+pub use select::Select;
+pub use update::WalkUpdate;
+pub use walker::{GraphRef, Pending, Ready, Vertex, Walker};
 
 /// The version of the libdag loaded at run time, as
 /// `MAJOR * 10000 + MINOR * 100 + PATCH` (10200 for 1.2.0).

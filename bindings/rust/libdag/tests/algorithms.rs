@@ -67,11 +67,11 @@ fn root_is_the_vertex_nothing_depends_on() {
     let (g, _) = graph(&["b", "a", "c"], &[("a", "c"), ("b", "c")]);
     let err = g.root().unwrap_err();
     assert_eq!(err.status(), Status::MultipleRoots);
-    assert_eq!(err.message(), "dag_root: multiple roots: a, b");
+    assert_eq!(err.message(), "Graph::root: multiple roots: a, b");
 
     let err = Graph::new().unwrap().root().unwrap_err();
     assert_eq!(err.status(), Status::NoRoot);
-    assert_eq!(err.message(), "dag_root: no roots found");
+    assert_eq!(err.message(), "Graph::root: no roots found");
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn cycle_text_is_terraforms() {
 
     let err = v.error().unwrap();
     assert_eq!(err.status(), Status::Cycle);
-    assert_eq!(err.message(), "dag_validate: Cycle:\n  a\n  b\n  c");
+    assert_eq!(err.message(), "Graph::validate: Cycle:\n  a\n  b\n  c");
     assert_eq!(v.into_result().unwrap_err().status(), Status::Cycle);
 
     // The rotation starts at the shortest name, not the first added.

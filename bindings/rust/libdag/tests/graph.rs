@@ -1,6 +1,7 @@
-//! Building and editing graphs, and the errors for bad input.
+//! Building and editing graphs, selections, user data, the errors for bad
+//! input and how values print.
 
-use libdag::{Graph, Status, VertexId};
+use libdag::{Graph, Select, Status, VertexId, VertexStatus};
 
 fn named(graph: &mut Graph, names: &[&str]) -> Vec<VertexId> {
     names
@@ -71,11 +72,15 @@ fn bad_names_are_refused_and_change_nothing() {
 
     let dup = g.add_vertex(Some("a")).unwrap_err();
     assert_eq!(dup.status(), Status::DuplicateName);
-    assert!(dup.message().starts_with("dag_add_vertex"), "{}", dup);
+    assert!(dup.message().starts_with("Graph::add_vertex: "), "{}", dup);
 
     let empty = g.add_vertex(Some("")).unwrap_err();
     assert_eq!(empty.status(), Status::InvalidArgument);
-    assert!(empty.message().starts_with("dag_add_vertex"), "{}", empty);
+    assert!(
+        empty.message().starts_with("Graph::add_vertex: "),
+        "{}",
+        empty
+    );
 
     let nul = g.add_vertex(Some("x\0y")).unwrap_err();
     assert_eq!(nul.status(), Status::InvalidArgument);
@@ -103,7 +108,7 @@ fn unknown_ids_are_errors_with_the_function_named() {
 
     let err = g.connect(a, ghost).unwrap_err();
     assert_eq!(err.status(), Status::UnknownVertex);
-    assert!(err.message().starts_with("dag_connect"), "{}", err);
+    assert!(err.message().starts_with("Graph::connect: "), "{}", err);
     assert_eq!(err.to_string(), err.message());
 
     assert_eq!(
@@ -145,7 +150,7 @@ fn unknown_ids_are_errors_with_the_function_named() {
 
     // Errors are ordinary std errors.
     let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(err);
-    assert!(boxed.to_string().contains("dag_connect"));
+    assert!(boxed.to_string().contains("Graph::connect: "));
 }
 
 #[test]
@@ -307,4 +312,81 @@ fn versions() {
         assert_eq!(Status::from_code(-code).code(), -code);
         assert_ne!(Status::from_code(-code), Status::Unknown(-code));
     }
+}
+
+#[test]
+fn select_keeps_what_a_partial_run_needs() {
+    // a -> b -> c, d unconnected.
+    let mut g = Graph::new().unwrap();
+    let names = ["a", "b", "c", "d"];
+    let ids: Vec<VertexId> = names
+        .iter()
+        .map(|n| g.add_vertex(Some(n)).unwrap())
+        .collect();
+    let (a, b, c, d) = (ids[0], ids[1], ids[2], ids[3]);
+    g.connect(a, b).unwrap();
+    g.connect(b, c).unwrap();
+
+    let apply = g.select(&[b], &[], Select::dependencies()).unwrap();
+    assert_eq!(apply.vertices().unwrap(), [b, c]);
+    assert_eq!(apply.edges().unwrap(), [(b, c)]);
+    assert_eq!(apply.name(c).unwrap(), Some("c"));
+    let destroy = g.select(&[b], &[], Select::dependents()).unwrap();
+    assert_eq!(destroy.vertices().unwrap(), [a, b]);
+    let all_but = g.select(&[], &[b], Select::dependencies().all()).unwrap();
+    assert_eq!(all_but.vertices().unwrap(), [c, d]);
+    let all_but = g.select(&[], &[b], Select::dependents().all()).unwrap();
+    assert_eq!(all_but.vertices().unwrap(), [a, d]);
+    // The selection issues new ids after the original's.
+    let mut copy = g.select(&[d], &[], Select::dependencies()).unwrap();
+    assert!(copy.add_vertex(Some("e")).unwrap() > d);
+
+    let err = g
+        .select(&[VertexId(99)], &[], Select::dependencies())
+        .unwrap_err();
+    assert_eq!(err.status(), Status::UnknownVertex);
+    assert!(err.message().starts_with("Graph::select: "), "{}", err);
+}
+
+#[test]
+fn user_data_is_a_word_per_vertex() {
+    let mut g = Graph::new().unwrap();
+    let a = g.add_vertex(Some("a")).unwrap();
+    assert_eq!(g.user_data(a).unwrap(), 0);
+    g.set_user_data(a, 42).unwrap();
+    assert_eq!(g.user_data(a).unwrap(), 42);
+    assert_eq!(g.try_clone().unwrap().user_data(a).unwrap(), 42);
+    let err = g.set_user_data(VertexId(7), 1).unwrap_err();
+    assert_eq!(err.status(), Status::UnknownVertex);
+    assert!(
+        err.message().starts_with("Graph::set_user_data: "),
+        "{}",
+        err
+    );
+    assert_eq!(
+        g.user_data(VertexId(7)).unwrap_err().status(),
+        Status::UnknownVertex
+    );
+}
+
+#[test]
+fn display_honours_width_and_fill() {
+    assert_eq!(format!("[{:>6}]", VertexId(42)), "[    42]");
+    assert_eq!(
+        format!("[{:<18}]", VertexStatus::UpstreamFailed),
+        "[upstream-failed   ]"
+    );
+    assert_eq!(format!("[{:*^6}]", VertexStatus::Ok), "[**ok**]");
+    assert_eq!(
+        format!("[{:>16}]", Status::UnknownVertex),
+        "[  unknown vertex]"
+    );
+    let mut g = Graph::new().unwrap();
+    let err = g.connect(VertexId(1), VertexId(2)).unwrap_err();
+    let text = err.to_string();
+    assert_eq!(
+        format!("{:>1$}", err, text.len() + 2),
+        format!("  {}", text)
+    );
+    assert_eq!(format!("{:.12}", err), "Graph::conne");
 }

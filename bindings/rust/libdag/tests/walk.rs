@@ -81,7 +81,7 @@ fn dependencies_finish_before_dependents_start_under_parallelism() {
             log.lock().unwrap().push((v, "start"));
             thread::sleep(Duration::from_millis(1));
             log.lock().unwrap().push((v, "end"));
-            Ok(())
+            Ok::<(), String>(())
         })
         .unwrap();
     assert!(report.ok());
@@ -106,7 +106,7 @@ fn reverse_walks_run_dependents_first() {
     let report = g
         .walk(&WalkOptions::new().reverse(true), |v| {
             order.lock().unwrap().push(v);
-            Ok(())
+            Ok::<(), String>(())
         })
         .unwrap();
     assert!(report.ok());
@@ -120,7 +120,7 @@ fn reverse_walks_run_dependents_first() {
     g.walk(&WalkOptions::new().reverse(true).parallelism(4), |v| {
         log.lock().unwrap().push((v, "start"));
         log.lock().unwrap().push((v, "end"));
-        Ok(())
+        Ok::<(), String>(())
     })
     .unwrap();
     assert_dependencies_finished_first(&g, &log.into_inner().unwrap(), true);
@@ -140,7 +140,7 @@ fn parallelism_bounds_the_callbacks_in_flight() {
                     most.fetch_max(now, Ordering::SeqCst);
                     thread::sleep(Duration::from_millis(5));
                     running.fetch_sub(1, Ordering::SeqCst);
-                    Ok(())
+                    Ok::<(), String>(())
                 },
             )
             .unwrap();
@@ -170,7 +170,7 @@ fn a_failure_skips_its_dependents_and_nothing_else() {
             if v == db {
                 Err("disk full".to_owned())
             } else {
-                Ok(())
+                Ok::<(), String>(())
             }
         })
         .unwrap();
@@ -220,7 +220,7 @@ fn a_panic_in_the_callback_fails_that_vertex() {
             if v == b {
                 panic!("{}callback blew up on {}", EXPECTED_PANIC, v);
             }
-            Ok(())
+            Ok::<(), String>(())
         })
         .unwrap();
     assert!(!report.ok());
@@ -240,7 +240,10 @@ fn a_panic_in_the_callback_fails_that_vertex() {
     assert_eq!(report.status(id(&g, "c")), Some(VertexStatus::Ok));
 
     // The graph and the process are fine afterwards.
-    assert!(g.walk(&WalkOptions::new(), |_| Ok(())).unwrap().ok());
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }
 
 #[test]
@@ -265,7 +268,7 @@ fn fail_fast_starts_nothing_new() {
                 *first = Some(v);
                 return Err("stop".to_owned());
             }
-            Ok(())
+            Ok::<(), String>(())
         })
         .unwrap();
     assert!(!report.ok());
@@ -289,7 +292,7 @@ fn always_run_vertices_run_after_a_failure() {
             if v == id(&g, "work") {
                 Err("failed".to_owned())
             } else {
-                Ok(())
+                Ok::<(), String>(())
             }
         })
         .unwrap();
@@ -304,14 +307,10 @@ fn callbacks_read_the_graph_they_walk() {
     let seen = Mutex::new(HashMap::new());
     let report = g
         .walk(&WalkOptions::new().parallelism(3), |v| {
-            let name = g
-                .name(v)
-                .map_err(|e| e.to_string())?
-                .unwrap_or("")
-                .to_owned();
-            let deps = g.ancestors(&[v]).map_err(|e| e.to_string())?.len();
+            let name = g.name(v)?.unwrap_or("").to_owned();
+            let deps = g.ancestors(&[v])?.len();
             seen.lock().unwrap().insert(name, deps);
-            Ok(())
+            Ok::<(), libdag::Error>(())
         })
         .unwrap();
     assert!(report.ok());
@@ -326,9 +325,11 @@ fn a_walk_from_inside_a_walk_is_busy() {
     let inner = Mutex::new(None);
     let report = g
         .walk(&WalkOptions::new(), |_| {
-            let err = g.walk(&WalkOptions::new(), |_| Ok(())).unwrap_err();
+            let err = g
+                .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+                .unwrap_err();
             *inner.lock().unwrap() = Some(err.status());
-            Ok(())
+            Ok::<(), String>(())
         })
         .unwrap();
     assert!(report.ok());
@@ -344,7 +345,7 @@ fn concurrent_walks_of_one_graph_are_serialised() {
             s.spawn(|| {
                 let result = g.walk(&WalkOptions::new(), |_| {
                     thread::sleep(Duration::from_millis(2));
-                    Ok(())
+                    Ok::<(), String>(())
                 });
                 outcomes
                     .lock()
@@ -364,7 +365,10 @@ fn concurrent_walks_of_one_graph_are_serialised() {
         outcomes
     );
     // The flag is cleared afterwards.
-    assert!(g.walk(&WalkOptions::new(), |_| Ok(())).unwrap().ok());
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }
 
 #[test]
@@ -374,7 +378,7 @@ fn walks_that_cannot_start_are_errors() {
     let err = cyclic
         .walk(&WalkOptions::new(), |_| {
             called.fetch_add(1, Ordering::SeqCst);
-            Ok(())
+            Ok::<(), String>(())
         })
         .unwrap_err();
     assert_eq!(err.status(), Status::Cycle);
@@ -383,43 +387,52 @@ fn walks_that_cannot_start_are_errors() {
 
     let g = graph(&["a"], &[]);
     let err = g
-        .walk(&WalkOptions::new().parallelism(0), |_| Ok(()))
+        .walk(&WalkOptions::new().parallelism(0), |_| Ok::<(), String>(()))
         .unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
     // 0 is libdag's default: a thread per slot of parallelism.
     assert!(g
-        .walk(&WalkOptions::new().threads(0), |_| Ok(()))
+        .walk(&WalkOptions::new().threads(0), |_| Ok::<(), String>(()))
         .unwrap()
         .ok());
     let err = g
-        .walk(&WalkOptions::new().threads(1025), |_| Ok(()))
+        .walk(&WalkOptions::new().threads(1025), |_| Ok::<(), String>(()))
         .unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
     let err = g
-        .walk(&WalkOptions::new().always_run([VertexId(42)]), |_| Ok(()))
+        .walk(&WalkOptions::new().always_run([VertexId(42)]), |_| {
+            Ok::<(), String>(())
+        })
         .unwrap_err();
     assert_eq!(err.status(), Status::UnknownVertex);
     // A refused walk leaves the graph walkable.
-    assert!(g.walk(&WalkOptions::new(), |_| Ok(())).unwrap().ok());
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }
 
 #[test]
 fn empty_graph_and_timestamps_off() {
     let empty = Graph::new().unwrap();
-    let report = empty.walk(&WalkOptions::new(), |_| Ok(())).unwrap();
+    let report = empty
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap();
     assert!(report.ok());
     assert!(report.is_empty());
     assert_eq!(report.first_error(), None);
 
     let g = graph(&["a", "b"], &[("a", "b")]);
     let report = g
-        .walk(&WalkOptions::new().timestamps(false), |_| Ok(()))
+        .walk(&WalkOptions::new().timestamps(false), |_| {
+            Ok::<(), String>(())
+        })
         .unwrap();
     for v in report.vertices() {
         assert_eq!((v.start_ns(), v.end_ns()), (0, 0));
         assert!(v.ran());
     }
-    assert_eq!(report.vertex(VertexId(999)), None);
+    assert!(report.vertex(VertexId(999)).is_none());
     assert_eq!(VertexStatus::UpstreamFailed.to_string(), "upstream-failed");
 }
 
@@ -450,7 +463,7 @@ fn failure_messages_from_eight_threads_at_once() {
             if v.0 % 2 == 0 {
                 Err(format!("vertex {} {}", v.0, "x".repeat(v.0 as usize)))
             } else {
-                Ok(())
+                Ok::<(), String>(())
             }
         })
         .unwrap();
@@ -466,4 +479,42 @@ fn failure_messages_from_eight_threads_at_once() {
             assert_eq!(r.status(), VertexStatus::Ok);
         }
     }
+}
+
+#[test]
+fn reports_read_every_vertex_in_id_order() {
+    // More vertices than the report iterator reads from libdag at once.
+    let (g, _) = layered(3, 200);
+    let report = g
+        .walk(&WalkOptions::new().parallelism(4), |v| {
+            if v.0 % 100 == 0 {
+                Err(format!("{} is a round number", v))
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap();
+    let ids = report.ids().unwrap();
+    assert_eq!(ids, g.vertices().unwrap());
+    let vertices = report.vertices();
+    assert_eq!(vertices.len(), 600);
+    let read: Vec<_> = vertices.collect();
+    assert_eq!(read.iter().map(|v| v.id()).collect::<Vec<_>>(), ids);
+    for v in &read {
+        let one = report.vertex(v.id()).unwrap();
+        assert_eq!(
+            (one.status(), one.message(), one.ran()),
+            (v.status(), v.message(), v.ran())
+        );
+        if v.status() == VertexStatus::Failed {
+            assert_eq!(v.id().0 % 100, 0);
+            assert_eq!(v.message(), format!("{} is a round number", v.id()));
+            assert!(v.source().unwrap().to_string().ends_with("round number"));
+        }
+    }
+    // 100 and 200 fail in the first layer; both upper layers depend on
+    // them.
+    assert_eq!(report.count(VertexStatus::Failed), 2);
+    assert_eq!(report.count(VertexStatus::Ok), 198);
+    assert_eq!(report.count(VertexStatus::UpstreamFailed), 400);
 }

@@ -1,0 +1,253 @@
+//! How a walk runs ([`WalkOptions`]) and what its observer sees
+//! ([`WalkEvent`]).
+
+use std::fmt;
+use std::mem::MaybeUninit;
+use std::os::raw::{c_int, c_void};
+use std::panic::{self, AssertUnwindSafe};
+use std::ptr;
+use std::sync::Arc;
+
+use libdag_sys as sys;
+
+use crate::error::{check, Result};
+use crate::graph::VertexId;
+use crate::raw::{drop_payload, id_ptr};
+use crate::report::VertexStatus;
+
+/// A walk's observer, shared by its options and the walk.
+pub(crate) type Observer = Arc<dyn Fn(&WalkEvent) + Send + Sync>;
+
+/// How [`Graph::walk`](crate::Graph::walk) runs: a builder whose defaults are libdag's (10
+/// callbacks at once, a thread for each, dependencies first, Terraform's failure
+/// policy, timestamps on).
+///
+/// ```
+/// # use libdag::WalkOptions;
+/// let destroy = WalkOptions::new().parallelism(4).reverse(true).fail_fast(true);
+/// # let _ = destroy;
+/// ```
+#[derive(Clone)]
+pub struct WalkOptions {
+    parallelism: Option<usize>,
+    threads: Option<usize>,
+    reverse: bool,
+    fail_fast: bool,
+    timestamps: bool,
+    always_run: Vec<VertexId>,
+    observer: Option<Observer>,
+}
+
+impl Default for WalkOptions {
+    fn default() -> WalkOptions {
+        WalkOptions::new()
+    }
+}
+
+impl WalkOptions {
+    /// libdag's defaults.
+    pub fn new() -> WalkOptions {
+        WalkOptions {
+            parallelism: None,
+            threads: None,
+            reverse: false,
+            fail_fast: false,
+            timestamps: true,
+            always_run: Vec::new(),
+            observer: None,
+        }
+    }
+
+    /// The most callbacks running at once (Terraform's `-parallelism`),
+    /// default 10. 0 is refused by [`Graph::walk`](crate::Graph::walk) with
+    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument).
+    #[must_use]
+    pub fn parallelism(mut self, parallelism: usize) -> WalkOptions {
+        self.parallelism = Some(parallelism);
+        self
+    }
+
+    /// Threads in the walk's pool, at most 1024; default 0, libdag's: one
+    /// per slot of `parallelism`. The pool never starts more threads than
+    /// `parallelism`, since no more could be busy.
+    #[must_use]
+    pub fn threads(mut self, threads: usize) -> WalkOptions {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// True: dependents run before their dependencies (destroy order).
+    #[must_use]
+    pub fn reverse(mut self, reverse: bool) -> WalkOptions {
+        self.reverse = reverse;
+        self
+    }
+
+    /// True: once a vertex has failed, start nothing new; what never
+    /// started is reported [`VertexStatus::NotRun`]. False (the default,
+    /// Terraform's behaviour): only the failed vertex's dependents are
+    /// skipped, as [`VertexStatus::UpstreamFailed`], and independent
+    /// branches go on.
+    #[must_use]
+    pub fn fail_fast(mut self, fail_fast: bool) -> WalkOptions {
+        self.fail_fast = fail_fast;
+        self
+    }
+
+    /// True (the default): record each vertex's start and end time in the
+    /// report. False leaves them 0, for walks of very cheap callbacks.
+    #[must_use]
+    pub fn timestamps(mut self, timestamps: bool) -> WalkOptions {
+        self.timestamps = timestamps;
+        self
+    }
+
+    /// Vertices that run even when a dependency failed; their own result
+    /// then decides their dependents. Replaces any earlier list.
+    #[must_use]
+    pub fn always_run<I>(mut self, vertices: I) -> WalkOptions
+    where
+        I: IntoIterator<Item = VertexId>,
+    {
+        self.always_run = vertices.into_iter().collect();
+        self
+    }
+
+    /// Calls `observer` for every event of the walk (a vertex started,
+    /// finished, or was skipped), on the thread that caused it: a pool
+    /// thread, or the one that completed or cancelled a vertex. Calls may
+    /// come from several threads at once, so it should return quickly;
+    /// [`WalkEvent::sequence`] orders them. Every call has returned by the
+    /// time the walk's report is. A panic in it is caught (it must not
+    /// unwind into libdag) and the walk goes on.
+    #[must_use]
+    pub fn observer<F>(mut self, observer: F) -> WalkOptions
+    where
+        F: Fn(&WalkEvent) + Send + Sync + 'static,
+    {
+        self.observer = Some(Arc::new(observer));
+        self
+    }
+
+    pub(crate) fn observer_fn(&self) -> Option<&Observer> {
+        self.observer.as_ref()
+    }
+
+    /// The C options; borrows `self.always_run` and `observer`, which must
+    /// outlive the walk.
+    pub(crate) fn to_raw(&self, observer: Option<&Observer>) -> Result<sys::dag_walk_options> {
+        let mut opts = MaybeUninit::<sys::dag_walk_options>::uninit();
+        let mut err = ptr::null_mut();
+        // SAFETY: opts is writable for its size; init fills every field on
+        // success (the size check guards against a mismatched library).
+        let mut opts = unsafe {
+            let size = std::mem::size_of::<sys::dag_walk_options>();
+            check(
+                sys::dag_walk_options_init(opts.as_mut_ptr(), size, &mut err),
+                err,
+            )?;
+            opts.assume_init()
+        };
+        if let Some(parallelism) = self.parallelism {
+            opts.parallelism = parallelism;
+        }
+        if let Some(threads) = self.threads {
+            opts.threads = threads;
+        }
+        opts.reverse = c_int::from(self.reverse);
+        opts.failure_policy = if self.fail_fast {
+            sys::DAG_FAILURE_FAIL_FAST
+        } else {
+            sys::DAG_FAILURE_CONTINUE
+        };
+        opts.timestamps = c_int::from(self.timestamps);
+        if !self.always_run.is_empty() {
+            opts.always_run = id_ptr(&self.always_run);
+            opts.always_run_count = self.always_run.len();
+        }
+        if let Some(observer) = observer {
+            opts.event_observer = Some(observer_trampoline);
+            opts.event_observer_data =
+                (observer as *const Observer).cast::<c_void>() as *mut c_void;
+        }
+        Ok(opts)
+    }
+}
+
+impl fmt::Debug for WalkOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WalkOptions")
+            .field("parallelism", &self.parallelism)
+            .field("threads", &self.threads)
+            .field("reverse", &self.reverse)
+            .field("fail_fast", &self.fail_fast)
+            .field("timestamps", &self.timestamps)
+            .field("always_run", &self.always_run)
+            .field("observer", &self.observer.is_some())
+            .finish()
+    }
+}
+
+/// What happened to a vertex, in a [`WalkEvent`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EventKind {
+    /// Its work is about to start (its callback runs, or it is handed out).
+    Started,
+    /// It started and has finished; the event's status says how.
+    Finished,
+    /// It finished without running (upstream-failed, cancelled, not run).
+    Skipped,
+    /// An event this version of the binding does not know.
+    Unknown(u32),
+}
+
+/// One event of a walk, as [`WalkOptions::observer`] sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WalkEvent {
+    /// What happened.
+    pub kind: EventKind,
+    /// To which vertex (of the sub-graph, for a vertex of an expansion).
+    pub vertex: VertexId,
+    /// For `Finished` and `Skipped`, the vertex's final status;
+    /// [`VertexStatus::NotRun`] for `Started`.
+    pub status: VertexStatus,
+    /// Vertices running or pending in that walk after the event.
+    pub running: usize,
+    /// Vertices of that walk finished after the event.
+    pub done: usize,
+    /// Vertices in that walk (grows when updates add some).
+    pub total: usize,
+    /// 1, 2, 3... in the order the counts were taken: ordered by sequence,
+    /// `done` and `total` never decrease.
+    pub sequence: u64,
+}
+
+unsafe extern "C" fn observer_trampoline(
+    _walk: *mut sys::dag_walker,
+    info: *const sys::dag_walk_event_info,
+    user_data: *mut c_void,
+) {
+    // SAFETY: user_data is the Observer that `to_raw` was given, which the
+    // walk keeps alive until every observer call has returned; `info` is
+    // borrowed for this call.
+    let observer = &*user_data.cast::<Observer>();
+    let info = &*info;
+    let event = WalkEvent {
+        kind: match info.event {
+            sys::DAG_WALK_EVENT_STARTED => EventKind::Started,
+            sys::DAG_WALK_EVENT_FINISHED => EventKind::Finished,
+            sys::DAG_WALK_EVENT_SKIPPED => EventKind::Skipped,
+            other => EventKind::Unknown(other),
+        },
+        vertex: VertexId(info.vertex),
+        status: VertexStatus::from_raw(info.status),
+        running: info.running,
+        done: info.done,
+        total: info.total,
+        sequence: info.sequence,
+    };
+    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| observer(&event))) {
+        drop_payload(payload);
+    }
+}

@@ -1,0 +1,774 @@
+//! Walks that run while the caller goes on: [`Graph::start_walk`] (callbacks
+//! on libdag's pool, vertices that finish later from any thread) and
+//! [`Graph::begin_walk`] (vertices handed to the caller's own threads).
+
+use std::any::Any;
+use std::cell::Cell;
+use std::fmt;
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+use std::ops::Deref;
+use std::os::raw::{c_char, c_int, c_void};
+use std::ptr;
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use libdag_sys as sys;
+
+use crate::error::{check, BoxError, Result};
+use crate::graph::{Graph, VertexId};
+use crate::options::{Observer, WalkOptions};
+use crate::raw::call_ids;
+use crate::report::WalkReport;
+use crate::update::WalkUpdate;
+use crate::walk::{finish, run_vertex, shared_error, Failures, WalkingFlag};
+
+/// What a walk and every handle on it share; frees the walk when the last
+/// of them goes.
+struct WalkState {
+    /// The walk; NULL until `dag_walk_start` / `dag_walk_begin` returned it
+    /// (callbacks may run before that, with the handle as their argument).
+    raw: AtomicPtr<sys::dag_walker>,
+    failures: Failures,
+    /// Kept here so that it lives as long as the walk that calls it.
+    observer: Option<Observer>,
+}
+
+impl Drop for WalkState {
+    fn drop(&mut self) {
+        // SAFETY: NULL or the walk libdag gave us; no handle on it remains.
+        // A walk still running is cancelled and waited for, or, dropped
+        // from inside one of its own callbacks, freed by libdag once they
+        // have returned.
+        unsafe { sys::dag_walk_free(self.raw.load(Ordering::Acquire)) }
+    }
+}
+
+/// A walk that runs while its starter goes on: started by
+/// [`Graph::start_walk`] (callbacks on libdag's pool) or
+/// [`Graph::begin_walk`] (pull mode: vertices taken with
+/// [`ready`](Walker::ready) and run by the caller).
+///
+/// Dropping it cancels the walk. A callback walk is waited for: running
+/// callbacks return, deferred vertices are finished as cancelled. A pull
+/// walk is not (the vertices handed out finish when their [`Pending`] is
+/// completed or dropped, and the dropping thread may be the one holding
+/// them); libdag keeps the graph busy until they have.
+///
+/// # Threads
+///
+/// `Walker` is `Send` and `Sync`: every libdag function on a walk handle
+/// (`dag_walk_wait`, `dag_walk_cancel`, `dag_walk_complete`,
+/// `dag_walk_next_ready`, `dag_walk_apply`...) is documented thread-safe, so
+/// one thread may [`wait`](Walker::wait) while others
+/// [`cancel`](Walker::cancel), take vertices with
+/// [`ready`](Walker::ready) or complete [`Pending`] vertices. The walk
+/// borrows the graph (`'g`), which other threads may read meanwhile;
+/// nothing can change it through `&mut` until the walker is gone.
+pub struct Walker<'g> {
+    state: Arc<WalkState>,
+    /// The callback and its context, freed only once the walk has ended
+    /// (leaked if it never does).
+    callback: Option<Box<dyn Any + Send + Sync>>,
+    walking: Option<WalkingFlag<'g>>,
+}
+
+/// The callback of a started walk, where its `user_data` points.
+struct Callback<F> {
+    f: F,
+    state: Arc<WalkState>,
+}
+
+/// A vertex whose callback is running: what a [`Graph::start_walk`]
+/// callback gets. It can leave the vertex [`defer`](Vertex::defer)red to
+/// finish later from any thread, [`expand`](Vertex::expand) it into a
+/// sub-graph, change the walk ([`apply`](Vertex::apply)) or read the graph
+/// being walked ([`graph`](Vertex::graph)).
+pub struct Vertex<'a> {
+    walk: *mut sys::dag_walker,
+    id: VertexId,
+    state: &'a Arc<WalkState>,
+    deferred: Cell<bool>,
+}
+
+impl<'a> Vertex<'a> {
+    /// The vertex (of the sub-graph, in the sub-walk of an expansion).
+    pub fn id(&self) -> VertexId {
+        self.id
+    }
+
+    /// Leaves the vertex running after the callback returns `Ok(())`: it
+    /// keeps its parallelism slot, its dependents wait, and it finishes when
+    /// the returned [`Pending`] is completed, from any thread. A callback
+    /// that returns `Err` (or panics) fails the vertex anyway, and the
+    /// `Pending` then reports [`Status::State`](crate::Status::State).
+    pub fn defer(&self) -> Pending {
+        self.deferred.set(true);
+        Pending {
+            walk: self.walk,
+            id: self.id,
+            state: self.state.clone(),
+            done: false,
+        }
+    }
+
+    /// Dynamic expansion: walks a copy of `sub` as part of this vertex, with
+    /// the same callback (called with the sub-walk's vertices, whose
+    /// [`graph`](Vertex::graph) is the copy), pool, parallelism and policy.
+    /// Once the callback returns, whatever it returns, the vertex gives its
+    /// slot back and finishes when the sub-walk does: ok if every
+    /// sub-vertex did, failed otherwise.
+    ///
+    /// # Errors
+    /// [`Status::Cycle`](crate::Status::Cycle) (`sub` has a cycle; nothing changed);
+    /// [`Status::State`](crate::Status::State) (already expanded or failed).
+    pub fn expand(&self, sub: &Graph) -> Result<()> {
+        expand(self.walk, self.id, sub)
+    }
+
+    /// Applies a batch of changes to the walk this vertex belongs to and to
+    /// its graph; returns the real ids of the added vertices. See
+    /// [`Walker::apply`].
+    ///
+    /// # Errors
+    /// As [`Walker::apply`].
+    pub fn apply(&self, update: &WalkUpdate) -> Result<Vec<VertexId>> {
+        apply(self.walk, update).map_err(|e| e.in_method("Walker::apply", "Vertex::apply"))
+    }
+
+    /// The graph being walked (a sub-graph's copy, in a sub-walk), to read.
+    pub fn graph(&self) -> GraphRef<'_> {
+        // SAFETY: the walk, and so its graph, lives while its callback runs.
+        unsafe { GraphRef::new(self.walk) }
+    }
+
+    /// Cancels the whole walk; the vertex itself finishes with the
+    /// callback's result.
+    ///
+    /// # Errors
+    /// [`Status::State`](crate::Status::State) (the walk has finished).
+    pub fn cancel(&self) -> Result<()> {
+        cancel(self.walk).map_err(|e| e.in_method("Walker::cancel", "Vertex::cancel"))
+    }
+}
+
+impl fmt::Debug for Vertex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Vertex").field("id", &self.id).finish()
+    }
+}
+
+/// A vertex handed out to finish later: by [`Vertex::defer`] in a callback
+/// walk, or by [`Walker::ready`] / [`Walker::next_ready`] in a pull walk.
+/// It holds one of the walk's parallelism slots until
+/// [`complete`](Pending::complete)d.
+///
+/// `Send` and `Sync`, and `'static`: it may go to any thread, and keeps the
+/// walk's handle alive, so completing it after the walker was dropped is an
+/// error ([`Status::Cancelled`](crate::Status::Cancelled)), not a crash. Dropped without being
+/// completed, it fails the vertex with `"dropped without being completed"`,
+/// so a forgotten vertex cannot leave the walk waiting for ever.
+pub struct Pending {
+    walk: *mut sys::dag_walker,
+    id: VertexId,
+    state: Arc<WalkState>,
+    done: bool,
+}
+
+// SAFETY: `walk` is a walk (or sub-walk) handle, which libdag's walk
+// functions accept from any thread, concurrently (dag.h: "Functions taking a
+// dag_walker are thread-safe"); `state` keeps it alive (a sub-walk handle
+// lives as long as its walk).
+unsafe impl Send for Pending {}
+// SAFETY: as above; `&self` methods only call thread-safe walk functions.
+unsafe impl Sync for Pending {}
+
+impl Pending {
+    /// The vertex (of the sub-graph, for a vertex of an expansion).
+    pub fn id(&self) -> VertexId {
+        self.id
+    }
+
+    /// Finishes the vertex: `Ok(())` lets its dependents run, `Err(e)`
+    /// fails it with `e`'s text and skips them, the report keeping `e`
+    /// ([`WalkReport::source`]).
+    ///
+    /// # Errors
+    /// [`Status::Cancelled`](crate::Status::Cancelled) (the walk was cancelled while the vertex was
+    /// pending; it is reported cancelled); [`Status::State`](crate::Status::State) (its callback
+    /// returned `Err`, or the walk has finished).
+    pub fn complete<E: Into<BoxError>>(mut self, result: std::result::Result<(), E>) -> Result<()> {
+        self.done = true;
+        match result {
+            Ok(()) => complete(self.walk, self.id, None),
+            Err(error) => {
+                let (error, text) = shared_error(error);
+                // Recorded first: the walk may end, and be reported, as soon
+                // as libdag has the completion.
+                let earlier = self
+                    .state
+                    .failures
+                    .record(self.walk, self.id.0, Some(error));
+                let outcome = complete(self.walk, self.id, Some(text.as_ptr()));
+                if outcome.is_err() {
+                    self.state.failures.record(self.walk, self.id.0, earlier);
+                }
+                outcome
+            }
+        }
+    }
+
+    /// Finishes the vertex as ok: [`complete`](Pending::complete)`(Ok(()))`.
+    ///
+    /// # Errors
+    /// As [`complete`](Pending::complete).
+    pub fn succeed(self) -> Result<()> {
+        self.complete(Ok::<(), BoxError>(()))
+    }
+
+    /// Fails the vertex with `error`:
+    /// [`complete`](Pending::complete)`(Err(error))`.
+    ///
+    /// # Errors
+    /// As [`complete`](Pending::complete).
+    pub fn fail<E: Into<BoxError>>(self, error: E) -> Result<()> {
+        self.complete(Err(error))
+    }
+
+    /// Expands a vertex handed out by a pull walk into a walk of a copy of
+    /// `sub`, whose vertices [`Walker::ready`] then hands out; the vertex
+    /// gives its slot back at once and finishes when the sub-walk does (so
+    /// this `Pending` needs no completing once expanded: dropping it does
+    /// nothing more).
+    ///
+    /// # Errors
+    /// [`Status::Cycle`](crate::Status::Cycle) (nothing changed: the vertex
+    /// is still to be completed); [`Status::State`](crate::Status::State)
+    /// (not handed out by a pull walk, already expanded).
+    pub fn expand(&mut self, sub: &Graph) -> Result<()> {
+        expand(self.walk, self.id, sub)
+            .map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
+        self.done = true;
+        Ok(())
+    }
+
+    /// Applies a batch of changes to the walk this vertex belongs to; see
+    /// [`Walker::apply`].
+    ///
+    /// # Errors
+    /// As [`Walker::apply`].
+    pub fn apply(&self, update: &WalkUpdate) -> Result<Vec<VertexId>> {
+        apply(self.walk, update).map_err(|e| e.in_method("Walker::apply", "Pending::apply"))
+    }
+
+    /// The graph this vertex belongs to (a sub-graph's copy, for a vertex of
+    /// an expansion), to read.
+    pub fn graph(&self) -> GraphRef<'_> {
+        // SAFETY: `state` keeps the walk, and so its graph, alive.
+        unsafe { GraphRef::new(self.walk) }
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if !self.done {
+            let text = b"dropped without being completed\0";
+            // Refused (and ignored) when the walk has ended meanwhile.
+            let _ = complete(self.walk, self.id, Some(text.as_ptr().cast::<c_char>()));
+        }
+    }
+}
+
+impl fmt::Debug for Pending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pending").field("id", &self.id).finish()
+    }
+}
+
+/// A read-only view of a graph that a walk owns (a sub-walk's copy) or
+/// borrows: derefs to [`Graph`] for every `&self` method. Starting a walk
+/// of it is refused ([`Status::Busy`](crate::Status::Busy)).
+pub struct GraphRef<'a> {
+    graph: ManuallyDrop<Graph>,
+    _walk: PhantomData<&'a ()>,
+}
+
+impl<'a> GraphRef<'a> {
+    /// # Safety
+    /// `walk` must be a live walk handle for `'a`.
+    unsafe fn new(walk: *mut sys::dag_walker) -> GraphRef<'a> {
+        GraphRef {
+            // Never dropped, so never freed: the walk owns or borrows it.
+            graph: ManuallyDrop::new(Graph::from_raw(sys::dag_walk_graph(walk) as *mut _)),
+            _walk: PhantomData,
+        }
+    }
+}
+
+impl Deref for GraphRef<'_> {
+    type Target = Graph;
+
+    fn deref(&self) -> &Graph {
+        &self.graph
+    }
+}
+
+/// `dag_walk_complete`: ok for `message` `None`, failed with it otherwise.
+fn complete(
+    walk: *mut sys::dag_walker,
+    id: VertexId,
+    message: Option<*const c_char>,
+) -> Result<()> {
+    let mut err = ptr::null_mut();
+    // SAFETY: a live walk handle (thread-safe); the message is a C string
+    // that libdag copies.
+    unsafe {
+        let status = match message {
+            None => sys::dag_walk_complete(walk, id.0, sys::DAG_WALK_OK, ptr::null(), &mut err),
+            Some(text) => sys::dag_walk_fail(walk, id.0, text, &mut err),
+        };
+        check(status, err)
+    }
+}
+
+fn expand(walk: *mut sys::dag_walker, id: VertexId, sub: &Graph) -> Result<()> {
+    let mut err = ptr::null_mut();
+    // SAFETY: a live walk handle; `sub` is copied before this returns; no
+    // callback of its own (the walk's is used).
+    unsafe {
+        let status = sys::dag_walk_expand(walk, id.0, sub.ptr(), None, ptr::null_mut(), &mut err);
+        check(status, err)
+    }
+}
+
+fn apply(walk: *mut sys::dag_walker, update: &WalkUpdate) -> Result<Vec<VertexId>> {
+    // SAFETY: a live walk handle; the batch is only read.
+    call_ids(|out, err| unsafe { sys::dag_walk_apply(walk, update.ptr(), out, err) })
+}
+
+fn cancel(walk: *mut sys::dag_walker) -> Result<()> {
+    let mut err = ptr::null_mut();
+    // SAFETY: a live walk handle.
+    unsafe { check(sys::dag_walk_cancel(walk, &mut err), err) }
+}
+
+/// A duration as libdag's millisecond timeout, rounded up so that a short
+/// wait still waits.
+fn timeout_ms(timeout: Duration) -> c_int {
+    let ms = timeout.as_nanos().saturating_add(999_999) / 1_000_000;
+    c_int::try_from(ms).unwrap_or(c_int::MAX)
+}
+
+unsafe extern "C" fn start_trampoline<F, E>(
+    walk: *mut sys::dag_walker,
+    vertex: u64,
+    _message: *mut *const c_char,
+    user_data: *mut c_void,
+) -> sys::dag_walk_result
+where
+    F: Fn(&Vertex<'_>) -> std::result::Result<(), E> + Send + Sync + 'static,
+    E: Into<BoxError>,
+{
+    // SAFETY: user_data is the Callback that `start_walk` boxed, which the
+    // Walker frees only once the walk has ended; it is only read here.
+    let ctx = &*user_data.cast::<Callback<F>>();
+    let call = Vertex {
+        walk,
+        id: VertexId(vertex),
+        state: &ctx.state,
+        deferred: Cell::new(false),
+    };
+    match run_vertex(walk, vertex, &ctx.state.failures, || (ctx.f)(&call)) {
+        Ok(()) if call.deferred.get() => sys::DAG_WALK_PENDING,
+        Ok(()) => sys::DAG_WALK_OK,
+        Err(()) => sys::DAG_WALK_FAILED,
+    }
+}
+
+impl Graph {
+    /// Starts walking the graph and returns at once: as
+    /// [`walk`](Graph::walk), but the callback gets a [`Vertex`], which can
+    /// [`defer`](Vertex::defer) its vertex to finish later from any thread,
+    /// and the returned [`Walker`] can wait (with or without a time limit)
+    /// and cancel, from any thread.
+    ///
+    /// The callback is `'static` (as a thread's closure is) because the
+    /// walk may outlive any borrow: it reads the graph through
+    /// [`Vertex::graph`].
+    ///
+    /// ```
+    /// use libdag::{Graph, VertexStatus, WalkOptions};
+    /// use std::sync::mpsc;
+    ///
+    /// let mut graph = Graph::new()?;
+    /// let app = graph.add_vertex(Some("app"))?;
+    /// let db = graph.add_vertex(Some("db"))?;
+    /// graph.connect(app, db)?;
+    ///
+    /// // The callback hands each vertex to a worker thread, which finishes it.
+    /// let (send, receive) = mpsc::channel();
+    /// let send = std::sync::Mutex::new(send);
+    /// let walker = graph.start_walk(&WalkOptions::new(), move |vertex| {
+    ///     send.lock().unwrap().send(vertex.defer()).unwrap();
+    ///     Ok::<(), String>(())
+    /// })?;
+    /// let worker = std::thread::spawn(move || {
+    ///     for pending in receive.iter().take(2) {
+    ///         pending.succeed().unwrap();
+    ///     }
+    /// });
+    /// let report = walker.wait()?;
+    /// worker.join().unwrap();
+    /// assert!(report.ok());
+    /// assert_eq!(report.status(app), Some(VertexStatus::Ok));
+    /// # Ok::<(), libdag::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`walk`](Graph::walk); nothing has run then.
+    pub fn start_walk<F, E>(&self, options: &WalkOptions, f: F) -> Result<Walker<'_>>
+    where
+        F: Fn(&Vertex<'_>) -> std::result::Result<(), E> + Send + Sync + 'static,
+        E: Into<BoxError>,
+    {
+        let state = new_state(options);
+        let opts = options.to_raw(state.observer.as_ref())?;
+        let walking = WalkingFlag::take(self, "Graph::start_walk")?;
+        let callback = Box::new(Callback {
+            f,
+            state: state.clone(),
+        });
+        let mut raw = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: `walking` makes this the graph's only walk. The trampoline
+        // matches F; the boxed callback and the observer (in `state`) live
+        // until the walk has ended (see Walker's Drop); `opts.always_run`
+        // is read before the call returns.
+        unsafe {
+            let status = sys::dag_walk_start(
+                self.ptr() as *mut sys::dag_graph,
+                Some(start_trampoline::<F, E>),
+                (&*callback as *const Callback<F>).cast::<c_void>() as *mut c_void,
+                &opts,
+                &mut raw,
+                &mut err,
+            );
+            check(status, err)?;
+        }
+        state.raw.store(raw, Ordering::Release);
+        Ok(Walker {
+            state,
+            callback: Some(callback),
+            walking: Some(walking),
+        })
+    }
+
+    /// Pull mode: begins a walk with no callback and no thread of its own.
+    /// [`Walker::ready`] hands out each vertex as a [`Pending`] once its
+    /// dependencies have finished (at most `parallelism` at once); the
+    /// caller runs its work where it likes (its own thread pool, an event
+    /// loop) and completes it from any thread. Keep taking vertices until
+    /// the iterator ends: that is the end of the walk.
+    ///
+    /// ```
+    /// use libdag::{Graph, WalkOptions};
+    ///
+    /// let mut graph = Graph::new()?;
+    /// let app = graph.add_vertex(Some("app"))?;
+    /// let db = graph.add_vertex(Some("db"))?;
+    /// graph.connect(app, db)?;
+    ///
+    /// let walker = graph.begin_walk(&WalkOptions::new())?;
+    /// let mut order = Vec::new();
+    /// for pending in walker.ready() {
+    ///     let pending = pending?;
+    ///     order.push(pending.id());
+    ///     // Any thread may complete it: a pool's worker, say.
+    ///     std::thread::spawn(move || pending.succeed());
+    /// }
+    /// assert_eq!(order, [db, app]);
+    /// assert!(walker.wait()?.ok());
+    /// # Ok::<(), libdag::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`walk`](Graph::walk) ([`Status::Cycle`](crate::Status::Cycle), [`Status::Busy`](crate::Status::Busy), bad
+    /// options); nothing has begun then.
+    pub fn begin_walk(&self, options: &WalkOptions) -> Result<Walker<'_>> {
+        let state = new_state(options);
+        let opts = options.to_raw(state.observer.as_ref())?;
+        let walking = WalkingFlag::take(self, "Graph::begin_walk")?;
+        let mut raw = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: as in `start_walk`, with no callback.
+        unsafe {
+            let status =
+                sys::dag_walk_begin(self.ptr() as *mut sys::dag_graph, &opts, &mut raw, &mut err);
+            check(status, err)?;
+        }
+        state.raw.store(raw, Ordering::Release);
+        Ok(Walker {
+            state,
+            callback: None,
+            walking: Some(walking),
+        })
+    }
+}
+
+fn new_state(options: &WalkOptions) -> Arc<WalkState> {
+    Arc::new(WalkState {
+        raw: AtomicPtr::new(ptr::null_mut()),
+        failures: Failures::default(),
+        observer: options.observer_fn().cloned(),
+    })
+}
+
+impl Walker<'_> {
+    fn raw(&self) -> *mut sys::dag_walker {
+        self.state.raw.load(Ordering::Acquire)
+    }
+
+    /// Blocks until the walk has finished, and reports it: `Ok(report)`
+    /// whenever the walk ran, failed vertices and cancellation included
+    /// (see [`WalkReport::into_result`]). May be called again, from any
+    /// thread, for another copy of the report.
+    ///
+    /// # Errors
+    /// [`Status::State`](crate::Status::State) from inside one of the walk's own callbacks or its
+    /// observer, which it would wait for.
+    pub fn wait(&self) -> Result<WalkReport> {
+        let mut report = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: a live walk; finish takes the report and the error.
+        unsafe {
+            let status = sys::dag_walk_wait(self.raw(), &mut report, &mut err);
+            finish(status, err, report, &self.state.failures, Some(self.raw()))
+        }
+    }
+
+    /// As [`wait`](Walker::wait), for at most `timeout` (rounded up to a
+    /// millisecond): `Ok(None)` when the walk is still running then.
+    ///
+    /// # Errors
+    /// As [`wait`](Walker::wait).
+    pub fn wait_timeout(&self, timeout: Duration) -> Result<Option<WalkReport>> {
+        let mut report = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        // SAFETY: a live walk; finish takes the report and the error.
+        unsafe {
+            let status =
+                sys::dag_walk_wait_for(self.raw(), timeout_ms(timeout), &mut report, &mut err);
+            if status == sys::DAG_E_TIMEOUT {
+                sys::dag_error_free(err);
+                return Ok(None);
+            }
+            finish(status, err, report, &self.state.failures, Some(self.raw())).map(Some)
+        }
+    }
+
+    /// Cancels the walk and returns without waiting: nothing new starts,
+    /// running callbacks finish, deferred vertices and those never started
+    /// are reported [`VertexStatus::Cancelled`](crate::VertexStatus::Cancelled).
+    /// In a pull walk the vertices handed out still have to be completed.
+    ///
+    /// # Errors
+    /// [`Status::State`](crate::Status::State) (the walk has finished).
+    pub fn cancel(&self) -> Result<()> {
+        cancel(self.raw())
+    }
+
+    /// Vertices finished so far, and vertices in the walk (more once
+    /// updates add some). Without an observer, `done` may lag by up to 64
+    /// per pool thread until the walk ends.
+    pub fn progress(&self) -> Result<(usize, usize)> {
+        let (mut done, mut total) = (0, 0);
+        let mut err = ptr::null_mut();
+        // SAFETY: a live walk.
+        unsafe {
+            check(
+                sys::dag_walk_progress(self.raw(), &mut done, &mut total, &mut err),
+                err,
+            )?;
+        }
+        Ok((done, total))
+    }
+
+    /// Applies a batch of changes to the running walk and its graph, all or
+    /// nothing, from any thread; returns the real ids of the vertices the
+    /// batch added, in the order it added them.
+    ///
+    /// # Errors
+    /// [`Status::UnknownVertex`](crate::Status::UnknownVertex), [`Status::DuplicateName`](crate::Status::DuplicateName),
+    /// [`Status::Cycle`](crate::Status::Cycle) (nothing changed); [`Status::State`](crate::Status::State) (a vertex that
+    /// has started would have to wait or be removed, or the walk has
+    /// finished).
+    pub fn apply(&self, update: &WalkUpdate) -> Result<Vec<VertexId>> {
+        apply(self.raw(), update)
+    }
+
+    /// The graph being walked, to read (as the walk sees it, updates
+    /// included).
+    pub fn graph(&self) -> GraphRef<'_> {
+        // SAFETY: the walk lives as long as `self`.
+        unsafe { GraphRef::new(self.raw()) }
+    }
+
+    /// Pull mode: takes the next ready vertex, waiting up to `timeout`
+    /// (`None`: as long as it takes). `Ok(None)` when the walk has ended.
+    ///
+    /// # Errors
+    /// [`Status::Timeout`](crate::Status::Timeout) (none became ready in time); [`Status::State`](crate::Status::State)
+    /// (a walk started with a callback).
+    pub fn next_ready(&self, timeout: Option<Duration>) -> Result<Option<Pending>> {
+        let mut vertex = 0u64;
+        let mut walk = ptr::null_mut();
+        let mut count = 0usize;
+        let mut err = ptr::null_mut();
+        // SAFETY: a live walk; room for one vertex and its walk handle.
+        unsafe {
+            let status = sys::dag_walk_next_ready(
+                self.raw(),
+                &mut vertex,
+                &mut walk,
+                1,
+                timeout.map_or(-1, timeout_ms),
+                &mut count,
+                &mut err,
+            );
+            check(status, err)?;
+        }
+        Ok(if count == 0 {
+            None
+        } else {
+            Some(Pending {
+                walk,
+                id: VertexId(vertex),
+                state: self.state.clone(),
+                done: false,
+            })
+        })
+    }
+
+    /// Pull mode: takes up to `max` ready vertices at once (fewer calls into
+    /// libdag per vertex than [`next_ready`](Walker::next_ready)), waiting
+    /// up to `timeout` while none is ready. Empty when the walk has ended.
+    /// Each vertex taken holds a parallelism slot until completed.
+    ///
+    /// # Errors
+    /// As [`next_ready`](Walker::next_ready);
+    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) for `max`
+    /// 0.
+    pub fn next_ready_many(&self, max: usize, timeout: Option<Duration>) -> Result<Vec<Pending>> {
+        let mut vertices = vec![0u64; max];
+        let mut walks = vec![ptr::null_mut(); max];
+        let mut count = 0usize;
+        let mut err = ptr::null_mut();
+        // SAFETY: a live walk; room for `max` vertices and walk handles.
+        unsafe {
+            let status = sys::dag_walk_next_ready(
+                self.raw(),
+                vertices.as_mut_ptr(),
+                walks.as_mut_ptr(),
+                max,
+                timeout.map_or(-1, timeout_ms),
+                &mut count,
+                &mut err,
+            );
+            check(status, err)
+                .map_err(|e| e.in_method("Walker::next_ready", "Walker::next_ready_many"))?;
+        }
+        Ok(vertices[..count]
+            .iter()
+            .zip(&walks[..count])
+            .map(|(&vertex, &walk)| Pending {
+                walk,
+                id: VertexId(vertex),
+                state: self.state.clone(),
+                done: false,
+            })
+            .collect())
+    }
+
+    /// Pull mode: the ready vertices, each as soon as its dependencies have
+    /// finished, until the walk ends. Several threads may each iterate at
+    /// once; each vertex goes to one of them.
+    pub fn ready(&self) -> Ready<'_, '_> {
+        Ready {
+            walker: self,
+            ended: false,
+        }
+    }
+}
+
+impl Drop for Walker<'_> {
+    fn drop(&mut self) {
+        let raw = self.raw();
+        // SAFETY: a live walk; the cancel is refused once it has finished,
+        // which is fine.
+        unsafe { sys::dag_walk_cancel(raw, ptr::null_mut()) };
+        let callback = match self.callback.take() {
+            Some(callback) => callback,
+            // A pull walk ends once the vertices handed out are completed,
+            // which the dropping thread may be the one to do: waiting could
+            // hang. Nothing of this walker is used by libdag meanwhile, and
+            // each `Pending` keeps the walk alive until it is done.
+            None => return,
+        };
+        let mut err = ptr::null_mut();
+        // SAFETY: the wait returns once every callback and observer call
+        // has returned, or DAG_E_STATE from inside one of them.
+        let ended = unsafe {
+            let status = sys::dag_walk_wait(raw, ptr::null_mut(), &mut err);
+            sys::dag_error_free(err);
+            status != sys::DAG_E_STATE
+        };
+        if ended {
+            drop(callback);
+        } else {
+            // Dropped by one of its own callbacks: the callback's context
+            // and the graph's walking mark must outlive the walk, which
+            // nothing can wait for here.
+            std::mem::forget(callback);
+            if let Some(walking) = self.walking.take() {
+                std::mem::forget(walking);
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Walker<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Walker")
+            .field("progress", &self.progress().ok())
+            .finish()
+    }
+}
+
+/// Iterator over a pull walk's ready vertices; see [`Walker::ready`]. Ends
+/// with the walk, or after yielding an error.
+pub struct Ready<'w, 'g> {
+    walker: &'w Walker<'g>,
+    ended: bool,
+}
+
+impl Iterator for Ready<'_, '_> {
+    type Item = Result<Pending>;
+
+    fn next(&mut self) -> Option<Result<Pending>> {
+        if self.ended {
+            return None;
+        }
+        match self.walker.next_ready(None) {
+            Ok(Some(pending)) => Some(Ok(pending)),
+            Ok(None) => {
+                self.ended = true;
+                None
+            }
+            Err(e) => {
+                self.ended = true;
+                Some(Err(e))
+            }
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! Walks that run while the caller goes on (`Graph::start_walk`): vertices
+//! deferred and completed from other Rust threads, cancel from another
+//! thread, waits with a time limit, the observer, expansion, updates, and
+//! what dropping things mid-walk does.
+
+use std::error::Error as _;
+use std::fmt;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use libdag::{EventKind, Graph, Pending, Status, VertexStatus, WalkOptions, WalkUpdate, Walker};
+
+/// A callback error of the test's own type, to downcast back.
+#[derive(Debug, PartialEq)]
+struct DiskFull {
+    free: u64,
+}
+
+impl fmt::Display for DiskFull {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "disk full ({} bytes free)", self.free)
+    }
+}
+
+impl std::error::Error for DiskFull {}
+
+fn graph(names: &[&str], edges: &[(&str, &str)]) -> Graph {
+    let mut g = Graph::new().unwrap();
+    for name in names {
+        g.add_vertex(Some(name)).unwrap();
+    }
+    for (from, to) in edges {
+        let from = g.find(from).unwrap();
+        let to = g.find(to).unwrap();
+        g.connect(from, to).unwrap();
+    }
+    g
+}
+
+/// Starts a walk whose callback defers every vertex and sends it down the
+/// returned channel.
+fn deferring_walk<'g>(
+    g: &'g Graph,
+    options: &WalkOptions,
+) -> (Walker<'g>, mpsc::Receiver<Pending>) {
+    let (send, receive) = mpsc::channel();
+    let send = Mutex::new(send);
+    let walker = g
+        .start_walk(options, move |vertex| {
+            send.lock().unwrap().send(vertex.defer()).unwrap();
+            Ok::<(), String>(())
+        })
+        .unwrap();
+    (walker, receive)
+}
+
+#[test]
+fn walkers_pending_vertices_and_reports_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Walker<'_>>();
+    send_sync::<Pending>();
+    send_sync::<libdag::WalkReport>();
+    send_sync::<libdag::Error>();
+    fn send<T: Send>() {}
+    send::<WalkUpdate>();
+}
+
+#[test]
+fn deferred_vertices_complete_from_other_threads() {
+    let g = graph(
+        &["app", "db", "net", "lone"],
+        &[("app", "db"), ("db", "net")],
+    );
+    let (walker, pending) = deferring_walk(&g, &WalkOptions::new().parallelism(4));
+    let pending = Arc::new(Mutex::new(pending));
+    let db = g.find("db").unwrap();
+    let workers: Vec<_> = (0..3)
+        .map(|_| {
+            let pending = pending.clone();
+            thread::spawn(move || {
+                let mut completed = 0;
+                loop {
+                    let next = pending
+                        .lock()
+                        .unwrap()
+                        .recv_timeout(Duration::from_millis(200));
+                    match next {
+                        Ok(vertex) if vertex.id() == db => {
+                            vertex.fail(DiskFull { free: 12 }).unwrap();
+                            completed += 1;
+                        }
+                        Ok(vertex) => {
+                            vertex.succeed().unwrap();
+                            completed += 1;
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return completed,
+                    }
+                }
+            })
+        })
+        .collect();
+    let report = walker.wait().unwrap();
+    drop(walker);
+    let completed: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+
+    // app never ran: its dependency failed.
+    assert_eq!(completed, 3);
+    assert_eq!(
+        report.status(g.find("net").unwrap()),
+        Some(VertexStatus::Ok)
+    );
+    assert_eq!(report.status(db), Some(VertexStatus::Failed));
+    assert_eq!(
+        report.status(g.find("app").unwrap()),
+        Some(VertexStatus::UpstreamFailed)
+    );
+    assert_eq!(
+        report.status(g.find("lone").unwrap()),
+        Some(VertexStatus::Ok)
+    );
+    assert_eq!(
+        report.vertex(db).unwrap().message(),
+        "disk full (12 bytes free)"
+    );
+    assert_eq!(
+        report.source(db).unwrap().downcast_ref::<DiskFull>(),
+        Some(&DiskFull { free: 12 })
+    );
+    let err = report.into_result().unwrap_err();
+    assert_eq!(err.status(), Status::WalkFailed);
+    assert!(
+        err.message()
+            .ends_with("vertex db failed: disk full (12 bytes free)"),
+        "{}",
+        err
+    );
+    assert_eq!(
+        err.source().unwrap().downcast_ref::<DiskFull>(),
+        Some(&DiskFull { free: 12 })
+    );
+}
+
+#[test]
+fn cancel_from_another_thread() {
+    let g = graph(&["a", "b", "c"], &[("b", "a"), ("c", "b")]);
+    let (walker, pending) = deferring_walk(&g, &WalkOptions::new());
+    let walker = &walker;
+    let held = thread::scope(|s| {
+        let canceller = s.spawn(move || {
+            // a is deferred and never completed; cancel once it is out.
+            let a = pending.recv().unwrap();
+            walker.cancel().unwrap();
+            a
+        });
+        let report = walker.wait().unwrap();
+        assert!(report.cancelled());
+        assert_eq!(report.error().unwrap().status(), Status::Cancelled);
+        assert_eq!(report.count(VertexStatus::Cancelled), 3);
+        let a = report.vertex(g.find("a").unwrap()).unwrap();
+        assert!(a.ran(), "a was pending when the walk was cancelled");
+        assert!(!report.vertex(g.find("b").unwrap()).unwrap().ran());
+        canceller.join().unwrap()
+    });
+    let err = held.succeed().unwrap_err();
+    assert_eq!(err.status(), Status::Cancelled);
+    assert!(err.message().starts_with("Pending::complete: "), "{}", err);
+    assert_eq!(walker.cancel().unwrap_err().status(), Status::State);
+}
+
+#[test]
+fn wait_with_a_time_limit() {
+    let g = graph(&["a"], &[]);
+    let (walker, pending) = deferring_walk(&g, &WalkOptions::new());
+    let a = pending.recv().unwrap();
+    assert!(walker
+        .wait_timeout(Duration::from_millis(20))
+        .unwrap()
+        .is_none());
+    assert!(walker.wait_timeout(Duration::ZERO).unwrap().is_none());
+    a.succeed().unwrap();
+    let report = walker
+        .wait_timeout(Duration::from_secs(60))
+        .unwrap()
+        .unwrap();
+    assert!(report.ok());
+    // Waiting again gives the same outcome at once.
+    assert!(walker.wait().unwrap().ok());
+    assert_eq!(walker.progress().unwrap(), (1, 1));
+}
+
+#[test]
+fn the_observer_sees_every_vertex_start_and_finish() {
+    let g = graph(&["a", "b", "c"], &[("a", "b"), ("b", "c")]);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let options = WalkOptions::new().observer(move |event| seen.lock().unwrap().push(*event));
+    let report = g
+        .walk(&options, |v| {
+            if g.name(v).unwrap() == Some("a") {
+                Err("a fails")
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap();
+    assert_eq!(report.count(VertexStatus::Failed), 1);
+    let mut events = events.lock().unwrap().clone();
+    events.sort_by_key(|e| e.sequence);
+    let kinds: Vec<_> = events.iter().map(|e| (e.kind, e.status)).collect();
+    assert_eq!(events.len(), 6);
+    assert_eq!(
+        kinds.iter().filter(|k| k.0 == EventKind::Started).count(),
+        3
+    );
+    assert_eq!(kinds[5], (EventKind::Finished, VertexStatus::Failed));
+    assert_eq!(events[5].vertex, g.find("a").unwrap());
+    assert_eq!((events[5].done, events[5].total), (3, 3));
+    // A second walk with the same options (and observer) sees its own.
+    assert!(g.walk(&options, |_| Ok::<(), String>(())).unwrap().ok());
+}
+
+#[test]
+fn a_vertex_expands_into_a_sub_walk() {
+    let g = graph(&["deploy", "build"], &[("deploy", "build")]);
+    let sub = graph(&["step1", "step2"], &[("step2", "step1")]);
+    let ran = Arc::new(Mutex::new(Vec::new()));
+    let log = ran.clone();
+    let walker = g
+        .start_walk(&WalkOptions::new(), move |vertex| {
+            let graph = vertex.graph();
+            let name = graph.name(vertex.id())?.unwrap_or("").to_owned();
+            log.lock().unwrap().push(name.clone());
+            if name == "build" {
+                vertex.expand(&sub)?;
+            }
+            Ok::<(), libdag::Error>(())
+        })
+        .unwrap();
+    let report = walker.wait().unwrap();
+    assert!(report.ok(), "{:?}", report.error());
+    assert_eq!(*ran.lock().unwrap(), ["build", "step1", "step2", "deploy"]);
+}
+
+#[test]
+fn updates_add_vertices_to_a_running_walk() {
+    let g = graph(&["a"], &[]);
+    let (walker, pending) = deferring_walk(&g, &WalkOptions::new());
+    let a = pending.recv().unwrap();
+    let mut update = WalkUpdate::new().unwrap();
+    let late = update.add_vertex(Some("late"), false).unwrap();
+    let a_id = g.find("a").unwrap();
+    update.connect(late, a_id).unwrap();
+    let added = walker.apply(&update).unwrap();
+    assert_eq!(added.len(), 1);
+    assert_eq!(walker.graph().name(added[0]).unwrap(), Some("late"));
+    assert_eq!(walker.progress().unwrap().1, 2);
+
+    // An edge that would make a started vertex wait is refused.
+    let mut wrong = WalkUpdate::new().unwrap();
+    let first = wrong.add_vertex(Some("first"), false).unwrap();
+    wrong.connect(a_id, first).unwrap();
+    let err = walker.apply(&wrong).unwrap_err();
+    assert_eq!(err.status(), Status::State);
+    assert!(err.message().starts_with("Walker::apply: "), "{}", err);
+    assert!(walker.graph().find("first").is_none());
+
+    a.succeed().unwrap();
+    pending.recv().unwrap().succeed().unwrap();
+    let report = walker.wait().unwrap();
+    assert!(report.ok());
+    assert_eq!(report.status(added[0]), Some(VertexStatus::Ok));
+    drop(walker);
+    // The graph itself got the vertex.
+    assert_eq!(g.find("late").unwrap(), added[0]);
+}
+
+#[test]
+fn a_pending_vertex_dropped_uncompleted_fails() {
+    let g = graph(&["a", "b"], &[("b", "a")]);
+    let (walker, pending) = deferring_walk(&g, &WalkOptions::new());
+    drop(pending.recv().unwrap());
+    let report = walker.wait().unwrap();
+    let a = report.vertex(g.find("a").unwrap()).unwrap();
+    assert_eq!(a.status(), VertexStatus::Failed);
+    assert_eq!(a.message(), "dropped without being completed");
+    assert_eq!(
+        report.status(g.find("b").unwrap()),
+        Some(VertexStatus::UpstreamFailed)
+    );
+}
+
+#[test]
+fn dropping_the_walker_cancels_and_frees_the_graph() {
+    let mut g = graph(&["a", "b"], &[("b", "a")]);
+    let held;
+    {
+        let (walker, pending) = deferring_walk(&g, &WalkOptions::new());
+        held = pending.recv().unwrap();
+        assert_eq!(
+            g.walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+                .unwrap_err()
+                .status(),
+            Status::Busy
+        );
+        drop(walker);
+    }
+    assert_eq!(held.succeed().unwrap_err().status(), Status::Cancelled);
+    g.add_vertex(Some("c")).unwrap();
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
+}
+
+#[test]
+fn a_callback_error_after_defer_wins() {
+    let g = graph(&["a"], &[]);
+    let (send, receive) = mpsc::channel();
+    let send = Mutex::new(send);
+    let walker = g
+        .start_walk(&WalkOptions::new(), move |vertex| {
+            send.lock().unwrap().send(vertex.defer()).unwrap();
+            Err(DiskFull { free: 0 })
+        })
+        .unwrap();
+    let report = walker.wait().unwrap();
+    let a = g.find("a").unwrap();
+    assert_eq!(report.status(a), Some(VertexStatus::Failed));
+    assert!(report.source(a).unwrap().is::<DiskFull>());
+    assert_eq!(
+        receive.recv().unwrap().succeed().unwrap_err().status(),
+        Status::State
+    );
+}
+
+#[test]
+fn walks_that_cannot_start_are_errors() {
+    let g = graph(&["a", "b"], &[("a", "b"), ("b", "a")]);
+    let err = g
+        .start_walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap_err();
+    assert_eq!(err.status(), Status::Cycle);
+    assert!(err.message().starts_with("Graph::start_walk: "), "{}", err);
+    let err = g.begin_walk(&WalkOptions::new()).unwrap_err();
+    assert_eq!(err.status(), Status::Cycle);
+    let g = graph(&["a"], &[]);
+    let err = g
+        .start_walk(&WalkOptions::new().parallelism(0), |_| Ok::<(), String>(()))
+        .unwrap_err();
+    assert_eq!(err.status(), Status::InvalidArgument);
+    let walker = g
+        .start_walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap();
+    let err = walker.next_ready(None).unwrap_err();
+    assert_eq!(err.status(), Status::State);
+    assert!(err.message().starts_with("Walker::next_ready: "), "{}", err);
+    assert!(walker.wait().unwrap().ok());
+}

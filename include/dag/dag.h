@@ -2066,7 +2066,9 @@ DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report,
  * starts, running callbacks finish, pending vertices are finished as
  * DAG_VERTEX_CANCELLED at once, and every vertex that never started is
  * reported DAG_VERTEX_CANCELLED (DAG_VERTEX_NOT_RUN where fail fast had
- * already stopped the walk). On a sub-walk handle it cancels the whole
+ * already stopped the walk, and DAG_VERTEX_UPSTREAM_FAILED where a
+ * dependency failed, before or after the cancel: such a vertex would not
+ * have run either way). On a sub-walk handle it cancels the whole
  * walk. Returns without waiting. In a pull walk (dag_walk_begin()) the
  * vertices handed out count as running: they finish when completed.
  *

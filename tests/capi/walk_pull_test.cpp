@@ -342,6 +342,37 @@ TEST(WalkPull, CancelHandsOutNothingMoreAndWhatIsOutFinishesAsARunningCallbackWo
     (void)c;
 }
 
+// A vertex that never started is cancelled, unless a dependency failed: it
+// would not have run either way, cancel or not, and the report says why.
+TEST(WalkPull, AfterACancelAFailureStillSkipsItsDependentsAsUpstreamFailed) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c"), d = add(g.get(), "d");
+    ASSERT_EQ(dag_connect(g.get(), c, a, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), d, b, nullptr), DAG_OK);
+    WalkPtr w = begin(g.get(), options(2));
+    dag_status st;
+    std::vector<Handed> got;
+    while (got.size() < 2) {
+        auto more = next(w.get(), 4, -1, st);
+        ASSERT_EQ(st, DAG_OK);
+        ASSERT_FALSE(more.empty());
+        got.insert(got.end(), more.begin(), more.end());
+    }
+    ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+    for (const Handed &h : got)
+        ASSERT_EQ(h.vertex == a ? complete(h, DAG_WALK_FAILED, "boom") : complete(h), DAG_OK);
+    EXPECT_TRUE(next(w.get(), 4, -1, st).empty());
+    EXPECT_EQ(st, DAG_OK);
+    dag_walk_report *raw = nullptr;
+    EXPECT_NE(dag_walk_wait(w.get(), &raw, nullptr), DAG_OK);
+    ReportPtr r(raw);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(status_of(r.get(), a), DAG_VERTEX_FAILED);
+    EXPECT_EQ(status_of(r.get(), b), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(r.get(), c), DAG_VERTEX_UPSTREAM_FAILED);
+    EXPECT_EQ(status_of(r.get(), d), DAG_VERTEX_CANCELLED);
+}
+
 TEST(WalkPull, FreeingAWalkWithVerticesOutCancelsIt) {
     GraphPtr g = new_graph();
     for (int i = 0; i < 50; ++i) add(g.get(), ("v" + std::to_string(i)).c_str());

@@ -251,31 +251,41 @@ func (r *pullRun) drive() error {
 	}
 }
 
+// worker is what one goroutine passes to libdag, allocated once per
+// goroutine rather than once per vertex: whatever Go hands to C by pointer
+// lives on the heap.
+type worker struct {
+	ids       [readyBatch]C.uint64_t
+	walks     [readyBatch]*C.dag_walker
+	completed C.dag_status
+	n         C.size_t
+	cerr      *C.dag_error
+}
+
 // work runs v, then each vertex that its completion made ready, handing
 // any further ones to new goroutines.
 func (r *pullRun) work(v Vertex) {
 	defer r.running.Done()
+	w := new(worker)
 	finished := false
 	defer func() {
 		if !finished {
 			// fn called runtime.Goexit, which goes on past this.
-			r.complete(v, goexitError{}, "the callback called runtime.Goexit", nil, nil)
+			r.complete(w, v, goexitError{}, "the callback called runtime.Goexit", false)
 		}
 	}()
-	var ids [readyBatch]C.uint64_t
-	var walks [readyBatch]*C.dag_walker
 	for {
 		err, text := r.call(v)
-		n := r.complete(v, err, text, &ids, &walks)
+		n := r.complete(w, v, err, text, true)
 		finished = true
 		if n == 0 {
 			return
 		}
 		r.running.Add(n - 1)
 		for i := 1; i < n; i++ {
-			go r.work(Vertex{ID: uint64(ids[i]), walk: walks[i], run: r})
+			go r.work(Vertex{ID: uint64(w.ids[i]), walk: w.walks[i], run: r})
 		}
-		v = Vertex{ID: uint64(ids[0]), walk: walks[0], run: r}
+		v = Vertex{ID: uint64(w.ids[0]), walk: w.walks[0], run: r}
 		finished = false
 	}
 }
@@ -299,9 +309,9 @@ func (r *pullRun) call(v Vertex) (err error, text string) {
 	return err, text
 }
 
-// complete finishes v with err and, when ids is not nil, takes up to
-// readyBatch ready vertices into ids and walks, returning how many.
-func (r *pullRun) complete(v Vertex, err error, text string, ids *[readyBatch]C.uint64_t, walks *[readyBatch]*C.dag_walker) int {
+// complete finishes v with err and, when next is set, takes up to
+// readyBatch ready vertices into w.ids and w.walks, returning how many.
+func (r *pullRun) complete(w *worker, v Vertex, err error, text string, next bool) int {
 	var ctext *C.char
 	failed := err != nil
 	if failed {
@@ -329,32 +339,28 @@ func (r *pullRun) complete(v Vertex, err error, text string, ids *[readyBatch]C.
 		ctext = C.CString(strings.ReplaceAll(text, "\x00", "\uFFFD"))
 		defer C.free(unsafe.Pointer(ctext))
 	}
-	var idsPtr *C.uint64_t
-	var walksPtr **C.dag_walker
 	capacity := 0
-	if ids != nil {
-		idsPtr, walksPtr, capacity = &ids[0], &walks[0], readyBatch
+	if next {
+		capacity = readyBatch
 	}
-	var completed C.dag_status
-	var n C.size_t
-	var cerr *C.dag_error
+	w.cerr = nil
 	status := C.dagbind_complete_next(r.root, v.walk, C.uint64_t(v.ID), cbool(failed), ctext,
-		idsPtr, walksPtr, C.size_t(capacity), &completed, &n, &cerr)
+		&w.ids[0], &w.walks[0], C.size_t(capacity), &w.completed, &w.n, &w.cerr)
 	switch {
-	case completed == C.DAG_E_STATE || completed == C.DAG_E_CANCELLED:
+	case w.completed == C.DAG_E_STATE || w.completed == C.DAG_E_CANCELLED:
 		// Expanded: the vertex follows its sub-walk, whatever fn said.
 		// (Or finished already, which nothing in Walk does.)
-		C.dag_error_free(cerr)
+		C.dag_error_free(w.cerr)
 		return 0
-	case completed != C.DAG_OK:
-		r.setBroken(check(completed, cerr))
+	case w.completed != C.DAG_OK:
+		r.setBroken(check(w.completed, w.cerr))
 		return 0
 	}
-	if err := check(status, cerr); err != nil {
+	if err := check(status, w.cerr); err != nil {
 		r.setBroken(err)
 		return 0
 	}
-	return int(n)
+	return int(w.n)
 }
 
 // cancel cancels the walk for cause, unless it has ended already.

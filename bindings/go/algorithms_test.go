@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 // TestTerraformSemantics pins the direction of every name on the header's

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"libdag.dev/dag"
-	"libdag.dev/dag/internal/cwalk"
+	dag "libdag/bindings/go"
+	"libdag/bindings/go/internal/cwalk"
 )
 
 // walkShapes are the graphs of the walk benchmarks: a chain, where each

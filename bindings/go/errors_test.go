@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestStatusStrings(t *testing.T) {

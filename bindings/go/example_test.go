@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"log"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func Example() {

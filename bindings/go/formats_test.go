@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestExportFormats(t *testing.T) {

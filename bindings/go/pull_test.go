@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestGoroutineWalkOrderAndParallelism(t *testing.T) {

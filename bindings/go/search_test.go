@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestFirstAncestorsWith(t *testing.T) {

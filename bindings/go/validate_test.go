@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestValidateValidGraph(t *testing.T) {

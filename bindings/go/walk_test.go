@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 // layered builds a graph of n vertices where vertex i depends on up to

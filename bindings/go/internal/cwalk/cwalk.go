@@ -4,7 +4,7 @@
 package cwalk
 
 // #cgo CFLAGS: -I${SRCDIR}/../../../../include
-// #cgo LDFLAGS: -ldag
+// #cgo LDFLAGS: -L${SRCDIR}/../../../../build -ldag
 // #include <stdint.h>
 // #include <time.h>
 // #include <dag/dag.h>

@@ -67,6 +67,13 @@ func TestEveryCFunctionIsReached(t *testing.T) {
 	for _, name := range missing {
 		t.Errorf("%s (dag.h) is not reached from the Go package: bind it, or list it in unbound with the reason", name)
 	}
+	statuses := regexp.MustCompile(`(?m)^DAG_API dag_status (dag_\w+)\(`).FindAllSubmatch(header, -1)
+	for _, m := range statuses {
+		name := string(m[1])
+		if _, excepted := unbound[name]; !excepted && goNames[name] == "" {
+			t.Errorf("%s returns a status but goNames has no Go name for its messages", name)
+		}
+	}
 	for name := range unbound {
 		if !inHeader[name] {
 			t.Errorf("unbound lists %s, which dag.h no longer declares", name)

@@ -8,6 +8,8 @@
 #   3. the same replace with `-tags libdag_pkgconfig` and nothing but a
 #      libdag.pc on PKG_CONFIG_PATH (no CGO_LDFLAGS, no LD_LIBRARY_PATH at
 #      build time);
+#   4. as 3, after `go mod vendor` (which copies bindings/go, not the
+#      checkout's include/), built from vendor/;
 #
 # each then run. Called by test.sh with the Go environment set; exits
 # non-zero when a build or run fails or prints the wrong thing.
@@ -110,3 +112,10 @@ PC
 (cd "$work/replace" && env -u CGO_LDFLAGS -u LD_LIBRARY_PATH PKG_CONFIG_PATH="$work/pc" \
     "$go" build -tags libdag_pkgconfig -o deploy-pc . &&
     check_output pkg-config "$(env -u LD_LIBRARY_PATH ./deploy-pc)")
+
+# 4. go mod vendor, then pkg-config
+cp -r "$work/replace" "$work/vendored"
+(cd "$work/vendored" && rm -f deploy deploy-pc && "$go" mod vendor &&
+    env -u CGO_LDFLAGS -u LD_LIBRARY_PATH PKG_CONFIG_PATH="$work/pc" \
+        GOFLAGS=-mod=vendor "$go" build -tags libdag_pkgconfig -o deploy-vendored . &&
+    check_output "go mod vendor + pkg-config" "$(env -u LD_LIBRARY_PATH ./deploy-vendored)")

@@ -77,7 +77,7 @@ else
 fi
 
 if command -v pkg-config >/dev/null 2>&1; then
-    echo "== consumer.sh: a program outside the repository (replace, go.work, pkg-config)"
+    echo "== consumer.sh: a program outside the repository (replace, go.work, pkg-config, go mod vendor)"
     bash "$here/consumer.sh" "$libdir" "$go"
 else
     echo "test.sh: pkg-config is needed for the consumer check" >&2

@@ -122,9 +122,11 @@ var ErrClosed = errors.New("dag: graph is closed")
 // tells the real status.
 func check(status C.dag_status, cerr *C.dag_error) error {
 	if status == C.DAG_OK {
-		// On success libdag sets *err to NULL; freeing NULL is a no-op, and
-		// doing it anyway keeps this correct should that ever change.
-		C.dag_error_free(cerr)
+		// On success libdag sets *err to NULL; an error object there all
+		// the same is freed, and none costs no call into C.
+		if cerr != nil {
+			C.dag_error_free(cerr)
+		}
 		return nil
 	}
 	e := &Error{Status: Status(status), Message: goMessage(C.GoString(C.dag_error_message(cerr)))}

@@ -222,7 +222,7 @@ type pullRun struct {
 }
 
 // readyBatch is the most vertices one call takes from libdag.
-const readyBatch = 16
+const readyBatch = C.DAGBIND_READY_BATCH
 
 // drive hands out vertices until the walk has ended: it blocks in libdag
 // only while no goroutine holds a vertex, since otherwise the goroutine
@@ -251,41 +251,31 @@ func (r *pullRun) drive() error {
 	}
 }
 
-// worker is what one goroutine passes to libdag, allocated once per
-// goroutine rather than once per vertex: whatever Go hands to C by pointer
-// lives on the heap.
-type worker struct {
-	ids       [readyBatch]C.uint64_t
-	walks     [readyBatch]*C.dag_walker
-	completed C.dag_status
-	n         C.size_t
-	cerr      *C.dag_error
-}
-
 // work runs v, then each vertex that its completion made ready, handing
 // any further ones to new goroutines.
 func (r *pullRun) work(v Vertex) {
 	defer r.running.Done()
-	w := new(worker)
+	p := (*C.dagbind_puller)(C.malloc(C.sizeof_dagbind_puller))
+	defer C.free(unsafe.Pointer(p))
 	finished := false
 	defer func() {
 		if !finished {
 			// fn called runtime.Goexit, which goes on past this.
-			r.complete(w, v, goexitError{}, "the callback called runtime.Goexit", false)
+			r.complete(p, v, goexitError{}, "the callback called runtime.Goexit", false)
 		}
 	}()
 	for {
 		err, text := r.call(v)
-		n := r.complete(w, v, err, text, true)
+		n := r.complete(p, v, err, text, true)
 		finished = true
 		if n == 0 {
 			return
 		}
 		r.running.Add(n - 1)
 		for i := 1; i < n; i++ {
-			go r.work(Vertex{ID: uint64(w.ids[i]), walk: w.walks[i], run: r})
+			go r.work(Vertex{ID: uint64(p.ids[i]), walk: p.walks[i], run: r})
 		}
-		v = Vertex{ID: uint64(w.ids[0]), walk: w.walks[0], run: r}
+		v = Vertex{ID: uint64(p.ids[0]), walk: p.walks[0], run: r}
 		finished = false
 	}
 }
@@ -310,8 +300,8 @@ func (r *pullRun) call(v Vertex) (err error, text string) {
 }
 
 // complete finishes v with err and, when next is set, takes up to
-// readyBatch ready vertices into w.ids and w.walks, returning how many.
-func (r *pullRun) complete(w *worker, v Vertex, err error, text string, next bool) int {
+// readyBatch ready vertices into p, returning how many.
+func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string, next bool) int {
 	var ctext *C.char
 	failed := err != nil
 	if failed {
@@ -339,28 +329,22 @@ func (r *pullRun) complete(w *worker, v Vertex, err error, text string, next boo
 		ctext = C.CString(strings.ReplaceAll(text, "\x00", "\uFFFD"))
 		defer C.free(unsafe.Pointer(ctext))
 	}
-	capacity := 0
-	if next {
-		capacity = readyBatch
-	}
-	w.cerr = nil
-	status := C.dagbind_complete_next(r.root, v.walk, C.uint64_t(v.ID), cbool(failed), ctext,
-		&w.ids[0], &w.walks[0], C.size_t(capacity), &w.completed, &w.n, &w.cerr)
+	status := C.dagbind_complete_next(r.root, v.walk, C.uint64_t(v.ID), cbool(failed), ctext, cbool(next), p)
 	switch {
-	case w.completed == C.DAG_E_STATE || w.completed == C.DAG_E_CANCELLED:
+	case p.completed == C.DAG_E_STATE || p.completed == C.DAG_E_CANCELLED:
 		// Expanded: the vertex follows its sub-walk, whatever fn said.
 		// (Or finished already, which nothing in Walk does.)
-		C.dag_error_free(w.cerr)
+		C.dag_error_free(p.err)
 		return 0
-	case w.completed != C.DAG_OK:
-		r.setBroken(check(w.completed, w.cerr))
+	case p.completed != C.DAG_OK:
+		r.setBroken(check(p.completed, p.err))
 		return 0
 	}
-	if err := check(status, w.cerr); err != nil {
+	if err := check(status, p.err); err != nil {
 		r.setBroken(err)
 		return 0
 	}
-	return int(w.n)
+	return int(p.count)
 }
 
 // cancel cancels the walk for cause, unless it has ended already.

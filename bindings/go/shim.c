@@ -101,17 +101,22 @@ dag_status dagbind_walk_begin(dag_graph *g, dagbind_walk_config cfg, const uint6
 }
 
 dag_status dagbind_complete_next(dag_walker *root, dag_walker *walk, uint64_t vertex, int failed,
-                                 const char *message, uint64_t *vertices, dag_walker **walks,
-                                 size_t capacity, dag_status *complete_status, size_t *out_count,
-                                 dag_error **err) {
-    *out_count = 0;
-    *complete_status = dag_walk_complete(walk, vertex, failed ? DAG_WALK_FAILED : DAG_WALK_OK,
-                                         message, err);
-    if (*complete_status != DAG_OK || capacity == 0) {
+                                 const char *message, int take, dagbind_puller *p) {
+    p->count = 0;
+    p->err = NULL;
+    p->completed = dag_walk_complete(walk, vertex, failed ? DAG_WALK_FAILED : DAG_WALK_OK, message,
+                                     &p->err);
+    if (p->completed != DAG_OK || !take) {
         return DAG_OK;
     }
-    dag_status status = dag_walk_next_ready(root, vertices, walks, capacity, 0, out_count, err);
-    return status == DAG_E_TIMEOUT ? DAG_OK : status;
+    dag_status status =
+        dag_walk_next_ready(root, p->ids, p->walks, DAGBIND_READY_BATCH, 0, &p->count, &p->err);
+    if (status == DAG_E_TIMEOUT) {
+        dag_error_free(p->err);
+        p->err = NULL;
+        return DAG_OK;
+    }
+    return status;
 }
 
 dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,

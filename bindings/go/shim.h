@@ -51,17 +51,29 @@ dag_status dagbind_walk_run(dag_graph *g, dagbind_walk_config cfg, const uint64_
 dag_status dagbind_walk_begin(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
                               size_t always_run_count, dag_walker **out, dag_error **err);
 
+/* The most vertices dagbind_complete_next takes at once. */
+#define DAGBIND_READY_BATCH 16
+
 /*
- * Finishes a vertex of a pull walk, then takes up to `capacity` vertices
- * that are ready now (0 for none): one call from Go per vertex instead of
- * two. `complete_status` receives dag_walk_complete's status (and `err` its
- * error); the return value is dag_walk_next_ready's, with DAG_E_TIMEOUT
- * (nothing ready) turned into DAG_OK and a count of 0.
+ * What one Go goroutine of a pull walk passes to libdag, in C memory: cgo
+ * checks every Go pointer handed to C, which would cost more than the call.
+ */
+typedef struct dagbind_puller {
+    uint64_t ids[DAGBIND_READY_BATCH];
+    dag_walker *walks[DAGBIND_READY_BATCH];
+    dag_status completed; /* dag_walk_complete's status */
+    size_t count;         /* how many vertices were taken */
+    dag_error *err;       /* the error of whichever call failed */
+} dagbind_puller;
+
+/*
+ * Finishes a vertex of a pull walk, then, when `take` is set, takes up to
+ * DAGBIND_READY_BATCH vertices that are ready now: one call from Go per
+ * vertex instead of two. Returns dag_walk_next_ready's status, with
+ * DAG_E_TIMEOUT (nothing ready) turned into DAG_OK and a count of 0.
  */
 dag_status dagbind_complete_next(dag_walker *root, dag_walker *walk, uint64_t vertex, int failed,
-                                 const char *message, uint64_t *vertices, dag_walker **walks,
-                                 size_t capacity, dag_status *complete_status, size_t *out_count,
-                                 dag_error **err);
+                                 const char *message, int take, dagbind_puller *p);
 
 /* Predicate searches (dag_first_ancestors_with and kin) with the Go callback behind `handle`. */
 dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,

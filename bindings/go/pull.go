@@ -329,7 +329,8 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 		ctext = C.CString(strings.ReplaceAll(text, "\x00", "\uFFFD"))
 		defer C.free(unsafe.Pointer(ctext))
 	}
-	status := C.dagbind_complete_next(r.root, v.walk, C.uint64_t(v.ID), cbool(failed), ctext, cbool(next), p)
+	status := C.dagbind_complete_next(C.uintptr_t(uintptr(unsafe.Pointer(r.root))), C.uintptr_t(uintptr(unsafe.Pointer(v.walk))),
+		C.uint64_t(v.ID), cbool(failed), C.uintptr_t(uintptr(unsafe.Pointer(ctext))), cbool(next), C.uintptr_t(uintptr(unsafe.Pointer(p))))
 	switch {
 	case p.completed == C.DAG_E_STATE || p.completed == C.DAG_E_CANCELLED:
 		// Expanded: the vertex follows its sub-walk, whatever fn said.

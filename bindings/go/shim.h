@@ -71,9 +71,13 @@ typedef struct dagbind_puller {
  * DAGBIND_READY_BATCH vertices that are ready now: one call from Go per
  * vertex instead of two. Returns dag_walk_next_ready's status, with
  * DAG_E_TIMEOUT (nothing ready) turned into DAG_OK and a count of 0.
+ *
+ * The pointers (all to C memory: the walks, the message, the puller)
+ * travel as integers: for a pointer argument cgo emits a check that
+ * allocates, which would be most of what Go adds to a vertex.
  */
-dag_status dagbind_complete_next(dag_walker *root, dag_walker *walk, uint64_t vertex, int failed,
-                                 const char *message, int take, dagbind_puller *p);
+dag_status dagbind_complete_next(uintptr_t root, uintptr_t walk, uint64_t vertex, int failed,
+                                 uintptr_t message, int take, uintptr_t puller);
 
 /* Predicate searches (dag_first_ancestors_with and kin) with the Go callback behind `handle`. */
 dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,

@@ -44,7 +44,9 @@ type WalkOptions struct {
 	// Graph.Walk, from libdag's threads), so it must be safe for
 	// concurrent use, and should return quickly. If it panics it is not
 	// called again, and the walk function panics with the same value once
-	// the walk has ended.
+	// the walk has ended. In Walk, a vertex whose callback returns an
+	// error once the walk is cancelled finishes VertexOK in its event
+	// (libdag then cancels its dependents), VertexCancelled in the report.
 	Observer func(WalkEvent)
 	// Context, for Graph.Walk only (Walk takes its context as an
 	// argument), when not nil, cancels the walk once it is done: nothing new

@@ -398,6 +398,26 @@ def _cancel_quietly(handle):
         pass
 
 
+def _wait_in_slices(handle, who):
+    """Waits for a walk to end; returns (status, message, report), the report owned by the caller.
+
+    In slices, so that the main thread runs its signal handlers between
+    them: Ctrl-C raises KeyboardInterrupt here while the walk runs.
+    """
+    report = _native.walk_report_p()
+    err = _native.error_p()
+    with handle.read(who) as ptr:
+        while True:
+            try:
+                status = lib.dag_walk_wait_for(ptr, _WAIT_SLICE_MS, byref(report), byref(err))
+            finally:
+                message = take_error(err)
+            if status != _native.E_TIMEOUT:
+                break
+    # The walk's outcome in its own words, not the C function's.
+    return status, message.removeprefix("dag_walk_wait_for: "), report
+
+
 def run_walk(graph, callback, **options):
     """Graph.walk(): a Walker started, waited for and closed.
 
@@ -513,28 +533,32 @@ class Walker:
         the walk's own callbacks or its observer: the walk cannot finish
         while they wait.
 
+        Ctrl-C (SIGINT) while it waits cancels the walk, waits for the
+        callbacks still running, and re-raises KeyboardInterrupt with the
+        cancelled walk's report as its ``walk_report`` attribute. With
+        callbacks that return within a second, that takes about as long.
+
         Raises:
             StateError: called from a callback or the observer of this walk,
                 or before start().
             ClosedError: the walker is closed.
+            KeyboardInterrupt: see above.
         """
         who = self._name("wait")
         handle, callbacks = self._started(who)
-        report = _native.walk_report_p()
-        err = _native.error_p()
-        with handle.read(who) as ptr:
-            # In slices, so that the main thread runs its signal handlers
-            # between them: Ctrl-C raises KeyboardInterrupt here while the
-            # walk runs (Graph.walk then cancels it on the way out).
-            while True:
-                try:
-                    status = lib.dag_walk_wait_for(ptr, _WAIT_SLICE_MS, byref(report), byref(err))
-                finally:
-                    message = take_error(err)
-                if status != _native.E_TIMEOUT:
-                    break
-        # The walk's outcome in its own words, not the C function's.
-        message = message.removeprefix("dag_walk_wait_for: ")
+        try:
+            status, message, report = _wait_in_slices(handle, who)
+        except KeyboardInterrupt as interrupt:
+            # Ctrl-C cancels the walk and waits for the callbacks still
+            # running (a second Ctrl-C stops that wait too); the report of
+            # the cancelled walk goes with the exception.
+            _cancel_quietly(handle)
+            status, message, report = _wait_in_slices(handle, who)
+            interrupt.walk_report = self._report(report, status, message, callbacks, who)
+            raise
+        return self._report(report, status, message, callbacks, who)
+
+    def _report(self, report, status, message, callbacks, who):
         try:
             if status not in _FINISHED or not report:
                 raise error_for(status, message or f"{who}: {status_name(status)}")

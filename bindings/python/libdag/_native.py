@@ -121,7 +121,7 @@ PREDICATE_FN = CFUNCTYPE(c_int, c_uint64, c_void_p)
 SEARCH_FN = CFUNCTYPE(c_int, c_uint64, c_void_p)
 # The walker and message arguments are kept as raw addresses: the callback
 # writes *message itself, and the walker handle is never turned into an object.
-WALK_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, POINTER(c_void_p), c_void_p)
+WALK_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p, c_void_p)
 OBSERVER_FN = CFUNCTYPE(None, c_void_p, c_int, c_uint64, c_int, c_size_t, c_size_t, c_size_t, c_void_p)
 
 

@@ -36,6 +36,7 @@ from .errors import (
     take_error,
 )
 from ._handle import Handle
+from ._outcomes import Outcomes
 from ._owned import id_array, vertex_id
 from ._native import lib
 
@@ -145,7 +146,8 @@ class WalkReport:
         status_name: the library's name for `status`.
         message: the walk's error message ("vertex a failed: boom"), "" when
             it succeeded.
-        vertices: dict of vertex id to :class:`VertexResult`, ascending ids.
+        vertices: read-only mapping of vertex id to :class:`VertexResult`,
+            ascending ids (each result is built when first read).
         first_error: the id of the first vertex that failed, or None.
         first_error_message: "vertex NAME failed: MESSAGE", "" if none failed.
         cancelled: True when the walk was cancelled.
@@ -197,7 +199,7 @@ class WalkReport:
     def ids(self, status):
         """The ids of the vertices that ended with `status`, ascending."""
         status = VertexStatus(status)
-        return [r.id for r in self.vertices.values() if r.status == status]
+        return [vertex for vertex, state in self.vertices.statuses() if state == status]
 
     def raise_for_status(self):
         """Raises WalkFailedError or CancelledError when the walk did not succeed.
@@ -222,19 +224,21 @@ def _message_text(data):
     return data.decode("utf-8", "replace") if data else ""
 
 
+_STATUS_OF = tuple(VertexStatus)
+
+
+def _result(vertex, status, message, start_ns, end_ns, ran, exception):
+    return VertexResult(vertex, _STATUS_OF[status], message, start_ns, end_ns, ran, exception)
+
+
 def _read_report(report, status, message, exceptions):
     """Copies a dag_walk_report into a WalkReport (the caller frees it)."""
-    # Every outcome in one call (dag_walk_report_read), not two calls a vertex.
+    # Every outcome in one call (dag_walk_report_read).
     size = lib.dag_walk_report_size(report)
     outcomes = (_native.VertexOutcome * size)()
     written = ctypes.c_size_t()
     call(lib.dag_walk_report_read, report, 0, outcomes, size, ctypes.sizeof(_native.VertexOutcome), byref(written))
-    vertices = {}
-    for o in outcomes[:written.value]:
-        vertices[o.vertex] = VertexResult(
-            o.vertex, VertexStatus(o.status), _message_text(o.message), o.start_ns, o.end_ns, bool(o.ran),
-            exceptions.get(o.vertex),
-        )
+    vertices = Outcomes(outcomes, written.value, exceptions, _result)
     first_message = ctypes.c_char_p()
     first = lib.dag_walk_report_first_error(report, byref(first_message))
     counts = {s: lib.dag_walk_report_count(report, s) for s in VertexStatus}
@@ -269,6 +273,29 @@ def _describe(exc):
     return text or type(exc).__name__
 
 
+# ctypes gives every call into Python from a thread that Python did not
+# start a fresh thread state, dropped when the call returns: threading.local
+# would reset on each callback, and making the state costs microseconds. One
+# PyGILState_Ensure more on each pool thread as it starts (released as it
+# ends) keeps one state for the thread's life. Not on interpreters without
+# the C API (PyPy).
+_GIL_STATE = getattr(ctypes, "pythonapi", None)
+if _GIL_STATE is not None:
+    _GIL_STATE.PyGILState_Ensure.restype = ctypes.c_int
+    _GIL_STATE.PyGILState_Ensure.argtypes = []
+    _GIL_STATE.PyGILState_Release.restype = None
+    _GIL_STATE.PyGILState_Release.argtypes = [ctypes.c_int]
+_POOL_THREAD = threading.local()
+
+
+def _keep_thread_state(_data):
+    _POOL_THREAD.gil_state = _GIL_STATE.PyGILState_Ensure()
+
+
+def _drop_thread_state(_data):
+    _GIL_STATE.PyGILState_Release(_POOL_THREAD.gil_state)
+
+
 class _Callbacks:
     """The C callbacks of one walk and everything they must keep alive.
 
@@ -295,6 +322,8 @@ class _Callbacks:
         if not allow_pending:
             self.ready.set()  # Graph.walk() hands out no walker
         self.c_callback = _native.WALK_FN(self._call)
+        self.c_thread_start = _native.THREAD_HOOK_FN(_keep_thread_state)
+        self.c_thread_exit = _native.THREAD_HOOK_FN(_drop_thread_state)
         self.c_observer = _native.OBSERVER_FN(self._observe) if observer is not None else _native.OBSERVER_FN()
 
     def _enter(self):
@@ -374,6 +403,9 @@ def _options(parallelism, threads, reverse, fail_fast, always_run, timestamps, c
         opts.always_run_count = count
     if callbacks.observer is not None:
         opts.observer = callbacks.c_observer
+    if _GIL_STATE is not None:
+        opts.thread_start = callbacks.c_thread_start
+        opts.thread_exit = callbacks.c_thread_exit
     # `ids` must stay alive as long as `opts` is used: return it with them.
     return opts, ids
 

@@ -1,0 +1,46 @@
+"""The Python side of the cost table: empty-callback walks of N vertices, chain and fan-out.
+
+Usage: python3 walk_cost.py [N] [REPEAT]; prints "kind shape ns-per-vertex",
+the best of REPEAT runs, for each kind of walk the binding has.
+"""
+
+import sys
+import time
+
+import libdag
+
+
+def shape(fan_out, n):
+    g = libdag.Graph()
+    ids = g.add_vertices([None] * n)
+    g.connect_many((ids[i], ids[0] if fan_out else ids[i - 1]) for i in range(1, n))
+    return g
+
+
+def empty(vertex):
+    pass
+
+
+def callback_walk(g):
+    g.walk(empty).raise_for_status()
+
+
+KINDS = {"callback": callback_walk}
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
+    repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    for fan_out, name in ((False, "chain"), (True, "fan-out")):
+        g = shape(fan_out, n)
+        for kind, run in KINDS.items():
+            best = float("inf")
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                run(g)
+                best = min(best, time.perf_counter() - t0)
+            print(f"{kind} {name} {best * 1e9 / n:.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

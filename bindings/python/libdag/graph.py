@@ -55,7 +55,7 @@ class Graph:
     def __init__(self):
         """Creates an empty graph."""
         ptr = _native.graph_p()
-        call(lib.dag_new, byref(ptr))
+        call(lib.dag_new, byref(ptr), who="Graph()")
         self._handle = Handle(ptr, lib.dag_free, "graph")
 
     # -- lifetime ----------------------------------------------------------
@@ -97,7 +97,7 @@ class Graph:
         """A deep copy: same ids, names and edges; later ids never collide with this graph's."""
         out = _native.graph_p()
         with self._handle.read("Graph.clone") as g:
-            call(lib.dag_clone, g, byref(out))
+            call(lib.dag_clone, g, byref(out), who="Graph.clone")
         return _adopt(type(self), out)
 
     __copy__ = clone
@@ -124,7 +124,7 @@ class Graph:
         data = encode_name(name, who)
         out = c_uint64()
         with self._handle.write(who) as g:
-            call(lib.dag_add_vertex, g, data, None, byref(out))
+            call(lib.dag_add_vertex, g, data, None, byref(out), who=who)
         return out.value
 
     def add_vertices(self, names):
@@ -145,9 +145,9 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.remove_vertex"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         with self._handle.write(who) as g:
-            call(lib.dag_remove_vertex, g, vertex)
+            call(lib.dag_remove_vertex, g, vertex, who=who)
 
     def replace_vertex(self, original, replacement):
         """Terraform's Replace: `replacement` takes over every edge of `original`, which is removed.
@@ -161,22 +161,22 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.replace_vertex"
-        original = vertex_id(original, who)
-        replacement = vertex_id(replacement, who)
+        original = self._vertex(original, who)
+        replacement = self._vertex(replacement, who)
         with self._handle.write(who) as g:
-            call(lib.dag_replace_vertex, g, original, replacement)
+            call(lib.dag_replace_vertex, g, original, replacement, who=who)
 
     def has_vertex(self, vertex):
-        """True if `vertex` is a live vertex id of this graph (False for any other int)."""
+        """True if `vertex` is a live vertex id, or the name of a vertex, of this graph."""
         try:
-            vertex = vertex_id(vertex, "Graph.has_vertex")
-        except LookupError:
+            vertex = self._vertex(vertex, "Graph.has_vertex")
+        except (LookupError, ValueError):
             return False
         with self._handle.read("Graph.has_vertex") as g:
             return bool(lib.dag_has_vertex(g, vertex))
 
     def __contains__(self, vertex):
-        """``vertex in graph``: whether `vertex` is a live vertex id (False for non-ints)."""
+        """``vertex in graph``: whether `vertex` is a live vertex id or a vertex's name (False for other types)."""
         try:
             return self.has_vertex(vertex)
         except TypeError:
@@ -204,12 +204,28 @@ class Graph:
             InvalidArgumentError: the name is empty (no vertex can have it) or holds NUL.
             BadUtf8Error: the name is not UTF-8.
         """
-        who = "Graph.find"
+        return self._find(name, "Graph.find")
+
+    def _find(self, name, who):
         data = encode_name(name, who, allow_none=False)
         out = c_uint64()
         with self._handle.read(who) as g:
-            call(lib.dag_find_vertex, g, data, byref(out))
+            call(lib.dag_find_vertex, g, data, byref(out), who=who)
         return out.value
+
+    def _vertex(self, vertex, who):
+        """The id of `vertex`: an id, checked to fit a uint64_t, or a vertex's name, looked up."""
+        if isinstance(vertex, (str, bytes, bytearray)):
+            return self._find(vertex, who)
+        return vertex_id(vertex, who)
+
+    def _vertex_array(self, vertices, who):
+        """id_array() of one vertex or an iterable of them, names looked up."""
+        if isinstance(vertices, (str, bytes, bytearray)):
+            vertices = (vertices,)
+        if not hasattr(vertices, "__index__"):
+            vertices = [self._find(v, who) if isinstance(v, (str, bytes, bytearray)) else v for v in vertices]
+        return id_array(vertices, who)
 
     def name(self, vertex):
         """The name of a vertex, or None for an unnamed one.
@@ -218,10 +234,10 @@ class Graph:
             UnknownVertexError: no such vertex.
         """
         who = "Graph.name"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         out = c_char_p()
         with self._handle.read(who) as g:
-            call(lib.dag_vertex_name, g, vertex, byref(out))
+            call(lib.dag_vertex_name, g, vertex, byref(out), who=who)
             # Copied while the read lasts: the C string is borrowed from the graph.
             return decode_name(out.value)
 
@@ -241,15 +257,15 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.rename"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         data = encode_name(name, who)
         with self._handle.write(who) as g:
-            call(lib.dag_set_vertex_name, g, vertex, data)
+            call(lib.dag_set_vertex_name, g, vertex, data, who=who)
 
     def vertices(self):
         """Every vertex id, ascending."""
         with self._handle.read("Graph.vertices") as g:
-            return ids_result(lib.dag_vertices, g)
+            return ids_result(lib.dag_vertices, g, who="Graph.vertices")
 
     # -- edges -------------------------------------------------------------
 
@@ -264,10 +280,10 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.connect"
-        source = vertex_id(source, who)
-        target = vertex_id(target, who)
+        source = self._vertex(source, who)
+        target = self._vertex(target, who)
         with self._handle.write(who) as g:
-            call(lib.dag_connect, g, source, target)
+            call(lib.dag_connect, g, source, target, who=who)
 
     def connect_many(self, edges):
         """Adds many edges at once, all or nothing: `edges` is an iterable of (source, target) pairs.
@@ -286,9 +302,9 @@ class Graph:
         for source, target in edges:
             flat.append(source)
             flat.append(target)
-        pairs, count = id_array(flat, who)
+        pairs, count = self._vertex_array(flat, who)
         with self._handle.write(who) as g:
-            call(lib.dag_connect_many, g, pairs, count // 2)
+            call(lib.dag_connect_many, g, pairs, count // 2, who=who)
 
     def disconnect(self, source, target):
         """Removes the edge source -> target; nothing happens when there is none.
@@ -298,18 +314,18 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.disconnect"
-        source = vertex_id(source, who)
-        target = vertex_id(target, who)
+        source = self._vertex(source, who)
+        target = self._vertex(target, who)
         with self._handle.write(who) as g:
-            call(lib.dag_disconnect, g, source, target)
+            call(lib.dag_disconnect, g, source, target, who=who)
 
     def has_edge(self, source, target):
-        """True if the edge source -> target exists (False for unknown ids)."""
+        """True if the edge source -> target exists (False for unknown ids or names)."""
         who = "Graph.has_edge"
         try:
-            source = vertex_id(source, who)
-            target = vertex_id(target, who)
-        except LookupError:
+            source = self._vertex(source, who)
+            target = self._vertex(target, who)
+        except (LookupError, ValueError):
             return False
         with self._handle.read(who) as g:
             return bool(lib.dag_has_edge(g, source, target))
@@ -322,7 +338,7 @@ class Graph:
     def edges(self):
         """Every edge as a (source, target) pair, sorted."""
         with self._handle.read("Graph.edges") as g:
-            flat = ids_result(lib.dag_edges, g)
+            flat = ids_result(lib.dag_edges, g, who="Graph.edges")
         return list(zip(flat[0::2], flat[1::2]))
 
     def dependencies(self, vertex):
@@ -332,9 +348,9 @@ class Graph:
             UnknownVertexError: no such vertex.
         """
         who = "Graph.dependencies"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         with self._handle.read(who) as g:
-            return ids_result(lib.dag_dependencies, g, vertex)
+            return ids_result(lib.dag_dependencies, g, vertex, who=who)
 
     def dependents(self, vertex):
         """The direct dependents of a vertex (sources of edges to it, Terraform's UpEdges), ascending.
@@ -343,9 +359,9 @@ class Graph:
             UnknownVertexError: no such vertex.
         """
         who = "Graph.dependents"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         with self._handle.read(who) as g:
-            return ids_result(lib.dag_dependents, g, vertex)
+            return ids_result(lib.dag_dependents, g, vertex, who=who)
 
     def roots(self):
         """Every vertex nothing depends on (no dependents), ascending; root() succeeds when there is one.
@@ -354,12 +370,12 @@ class Graph:
         with an edge to itself is neither.
         """
         with self._handle.read("Graph.roots") as g:
-            return ids_result(lib.dag_roots, g)
+            return ids_result(lib.dag_roots, g, who="Graph.roots")
 
     def leaves(self):
         """Every vertex that depends on nothing (no dependencies), ascending."""
         with self._handle.read("Graph.leaves") as g:
-            return ids_result(lib.dag_leaves, g)
+            return ids_result(lib.dag_leaves, g, who="Graph.leaves")
 
     def dependency_count(self, vertex):
         """How many vertices `vertex` depends on directly (its out-degree): len(dependencies(vertex)), in O(1).
@@ -378,10 +394,10 @@ class Graph:
         return self._count(lib.dag_dependent_count, vertex, "Graph.dependent_count")
 
     def _count(self, fn, vertex, who):
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         out = c_size_t()
         with self._handle.read(who) as g:
-            call(fn, g, vertex, byref(out))
+            call(fn, g, vertex, byref(out), who=who)
         return out.value
 
     def subsume(self, other):
@@ -402,23 +418,23 @@ class Graph:
             raise TypeError(f"{who}: expected a Graph, not {type(other).__name__}")
         if other is self:
             with self._handle.write(who) as g:
-                call(lib.dag_subsume, g, g)  # the library's own error for g == other
+                call(lib.dag_subsume, g, g, who=who)  # the library's own error for g == other
             return
         # Two graphs, two gates: taken in one global order so that
         # a.subsume(b) and b.subsume(a) on two threads cannot deadlock.
         if id(self._handle) < id(other._handle):
             with self._handle.write(who) as g, other._handle.read(who) as o:
-                call(lib.dag_subsume, g, o)
+                call(lib.dag_subsume, g, o, who=who)
         else:
             with other._handle.read(who) as o, self._handle.write(who) as g:
-                call(lib.dag_subsume, g, o)
+                call(lib.dag_subsume, g, o, who=who)
 
     # -- text ----------------------------------------------------------------
 
     def __str__(self):
         """Terraform's String(): each vertex by name with its dependencies indented by two spaces."""
         with self._handle.read("Graph.__str__") as g:
-            return string_result(lib.dag_to_string, g)
+            return string_result(lib.dag_to_string, g, who="str(Graph)")
 
     def __repr__(self):
         try:
@@ -440,7 +456,45 @@ class Graph:
         who = "Graph.export"
         value = to_format(fmt, who)
         with self._handle.read(who) as g:
-            return string_result(lib.dag_export_graph, g, value)
+            return string_result(lib.dag_export_graph, g, value, who=who)
+
+    @classmethod
+    def from_dict(cls, dependencies):
+        """A new graph from a mapping of name to the names it depends on, as graphlib takes it.
+
+        ``Graph.from_dict({"app": ["db", "net"], "db": ["net"]})`` has the
+        named vertices app, db and net, app depending on db and net, db on
+        net: graphlib.TopologicalSorter's graph, whose values are each
+        node's predecessors. Vertices are added in the order first named.
+
+        Raises:
+            TypeError: a node is not a str (vertex names are strings), or a
+                value is not an iterable of them.
+            InvalidArgumentError, BadUtf8Error: a name libdag refuses.
+        """
+        who = "Graph.from_dict"
+        graph = cls()
+        try:
+            ids = {}
+
+            def vertex(name):
+                if not isinstance(name, str):
+                    raise TypeError(f"{who}: vertex names are str, not {type(name).__name__} ({name!r})")
+                if name not in ids:
+                    ids[name] = graph.add_vertex(name)
+                return ids[name]
+
+            edges = []
+            for name, needs in dependencies.items():
+                source = vertex(name)
+                if isinstance(needs, str):
+                    raise TypeError(f"{who}: the dependencies of {name!r} are an iterable of names, not a str")
+                edges.extend((source, vertex(need)) for need in needs)
+            graph.connect_many(edges)
+        except BaseException:
+            graph.close()
+            raise
+        return graph
 
     @classmethod
     def from_text(cls, data, fmt="auto"):
@@ -467,7 +521,7 @@ class Graph:
         else:
             raise TypeError(f"{who}: data is str or bytes, not {type(data).__name__}")
         out = _native.graph_p()
-        call(lib.dag_import_graph, value, raw, len(raw), byref(out))
+        call(lib.dag_import_graph, value, raw, len(raw), byref(out), who=who)
         return _adopt(cls, out)
 
     @classmethod
@@ -486,7 +540,7 @@ class Graph:
         if b"\0" in raw:
             raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: a path cannot hold a NUL character")
         out = _native.graph_p()
-        call(lib.dag_import_graph_file, value, raw, byref(out))
+        call(lib.dag_import_graph_file, value, raw, byref(out), who=who)
         return _adopt(cls, out)
 
     # -- checks --------------------------------------------------------------
@@ -500,7 +554,7 @@ class Graph:
         """
         out = c_uint64()
         with self._handle.read("Graph.root") as g:
-            call(lib.dag_root, g, byref(out))
+            call(lib.dag_root, g, byref(out), who="Graph.root")
         return out.value
 
     def validate(self, single_root=True):
@@ -521,12 +575,12 @@ class Graph:
     def strongly_connected(self):
         """Strongly connected components (Tarjan) as lists of ids, dependencies' components first."""
         with self._handle.read("Graph.strongly_connected") as g:
-            return id_lists_result(lib.dag_strongly_connected, g)
+            return id_lists_result(lib.dag_strongly_connected, g, who="Graph.strongly_connected")
 
     def cycles(self):
         """Every cycle (component of more than one vertex) as a list of ids, as validate() orders them."""
         with self._handle.read("Graph.cycles") as g:
-            return id_lists_result(lib.dag_cycles, g)
+            return id_lists_result(lib.dag_cycles, g, who="Graph.cycles")
 
     def transitive_reduction(self):
         """Removes every edge a -> c that another path from a to c makes redundant; returns how many.
@@ -537,7 +591,7 @@ class Graph:
         """
         removed = c_size_t()
         with self._handle.write("Graph.transitive_reduction") as g:
-            call(lib.dag_transitive_reduction, g, byref(removed))
+            call(lib.dag_transitive_reduction, g, byref(removed), who="Graph.transitive_reduction")
         return removed.value
 
     def topological_order(self):
@@ -547,7 +601,7 @@ class Graph:
             CycleError: the graph has a cycle or a self reference.
         """
         with self._handle.read("Graph.topological_order") as g:
-            return ids_result(lib.dag_topological_order, g)
+            return ids_result(lib.dag_topological_order, g, who="Graph.topological_order")
 
     def reverse_topological_order(self):
         """Every vertex after its dependencies: the order a sequential run executes them.
@@ -559,7 +613,7 @@ class Graph:
             CycleError: the graph has a cycle or a self reference.
         """
         with self._handle.read("Graph.reverse_topological_order") as g:
-            return ids_result(lib.dag_reverse_topological_order, g)
+            return ids_result(lib.dag_reverse_topological_order, g, who="Graph.reverse_topological_order")
 
     def ancestors(self, ids):
         """Everything the given vertices depend on, transitively (Terraform's Ancestors), ascending.
@@ -571,9 +625,9 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.ancestors"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
-            return ids_result(lib.dag_ancestors, g, *start)
+            return ids_result(lib.dag_ancestors, g, *start, who=who)
 
     def descendants(self, ids):
         """Everything that depends on the given vertices, transitively (Terraform's Descendants), ascending.
@@ -582,9 +636,9 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.descendants"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
-            return ids_result(lib.dag_descendants, g, *start)
+            return ids_result(lib.dag_descendants, g, *start, who=who)
 
     def first_ancestors_with(self, ids, predicate):
         """Terraform's FirstAncestorsWith: the first vertex matching `predicate` on each branch of the ancestors.
@@ -597,7 +651,7 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.first_ancestors_with"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
             return traversal.search(g, start, _native.SEARCH_FIRST_MATCH, predicate, who, traversal.FIRST_WITH)
 
@@ -608,7 +662,7 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.first_descendants_with"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
             return traversal.search(g, start, _native.SEARCH_DEPENDENTS | _native.SEARCH_FIRST_MATCH, predicate, who,
                                     traversal.FIRST_WITH)
@@ -623,7 +677,7 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.match_ancestor"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
             return bool(traversal.search(g, start, 0, predicate, who, traversal.MATCH_ANY))
 
@@ -634,7 +688,7 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.match_descendant"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
             return bool(traversal.search(g, start, _native.SEARCH_DEPENDENTS, predicate, who, traversal.MATCH_ANY))
 
@@ -657,7 +711,7 @@ class Graph:
             InvalidArgumentError: the callback returned something else.
         """
         who = "Graph.search"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         flags = (_native.SEARCH_DEPENDENTS if dependents else 0) | (_native.SEARCH_FIRST_MATCH if first_match else 0)
         with self._handle.read(who) as g:
             return traversal.search(g, start, flags, callback, who)
@@ -683,7 +737,7 @@ class Graph:
             InvalidArgumentError: the visitor returned something else.
         """
         who = "Graph.traverse"
-        ids = id_array(start, who)
+        ids = self._vertex_array(start, who)
         flags = (
             (_native.TRAVERSE_BREADTH_FIRST if breadth_first else 0)
             | (_native.TRAVERSE_REVERSE if reverse else 0)

@@ -37,7 +37,6 @@ from .errors import (
 )
 from ._handle import Handle
 from ._outcomes import Outcomes
-from ._owned import id_array, vertex_id
 from ._native import lib
 
 __all__ = ["PENDING", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
@@ -237,7 +236,8 @@ def _read_report(report, status, message, exceptions):
     size = lib.dag_walk_report_size(report)
     outcomes = (_native.VertexOutcome * size)()
     written = ctypes.c_size_t()
-    call(lib.dag_walk_report_read, report, 0, outcomes, size, ctypes.sizeof(_native.VertexOutcome), byref(written))
+    call(lib.dag_walk_report_read, report, 0, outcomes, size, ctypes.sizeof(_native.VertexOutcome), byref(written),
+         who="Walker.wait")
     vertices = Outcomes(outcomes, written.value, exceptions, _result)
     first_message = ctypes.c_char_p()
     first = lib.dag_walk_report_first_error(report, byref(first_message))
@@ -387,9 +387,9 @@ class _Callbacks:
             self._leave()
 
 
-def _options(parallelism, threads, reverse, fail_fast, always_run, timestamps, callbacks, who):
+def _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps, callbacks, who):
     opts = _native.WalkOptions()
-    call(lib.dag_walk_options_init, byref(opts), ctypes.sizeof(opts))
+    call(lib.dag_walk_options_init, byref(opts), ctypes.sizeof(opts), who=who)
     parallelism = _count(parallelism, "parallelism", who)
     opts.parallelism = parallelism
     # 0, libdag's default: one pool thread per slot of parallelism.
@@ -397,7 +397,7 @@ def _options(parallelism, threads, reverse, fail_fast, always_run, timestamps, c
     opts.reverse = 1 if reverse else 0
     opts.failure_policy = _native.FAILURE_FAIL_FAST if fail_fast else _native.FAILURE_CONTINUE
     opts.timestamps = 1 if timestamps else 0
-    ids, count = id_array(always_run, who)
+    ids, count = graph._vertex_array(always_run, who)
     if count:
         opts.always_run = ctypes.cast(ids, _native.uint64_p)
         opts.always_run_count = count
@@ -430,6 +430,11 @@ def _cancel_quietly(handle):
         pass
 
 
+def _walk_message(message):
+    prefix = "dag_walk_wait_for: "
+    return message[len(prefix):] if message.startswith(prefix) else message
+
+
 def _wait_in_slices(handle, who):
     """Waits for a walk to end; returns (status, message, report), the report owned by the caller.
 
@@ -447,7 +452,7 @@ def _wait_in_slices(handle, who):
             if status != _native.E_TIMEOUT:
                 break
     # The walk's outcome in its own words, not the C function's.
-    return status, message.removeprefix("dag_walk_wait_for: "), report
+    return status, _walk_message(message), report
 
 
 def run_walk(graph, callback, **options):
@@ -507,7 +512,7 @@ class Walker:
         # complete a pending vertex, and errors name the method called.
         self._who = "Graph.walk" if _blocking else "Walker"
         self._callbacks = _Callbacks(callback, observer, allow_pending=not _blocking)
-        self._opts, self._keep = _options(parallelism, threads, reverse, fail_fast, always_run, timestamps,
+        self._opts, self._keep = _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps,
                                           self._callbacks, "Graph.walk" if _blocking else "Graph.walker")
         self._handle = None
         self._lock = threading.Lock()  # held for short steps only, never across a wait
@@ -533,7 +538,7 @@ class Walker:
             ptr = graph_handle.begin_walk(who)
             out = _native.walker_p()
             try:
-                call(lib.dag_walk_start, ptr, self._callbacks.c_callback, None, byref(self._opts), byref(out))
+                call(lib.dag_walk_start, ptr, self._callbacks.c_callback, None, byref(self._opts), byref(out), who=who)
             except BaseException:
                 graph_handle.end_walk()
                 raise
@@ -610,13 +615,13 @@ class Walker:
         """
         handle, _ = self._started("Walker.cancel")
         with handle.read("Walker.cancel") as ptr:
-            call(lib.dag_walk_cancel, ptr)
+            call(lib.dag_walk_cancel, ptr, who="Walker.cancel")
 
     def complete(self, vertex, error=None):
         """Finishes a vertex whose callback returned :data:`PENDING`, from any thread.
 
         Args:
-            vertex: the vertex id.
+            vertex: the vertex id, or its name.
             error: None for success; otherwise the failure, as an exception
                 (kept in the report) or a message string.
 
@@ -627,7 +632,7 @@ class Walker:
             UnknownVertexError: the vertex is not in this walk.
             ClosedError: the walker is closed.
         """
-        vertex = vertex_id(vertex, "Walker.complete")
+        vertex = self._graph._vertex(vertex, "Walker.complete")
         if error is None:
             result, message = _native.WALK_OK, None
         else:
@@ -638,7 +643,7 @@ class Walker:
             # Recorded first: the report may be read as soon as the vertex is complete.
             callbacks.exceptions[vertex] = error
         with handle.read("Walker.complete") as ptr:
-            call(lib.dag_walk_complete, ptr, vertex, result, message)
+            call(lib.dag_walk_complete, ptr, vertex, result, message, who="Walker.complete")
 
     def close(self):
         """Cancels the walk if it still runs, waits for it to end, and frees it. Idempotent.

@@ -250,7 +250,7 @@ class WalkErrorTest(unittest.TestCase):
         calls = []
         with self.assertRaises(libdag.CycleError) as cm:
             g.walk(calls.append)
-        self.assertEqual(cm.exception.message, "dag_walk_start: Cycle:\n  a\n  b\n  c")
+        self.assertEqual(cm.exception.message, "Graph.walk: Cycle:\n  a\n  b\n  c")
         self.assertEqual(calls, [])
         g2, _ = build([("a", "a")])
         with self.assertRaises(libdag.CycleError):
@@ -261,7 +261,7 @@ class WalkErrorTest(unittest.TestCase):
         g, ids = build([("a", "b")])
         with self.assertRaises(libdag.InvalidArgumentError) as cm:
             g.walk(lambda v: None, parallelism=0)
-        self.assertTrue(cm.exception.message.startswith("dag_walk_start: "))
+        self.assertTrue(cm.exception.message.startswith("Graph.walk: "))
         with self.assertRaises(libdag.InvalidArgumentError):
             g.walk(lambda v: None, parallelism=-1)
         with self.assertRaises(libdag.InvalidArgumentError):
@@ -546,8 +546,14 @@ class WalkerTest(unittest.TestCase):
         with walker:
             walker.start()
             report = walker.wait()
-            with self.assertRaises((libdag.CancelledError, libdag.StateError)):
+            # As documented: a vertex cancelled while pending says so; one
+            # that never started is not pending.
+            with self.assertRaises(libdag.CancelledError) as cm:
                 walker.complete(ids["a"])
+            self.assertNotIsInstance(cm.exception, libdag.StateError)
+            self.assertTrue(cm.exception.message.startswith("Walker.complete: "), cm.exception.message)
+            with self.assertRaises(libdag.StateError):
+                walker.complete(ids["b"])
         self.assertEqual(report[ids["a"]].status, VertexStatus.CANCELLED)
         self.assertTrue(report[ids["a"]].ran)
         self.assertEqual(report[ids["a"]].message, "cancelled while pending")

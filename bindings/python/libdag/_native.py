@@ -75,6 +75,10 @@ TRAVERSE_SORTED = 4
 SEARCH_DEPENDENTS = 1
 SEARCH_FIRST_MATCH = 2
 
+# dag_select flags (1.3)
+SELECT_DEPENDENTS = 1
+SELECT_ALL = 2
+
 WALK_MAX_THREADS = 1024
 
 
@@ -106,6 +110,10 @@ class dag_walk_report(Structure):
     """Opaque."""
 
 
+class dag_walk_update(Structure):
+    """Opaque."""
+
+
 error_p = POINTER(dag_error)
 ids_p = POINTER(dag_ids)
 graph_p = POINTER(dag_graph)
@@ -113,6 +121,7 @@ validation_p = POINTER(dag_validation)
 id_lists_p = POINTER(dag_id_lists)
 walker_p = POINTER(dag_walker)
 walk_report_p = POINTER(dag_walk_report)
+walk_update_p = POINTER(dag_walk_update)
 uint64_p = POINTER(c_uint64)
 size_p = POINTER(c_size_t)
 
@@ -268,7 +277,8 @@ _PROTOTYPES = {
                                      POINTER(c_size_t), _E]),
     "dag_walk_cancel": (c_int, [walker_p, _E]),
     "dag_walk_free": (None, [walker_p]),
-    "dag_walk_complete": (c_int, [walker_p, c_uint64, c_int, c_char_p, _E]),
+    # The walker as an address: the walk's own, or a sub-walk's as handed out.
+    "dag_walk_complete": (c_int, [c_void_p, c_uint64, c_int, c_char_p, _E]),
     "dag_walk_report_free": (None, [walk_report_p]),
     "dag_walk_report_size": (c_size_t, [walk_report_p]),
     "dag_walk_report_count": (c_size_t, [walk_report_p, c_int]),
@@ -289,6 +299,22 @@ _PROTOTYPES = {
     "dag_search": (c_int, [graph_p, uint64_p, c_size_t, c_uint, SEARCH_FN, c_void_p, POINTER(ids_p), _E]),
     # The walker as the raw address a walk callback receives.
     "dag_walk_fail": (c_int, [c_void_p, c_uint64, c_char_p, _E]),
+    "dag_walk_expand": (c_int, [c_void_p, c_uint64, graph_p, WALK_FN, c_void_p, _E]),
+    "dag_walk_progress": (c_int, [walker_p, size_p, size_p, _E]),
+    "dag_walk_graph": (graph_p, [c_void_p]),
+    "dag_walk_begin": (c_int, [graph_p, POINTER(WalkOptions), POINTER(walker_p), _E]),
+    "dag_walk_next_ready": (c_int, [walker_p, uint64_p, POINTER(c_void_p), c_size_t, c_int, size_p, _E]),
+    "dag_walk_update_new": (c_int, [POINTER(walk_update_p), _E]),
+    "dag_walk_update_free": (None, [walk_update_p]),
+    "dag_walk_update_add_vertex": (c_int, [walk_update_p, c_char_p, c_void_p, c_int, uint64_p, _E]),
+    "dag_walk_update_connect": (c_int, [walk_update_p, c_uint64, c_uint64, _E]),
+    "dag_walk_update_disconnect": (c_int, [walk_update_p, c_uint64, c_uint64, _E]),
+    "dag_walk_update_remove_vertex": (c_int, [walk_update_p, c_uint64, _E]),
+    "dag_walk_apply": (c_int, [walker_p, walk_update_p, POINTER(ids_p), _E]),
+    "dag_vertex_user_data": (c_int, [graph_p, c_uint64, POINTER(c_void_p), _E]),
+    "dag_set_vertex_user_data": (c_int, [graph_p, c_uint64, c_void_p, _E]),
+    # 1.3
+    "dag_select": (c_int, [graph_p, uint64_p, c_size_t, uint64_p, c_size_t, c_uint, POINTER(graph_p), _E]),
 }
 
 

@@ -1,7 +1,7 @@
 """The Graph class: vertices, edges, algorithms, text forms and walks."""
 
 import os
-from ctypes import byref, c_char_p, c_size_t, c_uint64
+from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p, sizeof
 
 from . import _native, traversal, validation, walk
 from ._handle import Handle
@@ -11,6 +11,16 @@ from .errors import ClosedError, InvalidArgumentError, call
 from .formats import to_format
 
 __all__ = ["Graph"]
+
+
+def _pointer_value(value, who):
+    try:
+        value = value.__index__()
+    except AttributeError:
+        raise TypeError(f"{who}: user data is an int, not {type(value).__name__}") from None
+    if not 0 <= value < 1 << (8 * sizeof(c_void_p)):
+        raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: {value} does not fit a pointer")
+    return value
 
 
 def _adopt(cls, ptr):
@@ -262,6 +272,34 @@ class Graph:
         with self._handle.write(who) as g:
             call(lib.dag_set_vertex_name, g, vertex, data, who=who)
 
+    def user_data(self, vertex):
+        """The vertex's user data: a pointer-sized int stored with it (0 unless set).
+
+        libdag keeps it as an opaque pointer and never reads it; from Python
+        it is an int, e.g. an index into a list of your own. Copies of the
+        graph (clone, select, subsume) copy it.
+        """
+        who = "Graph.user_data"
+        vertex = self._vertex(vertex, who)
+        out = c_void_p()
+        with self._handle.read(who) as g:
+            call(lib.dag_vertex_user_data, g, vertex, byref(out), who=who)
+        return out.value or 0
+
+    def set_user_data(self, vertex, value):
+        """Stores a pointer-sized int with the vertex (see :meth:`user_data`).
+
+        Raises:
+            UnknownVertexError, NotFoundError: no such vertex.
+            InvalidArgumentError: `value` does not fit a pointer.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.set_user_data"
+        vertex = self._vertex(vertex, who)
+        value = _pointer_value(value, who)
+        with self._handle.write(who) as g:
+            call(lib.dag_set_vertex_user_data, g, vertex, value, who=who)
+
     def vertices(self):
         """Every vertex id, ascending."""
         with self._handle.read("Graph.vertices") as g:
@@ -399,6 +437,29 @@ class Graph:
         with self._handle.read(who) as g:
             call(fn, g, vertex, byref(out), who=who)
         return out.value
+
+    def select(self, targets=(), *, exclude=(), dependents=False):
+        """A new graph with the part of this one that a partial run needs (Terraform's -target, -exclude).
+
+        The targets and everything they depend on (with ``dependents``:
+        everything that depends on them), less the excluded vertices and
+        everything that depends on them (with ``dependents``: that they
+        depend on). With a -> b -> c, ``select("b")`` keeps b and c;
+        ``select(exclude="b")`` keeps c. No targets (the default) means
+        every vertex is a target, so only `exclude` narrows the graph. Ids,
+        names and user data are kept: an id names the same vertex in both.
+
+        Raises:
+            UnknownVertexError, NotFoundError: a target or excluded vertex is unknown.
+        """
+        who = "Graph.select"
+        chosen, chosen_count = self._vertex_array(targets, who)
+        excluded, excluded_count = self._vertex_array(exclude, who)
+        flags = (_native.SELECT_DEPENDENTS if dependents else 0) | (0 if chosen_count else _native.SELECT_ALL)
+        out = _native.graph_p()
+        with self._handle.read(who) as g:
+            call(lib.dag_select, g, chosen, chosen_count, excluded, excluded_count, flags, byref(out), who=who)
+        return _adopt(type(self), out)
 
     def subsume(self, other):
         """Terraform's Subsume: copies every vertex and edge of `other` into this graph.
@@ -783,6 +844,40 @@ class Graph:
         """
         return walk.run_walk(self, callback, parallelism=parallelism, threads=threads, reverse=reverse,
                              fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer)
+
+    def pull_walker(self, *, parallelism=10, reverse=False, fail_fast=False, always_run=(), timestamps=True,
+                    observer=None):
+        """A :class:`PullWalker`: a walk whose ready vertices the caller takes and completes itself.
+
+        Options as :meth:`walk` (a pull walk starts no thread: there is no
+        ``threads``). Its ``run_on(executor, fn)`` runs the vertices on a
+        ``concurrent.futures.Executor``, its ``run_async(fn)`` and ``async
+        for`` on an asyncio event loop; see also :meth:`walk_on` and
+        :meth:`walk_async`.
+        """
+        from .pull import PullWalker
+
+        return PullWalker(self, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
+                          always_run=always_run, timestamps=timestamps, observer=observer)
+
+    def walk_on(self, executor, fn, **options):
+        """Runs ``fn(vertex)`` for every vertex on a ``concurrent.futures.Executor``; returns the :class:`WalkReport`.
+
+        Each vertex is submitted once its dependencies have finished; at
+        most ``parallelism`` at once. Options as :meth:`pull_walker`. See
+        :func:`libdag.executor.run_on` for failures, cancellation and Ctrl-C.
+        """
+        with self.pull_walker(**options) as walker:
+            return walker.run_on(executor, fn)
+
+    async def walk_async(self, fn, **options):
+        """Awaits ``fn(vertex)``, a coroutine function, for every vertex as an asyncio task; returns the report.
+
+        Options as :meth:`pull_walker`. See :func:`libdag.aio.run` for
+        failures and cancellation.
+        """
+        with self.pull_walker(**options) as walker:
+            return await walker.run_async(fn)
 
     def walker(self, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False, always_run=(),
                timestamps=True, observer=None):

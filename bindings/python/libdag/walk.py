@@ -37,9 +37,40 @@ from .errors import (
 )
 from ._handle import Handle
 from ._outcomes import Outcomes
+from ._owned import decode_name, ids_result, vertex_id
 from ._native import lib
 
-__all__ = ["PENDING", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
+__all__ = ["PENDING", "SubwalkVertex", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
+
+
+class SubwalkVertex(int):
+    """The id of a vertex of an expanded sub-graph (see :meth:`Walker.expand`), as walks hand it out.
+
+    An int, the vertex's id in the sub-graph, that also knows its sub-walk:
+    :meth:`Walker.complete`, :meth:`Walker.expand` and :meth:`Walker.name`
+    take it as they take the walk's own ids. Its ``walk`` attribute is the
+    sub-walk's handle, an address valid until the walker is closed.
+    """
+
+    def __new__(cls, vertex, walk):
+        self = super().__new__(cls, vertex)
+        self.walk = walk
+        return self
+
+    def __repr__(self):
+        return f"SubwalkVertex({int(self)}, walk={self.walk:#x})"
+
+    def __reduce__(self):
+        return (SubwalkVertex, (int(self), self.walk))
+
+
+# dag_walk_expand's NULL callback: the sub-walk runs the walk's own.
+_NO_CALLBACK = _native.WALK_FN()
+
+
+def _walk_of(vertex, ptr):
+    """The walk handle to pass to C for `vertex`: its sub-walk's, or the walk's own `ptr`."""
+    return vertex.walk if isinstance(vertex, SubwalkVertex) else ptr
 
 
 class _Pending:
@@ -305,23 +336,23 @@ class _Callbacks:
     """
 
     def __init__(self, callback, observer, allow_pending):
-        if not callable(callback):
-            raise TypeError(f"a walk callback must be callable, not {type(callback).__name__}")
         if observer is not None and not callable(observer):
             raise TypeError(f"an observer must be callable, not {type(observer).__name__}")
         self.callback = callback
         self.observer = observer
         self.allow_pending = allow_pending
         self.exceptions = {}
+        # The walk's own handle, as the address callbacks receive: a call
+        # with another address is for a vertex of an expanded sub-graph.
+        self.main = None
         # Threads inside a callback or the observer right now; see Walker.close().
         self.calling = {}
         # Set once the Walker knows its handle: the library may call back
-        # before dag_walk_start() has returned it, and a callback that calls
-        # walker.cancel() or walker.complete() must find the walk started.
+        # before dag_walk_start() has returned it, a callback that calls
+        # walker.cancel() or walker.complete() must find the walk started,
+        # and `main` must be known to tell sub-walk vertices apart.
         self.ready = threading.Event()
-        if not allow_pending:
-            self.ready.set()  # Graph.walk() hands out no walker
-        self.c_callback = _native.WALK_FN(self._call)
+        self.c_callback = _native.WALK_FN(self._call) if callback is not None else None
         self.c_thread_start = _native.THREAD_HOOK_FN(_keep_thread_state)
         self.c_thread_exit = _native.THREAD_HOOK_FN(_drop_thread_state)
         self.c_observer = _native.OBSERVER_FN(self._observe) if observer is not None else _native.OBSERVER_FN()
@@ -342,8 +373,13 @@ class _Callbacks:
         """True on a thread that is running one of this walk's callbacks or its observer."""
         return threading.get_ident() in self.calling
 
+    def keep_exception(self, vertex, exc):
+        """Keeps `exc` for the report; a sub-walk vertex's id is not the report's."""
+        if not isinstance(vertex, SubwalkVertex):
+            self.exceptions[vertex] = exc
+
     def _fail(self, walker, vertex, exc):
-        self.exceptions[vertex] = exc
+        self.keep_exception(vertex, exc)
         # Refused only where another thread completed the vertex while this
         # callback ran: returning FAILED still fails it then, without the
         # message (the report keeps the exception).
@@ -356,6 +392,8 @@ class _Callbacks:
             try:
                 if not self.ready.is_set():  # is_set() takes no lock, wait() does
                     self.ready.wait()
+                if walker != self.main:
+                    vertex = SubwalkVertex(vertex, walker)
                 result = self.callback(vertex)
             except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
                 return self._fail(walker, vertex, exc)
@@ -505,8 +543,13 @@ class Walker:
     All methods are thread-safe.
     """
 
+    # A pull walk (PullWalker) has no callback: the host takes the vertices.
+    _PULL = False
+
     def __init__(self, graph, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False,
                  always_run=(), timestamps=True, observer=None, _blocking=False):
+        if not callable(callback) and not self._PULL:
+            raise TypeError(f"a walk callback must be callable, not {type(callback).__name__}")
         self._graph = graph
         # For Graph.walk(), which hands the walker to no one: nothing could
         # complete a pending vertex, and errors name the method called.
@@ -538,13 +581,18 @@ class Walker:
             ptr = graph_handle.begin_walk(who)
             out = _native.walker_p()
             try:
-                call(lib.dag_walk_start, ptr, self._callbacks.c_callback, None, byref(self._opts), byref(out), who=who)
+                if self._callbacks.callback is None:
+                    call(lib.dag_walk_begin, ptr, byref(self._opts), byref(out), who=who)
+                else:
+                    call(lib.dag_walk_start, ptr, self._callbacks.c_callback, None, byref(self._opts), byref(out),
+                         who=who)
             except BaseException:
                 graph_handle.end_walk()
                 raise
             else:
                 self._walking = True
                 self._handle = Handle(out, lib.dag_walk_free, "walker")
+                self._callbacks.main = ctypes.cast(out, ctypes.c_void_p).value
                 _LIVE.add(self)
             finally:
                 self._callbacks.ready.set()
@@ -632,7 +680,8 @@ class Walker:
             UnknownVertexError: the vertex is not in this walk.
             ClosedError: the walker is closed.
         """
-        vertex = self._graph._vertex(vertex, "Walker.complete")
+        if not isinstance(vertex, SubwalkVertex):
+            vertex = self._graph._vertex(vertex, "Walker.complete")
         if error is None:
             result, message = _native.WALK_OK, None
         else:
@@ -641,9 +690,81 @@ class Walker:
         handle, callbacks = self._started("Walker.complete")
         if error is not None and not isinstance(error, str):
             # Recorded first: the report may be read as soon as the vertex is complete.
-            callbacks.exceptions[vertex] = error
+            callbacks.keep_exception(vertex, error)
         with handle.read("Walker.complete") as ptr:
-            call(lib.dag_walk_complete, ptr, vertex, result, message, who="Walker.complete")
+            call(lib.dag_walk_complete, _walk_of(vertex, ptr), vertex, result, message, who="Walker.complete")
+        self._changed()
+
+    def _changed(self):
+        """Called after each change that may make vertices ready; a pull walk wakes its waiters."""
+
+    def expand(self, vertex, subgraph):
+        """Walks `subgraph` as part of `vertex`, which finishes when that sub-walk does.
+
+        Call it while the vertex's callback runs (normally from inside it),
+        or in a pull walk while the vertex is handed out. The sub-graph is
+        checked and copied; its vertices then run like the walk's own, with
+        the walk's callback and options, and reach the callback (or
+        :meth:`PullWalker.next_ready`) as :class:`SubwalkVertex` ids of the
+        sub-graph. The vertex gives its parallelism slot back at once, and
+        ends ok when every sub-vertex did, failed with the sub-walk's first
+        error otherwise (cancelled if the walk was).
+
+        Raises:
+            CycleError: `subgraph` has a cycle; nothing changed.
+            StateError: the vertex is not running (or handed out), was
+                expanded already, or the walk has finished.
+            UnknownVertexError, NotFoundError: no such vertex in this walk.
+        """
+        who = "Walker.expand"
+        if not isinstance(vertex, SubwalkVertex):
+            vertex = self._graph._vertex(vertex, who)
+        handle, _ = self._started(who)
+        with handle.read(who) as ptr, subgraph._handle.read(who) as sub:
+            call(lib.dag_walk_expand, _walk_of(vertex, ptr), vertex, sub, _NO_CALLBACK, None, who=who)
+        self._changed()
+
+    def apply(self, update):
+        """Applies a :class:`WalkUpdate` to the running walk and its graph, all or nothing.
+
+        Returns the ids of the vertices the update added, in the order added.
+
+        Raises:
+            CycleError: the update would make a cycle; nothing changed.
+            StateError: a vertex that has started would have to wait or be
+                removed, or the walk has finished.
+            UnknownVertexError, DuplicateNameError, InvalidArgumentError: as
+                the update's content says.
+        """
+        who = "Walker.apply"
+        handle, _ = self._started(who)
+        with handle.read(who) as ptr, update._handle.read(who) as batch:
+            ids = ids_result(lib.dag_walk_apply, ptr, batch, who=who)
+        self._changed()
+        return ids
+
+    def progress(self):
+        """(done, total): the walk's vertices finished so far and its vertex count.
+
+        Without an observer, done may lag by up to 64 vertices per pool
+        thread until the walk ends.
+        """
+        who = "Walker.progress"
+        handle, _ = self._started(who)
+        done, total = ctypes.c_size_t(), ctypes.c_size_t()
+        with handle.read(who) as ptr:
+            call(lib.dag_walk_progress, ptr, byref(done), byref(total), who=who)
+        return done.value, total.value
+
+    def name(self, vertex):
+        """The name of a vertex of this walk, a :class:`SubwalkVertex` included (None when unnamed)."""
+        who = "Walker.name"
+        handle, _ = self._started(who)
+        out = ctypes.c_char_p()
+        with handle.read(who) as ptr:
+            graph = lib.dag_walk_graph(_walk_of(vertex, ptr))
+            call(lib.dag_vertex_name, graph, vertex_id(vertex, who), byref(out), who=who)
+        return decode_name(out.value)
 
     def close(self):
         """Cancels the walk if it still runs, waits for it to end, and frees it. Idempotent.
@@ -682,6 +803,11 @@ class Walker:
             walking, self._walking = self._walking, False
         if walking:
             self._graph._handle.end_walk()
+
+    @property
+    def started(self):
+        """True once :meth:`start` has succeeded."""
+        return self._handle is not None
 
     @property
     def closed(self):

@@ -313,6 +313,8 @@ _PROTOTYPES = {
     "dag_walk_apply": (c_int, [walker_p, walk_update_p, POINTER(ids_p), _E]),
     "dag_vertex_user_data": (c_int, [graph_p, c_uint64, POINTER(c_void_p), _E]),
     "dag_set_vertex_user_data": (c_int, [graph_p, c_uint64, c_void_p, _E]),
+    # The function table (const dag_api_table *), declared for completeness: see tests/test_coverage.py.
+    "dag_api": (c_void_p, [c_uint]),
     # 1.3
     "dag_select": (c_int, [graph_p, uint64_p, c_size_t, uint64_p, c_size_t, c_uint, POINTER(graph_p), _E]),
 }

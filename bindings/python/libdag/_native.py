@@ -12,6 +12,8 @@ The library is looked for, in this order:
 2. ``ctypes.util.find_library("dag")``: the system's search (ldconfig).
 3. ``"libdag.so.1"``: the soname, resolved by the dynamic loader
    (``LD_LIBRARY_PATH``, rpath, the default directories).
+4. ``libdag.so.1`` in the ``libdir`` that ``pkg-config`` gives for libdag
+   (``PKG_CONFIG_PATH`` included): an install under another prefix.
 
 The loaded library must have ABI major version 1 (``dag_version() // 10000``).
 """
@@ -19,6 +21,7 @@ The loaded library must have ABI major version 1 (``dag_version() // 10000``).
 import ctypes
 import ctypes.util
 import os
+import subprocess
 from ctypes import (
     CFUNCTYPE,
     POINTER,
@@ -328,7 +331,20 @@ def _candidates():
     names = [found] if found else []
     if "libdag.so.1" not in names:
         names.append("libdag.so.1")
-    return names
+    return names + _pkg_config_candidates()
+
+
+def _pkg_config_candidates():
+    """libdag.so.1 in pkg-config's libdir for libdag: an install under a prefix the loader does not search."""
+    try:
+        result = subprocess.run(["pkg-config", "--variable=libdir", "libdag"], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    libdir = result.stdout.strip()
+    if result.returncode != 0 or not libdir:
+        return []
+    return [os.path.join(libdir, "libdag.so.1")]
 
 
 def _load():

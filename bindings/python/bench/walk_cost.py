@@ -1,9 +1,14 @@
 """The Python side of the cost table: empty-callback walks of N vertices, chain and fan-out.
 
 Usage: python3 walk_cost.py [N] [REPEAT]; prints "kind shape ns-per-vertex",
-the best of REPEAT runs, for each kind of walk the binding has.
+the best of REPEAT runs, for each kind of walk the binding has: the callback
+walk (Graph.walk), the asyncio walk (Graph.walk_async, an empty coroutine
+per vertex) and the executor walk (Graph.walk_on, a ThreadPoolExecutor of
+4 threads). Default options otherwise (parallelism 10, timestamps on).
 """
 
+import asyncio
+import concurrent.futures
 import sys
 import time
 
@@ -21,11 +26,24 @@ def empty(vertex):
     pass
 
 
+async def empty_async(vertex):
+    pass
+
+
 def callback_walk(g):
     g.walk(empty).raise_for_status()
 
 
-KINDS = {"callback": callback_walk}
+def asyncio_walk(g):
+    asyncio.run(g.walk_async(empty_async)).raise_for_status()
+
+
+def executor_walk(g):
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        g.walk_on(pool, empty).raise_for_status()
+
+
+KINDS = {"callback": callback_walk, "asyncio": asyncio_walk, "executor": executor_walk}
 
 
 def main():

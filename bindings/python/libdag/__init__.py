@@ -27,7 +27,7 @@ from .validation import Validation
 from .walk import PENDING, SubwalkVertex, VertexResult, VertexStatus, WalkEvent, Walker, WalkReport
 from .pull import PullWalker
 from .update import WalkUpdate
-from . import aio, executor
+from . import aio, executor, types
 
 __version__ = "1.2.0"
 

@@ -5,12 +5,19 @@ and while none is ready the loop awaits a future that the walk's next
 completion (from this loop or any thread) resolves.
 """
 
+from __future__ import annotations
+
 import asyncio
 import collections
 import functools
 import threading
+from typing import TYPE_CHECKING, Awaitable, Callable, List
 
 from .errors import StateError
+
+if TYPE_CHECKING:
+    from .pull import PullWalker
+    from .walk import WalkReport
 
 __all__ = ["ReadyVertices", "run"]
 
@@ -34,7 +41,7 @@ class ReadyVertices:
     def __aiter__(self):
         return self
 
-    async def __anext__(self):
+    async def __anext__(self) -> int:
         if self._buffer:
             return self._buffer.popleft()
         walker = self._walker
@@ -58,7 +65,7 @@ class ReadyVertices:
         self._buffer.extend(batch)
         return self._buffer.popleft()
 
-    def take_buffered(self):
+    def take_buffered(self) -> List[int]:
         """The vertices handed out to this iterator and not yielded yet (emptying it)."""
         taken = list(self._buffer)
         self._buffer.clear()
@@ -77,7 +84,7 @@ def _resolve(changed):
         changed.set_result(None)
 
 
-async def run(walker, fn):
+async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> WalkReport:
     """Awaits ``fn(vertex)`` (a coroutine function) for every vertex, each as its own task; returns the report.
 
     Starts the walk if it has not been started. A task that returns

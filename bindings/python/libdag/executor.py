@@ -6,15 +6,22 @@ on. A thread pool, a process pool (``fn`` and the ids must pickle) or any
 other Executor will do.
 """
 
+from __future__ import annotations
+
 import concurrent.futures
 import functools
+from typing import TYPE_CHECKING, Callable
 
 from .errors import StateError
+
+if TYPE_CHECKING:
+    from .pull import PullWalker
+    from .walk import WalkReport
 
 __all__ = ["run_on"]
 
 
-def run_on(walker, executor, fn):
+def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callable[[int], object]) -> WalkReport:
     """Runs ``fn(vertex)`` on `executor` for every vertex of a :class:`PullWalker`; returns the report.
 
     Starts the walk if it has not been started. A call that returns

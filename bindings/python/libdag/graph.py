@@ -1,14 +1,24 @@
 """The Graph class: vertices, edges, algorithms, text forms and walks."""
 
+from __future__ import annotations
+
+import concurrent.futures
 import os
 from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p, sizeof
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _native, traversal, validation, walk
 from ._handle import Handle
 from ._native import lib
 from ._owned import decode_name, encode_name, id_array, id_lists_result, ids_result, string_result, vertex_id
 from .errors import ClosedError, InvalidArgumentError, call
-from .formats import to_format
+from .formats import Format, to_format
+from .types import Observer, Vertex, Vertices, WalkCallback
+from .validation import Validation
+from .walk import Walker, WalkReport
+
+if TYPE_CHECKING:
+    from .pull import PullWalker
 
 __all__ = ["Graph"]
 
@@ -70,7 +80,7 @@ class Graph:
 
     # -- lifetime ----------------------------------------------------------
 
-    def close(self):
+    def close(self) -> None:
         """Frees the graph. Idempotent.
 
         A :class:`Walker` that has been waited for keeps working: the
@@ -103,7 +113,7 @@ class Graph:
             except Exception:  # noqa: BLE001 - nothing can be raised from a finaliser
                 pass
 
-    def clone(self):
+    def clone(self) -> "Graph":
         """A deep copy: same ids, names and edges; later ids never collide with this graph's."""
         out = _native.graph_p()
         with self._handle.read("Graph.clone") as g:
@@ -117,7 +127,7 @@ class Graph:
 
     # -- vertices ----------------------------------------------------------
 
-    def add_vertex(self, name=None):
+    def add_vertex(self, name: Optional[Union[str, bytes]] = None) -> int:
         """Adds a vertex and returns its id.
 
         Args:
@@ -137,7 +147,7 @@ class Graph:
             call(lib.dag_add_vertex, g, data, None, byref(out), who=who)
         return out.value
 
-    def add_vertices(self, names):
+    def add_vertices(self, names: Iterable[Optional[Union[str, bytes]]]) -> List[int]:
         """Adds a vertex per name (None for unnamed) and returns their ids, in order.
 
         Not atomic: on an error the vertices added before it stay.
@@ -147,7 +157,7 @@ class Graph:
         """
         return [self.add_vertex(name) for name in names]
 
-    def remove_vertex(self, vertex):
+    def remove_vertex(self, vertex: Vertex) -> None:
         """Removes a vertex and every edge touching it; its name becomes free.
 
         Raises:
@@ -159,7 +169,7 @@ class Graph:
         with self._handle.write(who) as g:
             call(lib.dag_remove_vertex, g, vertex, who=who)
 
-    def replace_vertex(self, original, replacement):
+    def replace_vertex(self, original: Vertex, replacement: Vertex) -> None:
         """Terraform's Replace: `replacement` takes over every edge of `original`, which is removed.
 
         Each dependency of original becomes one of replacement, each
@@ -176,7 +186,7 @@ class Graph:
         with self._handle.write(who) as g:
             call(lib.dag_replace_vertex, g, original, replacement, who=who)
 
-    def has_vertex(self, vertex):
+    def has_vertex(self, vertex: object) -> bool:
         """True if `vertex` is a live vertex id, or the name of a vertex, of this graph."""
         try:
             vertex = self._vertex(vertex, "Graph.has_vertex")
@@ -206,7 +216,7 @@ class Graph:
         """Iterates over the vertex ids, ascending (a snapshot taken now)."""
         return iter(self.vertices())
 
-    def find(self, name):
+    def find(self, name: Union[str, bytes]) -> int:
         """The id of the vertex named `name`.
 
         Raises:
@@ -237,7 +247,7 @@ class Graph:
             vertices = [self._find(v, who) if isinstance(v, (str, bytes, bytearray)) else v for v in vertices]
         return id_array(vertices, who)
 
-    def name(self, vertex):
+    def name(self, vertex: Vertex) -> Optional[str]:
         """The name of a vertex, or None for an unnamed one.
 
         Raises:
@@ -251,12 +261,12 @@ class Graph:
             # Copied while the read lasts: the C string is borrowed from the graph.
             return decode_name(out.value)
 
-    def label(self, vertex):
+    def label(self, vertex: Vertex) -> str:
         """The name of a vertex as the library prints it: its name, or its decimal id when unnamed."""
         name = self.name(vertex)
         return str(vertex) if name is None else name
 
-    def rename(self, vertex, name):
+    def rename(self, vertex: Vertex, name: Optional[Union[str, bytes]]) -> None:
         """Renames a vertex; None makes it unnamed.
 
         Raises:
@@ -272,7 +282,7 @@ class Graph:
         with self._handle.write(who) as g:
             call(lib.dag_set_vertex_name, g, vertex, data, who=who)
 
-    def user_data(self, vertex):
+    def user_data(self, vertex: Vertex) -> int:
         """The vertex's user data: a pointer-sized int stored with it (0 unless set).
 
         libdag keeps it as an opaque pointer and never reads it; from Python
@@ -286,7 +296,7 @@ class Graph:
             call(lib.dag_vertex_user_data, g, vertex, byref(out), who=who)
         return out.value or 0
 
-    def set_user_data(self, vertex, value):
+    def set_user_data(self, vertex: Vertex, value: int) -> None:
         """Stores a pointer-sized int with the vertex (see :meth:`user_data`).
 
         Raises:
@@ -300,14 +310,14 @@ class Graph:
         with self._handle.write(who) as g:
             call(lib.dag_set_vertex_user_data, g, vertex, value, who=who)
 
-    def vertices(self):
+    def vertices(self) -> List[int]:
         """Every vertex id, ascending."""
         with self._handle.read("Graph.vertices") as g:
             return ids_result(lib.dag_vertices, g, who="Graph.vertices")
 
     # -- edges -------------------------------------------------------------
 
-    def connect(self, source, target):
+    def connect(self, source: Vertex, target: Vertex) -> None:
         """Adds the edge source -> target: `source` depends on `target`.
 
         Connecting an existing edge again does nothing. A self edge is
@@ -323,7 +333,7 @@ class Graph:
         with self._handle.write(who) as g:
             call(lib.dag_connect, g, source, target, who=who)
 
-    def connect_many(self, edges):
+    def connect_many(self, edges: Iterable[Tuple[Vertex, Vertex]]) -> None:
         """Adds many edges at once, all or nothing: `edges` is an iterable of (source, target) pairs.
 
         Faster than one connect() per edge; existing edges and repeats are
@@ -344,7 +354,7 @@ class Graph:
         with self._handle.write(who) as g:
             call(lib.dag_connect_many, g, pairs, count // 2, who=who)
 
-    def disconnect(self, source, target):
+    def disconnect(self, source: Vertex, target: Vertex) -> None:
         """Removes the edge source -> target; nothing happens when there is none.
 
         Raises:
@@ -357,7 +367,7 @@ class Graph:
         with self._handle.write(who) as g:
             call(lib.dag_disconnect, g, source, target, who=who)
 
-    def has_edge(self, source, target):
+    def has_edge(self, source: object, target: object) -> bool:
         """True if the edge source -> target exists (False for unknown ids or names)."""
         who = "Graph.has_edge"
         try:
@@ -368,18 +378,18 @@ class Graph:
         with self._handle.read(who) as g:
             return bool(lib.dag_has_edge(g, source, target))
 
-    def edge_count(self):
+    def edge_count(self) -> int:
         """The number of edges."""
         with self._handle.read("Graph.edge_count") as g:
             return lib.dag_edge_count(g)
 
-    def edges(self):
+    def edges(self) -> List[Tuple[int, int]]:
         """Every edge as a (source, target) pair, sorted."""
         with self._handle.read("Graph.edges") as g:
             flat = ids_result(lib.dag_edges, g, who="Graph.edges")
         return list(zip(flat[0::2], flat[1::2]))
 
-    def dependencies(self, vertex):
+    def dependencies(self, vertex: Vertex) -> List[int]:
         """The direct dependencies of a vertex (targets of its edges, Terraform's DownEdges), ascending.
 
         Raises:
@@ -390,7 +400,7 @@ class Graph:
         with self._handle.read(who) as g:
             return ids_result(lib.dag_dependencies, g, vertex, who=who)
 
-    def dependents(self, vertex):
+    def dependents(self, vertex: Vertex) -> List[int]:
         """The direct dependents of a vertex (sources of edges to it, Terraform's UpEdges), ascending.
 
         Raises:
@@ -401,7 +411,7 @@ class Graph:
         with self._handle.read(who) as g:
             return ids_result(lib.dag_dependents, g, vertex, who=who)
 
-    def roots(self):
+    def roots(self) -> List[int]:
         """Every vertex nothing depends on (no dependents), ascending; root() succeeds when there is one.
 
         With a -> b and a -> c: roots() is [a], leaves() is [b, c]. A vertex
@@ -410,12 +420,12 @@ class Graph:
         with self._handle.read("Graph.roots") as g:
             return ids_result(lib.dag_roots, g, who="Graph.roots")
 
-    def leaves(self):
+    def leaves(self) -> List[int]:
         """Every vertex that depends on nothing (no dependencies), ascending."""
         with self._handle.read("Graph.leaves") as g:
             return ids_result(lib.dag_leaves, g, who="Graph.leaves")
 
-    def dependency_count(self, vertex):
+    def dependency_count(self, vertex: Vertex) -> int:
         """How many vertices `vertex` depends on directly (its out-degree): len(dependencies(vertex)), in O(1).
 
         Raises:
@@ -423,7 +433,7 @@ class Graph:
         """
         return self._count(lib.dag_dependency_count, vertex, "Graph.dependency_count")
 
-    def dependent_count(self, vertex):
+    def dependent_count(self, vertex: Vertex) -> int:
         """How many vertices depend on `vertex` directly (its in-degree): len(dependents(vertex)), in O(1).
 
         Raises:
@@ -438,7 +448,7 @@ class Graph:
             call(fn, g, vertex, byref(out), who=who)
         return out.value
 
-    def select(self, targets=(), *, exclude=(), dependents=False):
+    def select(self, targets: Vertices = (), *, exclude: Vertices = (), dependents: bool = False) -> "Graph":
         """A new graph with the part of this one that a partial run needs (Terraform's -target, -exclude).
 
         The targets and everything they depend on (with ``dependents``:
@@ -461,7 +471,7 @@ class Graph:
             call(lib.dag_select, g, chosen, chosen_count, excluded, excluded_count, flags, byref(out), who=who)
         return _adopt(type(self), out)
 
-    def subsume(self, other):
+    def subsume(self, other: "Graph") -> None:
         """Terraform's Subsume: copies every vertex and edge of `other` into this graph.
 
         A named vertex of `other` whose name exists here is the same vertex
@@ -504,7 +514,7 @@ class Graph:
         except ClosedError:
             return "<libdag.Graph closed>"
 
-    def export(self, fmt):
+    def export(self, fmt: Union[str, Format]) -> str:
         """The graph as text in `fmt`: "text", "dot", "mermaid" or "json" (or a :class:`Format`).
 
         Output is deterministic. JSON round-trips exactly through
@@ -520,7 +530,7 @@ class Graph:
             return string_result(lib.dag_export_graph, g, value, who=who)
 
     @classmethod
-    def from_dict(cls, dependencies):
+    def from_dict(cls, dependencies: Mapping[str, Iterable[str]]) -> "Graph":
         """A new graph from a mapping of name to the names it depends on, as graphlib takes it.
 
         ``Graph.from_dict({"app": ["db", "net"], "db": ["net"]})`` has the
@@ -558,7 +568,7 @@ class Graph:
         return graph
 
     @classmethod
-    def from_text(cls, data, fmt="auto"):
+    def from_text(cls, data: Union[str, bytes], fmt: Union[str, Format] = "auto") -> "Graph":
         """A new graph read from `data` (str, or bytes) in "dot", "json" or "auto".
 
         "auto" reads JSON when the text starts with "{", DOT otherwise. A
@@ -586,7 +596,7 @@ class Graph:
         return _adopt(cls, out)
 
     @classmethod
-    def from_file(cls, path, fmt="auto"):
+    def from_file(cls, path: Union[str, bytes, "os.PathLike[str]"], fmt: Union[str, Format] = "auto") -> "Graph":
         """A new graph read from the file at `path` (str, bytes or os.PathLike), as from_text().
 
         "auto" looks at the content, not the file name.
@@ -606,7 +616,7 @@ class Graph:
 
     # -- checks --------------------------------------------------------------
 
-    def root(self):
+    def root(self) -> int:
         """The single vertex nothing depends on (Terraform's Root()).
 
         Raises:
@@ -618,7 +628,7 @@ class Graph:
             call(lib.dag_root, g, byref(out), who="Graph.root")
         return out.value
 
-    def validate(self, single_root=True):
+    def validate(self, single_root: bool = True) -> Validation:
         """Checks the graph and returns a :class:`Validation` listing every problem; never raises for them.
 
         Args:
@@ -633,17 +643,17 @@ class Graph:
 
     # -- algorithms ----------------------------------------------------------
 
-    def strongly_connected(self):
+    def strongly_connected(self) -> List[List[int]]:
         """Strongly connected components (Tarjan) as lists of ids, dependencies' components first."""
         with self._handle.read("Graph.strongly_connected") as g:
             return id_lists_result(lib.dag_strongly_connected, g, who="Graph.strongly_connected")
 
-    def cycles(self):
+    def cycles(self) -> List[List[int]]:
         """Every cycle (component of more than one vertex) as a list of ids, as validate() orders them."""
         with self._handle.read("Graph.cycles") as g:
             return id_lists_result(lib.dag_cycles, g, who="Graph.cycles")
 
-    def transitive_reduction(self):
+    def transitive_reduction(self) -> int:
         """Removes every edge a -> c that another path from a to c makes redundant; returns how many.
 
         Raises:
@@ -655,7 +665,7 @@ class Graph:
             call(lib.dag_transitive_reduction, g, byref(removed), who="Graph.transitive_reduction")
         return removed.value
 
-    def topological_order(self):
+    def topological_order(self) -> List[int]:
         """Every vertex before its dependencies (dependents first); ties by name, then id.
 
         Raises:
@@ -664,7 +674,7 @@ class Graph:
         with self._handle.read("Graph.topological_order") as g:
             return ids_result(lib.dag_topological_order, g, who="Graph.topological_order")
 
-    def reverse_topological_order(self):
+    def reverse_topological_order(self) -> List[int]:
         """Every vertex after its dependencies: the order a sequential run executes them.
 
         Not simply topological_order() reversed: ties (by name, then id) are
@@ -676,7 +686,7 @@ class Graph:
         with self._handle.read("Graph.reverse_topological_order") as g:
             return ids_result(lib.dag_reverse_topological_order, g, who="Graph.reverse_topological_order")
 
-    def ancestors(self, ids):
+    def ancestors(self, ids: Vertices) -> List[int]:
         """Everything the given vertices depend on, transitively (Terraform's Ancestors), ascending.
 
         `ids` is one id or an iterable of ids. A start vertex is included
@@ -690,7 +700,7 @@ class Graph:
         with self._handle.read(who) as g:
             return ids_result(lib.dag_ancestors, g, *start, who=who)
 
-    def descendants(self, ids):
+    def descendants(self, ids: Vertices) -> List[int]:
         """Everything that depends on the given vertices, transitively (Terraform's Descendants), ascending.
 
         Raises:
@@ -701,7 +711,7 @@ class Graph:
         with self._handle.read(who) as g:
             return ids_result(lib.dag_descendants, g, *start, who=who)
 
-    def first_ancestors_with(self, ids, predicate):
+    def first_ancestors_with(self, ids: Vertices, predicate: Callable[[int], object]) -> List[int]:
         """Terraform's FirstAncestorsWith: the first vertex matching `predicate` on each branch of the ancestors.
 
         `predicate(vertex_id)` is called once per vertex reached, on this
@@ -716,7 +726,7 @@ class Graph:
         with self._handle.read(who) as g:
             return traversal.search(g, start, _native.SEARCH_FIRST_MATCH, predicate, who, traversal.FIRST_WITH)
 
-    def first_descendants_with(self, ids, predicate):
+    def first_descendants_with(self, ids: Vertices, predicate: Callable[[int], object]) -> List[int]:
         """FirstDescendantsWith: as first_ancestors_with(), towards dependents.
 
         Raises:
@@ -728,7 +738,7 @@ class Graph:
             return traversal.search(g, start, _native.SEARCH_DEPENDENTS | _native.SEARCH_FIRST_MATCH, predicate, who,
                                     traversal.FIRST_WITH)
 
-    def match_ancestor(self, ids, predicate):
+    def match_ancestor(self, ids: Vertices, predicate: Callable[[int], object]) -> bool:
         """Terraform's MatchAncestor: True when `predicate` is truthy for some ancestor of the start set.
 
         Stops at the first match. A start vertex counts only when it is its
@@ -742,7 +752,7 @@ class Graph:
         with self._handle.read(who) as g:
             return bool(traversal.search(g, start, 0, predicate, who, traversal.MATCH_ANY))
 
-    def match_descendant(self, ids, predicate):
+    def match_descendant(self, ids: Vertices, predicate: Callable[[int], object]) -> bool:
         """MatchDescendant: as match_ancestor(), towards dependents.
 
         Raises:
@@ -753,7 +763,8 @@ class Graph:
         with self._handle.read(who) as g:
             return bool(traversal.search(g, start, _native.SEARCH_DEPENDENTS, predicate, who, traversal.MATCH_ANY))
 
-    def search(self, ids, callback, *, dependents=False, first_match=False):
+    def search(self, ids: Vertices, callback: Callable[[int], object], *, dependents: bool = False,
+               first_match: bool = False) -> List[int]:
         """Searches the ancestors of `ids` (with ``dependents=True``, the descendants); returns the matches, ascending.
 
         `callback(vertex_id)` is called once per vertex reached, depth first,
@@ -777,7 +788,8 @@ class Graph:
         with self._handle.read(who) as g:
             return traversal.search(g, start, flags, callback, who)
 
-    def traverse(self, start, visitor=None, *, breadth_first=False, reverse=False, sort=False):
+    def traverse(self, start: Vertices, visitor: Optional[Callable[[int, int], object]] = None, *,
+                 breadth_first: bool = False, reverse: bool = False, sort: bool = False) -> List[Tuple[int, int]]:
         """Terraform's Depth/BreadthFirstWalk (and Reverse...) from `start`; returns [(id, depth), ...].
 
         Every reachable vertex is visited once, in order, on this thread.
@@ -811,8 +823,8 @@ class Graph:
 
     # -- walks ---------------------------------------------------------------
 
-    def walk(self, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False, always_run=(),
-             timestamps=True, observer=None):
+    def walk(self, callback: WalkCallback, *, parallelism: int = 10, threads: Optional[int] = None, reverse: bool = False, fail_fast: bool = False,
+             always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> WalkReport:
         """Runs `callback(vertex_id)` once per vertex, each after its dependencies; blocks until done.
 
         The callback runs on libdag's pool threads. Returning normally means
@@ -845,8 +857,8 @@ class Graph:
         return walk.run_walk(self, callback, parallelism=parallelism, threads=threads, reverse=reverse,
                              fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer)
 
-    def pull_walker(self, *, parallelism=10, reverse=False, fail_fast=False, always_run=(), timestamps=True,
-                    observer=None):
+    def pull_walker(self, *, parallelism: int = 10, reverse: bool = False, fail_fast: bool = False,
+                    always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> "PullWalker":
         """A :class:`PullWalker`: a walk whose ready vertices the caller takes and completes itself.
 
         Options as :meth:`walk` (a pull walk starts no thread: there is no
@@ -860,7 +872,7 @@ class Graph:
         return PullWalker(self, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                           always_run=always_run, timestamps=timestamps, observer=observer)
 
-    def walk_on(self, executor, fn, **options):
+    def walk_on(self, executor: concurrent.futures.Executor, fn: Callable[[int], object], **options: Any) -> WalkReport:
         """Runs ``fn(vertex)`` for every vertex on a ``concurrent.futures.Executor``; returns the :class:`WalkReport`.
 
         Each vertex is submitted once its dependencies have finished; at
@@ -870,7 +882,7 @@ class Graph:
         with self.pull_walker(**options) as walker:
             return walker.run_on(executor, fn)
 
-    async def walk_async(self, fn, **options):
+    async def walk_async(self, fn: Callable[[int], Awaitable[object]], **options: Any) -> WalkReport:
         """Awaits ``fn(vertex)``, a coroutine function, for every vertex as an asyncio task; returns the report.
 
         Options as :meth:`pull_walker`. See :func:`libdag.aio.run` for
@@ -879,8 +891,8 @@ class Graph:
         with self.pull_walker(**options) as walker:
             return await walker.run_async(fn)
 
-    def walker(self, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False, always_run=(),
-               timestamps=True, observer=None):
+    def walker(self, callback: WalkCallback, *, parallelism: int = 10, threads: Optional[int] = None, reverse: bool = False, fail_fast: bool = False,
+               always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> Walker:
         """A :class:`Walker` for a walk in the background: call its start(), then wait().
 
         Arguments as :meth:`walk`. Its callback may also return

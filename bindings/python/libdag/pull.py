@@ -8,14 +8,21 @@ the report) holds unchanged. The asyncio walk (:mod:`libdag.aio`) and the
 executor walk (:mod:`libdag.executor`) are built on it.
 """
 
+from __future__ import annotations
+
+import concurrent.futures
 import ctypes
 import threading
 from ctypes import byref
+from typing import TYPE_CHECKING, Awaitable, Callable, List, Optional
 
 from . import _native
 from ._native import lib
 from .errors import call
-from .walk import SubwalkVertex, Walker, _WAIT_SLICE_MS, _count
+from .walk import SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _count
+
+if TYPE_CHECKING:
+    from .aio import ReadyVertices
 
 __all__ = ["PullWalker"]
 
@@ -49,7 +56,7 @@ class PullWalker(Walker):
         # last look found none need not look again until it moves.
         self.changes = 0
 
-    def next_ready(self, limit=256, timeout=None):
+    def next_ready(self, limit: int = 256, timeout: Optional[float] = None) -> Optional[List[int]]:
         """Takes up to `limit` ready vertices, waiting up to `timeout` seconds while none is ready.
 
         Returns a list of vertex ids (:class:`SubwalkVertex` ids for the
@@ -99,7 +106,7 @@ class PullWalker(Walker):
         callbacks = self._callbacks
         return callbacks.main if callbacks is not None else None
 
-    def wake_on_change(self, waker):
+    def wake_on_change(self, waker: Callable[[], object]) -> None:
         """Calls `waker()` once, after the next complete(), cancel(), expand() or apply() through this walker.
 
         For a host that waits for vertices without blocking a thread: read
@@ -121,12 +128,12 @@ class PullWalker(Walker):
         for waker in wakers:
             waker()
 
-    def cancel(self):
+    def cancel(self) -> None:
         """Cancels the walk: nothing more is handed out; what is out ends as it is completed."""
         super().cancel()
         self._changed()
 
-    def run_on(self, executor, fn):
+    def run_on(self, executor: concurrent.futures.Executor, fn: Callable[[int], object]) -> WalkReport:
         """Runs ``fn(vertex)`` for each vertex on `executor` and returns the :class:`WalkReport`.
 
         See :func:`libdag.executor.run_on`.
@@ -135,7 +142,7 @@ class PullWalker(Walker):
 
         return run_on(self, executor, fn)
 
-    async def run_async(self, fn):
+    async def run_async(self, fn: Callable[[int], Awaitable[object]]) -> WalkReport:
         """Awaits ``fn(vertex)`` for each vertex as an asyncio task and returns the :class:`WalkReport`.
 
         See :func:`libdag.aio.run`.
@@ -144,7 +151,7 @@ class PullWalker(Walker):
 
         return await run(self, fn)
 
-    def __aiter__(self):
+    def __aiter__(self) -> "ReadyVertices":
         from .aio import ReadyVertices
 
         return ReadyVertices(self)

@@ -1,7 +1,10 @@
 """A batch of changes to a running walk: vertices and edges added or removed, all or nothing."""
 
+from __future__ import annotations
+
 import ctypes
 from ctypes import byref
+from typing import Optional, Union
 
 from . import _native
 from ._handle import Handle
@@ -33,7 +36,7 @@ class WalkUpdate:
         call(lib.dag_walk_update_new, byref(out), who="WalkUpdate()")
         self._handle = Handle(out, lib.dag_walk_update_free, "update")
 
-    def add_vertex(self, name=None, *, always_run=False):
+    def add_vertex(self, name: Optional[Union[str, bytes]] = None, *, always_run: bool = False) -> int:
         """Adds a new vertex (named, or not) to the batch; returns its provisional id."""
         who = "WalkUpdate.add_vertex"
         data = encode_name(name, who)
@@ -42,15 +45,15 @@ class WalkUpdate:
             call(lib.dag_walk_update_add_vertex, update, data, None, 1 if always_run else 0, byref(out), who=who)
         return out.value
 
-    def connect(self, source, target):
+    def connect(self, source: int, target: int) -> None:
         """Adds the edge source -> target (source depends on target); either id may be provisional."""
         self._edge(lib.dag_walk_update_connect, source, target, "WalkUpdate.connect")
 
-    def disconnect(self, source, target):
+    def disconnect(self, source: int, target: int) -> None:
         """Removes the edge source -> target."""
         self._edge(lib.dag_walk_update_disconnect, source, target, "WalkUpdate.disconnect")
 
-    def remove_vertex(self, vertex):
+    def remove_vertex(self, vertex: int) -> None:
         """Removes a vertex that has not started, with its edges; it is then reported NOT_RUN."""
         who = "WalkUpdate.remove_vertex"
         vertex = vertex_id(vertex, who)
@@ -63,7 +66,7 @@ class WalkUpdate:
         with self._handle.write(who) as update:
             call(fn, update, source, target, who=who)
 
-    def close(self):
+    def close(self) -> None:
         """Frees the batch (also done when it is garbage collected). Idempotent."""
         self._handle.close("WalkUpdate.close")
 

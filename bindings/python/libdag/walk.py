@@ -18,12 +18,15 @@ What the callback does decides the vertex's outcome:
   from any thread.
 """
 
+from __future__ import annotations
+
 import atexit
 import ctypes
 import enum
 import threading
 import weakref
 from ctypes import byref
+from typing import TYPE_CHECKING, List, Optional, Tuple, Union
 
 from . import _native
 from .errors import (
@@ -39,6 +42,11 @@ from ._handle import Handle
 from ._outcomes import Outcomes
 from ._owned import decode_name, ids_result, vertex_id
 from ._native import lib
+from .types import Vertex
+
+if TYPE_CHECKING:
+    from .graph import Graph
+    from .update import WalkUpdate
 
 __all__ = ["PENDING", "SubwalkVertex", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
 
@@ -231,7 +239,7 @@ class WalkReport:
         status = VertexStatus(status)
         return [vertex for vertex, state in self.vertices.statuses() if state == status]
 
-    def raise_for_status(self):
+    def raise_for_status(self) -> None:
         """Raises WalkFailedError or CancelledError when the walk did not succeed.
 
         When exactly the first failure came from a Python exception, that
@@ -561,7 +569,7 @@ class Walker:
         self._lock = threading.Lock()  # held for short steps only, never across a wait
         self._walking = False  # holds the graph's walk mark (Handle.begin_walk)
 
-    def start(self):
+    def start(self) -> "Walker":
         """Starts the walk and returns self.
 
         Raises:
@@ -611,7 +619,7 @@ class Walker:
             raise StateError(_native.E_STATE, f"{who}: the walk has not been started (call start())")
         return handle, callbacks
 
-    def wait(self):
+    def wait(self) -> WalkReport:
         """Blocks until the walk has finished and returns its :class:`WalkReport`.
 
         May be called again (each call gives a new report). Not from one of
@@ -652,7 +660,7 @@ class Walker:
         finally:
             lib.dag_walk_report_free(report)
 
-    def cancel(self):
+    def cancel(self) -> None:
         """Cancels the walk: nothing new starts, running callbacks finish, pending vertices end cancelled.
 
         Returns without waiting. From any thread, a callback included.
@@ -665,7 +673,7 @@ class Walker:
         with handle.read("Walker.cancel") as ptr:
             call(lib.dag_walk_cancel, ptr, who="Walker.cancel")
 
-    def complete(self, vertex, error=None):
+    def complete(self, vertex: Vertex, error: Optional[Union[BaseException, str]] = None) -> None:
         """Finishes a vertex whose callback returned :data:`PENDING`, from any thread.
 
         Args:
@@ -698,7 +706,7 @@ class Walker:
     def _changed(self):
         """Called after each change that may make vertices ready; a pull walk wakes its waiters."""
 
-    def expand(self, vertex, subgraph):
+    def expand(self, vertex: Vertex, subgraph: Graph) -> None:
         """Walks `subgraph` as part of `vertex`, which finishes when that sub-walk does.
 
         Call it while the vertex's callback runs (normally from inside it),
@@ -724,7 +732,7 @@ class Walker:
             call(lib.dag_walk_expand, _walk_of(vertex, ptr), vertex, sub, _NO_CALLBACK, None, who=who)
         self._changed()
 
-    def apply(self, update):
+    def apply(self, update: WalkUpdate) -> List[int]:
         """Applies a :class:`WalkUpdate` to the running walk and its graph, all or nothing.
 
         Returns the ids of the vertices the update added, in the order added.
@@ -743,7 +751,7 @@ class Walker:
         self._changed()
         return ids
 
-    def progress(self):
+    def progress(self) -> Tuple[int, int]:
         """(done, total): the walk's vertices finished so far and its vertex count.
 
         Without an observer, done may lag by up to 64 vertices per pool
@@ -756,7 +764,7 @@ class Walker:
             call(lib.dag_walk_progress, ptr, byref(done), byref(total), who=who)
         return done.value, total.value
 
-    def name(self, vertex):
+    def name(self, vertex: Vertex) -> Optional[str]:
         """The name of a vertex of this walk, a :class:`SubwalkVertex` included (None when unnamed)."""
         who = "Walker.name"
         handle, _ = self._started(who)
@@ -766,7 +774,7 @@ class Walker:
             call(lib.dag_vertex_name, graph, vertex_id(vertex, who), byref(out), who=who)
         return decode_name(out.value)
 
-    def close(self):
+    def close(self) -> None:
         """Cancels the walk if it still runs, waits for it to end, and frees it. Idempotent.
 
         Called from one of the walk's own callbacks (or its observer), where

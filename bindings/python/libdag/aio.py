@@ -100,7 +100,36 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
         walker.start()
     loop = asyncio.get_running_loop()
     tasks = set()
-    ready = ReadyVertices(walker)
+    ended = loop.create_future()
+    stopping = False
+    parallelism = walker.parallelism
+
+    # Driven from the tasks' done callbacks, not from this coroutine: a
+    # completion takes the vertices it made ready and starts their tasks
+    # at once, one pass of the event loop per vertex.
+    def launch():
+        while not stopping and len(tasks) < parallelism:
+            batch = walker.next_ready(_BATCH, timeout=0)
+            if batch is None:
+                return  # nothing ready: a completion calls again
+            if not batch:
+                if not ended.done():
+                    ended.set_result(None)
+                return
+            completed = False
+            for vertex in batch:
+                try:
+                    task = loop.create_task(fn(vertex))
+                except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
+                    walker.complete(vertex, exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    completed = True
+                    continue
+                tasks.add(task)
+                task.add_done_callback(functools.partial(finish, vertex))
+            if len(batch) < _BATCH and not completed:
+                return  # that was everything ready, and nothing has changed since
 
     def finish(vertex, task):
         tasks.discard(task)
@@ -109,22 +138,16 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
         else:
             error = task.exception()
         walker.complete(vertex, error)
+        launch()
 
     try:
-        async for vertex in ready:
-            try:
-                task = loop.create_task(fn(vertex))
-            except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
-                walker.complete(vertex, exc)
-                if not isinstance(exc, Exception):
-                    raise
-                continue
-            tasks.add(task)
-            task.add_done_callback(functools.partial(finish, vertex))
+        launch()
+        await ended
     except BaseException as stop:  # noqa: B902 - cancellation and Ctrl-C included
-        stop.walk_report = await _stop(walker, ready, tasks)
+        stopping = True
+        stop.walk_report = await _stop(walker, ReadyVertices(walker), tasks)
         raise
-    # The iteration ends once every vertex is complete: every task has finished.
+    # The walk has ended: every vertex is complete, every task has finished.
     return walker.wait()
 
 

@@ -813,6 +813,11 @@ class Walker:
             self._graph._handle.end_walk()
 
     @property
+    def parallelism(self) -> int:
+        """The most callbacks (or, in a pull walk, vertices handed out) in flight at once."""
+        return self._opts.parallelism
+
+    @property
     def started(self):
         """True once :meth:`start` has succeeded."""
         return self._handle is not None

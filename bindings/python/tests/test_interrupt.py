@@ -40,17 +40,20 @@ def show(report):
         "vertices": len(report),
         "statuses": {s.name: report.count(s) for s in libdag.VertexStatus if report.count(s)},
         "ran_ok": all(r.ok for r in report if r.ran and r.exception is None),
-        "failed_cancelled": all(isinstance(r.exception, (asyncio.CancelledError, concurrent.futures.CancelledError))
+        # Before 3.11 asyncio.run lets Ctrl-C raise KeyboardInterrupt in whatever task runs.
+        "failed_cancelled": all(isinstance(r.exception, (asyncio.CancelledError, concurrent.futures.CancelledError,
+                                                         KeyboardInterrupt))
                                 for r in report if r.status == libdag.VertexStatus.FAILED),
     }), flush=True)
 
 async def walk_async():
-    # asyncio.run turns Ctrl-C into cancelling this task, then raises a
-    # KeyboardInterrupt of its own: the report comes with the CancelledError.
+    # asyncio.run (3.11 on) turns Ctrl-C into cancelling this task, then
+    # raises a KeyboardInterrupt of its own: the report comes with the
+    # CancelledError. Before 3.11 the KeyboardInterrupt comes here itself.
     try:
         await g.walk_async(slow_async, parallelism=4)
-    except asyncio.CancelledError as cancelled:
-        show(cancelled.walk_report)
+    except (asyncio.CancelledError, KeyboardInterrupt) as stopped:
+        show(stopped.walk_report)
         raise
 
 try:

@@ -1,6 +1,5 @@
-"""Names wherever ids go, graphlib's graph dict, graphlib's CycleError."""
+"""Names wherever ids go; graphlib's graph dict and, as in graphlib, a CycleError that is a ValueError."""
 
-import graphlib
 import threading
 import unittest
 
@@ -17,12 +16,11 @@ class FromDictTest(unittest.TestCase):
         self.assertEqual(sorted(g.name(v) for v in g.dependencies("app")), ["db", "net"])
         self.assertTrue(g.has_edge("db", "net"))
         self.assertFalse(g.has_edge("net", "db"))
+        # Execution order puts each node after its predecessors, as graphlib's static_order() does.
         order = [g.name(v) for v in g.reverse_topological_order()]
-        graphlib_order = list(graphlib.TopologicalSorter(plan).static_order())
         for name, needs in plan.items():
             for need in needs:
                 self.assertLess(order.index(need), order.index(name))
-                self.assertLess(graphlib_order.index(need), graphlib_order.index(name))
 
     def test_bad_input(self):
         with self.assertRaises(TypeError):
@@ -32,12 +30,11 @@ class FromDictTest(unittest.TestCase):
         with self.assertRaises(libdag.InvalidArgumentError):
             libdag.Graph.from_dict({"app": [""]})
 
-    def test_cycle_error_is_a_value_error_as_graphlibs(self):
+    def test_cycle_error_is_a_value_error_as_graphlibs_is(self):
         g = libdag.Graph.from_dict({"a": ["b"], "b": ["a"]})
         with self.assertRaises(ValueError) as cm:
             g.validate(single_root=False).raise_for_status()
         self.assertIsInstance(cm.exception, libdag.CycleError)
-        self.assertTrue(issubclass(graphlib.CycleError, ValueError))
         self.assertTrue(cm.exception.message.startswith("Graph.validate: Cycle:"), cm.exception.message)
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, List, Optional
 
 from . import _native
 from ._native import lib
-from .errors import call
+from .errors import error_for, in_python_terms, take_error
 from .walk import SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _count
 
 if TYPE_CHECKING:
@@ -80,10 +80,12 @@ class PullWalker(Walker):
         count = ctypes.c_size_t()
         forever = timeout is None
         left_ms = 0 if forever else max(0, int(timeout * 1000))
+        err = _native.error_p()
         with handle.read(who) as ptr:
             while True:
                 slice_ms = _WAIT_SLICE_MS if forever else min(left_ms, _WAIT_SLICE_MS)
-                status = lib.dag_walk_next_ready(ptr, vertices, walks, limit, slice_ms, byref(count), None)
+                status = lib.dag_walk_next_ready(ptr, vertices, walks, limit, slice_ms, byref(count), byref(err))
+                message = take_error(err)
                 if status != _native.E_TIMEOUT:
                     break
                 if not forever:
@@ -91,9 +93,7 @@ class PullWalker(Walker):
                     if left_ms <= 0:
                         return None
         if status != _native.OK:
-            # Repeated with the error object, for its message.
-            with handle.read(who) as ptr:
-                call(lib.dag_walk_next_ready, ptr, vertices, walks, limit, 0, byref(count), who=who)
+            raise error_for(status, in_python_terms(message, "dag_walk_next_ready", who))
         n = count.value
         ready = vertices[:n]
         main = self._callbacks_main()

@@ -688,8 +688,10 @@ class Walker:
             UnknownVertexError: the vertex is not in this walk.
             ClosedError: the walker is closed.
         """
-        if not isinstance(vertex, SubwalkVertex):
+        if type(vertex) is not int and not isinstance(vertex, SubwalkVertex):  # noqa: E721 - the common case, fast
             vertex = self._graph._vertex(vertex, "Walker.complete")
+        elif not 0 <= vertex < 1 << 64:
+            vertex = vertex_id(vertex, "Walker.complete")  # raises
         if error is None:
             result, message = _native.WALK_OK, None
         else:

@@ -46,7 +46,7 @@ std::unordered_map<uint64_t, std::string> read_statuses(const std::string &path,
         try {
             id = find_vertex(g, vertex["name"]);
         } catch (const Failure &e) {
-            throw Failure(path + ": " + e.what(), bad_input);
+            throw Failure(path + ": a report of another graph: " + e.what(), bad_input);
         }
         statuses[id] = status;
     }

@@ -196,7 +196,7 @@ TEST(CliUsage, HelpListsEveryCommand) {
     Result r = dag({"--help"});
     EXPECT_EQ(r.status, 0);
     for (const char *command : {"validate", "order", "root", "cycles", "reduce", "convert",
-                                "ancestors", "descendants", "stats", "walk"})
+                                "ancestors", "descendants", "stats", "walk", "render"})
         EXPECT_NE(r.out.find(std::string("  ") + command + " "), std::string::npos) << command;
     Result walk = dag({"walk", "--help"});
     EXPECT_EQ(walk.status, 0);

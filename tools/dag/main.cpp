@@ -1,4 +1,4 @@
-// dag: check, order, convert and walk dependency graphs from the command line.
+// dag: check, order, convert, walk and draw dependency graphs from the command line.
 #include <CLI/CLI.hpp>
 #include <dag/dag.h>
 
@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
     dagcli::add_order_commands(app, exit_code);
     dagcli::add_format_commands(app, exit_code);
     dagcli::add_walk_command(app, exit_code);
+    dagcli::add_render_command(app, exit_code);
 
     try {
         app.parse(argc, argv);

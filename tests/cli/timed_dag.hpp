@@ -53,9 +53,10 @@ inline Outcome shell(const ScratchDir &dir, const std::string &command) {
 }
 
 // `dag args...` with standard output and error on a pseudo-terminal of
-// `columns` columns; everything written to it comes back in out.
+// `columns` columns; everything written to it comes back in out. TERM is
+// set: a CI runner's TERM=dumb would turn the status line off.
 inline Outcome on_terminal(const ScratchDir &dir, const std::vector<std::string> &args, int columns = 200) {
-    const std::string inner = "stty cols " + std::to_string(columns) + "; " + dag_command(args);
+    const std::string inner = "stty cols " + std::to_string(columns) + "; TERM=xterm " + dag_command(args);
     return shell(dir, "script -qec " + quoted(inner) + " /dev/null");
 }
 

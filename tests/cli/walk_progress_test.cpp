@@ -29,7 +29,7 @@ TEST(CliWalkProgress, StatusLineIsRedrawnInPlaceOnATerminal) {
     // No progress line per vertex.
     EXPECT_EQ(r.out.find("] c\r\n"), std::string::npos) << r.out;
 
-    r = on_terminal(dir, {"walk", graph, "--progress", "never", "--exec", "true"});
+    r = on_terminal(dir, {"walk", graph, "--progress=never", "--exec", "true"});
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_EQ(r.out.find("\x1b[K"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("[3/3]"), std::string::npos) << r.out;
@@ -65,8 +65,29 @@ TEST(CliWalkProgress, LinesWhenStandardErrorIsNotATerminal) {
         EXPECT_EQ(r.status, 0) << r.err;
         EXPECT_EQ(r.err, "[1/2] b\n[2/2] a\n2 ok, 0 failed, 0 upstream failed, 0 not run\n");
     }
-    r = shell(dir, dag_command({"walk", graph, "--progress", "sometimes"}));
+    r = shell(dir, dag_command({"walk", graph, "--progress=sometimes"}));
     EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("sometimes"), std::string::npos) << r.err;
+}
+
+// `dag walk --progress FILE`, as written before --progress took a value:
+// FILE is the graph, and the bare flag means always.
+TEST(CliWalkProgress, BareProgressBeforeTheFileKeepsTheFile) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a -> b }");
+    Outcome r = shell(dir, dag_command({"walk", "--progress", graph}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "b\na\n");
+    EXPECT_EQ(r.err, "[1/2] b\n[2/2] a\n2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    r = on_terminal(dir, {"walk", "--progress", graph});
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\r[2/2] running 0, failed 0, "), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("[1/2] b\r\n"), std::string::npos) << r.out;
+
+    r = shell(dir, dag_command({"walk", "--progress=never", graph}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ struct WalkOptions {
     bool reverse = false;
     Selection selection;
     bool fail_fast = false;
-    // auto, always or never; a bare --progress is always.
+    // auto, always or never.
     std::string progress = "auto";
     std::string exec;
     OutputMode output = OutputMode::grouped;
@@ -207,8 +207,7 @@ int walk(const WalkOptions &options) {
 
     Graph g = apply_selection(load(options.input), options.input, options.selection, options.reverse);
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
-    const bool progress = options.progress.empty() || options.progress == "always" ||
-                          (options.progress == "auto" && isatty(2));
+    const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
     if (progress && can_redraw(2)) run.status.emplace(2);
     dag_walk_options walk_options;
     dag_error *err = nullptr;
@@ -307,15 +306,16 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                                               {"none", OutputMode::none}}))
         ->default_str("grouped")
         ->type_name("MODE");
-    command->add_option("--progress", options->progress,
-                        "Show progress on standard error: auto (the default: when it is a terminal), always "
-                        "or never (a bare --progress is always). On a terminal, one status line "
-                        "redrawn in place: \"[done/total] running N, failed F, elapsed, rate: "
-                        "a running vertex\"; elsewhere \"[done/total] name\" as each vertex finishes")
-        ->expected(0, 1)
+    // A flag whose value comes only after "=": `--progress FILE`, the spelling
+    // from before WHEN existed, keeps FILE as the graph.
+    command->add_flag("--progress{always}", options->progress,
+                      "Show progress on standard error: --progress=auto (the default: when it is a "
+                      "terminal), --progress=always (or a bare --progress) or --progress=never. On a "
+                      "terminal, one status line redrawn in place: \"[done/total] running N, failed F, "
+                      "elapsed, rate: a running vertex\"; elsewhere \"[done/total] name\" as each "
+                      "vertex finishes")
         ->check(CLI::IsMember({"auto", "always", "never"}))
-        // No default shown by CLI11: it would also be the value of a bare --progress.
-        ->type_name("WHEN");
+        ->option_text("[=WHEN]");
     command->add_option("--grace", options->grace_seconds,
                         "On SIGINT or SIGTERM, how long running commands get to exit after "
                         "SIGTERM before their process groups are killed")

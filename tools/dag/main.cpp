@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "libdag.hpp"
 
 int main(int argc, char **argv) {
@@ -15,6 +16,7 @@ int main(int argc, char **argv) {
                  "input;\nan edge \"a\" -> \"b\" means a depends on b.",
                  "dag");
     app.set_version_flag("--version", std::string("dag (libdag ") + dag_version_string() + ")");
+    app.formatter(dagcli::help_formatter());
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 1 the graph failed the check or a vertex failed; 2 usage "
                "error,\nunreadable or malformed input, unknown vertex name; 130 and 143 after "

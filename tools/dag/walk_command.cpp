@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "input.hpp"
 #include "names.hpp"
 #include "output_capture.hpp"
@@ -272,15 +273,17 @@ void add_walk_command(CLI::App &app, int &exit_code) {
     auto options = std::make_shared<WalkOptions>();
     CLI::App *command =
         app.add_subcommand("walk", "Run each vertex once all it depends on is done, in parallel");
-    command->footer("Without --exec, each vertex prints its name as it runs: a dry run of the "
-                    "execution order.\nExample: with a -> b and b -> c (a depends on b, b on c), "
-                    "c runs first, then b, then a;\nwith --reverse, a first, then b, then c, "
-                    "as `dag order` and `dag order --reverse` list them.\n"
-                    "A summary (ok, failed, upstream failed, not run, and which vertices never "
-                    "ran) goes to standard error.\nSIGINT (Ctrl-C) or SIGTERM cancels the walk: "
-                    "nothing new starts, each running command's\nprocess group gets SIGTERM, and "
-                    "SIGKILL after --grace seconds; exit status 130 or 143.\n\n" +
-                    app.get_footer());
+    set_help(*command,
+             "Without --exec, each vertex prints its name as it runs: a dry run of the execution "
+             "order.\nWith a -> b and b -> c (a depends on b, b on c), c runs first, then b, then a;\n"
+             "with --reverse, a first, then b, then c, as `dag order` and `dag order --reverse` "
+             "list them.\nA summary (ok, failed, upstream failed, not run, and which vertices never "
+             "ran) goes to standard error.\nSIGINT (Ctrl-C) or SIGTERM cancels the walk: nothing new "
+             "starts, each running command's\nprocess group gets SIGTERM, and SIGKILL after --grace "
+             "seconds; exit status 130 or 143.",
+             {"$ echo 'digraph { a -> b; b -> c }' | dag walk --exec 'echo \"deploying $DAG_VERTEX\"' -",
+              "c: deploying c", "b: deploying b", "a: deploying a",
+              "3 ok, 0 failed, 0 upstream failed, 0 not run"});
     add_input(*command, options->input);
     command->add_option("--parallelism", options->parallelism, "Most vertices running at once")
         ->check(CLI::Range(size_t{1}, size_t{DAG_WALK_MAX_THREADS}))

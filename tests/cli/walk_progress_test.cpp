@@ -1,4 +1,4 @@
-// `dag walk --progress auto|always|never`: the status line redrawn in place
+// `dag walk --progress[=auto|always|never]`: the status line redrawn in place
 // on a terminal, a line per vertex elsewhere.
 #include <gtest/gtest.h>
 

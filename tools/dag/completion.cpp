@@ -1,7 +1,6 @@
 #include "completion.hpp"
 
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <vector>
 

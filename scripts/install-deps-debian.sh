@@ -9,6 +9,8 @@ packages=(
   libgraphviz-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev
   python3 python3-venv golang-go doxygen
   abigail-tools
+  # the CLI tests check the man page with groff and the completion scripts with zsh and fish
+  groff-base zsh fish
 )
 # A Rust toolchain from rustup (on PATH already) is used as it is; Debian's
 # cargo only where there is none.

@@ -716,11 +716,12 @@ TEST(CliWalk, ExecRunsEachVertexWithItsName) {
     Result r = dag({"walk", "-", "--parallelism", "1", "--exec", "echo \"ran $DAG_VERTEX\""},
                    "digraph { a -> b; b -> c }");
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "ran c\nran b\nran a\n");
+    // Grouped, the default: each line after its vertex's name.
+    EXPECT_EQ(r.out, "c: ran c\nb: ran b\na: ran a\n");
     EXPECT_EQ(r.err, "3 ok, 0 failed, 0 upstream failed, 0 not run\n");
 
     // Names with quotes, brackets and spaces reach the command intact.
-    r = dag({"walk", deploy, "--exec", "printf '%s\\n' \"$DAG_VERTEX\""});
+    r = dag({"walk", deploy, "--output", "stream", "--exec", "printf '%s\\n' \"$DAG_VERTEX\""});
     EXPECT_EQ(r.status, 0) << r.err;
     expect_execution_order(lines(r.out), dependencies(deploy));
 }
@@ -817,13 +818,13 @@ TEST(CliSelect, WalkRunsExactlyTheSelection) {
     Result r = dag({"walk", "-", "--parallelism", "1", "--target", "b", "--exec", "echo \"ran $DAG_VERTEX\""},
                    forked);
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "ran c\nran b\n");
+    EXPECT_EQ(r.out, "c: ran c\nb: ran b\n");
     EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
 
     r = dag({"walk", "-", "--reverse", "--parallelism", "1", "--exclude", "b", "--exec", "echo \"ran $DAG_VERTEX\""},
             forked);
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "ran a\nran d\n");
+    EXPECT_EQ(r.out, "a: ran a\nd: ran d\n");
     EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
 
     r = dag({"walk", deploy, "--target", "[root] aws_db_instance.main (expand)"});

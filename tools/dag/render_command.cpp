@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "input.hpp"
 #include "picture.hpp"
 #include "report_statuses.hpp"
@@ -100,13 +101,14 @@ void add_render_command(CLI::App &app, int &exit_code) {
                         "Colour each vertex by its status in this `dag walk --report` file: ok "
                         "green, failed red,\nupstream failed orange, cancelled and not run grey")
         ->type_name("REPORT");
-    command->footer(
-        "Dependencies are drawn before what depends on them, so execution order reads left to "
-        "right\n(top to bottom for a deep, narrow graph); an arrow points at what its vertex "
-        "depends on.\nVertices and edges on a cycle are red.\nExample:\n  dag render deploy.dot -o deploy.svg\n"
-        "  dag walk deploy.dot --exec './deploy.sh \"$DAG_VERTEX\"' --report run.json\n"
-        "  dag render deploy.dot --report run.json -o run.png\n\n" +
-        app.get_footer());
+    set_help(*command,
+             "Dependencies are drawn before what depends on them, so execution order reads left to right\n"
+             "(top to bottom for a deep, narrow graph); an arrow points at what its vertex depends on.\n"
+             "Vertices and edges on a cycle are red. After a walk:\n"
+             "  dag walk plan.dot --exec './apply.sh \"$DAG_VERTEX\"' --report run.json\n"
+             "  dag render plan.dot --report run.json -o run.png",
+             {"$ echo 'digraph { a -> b; b -> c }' | dag render - -o plan.svg",
+              "$ grep -c 'class=\"node\"' plan.svg", "3"});
     command->callback([options, &exit_code] { exit_code = render(*options); });
 }
 

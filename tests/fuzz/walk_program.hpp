@@ -176,7 +176,9 @@ inline void run_callback_walk(dag_graph *g, ProgramInput &in, const std::vector<
         std::deque<std::pair<dag_walker *, uint64_t>> todo;
         {
             std::unique_lock<std::mutex> lk(s.mu);
-            s.cv.wait_for(lk, std::chrono::milliseconds(20),
+            // An event wakes this thread; the walk's end may come just after
+            // the last one, hence the short limit.
+            s.cv.wait_for(lk, std::chrono::milliseconds(1),
                           [&] { return !s.pending.empty() || s.events != seen_events; });
             todo.swap(s.pending);
             seen_events = s.events;

@@ -431,6 +431,10 @@ TEST(FormatImport, MalformedJson) {
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": -1}]}", "out of range"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 4294967295}]}", "out of range"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1.5}]}", "must be an integer"},
+        // A number no double holds, anywhere (json_import_fuzzer found it
+        // reported as DAG_E_INTERNAL).
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1e310}]}", "number overflow parsing '1e310'"},
+        {DAG_E_PARSE, "{\"vertices\": [], \"x\": [-1e400]}", "overflow"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": \"1\"}]}", "must be an integer"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": 7}]}", "vertices[0].name: must be a string"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}, {\"id\": 1}]}", "listed twice"},

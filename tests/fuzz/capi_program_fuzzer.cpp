@@ -17,11 +17,15 @@ using namespace fuzz;
 
 constexpr size_t kMaxVertices = 24;
 constexpr size_t kSlots = 3;
+// A callback walk starts and joins a thread pool: the dearest step by far,
+// so a program runs a few walks at most and executions stay quick.
+constexpr int kMaxWalks = 4;
 
 struct Program {
     ProgramInput in;
     dag_graph *slot[kSlots] = {};
     std::vector<uint64_t> seen;
+    int walks = 0;
 
     Program(const uint8_t *d, size_t n) : in(d, n) {
         for (auto &g : slot) require(FUZZ_CALL(dag_new(&g, &e)) == DAG_OK, "dag_new");
@@ -306,6 +310,7 @@ void step(Program &p) {
     case 16: odd_calls(p); break;
     default: {
         dag_graph *g = p.live_graph();
+        if (p.walks++ >= kMaxWalks) break;
         if (p.in.byte() & 1)
             run_callback_walk(g, p.in, p.seen);
         else

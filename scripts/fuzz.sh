@@ -5,8 +5,8 @@
 #
 #   scripts/fuzz.sh [SECONDS] [--merge] [HARNESS...]
 #
-# --merge adds the new inputs that reach new code to tests/fuzz/corpus/
-# (libFuzzer's -merge=1 keeps only those). A crash, a sanitizer report, a
+# --merge adds the new inputs that reach new code (new edges) to
+# tests/fuzz/corpus/ (libFuzzer's -merge=1 keeps only those). A crash, a sanitizer report, a
 # leak or a broken invariant stops the harness, leaves the input in
 # build-fuzz/crashes/ and fails the script; once fixed, the input goes into
 # the harness's corpus as a regression input (README, "Fuzzing").
@@ -51,7 +51,8 @@ for h in "${harnesses[@]}"; do
   fi
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^Done ' "$log" || true
   if [ "$merge" = 1 ]; then
-    "build-fuzz/tests/fuzz/$h" -merge=1 "$corpus" "$scratch" > "build-fuzz/$h.merge.log" 2>&1
+    # By edges only (no hit counts), so that the checked-in corpus stays small.
+    "build-fuzz/tests/fuzz/$h" -merge=1 -use_counters=0 "$corpus" "$scratch" > "build-fuzz/$h.merge.log" 2>&1
     grep -E 'MERGE-OUTER: [0-9]+ new files' "build-fuzz/$h.merge.log" || true
   fi
 done

@@ -7,7 +7,7 @@ packages=(
   libboost-dev libboost-graph-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev
   libgraphviz-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev
-  python3 python3-venv golang-go doxygen
+  python3 python3-venv python3-distributed golang-go doxygen
   abigail-tools
 )
 # A Rust toolchain from rustup (on PATH already) is used as it is; Debian's

@@ -65,7 +65,7 @@ def _cluster(scheduler):
         if not count.isdigit() or int(count) < 1:
             raise ValueError(f"--scheduler {scheduler}: local:N needs N, a number of workers, at least 1")
         cluster = distributed.LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address=None)
+                                           host="127.0.0.1", dashboard_address="127.0.0.1:0")
         return distributed.Client(cluster), cluster
     return distributed.Client(scheduler, timeout=30), None
 

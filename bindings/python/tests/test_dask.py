@@ -77,7 +77,7 @@ class DaskWalkTest(unittest.TestCase):
         # The tasks are pickled whole: the workers need not import this file.
         cloudpickle.register_pickle_by_value(sys.modules[__name__])
         cls.cluster = distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
-                                               host="127.0.0.1", dashboard_address=None)
+                                               host="127.0.0.1", dashboard_address="127.0.0.1:0")
         cls.client = distributed.Client(cls.cluster)
         cls.client.wait_for_workers(2, timeout=BOUND_S)
 

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Union
 
-from .errors import ClosedError, StateError
+from .errors import StateError
 
 if TYPE_CHECKING:
     from .graph import Graph
@@ -82,10 +82,11 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     tasks = _tasks(graph, payload, resources)
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                                always_run=always_run, timestamps=timestamps, observer=observer)
+    running = DaskWalk(walker, fn, client, tasks, retries)
     try:
-        running = DaskWalk(walker, fn, client, tasks, retries)
         running._begin()
     except BaseException:
+        running.cancel()  # the futures already submitted; closing the walker cancels the rest
         walker.close()
         raise
     return running
@@ -187,17 +188,21 @@ class DaskWalk:
             self._submit(ready)
 
     def _submit(self, vertices):
+        submitted, error = [], None
         with self._lock:
-            if self._cancelled:
-                futures = None
-            else:
-                futures = [self._submit_one(vertex) for vertex in vertices]
-        if futures is None:
             for vertex in vertices:
-                self._walker.complete(vertex, _cancelled_error(vertex, "not submitted: the walk was cancelled"))
-            return
-        for vertex, future in zip(vertices, futures):
+                if self._cancelled:
+                    error = _cancelled_error(vertex, "was not submitted: the walk was cancelled")
+                    break
+                try:
+                    submitted.append((vertex, self._submit_one(vertex)))
+                except Exception as refused:  # e.g. a closed client: the vertex fails with it
+                    error = refused
+                    break
+        for vertex, future in submitted:
             future.add_done_callback(lambda done, vertex=vertex: self._finished(vertex, done))
+        for vertex in vertices[len(submitted):]:
+            self._walker.complete(vertex, error)
 
     def _submit_one(self, vertex):
         key, argument, resources = self._tasks[vertex]
@@ -208,10 +213,14 @@ class DaskWalk:
 
     def _finished(self, vertex, future):
         """The done-callback: completes the vertex from the future's outcome, then submits what is ready."""
+        with self._lock:
+            self._futures.pop(vertex, None)
         try:
-            with self._lock:
-                self._futures.pop(vertex, None)
-            self._walker.complete(vertex, _outcome(vertex, future))
+            error = _outcome(vertex, future)
+        except Exception as unreadable:  # e.g. the client closed meanwhile: the vertex fails with it
+            error = unreadable
+        try:
+            self._walker.complete(vertex, error)
             self._submit_ready()
         except BaseException as failure:  # noqa: B902 - Dask would only log it; wait() raises it
             self._failure = failure
@@ -235,7 +244,7 @@ class DaskWalk:
                 self._client.cancel(futures)
             # With nothing outstanding no callback is left to see the end.
             self._submit_ready()
-        except (StateError, ClosedError):
+        except StateError:  # ClosedError included
             pass  # it has ended already (and wait() may have closed it)
 
     def wait(self, timeout: Optional[float] = None) -> Optional[WalkReport]:

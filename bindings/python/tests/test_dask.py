@@ -28,15 +28,19 @@ BOUND_S = 60
 def task(argument):
     """Runs on a worker: records when it started and ended, and behaves as told.
 
-    argument is (label, folder, behaviour): "ok"; "fail" raises; "block"
-    says it started and waits for folder/release; "die-once" says its pid
-    and waits until that worker is killed, and on its second run returns.
+    argument is (label, folder, behaviour): "ok"; "fail" raises; "fail-once"
+    raises on its first run only; "block" says it started and waits for
+    folder/release; "die-once" says its pid and waits until that worker is
+    killed, and on its second run returns.
     """
     label, folder, behaviour = argument
     start = time.monotonic_ns()
     path = os.path.join(folder, label)
     if behaviour == "fail":
         raise ValueError(f"task {label} broke")
+    if behaviour == "fail-once" and not os.path.exists(path + ".failed"):
+        open(path + ".failed", "w").close()
+        raise ValueError(f"task {label} broke once")
     if behaviour in ("block", "die-once"):
         marker = path + ".started"
         if behaviour == "block" or not os.path.exists(marker):
@@ -76,8 +80,10 @@ class DaskWalkTest(unittest.TestCase):
     def setUpClass(cls):
         # The tasks are pickled whole: the workers need not import this file.
         cloudpickle.register_pickle_by_value(sys.modules[__name__])
+        # Loopback only, the dashboard included (on a free port). Each worker has one "slot".
         cls.cluster = distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
-                                               host="127.0.0.1", dashboard_address="127.0.0.1:0")
+                                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                               resources={"slot": 1})
         cls.client = distributed.Client(cls.cluster)
         cls.client.wait_for_workers(2, timeout=BOUND_S)
 
@@ -209,6 +215,41 @@ class DaskWalkTest(unittest.TestCase):
             self.assertNotEqual(report[root].status, VertexStatus.OK)
             for d in graph.dependents(root):
                 self.assertFalse(report[d].ran)
+
+    def test_retries(self):
+        for retries, ok in ((0, False), (1, True)):
+            with self.subTest(retries=retries), random_graph(20, 6) as graph:
+                self.folder = tempfile.mkdtemp()
+                report = dag_dask.walk(graph, task, self.client, retries=retries,
+                                       payload=self.payload(graph, {"v3": "fail-once"}))
+                self.assertEqual(report.ok, ok, report.message)
+                self.assertEqual(len(self.runs("v3")), int(ok))
+                if not ok:
+                    self.assertEqual(str(report[graph.find("v3")].exception), "task v3 broke once")
+
+    def test_payload_from_user_data_and_resources_by_callable(self):
+        with random_graph(20, 7) as graph:
+            arguments = [(f"item{i}", self.folder, "ok") for i in range(20)]
+            for v in graph.vertices():
+                graph.set_user_data(v, 19 - int(graph.label(v)[1:]))
+            asked = []
+            report = dag_dask.walk(graph, task, self.client, payload=arguments,
+                                   resources=lambda label: asked.append(label) or {"slot": 1})
+            self.assertTrue(report.ok, report.message)
+            self.assertEqual(sorted(asked), sorted(graph.label(v) for v in graph.vertices()))
+            for v in graph.vertices():
+                self.assertEqual(len(self.runs(f"item{19 - int(graph.label(v)[1:])}")), 1)
+            self.assertEqual(len(os.listdir(self.folder)), 20)
+
+    def test_bad_options(self):
+        with random_graph(5, 8) as graph:
+            with self.assertRaisesRegex(KeyError, "payload has no entry for vertex v1"):
+                dag_dask.walk(graph, task, self.client, payload={"v0": 1})
+            with self.assertRaisesRegex(TypeError, "payload is None, a mapping"):
+                dag_dask.walk(graph, task, self.client, payload=3)
+            with self.assertRaisesRegex(libdag.InvalidArgumentError, "parallelism"):
+                dag_dask.walk(graph, task, self.client, parallelism=0)
+            graph.add_vertex("after")  # the graph is not left busy
 
     def test_parallelism_respected(self):
         graph = libdag.Graph()

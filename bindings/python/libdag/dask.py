@@ -14,6 +14,7 @@ Run as ``python3 -m libdag.dask`` for the command-line form
 
 from __future__ import annotations
 
+import collections
 import threading
 import uuid
 from collections.abc import Mapping, Sequence
@@ -32,6 +33,7 @@ _WAIT_SLICE_S = 0.1
 
 Payload = Union[None, Mapping, Sequence, Callable[[int], Any]]
 Resources = Union[None, Mapping, Callable[[str], Optional[Dict[str, float]]]]
+Pools = Union[None, Mapping, Callable[[str], Optional[str]]]
 
 
 def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any) -> WalkReport:
@@ -51,7 +53,8 @@ def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any)
 
 def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism: int = 10, reverse: bool = False,
           fail_fast: bool = False, always_run=(), retries: int = 0, resources: Resources = None,
-          payload: Payload = None, timestamps: bool = True, observer=None) -> "DaskWalk":
+          payload: Payload = None, limits: Optional[Mapping] = None, pool: Pools = None, timestamps: bool = True,
+          observer=None) -> "DaskWalk":
     """Starts a walk on `client`'s cluster and returns its :class:`DaskWalk` (``cancel()``, ``wait()``).
 
     Args:
@@ -71,18 +74,26 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             or its decimal id); a mapping from name (or id) to argument; a
             sequence indexed by the vertex's user data
             (:meth:`Graph.user_data`); or a callable given the vertex id.
+        limits: named limits, a mapping from a pool's name to the most of
+            its vertices submitted at once (at least 1).
+        pool: which pool a vertex is in: a mapping from vertex name (or id)
+            to a name of `limits`, or a callable given the vertex's label
+            that returns one (or None for no pool). A vertex whose pool is
+            full waits on this machine, holding its slot of `parallelism`,
+            and is submitted as one of its pool's tasks ends.
 
     Raises:
         ImportError: ``distributed`` is not installed.
+        ValueError: a vertex's pool is not in `limits`, or a limit is below 1.
         CycleError, UnknownVertexError, InvalidArgumentError, BusyError:
             as :meth:`Graph.pull_walker`.
     """
     import distributed  # noqa: F401 - fails here, before the walk starts, when it is missing
 
-    tasks = _tasks(graph, payload, resources)
+    tasks = _tasks(graph, payload, resources, pool, _limits(limits))
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                                always_run=always_run, timestamps=timestamps, observer=observer)
-    running = DaskWalk(walker, fn, client, tasks, retries)
+    running = DaskWalk(walker, fn, client, tasks, retries, limits)
     try:
         running._begin()
     except BaseException:
@@ -92,15 +103,23 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     return running
 
 
-def _tasks(graph, payload, resources):
-    """{vertex: (key, argument, resources)} for every vertex, read before the walk makes the graph busy."""
+def _limits(limits):
+    limits = dict(limits or {})
+    for name, most in limits.items():
+        if not isinstance(most, int) or most < 1:
+            raise ValueError(f"libdag.dask: limit {name!r} is {most!r}; a limit is an int, at least 1")
+    return limits
+
+
+def _tasks(graph, payload, resources, pool, limits):
+    """{vertex: (key, argument, resources, pool)} for every vertex, read before the walk makes the graph busy."""
     token = uuid.uuid4().hex[:12]
     tasks = {}
     for vertex in graph.vertices():
         name = graph.name(vertex)
         label = str(vertex) if name is None else name
         tasks[vertex] = (f"{label}-{token}-{vertex}", _argument(graph, vertex, name, label, payload),
-                         _resources(vertex, name, label, resources))
+                         _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
     return tasks
 
 
@@ -140,6 +159,30 @@ def _resources(vertex, name, label, resources):
     raise TypeError(f"libdag.dask: resources is None, a mapping or a callable, not {type(resources).__name__}")
 
 
+def _pool(vertex, name, label, pool, limits):
+    if pool is None:
+        return None
+    if isinstance(pool, Mapping):
+        found = _lookup(pool, vertex, name)[1]
+    elif callable(pool):
+        found = pool(label)
+    else:
+        raise TypeError(f"libdag.dask: pool is None, a mapping or a callable, not {type(pool).__name__}")
+    if found is not None and found not in limits:
+        raise ValueError(f"libdag.dask: vertex {label} is in pool {found!r}, which limits does not name")
+    return found
+
+
+class _Pool:
+    """A named limit: how many of its vertices are submitted, and those waiting for room."""
+
+    __slots__ = ("room", "waiting")
+
+    def __init__(self, most):
+        self.room = most
+        self.waiting = collections.deque()
+
+
 class DaskWalk:
     """A walk running on a Dask cluster, made by :func:`start`.
 
@@ -148,7 +191,7 @@ class DaskWalk:
     :meth:`wait` for the report (it closes the walk) or :meth:`cancel`.
     """
 
-    def __init__(self, walker, fn, client, tasks, retries):
+    def __init__(self, walker, fn, client, tasks, retries, limits):
         self._walker = walker
         self._fn = fn
         self._client = client
@@ -156,6 +199,7 @@ class DaskWalk:
         self._retries = retries
         self._lock = threading.Lock()  # guards _futures and _cancelled against cancel() from another thread
         self._futures = {}  # vertex -> its outstanding future
+        self._pools = {name: _Pool(most) for name, most in (limits or {}).items()}
         self._cancelled = False
         self._ended = threading.Event()
         self._failure = None  # an exception raised inside a done-callback, re-raised by wait()
@@ -188,24 +232,33 @@ class DaskWalk:
             self._submit(ready)
 
     def _submit(self, vertices):
-        submitted, error = [], None
+        submitted, error, rest = [], None, []
         with self._lock:
-            for vertex in vertices:
+            for index, vertex in enumerate(vertices):
                 if self._cancelled:
-                    error = _cancelled_error(vertex, "was not submitted: the walk was cancelled")
+                    rest = vertices[index:]  # each fails with its own CancelledError
                     break
+                pool = self._pools.get(self._tasks[vertex][3])
+                if pool is not None:
+                    if not pool.room:
+                        pool.waiting.append(vertex)  # submitted as one of its pool's tasks ends
+                        continue
+                    pool.room -= 1
                 try:
                     submitted.append((vertex, self._submit_one(vertex)))
                 except Exception as refused:  # e.g. a closed client: the vertex fails with it
-                    error = refused
+                    if pool is not None:
+                        pool.room += 1
+                    error, rest = refused, vertices[index:]
                     break
         for vertex, future in submitted:
             future.add_done_callback(lambda done, vertex=vertex: self._finished(vertex, done))
-        for vertex in vertices[len(submitted):]:
-            self._walker.complete(vertex, error)
+        for vertex in rest:
+            why = error if error is not None else _cancelled_error(vertex, "was not submitted: the walk was cancelled")
+            self._walker.complete(vertex, why)
 
     def _submit_one(self, vertex):
-        key, argument, resources = self._tasks[vertex]
+        key, argument, resources, _ = self._tasks[vertex]
         future = self._client.submit(self._fn, argument, key=key, pure=False, retries=self._retries,
                                      resources=resources)
         self._futures[vertex] = future
@@ -215,6 +268,13 @@ class DaskWalk:
         """The done-callback: completes the vertex from the future's outcome, then submits what is ready."""
         with self._lock:
             self._futures.pop(vertex, None)
+        pool = self._pools.get(self._tasks[vertex][3])
+        if pool is not None:
+            with self._lock:
+                pool.room += 1
+                waiting = [pool.waiting.popleft()] if pool.waiting else []
+            if waiting:
+                self._submit(waiting)
         try:
             error = _outcome(vertex, future)
         except Exception as unreadable:  # e.g. the client closed meanwhile: the vertex fails with it
@@ -238,10 +298,15 @@ class DaskWalk:
         with self._lock:
             self._cancelled = True
             futures = list(self._futures.values())
+            parked = [vertex for pool in self._pools.values() for vertex in pool.waiting]
+            for pool in self._pools.values():
+                pool.waiting.clear()
         try:
             self._walker.cancel()
             if futures:
                 self._client.cancel(futures)
+            for vertex in parked:
+                self._walker.complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
             # With nothing outstanding no callback is left to see the end.
             self._submit_ready()
         except StateError:  # ClosedError included

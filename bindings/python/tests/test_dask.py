@@ -170,18 +170,21 @@ class DaskWalkTest(unittest.TestCase):
     def test_cancel_cancels_outstanding_futures(self):
         # "blocked" runs until released; "unplaceable" asks for a resource no
         # worker has, so it waits in the scheduler; each has dependents.
+        # "queued" shares a pool of one with "unplaceable", so it waits here.
         edges = [("after_blocked", "blocked"), ("after_unplaceable", "unplaceable"), ("last", "after_blocked"),
                  ("last", "after_unplaceable")]
         graph = libdag.Graph()
         ids = {name: graph.add_vertex(name) for name in
-               ["blocked", "unplaceable", "after_blocked", "after_unplaceable", "last", "free1", "free2"]}
+               ["blocked", "unplaceable", "after_blocked", "after_unplaceable", "last", "free1", "free2", "queued"]}
         for source, target in edges:
             graph.connect(ids[source], ids[target])
         running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"blocked": "block"}),
-                                 resources={"unplaceable": {"absent": 1}})
+                                 resources={"unplaceable": {"absent": 1}}, limits={"gate": 1},
+                                 pool={"unplaceable": "gate", "queued": "gate"})
         wait_for_file(os.path.join(self.folder, "blocked.started"))
         outstanding = running.futures
         self.assertLessEqual({ids["blocked"], ids["unplaceable"]}, set(outstanding))
+        self.assertNotIn(ids["queued"], outstanding)
         key = outstanding[ids["unplaceable"]].key
         self.assertEqual(self.scheduler_restrictions(key), {"absent": 1})
 
@@ -198,6 +201,9 @@ class DaskWalkTest(unittest.TestCase):
             self.assertNotEqual(report[ids[name]].status, VertexStatus.OK, name)
         for name in ("after_blocked", "after_unplaceable", "last"):
             self.assertFalse(report[ids[name]].ran, name)
+        # libdag handed "queued" out (so the report says it ran); it never reached the cluster.
+        self.assertIn("was not submitted", report[ids["queued"]].message)
+        self.assertEqual(self.runs("queued"), [])
 
     def test_ctrl_c_cancels_and_reports(self):
         with random_graph(30, 4) as graph:
@@ -260,6 +266,22 @@ class DaskWalkTest(unittest.TestCase):
         self.assertEqual(len(spans), 24)
         for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
             self.assertGreaterEqual(start, end, "two tasks overlapped with parallelism 1")
+
+    def test_named_limit_respected(self):
+        graph = libdag.Graph()
+        graph.add_vertices([f"db{i}" for i in range(8)] + [f"web{i}" for i in range(8)])
+        report = dag_dask.walk(graph, task, self.client, parallelism=10, payload=self.payload(graph),
+                               limits={"db": 1}, pool=lambda label: "db" if label.startswith("db") else None)
+        self.assertTrue(report.ok, report.message)
+        spans = sorted(run for i in range(8) for run in self.runs(f"db{i}"))
+        self.assertEqual(len(spans), 8)
+        for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+            self.assertGreaterEqual(start, end, "two vertices of pool db overlapped with its limit 1")
+        self.assertEqual(sum(len(self.runs(f"web{i}")) for i in range(8)), 8)
+        with self.assertRaisesRegex(ValueError, "pool 'cache', which limits does not name"):
+            dag_dask.walk(graph, task, self.client, limits={"db": 1}, pool={"web0": "cache"})
+        with self.assertRaisesRegex(ValueError, "limit 'db' is 0"):
+            dag_dask.walk(graph, task, self.client, limits={"db": 0})
 
     def test_worker_killed_mid_walk(self):
         with random_graph(60, 5) as graph:

@@ -14,7 +14,7 @@ import json
 import sys
 import time
 
-from . import Graph, VertexStatus
+from . import DagError, Graph, VertexStatus
 from . import dask as dag_dask
 
 # How much of a failing command's standard error comes back in its vertex's message.
@@ -38,6 +38,15 @@ def run_command(argument):
         raise RuntimeError(f"{how}: {tail}" if tail else how)
 
 
+def _at_least(least):
+    def number(text):
+        if not text.isdigit() or int(text) < least:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least {least}")
+        return int(text)
+
+    return number
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog="python3 -m libdag.dask",
@@ -47,10 +56,11 @@ def _parser():
                         help="a Dask scheduler's address (tcp://host:8786), or local:N for a LocalCluster "
                              "of N worker processes on this machine")
     parser.add_argument("--exec", required=True, dest="command", metavar="CMD", help="the command each vertex runs")
-    parser.add_argument("--parallelism", type=int, default=10, metavar="N", help="vertices submitted at once (10)")
+    parser.add_argument("--parallelism", type=_at_least(1), default=10, metavar="N",
+                        help="vertices submitted at once (10)")
     parser.add_argument("--reverse", action="store_true", help="dependents before their dependencies")
     parser.add_argument("--fail-fast", action="store_true", help="after a failure start nothing new")
-    parser.add_argument("--retries", type=int, default=0, metavar="N", help="reruns of a failed command (0)")
+    parser.add_argument("--retries", type=_at_least(0), default=0, metavar="N", help="reruns of a failed command (0)")
     parser.add_argument("--report", metavar="FILE", help="write the outcome of every vertex as JSON")
     parser.add_argument("file", help="the graph (DOT, JSON or text, as dag reads it)")
     return parser
@@ -98,8 +108,10 @@ def main(argv=None):
     options = _parser().parse_args(argv)
     try:
         graph = Graph.from_file(options.file)
+        if graph.cycles() or any(graph.has_edge(v, v) for v in graph.vertices()):
+            raise ValueError(f"{options.file}: the graph has a cycle (dag cycles FILE lists them)")
         client, cluster = _cluster(options.scheduler)
-    except (OSError, ValueError, ImportError) as bad:
+    except (OSError, ValueError, ImportError, DagError) as bad:
         print(f"python3 -m libdag.dask: {bad}", file=sys.stderr)
         return 2
     interrupted = None

@@ -50,11 +50,23 @@ class DaskCommandTest(unittest.TestCase):
         self.assertEqual(ran, {name for name, status in statuses.items() if status in ("ok", "failed")})
         self.assertIn("no subnet today", done.stderr)
 
-    def test_bad_scheduler(self):
-        done = subprocess.run([sys.executable, "-m", "libdag.dask", "--scheduler", "local:none", "--exec", "true",
-                               str(EXAMPLE)], capture_output=True, text=True, timeout=60, check=False)
-        self.assertEqual(done.returncode, 2)
-        self.assertIn("local:N needs N", done.stderr)
+    def run_bad(self, *arguments):
+        done = subprocess.run([sys.executable, "-m", "libdag.dask", *arguments], capture_output=True, text=True,
+                              timeout=60, check=False)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        return done.stderr
+
+    def test_bad_input(self):
+        self.assertIn("local:N needs N", self.run_bad("--scheduler", "local:none", "--exec", "true", str(EXAMPLE)))
+        self.assertIn("'0' is not a whole number of at least 1",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--parallelism", "0", str(EXAMPLE)))
+        self.assertIn("--exec", self.run_bad("--scheduler", "local:1", str(EXAMPLE)))
+        missing = os.path.join(tempfile.mkdtemp(), "missing.dot")
+        self.assertIn("missing.dot", self.run_bad("--scheduler", "local:1", "--exec", "true", missing))
+        cyclic = os.path.join(tempfile.mkdtemp(), "cyclic.dot")
+        with open(cyclic, "w") as out:
+            out.write("digraph { a -> b; b -> a }\n")
+        self.assertIn("the graph has a cycle", self.run_bad("--scheduler", "local:1", "--exec", "true", cyclic))
 
 
 if __name__ == "__main__":

@@ -85,6 +85,8 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     Raises:
         ImportError: ``distributed`` is not installed.
         ValueError: a vertex's pool is not in `limits`, or a limit is below 1.
+        KeyError: `payload` has no entry for a vertex, or `resources` or
+            `pool` names one the graph does not have.
         CycleError, UnknownVertexError, InvalidArgumentError, BusyError:
             as :meth:`Graph.pull_walker`.
     """
@@ -115,11 +117,18 @@ def _tasks(graph, payload, resources, pool, limits):
     """{vertex: (key, argument, resources, pool)} for every vertex, read before the walk makes the graph busy."""
     token = uuid.uuid4().hex[:12]
     tasks = {}
+    known = set()
     for vertex in graph.vertices():
         name = graph.name(vertex)
         label = str(vertex) if name is None else name
+        known.update((vertex, name))
         tasks[vertex] = (f"{label}-{token}-{vertex}", _argument(graph, vertex, name, label, payload),
                          _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
+    for option, mapping in (("resources", resources), ("pool", pool)):
+        if isinstance(mapping, Mapping):
+            unknown = [key for key in mapping if key not in known]
+            if unknown:  # most likely a misspelt name, which would silently lose its setting
+                raise KeyError(f"libdag.dask: {option} names no vertex of the graph: {unknown[0]!r}")
     return tasks
 
 

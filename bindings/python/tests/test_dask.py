@@ -251,6 +251,8 @@ class DaskWalkTest(unittest.TestCase):
         with random_graph(5, 8) as graph:
             with self.assertRaisesRegex(KeyError, "payload has no entry for vertex v1"):
                 dag_dask.walk(graph, task, self.client, payload={"v0": 1})
+            with self.assertRaisesRegex(KeyError, "resources names no vertex of the graph: 'v9'"):
+                dag_dask.walk(graph, task, self.client, resources={"v9": {"slot": 1}})
             with self.assertRaisesRegex(TypeError, "payload is None, a mapping"):
                 dag_dask.walk(graph, task, self.client, payload=3)
             with self.assertRaisesRegex(libdag.InvalidArgumentError, "parallelism"):

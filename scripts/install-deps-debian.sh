@@ -9,7 +9,7 @@ packages=(
   libboost-dev libboost-graph-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev
   libgraphviz-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev
-  python3 python3-venv golang-go doxygen
+  python3 python3-venv python3-distributed golang-go doxygen
   abigail-tools
   # the CLI tests check the man page with groff and the completion scripts with zsh and fish
   groff-base zsh fish

@@ -7,6 +7,7 @@ from ctypes import byref
 from typing import Optional, Union
 
 from . import _native
+from ._closeable import Closeable
 from ._handle import Handle
 from ._native import lib
 from ._owned import encode_name, vertex_id
@@ -15,7 +16,7 @@ from .errors import call
 __all__ = ["WalkUpdate"]
 
 
-class WalkUpdate:
+class WalkUpdate(Closeable):
     """Changes for :meth:`Walker.apply`, collected here and applied to the walk in one step.
 
     ``add_vertex()`` returns a provisional id that stands for the new vertex
@@ -70,15 +71,3 @@ class WalkUpdate:
         """Frees the batch (also done when it is garbage collected). Idempotent."""
         self._handle.close("WalkUpdate.close")
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - nothing can be raised from a finaliser
-            pass

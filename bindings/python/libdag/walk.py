@@ -38,6 +38,7 @@ from .errors import (
     status_name,
     take_error,
 )
+from ._closeable import Closeable
 from ._handle import Handle
 from ._outcomes import Outcomes
 from ._owned import decode_name, ids_result, vertex_id
@@ -532,7 +533,7 @@ def _close_live_walkers():
             pass
 
 
-class Walker:
+class Walker(Closeable):
     """A walk that runs in the background: start it, then wait, cancel or complete vertices.
 
     Made by :meth:`Graph.walker`; the walk begins with :meth:`start`, so a
@@ -828,19 +829,6 @@ class Walker:
     def closed(self):
         """True once :meth:`close` has been called."""
         return self._callbacks is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - nothing can be raised from a finaliser
-            pass
 
     def __repr__(self):
         if self._callbacks is None:

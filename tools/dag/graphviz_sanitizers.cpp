@@ -19,6 +19,10 @@
 #endif
 
 #if defined(__SANITIZE_ADDRESS__) || defined(DAG_ADDRESS_SANITIZER)
+// Quietly: LeakSanitizer would otherwise print which suppressions matched
+// on standard error at every exit, into output the tests compare.
+extern "C" const char *__lsan_default_options() { return "print_suppressions=0"; }
+
 extern "C" const char *__lsan_default_suppressions() {
     return "leak:libgvc.so\n"
            "leak:libgvplugin_pango.so\n"

@@ -5,6 +5,8 @@ class Closeable:
     """A mixin for a class with ``close()``: ``with obj:`` closes on the way out; the finaliser
     closes too, silently."""
 
+    __slots__ = ()
+
     def __enter__(self):
         return self
 

@@ -8,6 +8,7 @@ from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p, sizeof
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _native, traversal, validation, walk
+from ._closeable import Closeable
 from ._handle import Handle
 from ._native import lib
 from ._owned import decode_name, encode_name, id_array, id_lists_result, ids_result, string_result, vertex_id
@@ -39,7 +40,7 @@ def _adopt(cls, ptr):
     return graph
 
 
-class Graph:
+class Graph(Closeable):
     """A directed graph with Terraform's ``internal/dag`` semantics.
 
     ``graph.connect(a, b)`` means **a depends on b**: b's work happens before
@@ -97,21 +98,6 @@ class Graph:
     def closed(self):
         """True once :meth:`close` has freed the graph."""
         return self._handle.closed
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-    def __del__(self):
-        handle = getattr(self, "_handle", None)
-        if handle is not None:
-            try:
-                handle.close("Graph.__del__")
-            except Exception:  # noqa: BLE001 - nothing can be raised from a finaliser
-                pass
 
     def clone(self) -> "Graph":
         """A deep copy: same ids, names and edges; later ids never collide with this graph's."""

@@ -236,6 +236,8 @@ private:
 
     const bool pull_;
     const std::size_t parallelism_;
+    // drain() keeps the waiters it releases until it needs the queue.
+    const bool hold_ready_;
     const std::size_t max_workers_;
     const FailurePolicy policy_;
     const bool timestamps_;

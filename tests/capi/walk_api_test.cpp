@@ -631,6 +631,29 @@ TEST(WalkApi, AsyncFailurePropagates) {
     EXPECT_EQ(status_of(report.get(), b), DAG_VERTEX_UPSTREAM_FAILED);
 }
 
+// At parallelism 1 a worker keeps the waiters a finished vertex released
+// until it needs the queue; a vertex that goes pending meanwhile must hand
+// them over, or the walk loses them and never ends.
+TEST(WalkApi, ParallelismOneKeepsEveryReleasedVertexAcrossPendingOnes) {
+    auto g = new_graph();
+    std::vector<uint64_t> ids;
+    for (int i = 0; i < 63; ++i) ids.push_back(add(g.get(), nullptr));
+    for (int i = 1; i < 63; ++i) dag_connect(g.get(), ids[i], ids[(i - 1) / 2], nullptr);
+    Engine engine(1);
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        // Every third vertex by id finishes elsewhere, the others inline.
+        return v % 3 == 0 ? engine.submit(w, v) : DAG_WALK_OK;
+    };
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, options(1, 1), report), DAG_OK);
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), 63u);
+    const auto order = rec.ran();
+    ASSERT_EQ(order.size(), 63u);
+    std::map<uint64_t, size_t> at;
+    for (size_t i = 0; i < order.size(); ++i) at[order[i]] = i;
+    for (int i = 1; i < 63; ++i) EXPECT_GT(at[ids[i]], at[ids[(i - 1) / 2]]);
+}
 TEST(WalkApi, CompletingBeforeTheCallbackReturnsIsAllowed) {
     auto g = new_graph();
     uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");

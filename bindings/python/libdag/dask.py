@@ -15,12 +15,14 @@ Run as ``python3 -m libdag.dask`` for the command-line form
 from __future__ import annotations
 
 import collections
+import itertools
 import threading
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, NamedTuple, Optional, Union
 
 from .errors import StateError
+from .walk import SubwalkVertex
 
 if TYPE_CHECKING:
     from .graph import Graph
@@ -34,6 +36,17 @@ _WAIT_SLICE_S = 0.1
 Payload = Union[None, Mapping, Sequence, Callable[[int], Any]]
 Resources = Union[None, Mapping, Callable[[str], Optional[Dict[str, float]]]]
 Pools = Union[None, Mapping, Callable[[str], Optional[str]]]
+OnResult = Optional[Callable[[str, Any], Any]]
+
+
+class _Task(NamedTuple):
+    """What a vertex's Dask task is: its key, the vertex's label, `fn`'s argument, resources and pool."""
+
+    key: str
+    label: str
+    argument: Any
+    resources: Optional[Dict[str, float]]
+    pool: Optional[str]
 
 
 def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any) -> WalkReport:
@@ -53,8 +66,8 @@ def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any)
 
 def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism: int = 10, reverse: bool = False,
           fail_fast: bool = False, always_run=(), retries: int = 0, resources: Resources = None,
-          payload: Payload = None, limits: Optional[Mapping] = None, pool: Pools = None, timestamps: bool = True,
-          observer=None) -> "DaskWalk":
+          payload: Payload = None, limits: Optional[Mapping] = None, pool: Pools = None, on_result: OnResult = None,
+          timestamps: bool = True, observer=None) -> "DaskWalk":
     """Starts a walk on `client`'s cluster and returns its :class:`DaskWalk` (``cancel()``, ``wait()``).
 
     Args:
@@ -81,6 +94,21 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             that returns one (or None for no pool). A vertex whose pool is
             full waits on this machine, holding its slot of `parallelism`,
             and is submitted as one of its pool's tasks ends.
+        on_result: called on this machine (on Dask's callback thread) as
+            ``on_result(label, value)`` with what a vertex's task returned,
+            when that is not None, before the vertex completes: to use the
+            value here, or to expand the vertex. It returns None (the
+            vertex completes ok), or a sub-graph the vertex expands into,
+            as :meth:`Walker.expand` in a local walk: a :class:`Graph`, a
+            dict of graphlib's form (``{name: [dependencies]}``), or a
+            pair of one of those and a mapping from each sub-vertex's name
+            to its argument (else a sub-vertex is given its name). The
+            sub-graph's vertices then run `fn` on the cluster like the
+            graph's own, with the expanded vertex's resources and pool, and
+            may expand in turn; the vertex ends when they all have (failed
+            with the first failure among them). An exception raised by
+            `on_result` fails the vertex. Without it, results stay on the
+            workers and are dropped.
 
     Raises:
         ImportError: ``distributed`` is not installed.
@@ -92,10 +120,13 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     """
     import distributed  # noqa: F401 - fails here, before the walk starts, when it is missing
 
-    tasks = _tasks(graph, payload, resources, pool, _limits(limits))
+    if on_result is not None and not callable(on_result):
+        raise TypeError(f"libdag.dask: on_result is None or a callable, not {type(on_result).__name__}")
+    token = uuid.uuid4().hex[:12]
+    tasks = _tasks(graph, token, payload, resources, pool, _limits(limits))
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                                always_run=always_run, timestamps=timestamps, observer=observer)
-    running = DaskWalk(walker, fn, client, tasks, retries, limits)
+    running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, token)
     try:
         running._begin()
     except BaseException:
@@ -113,17 +144,16 @@ def _limits(limits):
     return limits
 
 
-def _tasks(graph, payload, resources, pool, limits):
-    """{vertex: (key, argument, resources, pool)} for every vertex, read before the walk makes the graph busy."""
-    token = uuid.uuid4().hex[:12]
+def _tasks(graph, token, payload, resources, pool, limits):
+    """{vertex: _Task} for every vertex, read before the walk makes the graph busy."""
     tasks = {}
     known = set()
     for vertex in graph.vertices():
         name = graph.name(vertex)
         label = str(vertex) if name is None else name
         known.update((vertex, name))
-        tasks[vertex] = (f"{label}-{token}-{vertex}", _argument(graph, vertex, name, label, payload),
-                         _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
+        tasks[vertex] = _Task(f"{label}-{token}-{vertex}", label, _argument(graph, vertex, name, label, payload),
+                              _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
     for option, mapping in (("resources", resources), ("pool", pool)):
         if isinstance(mapping, Mapping):
             unknown = [key for key in mapping if key not in known]
@@ -200,14 +230,22 @@ class DaskWalk:
     :meth:`wait` for the report (it closes the walk) or :meth:`cancel`.
     """
 
-    def __init__(self, walker, fn, client, tasks, retries, limits):
+    def __init__(self, walker, fn, client, tasks, retries, limits, on_result, token):
         self._walker = walker
         self._fn = fn
         self._client = client
         self._tasks = tasks
+        # The tasks of expanded sub-graphs' vertices, indexed by the user data
+        # each sub-vertex is given before its expansion: a sub-vertex's id
+        # alone does not say which expansion it came from.
+        self._sub_tasks = []
+        self._sub_keys = itertools.count()
+        self._token = token
         self._retries = retries
-        self._lock = threading.Lock()  # guards _futures and _cancelled against cancel() from another thread
-        self._futures = {}  # vertex -> its outstanding future
+        self._on_result = on_result
+        self._lock = threading.Lock()  # guards _futures, _keys, _cancelled and the pools against other threads
+        self._futures = {}  # _slot(vertex) -> its outstanding future
+        self._keys = {}  # task key -> vertex, for every task submitted
         self._pools = {name: _Pool(most) for name, most in (limits or {}).items()}
         self._cancelled = False
         self._ended = threading.Event()
@@ -215,15 +253,31 @@ class DaskWalk:
         self._report = None
 
     @property
-    def futures(self) -> Dict[int, Any]:
-        """The outstanding futures, by vertex id (a copy)."""
+    def futures(self) -> Dict[Any, Any]:
+        """The outstanding futures (a copy): by vertex id, and by (sub-walk, id) for an expanded sub-graph's vertex."""
         with self._lock:
             return dict(self._futures)
+
+    @property
+    def keys(self) -> Dict[str, int]:
+        """The Dask key of every task submitted so far, mapped to its vertex (a copy).
+
+        A vertex of an expanded sub-graph appears as its
+        :class:`SubwalkVertex`. For matching what the cluster says about
+        a task (e.g. ``distributed.get_task_stream``) to its vertex.
+        """
+        with self._lock:
+            return dict(self._keys)
 
     @property
     def done(self) -> bool:
         """True once every vertex has finished (or the walk was cancelled and all is accounted for)."""
         return self._ended.is_set()
+
+    def _task(self, vertex):
+        if isinstance(vertex, SubwalkVertex):
+            return self._sub_tasks[self._walker.user_data(vertex)]
+        return self._tasks[vertex]
 
     def _begin(self):
         self._walker.start()
@@ -247,14 +301,15 @@ class DaskWalk:
                 if self._cancelled:
                     rest = vertices[index:]  # each fails with its own CancelledError
                     break
-                pool = self._pools.get(self._tasks[vertex][3])
+                task = self._task(vertex)
+                pool = self._pools.get(task.pool)
                 if pool is not None:
                     if not pool.room:
                         pool.waiting.append(vertex)  # submitted as one of its pool's tasks ends
                         continue
                     pool.room -= 1
                 try:
-                    submitted.append((vertex, self._submit_one(vertex)))
+                    submitted.append((vertex, self._submit_one(vertex, task)))
                 except Exception as refused:  # e.g. a closed client: the vertex fails with it
                     if pool is not None:
                         pool.room += 1
@@ -266,34 +321,73 @@ class DaskWalk:
             why = error if error is not None else _cancelled_error(vertex, "was not submitted: the walk was cancelled")
             self._walker.complete(vertex, why)
 
-    def _submit_one(self, vertex):
-        key, argument, resources, _ = self._tasks[vertex]
-        future = self._client.submit(self._fn, argument, key=key, pure=False, retries=self._retries,
-                                     resources=resources)
-        self._futures[vertex] = future
+    def _submit_one(self, vertex, task):
+        future = self._client.submit(self._fn, task.argument, key=task.key, pure=False, retries=self._retries,
+                                     resources=task.resources)
+        self._futures[_slot(vertex)] = future
+        self._keys[task.key] = vertex
         return future
 
     def _finished(self, vertex, future):
-        """The done-callback: completes the vertex from the future's outcome, then submits what is ready."""
+        """The done-callback: completes (or expands) the vertex from the future's outcome, then submits what is ready."""
         with self._lock:
-            self._futures.pop(vertex, None)
-        pool = self._pools.get(self._tasks[vertex][3])
+            self._futures.pop(_slot(vertex), None)
+        task = self._task(vertex)
+        pool = self._pools.get(task.pool)
         if pool is not None:
             with self._lock:
                 pool.room += 1
                 waiting = [pool.waiting.popleft()] if pool.waiting else []
             if waiting:
                 self._submit(waiting)
+        expanded = False
         try:
             error = _outcome(vertex, future)
-        except Exception as unreadable:  # e.g. the client closed meanwhile: the vertex fails with it
-            error = unreadable
+            if error is None and self._on_result is not None and future.type not in (None, type(None)):
+                # Only now is the value fetched from its worker: Dask sends a result's type, not the result.
+                sub = self._on_result(task.label, future.result())
+                if sub is not None:
+                    self._expand(vertex, task, sub)
+                    expanded = True
+        except Exception as failed:  # on_result raised, an expansion was refused, or the client closed
+            error = failed
         try:
-            self._walker.complete(vertex, error)
+            if not expanded:
+                self._walker.complete(vertex, error)
             self._submit_ready()
         except BaseException as failure:  # noqa: B902 - Dask would only log it; wait() raises it
             self._failure = failure
             self.cancel()
+
+    def _expand(self, vertex, task, sub):
+        """Expands `vertex` into `sub`, what on_result returned; raises (and changes nothing) when it cannot."""
+        from .graph import Graph
+
+        arguments = None
+        if isinstance(sub, tuple) and len(sub) == 2:
+            sub, arguments = sub
+            if not isinstance(arguments, Mapping):
+                raise TypeError(f"on_result: a sub-graph's arguments are a mapping, not {type(arguments).__name__}")
+        if isinstance(sub, Graph):
+            copy = sub.clone()
+        elif isinstance(sub, Mapping):
+            copy = Graph.from_dict(sub)
+        else:
+            raise TypeError(f"on_result returns None, a Graph, a dict of dependencies or (sub-graph, arguments), "
+                            f"not {type(sub).__name__}")
+        with copy:
+            with self._lock:
+                first = len(self._sub_tasks)
+                for sub_vertex in copy.vertices():
+                    label = copy.label(sub_vertex)
+                    if arguments is not None and label not in arguments:
+                        del self._sub_tasks[first:]
+                        raise KeyError(f"on_result: the arguments of {task.label}'s sub-graph have none for {label}")
+                    argument = label if arguments is None else arguments[label]
+                    key = f"{label}-{self._token}-x{next(self._sub_keys)}"
+                    copy.set_user_data(sub_vertex, len(self._sub_tasks))
+                    self._sub_tasks.append(_Task(key, label, argument, task.resources, task.pool))
+            self._walker.expand(vertex, copy)
 
     def cancel(self) -> None:
         """Cancels the walk: nothing more is submitted, and the outstanding futures are cancelled.
@@ -360,6 +454,11 @@ class DaskWalk:
     def __repr__(self):
         state = "done" if self.done else f"{len(self._futures)} outstanding"
         return f"<libdag.dask.DaskWalk {state}>"
+
+
+def _slot(vertex):
+    """A vertex's key among the outstanding futures: a sub-vertex's id alone may equal a vertex's of the graph."""
+    return (vertex.walk, int(vertex)) if isinstance(vertex, SubwalkVertex) else vertex
 
 
 def _cancelled_error(vertex, why):

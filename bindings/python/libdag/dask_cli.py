@@ -2,40 +2,31 @@
 
 The C++ ``dag`` program does not link Python, so the cluster form of its
 walk lives here. Each vertex runs ``/bin/sh -c CMD`` in a subprocess on a
-worker, with ``DAG_VERTEX`` set to its name; a non-zero exit fails the
-vertex with the exit status and the tail of its standard error. The
-report file has the layout of ``dag walk --report``.
+worker, with ``DAG_VERTEX`` set to its name (:mod:`libdag.dask_command`); a
+non-zero exit fails the vertex with the exit status and the tail of its
+standard error. The summary, ``--report``, ``--trace``, ``--progress`` and
+``--output`` are those of ``dag walk``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import signal
 import sys
 import time
 
-from . import DagError, Graph, VertexStatus
+from . import DagError, Graph
 from . import dask as dag_dask
+from . import dask_command
+from .dask_progress import REDRAW_S, Progress
+from .dask_report import summarize, write_report
+from .dask_trace import trace_document, write_trace
 
-# How much of a failing command's standard error comes back in its vertex's message.
-_STDERR_TAIL = 2000
-_STATUS_NAMES = {VertexStatus.OK: "ok", VertexStatus.FAILED: "failed", VertexStatus.UPSTREAM_FAILED: "upstream_failed",
-                 VertexStatus.CANCELLED: "cancelled", VertexStatus.NOT_RUN: "not_run"}
+_EXIT_AFTER = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
-def run_command(argument):
-    """Runs on a worker: the vertex's command, with DAG_VERTEX set; raises when it fails."""
-    import os
-    import subprocess
-
-    vertex, command = argument
-    env = dict(os.environ, DAG_VERTEX=vertex)
-    done = subprocess.run(["/bin/sh", "-c", command], env=env, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-    if done.returncode != 0:
-        tail = done.stderr[-_STDERR_TAIL:].decode("utf-8", "replace").strip()
-        how = f"exit status {done.returncode}" if done.returncode > 0 else f"killed by signal {-done.returncode}"
-        raise RuntimeError(f"{how}: {tail}" if tail else how)
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that the walk is cancelled and reported as after Ctrl-C."""
 
 
 def _at_least(least):
@@ -61,7 +52,20 @@ def _parser():
     parser.add_argument("--reverse", action="store_true", help="dependents before their dependencies")
     parser.add_argument("--fail-fast", action="store_true", help="after a failure start nothing new")
     parser.add_argument("--retries", type=_at_least(0), default=0, metavar="N", help="reruns of a failed command (0)")
+    parser.add_argument("--output", choices=("grouped", "none"), default="grouped",
+                        help="grouped (each command's standard output and error, sent back from its worker, "
+                             "printed whole when it ends, each line after \"vertex: \"; a failed command's "
+                             "before the summary) or none (discarded; the tail of a failed command's standard "
+                             "error still comes back in its message)")
+    parser.add_argument("--progress", nargs="?", const="always", default="auto", choices=("auto", "always", "never"),
+                        metavar="WHEN",
+                        help="progress on standard error: auto (when it is a terminal), always (a bare "
+                             "--progress) or never; on a terminal one status line redrawn in place, elsewhere "
+                             "\"[done/total] name\" as each vertex finishes")
     parser.add_argument("--report", metavar="FILE", help="write the outcome of every vertex as JSON")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="write the walk as Chrome trace-event JSON (Perfetto, chrome://tracing): a span per "
+                             "command that ran, timed on its worker, a track per worker thread")
     parser.add_argument("file", help="the graph (DOT, JSON or text, as dag reads it)")
     return parser
 
@@ -80,28 +84,25 @@ def _cluster(scheduler):
     return distributed.Client(scheduler, timeout=30), None
 
 
-def _write_report(path, graph, report, elapsed_ms):
-    vertices = []
-    for result in report:
-        ran = result.ran
-        vertices.append({"name": graph.label(result.id), "status": _STATUS_NAMES[result.status],
-                         "message": result.message,
-                         "start_ms": result.start_ns / 1e6 if ran else None,
-                         "end_ms": result.end_ns / 1e6 if ran else None})
-    document = {"vertices": vertices}
-    document.update({name: report.count(status) for status, name in _STATUS_NAMES.items()})
-    document["elapsed_ms"] = elapsed_ms
-    with open(path, "w") as out:
-        json.dump(document, out, indent=2)
-        out.write("\n")
+def _wait(running, progress):
+    """The report, redrawing the status line meanwhile; after Ctrl-C or SIGTERM, (report, signal)."""
+    try:
+        report = None
+        while report is None:
+            report = running.wait(timeout=REDRAW_S)
+            progress.tick()
+        return report, None
+    except (KeyboardInterrupt, _Terminated) as stop:
+        # One that came between two waits has no report yet.
+        report = getattr(stop, "walk_report", None)
+        if report is None:
+            running.cancel()
+            report = running.wait()
+        return report, signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT
 
 
-def _summary(graph, report):
-    counts = ", ".join(f"{report.count(s)} {name}" for s, name in _STATUS_NAMES.items())
-    print(f"walk: {counts}", file=sys.stderr)
-    for result in report:
-        if result.status == VertexStatus.FAILED:
-            print(f"  failed: {graph.label(result.id)}: {result.message}", file=sys.stderr)
+def _terminate(_signum, _frame):
+    raise _Terminated()
 
 
 def main(argv=None):
@@ -110,32 +111,52 @@ def main(argv=None):
         graph = Graph.from_file(options.file)
         if graph.cycles() or any(graph.has_edge(v, v) for v in graph.vertices()):
             raise ValueError(f"{options.file}: the graph has a cycle (dag cycles FILE lists them)")
+        names = {v: graph.label(v) for v in graph.vertices()}
         client, cluster = _cluster(options.scheduler)
     except (OSError, ValueError, ImportError, DagError) as bad:
         print(f"python3 -m libdag.dask: {bad}", file=sys.stderr)
         return 2
-    interrupted = None
+    label = names.__getitem__
+    vertex_of = {name: vertex for vertex, name in names.items()}
+    show = options.progress == "always" or (options.progress == "auto" and sys.stderr.isatty())
+    progress = Progress(label, show)
+    runs = {}  # vertex -> (worker, thread, start, end) of its command, for --trace
+
+    def received(name, outcome):
+        """What a command that succeeded sent back (on Dask's callback thread, one at a time)."""
+        progress.output(name, outcome.get("out", ""), outcome.get("err", ""))
+        if "ran" in outcome:
+            runs[vertex_of[name]] = outcome["ran"]
+
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         # The workers need not have libdag: the command runner travels by value.
         import cloudpickle
 
-        cloudpickle.register_pickle_by_value(sys.modules[__name__])
-        payload = {graph.label(v): (graph.label(v), options.command) for v in graph.vertices()}
-        began = time.monotonic()
-        try:
-            report = dag_dask.walk(graph, run_command, client, parallelism=options.parallelism,
-                                   reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
-                                   payload=payload)
-        except KeyboardInterrupt as stop:
-            interrupted, report = stop, stop.walk_report
+        cloudpickle.register_pickle_by_value(dask_command)
+        request = (options.command, options.output == "grouped", options.trace is not None)
+        payload = {name: (name, *request) for name in names.values()}
+        began_s, began = time.time(), time.monotonic()
+        running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
+                                 reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
+                                 payload=payload, observer=progress.observe, on_result=received)
+        report, stopped_by = _wait(running, progress)
         elapsed_ms = (time.monotonic() - began) * 1000
     finally:
+        signal.signal(signal.SIGTERM, previous)
         client.close()
         if cluster is not None:
             cluster.close()
-    _summary(graph, report)
+    progress.erase()
+    for result in report:
+        outcome = getattr(result.exception, "outcome", None)  # a failed command's, which on_result never sees
+        if outcome:
+            received(label(result.id), outcome)
+    summarize(label, report, stopped_by)
     if options.report:
-        _write_report(options.report, graph, report, elapsed_ms)
-    if interrupted is not None:
-        return 130
+        write_report(options.report, label, report, elapsed_ms)
+    if options.trace:
+        write_trace(options.trace, trace_document(label, report, runs, began_s))
+    if stopped_by is not None:
+        return _EXIT_AFTER[stopped_by]
     return 0 if report.ok else 1

@@ -31,7 +31,7 @@ def task(argument):
     argument is (label, folder, behaviour): "ok"; "fail" raises; "fail-once"
     raises on its first run only; "block" says it started and waits for
     folder/release; "die-once" says its pid and waits until that worker is
-    killed, and on its second run returns.
+    killed, and on its second run returns; ("return", value) returns value.
     """
     label, folder, behaviour = argument
     start = time.monotonic_ns()
@@ -53,6 +53,7 @@ def task(argument):
     end = time.monotonic_ns()
     with open(path, "a") as out:
         out.write(f"{start} {end} {os.getpid()}\n")
+    return behaviour[1] if isinstance(behaviour, tuple) else None
 
 
 def random_graph(count, seed):
@@ -284,6 +285,71 @@ class DaskWalkTest(unittest.TestCase):
             dag_dask.walk(graph, task, self.client, limits={"db": 1}, pool={"web0": "cache"})
         with self.assertRaisesRegex(ValueError, "limit 'db' is 0"):
             dag_dask.walk(graph, task, self.client, limits={"db": 0})
+
+    def test_expansion(self):
+        # "servers" finds on its worker that it stands for three instances, two after one, and
+        # returns them; on_result expands it. "app" depends on "servers", so on every instance.
+        graph = libdag.Graph.from_dict({"app": ["servers"], "servers": ["network"], "network": []})
+        instances = {"servers[0]": [], "servers[1]": ["servers[0]"], "servers[2]": ["servers[0]"]}
+        seen = []
+        behaviours = {"servers": ("return", instances), "network": ("return", None)}
+        arguments = {name: (name, self.folder, "block" if name == "servers[0]" else "ok") for name in instances}
+        running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, behaviours),
+                                 resources={"servers": {"slot": 1}},
+                                 on_result=lambda label, value: seen.append((label, value)) or (value, arguments))
+        wait_for_file(os.path.join(self.folder, "servers[0].started"))
+        # The first instance runs, as a task that asked for what the vertex it expands asked for.
+        (slot, future), = running.futures.items()
+        self.assertIsInstance(slot, tuple, "an instance's future is under (sub-walk, id)")
+        self.assertIsInstance(running.keys[future.key], libdag.SubwalkVertex)
+        self.assertEqual(self.scheduler_restrictions(future.key), {"slot": 1})
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(seen, [("servers", instances)], "on_result sees only values that are not None")
+        self.assertEqual(len(report), 3, "the report has the graph's vertices")
+        for name in instances:
+            self.assertEqual(len(self.runs(name)), 1, name)
+        (_, servers_end, _), = self.runs("servers")
+        (first_start, first_end, _), = self.runs("servers[0]")
+        self.assertGreaterEqual(first_start, servers_end, "an instance started before its vertex's task ended")
+        for name in ("servers[1]", "servers[2]"):
+            self.assertGreaterEqual(self.runs(name)[0][0], first_end, f"{name} started before servers[0] ended")
+        (app_start, _, _), = self.runs("app")
+        self.assertGreaterEqual(app_start, max(self.runs(name)[0][1] for name in instances),
+                                "app started before every instance had ended")
+        self.assertEqual(sum(isinstance(v, libdag.SubwalkVertex) for v in running.keys.values()), 3)
+        self.assertEqual(len(running.keys), 6, "one task for each vertex and each instance")
+
+    def test_expansion_failures(self):
+        graph = libdag.Graph.from_dict({"after": ["nested"], "nested": [], "refused": [], "broken": []})
+        # nested expands into a sub-graph one of whose vertices expands again, into one that fails;
+        # refused returns a sub-graph with a cycle; broken's on_result raises.
+        def on_result(label, value):
+            if label == "broken":
+                raise LookupError("no such plan")
+            if label == "inner":
+                return value, {"deep": ("deep", self.folder, "fail")}
+            return value
+
+        behaviours = {"nested": ("return", ({"inner": [], "outer": ["inner"]},
+                                            {"inner": ("inner", self.folder, ("return", {"deep": []})),
+                                             "outer": ("outer", self.folder, "ok")})),
+                      "refused": ("return", {"a": ["b"], "b": ["a"]}),
+                      "broken": ("return", 1)}
+        report = dag_dask.walk(graph, task, self.client, payload=self.payload(graph, behaviours),
+                               on_result=on_result)
+        self.assertFalse(report.ok)
+        nested = report[graph.find("nested")]
+        self.assertEqual(nested.status, VertexStatus.FAILED)
+        self.assertIn("task deep broke", nested.message)
+        self.assertEqual(self.runs("outer"), [], "outer depends on inner, whose sub-graph failed")
+        self.assertEqual(report[graph.find("after")].status, VertexStatus.UPSTREAM_FAILED)
+        self.assertIsInstance(report[graph.find("refused")].exception, libdag.CycleError)
+        self.assertIsInstance(report[graph.find("broken")].exception, LookupError)
+        self.assertEqual(str(report[graph.find("broken")].exception), "no such plan")
+        self.assertEqual(report[graph.find("after")].status, VertexStatus.UPSTREAM_FAILED)
 
     def test_worker_killed_mid_walk(self):
         with random_graph(60, 5) as graph:

@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Dict, NamedTuple, Optional, Union
 
+from .dask_results import ResultFetcher
 from .errors import StateError
 from .walk import SubwalkVertex
 
@@ -88,12 +89,19 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             sequence indexed by the vertex's user data
             (:meth:`Graph.user_data`); or a callable given the vertex id.
         limits: named limits, a mapping from a pool's name to the most of
-            its vertices submitted at once (at least 1).
+            its vertices submitted at once (an int, at least 1), kept by
+            this walk on this machine; or to a ``distributed.Semaphore``,
+            kept on the cluster, whose leases may be shared with other
+            walks and clients: each of the pool's tasks takes a lease on
+            its worker before `fn` runs, out of the worker's thread pool
+            while it waits (``distributed.secede``), and gives it back
+            when `fn` returns.
         pool: which pool a vertex is in: a mapping from vertex name (or id)
             to a name of `limits`, or a callable given the vertex's label
             that returns one (or None for no pool). A vertex whose pool is
-            full waits on this machine, holding its slot of `parallelism`,
-            and is submitted as one of its pool's tasks ends.
+            full waits on this machine (or, for a semaphore, on a worker),
+            holding its slot of `parallelism`, and is submitted as one of
+            its pool's tasks ends.
         on_result: called on this machine (on Dask's callback thread) as
             ``on_result(label, value)`` with what a vertex's task returned,
             when that is not None, before the vertex completes: to use the
@@ -112,18 +120,20 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
 
     Raises:
         ImportError: ``distributed`` is not installed.
-        ValueError: a vertex's pool is not in `limits`, or a limit is below 1.
+        ValueError: a vertex's pool is not in `limits`, or a limit is below 1
+            (or neither an int nor a ``distributed.Semaphore``).
         KeyError: `payload` has no entry for a vertex, or `resources` or
             `pool` names one the graph does not have.
         CycleError, UnknownVertexError, InvalidArgumentError, BusyError:
             as :meth:`Graph.pull_walker`.
     """
-    import distributed  # noqa: F401 - fails here, before the walk starts, when it is missing
+    import distributed  # fails here, before the walk starts, when it is missing
 
     if on_result is not None and not callable(on_result):
         raise TypeError(f"libdag.dask: on_result is None or a callable, not {type(on_result).__name__}")
     token = uuid.uuid4().hex[:12]
-    tasks = _tasks(graph, token, payload, resources, pool, _limits(limits))
+    limits = _limits(limits, distributed.Semaphore)
+    tasks = _tasks(graph, token, payload, resources, pool, limits)
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                                always_run=always_run, timestamps=timestamps, observer=observer)
     running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, token)
@@ -136,11 +146,14 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     return running
 
 
-def _limits(limits):
+def _limits(limits, semaphore):
     limits = dict(limits or {})
     for name, most in limits.items():
+        if isinstance(most, semaphore):
+            continue
         if not isinstance(most, int) or most < 1:
-            raise ValueError(f"libdag.dask: limit {name!r} is {most!r}; a limit is an int, at least 1")
+            raise ValueError(f"libdag.dask: limit {name!r} is {most!r}; a limit is an int, at least 1, "
+                             f"or a distributed.Semaphore")
     return limits
 
 
@@ -243,10 +256,13 @@ class DaskWalk:
         self._token = token
         self._retries = retries
         self._on_result = on_result
+        self._fetcher = ResultFetcher(client, self._delivered) if on_result is not None else None
         self._lock = threading.Lock()  # guards _futures, _keys, _cancelled and the pools against other threads
         self._futures = {}  # _slot(vertex) -> its outstanding future
         self._keys = {}  # task key -> vertex, for every task submitted
-        self._pools = {name: _Pool(most) for name, most in (limits or {}).items()}
+        self._pools = {name: _Pool(most) for name, most in limits.items() if isinstance(most, int)}
+        # A pool kept by a semaphore: its tasks run `fn` under a lease.
+        self._leased = {name: _leased(lease, fn) for name, lease in limits.items() if not isinstance(lease, int)}
         self._cancelled = False
         self._ended = threading.Event()
         self._failure = None  # an exception raised inside a done-callback, re-raised by wait()
@@ -322,7 +338,8 @@ class DaskWalk:
             self._walker.complete(vertex, why)
 
     def _submit_one(self, vertex, task):
-        future = self._client.submit(self._fn, task.argument, key=task.key, pure=False, retries=self._retries,
+        fn = self._leased.get(task.pool, self._fn)
+        future = self._client.submit(fn, task.argument, key=task.key, pure=False, retries=self._retries,
                                      resources=task.resources)
         self._futures[_slot(vertex)] = future
         self._keys[task.key] = vertex
@@ -340,17 +357,32 @@ class DaskWalk:
                 waiting = [pool.waiting.popleft()] if pool.waiting else []
             if waiting:
                 self._submit(waiting)
-        expanded = False
         try:
             error = _outcome(vertex, future)
-            if error is None and self._on_result is not None and future.type not in (None, type(None)):
-                # Only now is the value fetched from its worker: Dask sends a result's type, not the result.
-                sub = self._on_result(task.label, future.result())
+            if error is None and self._fetcher is not None and future.type not in (None, type(None)):
+                # Dask sends a result's type with its completion, not the result: fetch it first.
+                self._fetcher.add((vertex, task), future)
+                return
+        except Exception as unreadable:  # e.g. the client closed meanwhile: the vertex fails with it
+            error = unreadable
+        self._end(vertex, task, error)
+
+    def _delivered(self, item, value, error):
+        """A fetched value (on the fetcher's thread): on_result decides whether the vertex expands."""
+        vertex, task = item
+        expanded = False
+        if error is None:
+            try:
+                sub = self._on_result(task.label, value)
                 if sub is not None:
                     self._expand(vertex, task, sub)
                     expanded = True
-        except Exception as failed:  # on_result raised, an expansion was refused, or the client closed
-            error = failed
+            except BaseException as failed:  # noqa: B902 - on_result raised, or the expansion was refused
+                error = failed
+        self._end(vertex, task, error, expanded)
+
+    def _end(self, vertex, task, error, expanded=False):
+        """Completes the vertex (unless it was expanded) and submits what that made ready."""
         try:
             if not expanded:
                 self._walker.complete(vertex, error)
@@ -447,6 +479,8 @@ class DaskWalk:
         return True
 
     def _close(self):
+        if self._fetcher is not None:
+            self._fetcher.close()
         with self._walker as walker:
             self._report = walker.wait()
         return self._report
@@ -454,6 +488,28 @@ class DaskWalk:
     def __repr__(self):
         state = "done" if self.done else f"{len(self._futures)} outstanding"
         return f"<libdag.dask.DaskWalk {state}>"
+
+
+def _leased(semaphore, fn):
+    """`fn` under a lease of `semaphore`, on the worker.
+
+    A closure, so that cloudpickle sends it by value: the workers need no
+    more than `fn` needs.
+    """
+    def run(argument):
+        from distributed import rejoin, secede
+
+        secede()  # the thread runs other tasks while this one waits for a lease
+        try:
+            semaphore.acquire()
+        finally:
+            rejoin()
+        try:
+            return fn(argument)
+        finally:
+            semaphore.release()
+
+    return run
 
 
 def _slot(vertex):

@@ -351,6 +351,29 @@ class DaskWalkTest(unittest.TestCase):
         self.assertEqual(str(report[graph.find("broken")].exception), "no such plan")
         self.assertEqual(report[graph.find("after")].status, VertexStatus.UPSTREAM_FAILED)
 
+    def test_semaphore_limit_shared_by_two_walks(self):
+        # One lease for the db vertices of both walks, which run at once; the web ones have no pool.
+        semaphore = distributed.Semaphore(max_leases=1, name=f"db-{os.path.basename(self.folder)}")
+        walks = []
+        for walk in ("a", "b"):
+            graph = libdag.Graph()
+            graph.add_vertices([f"{walk}-db{i}" for i in range(4)] + [f"{walk}-web{i}" for i in range(4)])
+            walks.append((graph, dag_dask.start(graph, task, self.client, payload=self.payload(graph),
+                                                limits={"db": semaphore},
+                                                pool=lambda label: "db" if "-db" in label else None)))
+        for graph, running in walks:
+            report = running.wait(timeout=BOUND_S)
+            self.assertIsNotNone(report, "the walk ended")
+            self.assertTrue(report.ok, report.message)
+            graph.close()
+        spans = sorted(run for walk in "ab" for i in range(4) for run in self.runs(f"{walk}-db{i}"))
+        self.assertEqual(len(spans), 8)
+        for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+            self.assertGreaterEqual(start, end, "two db vertices overlapped under one lease")
+        self.assertEqual(sum(len(self.runs(f"{walk}-web{i}")) for walk in "ab" for i in range(4)), 8)
+        with self.assertRaisesRegex(ValueError, "or a distributed.Semaphore"), libdag.Graph() as graph:
+            dag_dask.walk(graph, task, self.client, limits={"db": "one"})
+
     def test_worker_killed_mid_walk(self):
         with random_graph(60, 5) as graph:
             victim = "v10"

@@ -19,7 +19,7 @@ import itertools
 import threading
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Dict, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Union
 
 from .dask_results import ResultFetcher
 from .errors import StateError
@@ -27,6 +27,7 @@ from .walk import SubwalkVertex
 
 if TYPE_CHECKING:
     from .graph import Graph
+    from .update import WalkUpdate
     from .walk import WalkReport
 
 __all__ = ["DaskWalk", "start", "walk"]
@@ -136,7 +137,8 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     tasks = _tasks(graph, token, payload, resources, pool, limits)
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                                always_run=always_run, timestamps=timestamps, observer=observer)
-    running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, token)
+    running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, token,
+                       lambda vertex: _task_of(walker, vertex, token, payload, resources, pool, limits))
     try:
         running._begin()
     except BaseException:
@@ -162,17 +164,22 @@ def _tasks(graph, token, payload, resources, pool, limits):
     tasks = {}
     known = set()
     for vertex in graph.vertices():
-        name = graph.name(vertex)
-        label = str(vertex) if name is None else name
-        known.update((vertex, name))
-        tasks[vertex] = _Task(f"{label}-{token}-{vertex}", label, _argument(graph, vertex, name, label, payload),
-                              _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
+        tasks[vertex] = _task_of(graph, vertex, token, payload, resources, pool, limits)
+        known.update((vertex, graph.name(vertex)))
     for option, mapping in (("resources", resources), ("pool", pool)):
         if isinstance(mapping, Mapping):
             unknown = [key for key in mapping if key not in known]
             if unknown:  # most likely a misspelt name, which would silently lose its setting
                 raise KeyError(f"libdag.dask: {option} names no vertex of the graph: {unknown[0]!r}")
     return tasks
+
+
+def _task_of(source, vertex, token, payload, resources, pool, limits):
+    """The _Task of a vertex of `source`, the graph or (for a vertex an update added) the walk."""
+    name = source.name(vertex)
+    label = str(vertex) if name is None else name
+    return _Task(f"{label}-{token}-{vertex}", label, _argument(source, vertex, name, label, payload),
+                 _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
 
 
 def _lookup(mapping, vertex, name):
@@ -183,7 +190,7 @@ def _lookup(mapping, vertex, name):
     return False, None
 
 
-def _argument(graph, vertex, name, label, payload):
+def _argument(source, vertex, name, label, payload):
     if payload is None:
         return label
     if isinstance(payload, Mapping):
@@ -192,7 +199,7 @@ def _argument(graph, vertex, name, label, payload):
             raise KeyError(f"libdag.dask: payload has no entry for vertex {label}")
         return value
     if isinstance(payload, Sequence) and not isinstance(payload, (str, bytes)):
-        index = graph.user_data(vertex)
+        index = source.user_data(vertex)
         if index >= len(payload):
             raise IndexError(f"libdag.dask: vertex {label} has user data {index}, past the payload's {len(payload)}")
         return payload[index]
@@ -243,11 +250,12 @@ class DaskWalk:
     :meth:`wait` for the report (it closes the walk) or :meth:`cancel`.
     """
 
-    def __init__(self, walker, fn, client, tasks, retries, limits, on_result, token):
+    def __init__(self, walker, fn, client, tasks, retries, limits, on_result, token, task_of):
         self._walker = walker
         self._fn = fn
         self._client = client
         self._tasks = tasks
+        self._task_of = task_of  # the _Task of a vertex an update added
         # The tasks of expanded sub-graphs' vertices, indexed by the user data
         # each sub-vertex is given before its expansion: a sub-vertex's id
         # alone does not say which expansion it came from.
@@ -293,7 +301,21 @@ class DaskWalk:
     def _task(self, vertex):
         if isinstance(vertex, SubwalkVertex):
             return self._sub_tasks[self._walker.user_data(vertex)]
-        return self._tasks[vertex]
+        task = self._tasks.get(vertex)
+        if task is None:
+            task = self._tasks[vertex] = self._task_of(vertex)
+        return task
+
+    def apply(self, update: WalkUpdate) -> List[int]:
+        """Applies a :class:`WalkUpdate` to the running walk, as :meth:`Walker.apply`; returns the added ids.
+
+        A vertex the update adds gets its argument, resources and pool from
+        `payload`, `resources` and `pool` as the graph's own did, read when
+        it is submitted: one they have no entry for fails with that error.
+        """
+        added = self._walker.apply(update)
+        self._submit_ready()
+        return added
 
     def _begin(self):
         self._walker.start()
@@ -311,13 +333,17 @@ class DaskWalk:
             self._submit(ready)
 
     def _submit(self, vertices):
-        submitted, error, rest = [], None, []
+        submitted, error, rest, unready = [], None, [], []
         with self._lock:
             for index, vertex in enumerate(vertices):
                 if self._cancelled:
                     rest = vertices[index:]  # each fails with its own CancelledError
                     break
-                task = self._task(vertex)
+                try:
+                    task = self._task(vertex)
+                except Exception as bad:  # an added vertex that payload, resources or pool cannot place
+                    unready.append((vertex, bad))
+                    continue
                 pool = self._pools.get(task.pool)
                 if pool is not None:
                     if not pool.room:
@@ -333,6 +359,8 @@ class DaskWalk:
                     break
         for vertex, future in submitted:
             future.add_done_callback(lambda done, vertex=vertex: self._finished(vertex, done))
+        for vertex, bad in unready:
+            self._walker.complete(vertex, bad)
         for vertex in rest:
             why = error if error is not None else _cancelled_error(vertex, "was not submitted: the walk was cancelled")
             self._walker.complete(vertex, why)
@@ -346,7 +374,7 @@ class DaskWalk:
         return future
 
     def _finished(self, vertex, future):
-        """The done-callback: completes (or expands) the vertex from the future's outcome, then submits what is ready."""
+        """The done-callback: completes (or expands) the vertex from the future's outcome; submits what is ready."""
         with self._lock:
             self._futures.pop(_slot(vertex), None)
         task = self._task(vertex)

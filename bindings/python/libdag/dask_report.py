@@ -30,7 +30,7 @@ def write_report(path, label, report, elapsed_ms):
 
 
 def summarize(label, report, stopped_by, err=None):
-    """Totals, then each failed vertex and each that never ran, by name; then the signal that stopped the walk, if one did."""
+    """Totals, then each failed vertex and each that never ran, by name; then the signal that stopped the walk."""
     err = err or sys.stderr
     count = report.count
     line = (f"{count(VertexStatus.OK)} ok, {count(VertexStatus.FAILED)} failed, "

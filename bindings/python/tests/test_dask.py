@@ -374,6 +374,33 @@ class DaskWalkTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "or a distributed.Semaphore"), libdag.Graph() as graph:
             dag_dask.walk(graph, task, self.client, limits={"db": "one"})
 
+    def test_update_adds_vertices_mid_walk(self):
+        graph = libdag.Graph.from_dict({"a": [], "z": []})
+        payload = self.payload(graph, {"a": "block"})
+        payload["b"] = ("b", self.folder, "ok")  # for the vertex the update adds; "orphan" has none
+        running = dag_dask.start(graph, task, self.client, payload=payload)
+        wait_for_file(os.path.join(self.folder, "a.started"))
+        update = libdag.WalkUpdate()
+        b = update.add_vertex("b")
+        update.connect(b, graph.find("a"))  # b depends on a, which is running
+        update.add_vertex("orphan")
+        added = running.apply(update)
+        update.close()
+        self.assertEqual(len(added), 2)
+        self.assertEqual(self.runs("b"), [], "b waits for a")
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        (_, a_end, _), = self.runs("a")
+        (b_start, _, _), = self.runs("b")
+        self.assertGreaterEqual(b_start, a_end)
+        self.assertEqual(report[added[0]].status, VertexStatus.OK)
+        orphan = report[added[1]]
+        self.assertEqual(orphan.status, VertexStatus.FAILED)
+        self.assertIsInstance(orphan.exception, KeyError)
+        self.assertIn("payload has no entry for vertex orphan", orphan.message)
+        self.assertEqual(len(report), 4)
+
     def test_worker_killed_mid_walk(self):
         with random_graph(60, 5) as graph:
             victim = "v10"

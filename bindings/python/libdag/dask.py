@@ -269,8 +269,15 @@ class DaskWalk:
         self._futures = {}  # _slot(vertex) -> its outstanding future
         self._keys = {}  # task key -> vertex, for every task submitted
         self._pools = {name: _Pool(most) for name, most in limits.items() if isinstance(most, int)}
-        # A pool kept by a semaphore: its tasks run `fn` under a lease.
-        self._leased = {name: _leased(lease, fn) for name, lease in limits.items() if not isinstance(lease, int)}
+        # A pool kept by a semaphore: its tasks run `fn` under a lease, unless the walk was cancelled
+        # while they waited for it (Dask lets a cancelled task that has started run on).
+        leases = {name: lease for name, lease in limits.items() if not isinstance(lease, int)}
+        self._stopped = None
+        if leases:
+            import distributed
+
+            self._stopped = distributed.Event(f"libdag-dask-cancelled-{token}", client=client)
+        self._leased = {name: _leased(lease, fn, self._stopped) for name, lease in leases.items()}
         self._cancelled = False
         self._ended = threading.Event()
         self._failure = None  # an exception raised inside a done-callback, re-raised by wait()
@@ -466,6 +473,8 @@ class DaskWalk:
                 pool.waiting.clear()
         try:
             self._walker.cancel()
+            if self._stopped is not None:
+                self._stopped.set()
             if futures:
                 self._client.cancel(futures)
             for vertex in parked:
@@ -518,13 +527,15 @@ class DaskWalk:
         return f"<libdag.dask.DaskWalk {state}>"
 
 
-def _leased(semaphore, fn):
-    """`fn` under a lease of `semaphore`, on the worker.
+def _leased(semaphore, fn, stopped):
+    """`fn` under a lease of `semaphore`, on the worker, unless the `stopped` event is set by then.
 
     A closure, so that cloudpickle sends it by value: the workers need no
     more than `fn` needs.
     """
     def run(argument):
+        from concurrent.futures import CancelledError
+
         from distributed import rejoin, secede
 
         secede()  # the thread runs other tasks while this one waits for a lease
@@ -533,6 +544,8 @@ def _leased(semaphore, fn):
         finally:
             rejoin()
         try:
+            if stopped.is_set():
+                raise CancelledError("the walk was cancelled while this task waited for a lease")
             return fn(argument)
         finally:
             semaphore.release()

@@ -374,6 +374,25 @@ class DaskWalkTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "or a distributed.Semaphore"), libdag.Graph() as graph:
             dag_dask.walk(graph, task, self.client, limits={"db": "one"})
 
+    def test_cancel_stops_tasks_waiting_for_a_lease(self):
+        # db0 holds the only lease until released; db1's task waits for it on a worker.
+        semaphore = distributed.Semaphore(max_leases=1, name=f"db-{os.path.basename(self.folder)}")
+        graph = libdag.Graph()
+        graph.add_vertices(["db0", "db1"])
+        running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"db0": "block"}),
+                                 limits={"db": semaphore}, pool=lambda label: "db")
+        wait_for_file(os.path.join(self.folder, "db0.started"))
+        running.cancel()
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the cancelled walk ended")
+        self.assertTrue(report.cancelled)
+        # The lease comes free once db0 has ended and db1, if it got the lease, gave it back unused.
+        self.assertTrue(semaphore.acquire(timeout=BOUND_S))
+        semaphore.release()
+        self.assertEqual(self.runs("db1"), [], "db1 ran after the walk was cancelled")
+        self.assertEqual(len(self.runs("db0")), 1)
+
     def test_update_adds_vertices_mid_walk(self):
         graph = libdag.Graph.from_dict({"a": [], "z": []})
         payload = self.payload(graph, {"a": "block"})

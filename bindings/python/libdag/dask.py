@@ -96,17 +96,20 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             walks and clients: each of the pool's tasks takes a lease on
             its worker before `fn` runs, out of the worker's thread pool
             while it waits (``distributed.secede``), and gives it back
-            when `fn` returns.
+            when `fn` returns (or, if the walk was cancelled meanwhile,
+            without calling `fn`).
         pool: which pool a vertex is in: a mapping from vertex name (or id)
             to a name of `limits`, or a callable given the vertex's label
             that returns one (or None for no pool). A vertex whose pool is
             full waits on this machine (or, for a semaphore, on a worker),
             holding its slot of `parallelism`, and is submitted as one of
             its pool's tasks ends.
-        on_result: called on this machine (on Dask's callback thread) as
-            ``on_result(label, value)`` with what a vertex's task returned,
-            when that is not None, before the vertex completes: to use the
-            value here, or to expand the vertex. It returns None (the
+        on_result: called on this machine as ``on_result(label, value)``
+            with what a vertex's task returned, when that is not None,
+            before the vertex completes: to use the value here, or to
+            expand the vertex. Values are fetched from the workers in
+            batches, and on_result is called one value at a time, on a
+            thread of the walk's own. It returns None (the
             vertex completes ok), or a sub-graph the vertex expands into,
             as :meth:`Walker.expand` in a local walk: a :class:`Graph`, a
             dict of graphlib's form (``{name: [dependencies]}``), or a
@@ -116,8 +119,9 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             graph's own, with the expanded vertex's resources and pool, and
             may expand in turn; the vertex ends when they all have (failed
             with the first failure among them). An exception raised by
-            `on_result` fails the vertex. Without it, results stay on the
-            workers and are dropped.
+            `on_result` fails the vertex. The report has the graph's own
+            vertices. Without on_result, values stay on the workers and
+            are dropped.
 
     Raises:
         ImportError: ``distributed`` is not installed.
@@ -456,18 +460,22 @@ class DaskWalk:
                     self._sub_tasks.append(_Task(key, label, argument, task.resources, task.pool))
             self._walker.expand(vertex, copy)
 
-    def cancel(self) -> None:
+    def cancel(self, *, futures: bool = True) -> None:
         """Cancels the walk: nothing more is submitted, and the outstanding futures are cancelled.
 
         Their vertices end as cancelled once Dask reports them so (a task
         already running on a worker runs to its end there; its result is
-        dropped). Safe from any thread, and more than once.
+        dropped). With `futures` False the outstanding tasks are left to
+        run, and their vertices end as they do: for tasks that stop
+        themselves when told (as ``python3 -m libdag.dask``'s do, on a
+        ``distributed.Event``), so that the walk ends once they have.
+        Safe from any thread, and more than once.
         """
         if self._ended.is_set():
             return
         with self._lock:
             self._cancelled = True
-            futures = list(self._futures.values())
+            outstanding = list(self._futures.values()) if futures else []
             parked = [vertex for pool in self._pools.values() for vertex in pool.waiting]
             for pool in self._pools.values():
                 pool.waiting.clear()
@@ -475,8 +483,8 @@ class DaskWalk:
             self._walker.cancel()
             if self._stopped is not None:
                 self._stopped.set()
-            if futures:
-                self._client.cancel(futures)
+            if outstanding:
+                self._client.cancel(outstanding)
             for vertex in parked:
                 self._walker.complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
             # With nothing outstanding no callback is left to see the end.

@@ -14,6 +14,7 @@ import argparse
 import signal
 import sys
 import time
+import uuid
 
 from . import DagError, Graph
 from . import dask as dag_dask
@@ -25,10 +26,6 @@ from .dask_trace import trace_document, write_trace
 _EXIT_AFTER = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
-class _Terminated(BaseException):
-    """SIGTERM, raised in the main thread so that the walk is cancelled and reported as after Ctrl-C."""
-
-
 def _at_least(least):
     def number(text):
         if not text.isdigit() or int(text) < least:
@@ -38,12 +35,22 @@ def _at_least(least):
     return number
 
 
+def _seconds(text):
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86400:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to 86400")
+    return seconds
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog="python3 -m libdag.dask",
         description="Walk a graph with each vertex's command run on a Dask cluster's workers "
                     "(/bin/sh -c CMD with DAG_VERTEX set to the vertex's name).")
-    parser.add_argument("--scheduler", required=True, metavar="ADDRESS|local:N",
+    parser.add_argument("--scheduler", "--dask", required=True, metavar="ADDRESS|local:N",
                         help="a Dask scheduler's address (tcp://host:8786), or local:N for a LocalCluster "
                              "of N worker processes on this machine")
     parser.add_argument("--exec", required=True, dest="command", metavar="CMD", help="the command each vertex runs")
@@ -62,6 +69,9 @@ def _parser():
                         help="progress on standard error: auto (when it is a terminal), always (a bare "
                              "--progress) or never; on a terminal one status line redrawn in place, elsewhere "
                              "\"[done/total] name\" as each vertex finishes")
+    parser.add_argument("--grace", type=_seconds, default=5.0, metavar="SECONDS",
+                        help="on SIGINT or SIGTERM, how long running commands get to exit after SIGTERM before "
+                             "their process groups are killed (5)")
     parser.add_argument("--report", metavar="FILE", help="write the outcome of every vertex as JSON")
     parser.add_argument("--trace", metavar="FILE",
                         help="write the walk as Chrome trace-event JSON (Perfetto, chrome://tracing): a span per "
@@ -84,25 +94,31 @@ def _cluster(scheduler):
     return distributed.Client(scheduler, timeout=30), None
 
 
-def _wait(running, progress):
-    """The report, redrawing the status line meanwhile; after Ctrl-C or SIGTERM, (report, signal)."""
+def _wait(running, progress, stop):
+    """(report, the signal that stopped the walk or None), redrawing the status line meanwhile.
+
+    SIGINT and SIGTERM stop the walk instead of this program: nothing new
+    starts, and `stop` tells the running commands to end, which the walk
+    waits for, so that no command outlives it (Dask would leave a cancelled
+    task's command running).
+    """
+    received = []
+    handlers = {number: signal.signal(number, lambda number, _frame: received.append(number))
+                for number in _EXIT_AFTER}
     try:
         report = None
+        stopping = False
         while report is None:
             report = running.wait(timeout=REDRAW_S)
             progress.tick()
-        return report, None
-    except (KeyboardInterrupt, _Terminated) as stop:
-        # One that came between two waits has no report yet.
-        report = getattr(stop, "walk_report", None)
-        if report is None:
-            running.cancel()
-            report = running.wait()
-        return report, signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT
-
-
-def _terminate(_signum, _frame):
-    raise _Terminated()
+            if received and not stopping:
+                stopping = True
+                stop.set()
+                running.cancel(futures=False)
+        return report, received[0] if received else None
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
 
 
 def main(argv=None):
@@ -128,22 +144,23 @@ def main(argv=None):
         if "ran" in outcome:
             runs[vertex_of[name]] = outcome["ran"]
 
-    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         # The workers need not have libdag: the command runner travels by value.
         import cloudpickle
+        import distributed
 
         cloudpickle.register_pickle_by_value(dask_command)
-        request = (options.command, options.output == "grouped", options.trace is not None)
+        stop = distributed.Event(f"libdag-dask-stop-{uuid.uuid4().hex}", client=client)
+        request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace)
         payload = {name: (name, *request) for name in names.values()}
         began_s, began = time.time(), time.monotonic()
         running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
                                  reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
                                  payload=payload, observer=progress.observe, on_result=received)
-        report, stopped_by = _wait(running, progress)
+        report, stopped_by = _wait(running, progress, stop)
         elapsed_ms = (time.monotonic() - began) * 1000
+        stop.clear()  # every command has ended: the scheduler may forget the event
     finally:
-        signal.signal(signal.SIGTERM, previous)
         client.close()
         if cluster is not None:
             cluster.close()

@@ -75,6 +75,15 @@ def wait_for_file(path):
         time.sleep(0.01)
 
 
+def in_frame(frame, function):
+    """True when `function` is on the stack that `frame` tops."""
+    while frame is not None:
+        if frame.f_code.co_name == function:
+            return True
+        frame = frame.f_back
+    return False
+
+
 @unittest.skipIf(distributed is None, WHY if distributed is None else "")
 class DaskWalkTest(unittest.TestCase):
     @classmethod
@@ -206,11 +215,25 @@ class DaskWalkTest(unittest.TestCase):
         self.assertIn("was not submitted", report[ids["queued"]].message)
         self.assertEqual(self.runs("queued"), [])
 
+    def interrupt_main_in_wait(self):
+        """Ctrl-C for the main thread once v0 runs and the main thread waits in DaskWalk.wait().
+
+        Sent any earlier, it would land in whatever the main thread does
+        before it waits (starting this thread, say) and test nothing.
+        """
+        wait_for_file(os.path.join(self.folder, "v0.started"))
+        main = threading.main_thread().ident
+        deadline = time.monotonic() + BOUND_S
+        while not in_frame(sys._current_frames().get(main), "_wait_ended"):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the main thread did not wait within {BOUND_S} s")
+            time.sleep(0.01)
+        _thread.interrupt_main()
+
     def test_ctrl_c_cancels_and_reports(self):
         with random_graph(30, 4) as graph:
             root = graph.find("v0")
-            interrupter = threading.Thread(target=lambda: (wait_for_file(os.path.join(self.folder, "v0.started")),
-                                                           _thread.interrupt_main()))
+            interrupter = threading.Thread(target=self.interrupt_main_in_wait)
             running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"v0": "block"}))
             interrupter.start()
             with self.assertRaises(KeyboardInterrupt) as stopped:

@@ -91,20 +91,22 @@ class DaskCommandTest(unittest.TestCase):
                 if before is not None and after is not None:
                     self.assertGreaterEqual(after["ts"], before["ts"] + before["dur"] - 1, graph.label(source))
 
-    def test_output_none_and_sigterm(self):
+    def test_output_none_and_sigterm_stops_the_commands(self):
         folder = tempfile.mkdtemp()
         release = os.path.join(folder, "release")
-        self.addCleanup(lambda: open(release, "w").close())  # ends the commands the workers still run
+        self.addCleanup(lambda: open(release, "w").close())  # ends the command should stopping it fail
         report_path = os.path.join(folder, "report.json")
-        # var.region, the only vertex without dependencies, waits for the test; everything else is left.
-        command = (f'echo "said $DAG_VERTEX"; touch "{folder}/started"; '
+        # var.region, the only vertex without dependencies, runs until released, or stopped; the
+        # command's shell leaves its pid, and what it started (sleep) inherits its session.
+        command = (f'echo "said $DAG_VERTEX"; echo $$ > "{folder}/pid.tmp"; mv "{folder}/pid.tmp" "{folder}/pid"; '
                    f'while [ ! -e "{release}" ]; do sleep 0.05; done')
         walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec", command,
-                                 "--output", "none", "--progress=never", "--report", report_path, str(EXAMPLE)],
+                                 "--output", "none", "--progress=never", "--grace", "2", "--report", report_path,
+                                 str(EXAMPLE)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 120
-            while not os.path.exists(os.path.join(folder, "started")) and walk.poll() is None:
+            while not os.path.exists(os.path.join(folder, "pid")) and walk.poll() is None:
                 self.assertLess(time.monotonic(), deadline, "the first command never started")
                 time.sleep(0.05)
             walk.send_signal(signal.SIGTERM)
@@ -117,12 +119,17 @@ class DaskCommandTest(unittest.TestCase):
         self.assertEqual(out, "")
         self.assertNotIn("[1/11]", err)
         self.assertIn("interrupted by SIGTERM\n", err)
+        # The command was stopped before the walk ended: its shell is gone.
+        with open(os.path.join(folder, "pid")) as pid:
+            with self.assertRaises(ProcessLookupError):
+                os.kill(int(pid.read()), 0)
+        self.assertFalse(os.path.exists(release))
         with open(report_path) as report_file:
             report = json.load(report_file)
         self.assertEqual(report["ok"], 0)
         first, = [v for v in report["vertices"] if v["name"] == "[root] var.region"]
-        # Handed to the cluster, its task was cancelled there; Dask lets the command run on.
-        self.assertIn("cancelled", first["message"])
+        self.assertEqual(first["status"], "failed")
+        self.assertEqual(first["message"], "stopped by dag: killed by signal 15")
         self.assertEqual(report["cancelled"] + report["upstream_failed"] + report["not_run"], 10)
 
     def run_bad(self, *arguments):
@@ -138,6 +145,8 @@ class DaskCommandTest(unittest.TestCase):
         self.assertIn("--exec", self.run_bad("--scheduler", "local:1", str(EXAMPLE)))
         self.assertIn("invalid choice: 'stream'",
                       self.run_bad("--scheduler", "local:1", "--exec", "true", "--output", "stream", str(EXAMPLE)))
+        self.assertIn("'-1' is not a number of seconds",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--grace=-1", str(EXAMPLE)))
         self.assertIn("invalid choice: 'sometimes'",
                       self.run_bad("--scheduler", "local:1", "--exec", "true", "--progress=sometimes", str(EXAMPLE)))
         missing = os.path.join(tempfile.mkdtemp(), "missing.dot")

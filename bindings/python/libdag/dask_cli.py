@@ -11,6 +11,7 @@ standard error. The summary, ``--report``, ``--trace``, ``--progress`` and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import time
@@ -94,28 +95,35 @@ def _cluster(scheduler):
     return distributed.Client(scheduler, timeout=30), None
 
 
-def _wait(running, progress, stop):
+def _wait(running, progress, stop, received):
     """(report, the signal that stopped the walk or None), redrawing the status line meanwhile.
 
-    SIGINT and SIGTERM stop the walk instead of this program: nothing new
-    starts, and `stop` tells the running commands to end, which the walk
-    waits for, so that no command outlives it (Dask would leave a cancelled
-    task's command running).
+    `received` lists the signals caught so far (SIGINT, SIGTERM): they stop
+    the walk instead of this program. Nothing new starts, and `stop` tells
+    the running commands to end, which the walk waits for, so that no
+    command outlives it (Dask would leave a cancelled task's command
+    running).
     """
+    report = None
+    stopping = False
+    while report is None:
+        if received and not stopping:
+            stopping = True
+            stop.set()
+            running.cancel(futures=False)
+        report = running.wait(timeout=REDRAW_S)
+        progress.tick()
+    return report, received[0] if received else None
+
+
+@contextlib.contextmanager
+def _signals_caught():
+    """Within it, SIGINT and SIGTERM are listed, in the list it yields, instead of stopping the program."""
     received = []
     handlers = {number: signal.signal(number, lambda number, _frame: received.append(number))
                 for number in _EXIT_AFTER}
     try:
-        report = None
-        stopping = False
-        while report is None:
-            report = running.wait(timeout=REDRAW_S)
-            progress.tick()
-            if received and not stopping:
-                stopping = True
-                stop.set()
-                running.cancel(futures=False)
-        return report, received[0] if received else None
+        yield received
     finally:
         for number, handler in handlers.items():
             signal.signal(number, handler)
@@ -154,10 +162,11 @@ def main(argv=None):
         request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace)
         payload = {name: (name, *request) for name in names.values()}
         began_s, began = time.time(), time.monotonic()
-        running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
-                                 reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
-                                 payload=payload, observer=progress.observe, on_result=received)
-        report, stopped_by = _wait(running, progress, stop)
+        with _signals_caught() as signals:
+            running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
+                                     reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
+                                     payload=payload, observer=progress.observe, on_result=received)
+            report, stopped_by = _wait(running, progress, stop, signals)
         elapsed_ms = (time.monotonic() - began) * 1000
         stop.clear()  # every command has ended: the scheduler may forget the event
     finally:

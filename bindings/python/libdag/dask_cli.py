@@ -147,7 +147,7 @@ def main(argv=None):
     runs = {}  # vertex -> (worker, thread, start, end) of its command, for --trace
 
     def received(name, outcome):
-        """What a command that succeeded sent back (on Dask's callback thread, one at a time)."""
+        """What a command that succeeded sent back (on the walk's results thread, one at a time)."""
         progress.output(name, outcome.get("out", ""), outcome.get("err", ""))
         if "ran" in outcome:
             runs[vertex_of[name]] = outcome["ran"]

@@ -246,6 +246,39 @@ class DaskWalkTest(unittest.TestCase):
             for d in graph.dependents(root):
                 self.assertFalse(report[d].ran)
 
+    def test_always_run_fail_fast_and_reverse(self):
+        # cleanup depends on broken, which fails; cleanup runs anyway. With fail_fast, after
+        # broken fails nothing new starts: "later" (after "slow", which blocks until then) never runs.
+        graph = libdag.Graph.from_dict({"cleanup": ["broken"], "broken": [], "later": ["slow"], "slow": []})
+        report = dag_dask.walk(graph, task, self.client, always_run=[graph.find("cleanup")],
+                               payload=self.payload(graph, {"broken": "fail"}))
+        self.assertEqual(report[graph.find("cleanup")].status, VertexStatus.OK)
+        self.assertEqual(len(self.runs("cleanup")), 1)
+        self.assertEqual(report[graph.find("later")].status, VertexStatus.OK)
+
+        self.folder = tempfile.mkdtemp()
+        running = dag_dask.start(graph, task, self.client, fail_fast=True, parallelism=2,
+                                 payload=self.payload(graph, {"broken": "fail", "slow": "block"}))
+        wait_for_file(os.path.join(self.folder, "slow.started"))
+        # slow runs while broken fails; release it only once the failure is in.
+        deadline = time.monotonic() + BOUND_S
+        while graph.find("broken") in {v for v in running.futures}:
+            self.assertLess(time.monotonic(), deadline, "broken never finished")
+            time.sleep(0.01)
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        self.assertEqual(report[graph.find("broken")].status, VertexStatus.FAILED)
+        self.assertEqual(report[graph.find("later")].status, VertexStatus.NOT_RUN)
+        self.assertEqual(self.runs("later"), [])
+
+        self.folder = tempfile.mkdtemp()
+        report = dag_dask.walk(graph, task, self.client, reverse=True, payload=self.payload(graph))
+        self.assertTrue(report.ok, report.message)
+        (_, later_end, _), = self.runs("later")
+        (slow_start, _, _), = self.runs("slow")
+        self.assertGreaterEqual(slow_start, later_end, "reverse: a dependency runs after its dependents")
+
     def test_retries(self):
         for retries, ok in ((0, False), (1, True)):
             with self.subTest(retries=retries), random_graph(20, 6) as graph:

@@ -124,7 +124,8 @@ class Progress:
         try:
             columns = os.get_terminal_size(self._err.fileno()).columns
         except (OSError, ValueError):
-            columns = 80
+            columns = 0
+        columns = columns or 80  # a terminal that says nothing of its size (0), or not one at all
         # One column short of the width: a line that fills it makes some terminals wrap.
         self._err.write("\r" + fit(line, columns - 1) + _CLEAR_TO_END)
         self._err.flush()

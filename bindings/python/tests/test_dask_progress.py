@@ -61,6 +61,18 @@ class DaskProgressTest(unittest.TestCase):
         progress.erase()
         self.assertEqual(out.getvalue(), "")
 
+    def test_a_terminal_without_a_size_has_80_columns(self):
+        reading, writing = os.openpty()
+        self.addCleanup(os.close, reading)
+        with os.fdopen(writing, "w") as err, mock.patch.dict(os.environ, {"TERM": "xterm"}):
+            self.assertEqual(os.get_terminal_size(err.fileno()).columns, 0)
+            progress = Progress({0: "v" * 200}.__getitem__, True, io.StringIO(), err)
+            progress.observe(WalkEvent.STARTED, 0, VertexStatus.NOT_RUN, 1, 0, 1)
+            err.flush()
+            drawn = os.read(reading, 4096).decode()
+        self.assertTrue(drawn.startswith("\r[0/1] running 1, failed 0, "), drawn)
+        self.assertEqual(len(drawn), len("\r") + 79 + len("\x1b[K"))
+
     def test_dumb_terminal_gets_lines(self):
         err = Terminal()
         with mock.patch.dict(os.environ, {"TERM": "dumb"}):

@@ -9,6 +9,10 @@ ones; prints wall seconds and microseconds per vertex for:
   (``client.get`` of the vertices nothing depends on);
 - libdag.dask pN: ``libdag.dask.walk`` with parallelism N (one future per
   vertex, submitted when its dependencies have finished);
+- libdag.dask p1000 result: the same with every task returning its label
+  and ``on_result`` given, so that each result comes back to the client
+  (what expansion, and ``python3 -m libdag.dask`` with output or
+  ``--trace``, pay);
 - executor: ``Graph.walk_on`` on a local ThreadPoolExecutor of 2 threads.
 """
 
@@ -25,6 +29,10 @@ import libdag.dask
 
 def tiny(*_dependencies):
     return None
+
+
+def echo(label):
+    return label
 
 
 def random_graph(count, seed=7):
@@ -64,6 +72,11 @@ def bench(client, count):
             libdag.dask.walk(graph, tiny, client, parallelism=parallelism).raise_for_status()
 
         show(f"libdag.dask p{parallelism}", count, timed(walk))
+    received = []
+    show("libdag.dask p1000 result", count,
+         timed(lambda: libdag.dask.walk(graph, echo, client, parallelism=1000,
+                                        on_result=lambda label, value: received.append(value)).raise_for_status()))
+    assert len(received) == count
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         show("executor", count, timed(lambda: graph.walk_on(pool, tiny).raise_for_status()))
 

@@ -15,15 +15,19 @@ Run as ``python3 -m libdag.dask`` for the command-line form
 from __future__ import annotations
 
 import collections
+import itertools
 import threading
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Union
 
+from .dask_results import ResultFetcher
 from .errors import StateError
+from .walk import SubwalkVertex
 
 if TYPE_CHECKING:
     from .graph import Graph
+    from .update import WalkUpdate
     from .walk import WalkReport
 
 __all__ = ["DaskWalk", "start", "walk"]
@@ -34,6 +38,17 @@ _WAIT_SLICE_S = 0.1
 Payload = Union[None, Mapping, Sequence, Callable[[int], Any]]
 Resources = Union[None, Mapping, Callable[[str], Optional[Dict[str, float]]]]
 Pools = Union[None, Mapping, Callable[[str], Optional[str]]]
+OnResult = Optional[Callable[[str, Any], Any]]
+
+
+class _Task(NamedTuple):
+    """What a vertex's Dask task is: its key, the vertex's label, `fn`'s argument, resources and pool."""
+
+    key: str
+    label: str
+    argument: Any
+    resources: Optional[Dict[str, float]]
+    pool: Optional[str]
 
 
 def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any) -> WalkReport:
@@ -53,8 +68,8 @@ def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any)
 
 def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism: int = 10, reverse: bool = False,
           fail_fast: bool = False, always_run=(), retries: int = 0, resources: Resources = None,
-          payload: Payload = None, limits: Optional[Mapping] = None, pool: Pools = None, timestamps: bool = True,
-          observer=None) -> "DaskWalk":
+          payload: Payload = None, limits: Optional[Mapping] = None, pool: Pools = None, on_result: OnResult = None,
+          timestamps: bool = True, observer=None) -> "DaskWalk":
     """Starts a walk on `client`'s cluster and returns its :class:`DaskWalk` (``cancel()``, ``wait()``).
 
     Args:
@@ -75,27 +90,59 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             sequence indexed by the vertex's user data
             (:meth:`Graph.user_data`); or a callable given the vertex id.
         limits: named limits, a mapping from a pool's name to the most of
-            its vertices submitted at once (at least 1).
+            its vertices submitted at once (an int, at least 1), kept by
+            this walk on this machine; or to a ``distributed.Semaphore``,
+            kept on the cluster, whose leases may be shared with other
+            walks and clients: each of the pool's tasks takes a lease on
+            its worker before `fn` runs, out of the worker's thread pool
+            while it waits (``distributed.secede``), and gives it back
+            when `fn` returns (or, if the walk was cancelled meanwhile,
+            without calling `fn`).
         pool: which pool a vertex is in: a mapping from vertex name (or id)
             to a name of `limits`, or a callable given the vertex's label
             that returns one (or None for no pool). A vertex whose pool is
-            full waits on this machine, holding its slot of `parallelism`,
-            and is submitted as one of its pool's tasks ends.
+            full waits on this machine (or, for a semaphore, on a worker),
+            holding its slot of `parallelism`, and is submitted as one of
+            its pool's tasks ends.
+        on_result: called on this machine as ``on_result(label, value)``
+            with what a vertex's task returned, when that is not None,
+            before the vertex completes: to use the value here, or to
+            expand the vertex. Values are fetched from the workers in
+            batches, and on_result is called one value at a time, on a
+            thread of the walk's own. It returns None (the
+            vertex completes ok), or a sub-graph the vertex expands into,
+            as :meth:`Walker.expand` in a local walk: a :class:`Graph`, a
+            dict of graphlib's form (``{name: [dependencies]}``), or a
+            pair of one of those and a mapping from each sub-vertex's name
+            to its argument (else a sub-vertex is given its name). The
+            sub-graph's vertices then run `fn` on the cluster like the
+            graph's own, with the expanded vertex's resources and pool, and
+            may expand in turn; the vertex ends when they all have (failed
+            with the first failure among them). An exception raised by
+            `on_result` fails the vertex. The report has the graph's own
+            vertices. Without on_result, values stay on the workers and
+            are dropped.
 
     Raises:
         ImportError: ``distributed`` is not installed.
-        ValueError: a vertex's pool is not in `limits`, or a limit is below 1.
+        ValueError: a vertex's pool is not in `limits`, or a limit is below 1
+            (or neither an int nor a ``distributed.Semaphore``).
         KeyError: `payload` has no entry for a vertex, or `resources` or
             `pool` names one the graph does not have.
         CycleError, UnknownVertexError, InvalidArgumentError, BusyError:
             as :meth:`Graph.pull_walker`.
     """
-    import distributed  # noqa: F401 - fails here, before the walk starts, when it is missing
+    import distributed  # fails here, before the walk starts, when it is missing
 
-    tasks = _tasks(graph, payload, resources, pool, _limits(limits))
+    if on_result is not None and not callable(on_result):
+        raise TypeError(f"libdag.dask: on_result is None or a callable, not {type(on_result).__name__}")
+    token = uuid.uuid4().hex[:12]
+    limits = _limits(limits, distributed.Semaphore)
+    tasks = _tasks(graph, token, payload, resources, pool, limits)
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                                always_run=always_run, timestamps=timestamps, observer=observer)
-    running = DaskWalk(walker, fn, client, tasks, retries, limits)
+    running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, token,
+                       lambda vertex: _task_of(walker, vertex, token, payload, resources, pool, limits))
     try:
         running._begin()
     except BaseException:
@@ -105,31 +152,38 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     return running
 
 
-def _limits(limits):
+def _limits(limits, semaphore):
     limits = dict(limits or {})
     for name, most in limits.items():
+        if isinstance(most, semaphore):
+            continue
         if not isinstance(most, int) or most < 1:
-            raise ValueError(f"libdag.dask: limit {name!r} is {most!r}; a limit is an int, at least 1")
+            raise ValueError(f"libdag.dask: limit {name!r} is {most!r}; a limit is an int, at least 1, "
+                             f"or a distributed.Semaphore")
     return limits
 
 
-def _tasks(graph, payload, resources, pool, limits):
-    """{vertex: (key, argument, resources, pool)} for every vertex, read before the walk makes the graph busy."""
-    token = uuid.uuid4().hex[:12]
+def _tasks(graph, token, payload, resources, pool, limits):
+    """{vertex: _Task} for every vertex, read before the walk makes the graph busy."""
     tasks = {}
     known = set()
     for vertex in graph.vertices():
-        name = graph.name(vertex)
-        label = str(vertex) if name is None else name
-        known.update((vertex, name))
-        tasks[vertex] = (f"{label}-{token}-{vertex}", _argument(graph, vertex, name, label, payload),
-                         _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
+        tasks[vertex] = _task_of(graph, vertex, token, payload, resources, pool, limits)
+        known.update((vertex, graph.name(vertex)))
     for option, mapping in (("resources", resources), ("pool", pool)):
         if isinstance(mapping, Mapping):
             unknown = [key for key in mapping if key not in known]
             if unknown:  # most likely a misspelt name, which would silently lose its setting
                 raise KeyError(f"libdag.dask: {option} names no vertex of the graph: {unknown[0]!r}")
     return tasks
+
+
+def _task_of(source, vertex, token, payload, resources, pool, limits):
+    """The _Task of a vertex of `source`, the graph or (for a vertex an update added) the walk."""
+    name = source.name(vertex)
+    label = str(vertex) if name is None else name
+    return _Task(f"{label}-{token}-{vertex}", label, _argument(source, vertex, name, label, payload),
+                 _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
 
 
 def _lookup(mapping, vertex, name):
@@ -140,7 +194,7 @@ def _lookup(mapping, vertex, name):
     return False, None
 
 
-def _argument(graph, vertex, name, label, payload):
+def _argument(source, vertex, name, label, payload):
     if payload is None:
         return label
     if isinstance(payload, Mapping):
@@ -149,7 +203,7 @@ def _argument(graph, vertex, name, label, payload):
             raise KeyError(f"libdag.dask: payload has no entry for vertex {label}")
         return value
     if isinstance(payload, Sequence) and not isinstance(payload, (str, bytes)):
-        index = graph.user_data(vertex)
+        index = source.user_data(vertex)
         if index >= len(payload):
             raise IndexError(f"libdag.dask: vertex {label} has user data {index}, past the payload's {len(payload)}")
         return payload[index]
@@ -200,30 +254,79 @@ class DaskWalk:
     :meth:`wait` for the report (it closes the walk) or :meth:`cancel`.
     """
 
-    def __init__(self, walker, fn, client, tasks, retries, limits):
+    def __init__(self, walker, fn, client, tasks, retries, limits, on_result, token, task_of):
         self._walker = walker
         self._fn = fn
         self._client = client
         self._tasks = tasks
+        self._task_of = task_of  # the _Task of a vertex an update added
+        # The tasks of expanded sub-graphs' vertices, indexed by the user data
+        # each sub-vertex is given before its expansion: a sub-vertex's id
+        # alone does not say which expansion it came from.
+        self._sub_tasks = []
+        self._sub_keys = itertools.count()
+        self._token = token
         self._retries = retries
-        self._lock = threading.Lock()  # guards _futures and _cancelled against cancel() from another thread
-        self._futures = {}  # vertex -> its outstanding future
-        self._pools = {name: _Pool(most) for name, most in (limits or {}).items()}
+        self._on_result = on_result
+        self._fetcher = ResultFetcher(client, self._delivered) if on_result is not None else None
+        self._lock = threading.Lock()  # guards _futures, _keys, _cancelled and the pools against other threads
+        self._futures = {}  # _slot(vertex) -> its outstanding future
+        self._keys = {}  # task key -> vertex, for every task submitted
+        self._pools = {name: _Pool(most) for name, most in limits.items() if isinstance(most, int)}
+        # A pool kept by a semaphore: its tasks run `fn` under a lease, unless the walk was cancelled
+        # while they waited for it (Dask lets a cancelled task that has started run on).
+        leases = {name: lease for name, lease in limits.items() if not isinstance(lease, int)}
+        self._stopped = None
+        if leases:
+            import distributed
+
+            self._stopped = distributed.Event(f"libdag-dask-cancelled-{token}", client=client)
+        self._leased = {name: _leased(lease, fn, self._stopped) for name, lease in leases.items()}
         self._cancelled = False
         self._ended = threading.Event()
         self._failure = None  # an exception raised inside a done-callback, re-raised by wait()
         self._report = None
 
     @property
-    def futures(self) -> Dict[int, Any]:
-        """The outstanding futures, by vertex id (a copy)."""
+    def futures(self) -> Dict[Any, Any]:
+        """The outstanding futures (a copy): by vertex id, and by (sub-walk, id) for an expanded sub-graph's vertex."""
         with self._lock:
             return dict(self._futures)
+
+    @property
+    def keys(self) -> Dict[str, int]:
+        """The Dask key of every task submitted so far, mapped to its vertex (a copy).
+
+        A vertex of an expanded sub-graph appears as its
+        :class:`SubwalkVertex`. For matching what the cluster says about
+        a task (e.g. ``distributed.get_task_stream``) to its vertex.
+        """
+        with self._lock:
+            return dict(self._keys)
 
     @property
     def done(self) -> bool:
         """True once every vertex has finished (or the walk was cancelled and all is accounted for)."""
         return self._ended.is_set()
+
+    def _task(self, vertex):
+        if isinstance(vertex, SubwalkVertex):
+            return self._sub_tasks[self._walker.user_data(vertex)]
+        task = self._tasks.get(vertex)
+        if task is None:
+            task = self._tasks[vertex] = self._task_of(vertex)
+        return task
+
+    def apply(self, update: WalkUpdate) -> List[int]:
+        """Applies a :class:`WalkUpdate` to the running walk, as :meth:`Walker.apply`; returns the added ids.
+
+        A vertex the update adds gets its argument, resources and pool from
+        `payload`, `resources` and `pool` as the graph's own did, read when
+        it is submitted: one they have no entry for fails with that error.
+        """
+        added = self._walker.apply(update)
+        self._submit_ready()
+        return added
 
     def _begin(self):
         self._walker.start()
@@ -241,20 +344,25 @@ class DaskWalk:
             self._submit(ready)
 
     def _submit(self, vertices):
-        submitted, error, rest = [], None, []
+        submitted, error, rest, unready = [], None, [], []
         with self._lock:
             for index, vertex in enumerate(vertices):
                 if self._cancelled:
                     rest = vertices[index:]  # each fails with its own CancelledError
                     break
-                pool = self._pools.get(self._tasks[vertex][3])
+                try:
+                    task = self._task(vertex)
+                except Exception as bad:  # an added vertex that payload, resources or pool cannot place
+                    unready.append((vertex, bad))
+                    continue
+                pool = self._pools.get(task.pool)
                 if pool is not None:
                     if not pool.room:
                         pool.waiting.append(vertex)  # submitted as one of its pool's tasks ends
                         continue
                     pool.room -= 1
                 try:
-                    submitted.append((vertex, self._submit_one(vertex)))
+                    submitted.append((vertex, self._submit_one(vertex, task)))
                 except Exception as refused:  # e.g. a closed client: the vertex fails with it
                     if pool is not None:
                         pool.room += 1
@@ -262,22 +370,26 @@ class DaskWalk:
                     break
         for vertex, future in submitted:
             future.add_done_callback(lambda done, vertex=vertex: self._finished(vertex, done))
+        for vertex, bad in unready:
+            self._walker.complete(vertex, bad)
         for vertex in rest:
             why = error if error is not None else _cancelled_error(vertex, "was not submitted: the walk was cancelled")
             self._walker.complete(vertex, why)
 
-    def _submit_one(self, vertex):
-        key, argument, resources, _ = self._tasks[vertex]
-        future = self._client.submit(self._fn, argument, key=key, pure=False, retries=self._retries,
-                                     resources=resources)
-        self._futures[vertex] = future
+    def _submit_one(self, vertex, task):
+        fn = self._leased.get(task.pool, self._fn)
+        future = self._client.submit(fn, task.argument, key=task.key, pure=False, retries=self._retries,
+                                     resources=task.resources)
+        self._futures[_slot(vertex)] = future
+        self._keys[task.key] = vertex
         return future
 
     def _finished(self, vertex, future):
-        """The done-callback: completes the vertex from the future's outcome, then submits what is ready."""
+        """The done-callback: completes (or expands) the vertex from the future's outcome; submits what is ready."""
         with self._lock:
-            self._futures.pop(vertex, None)
-        pool = self._pools.get(self._tasks[vertex][3])
+            self._futures.pop(_slot(vertex), None)
+        task = self._task(vertex)
+        pool = self._pools.get(task.pool)
         if pool is not None:
             with self._lock:
                 pool.room += 1
@@ -286,34 +398,93 @@ class DaskWalk:
                 self._submit(waiting)
         try:
             error = _outcome(vertex, future)
+            if error is None and self._fetcher is not None and future.type not in (None, type(None)):
+                # Dask sends a result's type with its completion, not the result: fetch it first.
+                self._fetcher.add((vertex, task), future)
+                return
         except Exception as unreadable:  # e.g. the client closed meanwhile: the vertex fails with it
             error = unreadable
+        self._end(vertex, task, error)
+
+    def _delivered(self, item, value, error):
+        """A fetched value (on the fetcher's thread): on_result decides whether the vertex expands."""
+        vertex, task = item
+        expanded = False
+        if error is None:
+            try:
+                sub = self._on_result(task.label, value)
+                if sub is not None:
+                    self._expand(vertex, task, sub)
+                    expanded = True
+            except BaseException as failed:  # noqa: B902 - on_result raised, or the expansion was refused
+                error = failed
+        self._end(vertex, task, error, expanded)
+
+    def _end(self, vertex, task, error, expanded=False):
+        """Completes the vertex (unless it was expanded) and submits what that made ready."""
         try:
-            self._walker.complete(vertex, error)
+            if not expanded:
+                self._walker.complete(vertex, error)
             self._submit_ready()
         except BaseException as failure:  # noqa: B902 - Dask would only log it; wait() raises it
             self._failure = failure
             self.cancel()
 
-    def cancel(self) -> None:
+    def _expand(self, vertex, task, sub):
+        """Expands `vertex` into `sub`, what on_result returned; raises (and changes nothing) when it cannot."""
+        from .graph import Graph
+
+        arguments = None
+        if isinstance(sub, tuple) and len(sub) == 2:
+            sub, arguments = sub
+            if not isinstance(arguments, Mapping):
+                raise TypeError(f"on_result: a sub-graph's arguments are a mapping, not {type(arguments).__name__}")
+        if isinstance(sub, Graph):
+            copy = sub.clone()
+        elif isinstance(sub, Mapping):
+            copy = Graph.from_dict(sub)
+        else:
+            raise TypeError(f"on_result returns None, a Graph, a dict of dependencies or (sub-graph, arguments), "
+                            f"not {type(sub).__name__}")
+        with copy:
+            with self._lock:
+                first = len(self._sub_tasks)
+                for sub_vertex in copy.vertices():
+                    label = copy.label(sub_vertex)
+                    if arguments is not None and label not in arguments:
+                        del self._sub_tasks[first:]
+                        raise KeyError(f"on_result: the arguments of {task.label}'s sub-graph have none for {label}")
+                    argument = label if arguments is None else arguments[label]
+                    key = f"{label}-{self._token}-x{next(self._sub_keys)}"
+                    copy.set_user_data(sub_vertex, len(self._sub_tasks))
+                    self._sub_tasks.append(_Task(key, label, argument, task.resources, task.pool))
+            self._walker.expand(vertex, copy)
+
+    def cancel(self, *, futures: bool = True) -> None:
         """Cancels the walk: nothing more is submitted, and the outstanding futures are cancelled.
 
         Their vertices end as cancelled once Dask reports them so (a task
         already running on a worker runs to its end there; its result is
-        dropped). Safe from any thread, and more than once.
+        dropped). With `futures` False the outstanding tasks are left to
+        run, and their vertices end as they do: for tasks that stop
+        themselves when told (as ``python3 -m libdag.dask``'s do, on a
+        ``distributed.Event``), so that the walk ends once they have.
+        Safe from any thread, and more than once.
         """
         if self._ended.is_set():
             return
         with self._lock:
             self._cancelled = True
-            futures = list(self._futures.values())
+            outstanding = list(self._futures.values()) if futures else []
             parked = [vertex for pool in self._pools.values() for vertex in pool.waiting]
             for pool in self._pools.values():
                 pool.waiting.clear()
         try:
             self._walker.cancel()
-            if futures:
-                self._client.cancel(futures)
+            if self._stopped is not None:
+                self._stopped.set()
+            if outstanding:
+                self._client.cancel(outstanding)
             for vertex in parked:
                 self._walker.complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
             # With nothing outstanding no callback is left to see the end.
@@ -353,6 +524,8 @@ class DaskWalk:
         return True
 
     def _close(self):
+        if self._fetcher is not None:
+            self._fetcher.close()
         with self._walker as walker:
             self._report = walker.wait()
         return self._report
@@ -360,6 +533,37 @@ class DaskWalk:
     def __repr__(self):
         state = "done" if self.done else f"{len(self._futures)} outstanding"
         return f"<libdag.dask.DaskWalk {state}>"
+
+
+def _leased(semaphore, fn, stopped):
+    """`fn` under a lease of `semaphore`, on the worker, unless the `stopped` event is set by then.
+
+    A closure, so that cloudpickle sends it by value: the workers need no
+    more than `fn` needs.
+    """
+    def run(argument):
+        from concurrent.futures import CancelledError
+
+        from distributed import rejoin, secede
+
+        secede()  # the thread runs other tasks while this one waits for a lease
+        try:
+            semaphore.acquire()
+        finally:
+            rejoin()
+        try:
+            if stopped.is_set():
+                raise CancelledError("the walk was cancelled while this task waited for a lease")
+            return fn(argument)
+        finally:
+            semaphore.release()
+
+    return run
+
+
+def _slot(vertex):
+    """A vertex's key among the outstanding futures: a sub-vertex's id alone may equal a vertex's of the graph."""
+    return (vertex.walk, int(vertex)) if isinstance(vertex, SubwalkVertex) else vertex
 
 
 def _cancelled_error(vertex, why):

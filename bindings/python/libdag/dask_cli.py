@@ -2,40 +2,29 @@
 
 The C++ ``dag`` program does not link Python, so the cluster form of its
 walk lives here. Each vertex runs ``/bin/sh -c CMD`` in a subprocess on a
-worker, with ``DAG_VERTEX`` set to its name; a non-zero exit fails the
-vertex with the exit status and the tail of its standard error. The
-report file has the layout of ``dag walk --report``.
+worker, with ``DAG_VERTEX`` set to its name (:mod:`libdag.dask_command`); a
+non-zero exit fails the vertex with the exit status and the tail of its
+standard error. The summary, ``--report``, ``--trace``, ``--progress`` and
+``--output`` are those of ``dag walk``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
+import signal
 import sys
 import time
+import uuid
 
-from . import DagError, Graph, VertexStatus
+from . import DagError, Graph
 from . import dask as dag_dask
+from . import dask_command
+from .dask_progress import REDRAW_S, Progress
+from .dask_report import summarize, write_report
+from .dask_trace import trace_document, write_trace
 
-# How much of a failing command's standard error comes back in its vertex's message.
-_STDERR_TAIL = 2000
-_STATUS_NAMES = {VertexStatus.OK: "ok", VertexStatus.FAILED: "failed", VertexStatus.UPSTREAM_FAILED: "upstream_failed",
-                 VertexStatus.CANCELLED: "cancelled", VertexStatus.NOT_RUN: "not_run"}
-
-
-def run_command(argument):
-    """Runs on a worker: the vertex's command, with DAG_VERTEX set; raises when it fails."""
-    import os
-    import subprocess
-
-    vertex, command = argument
-    env = dict(os.environ, DAG_VERTEX=vertex)
-    done = subprocess.run(["/bin/sh", "-c", command], env=env, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-    if done.returncode != 0:
-        tail = done.stderr[-_STDERR_TAIL:].decode("utf-8", "replace").strip()
-        how = f"exit status {done.returncode}" if done.returncode > 0 else f"killed by signal {-done.returncode}"
-        raise RuntimeError(f"{how}: {tail}" if tail else how)
+_EXIT_AFTER = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
 def _at_least(least):
@@ -47,12 +36,22 @@ def _at_least(least):
     return number
 
 
+def _seconds(text):
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86400:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to 86400")
+    return seconds
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog="python3 -m libdag.dask",
         description="Walk a graph with each vertex's command run on a Dask cluster's workers "
                     "(/bin/sh -c CMD with DAG_VERTEX set to the vertex's name).")
-    parser.add_argument("--scheduler", required=True, metavar="ADDRESS|local:N",
+    parser.add_argument("--scheduler", "--dask", required=True, metavar="ADDRESS|local:N",
                         help="a Dask scheduler's address (tcp://host:8786), or local:N for a LocalCluster "
                              "of N worker processes on this machine")
     parser.add_argument("--exec", required=True, dest="command", metavar="CMD", help="the command each vertex runs")
@@ -61,7 +60,23 @@ def _parser():
     parser.add_argument("--reverse", action="store_true", help="dependents before their dependencies")
     parser.add_argument("--fail-fast", action="store_true", help="after a failure start nothing new")
     parser.add_argument("--retries", type=_at_least(0), default=0, metavar="N", help="reruns of a failed command (0)")
+    parser.add_argument("--output", choices=("grouped", "none"), default="grouped",
+                        help="grouped (each command's standard output and error, sent back from its worker, "
+                             "printed whole when it ends, each line after \"vertex: \"; a failed command's "
+                             "before the summary) or none (discarded; the tail of a failed command's standard "
+                             "error still comes back in its message)")
+    parser.add_argument("--progress", nargs="?", const="always", default="auto", choices=("auto", "always", "never"),
+                        metavar="WHEN",
+                        help="progress on standard error: auto (when it is a terminal), always (a bare "
+                             "--progress) or never; on a terminal one status line redrawn in place, elsewhere "
+                             "\"[done/total] name\" as each vertex finishes")
+    parser.add_argument("--grace", type=_seconds, default=5.0, metavar="SECONDS",
+                        help="on SIGINT or SIGTERM, how long running commands get to exit after SIGTERM before "
+                             "their process groups are killed (5)")
     parser.add_argument("--report", metavar="FILE", help="write the outcome of every vertex as JSON")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="write the walk as Chrome trace-event JSON (Perfetto, chrome://tracing): a span per "
+                             "command that ran, timed on its worker, a track per worker thread")
     parser.add_argument("file", help="the graph (DOT, JSON or text, as dag reads it)")
     return parser
 
@@ -80,28 +95,38 @@ def _cluster(scheduler):
     return distributed.Client(scheduler, timeout=30), None
 
 
-def _write_report(path, graph, report, elapsed_ms):
-    vertices = []
-    for result in report:
-        ran = result.ran
-        vertices.append({"name": graph.label(result.id), "status": _STATUS_NAMES[result.status],
-                         "message": result.message,
-                         "start_ms": result.start_ns / 1e6 if ran else None,
-                         "end_ms": result.end_ns / 1e6 if ran else None})
-    document = {"vertices": vertices}
-    document.update({name: report.count(status) for status, name in _STATUS_NAMES.items()})
-    document["elapsed_ms"] = elapsed_ms
-    with open(path, "w") as out:
-        json.dump(document, out, indent=2)
-        out.write("\n")
+def _wait(running, progress, stop, received):
+    """(report, the signal that stopped the walk or None), redrawing the status line meanwhile.
+
+    `received` lists the signals caught so far (SIGINT, SIGTERM): they stop
+    the walk instead of this program. Nothing new starts, and `stop` tells
+    the running commands to end, which the walk waits for, so that no
+    command outlives it (Dask would leave a cancelled task's command
+    running).
+    """
+    report = None
+    stopping = False
+    while report is None:
+        if received and not stopping:
+            stopping = True
+            stop.set()
+            running.cancel(futures=False)
+        report = running.wait(timeout=REDRAW_S)
+        progress.tick()
+    return report, received[0] if received else None
 
 
-def _summary(graph, report):
-    counts = ", ".join(f"{report.count(s)} {name}" for s, name in _STATUS_NAMES.items())
-    print(f"walk: {counts}", file=sys.stderr)
-    for result in report:
-        if result.status == VertexStatus.FAILED:
-            print(f"  failed: {graph.label(result.id)}: {result.message}", file=sys.stderr)
+@contextlib.contextmanager
+def _signals_caught():
+    """Within it, SIGINT and SIGTERM are listed, in the list it yields, instead of stopping the program."""
+    received = []
+    handlers = {number: signal.signal(number, lambda number, _frame: received.append(number))
+                for number in _EXIT_AFTER}
+    try:
+        yield received
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
 
 
 def main(argv=None):
@@ -110,32 +135,54 @@ def main(argv=None):
         graph = Graph.from_file(options.file)
         if graph.cycles() or any(graph.has_edge(v, v) for v in graph.vertices()):
             raise ValueError(f"{options.file}: the graph has a cycle (dag cycles FILE lists them)")
+        names = {v: graph.label(v) for v in graph.vertices()}
         client, cluster = _cluster(options.scheduler)
     except (OSError, ValueError, ImportError, DagError) as bad:
         print(f"python3 -m libdag.dask: {bad}", file=sys.stderr)
         return 2
-    interrupted = None
+    label = names.__getitem__
+    vertex_of = {name: vertex for vertex, name in names.items()}
+    show = options.progress == "always" or (options.progress == "auto" and sys.stderr.isatty())
+    progress = Progress(label, show)
+    runs = {}  # vertex -> (worker, thread, start, end) of its command, for --trace
+
+    def received(name, outcome):
+        """What a command that succeeded sent back (on the walk's results thread, one at a time)."""
+        progress.output(name, outcome.get("out", ""), outcome.get("err", ""))
+        if "ran" in outcome:
+            runs[vertex_of[name]] = outcome["ran"]
+
     try:
         # The workers need not have libdag: the command runner travels by value.
         import cloudpickle
+        import distributed
 
-        cloudpickle.register_pickle_by_value(sys.modules[__name__])
-        payload = {graph.label(v): (graph.label(v), options.command) for v in graph.vertices()}
-        began = time.monotonic()
-        try:
-            report = dag_dask.walk(graph, run_command, client, parallelism=options.parallelism,
-                                   reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
-                                   payload=payload)
-        except KeyboardInterrupt as stop:
-            interrupted, report = stop, stop.walk_report
+        cloudpickle.register_pickle_by_value(dask_command)
+        stop = distributed.Event(f"libdag-dask-stop-{uuid.uuid4().hex}", client=client)
+        request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace)
+        payload = {name: (name, *request) for name in names.values()}
+        began_s, began = time.time(), time.monotonic()
+        with _signals_caught() as signals:
+            running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
+                                     reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
+                                     payload=payload, observer=progress.observe, on_result=received)
+            report, stopped_by = _wait(running, progress, stop, signals)
         elapsed_ms = (time.monotonic() - began) * 1000
+        stop.clear()  # every command has ended: the scheduler may forget the event
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
-    _summary(graph, report)
+    progress.erase()
+    for result in report:
+        outcome = getattr(result.exception, "outcome", None)  # a failed command's, which on_result never sees
+        if outcome:
+            received(label(result.id), outcome)
+    summarize(label, report, stopped_by)
     if options.report:
-        _write_report(options.report, graph, report, elapsed_ms)
-    if interrupted is not None:
-        return 130
+        write_report(options.report, label, report, elapsed_ms)
+    if options.trace:
+        write_trace(options.trace, trace_document(label, report, runs, began_s))
+    if stopped_by is not None:
+        return _EXIT_AFTER[stopped_by]
     return 0 if report.ok else 1

@@ -777,6 +777,20 @@ class Walker(Closeable):
             call(lib.dag_vertex_name, graph, vertex_id(vertex, who), byref(out), who=who)
         return decode_name(out.value)
 
+    def user_data(self, vertex: Vertex) -> int:
+        """The user data of a vertex of this walk, a :class:`SubwalkVertex` included (its sub-graph's copy of it).
+
+        As :meth:`Graph.user_data`; for a host that indexes its own table
+        with it, including for the vertices of sub-graphs it expanded.
+        """
+        who = "Walker.user_data"
+        handle, _ = self._started(who)
+        out = ctypes.c_void_p()
+        with handle.read(who) as ptr:
+            graph = lib.dag_walk_graph(_walk_of(vertex, ptr))
+            call(lib.dag_vertex_user_data, graph, vertex_id(vertex, who), byref(out), who=who)
+        return out.value or 0
+
     def close(self) -> None:
         """Cancels the walk if it still runs, waits for it to end, and frees it. Idempotent.
 

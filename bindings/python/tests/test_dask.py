@@ -31,7 +31,7 @@ def task(argument):
     argument is (label, folder, behaviour): "ok"; "fail" raises; "fail-once"
     raises on its first run only; "block" says it started and waits for
     folder/release; "die-once" says its pid and waits until that worker is
-    killed, and on its second run returns.
+    killed, and on its second run returns; ("return", value) returns value.
     """
     label, folder, behaviour = argument
     start = time.monotonic_ns()
@@ -53,6 +53,7 @@ def task(argument):
     end = time.monotonic_ns()
     with open(path, "a") as out:
         out.write(f"{start} {end} {os.getpid()}\n")
+    return behaviour[1] if isinstance(behaviour, tuple) else None
 
 
 def random_graph(count, seed):
@@ -72,6 +73,15 @@ def wait_for_file(path):
         if time.monotonic() > deadline:
             raise AssertionError(f"{path} did not appear within {BOUND_S} s")
         time.sleep(0.01)
+
+
+def in_frame(frame, function):
+    """True when `function` is on the stack that `frame` tops."""
+    while frame is not None:
+        if frame.f_code.co_name == function:
+            return True
+        frame = frame.f_back
+    return False
 
 
 @unittest.skipIf(distributed is None, WHY if distributed is None else "")
@@ -205,11 +215,25 @@ class DaskWalkTest(unittest.TestCase):
         self.assertIn("was not submitted", report[ids["queued"]].message)
         self.assertEqual(self.runs("queued"), [])
 
+    def interrupt_main_in_wait(self):
+        """Ctrl-C for the main thread once v0 runs and the main thread waits in DaskWalk.wait().
+
+        Sent any earlier, it would land in whatever the main thread does
+        before it waits (starting this thread, say) and test nothing.
+        """
+        wait_for_file(os.path.join(self.folder, "v0.started"))
+        main = threading.main_thread().ident
+        deadline = time.monotonic() + BOUND_S
+        while not in_frame(sys._current_frames().get(main), "_wait_ended"):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the main thread did not wait within {BOUND_S} s")
+            time.sleep(0.01)
+        _thread.interrupt_main()
+
     def test_ctrl_c_cancels_and_reports(self):
         with random_graph(30, 4) as graph:
             root = graph.find("v0")
-            interrupter = threading.Thread(target=lambda: (wait_for_file(os.path.join(self.folder, "v0.started")),
-                                                           _thread.interrupt_main()))
+            interrupter = threading.Thread(target=self.interrupt_main_in_wait)
             running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"v0": "block"}))
             interrupter.start()
             with self.assertRaises(KeyboardInterrupt) as stopped:
@@ -221,6 +245,39 @@ class DaskWalkTest(unittest.TestCase):
             self.assertNotEqual(report[root].status, VertexStatus.OK)
             for d in graph.dependents(root):
                 self.assertFalse(report[d].ran)
+
+    def test_always_run_fail_fast_and_reverse(self):
+        # cleanup depends on broken, which fails; cleanup runs anyway. With fail_fast, after
+        # broken fails nothing new starts: "later" (after "slow", which blocks until then) never runs.
+        graph = libdag.Graph.from_dict({"cleanup": ["broken"], "broken": [], "later": ["slow"], "slow": []})
+        report = dag_dask.walk(graph, task, self.client, always_run=[graph.find("cleanup")],
+                               payload=self.payload(graph, {"broken": "fail"}))
+        self.assertEqual(report[graph.find("cleanup")].status, VertexStatus.OK)
+        self.assertEqual(len(self.runs("cleanup")), 1)
+        self.assertEqual(report[graph.find("later")].status, VertexStatus.OK)
+
+        self.folder = tempfile.mkdtemp()
+        running = dag_dask.start(graph, task, self.client, fail_fast=True, parallelism=2,
+                                 payload=self.payload(graph, {"broken": "fail", "slow": "block"}))
+        wait_for_file(os.path.join(self.folder, "slow.started"))
+        # slow runs while broken fails; release it only once the failure is in.
+        deadline = time.monotonic() + BOUND_S
+        while graph.find("broken") in {v for v in running.futures}:
+            self.assertLess(time.monotonic(), deadline, "broken never finished")
+            time.sleep(0.01)
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        self.assertEqual(report[graph.find("broken")].status, VertexStatus.FAILED)
+        self.assertEqual(report[graph.find("later")].status, VertexStatus.NOT_RUN)
+        self.assertEqual(self.runs("later"), [])
+
+        self.folder = tempfile.mkdtemp()
+        report = dag_dask.walk(graph, task, self.client, reverse=True, payload=self.payload(graph))
+        self.assertTrue(report.ok, report.message)
+        (_, later_end, _), = self.runs("later")
+        (slow_start, _, _), = self.runs("slow")
+        self.assertGreaterEqual(slow_start, later_end, "reverse: a dependency runs after its dependents")
 
     def test_retries(self):
         for retries, ok in ((0, False), (1, True)):
@@ -284,6 +341,140 @@ class DaskWalkTest(unittest.TestCase):
             dag_dask.walk(graph, task, self.client, limits={"db": 1}, pool={"web0": "cache"})
         with self.assertRaisesRegex(ValueError, "limit 'db' is 0"):
             dag_dask.walk(graph, task, self.client, limits={"db": 0})
+
+    def test_expansion(self):
+        # "servers" finds on its worker that it stands for three instances, two after one, and
+        # returns them; on_result expands it. "app" depends on "servers", so on every instance.
+        graph = libdag.Graph.from_dict({"app": ["servers"], "servers": ["network"], "network": []})
+        instances = {"servers[0]": [], "servers[1]": ["servers[0]"], "servers[2]": ["servers[0]"]}
+        seen = []
+        behaviours = {"servers": ("return", instances), "network": ("return", None)}
+        arguments = {name: (name, self.folder, "block" if name == "servers[0]" else "ok") for name in instances}
+        running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, behaviours),
+                                 resources={"servers": {"slot": 1}},
+                                 on_result=lambda label, value: seen.append((label, value)) or (value, arguments))
+        wait_for_file(os.path.join(self.folder, "servers[0].started"))
+        # The first instance runs, as a task that asked for what the vertex it expands asked for.
+        (slot, future), = running.futures.items()
+        self.assertIsInstance(slot, tuple, "an instance's future is under (sub-walk, id)")
+        self.assertIsInstance(running.keys[future.key], libdag.SubwalkVertex)
+        self.assertEqual(self.scheduler_restrictions(future.key), {"slot": 1})
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(seen, [("servers", instances)], "on_result sees only values that are not None")
+        self.assertEqual(len(report), 3, "the report has the graph's vertices")
+        for name in instances:
+            self.assertEqual(len(self.runs(name)), 1, name)
+        (_, servers_end, _), = self.runs("servers")
+        (first_start, first_end, _), = self.runs("servers[0]")
+        self.assertGreaterEqual(first_start, servers_end, "an instance started before its vertex's task ended")
+        for name in ("servers[1]", "servers[2]"):
+            self.assertGreaterEqual(self.runs(name)[0][0], first_end, f"{name} started before servers[0] ended")
+        (app_start, _, _), = self.runs("app")
+        self.assertGreaterEqual(app_start, max(self.runs(name)[0][1] for name in instances),
+                                "app started before every instance had ended")
+        self.assertEqual(sum(isinstance(v, libdag.SubwalkVertex) for v in running.keys.values()), 3)
+        self.assertEqual(len(running.keys), 6, "one task for each vertex and each instance")
+
+    def test_expansion_failures(self):
+        graph = libdag.Graph.from_dict({"after": ["nested"], "nested": [], "refused": [], "broken": []})
+        # nested expands into a sub-graph one of whose vertices expands again, into one that fails;
+        # refused returns a sub-graph with a cycle; broken's on_result raises.
+        def on_result(label, value):
+            if label == "broken":
+                raise LookupError("no such plan")
+            if label == "inner":
+                return value, {"deep": ("deep", self.folder, "fail")}
+            return value
+
+        behaviours = {"nested": ("return", ({"inner": [], "outer": ["inner"]},
+                                            {"inner": ("inner", self.folder, ("return", {"deep": []})),
+                                             "outer": ("outer", self.folder, "ok")})),
+                      "refused": ("return", {"a": ["b"], "b": ["a"]}),
+                      "broken": ("return", 1)}
+        report = dag_dask.walk(graph, task, self.client, payload=self.payload(graph, behaviours),
+                               on_result=on_result)
+        self.assertFalse(report.ok)
+        nested = report[graph.find("nested")]
+        self.assertEqual(nested.status, VertexStatus.FAILED)
+        self.assertIn("task deep broke", nested.message)
+        self.assertEqual(self.runs("outer"), [], "outer depends on inner, whose sub-graph failed")
+        self.assertEqual(report[graph.find("after")].status, VertexStatus.UPSTREAM_FAILED)
+        self.assertIsInstance(report[graph.find("refused")].exception, libdag.CycleError)
+        self.assertIsInstance(report[graph.find("broken")].exception, LookupError)
+        self.assertEqual(str(report[graph.find("broken")].exception), "no such plan")
+        self.assertEqual(report[graph.find("after")].status, VertexStatus.UPSTREAM_FAILED)
+
+    def test_semaphore_limit_shared_by_two_walks(self):
+        # One lease for the db vertices of both walks, which run at once; the web ones have no pool.
+        semaphore = distributed.Semaphore(max_leases=1, name=f"db-{os.path.basename(self.folder)}")
+        walks = []
+        for walk in ("a", "b"):
+            graph = libdag.Graph()
+            graph.add_vertices([f"{walk}-db{i}" for i in range(4)] + [f"{walk}-web{i}" for i in range(4)])
+            walks.append((graph, dag_dask.start(graph, task, self.client, payload=self.payload(graph),
+                                                limits={"db": semaphore},
+                                                pool=lambda label: "db" if "-db" in label else None)))
+        for graph, running in walks:
+            report = running.wait(timeout=BOUND_S)
+            self.assertIsNotNone(report, "the walk ended")
+            self.assertTrue(report.ok, report.message)
+            graph.close()
+        spans = sorted(run for walk in "ab" for i in range(4) for run in self.runs(f"{walk}-db{i}"))
+        self.assertEqual(len(spans), 8)
+        for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+            self.assertGreaterEqual(start, end, "two db vertices overlapped under one lease")
+        self.assertEqual(sum(len(self.runs(f"{walk}-web{i}")) for walk in "ab" for i in range(4)), 8)
+        with self.assertRaisesRegex(ValueError, "or a distributed.Semaphore"), libdag.Graph() as graph:
+            dag_dask.walk(graph, task, self.client, limits={"db": "one"})
+
+    def test_cancel_stops_tasks_waiting_for_a_lease(self):
+        # db0 holds the only lease until released; db1's task waits for it on a worker.
+        semaphore = distributed.Semaphore(max_leases=1, name=f"db-{os.path.basename(self.folder)}")
+        graph = libdag.Graph()
+        graph.add_vertices(["db0", "db1"])
+        running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"db0": "block"}),
+                                 limits={"db": semaphore}, pool=lambda label: "db")
+        wait_for_file(os.path.join(self.folder, "db0.started"))
+        running.cancel()
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the cancelled walk ended")
+        self.assertTrue(report.cancelled)
+        # The lease comes free once db0 has ended and db1, if it got the lease, gave it back unused.
+        self.assertTrue(semaphore.acquire(timeout=BOUND_S))
+        semaphore.release()
+        self.assertEqual(self.runs("db1"), [], "db1 ran after the walk was cancelled")
+        self.assertEqual(len(self.runs("db0")), 1)
+
+    def test_update_adds_vertices_mid_walk(self):
+        graph = libdag.Graph.from_dict({"a": [], "z": []})
+        payload = self.payload(graph, {"a": "block"})
+        payload["b"] = ("b", self.folder, "ok")  # for the vertex the update adds; "orphan" has none
+        running = dag_dask.start(graph, task, self.client, payload=payload)
+        wait_for_file(os.path.join(self.folder, "a.started"))
+        update = libdag.WalkUpdate()
+        b = update.add_vertex("b")
+        update.connect(b, graph.find("a"))  # b depends on a, which is running
+        update.add_vertex("orphan")
+        added = running.apply(update)
+        update.close()
+        self.assertEqual(len(added), 2)
+        self.assertEqual(self.runs("b"), [], "b waits for a")
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        (_, a_end, _), = self.runs("a")
+        (b_start, _, _), = self.runs("b")
+        self.assertGreaterEqual(b_start, a_end)
+        self.assertEqual(report[added[0]].status, VertexStatus.OK)
+        orphan = report[added[1]]
+        self.assertEqual(orphan.status, VertexStatus.FAILED)
+        self.assertIsInstance(orphan.exception, KeyError)
+        self.assertIn("payload has no entry for vertex orphan", orphan.message)
+        self.assertEqual(len(report), 4)
 
     def test_worker_killed_mid_walk(self):
         with random_graph(60, 5) as graph:

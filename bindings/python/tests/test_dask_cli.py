@@ -3,10 +3,15 @@
 import json
 import os
 import pathlib
+import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
+
+import libdag
 
 try:
     import distributed  # noqa: F401 - only whether it imports
@@ -26,11 +31,13 @@ class DaskCommandTest(unittest.TestCase):
     def test_deploy_example(self):
         folder = tempfile.mkdtemp()
         report_path = os.path.join(folder, "report.json")
-        # Each command leaves a file named for its vertex; one vertex fails with a message on stderr.
+        trace_path = os.path.join(folder, "trace.json")
+        # Each command leaves a file named for its vertex and writes a line to each stream; one vertex fails.
         command = (f'printf %s "$DAG_VERTEX" > "{folder}/$(printf %s "$DAG_VERTEX" | md5sum | cut -c1-32)"; '
+                   f'echo "out of $DAG_VERTEX"; echo "err of $DAG_VERTEX" >&2; '
                    f'if [ "$DAG_VERTEX" = "{VICTIM}" ]; then echo "no subnet today" >&2; exit 3; fi')
         done = subprocess.run([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec", command,
-                               "--report", report_path, str(EXAMPLE)],
+                               "--progress=always", "--report", report_path, "--trace", trace_path, str(EXAMPLE)],
                               capture_output=True, text=True, timeout=120, check=False)
         self.assertEqual(done.returncode, 1, done.stderr)
         with open(report_path) as report_file:
@@ -40,15 +47,90 @@ class DaskCommandTest(unittest.TestCase):
         self.assertEqual({name for name, status in statuses.items() if status == "upstream_failed"}, SKIPPED)
         failed = [v for v in report["vertices"] if v["status"] == "failed"]
         self.assertEqual([v["name"] for v in failed], [VICTIM])
-        self.assertEqual(failed[0]["message"], "exit status 3: no subnet today")
+        self.assertEqual(failed[0]["message"], f"exit status 3: err of {VICTIM}\nno subnet today")
         self.assertEqual(report["ok"], 11 - 1 - len(SKIPPED))
         ran = set()
         for entry in os.listdir(folder):
-            if entry != "report.json":
+            if entry not in ("report.json", "trace.json"):
                 with open(os.path.join(folder, entry)) as marker:
                     ran.add(marker.read())
         self.assertEqual(ran, {name for name, status in statuses.items() if status in ("ok", "failed")})
-        self.assertIn("no subnet today", done.stderr)
+        # Grouped output: each command's lines after its name, the failed one's too.
+        self.assertEqual(sorted(done.stdout.splitlines()), sorted(f"{name}: out of {name}" for name in ran))
+        for name in ran:
+            self.assertIn(f"{name}: err of {name}\n", done.stderr)
+        self.assertIn(f"{VICTIM}: no subnet today\n", done.stderr)
+        # Progress, not on a terminal: a line per vertex as it finishes, counting up to 11.
+        progress = [line for line in done.stderr.splitlines() if re.match(r"\[\d+/11\] ", line)]
+        self.assertEqual([line.split("]")[0] for line in progress], [f"[{i}/11" for i in range(1, 12)])
+        self.assertEqual({line.split("] ", 1)[1] for line in progress},
+                         {name if status == "ok" else f"{name} ({status.replace('_', '-')})"
+                          for name, status in statuses.items()})
+        # The summary of dag walk.
+        self.assertIn("5 ok, 1 failed, 5 upstream failed, 0 not run\n", done.stderr)
+        self.assertIn(f"failed: {VICTIM}: exit status 3: err of {VICTIM}\nno subnet today\n", done.stderr)
+        self.assert_trace(trace_path, statuses)
+
+    def assert_trace(self, path, statuses):
+        with open(path) as trace_file:
+            trace = json.load(trace_file)
+        self.assertEqual(trace["displayTimeUnit"], "ms")
+        spans = {e["name"]: e for e in trace["traceEvents"] if e["ph"] == "X"}
+        self.assertEqual(set(spans), {name for name, status in statuses.items() if status in ("ok", "failed")})
+        for name, span in spans.items():
+            self.assertEqual(span["args"]["status"], statuses[name])
+            self.assertGreaterEqual(span["ts"], 0)
+            self.assertGreaterEqual(span["dur"], 0)
+        tracks = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+        self.assertEqual(set(tracks), {span["tid"] for span in spans.values()})
+        self.assertTrue(all(name.startswith("worker tcp://127.0.0.1:") for name in tracks.values()), tracks)
+        # On one machine the workers' clocks are this one's: each span begins after its dependencies' end.
+        with libdag.Graph.from_file(str(EXAMPLE)) as graph:
+            for source, target in graph.edges():
+                before, after = spans.get(graph.label(target)), spans.get(graph.label(source))
+                if before is not None and after is not None:
+                    self.assertGreaterEqual(after["ts"], before["ts"] + before["dur"] - 1, graph.label(source))
+
+    def test_output_none_and_sigterm_stops_the_commands(self):
+        folder = tempfile.mkdtemp()
+        release = os.path.join(folder, "release")
+        self.addCleanup(lambda: open(release, "w").close())  # ends the command should stopping it fail
+        report_path = os.path.join(folder, "report.json")
+        # var.region, the only vertex without dependencies, runs until released, or stopped; the
+        # command's shell leaves its pid, and what it started (sleep) inherits its session.
+        command = (f'echo "said $DAG_VERTEX"; echo $$ > "{folder}/pid.tmp"; mv "{folder}/pid.tmp" "{folder}/pid"; '
+                   f'while [ ! -e "{release}" ]; do sleep 0.05; done')
+        walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec", command,
+                                 "--output", "none", "--progress=never", "--grace", "2", "--report", report_path,
+                                 str(EXAMPLE)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 120
+            while not os.path.exists(os.path.join(folder, "pid")) and walk.poll() is None:
+                self.assertLess(time.monotonic(), deadline, "the first command never started")
+                time.sleep(0.05)
+            walk.send_signal(signal.SIGTERM)
+            out, err = walk.communicate(timeout=120)
+        finally:
+            if walk.poll() is None:
+                walk.kill()
+                walk.communicate()
+        self.assertEqual(walk.returncode, 143, err)
+        self.assertEqual(out, "")
+        self.assertNotIn("[1/11]", err)
+        self.assertIn("interrupted by SIGTERM\n", err)
+        # The command was stopped before the walk ended: its shell is gone.
+        with open(os.path.join(folder, "pid")) as pid:
+            with self.assertRaises(ProcessLookupError):
+                os.kill(int(pid.read()), 0)
+        self.assertFalse(os.path.exists(release))
+        with open(report_path) as report_file:
+            report = json.load(report_file)
+        self.assertEqual(report["ok"], 0)
+        first, = [v for v in report["vertices"] if v["name"] == "[root] var.region"]
+        self.assertEqual(first["status"], "failed")
+        self.assertEqual(first["message"], "stopped by dag: killed by signal 15")
+        self.assertEqual(report["cancelled"] + report["upstream_failed"] + report["not_run"], 10)
 
     def run_bad(self, *arguments):
         done = subprocess.run([sys.executable, "-m", "libdag.dask", *arguments], capture_output=True, text=True,
@@ -61,6 +143,12 @@ class DaskCommandTest(unittest.TestCase):
         self.assertIn("'0' is not a whole number of at least 1",
                       self.run_bad("--scheduler", "local:1", "--exec", "true", "--parallelism", "0", str(EXAMPLE)))
         self.assertIn("--exec", self.run_bad("--scheduler", "local:1", str(EXAMPLE)))
+        self.assertIn("invalid choice: 'stream'",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--output", "stream", str(EXAMPLE)))
+        self.assertIn("'-1' is not a number of seconds",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--grace=-1", str(EXAMPLE)))
+        self.assertIn("invalid choice: 'sometimes'",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--progress=sometimes", str(EXAMPLE)))
         missing = os.path.join(tempfile.mkdtemp(), "missing.dot")
         self.assertIn("missing.dot", self.run_bad("--scheduler", "local:1", "--exec", "true", missing))
         cyclic = os.path.join(tempfile.mkdtemp(), "cyclic.dot")

@@ -188,6 +188,22 @@ void bench_shape(const std::string &name, int reps, std::size_t threads) {
     o.timestamps = 0;
     print(name, "dag_walk, no timestamps, report", measure(s.n, reps, walk(true)), peer);
     print(name, "dag_walk, no timestamps, no report", measure(s.n, reps, walk(false)), peer);
+    // Pull mode, as the Go and Python bindings drive it: take up to 64 ready
+    // vertices, complete each, repeat.
+    const auto pull = [&] {
+        dag_walker *w = nullptr;
+        if (dag_walk_begin(g, &o, &w, nullptr) != DAG_OK) std::abort();
+        uint64_t got[64];
+        dag_walker *from[64];
+        for (std::size_t n = 0;;) {
+            if (dag_walk_next_ready(w, got, from, 64, -1, &n, nullptr) != DAG_OK) std::abort();
+            if (n == 0) break;
+            for (std::size_t i = 0; i < n; ++i) dag_walk_complete(from[i], got[i], DAG_WALK_OK, nullptr, nullptr);
+        }
+        if (dag_walk_wait(w, nullptr, nullptr) != DAG_OK) std::abort();
+        dag_walk_free(w);
+    };
+    print(name, "pull walk, no timestamps, no report", measure(s.n, reps, pull), peer);
     dag_free(g);
 }
 

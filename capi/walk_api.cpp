@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -301,7 +302,8 @@ dag_status dag_walk_begin(dag_graph *g, const dag_walk_options *opts, dag_walker
 dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag_walker **walks, size_t capacity,
                                int timeout_ms, size_t *out_count, dag_error **err) {
     if (out_count) *out_count = 0;
-    return guard(__func__, err, [&] {
+    bool timed_out = false;
+    const dag_status st = guard(__func__, err, [&] {
         dag::Walk &w = core(walk);
         require(vertices, "vertices");
         require(walks, "walks");
@@ -310,16 +312,23 @@ dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag_walker 
         // One call hands out at most this many: room for them is reserved
         // up front, and more at once gains nothing.
         constexpr std::size_t most = 1024;
-        std::vector<dag::ReadyVertex> ready;
+        // Kept per thread: a pull loop calls this once for every few
+        // vertices, and a fresh vector each time cost a malloc and a free.
+        thread_local std::vector<dag::ReadyVertex> ready;
         const bool ended = w.next_ready(ready, std::min(capacity, most), deadline_after(timeout_ms));
         for (std::size_t i = 0; i < ready.size(); ++i) {
             vertices[i] = ready[i].id;
             walks[i] = static_cast<dag_walker *>(ready[i].walk->tag());
         }
         *out_count = ready.size();
-        if (ready.empty() && !ended)
-            throw ApiError{DAG_E_TIMEOUT, "no vertex became ready within " + std::to_string(timeout_ms) + " ms"};
+        timed_out = ready.empty() && !ended;
     });
+    // Not thrown: a caller polling with timeout 0 meets this on most calls,
+    // and an exception costs more than the poll.
+    if (st != DAG_OK || !timed_out) return st;
+    char message[64];
+    std::snprintf(message, sizeof message, "no vertex became ready within %d ms", timeout_ms);
+    return dag::capi::fail(err, DAG_E_TIMEOUT, __func__, message);
 }
 
 dag_status dag_walk_cancel(dag_walker *walk, dag_error **err) {

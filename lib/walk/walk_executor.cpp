@@ -16,6 +16,7 @@
 #endif
 
 #include "walk/asymmetric_fence.hpp"
+#include "walk/deadline_wait.hpp"
 #include "graph/error.hpp"
 #include "walk/walker.hpp"
 
@@ -429,7 +430,7 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
             if (!can_go()) return;
         } else if (!deadline) {
             pull_cv_.wait(lk, can_go);
-        } else if (!pull_cv_.wait_until(lk, *deadline, can_go)) {
+        } else if (!can_go() && !wait_until(pull_cv_, lk, *deadline, can_go)) {
             return;
         }
         if (pulls_ended_) return;
@@ -445,7 +446,8 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
                 ex.pull_cv_.notify_all();
             }
         } turn{*this, lk};
-        std::vector<Slot *> local, ready;
+        // Only the puller whose turn it is uses them.
+        std::vector<Slot *> &local = pull_local_, &ready = pull_ready_;
         struct Mark {
             const Executor *saved = current_puller;
             explicit Mark(const Executor *ex) { current_puller = ex; }

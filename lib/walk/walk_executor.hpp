@@ -259,6 +259,9 @@ private:
     std::condition_variable pull_cv_;
     bool pulling_ = false;
     bool pulls_ended_ = false;
+    // The puller's work lists, kept between turns: a pull loop takes a turn
+    // for every few vertices.
+    std::vector<Slot *> pull_local_, pull_ready_;
     std::vector<ReadyVertex> *pull_out_ = nullptr;  // the current puller's
 
     std::unique_ptr<SectionFlag[]> flags_;  // one per worker that can run at once

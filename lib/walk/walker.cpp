@@ -13,6 +13,7 @@
 
 #include "graph/error.hpp"
 #include "algorithms/validate.hpp"
+#include "walk/deadline_wait.hpp"
 #include "walk/walk_executor.hpp"
 
 namespace dag {
@@ -316,7 +317,7 @@ bool Walk::wait_until(std::chrono::steady_clock::time_point deadline) {
     if (ex_->calling_back())
         throw Error(Errc::state, "cannot wait for a walk from inside its own callback or observer");
     std::unique_lock<std::mutex> lk(mu_);
-    return finished_cv_.wait_until(lk, deadline, [&] { return finished_; });
+    return walk_detail::wait_until(finished_cv_, lk, deadline, [&] { return finished_; });
 }
 
 bool Walk::calling_back() const noexcept { return ex_->calling_back(); }
@@ -502,7 +503,8 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
     // Even once the walk has finished, the vertex decides the answer: a host
     // completing work that a cancel overtook learns it was cancelled.
     Slot *s = lookup(vertex);
-    const std::string who = "vertex " + std::to_string(vertex);
+    // Named only for an error: a completion is the pull loop's hot path.
+    const auto who = [vertex] { return "vertex " + std::to_string(vertex); };
     for (;;) {
         Word w = s->word.load(std::memory_order_acquire);
         switch (walk_detail::phase_of(w)) {
@@ -526,7 +528,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 ex_->settle_stopped();
                 return;
             case Phase::completed_early:
-                throw Error(Errc::state, who + " was already completed");
+                throw Error(Errc::state, who() + " was already completed");
             case Phase::finishing:
                 // Another completion or a cancel got there first; which one
                 // decides the answer, so wait the moment it takes to finish
@@ -536,22 +538,22 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 lk.lock();
                 continue;
             case Phase::waiting:
-                throw Error(Errc::state, who + " has not started; only a vertex whose callback returned pending can be completed");
+                throw Error(Errc::state, who() + " has not started; only a vertex whose callback returned pending can be completed");
             case Phase::expanded:
-                throw Error(Errc::state, who + " was expanded; it finishes when its sub-walk does");
+                throw Error(Errc::state, who() + " was expanded; it finishes when its sub-walk does");
             case Phase::removed:
-                throw Error(Errc::state, who + " was removed by an update");
+                throw Error(Errc::state, who() + " was removed by an update");
             case Phase::done: {
                 if (!(w & walk_detail::ran_bit))
-                    throw Error(Errc::state, who + " never started; only a vertex whose callback returned pending can be completed");
+                    throw Error(Errc::state, who() + " never started; only a vertex whose callback returned pending can be completed");
                 // Cancelled while pending, unless it was expanded: then it
                 // finished with its sub-walk.
                 const bool expanded = std::any_of(children_.begin(), children_.end(),
                                                   [&](const auto &c) { return c->parent_slot_ == s; });
-                if (expanded) throw Error(Errc::state, who + " was expanded; it finished with its sub-walk");
+                if (expanded) throw Error(Errc::state, who() + " was expanded; it finished with its sub-walk");
                 if (status_of(*s) == VertexStatus::cancelled)
-                    throw Error(Errc::cancelled, who + " was cancelled while pending");
-                throw Error(Errc::state, who + " has already finished");
+                    throw Error(Errc::cancelled, who() + " was cancelled while pending");
+                throw Error(Errc::state, who() + " has already finished");
             }
         }
     }

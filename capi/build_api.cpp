@@ -52,12 +52,6 @@ dag::VertexDeclarations &declared(dag_builder *b, uint64_t vertex) {
     return b->declarations.of(vertex);
 }
 
-void add_once(std::vector<std::string> &list, std::string &&value) {
-    for (const std::string &s : list)
-        if (s == value) return;
-    list.push_back(std::move(value));
-}
-
 void check_flags(unsigned flags, unsigned known) {
     if (flags & ~known) throw ApiError{DAG_E_INVALID_ARGUMENT, "unknown flag bits " + std::to_string(flags & ~known)};
 }
@@ -80,15 +74,15 @@ dag_status dag_builder_new(dag_graph *g, dag_builder **out, dag_error **err) {
 void dag_builder_free(dag_builder *b) { delete b; }
 
 dag_status dag_builder_provide(dag_builder *b, uint64_t vertex, const char *address, dag_error **err) {
-    return guard(__func__, err, [&] { add_once(declared(b, vertex).provides, text(address, "address")); });
+    return guard(__func__, err, [&] { declared(b, vertex).provides.push_back(text(address, "address")); });
 }
 
 dag_status dag_builder_reference(dag_builder *b, uint64_t vertex, const char *address, dag_error **err) {
-    return guard(__func__, err, [&] { add_once(declared(b, vertex).references, text(address, "address")); });
+    return guard(__func__, err, [&] { declared(b, vertex).references.push_back(text(address, "address")); });
 }
 
 dag_status dag_builder_need(dag_builder *b, uint64_t vertex, const char *key, dag_error **err) {
-    return guard(__func__, err, [&] { add_once(declared(b, vertex).needs, text(key, "key")); });
+    return guard(__func__, err, [&] { declared(b, vertex).needs.push_back(text(key, "key")); });
 }
 
 dag_status dag_builder_set_action(dag_builder *b, uint64_t vertex, dag_action action, dag_error **err) {

@@ -1738,7 +1738,8 @@ DAG_API void dag_builder_free(dag_builder *b);
  * `module.net`, `var.region`): references to it, or to anything under it
  * (`aws_instance.web[0].id`), resolve to `vertex`. Several vertices may
  * provide the same address; a reference to it then depends on each.
- * Declaring the same thing twice is a no-op.
+ * Declaring the same thing twice is the same as once (kept as declared,
+ * merged when a step runs, so declaring costs O(1) however many there are).
  *
  * @param b        the builder.
  * @param vertex   a live vertex of the builder's graph.

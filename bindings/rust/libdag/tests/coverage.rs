@@ -16,27 +16,7 @@ const SYS_ONLY: &[(&str, &str)] = &[
         "every call returns the same status, and it is the right one when \
          libdag hands out its static out-of-memory error object",
     ),
-    ("dag_builder_new", BUILDER_NOT_WRAPPED),
-    ("dag_builder_free", BUILDER_NOT_WRAPPED),
-    ("dag_builder_provide", BUILDER_NOT_WRAPPED),
-    ("dag_builder_reference", BUILDER_NOT_WRAPPED),
-    ("dag_builder_need", BUILDER_NOT_WRAPPED),
-    ("dag_builder_set_action", BUILDER_NOT_WRAPPED),
-    ("dag_builder_add_step", BUILDER_NOT_WRAPPED),
-    ("dag_builder_add_references", BUILDER_NOT_WRAPPED),
-    ("dag_builder_add_shared", BUILDER_NOT_WRAPPED),
-    ("dag_builder_add_root", BUILDER_NOT_WRAPPED),
-    ("dag_builder_add_destroy_order", BUILDER_NOT_WRAPPED),
-    ("dag_builder_add_transitive_reduction", BUILDER_NOT_WRAPPED),
-    ("dag_builder_add_prune", BUILDER_NOT_WRAPPED),
-    ("dag_build_options_init", BUILDER_NOT_WRAPPED),
-    ("dag_build", BUILDER_NOT_WRAPPED),
-    ("dag_builder_warnings", BUILDER_NOT_WRAPPED),
 ];
-
-/// Why the graph builder (1.3) is in libdag-sys only for now.
-const BUILDER_NOT_WRAPPED: &str = "the graph builder (issue 18) is declared in libdag-sys; \
-     the safe wrapper, whose steps call back into Rust, is not written yet";
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +48,19 @@ TEST(CliBuild, ExamplePlanBuildsTheDeployGraphEdgeForEdge) {
     EXPECT_EQ(built_edges, expected_edges);
     EXPECT_EQ(built_names, expected_names);
     EXPECT_EQ(built_edges.size(), 13u);
+}
+
+TEST(CliBuild, StepsAreReportedInOrderWithTheirCounts) {
+    ScratchDir dir;
+    const Outcome r = shell(dir, dag_command({"build", source_dir + "/examples/plan.json", "--steps"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<std::string> lines = lines_of(r.err);
+    const std::vector<std::string> names = {"references", "destroy order", "shared", "root", "transitive reduction"};
+    ASSERT_EQ(lines.size(), names.size()) << r.err;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        EXPECT_EQ(lines[i].rfind("step " + names[i] + ": ", 0), 0u) << lines[i];
+    EXPECT_NE(lines[0].find("9 -> 9 vertices, 0 -> 8 edges"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[4].find("11 -> 11 vertices"), std::string::npos) << lines[4];
 }
 
 TEST(CliBuild, WalkRunsTheBuiltGraphInExecutionOrder) {

@@ -17,6 +17,7 @@ struct BuildOptions {
     std::string path;
     dag_format to = DAG_FORMAT_TEXT;
     bool warn_unresolved = false;
+    bool steps = false;
     bool walk = false;
     WalkOptions walking;
 };
@@ -30,12 +31,22 @@ void add_standard_steps(dag_builder *b, const Plan &plan, bool warn_unresolved) 
     check(dag_builder_add_transitive_reduction(b, &err), &err);
 }
 
+// Terraform's trace log of its graph builder, one line a step.
+void print_step(const dag_build_step_info *info, void *) {
+    std::fprintf(stderr, "step %s: %.3f ms, %zu -> %zu vertices, %zu -> %zu edges\n", info->name,
+                 static_cast<double>(info->duration_ns) / 1e6, info->vertices_before, info->vertices_after,
+                 info->edges_before, info->edges_after);
+}
+
 int build(const BuildOptions &options) {
     Plan plan = read_plan(read_text(options.path), options.path == "-" ? "standard input" : options.path);
     dag_builder *b = plan.builder.get();
     add_standard_steps(b, plan, options.warn_unresolved);
     dag_error *err = nullptr;
-    check(dag_build(b, nullptr, &err), &err);
+    dag_build_options build_options;
+    check(dag_build_options_init(&build_options, sizeof build_options, &err), &err);
+    if (options.steps) build_options.observer = print_step;
+    check(dag_build(b, &build_options, &err), &err);
     char *raw = nullptr;
     check(dag_builder_warnings(b, &raw, &err), &err);
     const String warnings(raw);
@@ -83,6 +94,9 @@ void add_build_command(CLI::App &app, int &exit_code) {
                       "Output format (default: text)");
     command->add_flag("--warn-unresolved", options->warn_unresolved,
                       "Report unresolved references as warnings on standard error and build anyway");
+    command->add_flag("--steps", options->steps,
+                      "Print each step to standard error as it ends: its name, duration, and the vertex "
+                      "and edge counts before and after");
     command->add_flag("--walk", options->walk, "Walk the built graph as `dag walk` does instead of writing it");
     command->add_option("--exec", options->walking.exec,
                         "With --walk: run `/bin/sh -c CMD` for each vertex, with DAG_VERTEX set to its name")

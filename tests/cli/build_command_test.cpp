@@ -118,7 +118,10 @@ TEST(CliBuild, BadPlansAreInputErrors) {
     EXPECT_EQ(missing.status, 2);
     const Outcome exec_alone = shell(dir, dag_command({"build", plan, "--exec", "true"}));
     EXPECT_EQ(exec_alone.status, 2);
-    EXPECT_NE(exec_alone.err.find("--exec needs --walk"), std::string::npos) << exec_alone.err;
+    EXPECT_NE(exec_alone.err.find("--walk"), std::string::npos) << exec_alone.err;
+    const Outcome walk_and_to = shell(dir, dag_command({"build", plan, "--walk", "--to", "dot"}));
+    EXPECT_EQ(walk_and_to.status, 2);
+    EXPECT_NE(walk_and_to.err.find("--to"), std::string::npos) << walk_and_to.err;
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ void add_build_command(CLI::App &app, int &exit_code) {
               "{\"name\": \"vpc\", \"provides\": [\"aws_vpc.main\"]}]}' | dag build -",
               "vpc", "web", "  vpc"});
     command->add_option("FILE", options->path, "The plan (JSON, below); - for standard input")->required();
-    add_format_option(*command, "--to", options->to,
+    CLI::Option *to = add_format_option(*command, "--to", options->to,
                       {DAG_FORMAT_TEXT, DAG_FORMAT_DOT, DAG_FORMAT_MERMAID, DAG_FORMAT_JSON},
                       "Output format (default: text)");
     command->add_flag("--warn-unresolved", options->warn_unresolved,
@@ -97,19 +97,19 @@ void add_build_command(CLI::App &app, int &exit_code) {
     command->add_flag("--steps", options->steps,
                       "Print each step to standard error as it ends: its name, duration, and the vertex "
                       "and edge counts before and after");
-    command->add_flag("--walk", options->walk, "Walk the built graph as `dag walk` does instead of writing it");
+    CLI::Option *walk =
+        command->add_flag("--walk", options->walk, "Walk the built graph as `dag walk` does instead of writing it")
+            ->excludes(to);
     command->add_option("--exec", options->walking.exec,
                         "With --walk: run `/bin/sh -c CMD` for each vertex, with DAG_VERTEX set to its name")
-        ->type_name("CMD");
+        ->type_name("CMD")
+        ->needs(walk);
     command->add_option("--parallelism", options->walking.parallelism, "With --walk: most vertices running at once")
         ->check(CLI::Range(size_t{1}, size_t{DAG_WALK_MAX_THREADS}))
         ->capture_default_str()
-        ->type_name("N");
-    command->callback([options, &exit_code] {
-        if (!options->walk && !options->walking.exec.empty())
-            throw Failure("--exec needs --walk", bad_input);
-        exit_code = build(*options);
-    });
+        ->type_name("N")
+        ->needs(walk);
+    command->callback([options, &exit_code] { exit_code = build(*options); });
 }
 
 }  // namespace dagcli

@@ -1903,8 +1903,8 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  * needs. A destroy is *late* for CREATE_BEFORE_DESTROY and, as Terraform
  * passes create_before_destroy on to dependencies, for anything destroyed
  * that the vertex of a late destroy depends on; other destroys are *early*.
- * For every
- * edge a -> b of the input (a depends on b), where the vertices exist:
+ * For every edge a -> b of the input (a depends on b), where the vertices
+ * exist:
  *
  *   C(a) -> C(b)  creates in dependency order (the input edge, kept);
  *   D(b) -> D(a)  dependents are destroyed first (so, along a chain of
@@ -1923,9 +1923,10 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  * web (destroy); web (destroy) -> lb and subnet (destroy) -> web (old
  * instances outlive their dependents' moves); web (destroy) -> web and
  * subnet (destroy) -> subnet. Run order: vpc, subnet, web, lb,
- * web (destroy), subnet (destroy). With subnet's action DAG_ACTION_REPLACE
- * and web's DAG_ACTION_REPLACE instead, both destroys are early: web
- * (destroy), subnet (destroy), subnet, web, lb.
+ * web (destroy), subnet (destroy). With web's action DAG_ACTION_REPLACE
+ * instead, both destroys are early, and lb -> web (destroy), web ->
+ * subnet (destroy) and subnet -> web (destroy) replace the edges from old
+ * instances: web (destroy), subnet (destroy), then vpc, subnet, web, lb.
  *
  * Early destroys (dependents first), then creates (dependencies first), then
  * late destroys (dependents first) satisfies every rule, so the step never

@@ -126,6 +126,28 @@ TEST(DestroyOrder, HeaderFourVertexExample) {
                                   {"subnet (destroy)", "subnet"}}));
 }
 
+// The same with web replaced destroy-then-create: both destroys are early.
+TEST(DestroyOrder, HeaderFourVertexExampleWithoutCreateBeforeDestroy) {
+    Plan p;
+    for (const char *n : {"lb", "web", "subnet", "vpc"}) p.add(n);
+    p.g.connect(p.id("lb"), p.id("web"));
+    p.g.connect(p.id("web"), p.id("subnet"));
+    p.g.connect(p.id("subnet"), p.id("vpc"));
+    p.of("lb").action = Action::update;
+    p.of("web").action = Action::replace;
+    p.of("subnet").action = Action::replace;
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"lb", "web"},
+                                  {"web", "subnet"},
+                                  {"subnet", "vpc"},
+                                  {"subnet (destroy)", "web (destroy)"},
+                                  {"lb", "web (destroy)"},
+                                  {"web", "subnet (destroy)"},
+                                  {"subnet", "web (destroy)"},
+                                  {"web", "web (destroy)"},
+                                  {"subnet", "subnet (destroy)"}}));
+}
+
 TEST(DestroyOrder, CyclicInputRefusedInTerraformsWordsAndUnchanged) {
     Plan p = chain(Action::replace, Action::none, Action::none);
     p.g.connect(p.id("c"), p.id("a"));

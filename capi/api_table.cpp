@@ -107,6 +107,22 @@ const dag_api_table table = {
     dag_walk_report_read,
     dag_walk_progress,
     dag_select,
+    dag_builder_new,
+    dag_builder_free,
+    dag_builder_provide,
+    dag_builder_reference,
+    dag_builder_need,
+    dag_builder_set_action,
+    dag_builder_add_step,
+    dag_builder_add_references,
+    dag_builder_add_shared,
+    dag_builder_add_root,
+    dag_builder_add_destroy_order,
+    dag_builder_add_transitive_reduction,
+    dag_builder_add_prune,
+    dag_build_options_init,
+    dag_build,
+    dag_builder_warnings,
 };
 
 }  // namespace

@@ -20,7 +20,13 @@ var unbound = map[string]string{
 	"dag_walk_report_vertex":   "reports are read whole with dag_walk_report_read, which gives the same fields for many vertices per call",
 	"dag_walk_report_ran":      "reports are read whole with dag_walk_report_read, whose outcomes carry `ran`",
 	"dag_api":                  "the function table is for hosts that dlopen libdag; cgo links every function directly",
+	"dag_builder_add_step":     goStepsNotWrapped,
+	"dag_builder_add_prune":    goStepsNotWrapped,
 }
+
+// goStepsNotWrapped is why the builder's callback steps have no Go binding yet.
+const goStepsNotWrapped = "Builder offers the built-in steps; steps and prune predicates written in Go " +
+	"(issue 18) would call back into Go, which needs shims like the walk's, not written yet"
 
 func TestEveryCFunctionIsReached(t *testing.T) {
 	header, err := os.ReadFile(filepath.Join("..", "..", "include", "dag", "dag.h"))

@@ -1662,6 +1662,419 @@ DAG_API dag_status dag_select(const dag_graph *g, const uint64_t *targets, size_
                               const uint64_t *excludes, size_t exclude_count, unsigned flags,
                               dag_graph **out, dag_error **err);
 
+/* ------------------------------------------------------------------------ */
+/* Building a graph                                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Terraform builds its graph in named steps (GraphTransformers) before it
+ * walks it; a dag_builder does the same for any graph. Add the vertices with
+ * dag_add_vertex() (and any edges you know, such as `depends_on`, with
+ * dag_connect()), declare on the builder what each vertex provides,
+ * references, needs and plans to do, add the steps, and run them with
+ * dag_build(). Example: three vertices declared as
+ *
+ *     aws_vpc.main           provides aws_vpc.main, needs provider["aws"]
+ *     aws_subnet.public      provides aws_subnet.public,
+ *                            references aws_vpc.main.id, needs provider["aws"]
+ *     output.subnet          references aws_subnet.public[0].id
+ *
+ * through dag_builder_add_references(), dag_builder_add_shared(b,
+ * DAG_SHARED_CLOSE), dag_builder_add_root(b, NULL) and
+ * dag_builder_add_transitive_reduction() give: aws_subnet.public ->
+ * aws_vpc.main -> provider["aws"]; output.subnet -> aws_subnet.public;
+ * provider["aws"] (close) -> aws_subnet.public; root -> output.subnet and
+ * root -> provider["aws"] (close).
+ *
+ * The builder works on the caller's graph in place and keeps it alive (as a
+ * walk does) until dag_builder_free(). A builder is used by one thread at a
+ * time; the graph must not be walked while a build runs (DAG_E_BUSY).
+ */
+
+/** A graph's declarations and building steps. @since 1.3 */
+typedef struct dag_builder dag_builder;
+
+/**
+ * A vertex's planned change, for dag_builder_set_action() and the destroy
+ * order step. @since 1.3
+ */
+typedef enum dag_action {
+    /** Nothing to do (the default). */
+    DAG_ACTION_NONE = 0,
+    /** Created. */
+    DAG_ACTION_CREATE = 1,
+    /** Updated in place. */
+    DAG_ACTION_UPDATE = 2,
+    /** Destroyed: the vertex becomes `NAME (destroy)`. */
+    DAG_ACTION_DELETE = 3,
+    /** Destroyed, then created again: `NAME (destroy)` before `NAME`. */
+    DAG_ACTION_REPLACE = 4,
+    /** Created again, then the old one destroyed: `NAME` before `NAME (destroy)`. */
+    DAG_ACTION_CREATE_BEFORE_DESTROY = 5
+} dag_action;
+
+/**
+ * A new builder working on `g`, with no declarations and no steps. The builder
+ * holds `g`: a dag_free() of it meanwhile takes effect at dag_builder_free().
+ *
+ * @param g    the graph the steps change.
+ * @param out  receives the builder (free with dag_builder_free()).
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_new(dag_graph *g, dag_builder **out, dag_error **err);
+
+/**
+ * Frees a builder and its declarations; the graph stays as the steps left it.
+ * NULL allowed.
+ * @since 1.3
+ */
+DAG_API void dag_builder_free(dag_builder *b);
+
+/**
+ * Declares that `vertex` provides `address` (`aws_instance.web`,
+ * `module.net`, `var.region`): references to it, or to anything under it
+ * (`aws_instance.web[0].id`), resolve to `vertex`. Several vertices may
+ * provide the same address; a reference to it then depends on each.
+ * Declaring the same thing twice is the same as once (kept as declared,
+ * merged when a step runs, so declaring costs O(1) however many there are).
+ *
+ * @param b        the builder.
+ * @param vertex   a live vertex of the builder's graph.
+ * @param address  UTF-8, not empty; copied.
+ * @param err      NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_E_NULL_ARGUMENT     `b` or `address` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `address` is empty.
+ * @retval DAG_E_BAD_UTF8          `address` is not valid UTF-8.
+ * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_provide(dag_builder *b, uint64_t vertex, const char *address,
+                                       dag_error **err);
+
+/**
+ * Declares that `vertex` references `address`; the references step makes it
+ * depend on the vertices providing the longest provided prefix of it.
+ * Prefixes end before a `.` or `[` that is outside brackets and quotes, and
+ * at the end: `aws_instance.web[0].id` resolves to `aws_instance.web[0].id`,
+ * else `aws_instance.web[0]`, else `aws_instance.web`, else `aws_instance`,
+ * whichever is provided first. Parameters and errors as
+ * dag_builder_provide().
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_reference(dag_builder *b, uint64_t vertex, const char *address,
+                                         dag_error **err);
+
+/**
+ * Declares that `vertex` needs the shared vertex `key`
+ * (`provider["registry.terraform.io/hashicorp/aws"]`); see
+ * dag_builder_add_shared(). Parameters and errors as dag_builder_provide().
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_need(dag_builder *b, uint64_t vertex, const char *key, dag_error **err);
+
+/**
+ * Sets the planned change of `vertex` (DAG_ACTION_NONE by default), read by
+ * the destroy order step.
+ *
+ * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `action` is not a dag_action.
+ * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not live.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_set_action(dag_builder *b, uint64_t vertex, dag_action action,
+                                          dag_error **err);
+
+/**
+ * A step of your own. Called on the thread that called dag_build(), with the
+ * builder's graph, which it may read and change through the dag_graph
+ * functions (not through the builder). Return 0 to go on; anything else
+ * stops the build, which returns DAG_E_CANCELLED with the message
+ * `step 'NAME': ` and `*message` (when you set it; copied at once, so it
+ * may point into a buffer of yours). A C++ exception escaping it stops the
+ * build with DAG_E_CALLBACK.
+ * @since 1.3
+ */
+typedef int (*dag_build_step_fn)(dag_graph *g, const char **message, void *user_data);
+
+/**
+ * Appends a step of your own named `name`.
+ *
+ * @param b          the builder.
+ * @param name       the step's name in messages and the observer; UTF-8, not
+ *                   empty; copied.
+ * @param fn         the step.
+ * @param user_data  passed to `fn`.
+ * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_E_NULL_ARGUMENT     `b`, `name` or `fn` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
+ * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_add_step(dag_builder *b, const char *name, dag_build_step_fn fn,
+                                        void *user_data, dag_error **err);
+
+/** Flags for dag_builder_add_references(). @since 1.3 */
+enum {
+    /**
+     * Unresolved references are warnings (dag_builder_warnings()), not
+     * errors: the step connects what it can and the build goes on.
+     */
+    DAG_REFERENCES_WARN = 1
+};
+
+/**
+ * Appends the step "references" (Terraform's ReferenceTransformer): every
+ * vertex depends on the providers of each of its references (see
+ * dag_builder_reference()). A reference resolving to the referencing vertex
+ * itself is ignored, as Terraform ignores self references. References that
+ * nothing provides are reported all at once, one line each, sorted bytewise:
+ *
+ *     step 'references': 2 unresolved references:
+ *       aws_instance.web: nothing provides "var.ami"
+ *       aws_instance.web: nothing provides "var.region"
+ *
+ * and the build fails with DAG_E_NOT_FOUND, the graph unchanged by this
+ * step; with DAG_REFERENCES_WARN the lines (without the indentation) become
+ * warnings. The provided addresses are indexed once per run of the step:
+ * O(total length of the addresses) expected.
+ *
+ * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_add_references(dag_builder *b, unsigned flags, dag_error **err);
+
+/** Flags for dag_builder_add_shared(). @since 1.3 */
+enum {
+    /** Also add `NAME (close)` after every user of each shared vertex NAME. */
+    DAG_SHARED_CLOSE = 1
+};
+
+/**
+ * Appends the step "shared" (Terraform's ProviderTransformer and, with
+ * DAG_SHARED_CLOSE, CloseProviderTransformer). For each key needed (see
+ * dag_builder_need()), the shared vertex is the vertices providing the key
+ * (dag_builder_provide()), else the vertex named as the key, else a new
+ * vertex named as the key, created then. Every vertex needing the key
+ * depends on it. With DAG_SHARED_CLOSE, the vertex named `NAME (close)`
+ * (created when none is; NAME is the shared vertex's name, or its id when it
+ * has none) depends on every vertex needing the key.
+ *
+ * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_add_shared(dag_builder *b, unsigned flags, dag_error **err);
+
+/**
+ * Appends the step "root" (Terraform's RootTransformer): a vertex named
+ * `name` (NULL: "root") that depends on every vertex nothing depends on. When
+ * exactly one vertex has no dependents the step changes nothing. The build
+ * fails with DAG_E_DUPLICATE_NAME when `name` is another vertex's.
+ *
+ * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
+ * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
+ * @retval DAG_E_NOMEM             out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_error **err);
+
+/**
+ * Appends the step "destroy order": the apply graph of the planned actions
+ * (dag_builder_set_action()), Terraform's DiffTransformer,
+ * DestroyEdgeTransformer and CBDEdgeTransformer in one. Run it after the
+ * references and before "shared" (so destroy vertices are attached to their
+ * provider too) and "root".
+ *
+ * What each vertex becomes: DAG_ACTION_NONE, CREATE and UPDATE stay as they
+ * are, C(v) = v. DAG_ACTION_DELETE: v becomes its destroy vertex D(v), keeping
+ * its id, renamed `NAME (destroy)`, its edges replaced by the rules below.
+ * DAG_ACTION_REPLACE and CREATE_BEFORE_DESTROY: v stays as C(v), and a new
+ * vertex D(v) `NAME (destroy)` (unnamed if v is) gets v's user data and
+ * needs. A destroy is *late* for CREATE_BEFORE_DESTROY and, as Terraform
+ * passes create_before_destroy on to dependencies, for anything destroyed
+ * that the vertex of a late destroy depends on; other destroys are *early*.
+ * For every edge a -> b of the input (a depends on b), where the vertices
+ * exist:
+ *
+ *   C(a) -> C(b)  creates in dependency order (the input edge, kept);
+ *   D(b) -> D(a)  dependents are destroyed first (so, along a chain of
+ *                 destroyed vertices, every dependent before); a path
+ *                 through vertices that are not destroyed orders nothing;
+ *   C(a) -> D(b)  when D(b) is early: nothing is created against what goes;
+ *   D(b) -> C(a)  when D(b) is late: the old b outlives a's move to the new;
+ *   C(b) -> D(a)  when D(a) is early and b is created, updated or replaced;
+ *
+ * and C(v) -> D(v) for an early replace, D(v) -> C(v) for a late one.
+ *
+ * Four-vertex example: lb -> web -> subnet -> vpc, with lb updated, web
+ * replaced create-before-destroy, subnet replaced and vpc left alone. web's
+ * destroy is late, so subnet's is too (web depends on it). The apply graph:
+ * lb -> web, web -> subnet, subnet -> vpc (kept); subnet (destroy) ->
+ * web (destroy); web (destroy) -> lb and subnet (destroy) -> web (old
+ * instances outlive their dependents' moves); web (destroy) -> web and
+ * subnet (destroy) -> subnet. Run order: vpc, subnet, web, lb,
+ * web (destroy), subnet (destroy). With web's action DAG_ACTION_REPLACE
+ * instead, both destroys are early, and lb -> web (destroy), web ->
+ * subnet (destroy) and subnet -> web (destroy) replace the edges from old
+ * instances: web (destroy), subnet (destroy), then vpc, subnet, web, lb.
+ *
+ * Early destroys (dependents first), then creates (dependencies first), then
+ * late destroys (dependents first) satisfies every rule, so the step never
+ * makes a cycle of an acyclic graph. A cyclic input fails the build with
+ * DAG_E_CYCLE and Terraform's words ("Cycle:" then one name a line, as
+ * dag_validate() writes it), the graph unchanged; so does a destroy name
+ * already taken, with DAG_E_DUPLICATE_NAME.
+ *
+ * @retval DAG_E_NULL_ARGUMENT  `b` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_add_destroy_order(dag_builder *b, dag_error **err);
+
+/**
+ * Appends the step "transitive reduction" (Terraform's
+ * TransitiveReductionTransformer): dag_transitive_reduction() of the graph.
+ * A cycle fails the build with DAG_E_CYCLE.
+ *
+ * @retval DAG_E_NULL_ARGUMENT  `b` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_add_transitive_reduction(dag_builder *b, dag_error **err);
+
+/**
+ * Appends the step "prune" (Terraform's PruneUnusedNodesTransformer):
+ * removes every vertex nothing depends on for which `fn` returns nonzero,
+ * again until none is left, since removing one can leave its dependencies
+ * unused. `fn` is called on the building thread, at most once per vertex and
+ * only for vertices nothing depends on at that moment; it may read the graph
+ * but not change it. A C++ exception escaping it stops the build with
+ * DAG_E_CALLBACK.
+ *
+ * @retval DAG_E_NULL_ARGUMENT  `b` or `fn` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_add_prune(dag_builder *b, dag_predicate_fn fn, void *user_data,
+                                         dag_error **err);
+
+/**
+ * What the build observer hears after each step that succeeded. It begins
+ * with its size: read fields past the release you were built against only
+ * when `size` covers them. Valid during the call only.
+ * @since 1.3
+ */
+typedef struct dag_build_step_info {
+    /** sizeof(dag_build_step_info) as this library was built. */
+    size_t size;
+    /** The step's name. */
+    const char *name;
+    /** Its position among the steps, from 0. */
+    size_t index;
+    /** How long it took, in nanoseconds (steady clock). */
+    uint64_t duration_ns;
+    /** The graph's vertex count before the step. */
+    size_t vertices_before;
+    /** The graph's edge count before the step. */
+    size_t edges_before;
+    /** The graph's vertex count after the step. */
+    size_t vertices_after;
+    /** The graph's edge count after the step. */
+    size_t edges_after;
+    /** The graph, to read or dump (dag_export_graph()); not to change. */
+    const dag_graph *graph;
+} dag_build_step_info;
+
+/**
+ * The build observer: called on the thread that called dag_build(), after
+ * each step that succeeded, in order. It may read the graph. A C++ exception
+ * escaping it stops the build with DAG_E_CALLBACK.
+ * @since 1.3
+ */
+typedef void (*dag_build_observer_fn)(const dag_build_step_info *info, void *user_data);
+
+/**
+ * Options for dag_build(). Initialise with dag_build_options_init() or
+ * DAG_BUILD_OPTIONS_INIT; it grows as dag_walk_options does.
+ * @since 1.3
+ */
+typedef struct dag_build_options {
+    /** sizeof(dag_build_options) as the caller was built. */
+    size_t size;
+    /** Nonzero (the default): dag_validate() the graph after the last step. */
+    int validate;
+    /** Nonzero (the default): that validation applies the single-root rule. */
+    int single_root;
+    /** NULL (the default), or called after each step. */
+    dag_build_observer_fn observer;
+    /** Passed to `observer`. */
+    void *observer_data;
+} dag_build_options;
+
+/** The defaults of dag_build_options_init(). @since 1.3 */
+#define DAG_BUILD_OPTIONS_INIT { sizeof(dag_build_options), 1, 1, NULL, NULL }
+
+/**
+ * Fills the first `size` bytes of `opts` with the defaults.
+ *
+ * @retval DAG_E_NULL_ARGUMENT     `opts` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.3 layout.
+ * @since 1.3
+ */
+DAG_API dag_status dag_build_options_init(dag_build_options *opts, size_t size, dag_error **err);
+
+/**
+ * Runs the builder's steps in the order they were added, then validates the
+ * graph unless `opts->validate` is 0. The first step that fails stops the
+ * build: the graph stays as the steps before it (and any part the failing
+ * step did, for a step of your own) left it, and the error's message names
+ * the step (`dag_build: step 'references': 1 unresolved reference:...`). A
+ * failed validation gives dag_validate()'s status and the message
+ * `dag_build: validation: ` and its text. Warnings of earlier runs are
+ * cleared first. A builder may run again (after more declarations, say):
+ * steps run on the graph as it is then.
+ *
+ * @param b     the builder.
+ * @param opts  NULL for the defaults, or options from dag_build_options_init().
+ * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  every step ran and the graph is valid.
+ * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
+ * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.3 layout, or above
+ *         this library's with a non-zero byte it does not know.
+ * @retval DAG_E_BUSY              the graph is being walked.
+ * @retval DAG_E_CANCELLED         a step of yours returned nonzero.
+ * @retval DAG_E_CALLBACK          a C++ exception escaped a step, the prune
+ *         predicate or the observer.
+ * @return otherwise the failing step's status (DAG_E_NOT_FOUND for
+ *         unresolved references, DAG_E_CYCLE, DAG_E_DUPLICATE_NAME...) or the
+ *         validation's (DAG_E_CYCLE, DAG_E_NO_ROOT, DAG_E_MULTIPLE_ROOTS).
+ * @since 1.3
+ */
+DAG_API dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **err);
+
+/**
+ * The warnings of the last dag_build(), one a line (joined with "\n"), ""
+ * when there are none.
+ *
+ * @param b    the builder.
+ * @param out  receives the text (free with dag_string_free()).
+ * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_E_NULL_ARGUMENT  `b` or `out` is NULL.
+ * @retval DAG_E_NOMEM          out of memory.
+ * @since 1.3
+ */
+DAG_API dag_status dag_builder_warnings(const dag_builder *b, char **out, dag_error **err);
+
 
 /* ------------------------------------------------------------------------ */
 /* Walks                                                                     */
@@ -2916,6 +3329,39 @@ typedef struct dag_api_table {
     dag_status (*select)(const dag_graph *g, const uint64_t *targets, size_t target_count,
                          const uint64_t *excludes, size_t exclude_count, unsigned flags,
                          dag_graph **out, dag_error **err);
+    /** dag_builder_new(); @since 1.3 */
+    dag_status (*builder_new)(dag_graph *g, dag_builder **out, dag_error **err);
+    /** dag_builder_free(); @since 1.3 */
+    void (*builder_free)(dag_builder *b);
+    /** dag_builder_provide(); @since 1.3 */
+    dag_status (*builder_provide)(dag_builder *b, uint64_t vertex, const char *address, dag_error **err);
+    /** dag_builder_reference(); @since 1.3 */
+    dag_status (*builder_reference)(dag_builder *b, uint64_t vertex, const char *address, dag_error **err);
+    /** dag_builder_need(); @since 1.3 */
+    dag_status (*builder_need)(dag_builder *b, uint64_t vertex, const char *key, dag_error **err);
+    /** dag_builder_set_action(); @since 1.3 */
+    dag_status (*builder_set_action)(dag_builder *b, uint64_t vertex, dag_action action, dag_error **err);
+    /** dag_builder_add_step(); @since 1.3 */
+    dag_status (*builder_add_step)(dag_builder *b, const char *name, dag_build_step_fn fn, void *user_data,
+                                   dag_error **err);
+    /** dag_builder_add_references(); @since 1.3 */
+    dag_status (*builder_add_references)(dag_builder *b, unsigned flags, dag_error **err);
+    /** dag_builder_add_shared(); @since 1.3 */
+    dag_status (*builder_add_shared)(dag_builder *b, unsigned flags, dag_error **err);
+    /** dag_builder_add_root(); @since 1.3 */
+    dag_status (*builder_add_root)(dag_builder *b, const char *name, dag_error **err);
+    /** dag_builder_add_destroy_order(); @since 1.3 */
+    dag_status (*builder_add_destroy_order)(dag_builder *b, dag_error **err);
+    /** dag_builder_add_transitive_reduction(); @since 1.3 */
+    dag_status (*builder_add_transitive_reduction)(dag_builder *b, dag_error **err);
+    /** dag_builder_add_prune(); @since 1.3 */
+    dag_status (*builder_add_prune)(dag_builder *b, dag_predicate_fn fn, void *user_data, dag_error **err);
+    /** dag_build_options_init(); @since 1.3 */
+    dag_status (*build_options_init)(dag_build_options *opts, size_t size, dag_error **err);
+    /** dag_build(); @since 1.3 */
+    dag_status (*build)(dag_builder *b, const dag_build_options *opts, dag_error **err);
+    /** dag_builder_warnings(); @since 1.3 */
+    dag_status (*builder_warnings)(const dag_builder *b, char **out, dag_error **err);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

@@ -134,4 +134,20 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->search, &dag_search);
     EXPECT_EQ(t->walk_fail, &dag_walk_fail);
     EXPECT_EQ(t->select, &dag_select);
+    EXPECT_EQ(t->builder_new, &dag_builder_new);
+    EXPECT_EQ(t->builder_free, &dag_builder_free);
+    EXPECT_EQ(t->builder_provide, &dag_builder_provide);
+    EXPECT_EQ(t->builder_reference, &dag_builder_reference);
+    EXPECT_EQ(t->builder_need, &dag_builder_need);
+    EXPECT_EQ(t->builder_set_action, &dag_builder_set_action);
+    EXPECT_EQ(t->builder_add_step, &dag_builder_add_step);
+    EXPECT_EQ(t->builder_add_references, &dag_builder_add_references);
+    EXPECT_EQ(t->builder_add_shared, &dag_builder_add_shared);
+    EXPECT_EQ(t->builder_add_root, &dag_builder_add_root);
+    EXPECT_EQ(t->builder_add_destroy_order, &dag_builder_add_destroy_order);
+    EXPECT_EQ(t->builder_add_transitive_reduction, &dag_builder_add_transitive_reduction);
+    EXPECT_EQ(t->builder_add_prune, &dag_builder_add_prune);
+    EXPECT_EQ(t->build_options_init, &dag_build_options_init);
+    EXPECT_EQ(t->build, &dag_build);
+    EXPECT_EQ(t->builder_warnings, &dag_builder_warnings);
 }

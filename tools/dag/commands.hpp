@@ -17,5 +17,7 @@ void add_format_commands(CLI::App &app, int &exit_code);
 void add_walk_command(CLI::App &app, int &exit_code);
 // render
 void add_render_command(CLI::App &app, int &exit_code);
+// build
+void add_build_command(CLI::App &app, int &exit_code);
 
 }  // namespace dagcli

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "format_option.hpp"
 
@@ -18,15 +19,16 @@ void add_input(CLI::App &command, Input &input) {
 
 namespace {
 
-std::string read_stdin() {
+std::string read_all(std::FILE *file, const std::string &shown) {
     std::string data;
     char buffer[65536];
     size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) data.append(buffer, n);
-    if (std::ferror(stdin))
-        throw Failure(std::string("cannot read standard input: ") + std::strerror(errno), bad_input);
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) data.append(buffer, n);
+    if (std::ferror(file)) throw Failure("cannot read " + shown + ": " + std::strerror(errno), bad_input);
     return data;
 }
+
+std::string read_stdin() { return read_all(stdin, "standard input"); }
 
 }  // namespace
 
@@ -53,6 +55,13 @@ Graph load(const Input &input) {
         throw Failure(where + e.what(), e.exit_status());
     }
     return Graph(g);
+}
+
+std::string read_text(const std::string &path) {
+    if (path == "-") return read_stdin();
+    std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(std::fopen(path.c_str(), "rb"), std::fclose);
+    if (!file) throw Failure("cannot open " + path + ": " + std::strerror(errno), bad_input);
+    return read_all(file.get(), path);
 }
 
 }  // namespace dagcli

@@ -21,6 +21,10 @@ void add_input(CLI::App &command, Input &input);
 // The graph, or a Failure with exit status 2 that names the file.
 Graph load(const Input &input);
 
+// The whole of file `path` ("-" for standard input), or a Failure with
+// exit status 2 that names it.
+std::string read_text(const std::string &path);
+
 // The file as messages name it.
 std::string shown_name(const Input &input);
 

@@ -31,6 +31,7 @@ int main(int argc, char **argv) {
     dagcli::add_format_commands(app, exit_code);
     dagcli::add_walk_command(app, exit_code);
     dagcli::add_render_command(app, exit_code);
+    dagcli::add_build_command(app, exit_code);
     dagcli::add_completion_command(app, exit_code);
     dagcli::add_man_flag(app, version);
 

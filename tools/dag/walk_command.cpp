@@ -25,27 +25,13 @@
 #include "status_line.hpp"
 #include "ticker.hpp"
 #include "trace_file.hpp"
+#include "walk_command.hpp"
 #include "walk_report_file.hpp"
 #include "walk_result.hpp"
 #include "worker_tracks.hpp"
 
 namespace dagcli {
 namespace {
-
-struct WalkOptions {
-    Input input;
-    size_t parallelism = 10;
-    bool reverse = false;
-    Selection selection;
-    bool fail_fast = false;
-    // auto, always or never.
-    std::string progress = "auto";
-    std::string exec;
-    OutputMode output = OutputMode::grouped;
-    double grace_seconds = 5;
-    std::string report_file;
-    std::string trace_file;
-};
 
 // Shared by the callback and the observer, which run on libdag's pool threads.
 struct WalkRun {
@@ -195,7 +181,9 @@ void write_result_files(const WalkOptions &options, const WalkResult &result) {
     if (!options.trace_file.empty()) write_trace_file(options.trace_file, result);
 }
 
-int walk(const WalkOptions &options) {
+}  // namespace
+
+int walk_graph(Graph loaded, const WalkOptions &options) {
     Shell shell(options.output);
     Cancellation cancellation;
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
@@ -206,7 +194,7 @@ int walk(const WalkOptions &options) {
         shell.stop(grace);
     });
 
-    Graph g = apply_selection(load(options.input), options.input, options.selection, options.reverse);
+    Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
     if (progress && can_redraw(2)) run.status.emplace(2);
@@ -266,8 +254,6 @@ int walk(const WalkOptions &options) {
     check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
     return signal != 0 ? exit_status_after(signal) : failed;
 }
-
-}  // namespace
 
 void add_walk_command(CLI::App &app, int &exit_code) {
     auto options = std::make_shared<WalkOptions>();
@@ -333,7 +319,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "Write the walk as Chrome trace-event JSON to FILE (open it in Perfetto or "
                         "chrome://tracing): a span per vertex that ran, a track per worker thread")
         ->type_name("FILE");
-    command->callback([options, &exit_code] { exit_code = walk(*options); });
+    command->callback([options, &exit_code] { exit_code = walk_graph(load(options->input), *options); });
 }
 
 }  // namespace dagcli

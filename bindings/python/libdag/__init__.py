@@ -20,6 +20,7 @@ library; otherwise the system's search finds it.
 from . import _native
 from . import errors
 from .errors import *  # noqa: F401,F403 (every error class, listed in errors.__all__)
+from .build import Action, Builder, BuildStep
 from .formats import Format
 from .graph import Graph
 from .traversal import Search, Visit
@@ -42,6 +43,9 @@ library_path = _native.path
 
 __all__ = [
     "Graph",
+    "Builder",
+    "Action",
+    "BuildStep",
     "Validation",
     "Format",
     "Search",

@@ -82,6 +82,18 @@ SEARCH_FIRST_MATCH = 2
 SELECT_DEPENDENTS = 1
 SELECT_ALL = 2
 
+# dag_action (1.3)
+ACTION_NONE = 0
+ACTION_CREATE = 1
+ACTION_UPDATE = 2
+ACTION_DELETE = 3
+ACTION_REPLACE = 4
+ACTION_CREATE_BEFORE_DESTROY = 5
+
+# dag_builder_add_references and dag_builder_add_shared flags (1.3)
+REFERENCES_WARN = 1
+SHARED_CLOSE = 1
+
 WALK_MAX_THREADS = 1024
 
 
@@ -117,6 +129,10 @@ class dag_walk_update(Structure):
     """Opaque."""
 
 
+class dag_builder(Structure):
+    """Opaque."""
+
+
 error_p = POINTER(dag_error)
 ids_p = POINTER(dag_ids)
 graph_p = POINTER(dag_graph)
@@ -125,6 +141,7 @@ id_lists_p = POINTER(dag_id_lists)
 walker_p = POINTER(dag_walker)
 walk_report_p = POINTER(dag_walk_report)
 walk_update_p = POINTER(dag_walk_update)
+builder_p = POINTER(dag_builder)
 uint64_p = POINTER(c_uint64)
 size_p = POINTER(c_size_t)
 
@@ -197,6 +214,42 @@ class WalkOptions(Structure):
         ("thread_hook_data", c_void_p),
         ("event_observer", EVENT_FN),
         ("event_observer_data", c_void_p),
+    ]
+
+
+# The graph and message arguments are raw addresses: the step reaches the
+# graph through its Python object, and writes *message itself.
+BUILD_STEP_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_void_p)
+
+
+class BuildStepInfo(Structure):
+    """dag_build_step_info."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("name", c_char_p),
+        ("index", c_size_t),
+        ("duration_ns", c_uint64),
+        ("vertices_before", c_size_t),
+        ("edges_before", c_size_t),
+        ("vertices_after", c_size_t),
+        ("edges_after", c_size_t),
+        ("graph", c_void_p),
+    ]
+
+
+BUILD_OBSERVER_FN = CFUNCTYPE(None, POINTER(BuildStepInfo), c_void_p)
+
+
+class BuildOptions(Structure):
+    """dag_build_options."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("validate", c_int),
+        ("single_root", c_int),
+        ("observer", BUILD_OBSERVER_FN),
+        ("observer_data", c_void_p),
     ]
 
 
@@ -320,6 +373,22 @@ _PROTOTYPES = {
     "dag_api": (c_void_p, [c_uint]),
     # 1.3
     "dag_select": (c_int, [graph_p, uint64_p, c_size_t, uint64_p, c_size_t, c_uint, POINTER(graph_p), _E]),
+    "dag_builder_new": (c_int, [graph_p, POINTER(builder_p), _E]),
+    "dag_builder_free": (None, [builder_p]),
+    "dag_builder_provide": (c_int, [builder_p, c_uint64, c_char_p, _E]),
+    "dag_builder_reference": (c_int, [builder_p, c_uint64, c_char_p, _E]),
+    "dag_builder_need": (c_int, [builder_p, c_uint64, c_char_p, _E]),
+    "dag_builder_set_action": (c_int, [builder_p, c_uint64, c_int, _E]),
+    "dag_builder_add_step": (c_int, [builder_p, c_char_p, BUILD_STEP_FN, c_void_p, _E]),
+    "dag_builder_add_references": (c_int, [builder_p, c_uint, _E]),
+    "dag_builder_add_shared": (c_int, [builder_p, c_uint, _E]),
+    "dag_builder_add_root": (c_int, [builder_p, c_char_p, _E]),
+    "dag_builder_add_destroy_order": (c_int, [builder_p, _E]),
+    "dag_builder_add_transitive_reduction": (c_int, [builder_p, _E]),
+    "dag_builder_add_prune": (c_int, [builder_p, PREDICATE_FN, c_void_p, _E]),
+    "dag_build_options_init": (c_int, [POINTER(BuildOptions), c_size_t, _E]),
+    "dag_build": (c_int, [builder_p, POINTER(BuildOptions), _E]),
+    "dag_builder_warnings": (c_int, [builder_p, POINTER(c_void_p), _E]),
 }
 
 

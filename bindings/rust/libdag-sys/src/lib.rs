@@ -78,6 +78,8 @@ opaque! {
     dag_walker,
     /// The outcome of a walk; freed by [`dag_walk_report_free`].
     dag_walk_report,
+    /// A graph's declarations and building steps (1.3); freed by [`dag_builder_free`].
+    dag_builder,
     /// A batch of changes for a running walk; freed by [`dag_walk_update_free`]. Not thread-safe.
     dag_walk_update,
 }
@@ -223,6 +225,69 @@ pub const DAG_SELECT_DEPENDENTS: c_uint = 1;
 pub const DAG_SELECT_ALL: c_uint = 2;
 
 // ---------------------------------------------------------------------------
+// Building a graph (1.3)
+// ---------------------------------------------------------------------------
+
+/// A vertex's planned change, for [`dag_builder_set_action`] (1.3).
+pub type dag_action = c_int;
+/// Nothing to do (the default).
+pub const DAG_ACTION_NONE: dag_action = 0;
+/// Created.
+pub const DAG_ACTION_CREATE: dag_action = 1;
+/// Updated in place.
+pub const DAG_ACTION_UPDATE: dag_action = 2;
+/// Destroyed: the vertex becomes `NAME (destroy)`.
+pub const DAG_ACTION_DELETE: dag_action = 3;
+/// Destroyed, then created again.
+pub const DAG_ACTION_REPLACE: dag_action = 4;
+/// Created again, then the old one destroyed.
+pub const DAG_ACTION_CREATE_BEFORE_DESTROY: dag_action = 5;
+
+/// [`dag_builder_add_references`]: unresolved references are warnings (1.3).
+pub const DAG_REFERENCES_WARN: c_uint = 1;
+/// [`dag_builder_add_shared`]: also add `NAME (close)` vertices (1.3).
+pub const DAG_SHARED_CLOSE: c_uint = 1;
+
+/// A step of your own: 0 goes on, anything else stops the build (1.3).
+pub type dag_build_step_fn = Option<
+    unsafe extern "C" fn(
+        g: *mut dag_graph,
+        message: *mut *const c_char,
+        user_data: *mut c_void,
+    ) -> c_int,
+>;
+
+/// What the build observer hears after each step (1.3); read `size` first.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dag_build_step_info {
+    pub size: usize,
+    pub name: *const c_char,
+    pub index: usize,
+    pub duration_ns: u64,
+    pub vertices_before: usize,
+    pub edges_before: usize,
+    pub vertices_after: usize,
+    pub edges_after: usize,
+    pub graph: *const dag_graph,
+}
+
+/// The build observer (1.3).
+pub type dag_build_observer_fn =
+    Option<unsafe extern "C" fn(info: *const dag_build_step_info, user_data: *mut c_void)>;
+
+/// Options for [`dag_build`] (1.3); fill through [`dag_build_options_init`].
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct dag_build_options {
+    pub size: usize,
+    pub validate: c_int,
+    pub single_root: c_int,
+    pub observer: dag_build_observer_fn,
+    pub observer_data: *mut c_void,
+}
+
+// ---------------------------------------------------------------------------
 // Walks
 // ---------------------------------------------------------------------------
 
@@ -362,7 +427,11 @@ pub struct dag_walk_event_info {
 
 /// The event observer (1.2).
 pub type dag_walk_event_fn = Option<
-    unsafe extern "C" fn(walk: *mut dag_walker, info: *const dag_walk_event_info, user_data: *mut c_void),
+    unsafe extern "C" fn(
+        walk: *mut dag_walker,
+        info: *const dag_walk_event_info,
+        user_data: *mut c_void,
+    ),
 >;
 
 pub type dag_thread_hook_fn = Option<unsafe extern "C" fn(thread_hook_data: *mut c_void)>;
@@ -1065,6 +1134,125 @@ pub struct dag_api_table {
             err: *mut *mut dag_error,
         ) -> dag_status,
     >,
+    /// [`dag_builder_new`]
+    pub builder_new: Option<
+        unsafe extern "C" fn(
+            g: *mut dag_graph,
+            out: *mut *mut dag_builder,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_free`]
+    pub builder_free: Option<unsafe extern "C" fn(b: *mut dag_builder)>,
+    /// [`dag_builder_provide`]
+    pub builder_provide: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            vertex: u64,
+            address: *const c_char,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_reference`]
+    pub builder_reference: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            vertex: u64,
+            address: *const c_char,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_need`]
+    pub builder_need: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            vertex: u64,
+            key: *const c_char,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_set_action`]
+    pub builder_set_action: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            vertex: u64,
+            action: dag_action,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_add_step`]
+    pub builder_add_step: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            name: *const c_char,
+            f: dag_build_step_fn,
+            user_data: *mut c_void,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_add_references`]
+    pub builder_add_references: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            flags: c_uint,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_add_shared`]
+    pub builder_add_shared: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            flags: c_uint,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_add_root`]
+    pub builder_add_root: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            name: *const c_char,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_add_destroy_order`]
+    pub builder_add_destroy_order:
+        Option<unsafe extern "C" fn(b: *mut dag_builder, err: *mut *mut dag_error) -> dag_status>,
+    /// [`dag_builder_add_transitive_reduction`]
+    pub builder_add_transitive_reduction:
+        Option<unsafe extern "C" fn(b: *mut dag_builder, err: *mut *mut dag_error) -> dag_status>,
+    /// [`dag_builder_add_prune`]
+    pub builder_add_prune: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            f: dag_predicate_fn,
+            user_data: *mut c_void,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_build_options_init`]
+    pub build_options_init: Option<
+        unsafe extern "C" fn(
+            opts: *mut dag_build_options,
+            size: usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_build`]
+    pub build: Option<
+        unsafe extern "C" fn(
+            b: *mut dag_builder,
+            opts: *const dag_build_options,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_builder_warnings`]
+    pub builder_warnings: Option<
+        unsafe extern "C" fn(
+            b: *const dag_builder,
+            out: *mut *mut c_char,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
 }
 
 /// The ABI major version [`dag_api`] accepts today.
@@ -1652,6 +1840,106 @@ extern "C" {
         exclude_count: usize,
         flags: c_uint,
         out: *mut *mut dag_graph,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+
+    // --- building a graph (1.3) --------------------------------------------
+
+    /// A new builder working on `g` in place, holding it until freed.
+    pub fn dag_builder_new(
+        g: *mut dag_graph,
+        out: *mut *mut dag_builder,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Frees a builder; NULL allowed.
+    pub fn dag_builder_free(b: *mut dag_builder);
+    /// Declares that `vertex` provides `address`.
+    pub fn dag_builder_provide(
+        b: *mut dag_builder,
+        vertex: u64,
+        address: *const c_char,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Declares that `vertex` references `address`.
+    pub fn dag_builder_reference(
+        b: *mut dag_builder,
+        vertex: u64,
+        address: *const c_char,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Declares that `vertex` needs the shared vertex `key`.
+    pub fn dag_builder_need(
+        b: *mut dag_builder,
+        vertex: u64,
+        key: *const c_char,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Sets the planned change of `vertex`.
+    pub fn dag_builder_set_action(
+        b: *mut dag_builder,
+        vertex: u64,
+        action: dag_action,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Appends a step of your own.
+    pub fn dag_builder_add_step(
+        b: *mut dag_builder,
+        name: *const c_char,
+        f: dag_build_step_fn,
+        user_data: *mut c_void,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Appends the step "references".
+    pub fn dag_builder_add_references(
+        b: *mut dag_builder,
+        flags: c_uint,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Appends the step "shared".
+    pub fn dag_builder_add_shared(
+        b: *mut dag_builder,
+        flags: c_uint,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Appends the step "root".
+    pub fn dag_builder_add_root(
+        b: *mut dag_builder,
+        name: *const c_char,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Appends the step "destroy order".
+    pub fn dag_builder_add_destroy_order(
+        b: *mut dag_builder,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Appends the step "transitive reduction".
+    pub fn dag_builder_add_transitive_reduction(
+        b: *mut dag_builder,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Appends the step "prune".
+    pub fn dag_builder_add_prune(
+        b: *mut dag_builder,
+        f: dag_predicate_fn,
+        user_data: *mut c_void,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Fills `size` bytes of `opts` with the defaults.
+    pub fn dag_build_options_init(
+        opts: *mut dag_build_options,
+        size: usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Runs the steps in order, then validates.
+    pub fn dag_build(
+        b: *mut dag_builder,
+        opts: *const dag_build_options,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// The last build's warnings, one a line.
+    pub fn dag_builder_warnings(
+        b: *const dag_builder,
+        out: *mut *mut c_char,
         err: *mut *mut dag_error,
     ) -> dag_status;
 

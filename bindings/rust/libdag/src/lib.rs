@@ -73,6 +73,7 @@
 #![warn(missing_docs)]
 
 mod algorithms;
+mod builder;
 mod error;
 mod graph;
 mod names;
@@ -89,6 +90,7 @@ use std::ffi::CStr;
 pub use libdag_sys as sys;
 
 pub use algorithms::{Search, SearchAction, Traversal, Validation, Visit};
+pub use builder::{Action, Builder};
 pub use error::{BoxError, Error, Result, Status};
 pub use graph::{Format, Graph, VertexId};
 pub use options::{EventKind, WalkEvent, WalkOptions};

@@ -1,0 +1,239 @@
+// Graph building from declarations through the public C API (issue 18):
+//
+//  1. resolving R references against P providers (default 10^6 against 10^5)
+//     with the "references" step, next to a straightforward resolution in
+//     this file: a std::map of the provided addresses, each reference's
+//     prefixes looked up longest first, then the edges added with
+//     dag_connect_many (the same graph results; checked);
+//  2. a plan of V vertices (default 10^5) through every standard step
+//     (references, destroy order, shared with close vertices, root,
+//     transitive reduction, validation), timed per step by the observer.
+//
+// Times are the best of the repetitions; declaring (dag_builder_reference
+// per address) is reported apart from the build.
+//
+//   plan_bench [providers] [references] [plan-vertices] [repetitions]
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dag/dag.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void check(dag_status st, dag_error *err, const char *what) {
+    if (st == DAG_OK) return;
+    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(st));
+    std::exit(1);
+}
+
+struct Declarations {
+    std::vector<std::string> provided;                    // provided[i] by vertex i
+    std::vector<std::pair<std::size_t, std::string>> refs;  // (referencing vertex, address)
+};
+
+// Provider i provides `aws_instance.rI`; each reference names a random
+// provider's attribute, half of them through a counted instance, so the
+// longest provided prefix is two or three cuts short of the whole.
+Declarations declarations(std::size_t providers, std::size_t references, std::mt19937_64 &rng) {
+    Declarations d;
+    for (std::size_t i = 0; i < providers; ++i) d.provided.push_back("aws_instance.r" + std::to_string(i));
+    for (std::size_t k = 0; k < references; ++k) {
+        const std::size_t from = rng() % providers, to = rng() % providers;
+        std::string a = d.provided[to];
+        if (rng() % 2) a += "[" + std::to_string(rng() % 4) + "]";
+        a += ".attribute_" + std::to_string(rng() % 8);
+        d.refs.emplace_back(from, std::move(a));
+    }
+    return d;
+}
+
+dag_graph *graph_of(std::size_t n, std::vector<uint64_t> &ids) {
+    dag_graph *g = nullptr;
+    check(dag_new(&g, nullptr), nullptr, "dag_new");
+    ids.resize(n);
+    for (std::size_t i = 0; i < n; ++i) check(dag_add_vertex(g, nullptr, nullptr, &ids[i], nullptr), nullptr, "add");
+    return g;
+}
+
+struct ResolveTimes {
+    double declare = 1e300, resolve = 1e300, map_resolve = 1e300, map_connect = 1e300;
+    std::size_t edges = 0, map_edges = 0;
+};
+
+void resolve_round(const Declarations &d, ResolveTimes &t) {
+    std::vector<uint64_t> ids;
+    dag_graph *g = graph_of(d.provided.size(), ids);
+    dag_builder *b = nullptr;
+    check(dag_builder_new(g, &b, nullptr), nullptr, "dag_builder_new");
+    auto start = Clock::now();
+    for (std::size_t i = 0; i < d.provided.size(); ++i)
+        check(dag_builder_provide(b, ids[i], d.provided[i].c_str(), nullptr), nullptr, "provide");
+    for (const auto &[from, address] : d.refs)
+        check(dag_builder_reference(b, ids[from], address.c_str(), nullptr), nullptr, "reference");
+    t.declare = std::min(t.declare, seconds_since(start));
+    check(dag_builder_add_references(b, 0, nullptr), nullptr, "add_references");
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.validate = 0;
+    start = Clock::now();
+    dag_error *err = nullptr;
+    check(dag_build(b, &o, &err), err, "dag_build");
+    t.resolve = std::min(t.resolve, seconds_since(start));
+    t.edges = dag_edge_count(g);
+    dag_builder_free(b);
+    dag_free(g);
+
+    g = graph_of(d.provided.size(), ids);
+    start = Clock::now();
+    std::map<std::string, std::size_t> by_address;
+    for (std::size_t i = 0; i < d.provided.size(); ++i) by_address.emplace(d.provided[i], i);
+    std::vector<uint64_t> pairs;
+    for (const auto &[from, address] : d.refs) {
+        for (std::size_t end = address.size(); end > 0; --end) {
+            if (end != address.size() && address[end] != '.' && address[end] != '[') continue;
+            auto it = by_address.find(address.substr(0, end));
+            if (it == by_address.end()) continue;
+            if (it->second != from) {
+                pairs.push_back(ids[from]);
+                pairs.push_back(ids[it->second]);
+            }
+            break;
+        }
+    }
+    t.map_resolve = std::min(t.map_resolve, seconds_since(start));
+    const auto connect_start = Clock::now();
+    check(dag_connect_many(g, pairs.data(), pairs.size() / 2, nullptr), nullptr, "dag_connect_many");
+    t.map_connect = std::min(t.map_connect, seconds_since(connect_start));
+    t.map_edges = dag_edge_count(g);
+    dag_free(g);
+}
+
+struct StepTimes {
+    std::map<std::string, double> best;
+    std::vector<std::string> order;
+    double validate = 1e300, total = 1e300, declare = 1e300;
+    std::size_t vertices = 0, edges = 0;
+};
+
+struct Observed {
+    StepTimes *times;
+    std::map<std::string, double> round;
+};
+
+void observe(const dag_build_step_info *info, void *data) {
+    auto *o = static_cast<Observed *>(data);
+    o->round[info->name] = info->duration_ns * 1e-9;
+    if (o->times->order.size() <= info->index) o->times->order.push_back(info->name);
+}
+
+// V resources: each provides its address, references three earlier ones
+// (some through `[0]`), needs one of ten providers; 10% are replaced, 3%
+// deleted, 2% created before destroyed, the rest updated or left alone.
+void plan_round(std::size_t n, std::mt19937_64 &rng, StepTimes &t) {
+    std::vector<uint64_t> ids;
+    dag_graph *g = nullptr;
+    check(dag_new(&g, nullptr), nullptr, "dag_new");
+    ids.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string name = "aws_instance.r" + std::to_string(i);
+        check(dag_add_vertex(g, name.c_str(), nullptr, &ids[i], nullptr), nullptr, "add");
+    }
+    dag_builder *b = nullptr;
+    check(dag_builder_new(g, &b, nullptr), nullptr, "dag_builder_new");
+    auto start = Clock::now();
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string address = "aws_instance.r" + std::to_string(i);
+        check(dag_builder_provide(b, ids[i], address.c_str(), nullptr), nullptr, "provide");
+        for (int k = 0; k < 3 && i > 0; ++k) {
+            std::string ref = "aws_instance.r" + std::to_string(rng() % i);
+            ref += (k == 0 ? "[0].id" : ".id");
+            check(dag_builder_reference(b, ids[i], ref.c_str(), nullptr), nullptr, "reference");
+        }
+        const std::string provider = "provider[\"registry.terraform.io/hashicorp/p" + std::to_string(i % 10) + "\"]";
+        check(dag_builder_need(b, ids[i], provider.c_str(), nullptr), nullptr, "need");
+        const unsigned roll = rng() % 100;
+        const dag_action action = roll < 10   ? DAG_ACTION_REPLACE
+                                  : roll < 13 ? DAG_ACTION_DELETE
+                                  : roll < 15 ? DAG_ACTION_CREATE_BEFORE_DESTROY
+                                  : roll < 50 ? DAG_ACTION_UPDATE
+                                              : DAG_ACTION_NONE;
+        check(dag_builder_set_action(b, ids[i], action, nullptr), nullptr, "set_action");
+    }
+    t.declare = std::min(t.declare, seconds_since(start));
+    check(dag_builder_add_references(b, 0, nullptr), nullptr, "references");
+    check(dag_builder_add_destroy_order(b, nullptr), nullptr, "destroy order");
+    check(dag_builder_add_shared(b, DAG_SHARED_CLOSE, nullptr), nullptr, "shared");
+    check(dag_builder_add_root(b, nullptr, nullptr), nullptr, "root");
+    check(dag_builder_add_transitive_reduction(b, nullptr), nullptr, "reduction");
+    Observed observed{&t, {}};
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.observer = observe;
+    o.observer_data = &observed;
+    dag_error *err = nullptr;
+    start = Clock::now();
+    check(dag_build(b, &o, &err), err, "dag_build");
+    const double total = seconds_since(start);
+    double steps = 0;
+    for (const auto &[name, s] : observed.round) {
+        steps += s;
+        auto it = t.best.find(name);
+        if (it == t.best.end() || s < it->second) t.best[name] = s;
+    }
+    t.total = std::min(t.total, total);
+    t.validate = std::min(t.validate, total - steps);
+    t.vertices = dag_vertex_count(g);
+    t.edges = dag_edge_count(g);
+    dag_builder_free(b);
+    dag_free(g);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const std::size_t providers = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100000;
+    const std::size_t references = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1000000;
+    const std::size_t plan = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 100000;
+    const int repetitions = argc > 4 ? std::atoi(argv[4]) : 3;
+    std::mt19937_64 rng(18);
+    const Declarations d = declarations(providers, references, rng);
+    ResolveTimes r;
+    for (int i = 0; i < repetitions; ++i) resolve_round(d, r);
+    if (r.edges != r.map_edges) {
+        std::fprintf(stderr, "edge counts differ: %zu (step) vs %zu (map)\n", r.edges, r.map_edges);
+        return 1;
+    }
+    const double per_ref = 1e9 / static_cast<double>(references);
+    std::printf("resolve %zu references against %zu providers (%zu edges), best of %d\n", references, providers,
+                r.edges, repetitions);
+    std::printf("  declare (dag_builder_provide/reference)  %8.1f ns/reference\n", r.declare * per_ref);
+    std::printf("  references step (index + resolve + edges) %7.1f ns/reference\n", r.resolve * per_ref);
+    std::printf("  std::map resolution                      %8.1f ns/reference (%.2fx the step)\n",
+                r.map_resolve * per_ref, r.map_resolve / r.resolve);
+    std::printf("  std::map resolution + dag_connect_many   %8.1f ns/reference (%.2fx the step)\n",
+                (r.map_resolve + r.map_connect) * per_ref, (r.map_resolve + r.map_connect) / r.resolve);
+    StepTimes t;
+    for (int i = 0; i < repetitions; ++i) plan_round(plan, rng, t);
+    const double per_vertex = 1e9 / static_cast<double>(plan);
+    std::printf("plan of %zu vertices through every step (%zu vertices, %zu edges built), best of %d\n", plan,
+                t.vertices, t.edges, repetitions);
+    std::printf("  declare                                  %8.1f ns/vertex\n", t.declare * per_vertex);
+    for (const std::string &name : t.order)
+        std::printf("  %-40s %8.1f ns/vertex\n", name.c_str(), t.best[name] * per_vertex);
+    std::printf("  %-40s %8.1f ns/vertex\n", "validation", t.validate * per_vertex);
+    std::printf("  %-40s %8.1f ns/vertex\n", "dag_build in all", t.total * per_vertex);
+    return 0;
+}

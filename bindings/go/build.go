@@ -1,0 +1,258 @@
+package dag
+
+// #include <stdlib.h>
+// #include <dag/dag.h>
+import "C"
+
+import (
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// Action is a vertex's planned change, read by the destroy order step.
+type Action int
+
+const (
+	// ActionNone leaves the vertex as it is (the default).
+	ActionNone Action = C.DAG_ACTION_NONE
+	// ActionCreate creates it.
+	ActionCreate Action = C.DAG_ACTION_CREATE
+	// ActionUpdate updates it in place.
+	ActionUpdate Action = C.DAG_ACTION_UPDATE
+	// ActionDelete destroys it: the vertex becomes "NAME (destroy)".
+	ActionDelete Action = C.DAG_ACTION_DELETE
+	// ActionReplace destroys it, then creates it again.
+	ActionReplace Action = C.DAG_ACTION_REPLACE
+	// ActionCreateBeforeDestroy creates the new one, then destroys the old.
+	ActionCreateBeforeDestroy Action = C.DAG_ACTION_CREATE_BEFORE_DESTROY
+)
+
+// Builder builds a graph in named steps, as Terraform's graph builder runs
+// its transformers: declare what each vertex provides, references, needs and
+// plans to do, add the built-in steps, then Build. It works on its graph in
+// place and keeps the graph's C object alive until Close. Its methods may be
+// called from any goroutine, one at a time.
+//
+// Steps and prune predicates written in Go are not offered yet (their
+// callbacks would need the shims the walk uses).
+type Builder struct {
+	mu  sync.Mutex
+	g   *Graph
+	ptr *C.dag_builder
+}
+
+// NewBuilder returns a builder working on g.
+//
+// Errors: ErrBusy, ErrClosed.
+func NewBuilder(g *Graph) (*Builder, error) {
+	ptr, err := g.handle().beginWrite("NewBuilder")
+	if err != nil {
+		return nil, err
+	}
+	defer g.h.endWrite()
+	var out *C.dag_builder
+	var cerr *C.dag_error
+	if err := check(C.dag_builder_new(ptr, &out, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	b := &Builder{g: g, ptr: out}
+	runtime.SetFinalizer(b, (*Builder).Close)
+	return b, nil
+}
+
+// Close frees the builder; the graph stays as the steps left it.
+// Idempotent.
+func (b *Builder) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ptr != nil {
+		C.dag_builder_free(b.ptr)
+		b.ptr = nil
+	}
+	runtime.SetFinalizer(b, nil)
+	return nil
+}
+
+// call runs f with the builder under its lock.
+func (b *Builder) call(f func(*C.dag_builder) error) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ptr == nil {
+		return ErrClosed
+	}
+	return f(b.ptr)
+}
+
+type declareFn func(*C.dag_builder, C.uint64_t, *C.char, **C.dag_error) C.dag_status
+
+func (b *Builder) declare(op string, fn declareFn, vertex uint64, texts []string) error {
+	return b.call(func(ptr *C.dag_builder) error {
+		for _, t := range texts {
+			ct, err := cString(op, "the address", t)
+			if err != nil {
+				return err
+			}
+			var cerr *C.dag_error
+			err = check(fn(ptr, C.uint64_t(vertex), ct, &cerr), cerr)
+			freeString(ct)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Provide declares that vertex provides each address (aws_instance.web):
+// references to it or under it resolve to vertex.
+//
+// Errors: ErrUnknownVertex, ErrInvalidArgument (empty), ErrBadUTF8, ErrClosed.
+func (b *Builder) Provide(vertex uint64, addresses ...string) error {
+	return b.declare("Provide", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
+		return C.dag_builder_provide(p, v, s, e)
+	}, vertex, addresses)
+}
+
+// Reference declares that vertex references each address; the references
+// step makes it depend on the vertices providing the longest provided
+// prefix, cut before '.' and '[' (aws_instance.web[0].id finds
+// aws_instance.web[0], else aws_instance.web). Errors as Provide.
+func (b *Builder) Reference(vertex uint64, addresses ...string) error {
+	return b.declare("Reference", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
+		return C.dag_builder_reference(p, v, s, e)
+	}, vertex, addresses)
+}
+
+// Need declares that vertex needs each shared vertex (a provider); see
+// AddShared. Errors as Provide.
+func (b *Builder) Need(vertex uint64, keys ...string) error {
+	return b.declare("Need", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
+		return C.dag_builder_need(p, v, s, e)
+	}, vertex, keys)
+}
+
+// SetAction sets the planned change of vertex.
+//
+// Errors: ErrUnknownVertex, ErrInvalidArgument (not an Action), ErrClosed.
+func (b *Builder) SetAction(vertex uint64, action Action) error {
+	return b.call(func(ptr *C.dag_builder) error {
+		var cerr *C.dag_error
+		return check(C.dag_builder_set_action(ptr, C.uint64_t(vertex), C.dag_action(action), &cerr), cerr)
+	})
+}
+
+// AddReferences appends the step "references". Unresolved references fail
+// the build (ErrNotFound, every one listed), or with warn become warnings.
+func (b *Builder) AddReferences(warn bool) error {
+	flags := C.uint(0)
+	if warn {
+		flags = C.DAG_REFERENCES_WARN
+	}
+	return b.call(func(ptr *C.dag_builder) error {
+		var cerr *C.dag_error
+		return check(C.dag_builder_add_references(ptr, flags, &cerr), cerr)
+	})
+}
+
+// AddShared appends the step "shared": each vertex needing KEY depends on
+// the vertex providing KEY, else the one named KEY, else a new one named
+// KEY; with close, "NAME (close)" depends on every user.
+func (b *Builder) AddShared(close bool) error {
+	flags := C.uint(0)
+	if close {
+		flags = C.DAG_SHARED_CLOSE
+	}
+	return b.call(func(ptr *C.dag_builder) error {
+		var cerr *C.dag_error
+		return check(C.dag_builder_add_shared(ptr, flags, &cerr), cerr)
+	})
+}
+
+// AddRoot appends the step "root": a vertex named name ("" for "root")
+// depending on every vertex nothing depends on.
+func (b *Builder) AddRoot(name string) error {
+	return b.call(func(ptr *C.dag_builder) error {
+		var cname *C.char
+		if name != "" {
+			var err error
+			if cname, err = cString("AddRoot", "the name", name); err != nil {
+				return err
+			}
+			defer freeString(cname)
+		}
+		var cerr *C.dag_error
+		return check(C.dag_builder_add_root(ptr, cname, &cerr), cerr)
+	})
+}
+
+// AddDestroyOrder appends the step "destroy order": the apply graph of the
+// actions, with "NAME (destroy)" vertices (the rules are in dag.h).
+func (b *Builder) AddDestroyOrder() error {
+	return b.call(func(ptr *C.dag_builder) error {
+		var cerr *C.dag_error
+		return check(C.dag_builder_add_destroy_order(ptr, &cerr), cerr)
+	})
+}
+
+// AddTransitiveReduction appends the step "transitive reduction".
+func (b *Builder) AddTransitiveReduction() error {
+	return b.call(func(ptr *C.dag_builder) error {
+		var cerr *C.dag_error
+		return check(C.dag_builder_add_transitive_reduction(ptr, &cerr), cerr)
+	})
+}
+
+// BuildOptions are Build's options; the zero value skips validation.
+type BuildOptions struct {
+	// Validate the graph after the last step.
+	Validate bool
+	// SingleRoot applies the single-root rule in that validation.
+	SingleRoot bool
+}
+
+// DefaultBuildOptions validates with the single-root rule.
+var DefaultBuildOptions = BuildOptions{Validate: true, SingleRoot: true}
+
+// Build runs the steps in order, then validates as opts say, and returns
+// the warnings (unresolved references under AddReferences(true)). The
+// first failing step stops the build; its error names the step.
+//
+// Errors: the step's (ErrNotFound, ErrCycle, ErrDuplicateName...), the
+// validation's (ErrCycle, ErrNoRoot, ErrMultipleRoots), ErrBusy, ErrClosed.
+func (b *Builder) Build(opts BuildOptions) ([]string, error) {
+	var warnings []string
+	err := b.call(func(ptr *C.dag_builder) error {
+		if _, err := b.g.handle().beginWrite("Build"); err != nil {
+			return err
+		}
+		defer b.g.h.endWrite()
+		var o C.dag_build_options
+		var cerr *C.dag_error
+		if err := check(C.dag_build_options_init(&o, C.size_t(C.sizeof_dag_build_options), &cerr), cerr); err != nil {
+			return err
+		}
+		o.validate = boolInt(opts.Validate)
+		o.single_root = boolInt(opts.SingleRoot)
+		if err := check(C.dag_build(ptr, &o, &cerr), cerr); err != nil {
+			return err
+		}
+		var text *C.char
+		if err := check(C.dag_builder_warnings(ptr, &text, &cerr), cerr); err != nil {
+			return err
+		}
+		if s := C.GoString(text); s != "" {
+			warnings = strings.Split(s, "\n")
+		}
+		C.dag_string_free(text)
+		return nil
+	})
+	return warnings, err
+}
+
+func boolInt(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}

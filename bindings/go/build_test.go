@@ -1,0 +1,133 @@
+package dag
+
+import (
+	"errors"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func namedEdges(t *testing.T, g *Graph) []string {
+	t.Helper()
+	edges, err := g.Edges()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range edges {
+		from, _ := g.Name(e.From)
+		to, _ := g.Name(e.To)
+		out = append(out, from+" -> "+to)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestBuilderStandardSteps(t *testing.T) {
+	g, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	vpc, _ := g.AddVertex("aws_vpc.main")
+	subnet, _ := g.AddVertex("aws_subnet.public")
+	out, _ := g.AddVertex("output.subnet")
+	b, err := NewBuilder(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const aws = `provider["aws"]`
+	for _, err := range []error{
+		b.Provide(vpc, "aws_vpc.main"),
+		b.Provide(subnet, "aws_subnet.public"),
+		b.Reference(subnet, "aws_vpc.main.id"),
+		b.Reference(out, "aws_subnet.public[0].id"),
+		b.Need(vpc, aws),
+		b.Need(subnet, aws),
+		b.SetAction(subnet, ActionReplace),
+		b.AddReferences(false),
+		b.AddDestroyOrder(),
+		b.AddShared(true),
+		b.AddRoot(""),
+		b.AddTransitiveReduction(),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	warnings, err := b.Build(DefaultBuildOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings %v", warnings)
+	}
+	want := []string{
+		"aws_subnet.public (destroy) -> " + aws,
+		"aws_subnet.public -> aws_subnet.public (destroy)",
+		"aws_subnet.public -> aws_vpc.main",
+		"aws_vpc.main -> " + aws,
+		"output.subnet -> aws_subnet.public",
+		"root -> output.subnet",
+		"root -> " + aws + " (close)",
+		aws + " (close) -> aws_subnet.public",
+	}
+	sort.Strings(want)
+	if got := namedEdges(t, g); !reflect.DeepEqual(got, want) {
+		t.Errorf("edges\n%v\nwant\n%v", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestBuilderUnresolvedReferences(t *testing.T) {
+	g, _ := New()
+	defer g.Close()
+	web, _ := g.AddVertex("web")
+	strict, _ := NewBuilder(g)
+	defer strict.Close()
+	if err := strict.Reference(web, "var.region", "var.ami"); err != nil {
+		t.Fatal(err)
+	}
+	strict.AddReferences(false)
+	_, err := strict.Build(DefaultBuildOptions)
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "step 'references': 2 unresolved references") {
+		t.Fatalf("got %v", err)
+	}
+	lenient, _ := NewBuilder(g)
+	defer lenient.Close()
+	lenient.Reference(web, "var.region")
+	lenient.AddReferences(true)
+	warnings, err := lenient.Build(DefaultBuildOptions)
+	if err != nil || !reflect.DeepEqual(warnings, []string{`web: nothing provides "var.region"`}) {
+		t.Fatalf("warnings %q, error %v", warnings, err)
+	}
+}
+
+func TestBuilderErrors(t *testing.T) {
+	g, _ := New()
+	defer g.Close()
+	g.AddVertex("a")
+	g.AddVertex("b")
+	b, _ := NewBuilder(g)
+	if _, err := b.Build(DefaultBuildOptions); !errors.Is(err, ErrMultipleRoots) {
+		t.Errorf("got %v, want multiple roots", err)
+	}
+	if _, err := b.Build(BuildOptions{Validate: true}); err != nil {
+		t.Errorf("without the single-root rule: %v", err)
+	}
+	if err := b.Provide(99, "x"); !errors.Is(err, ErrUnknownVertex) {
+		t.Errorf("got %v", err)
+	}
+	if err := b.SetAction(1, Action(9)); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("got %v", err)
+	}
+	if err := b.Provide(1, "a\x00b"); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("got %v", err)
+	}
+	b.Close()
+	b.Close()
+	if err := b.AddRoot("r"); !errors.Is(err, ErrClosed) {
+		t.Errorf("got %v", err)
+	}
+}

@@ -1,0 +1,131 @@
+"""Builder: Terraform-like declarations through the built-in steps, Python steps, the observer and errors."""
+
+import unittest
+
+import libdag
+from libdag import Action, Builder
+
+
+def named_edges(graph):
+    return {(graph.name(a), graph.name(b)) for a, b in graph.edges()}
+
+
+AWS = 'provider["registry.terraform.io/hashicorp/aws"]'
+
+
+class BuilderTest(unittest.TestCase):
+    def test_references_providers_root_and_reduction(self):
+        with libdag.Graph() as g, Builder(g) as b:
+            vpc = g.add_vertex("aws_vpc.main")
+            subnet = g.add_vertex("aws_subnet.public")
+            out = g.add_vertex("output.subnet")
+            b.provide(vpc, "aws_vpc.main")
+            b.provide(subnet, "aws_subnet.public")
+            b.reference(subnet, "aws_vpc.main.id")
+            b.reference(out, "aws_subnet.public[0].id")
+            b.need(vpc, AWS)
+            b.need("aws_subnet.public", AWS)
+            b.add_references()
+            b.add_destroy_order()
+            b.add_shared(close=True)
+            b.add_root()
+            b.add_transitive_reduction()
+            seen = []
+            self.assertEqual(b.build(observer=seen.append), [])
+            self.assertEqual(named_edges(g), {
+                ("aws_subnet.public", "aws_vpc.main"),
+                ("aws_vpc.main", AWS),
+                ("output.subnet", "aws_subnet.public"),
+                (AWS + " (close)", "aws_subnet.public"),
+                ("root", "output.subnet"),
+                ("root", AWS + " (close)"),
+            })
+            self.assertEqual([s.name for s in seen],
+                             ["references", "destroy order", "shared", "root", "transitive reduction"])
+            self.assertEqual([s.index for s in seen], list(range(5)))
+            for before, after in zip(seen, seen[1:]):
+                self.assertEqual((after.vertices_before, after.edges_before),
+                                 (before.vertices_after, before.edges_after))
+            self.assertEqual(seen[-1].vertices_after, len(g))
+
+    def test_unresolved_references_fail_naming_the_step_or_warn(self):
+        with libdag.Graph() as g:
+            web = g.add_vertex("web")
+            with Builder(g) as strict:
+                strict.reference(web, "var.region")
+                strict.add_references()
+                with self.assertRaises(libdag.NotFoundError) as caught:
+                    strict.build()
+                self.assertIn("step 'references': 1 unresolved reference:\n  web: nothing provides \"var.region\"",
+                              str(caught.exception))
+            with Builder(g) as lenient:
+                lenient.reference(web, "var.region")
+                lenient.add_references(warn=True)
+                self.assertEqual(lenient.build(), ['web: nothing provides "var.region"'])
+                self.assertEqual(lenient.warnings(), ['web: nothing provides "var.region"'])
+
+    def test_python_step_changes_the_graph_and_its_exception_is_raised(self):
+        with libdag.Graph() as g, Builder(g) as b:
+            def config(graph):
+                a = graph.add_vertex("a")
+                graph.connect(a, graph.add_vertex("b"))
+
+            b.add_step("config", config)
+            b.build()
+            self.assertEqual(named_edges(g), {("a", "b")})
+
+        class Locked(Exception):
+            pass
+
+        with libdag.Graph() as g, Builder(g) as b:
+            def lock(graph):
+                raise Locked("state is locked")
+
+            b.add_step("lock", lock)
+            with self.assertRaises(Locked):
+                b.build()
+            g.add_vertex("still changeable")
+
+    def test_destroy_order_and_prune(self):
+        with libdag.Graph() as g, Builder(g) as b:
+            out, web, db = (g.add_vertex(n) for n in ("output.ip", "web", "db"))
+            g.connect(out, web)
+            g.connect(web, db)
+            b.set_action(db, Action.REPLACE)
+            b.set_action(web, "update")
+            b.add_prune(lambda v: g.name(v).startswith("output."))
+            b.add_destroy_order()
+            b.build()
+            self.assertEqual(named_edges(g), {("web", "db"), ("web", "db (destroy)"), ("db", "db (destroy)")})
+            with self.assertRaises(ValueError):
+                b.set_action(db, "destroy")
+
+    def test_validation_at_the_end(self):
+        with libdag.Graph() as g, Builder(g) as b:
+            g.add_vertex("a")
+            g.add_vertex("b")
+            with self.assertRaises(libdag.MultipleRootsError):
+                b.build()
+            self.assertEqual(b.build(single_root=False), [])
+            self.assertEqual(b.build(validate=False), [])
+
+    def test_closed_builder_and_bad_input(self):
+        with libdag.Graph() as g:
+            b = Builder(g)
+            v = g.add_vertex("v")
+            with self.assertRaises(libdag.InvalidArgumentError):
+                b.provide(v, "")
+            with self.assertRaises(libdag.UnknownVertexError):
+                b.provide(99, "x")
+            with self.assertRaises(TypeError):
+                b.add_step("s", None)
+            with self.assertRaises(TypeError):
+                Builder("not a graph")
+            b.close()
+            b.close()
+            with self.assertRaises(libdag.ClosedError):
+                b.add_root()
+
+
+if __name__ == "__main__":
+    unittest.main()

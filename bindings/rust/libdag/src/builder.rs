@@ -1,0 +1,394 @@
+//! Building a graph in named steps, as Terraform's graph builder runs its
+//! transformers ([`Builder`]).
+
+use std::any::Any;
+use std::ffi::CString;
+use std::mem::ManuallyDrop;
+use std::os::raw::{c_char, c_int, c_uint, c_void};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::ptr::{self, NonNull};
+
+use libdag_sys as sys;
+
+use crate::error::{check, Result};
+use crate::graph::{Graph, VertexId};
+use crate::raw::{c_string, call_string};
+
+/// A vertex's planned change, read by [`Builder::add_destroy_order`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Nothing to do (the default).
+    None,
+    /// Created.
+    Create,
+    /// Updated in place.
+    Update,
+    /// Destroyed: the vertex becomes `NAME (destroy)`.
+    Delete,
+    /// Destroyed, then created again.
+    Replace,
+    /// Created again, then the old one destroyed.
+    CreateBeforeDestroy,
+}
+
+impl Action {
+    fn code(self) -> sys::dag_action {
+        match self {
+            Action::None => sys::DAG_ACTION_NONE,
+            Action::Create => sys::DAG_ACTION_CREATE,
+            Action::Update => sys::DAG_ACTION_UPDATE,
+            Action::Delete => sys::DAG_ACTION_DELETE,
+            Action::Replace => sys::DAG_ACTION_REPLACE,
+            Action::CreateBeforeDestroy => sys::DAG_ACTION_CREATE_BEFORE_DESTROY,
+        }
+    }
+}
+
+type StepFn<'g> = dyn FnMut(&mut Graph) -> std::result::Result<(), String> + 'g;
+type PruneFn<'g> = dyn FnMut(&Graph, VertexId) -> bool + 'g;
+
+/// What the C trampolines reach through `user_data`: the closure, the last
+/// failure message (kept alive for libdag to copy) and a panic to resume.
+struct Callback<F: ?Sized> {
+    f: Box<F>,
+    graph: *mut sys::dag_graph,
+    message: CString,
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+/// Builds its graph in place: declare what each vertex provides,
+/// references, needs and plans to do, add steps, then [`build`](Builder::build).
+/// The builder borrows the graph mutably while it lives.
+///
+/// ```
+/// use libdag::{Builder, Graph};
+/// let mut g = Graph::new()?;
+/// let vpc = g.add_vertex(Some("aws_vpc.main"))?;
+/// let subnet = g.add_vertex(Some("aws_subnet.public"))?;
+/// let mut b = Builder::new(&mut g)?;
+/// b.provide(vpc, "aws_vpc.main")?;
+/// b.reference(subnet, "aws_vpc.main.id")?;
+/// b.add_references(false)?;
+/// b.build(true, true)?;
+/// drop(b);
+/// assert!(g.has_edge(subnet, vpc));
+/// # Ok::<(), libdag::Error>(())
+/// ```
+pub struct Builder<'g> {
+    raw: NonNull<sys::dag_builder>,
+    graph: *mut sys::dag_graph,
+    steps: Vec<Box<Callback<StepFn<'g>>>>,
+    prunes: Vec<Box<Callback<PruneFn<'g>>>>,
+    _graph: std::marker::PhantomData<&'g mut Graph>,
+}
+
+unsafe extern "C" fn step_trampoline(
+    g: *mut sys::dag_graph,
+    message: *mut *const c_char,
+    data: *mut c_void,
+) -> c_int {
+    let state = &mut *data.cast::<Callback<StepFn<'_>>>();
+    if state.panic.is_some() {
+        return 1;
+    }
+    // The builder holds the graph's only Rust borrow and does not use it
+    // while dag_build runs: the step gets the same handle, never freed here.
+    let mut graph = ManuallyDrop::new(Graph::from_raw(g));
+    match catch_unwind(AssertUnwindSafe(|| (state.f)(&mut graph))) {
+        Ok(Ok(())) => 0,
+        Ok(Err(text)) => {
+            state.message = CString::new(text.replace('\0', " ")).unwrap_or_default();
+            *message = state.message.as_ptr();
+            1
+        }
+        Err(payload) => {
+            state.panic = Some(payload);
+            1
+        }
+    }
+}
+
+unsafe extern "C" fn prune_trampoline(id: u64, data: *mut c_void) -> c_int {
+    let state = &mut *data.cast::<Callback<PruneFn<'_>>>();
+    if state.panic.is_some() {
+        return 0;
+    }
+    let graph = ManuallyDrop::new(Graph::from_raw(state.graph));
+    match catch_unwind(AssertUnwindSafe(|| (state.f)(&graph, VertexId(id)))) {
+        Ok(keep) => c_int::from(keep),
+        Err(payload) => {
+            state.panic = Some(payload);
+            0
+        }
+    }
+}
+
+impl<'g> Builder<'g> {
+    /// A builder working on `graph`.
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`](crate::Status::NoMemory).
+    pub fn new(graph: &'g mut Graph) -> Result<Builder<'g>> {
+        let mut out = ptr::null_mut();
+        let mut err = ptr::null_mut();
+        let raw_graph = graph.as_raw_mut();
+        // SAFETY: a valid handle, borrowed mutably for the builder's life.
+        unsafe {
+            check(sys::dag_builder_new(raw_graph, &mut out, &mut err), err)?;
+        }
+        Ok(Builder {
+            raw: NonNull::new(out).expect("dag_builder_new gave NULL"),
+            graph: raw_graph,
+            steps: Vec::new(),
+            prunes: Vec::new(),
+            _graph: std::marker::PhantomData,
+        })
+    }
+
+    fn call<F>(&mut self, call: F) -> Result<()>
+    where
+        F: FnOnce(*mut sys::dag_builder, *mut *mut sys::dag_error) -> sys::dag_status,
+    {
+        let mut err = ptr::null_mut();
+        let status = call(self.raw.as_ptr(), &mut err);
+        // SAFETY: err comes straight from the call.
+        unsafe { check(status, err) }
+    }
+
+    fn declare(
+        &mut self,
+        method: &str,
+        vertex: VertexId,
+        text: &str,
+        f: unsafe extern "C" fn(
+            *mut sys::dag_builder,
+            u64,
+            *const c_char,
+            *mut *mut sys::dag_error,
+        ) -> sys::dag_status,
+    ) -> Result<()> {
+        let text = c_string(method, "the address", text)?;
+        // SAFETY: a valid builder and C string.
+        self.call(|b, err| unsafe { f(b, vertex.get(), text.as_ptr(), err) })
+    }
+
+    /// Declares that `vertex` provides `address` (`aws_instance.web`):
+    /// references to it, or under it, resolve to `vertex`.
+    ///
+    /// # Errors
+    /// [`Status::UnknownVertex`](crate::Status::UnknownVertex), [`Status::InvalidArgument`](crate::Status::InvalidArgument) (empty or
+    /// holding NUL), [`Status::BadUtf8`](crate::Status::BadUtf8).
+    pub fn provide(&mut self, vertex: VertexId, address: &str) -> Result<()> {
+        self.declare(
+            "Builder::provide",
+            vertex,
+            address,
+            sys::dag_builder_provide,
+        )
+    }
+
+    /// Declares that `vertex` references `address`: the references step
+    /// connects it to the vertices providing the longest provided prefix,
+    /// cut before `.` and `[`. Errors as [`provide`](Builder::provide).
+    pub fn reference(&mut self, vertex: VertexId, address: &str) -> Result<()> {
+        self.declare(
+            "Builder::reference",
+            vertex,
+            address,
+            sys::dag_builder_reference,
+        )
+    }
+
+    /// Declares that `vertex` needs the shared vertex `key` (a provider);
+    /// see [`add_shared`](Builder::add_shared). Errors as
+    /// [`provide`](Builder::provide).
+    pub fn need(&mut self, vertex: VertexId, key: &str) -> Result<()> {
+        self.declare("Builder::need", vertex, key, sys::dag_builder_need)
+    }
+
+    /// Sets the planned change of `vertex`.
+    ///
+    /// # Errors
+    /// [`Status::UnknownVertex`](crate::Status::UnknownVertex).
+    pub fn set_action(&mut self, vertex: VertexId, action: Action) -> Result<()> {
+        // SAFETY: a valid builder.
+        self.call(|b, err| unsafe {
+            sys::dag_builder_set_action(b, vertex.get(), action.code(), err)
+        })
+    }
+
+    /// Appends a step of your own, named `name`: it may read and change
+    /// the graph; an `Err` stops the build with [`Status::Cancelled`](crate::Status::Cancelled) and
+    /// its text, a panic stops it and is resumed from
+    /// [`build`](Builder::build).
+    ///
+    /// # Errors
+    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) (an empty name or one holding NUL).
+    pub fn add_step<F>(&mut self, name: &str, step: F) -> Result<()>
+    where
+        F: FnMut(&mut Graph) -> std::result::Result<(), String> + 'g,
+    {
+        let name = c_string("Builder::add_step", "the name", name)?;
+        let mut state: Box<Callback<StepFn<'g>>> = Box::new(Callback {
+            f: Box::new(step),
+            graph: self.graph,
+            message: CString::default(),
+            panic: None,
+        });
+        let data = (&mut *state as *mut Callback<StepFn<'g>>).cast::<c_void>();
+        // SAFETY: the state lives in self.steps as long as the builder.
+        self.call(|b, err| unsafe {
+            sys::dag_builder_add_step(b, name.as_ptr(), Some(step_trampoline), data, err)
+        })?;
+        self.steps.push(state);
+        Ok(())
+    }
+
+    /// Appends the step "references"; unresolved references fail the build
+    /// ([`Status::NotFound`](crate::Status::NotFound), all listed) or, with `warn`, become warnings.
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`](crate::Status::NoMemory).
+    pub fn add_references(&mut self, warn: bool) -> Result<()> {
+        let flags: c_uint = if warn { sys::DAG_REFERENCES_WARN } else { 0 };
+        // SAFETY: a valid builder.
+        self.call(|b, err| unsafe { sys::dag_builder_add_references(b, flags, err) })
+    }
+
+    /// Appends the step "shared": each vertex needing KEY depends on the
+    /// vertex providing KEY, else the one named KEY, else a new one; with
+    /// `close`, `NAME (close)` depends on every user.
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`](crate::Status::NoMemory).
+    pub fn add_shared(&mut self, close: bool) -> Result<()> {
+        let flags: c_uint = if close { sys::DAG_SHARED_CLOSE } else { 0 };
+        // SAFETY: a valid builder.
+        self.call(|b, err| unsafe { sys::dag_builder_add_shared(b, flags, err) })
+    }
+
+    /// Appends the step "root": a vertex named `name` (`None`: `root`)
+    /// depending on every vertex nothing depends on.
+    ///
+    /// # Errors
+    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) (an empty name or one holding NUL).
+    pub fn add_root(&mut self, name: Option<&str>) -> Result<()> {
+        let name = name
+            .map(|n| c_string("Builder::add_root", "the name", n))
+            .transpose()?;
+        let p = name.as_ref().map_or(ptr::null(), |n| n.as_ptr());
+        // SAFETY: a valid builder; NULL or a C string.
+        self.call(|b, err| unsafe { sys::dag_builder_add_root(b, p, err) })
+    }
+
+    /// Appends the step "destroy order": the apply graph of the actions,
+    /// with `NAME (destroy)` vertices (the rules are in `dag.h`).
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`](crate::Status::NoMemory).
+    pub fn add_destroy_order(&mut self) -> Result<()> {
+        // SAFETY: a valid builder.
+        self.call(|b, err| unsafe { sys::dag_builder_add_destroy_order(b, err) })
+    }
+
+    /// Appends the step "transitive reduction".
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`](crate::Status::NoMemory).
+    pub fn add_transitive_reduction(&mut self) -> Result<()> {
+        // SAFETY: a valid builder.
+        self.call(|b, err| unsafe { sys::dag_builder_add_transitive_reduction(b, err) })
+    }
+
+    /// Appends the step "prune": removes, again and again, the vertices
+    /// nothing depends on for which `prunable(graph, id)` is true.
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`](crate::Status::NoMemory).
+    pub fn add_prune<F>(&mut self, prunable: F) -> Result<()>
+    where
+        F: FnMut(&Graph, VertexId) -> bool + 'g,
+    {
+        let mut state: Box<Callback<PruneFn<'g>>> = Box::new(Callback {
+            f: Box::new(prunable),
+            graph: self.graph,
+            message: CString::default(),
+            panic: None,
+        });
+        let data = (&mut *state as *mut Callback<PruneFn<'g>>).cast::<c_void>();
+        // SAFETY: the state lives in self.prunes as long as the builder.
+        self.call(|b, err| unsafe {
+            sys::dag_builder_add_prune(b, Some(prune_trampoline), data, err)
+        })?;
+        self.prunes.push(state);
+        Ok(())
+    }
+
+    /// Runs the steps in order, then validates (with the single-root rule
+    /// when `single_root`) unless `validate` is false, and returns the
+    /// warnings. A step's panic is resumed here once libdag has returned.
+    ///
+    /// # Errors
+    /// The failing step's error, its message naming the step
+    /// ([`Status::NotFound`](crate::Status::NotFound) for unresolved references, [`Status::Cycle`](crate::Status::Cycle),
+    /// [`Status::Cancelled`](crate::Status::Cancelled) for a step of yours that returned `Err`), or the
+    /// validation's ([`Status::Cycle`](crate::Status::Cycle), [`Status::NoRoot`](crate::Status::NoRoot),
+    /// [`Status::MultipleRoots`](crate::Status::MultipleRoots)).
+    pub fn build(&mut self, validate: bool, single_root: bool) -> Result<Vec<String>> {
+        let mut opts = sys::dag_build_options {
+            size: 0,
+            validate: 0,
+            single_root: 0,
+            observer: None,
+            observer_data: ptr::null_mut(),
+        };
+        let size = std::mem::size_of::<sys::dag_build_options>();
+        // SAFETY: a struct of that size.
+        self.call(|_, err| unsafe { sys::dag_build_options_init(&mut opts, size, err) })?;
+        opts.validate = c_int::from(validate);
+        opts.single_root = c_int::from(single_root);
+        // SAFETY: a valid builder and options.
+        let built = self.call(|b, err| unsafe { sys::dag_build(b, &opts, err) });
+        let panic = self
+            .steps
+            .iter_mut()
+            .find_map(|s| s.panic.take())
+            .or_else(|| self.prunes.iter_mut().find_map(|s| s.panic.take()));
+        if let Some(payload) = panic {
+            resume_unwind(payload);
+        }
+        built?;
+        self.warnings()
+    }
+
+    /// The last build's warnings.
+    ///
+    /// # Errors
+    /// [`Status::NoMemory`](crate::Status::NoMemory).
+    pub fn warnings(&self) -> Result<Vec<String>> {
+        let b = self.raw.as_ptr();
+        // SAFETY: a valid builder.
+        let text = call_string(|out, err| unsafe { sys::dag_builder_warnings(b, out, err) })?;
+        Ok(if text.is_empty() {
+            Vec::new()
+        } else {
+            text.split('\n').map(str::to_owned).collect()
+        })
+    }
+}
+
+impl Drop for Builder<'_> {
+    fn drop(&mut self) {
+        // SAFETY: ours, freed once; the callbacks' states outlive it.
+        unsafe { sys::dag_builder_free(self.raw.as_ptr()) }
+    }
+}
+
+impl std::fmt::Debug for Builder<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Builder")
+            .field("steps", &self.steps.len())
+            .field("prunes", &self.prunes.len())
+            .finish()
+    }
+}

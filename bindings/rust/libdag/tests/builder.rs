@@ -1,0 +1,140 @@
+//! Builder: Terraform-like declarations through the built-in steps, steps
+//! and prune predicates in Rust, errors and panics.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use libdag::{Action, Builder, Graph, Status};
+
+fn named_edges(g: &Graph) -> BTreeSet<(String, String)> {
+    g.edges()
+        .unwrap()
+        .into_iter()
+        .map(|(a, b)| {
+            (
+                g.name(a).unwrap().unwrap().to_owned(),
+                g.name(b).unwrap().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn set(edges: &[(&str, &str)]) -> BTreeSet<(String, String)> {
+    edges
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect()
+}
+
+#[test]
+fn standard_steps_build_the_terraform_like_graph() {
+    let mut g = Graph::new().unwrap();
+    let vpc = g.add_vertex(Some("aws_vpc.main")).unwrap();
+    let subnet = g.add_vertex(Some("aws_subnet.public")).unwrap();
+    let out = g.add_vertex(Some("output.subnet")).unwrap();
+    {
+        let mut b = Builder::new(&mut g).unwrap();
+        b.provide(vpc, "aws_vpc.main").unwrap();
+        b.provide(subnet, "aws_subnet.public").unwrap();
+        b.reference(subnet, "aws_vpc.main.id").unwrap();
+        b.reference(out, "aws_subnet.public[0].id").unwrap();
+        b.need(vpc, "provider[\"aws\"]").unwrap();
+        b.need(subnet, "provider[\"aws\"]").unwrap();
+        b.set_action(subnet, Action::CreateBeforeDestroy).unwrap();
+        b.add_references(false).unwrap();
+        b.add_destroy_order().unwrap();
+        b.add_shared(true).unwrap();
+        b.add_root(None).unwrap();
+        b.add_transitive_reduction().unwrap();
+        assert!(b.build(true, true).unwrap().is_empty());
+    }
+    assert_eq!(
+        named_edges(&g),
+        set(&[
+            ("aws_subnet.public", "aws_vpc.main"),
+            ("aws_vpc.main", "provider[\"aws\"]"),
+            ("output.subnet", "aws_subnet.public"),
+            ("aws_subnet.public (destroy)", "output.subnet"),
+            ("provider[\"aws\"] (close)", "aws_subnet.public (destroy)"),
+        ])
+    );
+}
+
+#[test]
+fn rust_steps_and_prune_predicates_run_in_order() {
+    let mut g = Graph::new().unwrap();
+    let mut seen = Vec::new();
+    {
+        let mut b = Builder::new(&mut g).unwrap();
+        b.add_step("config", |g: &mut Graph| {
+            let a = g.add_vertex(Some("output.a")).map_err(|e| e.to_string())?;
+            let c = g.add_vertex(Some("c")).map_err(|e| e.to_string())?;
+            g.add_vertex(Some("keep")).map_err(|e| e.to_string())?;
+            g.connect(a, c).map_err(|e| e.to_string())
+        })
+        .unwrap();
+        b.add_prune(|g: &Graph, id| {
+            let name = g.name(id).unwrap().unwrap().to_owned();
+            seen.push(name.clone());
+            name != "keep"
+        })
+        .unwrap();
+        b.build(true, false).unwrap();
+    }
+    assert_eq!(seen, ["output.a", "keep", "c"]);
+    assert_eq!(g.vertex_count(), 1);
+}
+
+#[test]
+fn failures_name_the_step() {
+    let mut g = Graph::new().unwrap();
+    let web = g.add_vertex(Some("web")).unwrap();
+    let mut b = Builder::new(&mut g).unwrap();
+    b.reference(web, "var.region").unwrap();
+    b.add_references(false).unwrap();
+    let err = b.build(true, true).unwrap_err();
+    assert_eq!(err.status(), Status::NotFound);
+    assert!(
+        err.to_string().contains(
+            "step 'references': 1 unresolved reference:\n  web: nothing provides \"var.region\""
+        ),
+        "{}",
+        err
+    );
+    drop(b);
+    let mut lenient = Builder::new(&mut g).unwrap();
+    lenient.reference(web, "var.region").unwrap();
+    lenient.add_references(true).unwrap();
+    lenient
+        .add_step("lock", |_: &mut Graph| Err("state is locked".to_owned()))
+        .unwrap();
+    let err = lenient.build(true, true).unwrap_err();
+    assert_eq!(err.status(), Status::Cancelled);
+    assert!(
+        err.to_string().contains("step 'lock': state is locked"),
+        "{}",
+        err
+    );
+    assert_eq!(
+        lenient.warnings().unwrap(),
+        ["web: nothing provides \"var.region\""]
+    );
+    assert_eq!(
+        lenient.provide(web, "a\0b").unwrap_err().status(),
+        Status::InvalidArgument
+    );
+}
+
+#[test]
+fn a_panicking_step_panics_from_build() {
+    common::hide_expected_panics();
+    let mut g = Graph::new().unwrap();
+    let mut b = Builder::new(&mut g).unwrap();
+    b.add_step("explode", |_: &mut Graph| {
+        panic!("{}boom", common::EXPECTED_PANIC)
+    })
+    .unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| b.build(false, false)));
+    assert!(caught.is_err());
+}

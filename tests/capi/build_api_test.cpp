@@ -1,0 +1,263 @@
+// dag_builder and dag_build: a Terraform-like configuration built through the
+// standard steps, the observer seeing every step in order, steps of your
+// own, warnings, options sizes, and an error status for every bad input.
+#include <cstddef>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capi_test_support.hpp"
+
+namespace {
+
+struct BuilderDeleter {
+    void operator()(dag_builder *b) const { dag_builder_free(b); }
+};
+using BuilderPtr = std::unique_ptr<dag_builder, BuilderDeleter>;
+
+BuilderPtr new_builder(dag_graph *g) {
+    dag_builder *b = nullptr;
+    EXPECT_EQ(dag_builder_new(g, &b, nullptr), DAG_OK);
+    return BuilderPtr(b);
+}
+
+std::string name_of(const dag_graph *g, uint64_t id) {
+    const char *name = nullptr;
+    EXPECT_EQ(dag_vertex_name(g, id, &name, nullptr), DAG_OK);
+    return name ? name : std::to_string(id);
+}
+
+std::set<std::pair<std::string, std::string>> named_edges(const dag_graph *g) {
+    dag_ids *ids = nullptr;
+    EXPECT_EQ(dag_edges(g, &ids, nullptr), DAG_OK);
+    const std::vector<uint64_t> flat = take_ids(ids);
+    std::set<std::pair<std::string, std::string>> out;
+    for (size_t i = 0; i + 1 < flat.size(); i += 2)
+        out.insert({name_of(g, flat[i]), name_of(g, flat[i + 1])});
+    return out;
+}
+
+dag_status build(dag_builder *b, std::string *message = nullptr) {
+    dag_error *err = nullptr;
+    const dag_status st = dag_build(b, nullptr, &err);
+    if (message) *message = err ? dag_error_message(err) : "";
+    dag_error_free(err);
+    return st;
+}
+
+const char *aws = R"(provider["registry.terraform.io/hashicorp/aws"])";
+
+// The three-vertex example at the top of the header's "Building a graph".
+TEST(BuildApi, HeaderExampleThroughTheStandardSteps) {
+    GraphPtr g = new_graph();
+    BuilderPtr b = new_builder(g.get());
+    const uint64_t vpc = add(g.get(), "aws_vpc.main"), subnet = add(g.get(), "aws_subnet.public"),
+                   out = add(g.get(), "output.subnet");
+    ASSERT_EQ(dag_builder_provide(b.get(), vpc, "aws_vpc.main", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_need(b.get(), vpc, R"(provider["aws"])", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_provide(b.get(), subnet, "aws_subnet.public", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_reference(b.get(), subnet, "aws_vpc.main.id", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_need(b.get(), subnet, R"(provider["aws"])", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_reference(b.get(), out, "aws_subnet.public[0].id", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_references(b.get(), 0, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_destroy_order(b.get(), nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_shared(b.get(), DAG_SHARED_CLOSE, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_root(b.get(), nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_transitive_reduction(b.get(), nullptr), DAG_OK);
+    std::string message;
+    ASSERT_EQ(build(b.get(), &message), DAG_OK) << message;
+    const std::string p = R"(provider["aws"])", close = p + " (close)";
+    EXPECT_EQ(named_edges(g.get()), (std::set<std::pair<std::string, std::string>>{
+                                        {"aws_subnet.public", "aws_vpc.main"},
+                                        {"aws_vpc.main", p},
+                                        {"output.subnet", "aws_subnet.public"},
+                                        {close, "aws_subnet.public"},
+                                        {"root", "output.subnet"},
+                                        {"root", close}}));
+}
+
+struct Seen {
+    std::vector<std::string> steps;
+    std::vector<size_t> indexes;
+    bool counts_chain = true;
+    size_t last_vertices = 0, last_edges = 0;
+};
+
+void observe(const dag_build_step_info *info, void *user_data) {
+    auto *seen = static_cast<Seen *>(user_data);
+    if (!seen->steps.empty() &&
+        (info->vertices_before != seen->last_vertices || info->edges_before != seen->last_edges))
+        seen->counts_chain = false;
+    seen->steps.push_back(info->name);
+    seen->indexes.push_back(info->index);
+    seen->last_vertices = info->vertices_after;
+    seen->last_edges = info->edges_after;
+    EXPECT_EQ(info->size, sizeof(dag_build_step_info));
+    EXPECT_EQ(dag_vertex_count(info->graph), info->vertices_after);
+}
+
+int add_two_vertices(dag_graph *g, const char **, void *) {
+    uint64_t a = 0, b = 0;
+    if (dag_add_vertex(g, "x.a", nullptr, &a, nullptr) != DAG_OK) return 1;
+    if (dag_add_vertex(g, "x.b", nullptr, &b, nullptr) != DAG_OK) return 1;
+    return dag_connect(g, a, b, nullptr) == DAG_OK ? 0 : 1;
+}
+
+TEST(BuildApi, ObserverSeesEveryStepInOrderWithCounts) {
+    GraphPtr g = new_graph();
+    BuilderPtr b = new_builder(g.get());
+    ASSERT_EQ(dag_builder_add_step(b.get(), "config", add_two_vertices, nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_references(b.get(), 0, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_root(b.get(), "[root] root", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_transitive_reduction(b.get(), nullptr), DAG_OK);
+    Seen seen;
+    dag_build_options o;
+    ASSERT_EQ(dag_build_options_init(&o, sizeof o, nullptr), DAG_OK);
+    EXPECT_EQ(o.validate, 1);
+    EXPECT_EQ(o.single_root, 1);
+    o.observer = observe;
+    o.observer_data = &seen;
+    ASSERT_EQ(dag_build(b.get(), &o, nullptr), DAG_OK);
+    EXPECT_EQ(seen.steps, (std::vector<std::string>{"config", "references", "root", "transitive reduction"}));
+    EXPECT_EQ(seen.indexes, (std::vector<size_t>{0, 1, 2, 3}));
+    EXPECT_TRUE(seen.counts_chain);
+    EXPECT_EQ(seen.last_vertices, 2u) << "x.a is the single root: no root vertex added";
+}
+
+int failing_step(dag_graph *, const char **message, void *) {
+    *message = "terraform.tfstate is locked";
+    return 1;
+}
+
+TEST(BuildApi, FailingStepStopsTheBuildAndItsErrorNamesTheStep) {
+    GraphPtr g = new_graph();
+    BuilderPtr b = new_builder(g.get());
+    Seen seen;
+    ASSERT_EQ(dag_builder_add_step(b.get(), "lock", failing_step, nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_step(b.get(), "config", add_two_vertices, nullptr, nullptr), DAG_OK);
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.observer = observe;
+    o.observer_data = &seen;
+    const std::string msg = expect_error(DAG_E_CANCELLED, [&](dag_error **e) { return dag_build(b.get(), &o, e); });
+    EXPECT_EQ(msg, "dag_build: step 'lock': terraform.tfstate is locked");
+    EXPECT_TRUE(seen.steps.empty());
+    EXPECT_EQ(dag_vertex_count(g.get()), 0u);
+}
+
+int throwing_step(dag_graph *, const char **, void *) { throw std::runtime_error("boom"); }
+
+TEST(BuildApi, ExceptionInAStepIsACallbackErrorNamingTheStep) {
+    GraphPtr g = new_graph();
+    BuilderPtr b = new_builder(g.get());
+    ASSERT_EQ(dag_builder_add_step(b.get(), "explode", throwing_step, nullptr, nullptr), DAG_OK);
+    const std::string msg = expect_error(DAG_E_CALLBACK, [&](dag_error **e) { return dag_build(b.get(), nullptr, e); });
+    EXPECT_NE(msg.find("step 'explode': "), std::string::npos) << msg;
+    EXPECT_NE(msg.find("boom"), std::string::npos) << msg;
+}
+
+TEST(BuildApi, UnresolvedReferencesAreAnErrorOrWarnings) {
+    GraphPtr g = new_graph();
+    const uint64_t web = add(g.get(), "aws_instance.web");
+    BuilderPtr strict = new_builder(g.get());
+    ASSERT_EQ(dag_builder_reference(strict.get(), web, "var.region", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_reference(strict.get(), web, "var.ami", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_references(strict.get(), 0, nullptr), DAG_OK);
+    EXPECT_EQ(expect_error(DAG_E_NOT_FOUND, [&](dag_error **e) { return dag_build(strict.get(), nullptr, e); }),
+              "dag_build: step 'references': 2 unresolved references:\n"
+              "  aws_instance.web: nothing provides \"var.ami\"\n"
+              "  aws_instance.web: nothing provides \"var.region\"");
+    BuilderPtr lenient = new_builder(g.get());
+    ASSERT_EQ(dag_builder_reference(lenient.get(), web, "var.region", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_references(lenient.get(), DAG_REFERENCES_WARN, nullptr), DAG_OK);
+    ASSERT_EQ(dag_build(lenient.get(), nullptr, nullptr), DAG_OK);
+    char *warnings = nullptr;
+    ASSERT_EQ(dag_builder_warnings(lenient.get(), &warnings, nullptr), DAG_OK);
+    EXPECT_EQ(take_string(warnings), "aws_instance.web: nothing provides \"var.region\"");
+}
+
+TEST(BuildApi, ValidationAtTheEndUnlessToldNot) {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    add(g.get(), "b");
+    BuilderPtr b = new_builder(g.get());
+    EXPECT_EQ(expect_error(DAG_E_MULTIPLE_ROOTS, [&](dag_error **e) { return dag_build(b.get(), nullptr, e); }),
+              "dag_build: validation: multiple roots: a, b");
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.validate = 0;
+    EXPECT_EQ(dag_build(b.get(), &o, nullptr), DAG_OK);
+    o.validate = 1;
+    o.single_root = 0;
+    EXPECT_EQ(dag_build(b.get(), &o, nullptr), DAG_OK);
+}
+
+int prune_outputs(uint64_t id, void *user_data) {
+    const dag_graph *g = static_cast<const dag_graph *>(user_data);
+    return name_of(g, id).rfind("output.", 0) == 0;
+}
+
+TEST(BuildApi, PruneAndActionsThroughTheBuilder) {
+    GraphPtr g = new_graph();
+    const uint64_t out = add(g.get(), "output.ip"), web = add(g.get(), "web"), db = add(g.get(), "db");
+    ASSERT_EQ(dag_connect(g.get(), out, web, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), web, db, nullptr), DAG_OK);
+    BuilderPtr b = new_builder(g.get());
+    ASSERT_EQ(dag_builder_set_action(b.get(), db, DAG_ACTION_REPLACE, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_set_action(b.get(), web, DAG_ACTION_UPDATE, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_prune(b.get(), prune_outputs, g.get(), nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_destroy_order(b.get(), nullptr), DAG_OK);
+    ASSERT_EQ(dag_build(b.get(), nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(named_edges(g.get()), (std::set<std::pair<std::string, std::string>>{
+                                        {"web", "db"}, {"web", "db (destroy)"}, {"db", "db (destroy)"}}));
+}
+
+TEST(BuildApi, BuilderKeepsItsGraphAlive) {
+    dag_graph *g = nullptr;
+    ASSERT_EQ(dag_new(&g, nullptr), DAG_OK);
+    BuilderPtr b = new_builder(g);
+    dag_free(g);
+    ASSERT_EQ(dag_builder_add_step(b.get(), "config", add_two_vertices, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(dag_build(b.get(), nullptr, nullptr), DAG_OK);
+}
+
+TEST(BuildApi, EveryBadInputHasItsStatus) {
+    GraphPtr g = new_graph();
+    const uint64_t v = add(g.get(), "v");
+    BuilderPtr b = new_builder(g.get());
+    dag_builder *none = nullptr;
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_new(nullptr, &none, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_new(g.get(), nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_provide(nullptr, v, "a", e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_provide(b.get(), v, nullptr, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_builder_reference(b.get(), v, "", e); });
+    expect_error(DAG_E_BAD_UTF8, [&](dag_error **e) { return dag_builder_need(b.get(), v, "\xff", e); });
+    expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return dag_builder_provide(b.get(), 99, "a", e); });
+    expect_error(DAG_E_INVALID_ARGUMENT,
+                 [&](dag_error **e) { return dag_builder_set_action(b.get(), v, static_cast<dag_action>(6), e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_add_step(b.get(), "s", nullptr, nullptr, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT,
+                 [&](dag_error **e) { return dag_builder_add_step(b.get(), "", add_two_vertices, nullptr, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_builder_add_references(b.get(), 2, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_builder_add_shared(b.get(), 4, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_builder_add_root(b.get(), "", e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_add_prune(b.get(), nullptr, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_add_destroy_order(nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_add_transitive_reduction(nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_build(nullptr, nullptr, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_warnings(b.get(), nullptr, e); });
+    dag_build_options o;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_build_options_init(&o, 8, e); });
+    struct Bigger {
+        dag_build_options o;
+        uint64_t future;
+    } bigger{};
+    ASSERT_EQ(dag_build_options_init(&bigger.o, sizeof bigger, nullptr), DAG_OK);
+    bigger.o.single_root = 0;
+    EXPECT_EQ(dag_build(b.get(), &bigger.o, nullptr), DAG_OK);
+    bigger.future = 1;
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_build(b.get(), &bigger.o, e); });
+    dag_builder_free(nullptr);
+}
+
+}  // namespace

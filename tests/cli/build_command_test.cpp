@@ -1,0 +1,127 @@
+// dag build: the example plan builds examples/graphs/deploy.dot edge for
+// edge; --walk runs the built graph; bad plans and unresolved references
+// are errors with their exit statuses.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "timed_dag.hpp"
+
+namespace {
+
+using namespace cli_test;
+
+using NamedEdges = std::set<std::pair<std::string, std::string>>;
+
+NamedEdges edges_of_json(const std::string &text, std::set<std::string> *names) {
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    std::map<uint64_t, std::string> by_id;
+    for (const auto &v : doc["vertices"]) {
+        by_id[v["id"].get<uint64_t>()] = v["name"].get<std::string>();
+        names->insert(v["name"].get<std::string>());
+    }
+    NamedEdges edges;
+    for (const auto &e : doc["edges"]) edges.insert({by_id.at(e[0].get<uint64_t>()), by_id.at(e[1].get<uint64_t>())});
+    return edges;
+}
+
+const std::string source_dir = DAG_SOURCE_DIR;
+
+TEST(CliBuild, ExamplePlanBuildsTheDeployGraphEdgeForEdge) {
+    ScratchDir dir;
+    const Outcome built = shell(dir, dag_command({"build", source_dir + "/examples/plan.json", "--to", "json"}));
+    ASSERT_EQ(built.status, 0) << built.err;
+    EXPECT_EQ(built.err, "");
+    const Outcome expected =
+        shell(dir, dag_command({"convert", source_dir + "/examples/graphs/deploy.dot", "--to", "json"}));
+    ASSERT_EQ(expected.status, 0) << expected.err;
+    std::set<std::string> built_names, expected_names;
+    const NamedEdges built_edges = edges_of_json(built.out, &built_names);
+    const NamedEdges expected_edges = edges_of_json(expected.out, &expected_names);
+    EXPECT_EQ(built_edges, expected_edges);
+    EXPECT_EQ(built_names, expected_names);
+    EXPECT_EQ(built_edges.size(), 13u);
+}
+
+TEST(CliBuild, StepsAreReportedInOrderWithTheirCounts) {
+    ScratchDir dir;
+    const Outcome r = shell(dir, dag_command({"build", source_dir + "/examples/plan.json", "--steps"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<std::string> lines = lines_of(r.err);
+    const std::vector<std::string> names = {"references", "destroy order", "shared", "root", "transitive reduction"};
+    ASSERT_EQ(lines.size(), names.size()) << r.err;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        EXPECT_EQ(lines[i].rfind("step " + names[i] + ": ", 0), 0u) << lines[i];
+    EXPECT_NE(lines[0].find("9 -> 9 vertices, 0 -> 8 edges"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[4].find("11 -> 11 vertices"), std::string::npos) << lines[4];
+}
+
+TEST(CliBuild, WalkRunsTheBuiltGraphInExecutionOrder) {
+    ScratchDir dir;
+    const std::string plan = dir.path + "/plan.json";
+    std::ofstream(plan) << R"({"vertices": [
+        {"name": "app", "references": ["db.url"], "action": "replace"},
+        {"name": "db", "provides": ["db"]}]})";
+    const Outcome r =
+        shell(dir, dag_command({"build", plan, "--walk", "--parallelism", "1", "--exec", "echo ran $DAG_VERTEX"}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "db: ran db\napp (destroy): ran app (destroy)\napp: ran app\n");
+    EXPECT_NE(r.err.find("3 ok, 0 failed"), std::string::npos) << r.err;
+}
+
+TEST(CliBuild, UnresolvedReferencesFailOrWarn) {
+    ScratchDir dir;
+    const std::string plan = dir.path + "/plan.json";
+    std::ofstream(plan) << R"({"vertices": [{"name": "web", "references": ["var.region", "var.ami"]}]})";
+    Outcome r = shell(dir, dag_command({"build", plan}));
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("step 'references': 2 unresolved references:\n"
+                         "  web: nothing provides \"var.ami\"\n"
+                         "  web: nothing provides \"var.region\""),
+              std::string::npos)
+        << r.err;
+    r = shell(dir, dag_command({"build", plan, "--warn-unresolved"}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "web\n");
+    EXPECT_EQ(r.err, "dag: warning: web: nothing provides \"var.ami\"\n"
+                     "dag: warning: web: nothing provides \"var.region\"\n");
+}
+
+TEST(CliBuild, BadPlansAreInputErrors) {
+    ScratchDir dir;
+    const std::string plan = dir.path + "/plan.json";
+    const std::pair<std::string, std::string> bad[] = {
+        {"{", "not valid JSON"},
+        {R"({"vertices": 3})", "\"vertices\" array"},
+        {R"({"vertices": [{"name": "a", "action": "destroy"}]})", "\"action\" is none, create"},
+        {R"({"vertices": [{"name": "a", "depends_on": ["b"]}]})", "depends_on names \"b\""},
+        {R"({"vertices": [{"name": "a"}, {"name": "a"}]})", "vertex 1"},
+        {R"({"vertices": [{"name": "a", "provide": ["x"]}]})", "unknown field \"provide\""},
+        {R"({"vertices": [{"name": "a", "needs": "x"}]})", "\"needs\" is not an array of strings"},
+    };
+    for (const auto &[text, gist] : bad) {
+        std::ofstream(plan) << text;
+        const Outcome r = shell(dir, dag_command({"build", plan}));
+        EXPECT_EQ(r.status, 2) << text << "\n" << r.err;
+        EXPECT_NE(r.err.find(gist), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(plan), std::string::npos) << r.err;
+    }
+    const Outcome missing = shell(dir, dag_command({"build", dir.path + "/none.json"}));
+    EXPECT_EQ(missing.status, 2);
+    const Outcome exec_alone = shell(dir, dag_command({"build", plan, "--exec", "true"}));
+    EXPECT_EQ(exec_alone.status, 2);
+    EXPECT_NE(exec_alone.err.find("--walk"), std::string::npos) << exec_alone.err;
+    const Outcome walk_and_to = shell(dir, dag_command({"build", plan, "--walk", "--to", "dot"}));
+    EXPECT_EQ(walk_and_to.status, 2);
+    EXPECT_NE(walk_and_to.err.find("--to"), std::string::npos) << walk_and_to.err;
+}
+
+}  // namespace

@@ -1,0 +1,240 @@
+// The destroy order step on hand-written plans (a chain, a diamond, the
+// header's four-vertex example) and on random action sets: the apply graph
+// stays acyclic and every destroy runs after the destroys of its dependents
+// (along chains of destroyed vertices).
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "algo_test_support.hpp"
+#include "algorithms/validate.hpp"
+#include "build/destroy_order.hpp"
+#include "build_test_support.hpp"
+
+namespace dag {
+namespace {
+
+using test::EdgeSet;
+using test::error_of;
+using test::Plan;
+
+Plan chain(Action a, Action b, Action c) {
+    Plan p;
+    p.add("a");
+    p.add("b");
+    p.add("c");
+    p.g.connect(p.id("a"), p.id("b"));
+    p.g.connect(p.id("b"), p.id("c"));
+    p.of("a").action = a;
+    p.of("b").action = b;
+    p.of("c").action = c;
+    return p;
+}
+
+TEST(DestroyOrder, ChainReplacedDestroysDependentsFirstThenCreates) {
+    Plan p = chain(Action::replace, Action::replace, Action::replace);
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"},
+                                  {"b", "c"},
+                                  {"a", "b (destroy)"},
+                                  {"b", "c (destroy)"},
+                                  {"b", "a (destroy)"},
+                                  {"c", "b (destroy)"},
+                                  {"b (destroy)", "a (destroy)"},
+                                  {"c (destroy)", "b (destroy)"},
+                                  {"a", "a (destroy)"},
+                                  {"b", "b (destroy)"},
+                                  {"c", "c (destroy)"}}));
+}
+
+TEST(DestroyOrder, ChainDeletedBecomesReversedDestroys) {
+    Plan p = chain(Action::remove, Action::remove, Action::remove);
+    const VertexId a = p.id("a");
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"b (destroy)", "a (destroy)"}, {"c (destroy)", "b (destroy)"}}));
+    EXPECT_EQ(p.g.find("a (destroy)"), a) << "a deleted vertex keeps its id";
+}
+
+TEST(DestroyOrder, OnlyDirectEdgesOrderDestroys) {
+    Plan p = chain(Action::remove, Action::none, Action::remove);
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"b", "c (destroy)"}}));
+}
+
+TEST(DestroyOrder, DiamondCreateBeforeDestroyKeepsTheOldUntilDependentsMoved) {
+    Plan p;
+    for (const char *n : {"a", "b", "c", "d"}) p.add(n);
+    p.g.connect(p.id("a"), p.id("b"));
+    p.g.connect(p.id("a"), p.id("c"));
+    p.g.connect(p.id("b"), p.id("d"));
+    p.g.connect(p.id("c"), p.id("d"));
+    p.of("b").action = Action::update;
+    p.of("c").action = Action::update;
+    p.of("d").action = Action::create_before_destroy;
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"},
+                                  {"a", "c"},
+                                  {"b", "d"},
+                                  {"c", "d"},
+                                  {"d (destroy)", "b"},
+                                  {"d (destroy)", "c"},
+                                  {"d (destroy)", "d"}}));
+}
+
+TEST(DestroyOrder, DiamondReplacedDestroysFirst) {
+    Plan p;
+    for (const char *n : {"a", "b", "c", "d"}) p.add(n);
+    p.g.connect(p.id("a"), p.id("b"));
+    p.g.connect(p.id("a"), p.id("c"));
+    p.g.connect(p.id("b"), p.id("d"));
+    p.g.connect(p.id("c"), p.id("d"));
+    p.of("d").action = Action::replace;
+    p.of("b").action = Action::update;
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"},
+                                  {"a", "c"},
+                                  {"b", "d"},
+                                  {"c", "d"},
+                                  {"b", "d (destroy)"},
+                                  {"c", "d (destroy)"},
+                                  {"d", "d (destroy)"}}));
+}
+
+// The example written in dag.h under dag_builder_add_destroy_order().
+TEST(DestroyOrder, HeaderFourVertexExample) {
+    Plan p;
+    for (const char *n : {"lb", "web", "subnet", "vpc"}) p.add(n);
+    p.g.connect(p.id("lb"), p.id("web"));
+    p.g.connect(p.id("web"), p.id("subnet"));
+    p.g.connect(p.id("subnet"), p.id("vpc"));
+    p.of("lb").action = Action::update;
+    p.of("web").action = Action::create_before_destroy;
+    p.of("subnet").action = Action::replace;
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"lb", "web"},
+                                  {"web", "subnet"},
+                                  {"subnet", "vpc"},
+                                  {"subnet (destroy)", "web (destroy)"},
+                                  {"web (destroy)", "lb"},
+                                  {"subnet (destroy)", "web"},
+                                  {"web (destroy)", "web"},
+                                  {"subnet (destroy)", "subnet"}}));
+}
+
+// The same with web replaced destroy-then-create: both destroys are early.
+TEST(DestroyOrder, HeaderFourVertexExampleWithoutCreateBeforeDestroy) {
+    Plan p;
+    for (const char *n : {"lb", "web", "subnet", "vpc"}) p.add(n);
+    p.g.connect(p.id("lb"), p.id("web"));
+    p.g.connect(p.id("web"), p.id("subnet"));
+    p.g.connect(p.id("subnet"), p.id("vpc"));
+    p.of("lb").action = Action::update;
+    p.of("web").action = Action::replace;
+    p.of("subnet").action = Action::replace;
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"lb", "web"},
+                                  {"web", "subnet"},
+                                  {"subnet", "vpc"},
+                                  {"subnet (destroy)", "web (destroy)"},
+                                  {"lb", "web (destroy)"},
+                                  {"web", "subnet (destroy)"},
+                                  {"subnet", "web (destroy)"},
+                                  {"web", "web (destroy)"},
+                                  {"subnet", "subnet (destroy)"}}));
+}
+
+TEST(DestroyOrder, CyclicInputRefusedInTerraformsWordsAndUnchanged) {
+    Plan p = chain(Action::replace, Action::none, Action::none);
+    p.g.connect(p.id("c"), p.id("a"));
+    EXPECT_EQ(error_of(Errc::cycle, [&] { order_destroys(p.g, p.d); }), "Cycle:\n  a\n  b\n  c");
+    EXPECT_EQ(p.g.vertex_count(), 3u);
+}
+
+TEST(DestroyOrder, TakenDestroyNameRefusedBeforeAnyChange) {
+    Plan p = chain(Action::remove, Action::none, Action::replace);
+    p.add("c (destroy)");
+    error_of(Errc::duplicate_name, [&] { order_destroys(p.g, p.d); });
+    EXPECT_TRUE(p.g.has_name("a"));
+    EXPECT_EQ(p.g.edge_count(), 2u);
+}
+
+bool reaches(const Graph &g, VertexId from, VertexId to) {
+    std::set<VertexId> seen{from};
+    std::deque<VertexId> queue{from};
+    while (!queue.empty()) {
+        VertexId v = queue.front();
+        queue.pop_front();
+        if (v == to) return true;
+        for (VertexId d : g.dependencies(v))
+            if (seen.insert(d).second) queue.push_back(d);
+    }
+    return false;
+}
+
+bool destroyed(Action a) { return a == Action::remove || a == Action::replace || a == Action::create_before_destroy; }
+
+// Whether ids[i] reaches ids[j] in `g` through destroyed vertices only, both
+// ends destroyed.
+bool destroyed_chain(const Graph &g, const std::vector<Action> &actions, const std::vector<VertexId> &ids, int i,
+                     int j) {
+    if (!destroyed(actions[i]) || !destroyed(actions[j])) return false;
+    std::map<VertexId, int> index;
+    for (int k = 0; k < static_cast<int>(ids.size()); ++k) index[ids[k]] = k;
+    std::set<VertexId> seen{ids[i]};
+    std::deque<VertexId> queue{ids[i]};
+    while (!queue.empty()) {
+        const VertexId v = queue.front();
+        queue.pop_front();
+        if (v == ids[j]) return true;
+        for (VertexId d : g.dependencies(v))
+            if (destroyed(actions[index.at(d)]) && seen.insert(d).second) queue.push_back(d);
+    }
+    return false;
+}
+
+TEST(DestroyOrderProperty, RandomActionSetsStayAcyclicAndDestroyDependentsFirst) {
+    std::mt19937 rng(18);
+    for (int round = 0; round < 500; ++round) {
+        Plan p;
+        const int n = std::uniform_int_distribution<int>(1, 14)(rng);
+        std::vector<VertexId> ids;
+        std::vector<Action> actions;
+        for (int i = 0; i < n; ++i) {
+            ids.push_back(p.add("v" + std::to_string(i)));
+            actions.push_back(static_cast<Action>(rng() % 6));
+            p.d.of(ids.back()).action = actions.back();
+        }
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j)
+                if (rng() % 4 == 0) p.g.connect(ids[i], ids[j]);
+        const Graph input(p.g);
+        order_destroys(p.g, p.d);
+        ASSERT_EQ(cycle_report(p.g), "") << "round " << round;
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                if (i == j || !reaches(input, ids[i], ids[j])) continue;
+                const std::string a = "v" + std::to_string(i), b = "v" + std::to_string(j);
+                const bool chained = destroyed_chain(input, actions, ids, i, j);
+                if (chained)
+                    EXPECT_TRUE(reaches(p.g, p.g.find(destroy_name(b)), p.g.find(destroy_name(a))))
+                        << "round " << round << ": " << b << "'s destroy before " << a << "'s";
+                if (actions[i] != Action::remove && actions[j] != Action::remove &&
+                    input.has_edge(ids[i], ids[j]))
+                    EXPECT_TRUE(p.g.has_edge(ids[i], ids[j])) << "round " << round;
+            }
+            if (actions[i] == Action::replace || actions[i] == Action::create_before_destroy) {
+                const VertexId c = ids[i], d = p.g.find(destroy_name("v" + std::to_string(i)));
+                EXPECT_TRUE(p.g.has_edge(c, d) != p.g.has_edge(d, c)) << "round " << round;
+                if (actions[i] == Action::create_before_destroy) EXPECT_TRUE(p.g.has_edge(d, c));
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace dag

@@ -1,0 +1,115 @@
+// The build command: a plan file through the standard building steps, then
+// written out or walked.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "format_option.hpp"
+#include "help_text.hpp"
+#include "plan_file.hpp"
+#include "walk_command.hpp"
+
+namespace dagcli {
+namespace {
+
+struct BuildOptions {
+    std::string path;
+    dag_format to = DAG_FORMAT_TEXT;
+    bool warn_unresolved = false;
+    bool steps = false;
+    bool walk = false;
+    WalkOptions walking;
+};
+
+void add_standard_steps(dag_builder *b, const Plan &plan, bool warn_unresolved) {
+    dag_error *err = nullptr;
+    check(dag_builder_add_references(b, warn_unresolved ? DAG_REFERENCES_WARN : 0, &err), &err);
+    check(dag_builder_add_destroy_order(b, &err), &err);
+    check(dag_builder_add_shared(b, DAG_SHARED_CLOSE, &err), &err);
+    check(dag_builder_add_root(b, plan.root.c_str(), &err), &err, bad_input);
+    check(dag_builder_add_transitive_reduction(b, &err), &err);
+}
+
+// Terraform's trace log of its graph builder, one line a step.
+void print_step(const dag_build_step_info *info, void *) {
+    std::fprintf(stderr, "step %s: %.3f ms, %zu -> %zu vertices, %zu -> %zu edges\n", info->name,
+                 static_cast<double>(info->duration_ns) / 1e6, info->vertices_before, info->vertices_after,
+                 info->edges_before, info->edges_after);
+}
+
+int build(const BuildOptions &options) {
+    Plan plan = read_plan(read_text(options.path), options.path == "-" ? "standard input" : options.path);
+    dag_builder *b = plan.builder.get();
+    add_standard_steps(b, plan, options.warn_unresolved);
+    dag_error *err = nullptr;
+    dag_build_options build_options;
+    check(dag_build_options_init(&build_options, sizeof build_options, &err), &err);
+    if (options.steps) build_options.observer = print_step;
+    check(dag_build(b, &build_options, &err), &err);
+    char *raw = nullptr;
+    check(dag_builder_warnings(b, &raw, &err), &err);
+    const String warnings(raw);
+    if (*warnings) {
+        std::string text = warnings.get();
+        for (std::size_t start = 0; start < text.size();) {
+            std::size_t end = text.find('\n', start);
+            if (end == std::string::npos) end = text.size();
+            std::fprintf(stderr, "dag: warning: %s\n", text.substr(start, end - start).c_str());
+            start = end + 1;
+        }
+    }
+    plan.builder.reset();
+    if (options.walk) {
+        WalkOptions walking = options.walking;
+        walking.input.path = options.path;
+        return walk_graph(std::move(plan.graph), walking);
+    }
+    check(dag_export_graph(plan.graph.get(), options.to, &raw, &err), &err);
+    const String text(raw);
+    std::fputs(text.get(), stdout);
+    return 0;
+}
+
+}  // namespace
+
+void add_build_command(CLI::App &app, int &exit_code) {
+    auto options = std::make_shared<BuildOptions>();
+    CLI::App *command = app.add_subcommand(
+        "build", "Build a graph from a plan: references, destroy order, providers, root, reduction");
+    set_help(*command,
+             "The plan is JSON: {\"root\": NAME, \"vertices\": [{\"name\", \"provides\", \"references\",\n"
+             "\"needs\", \"depends_on\", \"action\"}]} (README.md, \"Building a graph\"). The steps, in "
+             "order:\nreferences (each reference depends on the vertex providing its longest "
+             "prefix), destroy order\n(action delete, replace or create_before_destroy adds "
+             "\"NAME (destroy)\"), shared (each needed key\ndepends on its provider, created on "
+             "demand, and \"KEY (close)\" after its users), root, transitive\nreduction; then the "
+             "graph is validated. An unresolved reference is an error (exit status 1).",
+             {"$ echo '{\"vertices\": [{\"name\": \"web\", \"references\": [\"aws_vpc.main.id\"]}, "
+              "{\"name\": \"vpc\", \"provides\": [\"aws_vpc.main\"]}]}' | dag build -",
+              "vpc", "web", "  vpc"});
+    command->add_option("FILE", options->path, "The plan (JSON, below); - for standard input")->required();
+    CLI::Option *to = add_format_option(*command, "--to", options->to,
+                      {DAG_FORMAT_TEXT, DAG_FORMAT_DOT, DAG_FORMAT_MERMAID, DAG_FORMAT_JSON},
+                      "Output format (default: text)");
+    command->add_flag("--warn-unresolved", options->warn_unresolved,
+                      "Report unresolved references as warnings on standard error and build anyway");
+    command->add_flag("--steps", options->steps,
+                      "Print each step to standard error as it ends: its name, duration, and the vertex "
+                      "and edge counts before and after");
+    CLI::Option *walk =
+        command->add_flag("--walk", options->walk, "Walk the built graph as `dag walk` does instead of writing it")
+            ->excludes(to);
+    command->add_option("--exec", options->walking.exec,
+                        "With --walk: run `/bin/sh -c CMD` for each vertex, with DAG_VERTEX set to its name")
+        ->type_name("CMD")
+        ->needs(walk);
+    command->add_option("--parallelism", options->walking.parallelism, "With --walk: most vertices running at once")
+        ->check(CLI::Range(size_t{1}, size_t{DAG_WALK_MAX_THREADS}))
+        ->capture_default_str()
+        ->type_name("N")
+        ->needs(walk);
+    command->callback([options, &exit_code] { exit_code = build(*options); });
+}
+
+}  // namespace dagcli

@@ -1,0 +1,117 @@
+#include "plan_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace dagcli {
+namespace {
+
+using nlohmann::json;
+
+const std::map<std::string, dag_action> actions = {
+    {"none", DAG_ACTION_NONE},       {"create", DAG_ACTION_CREATE},   {"update", DAG_ACTION_UPDATE},
+    {"delete", DAG_ACTION_DELETE},   {"replace", DAG_ACTION_REPLACE},
+    {"create_before_destroy", DAG_ACTION_CREATE_BEFORE_DESTROY}};
+
+const std::set<std::string> vertex_fields = {"name", "provides", "references", "needs", "depends_on", "action"};
+
+class Reader {
+public:
+    explicit Reader(std::string shown) : shown_(std::move(shown)) {}
+
+    [[noreturn]] void fail(const std::string &where, const std::string &what) const {
+        throw Failure(shown_ + ": " + where + ": " + what, bad_input);
+    }
+
+    std::vector<std::string> strings(const json &vertex, const char *key, const std::string &where) const {
+        std::vector<std::string> out;
+        auto it = vertex.find(key);
+        if (it == vertex.end()) return out;
+        if (!it->is_array()) fail(where, std::string("\"") + key + "\" is not an array of strings");
+        for (const json &s : *it) {
+            if (!s.is_string()) fail(where, std::string("\"") + key + "\" is not an array of strings");
+            out.push_back(s.get<std::string>());
+        }
+        return out;
+    }
+
+    // Runs a libdag call, naming the vertex when it fails.
+    void call(const std::string &where, dag_status status, dag_error **err) const {
+        try {
+            check(status, err, bad_input);
+        } catch (const Failure &e) {
+            fail(where, e.what());
+        }
+    }
+
+private:
+    std::string shown_;
+};
+
+}  // namespace
+
+Plan read_plan(const std::string &text, const std::string &shown) {
+    const Reader r(shown);
+    const json doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded()) r.fail("line 1", "not valid JSON");
+    if (!doc.is_object() || !doc.contains("vertices") || !doc["vertices"].is_array())
+        r.fail("top level", "a plan is an object with a \"vertices\" array");
+    for (const auto &field : doc.items())
+        if (field.key() != "vertices" && field.key() != "root")
+            r.fail("top level", "unknown field \"" + field.key() + "\"");
+    Plan plan;
+    dag_graph *g = nullptr;
+    dag_error *err = nullptr;
+    check(dag_new(&g, &err), &err);
+    plan.graph.reset(g);
+    dag_builder *b = nullptr;
+    check(dag_builder_new(g, &b, &err), &err);
+    plan.builder.reset(b);
+    if (auto root = doc.find("root"); root != doc.end()) {
+        if (!root->is_string()) r.fail("\"root\"", "not a string");
+        plan.root = root->get<std::string>();
+    }
+    const json &vertices = doc["vertices"];
+    std::vector<uint64_t> ids;
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        const json &v = vertices[i];
+        const std::string where = "vertex " + std::to_string(i);
+        if (!v.is_object() || !v.contains("name") || !v["name"].is_string())
+            r.fail(where, "a vertex is an object with a \"name\" string");
+        for (const auto &field : v.items())
+            if (!vertex_fields.count(field.key())) r.fail(where, "unknown field \"" + field.key() + "\"");
+        uint64_t id = 0;
+        r.call(where, dag_add_vertex(g, v["name"].get<std::string>().c_str(), nullptr, &id, &err), &err);
+        ids.push_back(id);
+    }
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        const json &v = vertices[i];
+        const std::string where = v["name"].get<std::string>();
+        const uint64_t id = ids[i];
+        for (const std::string &a : r.strings(v, "provides", where))
+            r.call(where, dag_builder_provide(b, id, a.c_str(), &err), &err);
+        for (const std::string &a : r.strings(v, "references", where))
+            r.call(where, dag_builder_reference(b, id, a.c_str(), &err), &err);
+        for (const std::string &k : r.strings(v, "needs", where))
+            r.call(where, dag_builder_need(b, id, k.c_str(), &err), &err);
+        for (const std::string &name : r.strings(v, "depends_on", where)) {
+            uint64_t dependency = 0;
+            if (dag_find_vertex(g, name.c_str(), &dependency, nullptr) != DAG_OK)
+                r.fail(where, "depends_on names \"" + name + "\", which is not a vertex of the plan");
+            r.call(where, dag_connect(g, id, dependency, &err), &err);
+        }
+        if (auto action = v.find("action"); action != v.end()) {
+            auto known = action->is_string() ? actions.find(action->get<std::string>()) : actions.end();
+            if (known == actions.end())
+                r.fail(where, "\"action\" is none, create, update, delete, replace or create_before_destroy");
+            r.call(where, dag_builder_set_action(b, id, known->second, &err), &err);
+        }
+    }
+    return plan;
+}
+
+}  // namespace dagcli

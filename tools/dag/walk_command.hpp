@@ -1,0 +1,34 @@
+// The walk of a graph, as `dag walk` runs it, for the commands that walk a
+// graph they made (`dag build --walk`).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "input.hpp"
+#include "libdag.hpp"
+#include "output_capture.hpp"
+#include "selection.hpp"
+
+namespace dagcli {
+
+struct WalkOptions {
+    Input input;
+    size_t parallelism = 10;
+    bool reverse = false;
+    Selection selection;
+    bool fail_fast = false;
+    // auto, always or never.
+    std::string progress = "auto";
+    std::string exec;
+    OutputMode output = OutputMode::grouped;
+    double grace_seconds = 5;
+    std::string report_file;
+    std::string trace_file;
+};
+
+// Walks `g` (less what options.selection leaves out) as `dag walk` does and
+// returns the exit status; options.input names the graph in messages.
+int walk_graph(Graph g, const WalkOptions &options);
+
+}  // namespace dagcli

@@ -145,6 +145,24 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
         dag::capi::require_id_count(o->always_run_count, "opts->always_run_count");
         r.always_run.assign(o->always_run, o->always_run + o->always_run_count);
     }
+    if (o->pool_count) {
+        require(o->pool_names, "opts->pool_names");
+        require(o->pool_capacities, "opts->pool_capacities");
+        dag::capi::require_id_count(o->pool_count, "opts->pool_count");
+        for (std::size_t i = 0; i < o->pool_count; ++i) {
+            require(o->pool_names[i], ("opts->pool_names[" + std::to_string(i) + "]").c_str());
+            r.pools.push_back(dag::PoolSpec{o->pool_names[i], o->pool_capacities[i]});
+        }
+    }
+    if (o->pool_need_count) {
+        require(o->pool_need_vertices, "opts->pool_need_vertices");
+        require(o->pool_need_names, "opts->pool_need_names");
+        dag::capi::require_id_count(o->pool_need_count, "opts->pool_need_count");
+        for (std::size_t i = 0; i < o->pool_need_count; ++i) {
+            require(o->pool_need_names[i], ("opts->pool_need_names[" + std::to_string(i) + "]").c_str());
+            r.pool_needs.push_back(dag::PoolNeed{o->pool_need_vertices[i], o->pool_need_names[i]});
+        }
+    }
     return r;
 }
 

@@ -1948,6 +1948,49 @@ typedef struct dag_walk_options {
     dag_walk_event_fn event_observer;
     /** Passed to event_observer as its last argument. Default NULL. @since 1.2 */
     void *event_observer_data;
+    /* ---- 1.3 ---- */
+    /**
+     * Named limits (pools): pool i is named pool_names[i] (non-empty, UTF-8,
+     * each name once) and at most pool_capacities[i] vertices that need it
+     * run at once, a pending vertex counting as running. Two parallel arrays
+     * of pool_count entries, borrowed for the duration of the call that takes
+     * the options; NULL when pool_count is 0. A pool no vertex needs may have
+     * capacity 0. Default none. @since 1.3
+     *
+     * A vertex that needs pools (pool_need_vertices) starts only when it can
+     * have a slot in every pool it needs and a slot of `parallelism`: all are
+     * taken at once, so no vertex holds one pool while it waits for another
+     * and pools needed together cannot deadlock. It keeps them until it
+     * finishes: while its callback runs, while it is pending, and while it is
+     * expanded into a sub-walk. A vertex waiting for a full pool waits off the
+     * ready queue: ready vertices that need other pools, or none, start
+     * meanwhile, and it starts once a vertex holding that pool finishes
+     * (those that waited longest first). Only the walked graph's own vertices
+     * need pools: vertices of sub-walks and vertices added by an update need
+     * none. The same in pull mode (dag_walk_begin): a vertex is handed out by
+     * dag_walk_next_ready() only with its pools' slots, and gives them back
+     * when it is completed.
+     */
+    const char *const *pool_names;
+    /** The capacity of each pool in pool_names. @since 1.3 */
+    const size_t *pool_capacities;
+    /** Number of pools in pool_names and pool_capacities. Default 0. @since 1.3 */
+    size_t pool_count;
+    /**
+     * What the vertices need: the vertex pool_need_vertices[i] needs one slot
+     * in the pool named pool_need_names[i]. A vertex needs as many pools as
+     * it has entries (an entry repeated counts once). Two parallel arrays of
+     * pool_need_count entries, borrowed for the duration of the call that
+     * takes the options; NULL when pool_need_count is 0. A name no pool has,
+     * or a pool of capacity 0, is refused before the walk starts
+     * (DAG_E_INVALID_ARGUMENT), as is a vertex not in the graph
+     * (DAG_E_UNKNOWN_VERTEX). Default none. @since 1.3
+     */
+    const uint64_t *pool_need_vertices;
+    /** The pool each entry of pool_need_vertices needs, by name. @since 1.3 */
+    const char *const *pool_need_names;
+    /** Number of entries in pool_need_vertices and pool_need_names. Default 0. @since 1.3 */
+    size_t pool_need_count;
 } dag_walk_options;
 
 /**
@@ -1957,7 +2000,7 @@ typedef struct dag_walk_options {
  */
 #define DAG_WALK_OPTIONS_INIT \
     { sizeof(dag_walk_options), 10, 0, 0, DAG_FAILURE_CONTINUE, 1, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL }
+      NULL, NULL, NULL, NULL, 0, NULL, NULL, 0 }
 
 /**
  * Fills the first `size` bytes of `opts` with the defaults above, `size`
@@ -1998,12 +2041,16 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         many vertices never ran, and how many were cancelled after their
  *         callback ran.
  * @retval DAG_E_NULL_ARGUMENT     `g` or `callback` is NULL, or always_run
- *         with always_run_count > 0.
+ *         with always_run_count > 0; since 1.3, a NULL pool array with its
+ *         count > 0, or a NULL name in one.
  * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.0 layout, or above
  *         this library's with a non-zero byte it does not know; parallelism
  *         0, threads above DAG_WALK_MAX_THREADS, always_run_count above
- *         PTRDIFF_MAX / 8, bad policy.
- * @retval DAG_E_UNKNOWN_VERTEX    an always_run id is not live.
+ *         PTRDIFF_MAX / 8, bad policy; since 1.3, a pool named twice or
+ *         with an empty name, a need of a pool the options do not declare
+ *         or of a pool of capacity 0.
+ * @retval DAG_E_UNKNOWN_VERTEX    an always_run id, or since 1.3 a
+ *         pool_need_vertices id, is not live.
  * @retval DAG_E_CYCLE             the graph has a cycle or a self reference.
  * @retval DAG_E_BUSY              the graph is already being walked, e.g. from
  *         one of its own callbacks, or a traversal's visitor or predicate of

@@ -17,6 +17,7 @@
 
 #include "walk/asymmetric_fence.hpp"
 #include "graph/error.hpp"
+#include "walk/walk_pools.hpp"
 #include "walk/walker.hpp"
 
 // The per-vertex path runs through run(), settle() and finish_one(), which
@@ -197,6 +198,12 @@ double Executor::ns_per_tick() const {
 }
 
 Executor::~Executor() { join(); }
+
+void Executor::set_pools(std::unique_ptr<Pools> pools) { pools_ = std::move(pools); }
+
+void Executor::release_pools(const Slot *s, std::vector<Slot *> &ready) {
+    if (pools_) pools_->release(s, ready);
+}
 
 void Executor::join() {
     {
@@ -573,6 +580,8 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
         settle(sec, s, reason, false, nullptr, ready, &next);
         return true;
     }
+    // Parked until its pools have room: the worker goes on with its slot.
+    if (pools_ && !pools_->acquire(s)) return true;
     const VertexId id = w.id_of(*s);
     const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;
     // The callback and the observer run outside the section: they may take
@@ -690,6 +699,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                           std::vector<Slot *> &ready, std::vector<Slot *> &skips,
                           Slot **next) {
     Walk &w = *s->walk;
+    if (pools_) pools_->release(s, ready);
     if (message) w.set_message(*s, std::move(*message));
     if (status == VertexStatus::failed) {
         w.record_failure(*s);

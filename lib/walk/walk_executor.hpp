@@ -41,6 +41,7 @@
 namespace dag::walk_detail {
 
 class Executor;
+class Pools;
 
 // One worker's "inside a section" flag, alone on its cache line.
 struct alignas(64) SectionFlag {
@@ -129,6 +130,12 @@ public:
     void reserve_queue(std::size_t n);
     // A pending vertex finished: its parallelism slot is free again.
     void release_slot();
+    // The walk's named limits (walk_pools.hpp), before it launches; a walk
+    // that declares none never sets them.
+    void set_pools(std::unique_ptr<Pools> pools);
+    // An update held `s` back or removed it: the pool slots it may have been
+    // handed while parked go to others (it asks again once ready).
+    void release_pools(const Slot *s, std::vector<Slot *> &ready);
 
     // Claims a waiting vertex whose count is zero for running (or skipping).
     static bool claim(Slot *s) noexcept;
@@ -235,6 +242,9 @@ private:
     void wait_resumed() const noexcept;
 
     const bool pull_;
+    // Null unless the walk declares pools: checked once as a vertex starts
+    // and once as it finishes.
+    std::unique_ptr<Pools> pools_;
     const std::size_t parallelism_;
     const std::size_t max_workers_;
     const FailurePolicy policy_;

@@ -62,6 +62,19 @@ struct ThreadHooks {
     void *data = nullptr;
 };
 
+// A named limit: at most `capacity` vertices that need it run (or are
+// pending) at once.
+struct PoolSpec {
+    std::string name;
+    std::size_t capacity = 0;
+};
+
+// A vertex of the walked graph needs one slot in the pool named `pool`.
+struct PoolNeed {
+    VertexId vertex = no_vertex;
+    std::string pool;
+};
+
 struct WalkOptions {
     std::size_t parallelism = 10;
     std::size_t threads = 10;
@@ -73,6 +86,10 @@ struct WalkOptions {
     std::vector<VertexId> always_run;
     Observer observer;
     ThreadHooks thread_hooks;
+    // Named limits (walk_pools.hpp). Only the walked graph's own vertices
+    // need pools: those of sub-walks and those added by updates need none.
+    std::vector<PoolSpec> pools;
+    std::vector<PoolNeed> pool_needs;
     // Pull mode: no pool and no callback; the host takes ready vertices with
     // Walk::next_ready and finishes each with Walk::complete. `threads` and
     // `thread_hooks` are ignored.

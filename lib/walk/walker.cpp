@@ -4,8 +4,10 @@
 #include <cstdlib>
 #include <new>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <type_traits>
+#include <unordered_map>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -14,6 +16,7 @@
 #include "graph/error.hpp"
 #include "algorithms/validate.hpp"
 #include "walk/walk_executor.hpp"
+#include "walk/walk_pools.hpp"
 
 namespace dag {
 
@@ -112,7 +115,36 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     w->snap_ = std::move(snap);
     w->reverse_ = options.reverse;
     w->init_slots(options.always_run);
+    if (!options.pools.empty() || !options.pool_needs.empty()) w->ex_->set_pools(w->make_pools(options));
     return w;
+}
+
+std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options) {
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    std::vector<std::size_t> capacities;
+    for (const PoolSpec &p : options.pools) {
+        if (p.name.empty()) throw Error(Errc::invalid_argument, "a pool's name is empty");
+        if (!index.emplace(p.name, static_cast<std::uint32_t>(capacities.size())).second)
+            throw Error(Errc::invalid_argument, "pool '" + p.name + "' is declared twice");
+        capacities.push_back(p.capacity);
+    }
+    std::unordered_map<const Slot *, std::vector<std::uint32_t>> needs;
+    for (const PoolNeed &n : options.pool_needs) {
+        const Snapshot::Index i = snap_->index_of(n.vertex);
+        if (i == Snapshot::npos)
+            throw Error(Errc::unknown_vertex, "vertex " + std::to_string(n.vertex) + " needs pool '" + n.pool +
+                                                  "' but is not in the graph");
+        auto p = index.find(n.pool);
+        if (p == index.end())
+            throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" + n.pool +
+                                                    "', which the walk does not declare");
+        if (capacities[p->second] == 0)
+            throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" + n.pool +
+                                                    "', whose capacity is 0: it could never run");
+        auto &list = needs[&slot_at(i)];
+        if (std::find(list.begin(), list.end(), p->second) == list.end()) list.push_back(p->second);
+    }
+    return std::make_unique<walk_detail::Pools>(std::move(capacities), std::move(needs));
 }
 
 Walk::~Walk() {

@@ -33,6 +33,7 @@ namespace dag {
 
 namespace walk_detail {
 class Executor;
+class Pools;
 class Section;
 }  // namespace walk_detail
 
@@ -124,6 +125,8 @@ private:
     Walk(Graph &graph, Visitor visitor, void *tag,
          std::shared_ptr<walk_detail::Executor> executor, Walk *parent, Slot *parent_slot);
 
+    // The options' pools, checked against the graph, for the executor.
+    std::unique_ptr<walk_detail::Pools> make_pools(const WalkOptions &options);
     // `always_run` ids must be in the snapshot.
     void init_slots(const std::vector<VertexId> &always_run);
     // `sec`: the caller's section, if it is inside one (a sub-walk's

@@ -18,6 +18,7 @@
 #include "shell.hpp"
 #include "signals.hpp"
 #include "trace_file.hpp"
+#include "walk_pools.hpp"
 #include "walk_report_file.hpp"
 #include "walk_result.hpp"
 #include "worker_tracks.hpp"
@@ -36,6 +37,7 @@ struct WalkOptions {
     double grace_seconds = 5;
     std::string report_file;
     std::string trace_file;
+    PoolOptions pools;
 };
 
 // Shared by the callback and the observer, which run on libdag's pool threads.
@@ -181,6 +183,7 @@ int walk(const WalkOptions &options) {
     });
 
     Graph g = apply_selection(load(options.input), options.input, options.selection, options.reverse);
+    const WalkPools pools(g.get(), options.pools);
     WalkRun run{g.get(), options.exec, shell, {}, {}, 0, {}};
     dag_walk_options walk_options;
     dag_error *err = nullptr;
@@ -192,6 +195,7 @@ int walk(const WalkOptions &options) {
     walk_options.failure_policy = options.fail_fast ? DAG_FAILURE_FAIL_FAST : DAG_FAILURE_CONTINUE;
     // Only the result files show the times: two clock reads a vertex saved otherwise.
     walk_options.timestamps = !options.report_file.empty() || !options.trace_file.empty();
+    pools.apply(walk_options);
     if (options.progress) {
         walk_options.observer = observe;
         walk_options.observer_data = &run;
@@ -259,6 +263,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "a non-zero exit status fails the vertex, and what depends on it is "
                         "skipped as upstream failed")
         ->type_name("CMD");
+    add_pool_options(*command, options->pools);
     command->add_flag("--progress", options->progress,
                       "Print \"[done/total] name\" on standard error as each vertex finishes");
     command->add_option("--grace", options->grace_seconds,

@@ -107,6 +107,8 @@ const dag_api_table table = {
     dag_walk_report_read,
     dag_walk_progress,
     dag_select,
+    dag_walk_report_attempts,
+    dag_walk_report_attempt_message,
 };
 
 }  // namespace

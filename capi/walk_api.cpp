@@ -163,6 +163,19 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
             r.pool_needs.push_back(dag::PoolNeed{o->pool_need_vertices[i], o->pool_need_names[i]});
         }
     }
+    r.retry.retries = o->retries;
+    // Milliseconds past what nanoseconds hold would wrap: capped at a year.
+    constexpr std::uint64_t year_ms = 365ull * 24 * 3600 * 1000;
+    r.retry.delay = std::chrono::milliseconds(std::min(o->retry_delay_ms, year_ms));
+    r.retry.max_delay = std::chrono::milliseconds(std::min(o->retry_max_delay_ms, year_ms));
+    r.retry.doubling = o->retry_doubling != 0;
+    if (o->retry_vertex_count) {
+        require(o->retry_vertices, "opts->retry_vertices");
+        require(o->retry_counts, "opts->retry_counts");
+        dag::capi::require_id_count(o->retry_vertex_count, "opts->retry_vertex_count");
+        for (std::size_t i = 0; i < o->retry_vertex_count; ++i)
+            r.retry.per_vertex.emplace_back(o->retry_vertices[i], o->retry_counts[i]);
+    }
     return r;
 }
 
@@ -496,6 +509,32 @@ dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex
         if (out_message) *out_message = v->message;
         if (out_start_ns) *out_start_ns = v->start_ns;
         if (out_end_ns) *out_end_ns = v->end_ns;
+    });
+}
+
+dag_status dag_walk_report_attempts(const dag_walk_report *report, uint64_t vertex, size_t *out_attempts,
+                                   dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(report, "report");
+        require(out_attempts, "out_attempts");
+        const std::optional<dag::VertexReport> v = report->report.find(vertex);
+        if (!v) throw ApiError{DAG_E_UNKNOWN_VERTEX, "vertex " + std::to_string(vertex) + " is not in the report"};
+        *out_attempts = v->attempts;
+    });
+}
+
+dag_status dag_walk_report_attempt_message(const dag_walk_report *report, uint64_t vertex, size_t attempt,
+                                          const char **out_message, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(report, "report");
+        require(out_message, "out_message");
+        const std::optional<dag::VertexReport> v = report->report.find(vertex);
+        if (!v) throw ApiError{DAG_E_UNKNOWN_VERTEX, "vertex " + std::to_string(vertex) + " is not in the report"};
+        if (attempt >= v->attempts)
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "attempt " + std::to_string(attempt) + " of vertex " +
+                                                       std::to_string(vertex) + ": it made " +
+                                                       std::to_string(v->attempts)};
+        *out_message = v->attempt_messages ? (*v->attempt_messages)[attempt].c_str() : v->message;
     });
 }
 

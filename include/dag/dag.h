@@ -1991,6 +1991,43 @@ typedef struct dag_walk_options {
     const char *const *pool_need_names;
     /** Number of entries in pool_need_vertices and pool_need_names. Default 0. @since 1.3 */
     size_t pool_need_count;
+    /**
+     * Retries: a vertex whose attempt fails (its callback returns
+     * DAG_WALK_FAILED, or it is completed as failed) is tried again, up to
+     * `retries` more times, before it counts as failed and its dependents are
+     * skipped. Each new attempt calls its callback again (in pull mode,
+     * dag_walk_next_ready() hands it out again) after a back-off of
+     * retry_delay_ms, doubled for each retry before it when retry_doubling
+     * is non-zero, never longer than retry_max_delay_ms when that is not 0.
+     * A vertex waiting out its back-off holds no slot of `parallelism` nor
+     * of any pool, and no thread: the wait is a deadline on one timer thread
+     * the walk starts with its first delayed retry. Cancel and fail fast stop
+     * retries: a vertex waiting to be tried again then ends failed with its
+     * last message. Each attempt is a `started` event; only the last one
+     * finishes. The report's dag_walk_report_attempts() and
+     * dag_walk_report_attempt_message() tell each attempt; its start time is
+     * the last attempt's. Expanded vertices (dag_walk_expand) are not tried
+     * again. Default 0. @since 1.3
+     */
+    size_t retries;
+    /** Back-off before the first retry, in milliseconds. Default 0. @since 1.3 */
+    uint64_t retry_delay_ms;
+    /** The longest back-off, in milliseconds; 0 (default): no cap. @since 1.3 */
+    uint64_t retry_max_delay_ms;
+    /** Non-zero: each retry waits twice as long as the one before. Default 0 (fixed). @since 1.3 */
+    int retry_doubling;
+    /**
+     * Per-vertex retry counts over `retries`: vertex retry_vertices[i] is
+     * tried again up to retry_counts[i] times (0: never). Two parallel
+     * arrays of retry_vertex_count entries, borrowed for the duration of the
+     * call that takes the options; NULL when the count is 0. A vertex not in
+     * the graph is refused (DAG_E_UNKNOWN_VERTEX). @since 1.3
+     */
+    const uint64_t *retry_vertices;
+    /** The retry count of each vertex in retry_vertices. @since 1.3 */
+    const size_t *retry_counts;
+    /** Number of entries in retry_vertices and retry_counts. Default 0. @since 1.3 */
+    size_t retry_vertex_count;
 } dag_walk_options;
 
 /**
@@ -2000,7 +2037,7 @@ typedef struct dag_walk_options {
  */
 #define DAG_WALK_OPTIONS_INIT \
     { sizeof(dag_walk_options), 10, 0, 0, DAG_FAILURE_CONTINUE, 1, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL, NULL, NULL, 0, NULL, NULL, 0 }
+      NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, 0, 0, 0, NULL, NULL, 0 }
 
 /**
  * Fills the first `size` bytes of `opts` with the defaults above, `size`
@@ -2596,6 +2633,42 @@ DAG_API dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_i
  * @retval DAG_E_UNKNOWN_VERTEX  `vertex` is not in the report.
  * @since 1.0
  */
+/**
+ * How many times a vertex's callback was called: 0 if it never ran, 1 if it
+ * ran once, more when failed attempts were tried again
+ * (dag_walk_options.retries).
+ *
+ * @param report        the report.
+ * @param vertex        the vertex.
+ * @param out_attempts  receives the count.
+ * @param err           NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the count is in *out_attempts.
+ * @retval DAG_E_NULL_ARGUMENT   `report` or `out_attempts` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `vertex` is not in the report.
+ * @since 1.3
+ */
+DAG_API dag_status dag_walk_report_attempts(const dag_walk_report *report, uint64_t vertex, size_t *out_attempts,
+                                            dag_error **err);
+
+/**
+ * The message of one attempt of a vertex: attempt 0 is the first; the last
+ * attempt's is the vertex's message (dag_walk_report_vertex()), "" for none.
+ *
+ * @param report       the report.
+ * @param vertex       the vertex.
+ * @param attempt      0 to dag_walk_report_attempts() - 1.
+ * @param out_message  receives the message, "" for none; valid until the
+ *                     report is freed.
+ * @param err          NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the message is in *out_message.
+ * @retval DAG_E_NULL_ARGUMENT     `report` or `out_message` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not in the report.
+ * @retval DAG_E_INVALID_ARGUMENT  `attempt` is not below the vertex's attempts.
+ * @since 1.3
+ */
+DAG_API dag_status dag_walk_report_attempt_message(const dag_walk_report *report, uint64_t vertex, size_t attempt,
+                                                   const char **out_message, dag_error **err);
+
 DAG_API dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex,
                                           dag_vertex_status *out_status, const char **out_message,
                                           int64_t *out_start_ns, int64_t *out_end_ns,
@@ -2960,6 +3033,12 @@ typedef struct dag_api_table {
     dag_status (*select)(const dag_graph *g, const uint64_t *targets, size_t target_count,
                          const uint64_t *excludes, size_t exclude_count, unsigned flags,
                          dag_graph **out, dag_error **err);
+    /** dag_walk_report_attempts(); @since 1.3 */
+    dag_status (*walk_report_attempts)(const dag_walk_report *report, uint64_t vertex, size_t *out_attempts,
+                                       dag_error **err);
+    /** dag_walk_report_attempt_message(); @since 1.3 */
+    dag_status (*walk_report_attempt_message)(const dag_walk_report *report, uint64_t vertex, size_t attempt,
+                                              const char **out_message, dag_error **err);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

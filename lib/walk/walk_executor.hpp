@@ -42,6 +42,7 @@ namespace dag::walk_detail {
 
 class Executor;
 class Pools;
+class Retries;
 
 // One worker's "inside a section" flag, alone on its cache line.
 struct alignas(64) SectionFlag {
@@ -136,6 +137,13 @@ public:
     // An update held `s` back or removed it: the pool slots it may have been
     // handed while parked go to others (it asks again once ready).
     void release_pools(const Slot *s, std::vector<Slot *> &ready);
+    // The walk's retry policy (walk_retries.hpp), before it launches; a walk
+    // without retries never sets it.
+    void set_retries(std::unique_ptr<Retries> retries);
+    const Retries *retries() const noexcept { return retries_.get(); }
+    // A vertex's back-off has passed: back to the ready queue. From the
+    // retry timer's thread.
+    void retry_due(Slot *s);
 
     // Claims a waiting vertex whose count is zero for running (or skipping).
     static bool claim(Slot *s) noexcept;
@@ -235,6 +243,9 @@ private:
     void finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                     std::vector<Slot *> &ready, std::vector<Slot *> &skips, Slot **next);
     VertexStatus skip_status(const Slot &d) const noexcept;
+    // `s`'s attempt failed with `message`: true when it will be tried again
+    // (it then holds no pool slot and is not finished). Inside a section.
+    bool retry(Slot *s, const std::string *message, std::vector<Slot *> &ready);
     // A vertex whose word is `w` will be finished without running.
     bool will_skip(Word w) const noexcept;
     std::size_t spawn_locked();
@@ -245,6 +256,9 @@ private:
     // Null unless the walk declares pools: checked once as a vertex starts
     // and once as it finishes.
     std::unique_ptr<Pools> pools_;
+    // Null unless the walk allows retries: checked once per failed attempt,
+    // and once per vertex that ran as it finishes.
+    std::unique_ptr<Retries> retries_;
     const std::size_t parallelism_;
     const std::size_t max_workers_;
     const FailurePolicy policy_;

@@ -3,9 +3,11 @@
 // report and the C API need not see its internals.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -75,6 +77,18 @@ struct PoolNeed {
     std::string pool;
 };
 
+// Retries of failed attempts (walk_retries.hpp): `retries` for every vertex,
+// or the count given for it in `per_vertex`; the wait before a retry is
+// `delay`, doubled for each retry before it when `doubling`, never above
+// `max_delay` (0: no cap).
+struct RetryPolicy {
+    std::size_t retries = 0;
+    std::chrono::nanoseconds delay{0};
+    std::chrono::nanoseconds max_delay{0};
+    bool doubling = false;
+    std::vector<std::pair<VertexId, std::size_t>> per_vertex;
+};
+
 struct WalkOptions {
     std::size_t parallelism = 10;
     std::size_t threads = 10;
@@ -90,6 +104,7 @@ struct WalkOptions {
     // need pools: those of sub-walks and those added by updates need none.
     std::vector<PoolSpec> pools;
     std::vector<PoolNeed> pool_needs;
+    RetryPolicy retry;
     // Pull mode: no pool and no callback; the host takes ready vertices with
     // Walk::next_ready and finishes each with Walk::complete. `threads` and
     // `thread_hooks` are ignored.

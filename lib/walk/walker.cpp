@@ -17,6 +17,7 @@
 #include "algorithms/validate.hpp"
 #include "walk/walk_executor.hpp"
 #include "walk/walk_pools.hpp"
+#include "walk/walk_retries.hpp"
 
 namespace dag {
 
@@ -116,6 +117,18 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     w->reverse_ = options.reverse;
     w->init_slots(options.always_run);
     if (!options.pools.empty() || !options.pool_needs.empty()) w->ex_->set_pools(w->make_pools(options));
+    if (options.retry.retries > 0 || !options.retry.per_vertex.empty()) {
+        std::unordered_map<const Slot *, std::size_t> counts;
+        for (auto [id, count] : options.retry.per_vertex) {
+            const Snapshot::Index i = w->snap_->index_of(id);
+            if (i == Snapshot::npos)
+                throw Error(Errc::unknown_vertex, "retry count for vertex " + std::to_string(id) + ", which is not in the graph");
+            counts[&w->slot_at(i)] = count;
+        }
+        walk_detail::Executor *ex = w->ex_.get();
+        w->ex_->set_retries(std::make_unique<walk_detail::Retries>(options.retry, std::move(counts),
+                                                                    [ex](Slot *s) { ex->retry_due(s); }));
+    }
     return w;
 }
 
@@ -435,6 +448,21 @@ WalkReport Walk::report() const {
     }
     std::sort(r.messages_.begin(), r.messages_.end(),
               [](const auto &a, const auto &b) { return a.first < b.first; });
+    if (const walk_detail::Retries *retries = ex_->retries()) {
+        for (auto &[slot, messages] : retries->all()) {
+            if (slot->walk != this) continue;
+            const Snapshot::Index k = index_of(*slot);
+            const std::size_t at =
+                k != Snapshot::npos
+                    ? k
+                    : r.frozen_ + static_cast<std::size_t>(std::lower_bound(r.added_ids_.begin(), r.added_ids_.end(),
+                                                                            id_of(*slot)) -
+                                                           r.added_ids_.begin());
+            r.attempts_.emplace_back(at, std::move(messages));
+        }
+        std::sort(r.attempts_.begin(), r.attempts_.end(),
+                  [](const auto &a, const auto &b) { return a.first < b.first; });
+    }
     r.first_error = first_error_;
     r.first_error_message = first_error_message_;
     r.cancelled = ex_->cancel_requested();
@@ -573,6 +601,8 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 throw Error(Errc::state, who + " was expanded; it finishes when its sub-walk does");
             case Phase::removed:
                 throw Error(Errc::state, who + " was removed by an update");
+            case Phase::retrying:
+                throw Error(Errc::state, who + " failed an attempt and waits to be tried again");
             case Phase::done: {
                 if (!(w & walk_detail::ran_bit))
                     throw Error(Errc::state, who + " never started; only a vertex whose callback returned pending can be completed");

@@ -134,4 +134,6 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->search, &dag_search);
     EXPECT_EQ(t->walk_fail, &dag_walk_fail);
     EXPECT_EQ(t->select, &dag_select);
+    EXPECT_EQ(t->walk_report_attempts, &dag_walk_report_attempts);
+    EXPECT_EQ(t->walk_report_attempt_message, &dag_walk_report_attempt_message);
 }

@@ -809,6 +809,24 @@ TEST(CliWalk, PoolsBoundTheVerticesThatMatchThem) {
     }
 }
 
+TEST(CliWalk, RetriesRunAFailedCommandAgain) {
+    // Each command fails the first time it runs and succeeds the second.
+    TempDir dir;
+    const std::string script = "[ -e " + dir.path + "/$DAG_VERTEX ] || { touch " + dir.path +
+                               "/$DAG_VERTEX; echo \"failed $DAG_VERTEX\"; exit 1; }; echo \"ran $DAG_VERTEX\"";
+    Result r = dag({"walk", "-", "--parallelism", "1", "--retries", "1", "--retry-delay", "1", "--exec", script},
+                   "digraph { a -> b }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "failed b\nran b\nfailed a\nran a\n");
+    EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+    TempDir fresh;
+    const std::string again = "[ -e " + fresh.path + "/$DAG_VERTEX ] || { touch " + fresh.path +
+                              "/$DAG_VERTEX; exit 1; }";
+    r = dag({"walk", "-", "--exec", again}, "digraph { a -> b }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "0 ok, 1 failed, 1 upstream failed, 0 not run\nfailed: b: exit status 1\n");
+}
+
 TEST(CliWalk, BadPoolOptionsExitTwo) {
     const std::string graph = "digraph { aws_a; b }";
     Result r = dag({"walk", "-", "--pool", "aws=2", "--pool-match", "aws_*=rds"}, graph);

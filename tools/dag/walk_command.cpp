@@ -38,6 +38,8 @@ struct WalkOptions {
     std::string report_file;
     std::string trace_file;
     PoolOptions pools;
+    size_t retries = 0;
+    uint64_t retry_delay_ms = 0;
 };
 
 // Shared by the callback and the observer, which run on libdag's pool threads.
@@ -196,6 +198,9 @@ int walk(const WalkOptions &options) {
     // Only the result files show the times: two clock reads a vertex saved otherwise.
     walk_options.timestamps = !options.report_file.empty() || !options.trace_file.empty();
     pools.apply(walk_options);
+    walk_options.retries = options.retries;
+    walk_options.retry_delay_ms = options.retry_delay_ms;
+    walk_options.retry_doubling = 1;
     if (options.progress) {
         walk_options.observer = observe;
         walk_options.observer_data = &run;
@@ -264,6 +269,17 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "skipped as upstream failed")
         ->type_name("CMD");
     add_pool_options(*command, options->pools);
+    command->add_option("--retries", options->retries,
+                        "Run a failed vertex again up to N more times before it counts as failed "
+                        "and what depends on it is skipped")
+        ->capture_default_str()
+        ->type_name("N");
+    command->add_option("--retry-delay", options->retry_delay_ms,
+                        "Wait this long before the first retry of a vertex, twice as long before "
+                        "each later one")
+        ->check(CLI::Range(uint64_t{0}, uint64_t{86400000}))
+        ->capture_default_str()
+        ->type_name("MS");
     command->add_flag("--progress", options->progress,
                       "Print \"[done/total] name\" on standard error as each vertex finishes");
     command->add_option("--grace", options->grace_seconds,

@@ -64,6 +64,17 @@ inline std::size_t write_file(const dag_graph *g, dag_format format, const std::
     return size;
 }
 
+inline std::size_t file_size(const std::string &path) {
+    FILE *f = std::fopen(path.c_str(), "rb");
+    if (!f || std::fseek(f, 0, SEEK_END) != 0) {
+        std::perror(path.c_str());
+        std::exit(1);
+    }
+    const long size = std::ftell(f);
+    std::fclose(f);
+    return static_cast<std::size_t>(size);
+}
+
 inline bool on_path(const char *program) {
     const char *path = std::getenv("PATH");
     std::string dirs = path ? path : "";

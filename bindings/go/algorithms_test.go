@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 // TestTerraformSemantics pins the direction of every name on the header's
@@ -48,7 +48,7 @@ func TestOrderTiesByName(t *testing.T) {
 func TestRootErrors(t *testing.T) {
 	empty, _ := build(t)
 	_, err := empty.Root()
-	wantErr(t, "Root of an empty graph", err, dag.ErrNoRoot, "dag_root: no roots found")
+	wantErr(t, "Root of an empty graph", err, dag.ErrNoRoot, "dag: Root: no roots found")
 
 	two, _ := build(t, "b->c", "a->c")
 	_, err = two.Root()

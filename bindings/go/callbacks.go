@@ -34,6 +34,28 @@ func dagbindSearch(h C.uintptr_t, id C.uint64_t) (action C.int) {
 	return C.int(a)
 }
 
+// dagbindMatch runs the predicate of FirstAncestorsWith and its kin, on the
+// goroutine that called them. After a panic the search cannot be stopped,
+// so the predicate is not called again and every later vertex is no match.
+//
+//export dagbindMatch
+func dagbindMatch(h C.uintptr_t, id C.uint64_t) (matched C.int) {
+	s := cgo.Handle(h).Value().(*search)
+	if s.panicked {
+		return 0
+	}
+	returned := false
+	defer func() {
+		if !returned {
+			s.recordPanic(recover())
+			matched = 0
+		}
+	}()
+	m := s.match(uint64(id))
+	returned = true
+	return cbool(m)
+}
+
 // dagbindVisit runs the visitor of Traverse, on the goroutine that called
 // Traverse.
 //
@@ -63,4 +85,25 @@ func dagbindVisit(h C.uintptr_t, id C.uint64_t, depth C.size_t) (next C.int) {
 func dagbindWalkVertex(h C.uintptr_t, walk *C.dag_walker, vertex C.uint64_t) C.int {
 	w := cgo.Handle(h).Value().(*walkState)
 	return w.run(walk, uint64(vertex))
+}
+
+// dagbindWalkEvent runs a walk's Observer: on libdag's pool threads for a
+// callback walk (Graph.Walk), on the goroutines that take, finish and
+// cancel vertices for Walk. A panic in the observer cannot be reported
+// through libdag, which ignores what an observer returns: it is recovered
+// and kept, and the walk returns it as an error once it has ended.
+//
+//export dagbindWalkEvent
+func dagbindWalkEvent(h C.uintptr_t, walk *C.dag_walker, event C.int, vertex C.uint64_t, status C.int,
+	running, done, total C.size_t, sequence C.uint64_t) {
+	o := cgo.Handle(h).Value().(*observer)
+	o.deliver(walk, WalkEvent{
+		Kind:     EventKind(event),
+		Vertex:   uint64(vertex),
+		Status:   VertexStatus(status),
+		Running:  int(running),
+		Done:     int(done),
+		Total:    int(total),
+		Sequence: uint64(sequence),
+	})
 }

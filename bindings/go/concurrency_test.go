@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 // finishWithin fails the test if wg does not finish in time: a deadlock

@@ -3,7 +3,7 @@ package dag_test
 import (
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestRootsLeavesAndDegrees(t *testing.T) {

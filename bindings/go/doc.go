@@ -12,15 +12,15 @@
 //	web, _ := g.AddVertex("aws_instance.web")
 //	db, _ := g.AddVertex("aws_db_instance.main")
 //	_ = g.Connect(web, db) // web depends on db
-//	report, err := g.Walk(dag.WalkOptions{}, func(id uint64) error {
-//		name, _ := g.Name(id)
-//		return deploy(name) // db first, then web
-//	})
+//	report, err := dag.Walk(ctx, g, func(ctx context.Context, v dag.Vertex) error {
+//		name, _ := v.Name()
+//		return deploy(ctx, name) // db first, then web, each on a goroutine
+//	}, dag.WalkOptions{})
 //
 // # Errors
 //
-// Failing calls return an *Error carrying libdag's status and message
-// ("dag_root: no roots found"); match kinds with errors.Is against the Err*
+// Failing calls return an *Error carrying libdag's status and message, in
+// Go's terms ("dag: Root: no roots found"); match kinds with errors.Is against the Err*
 // sentinels (ErrCycle, ErrUnknownVertex, ErrBusy...). Methods of a closed
 // Graph return ErrClosed. Messages travel with the error value, never
 // through thread-local state, so nothing is lost when the runtime moves a
@@ -30,18 +30,20 @@
 //
 // A Graph may be shared between goroutines: reads run concurrently,
 // changes run alone, and changes during a walk, or from a search's
-// callback, fail with ErrBusy. Walk callbacks run on libdag's own threads, several at
-// once; search callbacks (Traverse, FirstAncestorsWith...) run on the
+// callback, fail with ErrBusy. Walk runs each vertex on a goroutine of its
+// own; Graph.Walk's callbacks run on libdag's own threads; search callbacks (Traverse, FirstAncestorsWith...) run on the
 // calling goroutine. Panics in callbacks never cross into libdag: a walk
 // records them as failed vertices, a search panics again in its caller.
 //
 // # Building
 //
-// The package needs libdag's shared library at link and run time. Name its
-// directory in the environment:
+// The module, libdag/bindings/go, is used from a checkout of the
+// repository, through a replace directive or a go.work workspace; import
+// it as dag. By default the package links the checkout's build/ (where the
+// project builds libdag); name another directory with
 //
-//	CGO_LDFLAGS=-L/path/to/libdag/lib LD_LIBRARY_PATH=/path/to/libdag/lib go test ./...
+//	CGO_LDFLAGS=-L/path/to/libdag/lib LD_LIBRARY_PATH=/path/to/libdag/lib go build
 //
-// For an installed libdag, CGO_CFLAGS and CGO_LDFLAGS may come from
-// `pkg-config --cflags --libs libdag` instead. See README.md.
+// or build with -tags libdag_pkgconfig to take an installed libdag from
+// pkg-config. See README.md.
 package dag

@@ -45,8 +45,8 @@ func (s Status) String() string {
 
 // Error is the error every failing call of this package returns, except
 // ErrClosed. Status says what kind of failure it is; Message is libdag's
-// detailed text, which names the C function, the argument, vertex or input
-// position at fault ("dag_root: no roots found").
+// detailed text in Go's terms: the method, then the argument, vertex or
+// input position at fault ("dag: Root: no roots found").
 //
 // Compare kinds with errors.Is against the Err* sentinels, which match any
 // *Error of the same Status whatever its Message:
@@ -55,8 +55,9 @@ func (s Status) String() string {
 type Error struct {
 	// Status is the kind of failure: the dag_status libdag returned.
 	Status Status
-	// Message is libdag's text, or this package's for failures it detects
-	// before calling libdag ("dag: AddVertex: the name holds a NUL byte").
+	// Message is libdag's text with the Go method in place of the C
+	// function, or this package's for failures it detects before calling
+	// libdag ("dag: AddVertex: the name holds a NUL byte").
 	Message string
 
 	// cause is what made this package report the error, when that was not
@@ -121,12 +122,14 @@ var ErrClosed = errors.New("dag: graph is closed")
 // tells the real status.
 func check(status C.dag_status, cerr *C.dag_error) error {
 	if status == C.DAG_OK {
-		// On success libdag sets *err to NULL; freeing NULL is a no-op, and
-		// doing it anyway keeps this correct should that ever change.
-		C.dag_error_free(cerr)
+		// On success libdag sets *err to NULL; an error object there all
+		// the same is freed, and none costs no call into C.
+		if cerr != nil {
+			C.dag_error_free(cerr)
+		}
 		return nil
 	}
-	e := &Error{Status: Status(status), Message: C.GoString(C.dag_error_message(cerr))}
+	e := &Error{Status: Status(status), Message: goMessage(C.GoString(C.dag_error_message(cerr)))}
 	C.dag_error_free(cerr)
 	return e
 }

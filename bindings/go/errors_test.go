@@ -2,9 +2,10 @@ package dag_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestStatusStrings(t *testing.T) {
@@ -31,7 +32,7 @@ func TestStatusStrings(t *testing.T) {
 func TestErrorMatchesSentinelByStatus(t *testing.T) {
 	g, ids := build(t, "a")
 	_, err := g.AddVertex("a")
-	wantErr(t, "AddVertex duplicate", err, dag.ErrDuplicateName, `dag_add_vertex: vertex name "a" is already used`)
+	wantErr(t, "AddVertex duplicate", err, dag.ErrDuplicateName, `dag: AddVertex: vertex name "a" is already used`)
 
 	var e *dag.Error
 	if !errors.As(err, &e) {
@@ -163,5 +164,30 @@ func TestSubsumeClosedOther(t *testing.T) {
 	}
 	if err := g.Subsume(nil); !errors.Is(err, dag.ErrClosed) {
 		t.Errorf("Subsume(nil): %v, want ErrClosed", err)
+	}
+}
+
+func TestMessagesSpeakGo(t *testing.T) {
+	g, ids := build(t, "a->b")
+	_, errThreads := g.Walk(dag.WalkOptions{Threads: 5000}, func(uint64) error { return nil })
+	empty, _ := dag.New()
+	defer empty.Close()
+	_, errRoot := empty.Root()
+	_, errImport := dag.Import(dag.FormatJSON, []byte("{"))
+	_, errSelect := g.Select([]uint64{ids["a"] + 100}, nil, 0)
+	_, errExport := g.Export(dag.FormatAuto)
+	for what, c := range map[string]struct {
+		err  error
+		want string
+	}{
+		"Walk(Threads 5000)": {errThreads, "dag: Walk: WalkOptions.Threads is 5000"},
+		"Root":               {errRoot, "dag: Root: "},
+		"Import":             {errImport, "dag: Import: "},
+		"Select":             {errSelect, "dag: Select: "},
+		"Export(FormatAuto)": {errExport, "dag: Export: FormatAuto is for reading"},
+	} {
+		if c.err == nil || !strings.HasPrefix(c.err.Error(), c.want) || strings.Contains(c.err.Error(), "dag_") {
+			t.Errorf("%s: %v, want a message starting %q and no C names", what, c.err, c.want)
+		}
 	}
 }

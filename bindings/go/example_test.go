@@ -1,11 +1,12 @@
 package dag_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func Example() {
@@ -52,6 +53,34 @@ func ExampleGraph_Validate() {
 	//   b
 	//   c
 	// true
+}
+
+func ExampleWalk() {
+	g, _ := dag.New()
+	defer g.Close()
+	app, _ := g.AddVertex("app")
+	db, _ := g.AddVertex("db")
+	_ = g.Connect(app, db)
+
+	errRefused := errors.New("connection refused")
+	// Each vertex runs on a goroutine; ctx cancels the walk.
+	report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		if name, _ := v.Name(); name == "db" {
+			return fmt.Errorf("migrate: %w", errRefused)
+		}
+		return nil
+	}, dag.WalkOptions{})
+	if err != nil {
+		log.Fatal(err) // a cycle, a cancelled context, ...
+	}
+	fmt.Println(report.Err())
+	fmt.Println(errors.Is(report.Err(), errRefused))
+	r, _ := report.Result(app)
+	fmt.Println(r.Status)
+	// Output:
+	// vertex db failed: migrate: connection refused
+	// true
+	// upstream-failed
 }
 
 func ExampleGraph_Walk() {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestExportFormats(t *testing.T) {
@@ -145,7 +145,7 @@ func TestImportErrors(t *testing.T) {
 		if g != nil {
 			g.Close()
 		}
-		wantErr(t, "Import("+c.format.String()+", "+c.text+")", err, c.sentinel, "dag_import_graph")
+		wantErr(t, "Import("+c.format.String()+", "+c.text+")", err, c.sentinel, "dag: Import: ")
 	}
 	// Empty input is malformed, not a crash on an empty slice.
 	_, err := dag.Import(dag.FormatJSON, nil)

@@ -1,3 +1,3 @@
-module libdag.dev/dag
+module libdag/bindings/go
 
 go 1.19

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestBuildAndQuery(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 // build makes a graph from specs: "a->b" adds the edge a -> b (a depends on

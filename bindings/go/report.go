@@ -5,14 +5,17 @@ import "C"
 
 import (
 	"sort"
+	"sync"
 	"time"
+	"unsafe"
 )
 
 // VertexStatus is how a vertex ended in a walk. The values are libdag's ABI.
 type VertexStatus int32
 
 const (
-	// VertexNotRun: never started, because FailFast stopped the walk.
+	// VertexNotRun: never started, because FailFast stopped the walk or
+	// an update removed it.
 	VertexNotRun VertexStatus = C.DAG_VERTEX_NOT_RUN
 	// VertexOK: its callback returned nil.
 	VertexOK VertexStatus = C.DAG_VERTEX_OK
@@ -21,7 +24,9 @@ const (
 	// VertexUpstreamFailed: skipped because a dependency did not finish ok;
 	// not an error of its own.
 	VertexUpstreamFailed VertexStatus = C.DAG_VERTEX_UPSTREAM_FAILED
-	// VertexCancelled: never started because the walk was cancelled.
+	// VertexCancelled: the walk was cancelled before the vertex started
+	// (Ran is false), or, in Walk, while its callback ran and the callback
+	// then returned an error (Ran is true, Err holds the error).
 	VertexCancelled VertexStatus = C.DAG_VERTEX_CANCELLED
 )
 
@@ -38,22 +43,23 @@ type VertexResult struct {
 	// Status is how it ended.
 	Status VertexStatus
 	// Message is the failure message ("" if none): err.Error() for a
-	// callback that returned err, or libdag's note for a vertex that did
-	// not finish by itself ("cancelled while pending").
+	// callback that returned err, or a note for a vertex that did not
+	// finish by itself ("cancelled while running: context canceled").
 	Message string
 	// Err is the error the callback returned (a *PanicError if it
-	// panicked); nil unless Status is VertexFailed.
+	// panicked); nil unless Status is VertexFailed, or VertexCancelled
+	// with Ran true.
 	Err error
 	// Ran reports whether the callback was called.
 	Ran bool
 	// Start and End are when the callback started and returned, measured
-	// from the start of the walk; both 0 if it never ran. Start is never
-	// before the End of any dependency.
+	// from the start of the walk; both 0 if it never ran or the walk had
+	// NoTimestamps. Start is never before the End of any dependency.
 	Start, End time.Duration
 }
 
 // WalkReport is the outcome of a walk, vertex by vertex. It is a plain Go
-// value: nothing to free, safe to share once Walk has returned it.
+// value: nothing to free, safe to share once the walk has returned it.
 type WalkReport struct {
 	// Vertices holds every vertex of the walk, by ascending id.
 	Vertices []VertexResult
@@ -65,7 +71,11 @@ type WalkReport struct {
 	// Cancelled reports whether the walk was cancelled.
 	Cancelled bool
 
-	counts map[VertexStatus]int
+	counts [VertexCancelled + 1]int
+	// cause is what cancelled the walk (the context's error), if known.
+	cause error
+	// firstErr is the error FirstError's callback returned.
+	firstErr error
 }
 
 // OK reports whether every vertex finished ok.
@@ -75,74 +85,137 @@ func (r *WalkReport) OK() bool {
 
 // Count returns how many vertices finished with status s.
 func (r *WalkReport) Count(s VertexStatus) int {
+	if s < 0 || int(s) >= len(r.counts) {
+		return 0
+	}
 	return r.counts[s]
 }
 
 // Result returns the outcome of vertex id, and false if id was not part of
 // the walk.
 func (r *WalkReport) Result(id uint64) (VertexResult, bool) {
-	i := sort.Search(len(r.Vertices), func(i int) bool { return r.Vertices[i].ID >= id })
-	if i < len(r.Vertices) && r.Vertices[i].ID == id {
-		return r.Vertices[i], true
+	if v, ok := r.find(id); ok {
+		return *v, true
 	}
 	return VertexResult{}, false
 }
 
-// Err returns nil when every vertex finished ok, else an *Error: ErrCancelled
-// for a cancelled walk, otherwise ErrWalkFailed with FirstErrorMessage.
+// Err returns nil when every vertex finished ok, else an *Error. For a
+// walk in which a vertex failed: ErrWalkFailed with FirstErrorMessage,
+// wrapping the error FirstError's callback returned, so that errors.Is and
+// errors.As reach it. Otherwise, for a cancelled walk: ErrCancelled,
+// wrapping the context's error where a context cancelled it.
 func (r *WalkReport) Err() error {
 	switch {
 	case r.OK():
 		return nil
+	case r.FirstError != NoVertex:
+		return &Error{Status: StatusWalkFailed, Message: r.FirstErrorMessage, cause: r.firstErr}
 	case r.Cancelled:
-		return &Error{Status: StatusCancelled, Message: "dag: walk cancelled"}
-	case r.FirstErrorMessage != "":
-		return &Error{Status: StatusWalkFailed, Message: r.FirstErrorMessage}
+		message := "dag: walk cancelled"
+		if r.cause != nil {
+			message += ": " + r.cause.Error()
+		}
+		return &Error{Status: StatusCancelled, Message: message, cause: r.cause}
 	default:
-		return &Error{Status: StatusWalkFailed}
+		return &Error{Status: StatusWalkFailed, Message: "dag: walk failed"}
 	}
 }
 
+// outcomes is what a walk's Go side knows about its vertices beyond
+// libdag's report: the errors callbacks returned.
+type outcomes struct {
+	mu sync.Mutex
+	// errs holds the error each failed callback returned.
+	errs map[uint64]error
+	// interrupted holds the vertices whose callback returned an error once
+	// the walk was cancelled: completed ok in libdag, so that their
+	// dependents end cancelled, and reported cancelled.
+	interrupted map[uint64]bool
+}
+
+// failed records err as vertex's error.
+func (o *outcomes) failed(vertex uint64, err error, interrupted bool) {
+	o.mu.Lock()
+	if o.errs == nil {
+		o.errs = make(map[uint64]error)
+		o.interrupted = make(map[uint64]bool)
+	}
+	o.errs[vertex] = err
+	if interrupted {
+		o.interrupted[vertex] = true
+	}
+	o.mu.Unlock()
+}
+
+// reportChunk is how many outcomes takeReport reads per call.
+const reportChunk = 1024
+
 // takeReport copies a C report into Go, attaching the callbacks' own
 // errors, and frees it.
-func takeReport(report *C.dag_walk_report, w *walkState) (*WalkReport, error) {
+func takeReport(report *C.dag_walk_report, o *outcomes) (*WalkReport, error) {
 	defer C.dag_walk_report_free(report)
-	var ids *C.dag_ids
-	var cerr *C.dag_error
-	if err := check(C.dag_walk_report_vertices(report, &ids, &cerr), cerr); err != nil {
-		return nil, err
-	}
-	vertices := takeIDs(ids)
+	n := int(C.dag_walk_report_size(report))
 	r := &WalkReport{
-		Vertices:  make([]VertexResult, len(vertices)),
+		Vertices:  make([]VertexResult, n),
 		Cancelled: C.dag_walk_report_cancelled(report) != 0,
-		counts:    make(map[VertexStatus]int),
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for i, id := range vertices {
-		var status C.dag_vertex_status
-		var message *C.char
-		var start, end C.int64_t
-		if err := check(C.dag_walk_report_vertex(report, C.uint64_t(id), &status, &message, &start, &end, &cerr), cerr); err != nil {
+	chunk := make([]C.dag_vertex_outcome, reportChunk)
+	for first := 0; first < n; {
+		var written C.size_t
+		var cerr *C.dag_error
+		if err := check(C.dag_walk_report_read(report, C.size_t(first), &chunk[0], C.size_t(len(chunk)),
+			C.size_t(unsafe.Sizeof(chunk[0])), &written, &cerr), cerr); err != nil {
 			return nil, err
 		}
-		v := VertexResult{
-			ID:      id,
-			Status:  VertexStatus(status),
-			Message: C.GoString(message),
-			Ran:     C.dag_walk_report_ran(report, C.uint64_t(id)) != 0,
-			Start:   time.Duration(start),
-			End:     time.Duration(end),
+		if written == 0 {
+			return nil, newError(StatusInternal, "Walk", "the report has fewer vertices than it says")
 		}
-		if v.Status == VertexFailed {
-			v.Err = w.errs[id]
+		for i, c := range chunk[:written] {
+			v := &r.Vertices[first+i]
+			v.ID = uint64(c.vertex)
+			v.Status = VertexStatus(c.status)
+			v.Ran = c.ran != 0
+			v.Start = time.Duration(c.start_ns)
+			v.End = time.Duration(c.end_ns)
+			if *c.message != 0 {
+				v.Message = C.GoString(c.message)
+			}
 		}
-		r.Vertices[i] = v
-		r.counts[v.Status]++
+		first += int(written)
+	}
+	for s := range r.counts {
+		r.counts[s] = int(C.dag_walk_report_count(report, C.dag_vertex_status(s)))
 	}
 	var first *C.char
 	r.FirstError = uint64(C.dag_walk_report_first_error(report, &first))
 	r.FirstErrorMessage = C.GoString(first)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for id, err := range o.errs {
+		v, ok := r.find(id)
+		if !ok {
+			continue
+		}
+		switch {
+		case o.interrupted[id] && v.Status == VertexOK:
+			v.Status, v.Err = VertexCancelled, err
+			v.Message = "cancelled while running: " + err.Error()
+			r.counts[VertexOK]--
+			r.counts[VertexCancelled]++
+		case v.Status == VertexFailed:
+			v.Err = err
+		}
+	}
+	r.firstErr = o.errs[r.FirstError]
 	return r, nil
+}
+
+// find returns a pointer to vertex id's result.
+func (r *WalkReport) find(id uint64) (*VertexResult, bool) {
+	i := sort.Search(len(r.Vertices), func(i int) bool { return r.Vertices[i].ID >= id })
+	if i < len(r.Vertices) && r.Vertices[i].ID == id {
+		return &r.Vertices[i], true
+	}
+	return nil, false
 }

@@ -14,10 +14,12 @@ import (
 type search struct {
 	decide func(id uint64) SearchAction
 	visit  func(id uint64, depth int) Visit
+	match  func(id uint64) bool
 
 	// A panic cannot unwind through libdag's C++ frames, so the trampoline
-	// stops it, makes the search end (a traversal stops, a search aborts),
-	// and the method that started the search panics again with the same
+	// stops it, makes the search end (a traversal stops, a search aborts;
+	// a predicate search, which cannot be stopped, gets no more calls to
+	// the predicate), and the method that started the search panics again with the same
 	// value once libdag has returned. Only the search's own goroutine
 	// touches these fields.
 	panicked   bool
@@ -211,17 +213,6 @@ func (g *Graph) search(ids []uint64, flags SearchFlags, decide func(uint64) Sear
 	return takeIDs(out), nil
 }
 
-// predicate turns a match function into a Search callback answering
-// onMatch for a match.
-func predicate(match func(uint64) bool, onMatch SearchAction) func(uint64) SearchAction {
-	return func(id uint64) SearchAction {
-		if match(id) {
-			return onMatch
-		}
-		return SearchNoMatch
-	}
-}
-
 // FirstAncestorsWith is Terraform's FirstAncestorsWith for a set: it searches
 // the ancestors of ids and returns, ascending, each vertex for which match
 // is true, without going beyond it (each branch ends at its first match).
@@ -250,7 +241,11 @@ func (g *Graph) firstWith(op string, ids []uint64, match func(uint64) bool, flag
 	if match == nil {
 		return nil, newError(StatusInvalidArgument, op, "match is nil")
 	}
-	return g.search(ids, flags|SearchFirstMatch, predicate(match, SearchMatch))
+	return g.predicateSearch(ids, flags, match, func(ptr *C.dag_graph, data *C.uint64_t, count C.size_t, h C.uintptr_t, cerr **C.dag_error) (*C.dag_ids, C.dag_status) {
+		var out *C.dag_ids
+		status := C.dagbind_first_with(ptr, data, count, cbool(flags&SearchDependents != 0), h, &out, cerr)
+		return out, status
+	})
 }
 
 // MatchAncestor is Terraform's MatchAncestor for a set: it reports whether
@@ -273,8 +268,44 @@ func (g *Graph) matchAny(op string, ids []uint64, match func(uint64) bool, flags
 	if match == nil {
 		return false, newError(StatusInvalidArgument, op, "match is nil")
 	}
-	found, err := g.search(ids, flags, predicate(match, SearchMatchAndStop))
-	return len(found) > 0, err
+	var found C.int
+	_, err := g.predicateSearch(ids, flags, match, func(ptr *C.dag_graph, data *C.uint64_t, count C.size_t, h C.uintptr_t, cerr **C.dag_error) (*C.dag_ids, C.dag_status) {
+		return nil, C.dagbind_match(ptr, data, count, cbool(flags&SearchDependents != 0), h, &found, cerr)
+	})
+	return found != 0, err
+}
+
+// predicateSearch runs one of libdag's predicate searches with match as
+// the predicate; call makes the C call and returns what it found (nil for
+// the searches that answer yes or no).
+func (g *Graph) predicateSearch(ids []uint64, flags SearchFlags, match func(uint64) bool,
+	call func(*C.dag_graph, *C.uint64_t, C.size_t, C.uintptr_t, **C.dag_error) (*C.dag_ids, C.dag_status)) ([]uint64, error) {
+	ptr, thread, err := g.beginSearch()
+	if err != nil {
+		return nil, err
+	}
+	defer g.endSearch(thread)
+	data, count := idsArg(ids)
+	var out *C.dag_ids
+	var cerr *C.dag_error
+	s := &search{match: match}
+	status := s.run(func(h C.uintptr_t) C.dag_status {
+		var status C.dag_status
+		out, status = call(ptr, data, count, h, &cerr)
+		return status
+	})
+	if s.panicked {
+		C.dag_ids_free(out)
+		C.dag_error_free(cerr)
+		s.repanic()
+	}
+	if err := check(status, cerr); err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, nil
+	}
+	return takeIDs(out), nil
 }
 
 func cbool(b bool) C.int {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestFirstAncestorsWith(t *testing.T) {
@@ -265,7 +265,7 @@ func TestSearchStopsAndAbortsMidway(t *testing.T) {
 		t.Errorf("Connect after an aborted search: %v", err)
 	}
 	_, err = g.Search(chain[:1], 0, func(uint64) dag.SearchAction { return dag.SearchAction(9) })
-	wantErr(t, "bad answer", err, dag.ErrInvalidArgument, "dag_search_action")
+	wantErr(t, "bad answer", err, dag.ErrInvalidArgument, "dag: Search: ")
 	_, err = g.Search(chain[:1], 8, func(uint64) dag.SearchAction { return dag.SearchMatch })
 	wantErr(t, "bad flags", err, dag.ErrInvalidArgument, "flag")
 	_, err = g.Search(chain[:1], 0, nil)

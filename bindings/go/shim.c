@@ -34,24 +34,125 @@ dag_status dagbind_traverse(const dag_graph *g, const uint64_t *start, size_t co
     return dag_traverse(g, start, count, flags, visit_trampoline, (void *)handle, err);
 }
 
-dag_status dagbind_walk_start(dag_graph *g, size_t parallelism, size_t threads, int reverse,
-                              int fail_fast, const uint64_t *always_run,
-                              size_t always_run_count, uintptr_t handle, dag_walker **out,
-                              dag_error **err) {
-    dag_walk_options opts;
-    dag_status status = dag_walk_options_init(&opts, sizeof opts, err);
+static void event_trampoline(dag_walker *walk, const dag_walk_event_info *info,
+                             void *user_data) {
+    dagbindWalkEvent((uintptr_t)user_data, walk, (int)info->event, info->vertex,
+                     (int)info->status, info->running, info->done, info->total, info->sequence);
+}
+
+static int predicate_trampoline(uint64_t id, void *user_data) {
+    return dagbindMatch((uintptr_t)user_data, id);
+}
+
+static dag_status walk_options(dagbind_walk_config cfg, const uint64_t *always_run,
+                               size_t always_run_count, dag_walk_options *opts, dag_error **err) {
+    dag_status status = dag_walk_options_init(opts, sizeof *opts, err);
     if (status != DAG_OK) {
         return status;
     }
-    if (parallelism != 0) {
-        opts.parallelism = parallelism;
+    if (cfg.parallelism != 0) {
+        opts->parallelism = cfg.parallelism;
     }
-    if (threads != 0) {
-        opts.threads = threads;
+    if (cfg.threads != 0) {
+        opts->threads = cfg.threads;
     }
-    opts.reverse = reverse;
-    opts.failure_policy = fail_fast ? DAG_FAILURE_FAIL_FAST : DAG_FAILURE_CONTINUE;
-    opts.always_run = always_run;
-    opts.always_run_count = always_run_count;
+    opts->reverse = cfg.reverse;
+    opts->failure_policy = cfg.fail_fast ? DAG_FAILURE_FAIL_FAST : DAG_FAILURE_CONTINUE;
+    opts->timestamps = cfg.timestamps;
+    opts->always_run = always_run;
+    opts->always_run_count = always_run_count;
+    if (cfg.observer != 0) {
+        opts->event_observer = event_trampoline;
+        opts->event_observer_data = (void *)cfg.observer;
+    }
+    return DAG_OK;
+}
+
+dag_status dagbind_walk_start(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
+                              size_t always_run_count, uintptr_t handle, dag_walker **out,
+                              dag_error **err) {
+    dag_walk_options opts;
+    dag_status status = walk_options(cfg, always_run, always_run_count, &opts, err);
+    if (status != DAG_OK) {
+        return status;
+    }
     return dag_walk_start(g, walk_trampoline, (void *)handle, &opts, out, err);
+}
+
+dag_status dagbind_walk_run(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
+                            size_t always_run_count, uintptr_t handle, dag_walk_report **report,
+                            dag_error **err) {
+    dag_walk_options opts;
+    dag_status status = walk_options(cfg, always_run, always_run_count, &opts, err);
+    if (status != DAG_OK) {
+        return status;
+    }
+    return dag_walk(g, walk_trampoline, (void *)handle, &opts, report, err);
+}
+
+dag_status dagbind_walk_begin(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
+                              size_t always_run_count, dag_walker **out, dag_error **err) {
+    dag_walk_options opts;
+    dag_status status = walk_options(cfg, always_run, always_run_count, &opts, err);
+    if (status != DAG_OK) {
+        return status;
+    }
+    return dag_walk_begin(g, &opts, out, err);
+}
+
+dag_status dagbind_complete_next(uintptr_t root_handle, uintptr_t walk_handle, uint64_t vertex,
+                                 int failed, uintptr_t message_ptr, int take, uintptr_t puller) {
+    dag_walker *root = (dag_walker *)root_handle;
+    dag_walker *walk = (dag_walker *)walk_handle;
+    const char *message = (const char *)message_ptr;
+    dagbind_puller *p = (dagbind_puller *)puller;
+    p->count = 0;
+    p->err = NULL;
+    p->completed = dag_walk_complete(walk, vertex, failed ? DAG_WALK_FAILED : DAG_WALK_OK, message,
+                                     &p->err);
+    if (p->completed != DAG_OK || !take) {
+        return DAG_OK;
+    }
+    dag_status status =
+        dag_walk_next_ready(root, p->ids, p->walks, DAGBIND_READY_BATCH, 0, &p->count, &p->err);
+    if (status == DAG_E_TIMEOUT) {
+        dag_error_free(p->err);
+        p->err = NULL;
+        return DAG_OK;
+    }
+    return status;
+}
+
+dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,
+                              int descendants, uintptr_t handle, dag_ids **out, dag_error **err) {
+    if (descendants) {
+        return dag_first_descendants_with(g, ids, count, predicate_trampoline, (void *)handle, out,
+                                          err);
+    }
+    return dag_first_ancestors_with(g, ids, count, predicate_trampoline, (void *)handle, out, err);
+}
+
+dag_status dagbind_match(const dag_graph *g, const uint64_t *ids, size_t count, int descendants,
+                         uintptr_t handle, int *out_found, dag_error **err) {
+    if (descendants) {
+        return dag_match_descendant(g, ids, count, predicate_trampoline, (void *)handle, out_found,
+                                    err);
+    }
+    return dag_match_ancestor(g, ids, count, predicate_trampoline, (void *)handle, out_found, err);
+}
+
+dag_status dagbind_set_user_data(dag_graph *g, uint64_t id, uintptr_t data, dag_error **err) {
+    return dag_set_vertex_user_data(g, id, (void *)data, err);
+}
+
+dag_status dagbind_user_data(const dag_graph *g, uint64_t id, uintptr_t *out, dag_error **err) {
+    void *data = NULL;
+    dag_status status = dag_vertex_user_data(g, id, &data, err);
+    *out = (uintptr_t)data;
+    return status;
+}
+
+dag_status dagbind_update_add_vertex(dag_walk_update *update, const char *name, uintptr_t data,
+                                     int always_run, uint64_t *out_provisional, dag_error **err) {
+    return dag_walk_update_add_vertex(update, name, (void *)data, always_run, out_provisional, err);
 }

@@ -22,14 +22,78 @@ dag_status dagbind_traverse(const dag_graph *g, const uint64_t *start, size_t co
                             unsigned flags, uintptr_t handle, dag_error **err);
 
 /*
- * dag_walk_start with options built here, on the C stack: dag_walk_options
- * holds a pointer (always_run), and cgo forbids passing Go memory that
- * holds a Go pointer. Zero parallelism or threads keeps libdag's default.
+ * Walk options as scalars, so that Go can pass them on the stack: cgo
+ * forbids passing Go memory that holds a Go pointer, and dag_walk_options
+ * holds one (always_run), which travels as its own argument instead.
+ * Zero parallelism or threads keeps libdag's default; `observer` is the
+ * cgo.Handle of the Go observer, 0 for none.
  */
-dag_status dagbind_walk_start(dag_graph *g, size_t parallelism, size_t threads, int reverse,
-                              int fail_fast, const uint64_t *always_run,
+typedef struct dagbind_walk_config {
+    size_t parallelism;
+    size_t threads;
+    int reverse;
+    int fail_fast;
+    int timestamps;
+    uintptr_t observer;
+} dagbind_walk_config;
+
+/* dag_walk_start with the Go callback of the walk behind `handle`. */
+dag_status dagbind_walk_start(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
                               size_t always_run_count, uintptr_t handle, dag_walker **out,
                               dag_error **err);
+
+/* dag_walk (start and wait in one call) with the Go callback behind `handle`. */
+dag_status dagbind_walk_run(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
+                            size_t always_run_count, uintptr_t handle, dag_walk_report **report,
+                            dag_error **err);
+
+/* dag_walk_begin: a pull walk, whose vertices Go runs on goroutines. */
+dag_status dagbind_walk_begin(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
+                              size_t always_run_count, dag_walker **out, dag_error **err);
+
+/* The most vertices dagbind_complete_next takes at once. */
+#define DAGBIND_READY_BATCH 16
+
+/*
+ * What one Go goroutine of a pull walk passes to libdag, in C memory: cgo
+ * checks every Go pointer handed to C, which would cost more than the call.
+ */
+typedef struct dagbind_puller {
+    uint64_t ids[DAGBIND_READY_BATCH];
+    dag_walker *walks[DAGBIND_READY_BATCH];
+    dag_status completed; /* dag_walk_complete's status */
+    size_t count;         /* how many vertices were taken */
+    dag_error *err;       /* the error of whichever call failed */
+} dagbind_puller;
+
+/*
+ * Finishes a vertex of a pull walk, then, when `take` is set, takes up to
+ * DAGBIND_READY_BATCH vertices that are ready now: one call from Go per
+ * vertex instead of two. Returns dag_walk_next_ready's status, with
+ * DAG_E_TIMEOUT (nothing ready) turned into DAG_OK and a count of 0.
+ *
+ * The pointers (all to C memory: the walks, the message, the puller)
+ * travel as integers: for a pointer argument cgo emits a check that
+ * allocates, which would be most of what Go adds to a vertex.
+ */
+dag_status dagbind_complete_next(uintptr_t root, uintptr_t walk, uint64_t vertex, int failed,
+                                 uintptr_t message, int take, uintptr_t puller);
+
+/* Predicate searches (dag_first_ancestors_with and kin) with the Go callback behind `handle`. */
+dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,
+                              int descendants, uintptr_t handle, dag_ids **out, dag_error **err);
+dag_status dagbind_match(const dag_graph *g, const uint64_t *ids, size_t count, int descendants,
+                         uintptr_t handle, int *out_found, dag_error **err);
+
+/*
+ * A vertex's user data as an integer: the Go side stores a number of the
+ * caller's (an index, a key), never a pointer, and converting here keeps
+ * integer-to-pointer conversions out of Go code.
+ */
+dag_status dagbind_set_user_data(dag_graph *g, uint64_t id, uintptr_t data, dag_error **err);
+dag_status dagbind_user_data(const dag_graph *g, uint64_t id, uintptr_t *out, dag_error **err);
+dag_status dagbind_update_add_vertex(dag_walk_update *update, const char *name, uintptr_t data,
+                                     int always_run, uint64_t *out_provisional, dag_error **err);
 
 /*
  * The calling thread, as an integer (pthread_self()). The Go side compares

@@ -8,9 +8,10 @@
 # BUILDDIR scratch directory for Go's build cache and GOPATH; created if
 #          missing. Nothing is written into the source tree.
 #
-# Runs gofmt (check only), go vet, go test, and go test -race where the Go
-# toolchain has a race detector for this platform (DAG_GO_RACE=0 skips it).
-# Exits non-zero when any step fails.
+# Runs gofmt (check only), go vet, go test, go test -race where the Go
+# toolchain has a race detector for this platform (DAG_GO_RACE=0 skips it),
+# and consumer.sh: a program outside the repository that depends on the
+# module as README.md says. Exits non-zero when any step fails.
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -37,8 +38,9 @@ else
     exit 2
 fi
 
-# The package names only -ldag; the directory comes from here at link time
-# and from LD_LIBRARY_PATH at run time. No module proxy is reachable and the
+# The package links -ldag from the checkout's build/ unless told otherwise;
+# LIBDIR comes first from here at link time and from LD_LIBRARY_PATH at
+# run time. No module proxy is reachable and the
 # module has no requirements, so the network is switched off outright.
 export CGO_ENABLED=1
 export CGO_LDFLAGS="-L$libdir"
@@ -72,4 +74,12 @@ if [[ "${DAG_GO_RACE:-1}" != 0 && -e "$race_runtime" ]]; then
     "$go" test -race -count=1 ./...
 else
     echo "== go test -race skipped (DAG_GO_RACE=0 or no race detector for this platform)"
+fi
+
+if command -v pkg-config >/dev/null 2>&1; then
+    echo "== consumer.sh: a program outside the repository (replace, go.work, pkg-config, go mod vendor)"
+    bash "$here/consumer.sh" "$libdir" "$go"
+else
+    echo "test.sh: pkg-config is needed for the consumer check" >&2
+    exit 2
 fi

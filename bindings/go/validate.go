@@ -29,12 +29,12 @@ type Validation struct {
 }
 
 // Err returns nil for a valid graph, else an *Error with the validation's
-// Status and a message worded as libdag's ("dag_validate: Cycle:\n  a...").
+// Status and a message worded as libdag's ("dag: Validate: Cycle:\n  a...").
 func (v *Validation) Err() error {
 	if v.OK {
 		return nil
 	}
-	return &Error{Status: v.Status, Message: "dag_validate: " + v.Text}
+	return &Error{Status: v.Status, Message: "dag: Validate: " + v.Text}
 }
 
 // Validate checks the graph and reports every problem at once. With
@@ -67,7 +67,7 @@ func (g *Graph) Validate(singleRoot bool) (*Validation, error) {
 		if err := check(status, cerr); err != nil {
 			return nil, err
 		}
-		return nil, newError(StatusInternal, "Validate", "dag_validate succeeded without a result")
+		return nil, newError(StatusInternal, "Validate", "libdag reported success without a result")
 	}
 	C.dag_error_free(cerr)
 	defer C.dag_validation_free(out)

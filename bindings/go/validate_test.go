@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 func TestValidateValidGraph(t *testing.T) {
@@ -40,7 +40,7 @@ func TestValidateCycleText(t *testing.T) {
 		t.Errorf("Cycles = %v, want %v", v.Cycles, want)
 	}
 	err = v.Err()
-	wantErr(t, "Validation.Err", err, dag.ErrCycle, "dag_validate: Cycle:\n  a\n  b\n  c")
+	wantErr(t, "Validation.Err", err, dag.ErrCycle, "dag: Validate: Cycle:\n  a\n  b\n  c")
 }
 
 func TestValidateRotatesToShortestName(t *testing.T) {

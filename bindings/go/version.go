@@ -8,3 +8,10 @@ import "C"
 func Version() string {
 	return C.GoString(C.dag_version_string())
 }
+
+// VersionNumber returns the loaded library's version as major*10000 +
+// minor*100 + patch (10200 for 1.2.0), for comparisons such as "at least
+// 1.2".
+func VersionNumber() int {
+	return int(C.dag_version())
+}

@@ -35,7 +35,21 @@ type WalkOptions struct {
 	// AlwaysRun lists vertices that run even when a dependency failed;
 	// their own result then decides their dependents.
 	AlwaysRun []uint64
-	// Context, when not nil, cancels the walk once it is done: nothing new
+	// NoTimestamps leaves VertexResult.Start and End at 0, saving up to two
+	// clock reads per vertex for walks of very cheap work.
+	NoTimestamps bool
+	// Observer, when not nil, is called for every vertex that starts,
+	// finishes or is skipped, with the walk's counts: a progress display
+	// or a trace. It is called from several goroutines at once (for
+	// Graph.Walk, from libdag's threads), so it must be safe for
+	// concurrent use, and should return quickly. If it panics it is not
+	// called again, and the walk function panics with the same value once
+	// the walk has ended. In Walk, a vertex whose callback returns an
+	// error once the walk is cancelled finishes VertexOK in its event
+	// (libdag then cancels its dependents), VertexCancelled in the report.
+	Observer func(WalkEvent)
+	// Context, for Graph.Walk only (Walk takes its context as an
+	// argument), when not nil, cancels the walk once it is done: nothing new
 	// starts, running callbacks finish, and every vertex that had not
 	// started is reported VertexCancelled. Walk then returns the report
 	// and an error matching both ErrCancelled and the context's error.
@@ -49,6 +63,11 @@ type WalkOptions struct {
 // Walk runs fn once for every vertex, each as soon as every dependency of
 // the vertex has finished (every dependent, with Reverse), independent
 // vertices in parallel. With a -> b, b runs before a.
+//
+// This is the callback walk: fn runs on threads of libdag's pool, each call
+// a call from a foreign thread into Go. The package-level Walk runs each
+// vertex on a goroutine instead, hands fn a context, and reports vertices
+// a cancellation interrupts as cancelled; prefer it.
 //
 // fn runs on threads of libdag's pool, up to opts.Parallelism at once, so
 // it must be safe for concurrent use. It may read the graph (Name,
@@ -69,7 +88,8 @@ type WalkOptions struct {
 // ErrUnknownVertex (an AlwaysRun id), ErrInvalidArgument (negative or too
 // large Parallelism or Threads, nil fn), ErrBusy (the graph is already
 // being walked, or Walk was called from a search's callback), ErrNoMemory,
-// ErrClosed.
+// ErrClosed. A panic in opts.Observer is raised again once the walk has
+// ended.
 func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, error) {
 	if fn == nil {
 		return nil, newError(StatusInvalidArgument, "Walk", "fn is nil")
@@ -81,7 +101,7 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 		// Starting would let vertices run before the cancellation lands.
 		return nil, &Error{Status: StatusCancelled, Message: "dag: Walk: " + ctx.Err().Error(), cause: ctx.Err()}
 	}
-	state := &walkState{fn: fn, errs: make(map[uint64]error)}
+	state := &walkState{fn: fn}
 	h := cgo.NewHandle(state)
 	// Deleted once the walk is freed and its callbacks have all returned.
 	defer h.Delete()
@@ -90,11 +110,23 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	if err != nil {
 		return nil, err
 	}
+	obs, releaseObserver := newObserver(opts.Observer, ptr)
+	defer releaseObserver()
+	cfg := opts.config(obs)
 	always, alwaysCount := idsArg(opts.AlwaysRun)
+	if opts.Context == nil || opts.Context.Done() == nil {
+		// Nothing can cancel the walk: start and wait in one call. The
+		// graph stays write-locked meanwhile, as libdag holds it anyway;
+		// reads still go through, the walk having no lock of its own.
+		g.h.endWrite()
+		var creport *C.dag_walk_report
+		var cerr *C.dag_error
+		status := C.dagbind_walk_run(ptr, cfg, always, alwaysCount, C.uintptr_t(h), &creport, &cerr)
+		return walkResult(status, creport, cerr, &state.outcomes, nil)
+	}
 	var walker *C.dag_walker
 	var cerr *C.dag_error
-	status := C.dagbind_walk_start(ptr, C.size_t(opts.Parallelism), C.size_t(opts.Threads),
-		cbool(opts.Reverse), cbool(opts.FailFast), always, alwaysCount, C.uintptr_t(h), &walker, &cerr)
+	status := C.dagbind_walk_start(ptr, cfg, always, alwaysCount, C.uintptr_t(h), &walker, &cerr)
 	// Once started, the walk holds the graph itself: libdag refuses
 	// changes with DAG_E_BUSY and lets reads through, and the lock must not
 	// be held, or callbacks reading the graph would wait on a writer that
@@ -108,7 +140,7 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	stop := make(chan struct{})
 	var watcher sync.WaitGroup
 	var cause error
-	if ctx := opts.Context; ctx != nil && ctx.Done() != nil {
+	if ctx := opts.Context; ctx != nil {
 		watcher.Add(1)
 		go func() {
 			defer watcher.Done()
@@ -130,25 +162,40 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	status = C.dag_walk_wait(walker, &creport, &cerr)
 	close(stop)
 	watcher.Wait()
+	return walkResult(status, creport, cerr, &state.outcomes, cause)
+}
 
+// config turns the options into the shim's; obs is the observer's handle.
+func (opts *WalkOptions) config(obs C.uintptr_t) C.dagbind_walk_config {
+	return C.dagbind_walk_config{
+		parallelism: C.size_t(opts.Parallelism),
+		threads:     C.size_t(opts.Threads),
+		reverse:     cbool(opts.Reverse),
+		fail_fast:   cbool(opts.FailFast),
+		timestamps:  cbool(!opts.NoTimestamps),
+		observer:    obs,
+	}
+}
+
+// walkResult turns what a finished walk returned into Go: the report, and
+// an error for a cancelled walk (wrapping cause) or one that could not run.
+func walkResult(status C.dag_status, creport *C.dag_walk_report, cerr *C.dag_error, o *outcomes, cause error) (*WalkReport, error) {
 	if creport == nil {
 		if err := check(status, cerr); err != nil {
 			return nil, err
 		}
-		return nil, newError(StatusInternal, "Walk", "dag_walk_wait succeeded without a report")
+		return nil, newError(StatusInternal, "Walk", "the walk ended without a report")
 	}
-	report, err := takeReport(creport, state)
+	report, err := takeReport(creport, o)
 	if err != nil {
 		C.dag_error_free(cerr)
 		return nil, err
 	}
+	report.cause = cause
 	switch status {
-	case C.DAG_OK:
-		C.dag_error_free(cerr)
-		return report, nil
-	case C.DAG_E_WALK_FAILED:
-		// The report tells which vertices failed; report.Err() gives the
-		// same message libdag put in the error object.
+	case C.DAG_OK, C.DAG_E_WALK_FAILED:
+		// A failed vertex is in the report, not an error of the walk:
+		// report.Err() gives the message libdag put in the error object.
 		C.dag_error_free(cerr)
 		return report, nil
 	default:
@@ -164,10 +211,7 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 // cgo.Handle.
 type walkState struct {
 	fn func(id uint64) error
-
-	mu sync.Mutex
-	// errs holds the error each failed callback returned, for the report.
-	errs map[uint64]error
+	outcomes
 }
 
 // run is the body of a walk callback: it calls fn and turns its result
@@ -177,9 +221,7 @@ func (w *walkState) run(walk *C.dag_walker, vertex uint64) C.int {
 	if err == nil {
 		return C.DAG_WALK_OK
 	}
-	w.mu.Lock()
-	w.errs[vertex] = err
-	w.mu.Unlock()
+	w.failed(vertex, err, false)
 	var ctext *C.char
 	if text != "" {
 		// libdag documents messages as UTF-8 strings ending at the first

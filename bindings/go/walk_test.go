@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"libdag.dev/dag"
+	dag "libdag/bindings/go"
 )
 
 // layered builds a graph of n vertices where vertex i depends on up to
@@ -501,5 +501,26 @@ func TestNestedWalkOfAnotherGraph(t *testing.T) {
 	}
 	if innerRuns != 6 {
 		t.Errorf("inner callbacks ran %d times, want 6", innerRuns)
+	}
+}
+
+func TestCallbackWalkObserverAndTimestamps(t *testing.T) {
+	g, _ := layered(t, 40)
+	var events int64
+	report, err := g.Walk(dag.WalkOptions{Parallelism: 4, NoTimestamps: true, Observer: func(e dag.WalkEvent) {
+		if e.Kind == dag.EventFinished && e.Status == dag.VertexOK && !e.Sub {
+			atomic.AddInt64(&events, 1)
+		}
+	}}, func(uint64) error { return nil })
+	if err != nil || !report.OK() {
+		t.Fatal(err, report)
+	}
+	if events != 40 {
+		t.Errorf("%d finished events, want 40", events)
+	}
+	for _, v := range report.Vertices {
+		if v.Start != 0 || v.End != 0 {
+			t.Errorf("NoTimestamps: vertex %d has %v..%v", v.ID, v.Start, v.End)
+		}
 	}
 }

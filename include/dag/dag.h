@@ -783,12 +783,15 @@ typedef enum dag_format {
      * graph DOT cannot carry exactly is refused rather than written changed:
      * a name Graphviz would read back differently (an odd run of backslashes
      * before a quote, a line break or the name's end; a line break between
-     * quotes or backslashes), or an unnamed vertex whose id is another
-     * vertex's name. JSON carries both.
+     * quotes or backslashes; a name that begins with %, which Graphviz takes
+     * for a name local to the text and renames), or an unnamed vertex whose id
+     * is another vertex's name. JSON carries both.
      *
      * On import, every node of a digraph becomes a vertex named by its node
-     * ID, whatever subgraph or cluster declares it, and every edge a
-     * dependency of its tail on its head (`terraform graph`'s direction).
+     * ID (an ID that begins with % is refused: Graphviz does not keep it, and
+     * names the node % and a number of its own), whatever subgraph or cluster
+     * declares it, and every edge a dependency of its tail on its head
+     * (`terraform graph`'s direction).
      * Attributes, ports, labels and subgraph structure are read and ignored;
      * edge chains (a -> b -> c) and groups (a -> {b c}) give every edge they
      * stand for; a repeated edge is one edge. The parser is Graphviz's own
@@ -881,7 +884,7 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  *         dag_format; size above PTRDIFF_MAX; JSON: an empty name.
  * @retval DAG_E_PARSE             malformed text, a Graphviz warning, an
  *         undirected DOT graph, a second graph after the first, a NUL byte, a
- *         bad UTF-16 sequence; JSON of the wrong shape, an id that is not a
+ *         bad UTF-16 sequence, a DOT node ID that begins with %; JSON of the wrong shape, an id that is not a
  *         positive integer below 2^32 - 1, a repeated or too large id or
  *         next_id, an edge naming an id not listed, a name with a NUL
  *         character (the message says where).
@@ -2633,6 +2636,11 @@ DAG_API dag_status dag_walk_report_vertices(const dag_walk_report *report, dag_i
  * @retval DAG_E_UNKNOWN_VERTEX  `vertex` is not in the report.
  * @since 1.0
  */
+DAG_API dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex,
+                                          dag_vertex_status *out_status, const char **out_message,
+                                          int64_t *out_start_ns, int64_t *out_end_ns,
+                                          dag_error **err);
+
 /**
  * How many times a vertex's callback was called: 0 if it never ran, 1 if it
  * ran once, more when failed attempts were tried again
@@ -2668,11 +2676,6 @@ DAG_API dag_status dag_walk_report_attempts(const dag_walk_report *report, uint6
  */
 DAG_API dag_status dag_walk_report_attempt_message(const dag_walk_report *report, uint64_t vertex, size_t attempt,
                                                    const char **out_message, dag_error **err);
-
-DAG_API dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex,
-                                          dag_vertex_status *out_status, const char **out_message,
-                                          int64_t *out_start_ns, int64_t *out_end_ns,
-                                          dag_error **err);
 
 /**
  * One vertex's outcome, as dag_walk_report_read() writes it: the fields of

@@ -221,6 +221,11 @@ void read_dot(std::string_view utf8, bool honour_charset, Graph &out) {
     for (std::string &name : content.names) {
         if (content.latin1 && honour_charset) name = latin1_to_utf8(name);
         if (name.empty()) parse_error("a node has the empty ID \"\"; vertex names must not be empty");
+        // Graphviz takes an ID that begins with % for a name local to the text
+        // and gives the node one of its own (% and a number): the ID is lost.
+        if (name.front() == '%')
+            parse_error("a node ID begins with %, which Graphviz does not keep (it calls the node \"" +
+                        printable_utf8(name) + "\"); rename the node");
         if (!is_valid_utf8(name))
             throw Error(Errc::bad_utf8, "DOT: node ID \"" + printable_utf8(name) +
                                             "\" is not valid UTF-8 (a Latin-1 graph needs charset=latin1)");

@@ -13,8 +13,10 @@ namespace {
 // backslash (or the end) is dropped. A name survives the trip only if
 // quoting each " as \" gives text that reads back as the name, which rules out
 // an odd run of backslashes before a quote, a line break or the end, and a
-// line break between quotes or backslashes.
+// line break between quotes or backslashes. Nor does a name that begins with
+// %: Graphviz takes it for a name local to the text and renames the node.
 bool dot_can_quote(const std::string &name) {
+    if (!name.empty() && name.front() == '%') return false;
     std::size_t run = 0;  // backslashes just before position i
     for (std::size_t i = 0; i <= name.size(); ++i) {
         const char c = i < name.size() ? name[i] : '\0';

@@ -159,8 +159,10 @@ void read_json_checked(std::string_view text, Graph &out) {
     json doc;
     try {
         doc = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error &e) {
-        // Drop the library's "[json.exception.parse_error.101] " tag.
+    } catch (const json::exception &e) {
+        // A syntax error, or a number too large for a double (out_of_range.406,
+        // "number overflow parsing '1e310'"). Drop the library's
+        // "[json.exception.parse_error.101] " tag.
         std::string what = e.what();
         if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
             what.erase(0, close + 2);

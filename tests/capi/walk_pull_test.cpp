@@ -2,6 +2,7 @@
 // dag_walk_wait_for: the host takes ready vertices and completes them from
 // its own threads, under the rules of a callback walk.
 #include <atomic>
+#include <deque>
 #include <map>
 #include <random>
 #include <set>
@@ -568,6 +569,201 @@ TEST(WalkPull, CancelRacingWithHostsAndUpdates) {
                        DAG_VERTEX_CANCELLED})
             total += dag_walk_report_count(r, s);
         EXPECT_EQ(total, ids.size());
+    }
+}
+
+// Everything a pull walk allows at once, for ThreadSanitizer (issue 19): on
+// random graphs with random parallelism, 1 to 3 host threads take vertices
+// and finish some at once (ok or failed), handing the rest to a completer
+// thread that completes or expands them; meanwhile one thread applies
+// batches that must be accepted (a new vertex depending on an old one) and
+// another batches that must be refused (a started vertex made to wait, or
+// removed), and for some seeds a third cancels. Seeds run for about two
+// seconds (at least four): whatever the interleaving, every vertex is handed
+// out at most once, the walk ends, and its report accounts for every vertex,
+// the accepted ones included.
+struct StressRun {
+    explicit StressRun(unsigned seed) : seed(seed), rng(seed) {}
+
+    unsigned seed;
+    std::mt19937 rng;
+    GraphPtr g = new_graph();
+    std::vector<uint64_t> ids;
+    WalkPtr w;
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<Handed> queue;  // vertices left to the completer
+    bool hosts_done = false;
+    std::vector<uint64_t> started;
+    std::set<std::pair<dag_walker *, uint64_t>> handed;
+    bool handed_twice = false;
+    Latch first_handed;
+    std::atomic<size_t> accepted{0}, finished{0};
+
+    // What happens to a vertex, the same for a seed whatever the thread: most
+    // are completed at once by their host, some are left to the completer
+    // (which expands the walk's own ones), and for odd seeds one in 32 fails.
+    enum Fate { ok, fail, deferred, expanded };
+    Fate fate(uint64_t v) const {
+        uint64_t x = (uint64_t{seed} << 32) + v + 0x9E3779B97F4A7C15ull;
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+        x ^= x >> 31;
+        const unsigned f = static_cast<unsigned>(x % 32);
+        if (f == 0) return seed % 2 ? fail : ok;
+        return f < 18 ? ok : f < 25 ? expanded : deferred;
+    }
+    bool ended() { return dag_walk_wait_for(w.get(), 0, nullptr, nullptr) != DAG_E_TIMEOUT; }
+
+    void finish(const Handed &h, dag_walk_result r) {
+        const dag_status st = complete(h, r, r == DAG_WALK_FAILED ? "stress" : nullptr);
+        EXPECT_TRUE(st == DAG_OK || st == DAG_E_CANCELLED) << dag_status_string(st);
+        ++finished;
+    }
+
+    bool host(const Handed &h) {
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            handed_twice |= !handed.insert({h.walk, h.vertex}).second;
+            if (h.walk == w.get()) started.push_back(h.vertex);
+        }
+        first_handed.set();
+        const Fate f = fate(h.vertex);
+        if (f == ok) {
+            finish(h, DAG_WALK_OK);
+        } else if (f == fail) {
+            finish(h, DAG_WALK_FAILED);
+        } else {
+            std::lock_guard<std::mutex> lk(mu);
+            queue.push_back(h);
+            cv.notify_one();
+        }
+        return true;
+    }
+
+    void completer() {
+        for (;;) {
+            Handed h;
+            {
+                std::unique_lock<std::mutex> lk(mu);
+                cv.wait(lk, [&] { return !queue.empty() || hosts_done; });
+                if (queue.empty()) return;
+                h = queue.front();
+                queue.pop_front();
+            }
+            if (h.walk == w.get() && fate(h.vertex) == expanded) {
+                GraphPtr sub = new_graph();
+                const uint64_t a = add(sub.get(), "a"), b = add(sub.get(), "b"), c = add(sub.get(), "c");
+                EXPECT_EQ(dag_connect(sub.get(), a, b, nullptr), DAG_OK);
+                EXPECT_EQ(dag_connect(sub.get(), b, c, nullptr), DAG_OK);
+                if (dag_walk_expand(h.walk, h.vertex, sub.get(), nullptr, nullptr, nullptr) == DAG_OK) continue;
+            }
+            finish(h, DAG_WALK_OK);
+        }
+    }
+
+    // A refusal means the walk is finishing, which lasts: every later batch
+    // is refused too.
+    void accepting_applier(std::mt19937 local) {
+        bool refused = false;
+        for (int i = 0; i < 50 && !ended(); ++i) {
+            dag_walk_update *raw = nullptr;
+            ASSERT_EQ(dag_walk_update_new(&raw, nullptr), DAG_OK);
+            UpdatePtr u(raw);
+            uint64_t n = 0;
+            ASSERT_EQ(dag_walk_update_add_vertex(raw, nullptr, nullptr, 0, &n, nullptr), DAG_OK);
+            ASSERT_EQ(dag_walk_update_connect(raw, n, ids[local() % ids.size()], nullptr), DAG_OK);
+            const dag_status st = dag_walk_apply(w.get(), raw, nullptr, nullptr);
+            if (st == DAG_OK) {
+                EXPECT_FALSE(refused) << "a batch was accepted after the walk refused one as finished";
+                ++accepted;
+            } else {
+                EXPECT_EQ(st, DAG_E_STATE) << dag_status_string(st);
+                if (refused) return;
+                refused = true;
+            }
+        }
+    }
+
+    void refusing_applier(std::mt19937 local) {
+        ASSERT_TRUE(first_handed.wait());
+        for (int i = 0; i < 50 && !ended(); ++i) {
+            uint64_t s = 0;
+            {
+                std::lock_guard<std::mutex> lk(mu);
+                if (started.empty()) return;  // cancelled before anything was handed out
+                s = started[local() % started.size()];
+            }
+            dag_walk_update *raw = nullptr;
+            ASSERT_EQ(dag_walk_update_new(&raw, nullptr), DAG_OK);
+            UpdatePtr u(raw);
+            if (i % 2 == 0) {
+                uint64_t n = 0;
+                ASSERT_EQ(dag_walk_update_add_vertex(raw, nullptr, nullptr, 0, &n, nullptr), DAG_OK);
+                ASSERT_EQ(dag_walk_update_connect(raw, s, n, nullptr), DAG_OK);
+            } else {
+                ASSERT_EQ(dag_walk_update_remove_vertex(raw, s, nullptr), DAG_OK);
+            }
+            const dag_status st = dag_walk_apply(w.get(), raw, nullptr, nullptr);
+            EXPECT_EQ(st, DAG_E_STATE) << "vertex " << s << ": " << dag_status_string(st);
+        }
+    }
+
+    void run() {
+        random_graph(g.get(), 20 + rng() % 40, seed, ids);
+        dag_walk_options o = options(1 + rng() % 4);
+        if (seed % 5 == 0) o.failure_policy = DAG_FAILURE_FAIL_FAST;
+        w = begin(g.get(), o);
+        ASSERT_TRUE(w);
+        const size_t cancel_after = seed % 3 == 0 ? rng() % ids.size() : SIZE_MAX;
+        Hosts hosts;
+        hosts.work = [this](const Handed &h) { return host(h); };
+        hosts.run(w.get(), 1 + rng() % 3, 1 + rng() % 4);
+        std::mt19937 accepting_rng(rng()), refusing_rng(rng());
+        std::thread completing([this] { completer(); });
+        std::thread accepting([this, &accepting_rng] { accepting_applier(accepting_rng); });
+        std::thread refusing([this, &refusing_rng] { refusing_applier(refusing_rng); });
+        std::thread cancelling;
+        if (cancel_after != SIZE_MAX)
+            cancelling = std::thread([this, cancel_after] {
+                while (finished.load() < cancel_after && !ended()) std::this_thread::yield();
+                const dag_status st = dag_walk_cancel(w.get(), nullptr);
+                EXPECT_TRUE(st == DAG_OK || st == DAG_E_STATE) << dag_status_string(st);
+            });
+        hosts.join();
+        first_handed.set();
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            hosts_done = true;
+            cv.notify_one();
+        }
+        completing.join();
+        accepting.join();
+        refusing.join();
+        if (cancelling.joinable()) cancelling.join();
+
+        dag_walk_report *r = nullptr;
+        const dag_status st = dag_walk_wait(w.get(), &r, nullptr);
+        ReportPtr report(r);
+        EXPECT_TRUE(st == DAG_OK || st == DAG_E_WALK_FAILED || st == DAG_E_CANCELLED) << dag_status_string(st);
+        EXPECT_FALSE(handed_twice);
+        const size_t vertices = ids.size() + accepted.load();
+        EXPECT_EQ(dag_vertex_count(g.get()), vertices);
+        EXPECT_EQ(dag_walk_report_size(r), vertices);
+        size_t total = 0;
+        for (auto s : {DAG_VERTEX_NOT_RUN, DAG_VERTEX_OK, DAG_VERTEX_FAILED, DAG_VERTEX_UPSTREAM_FAILED,
+                       DAG_VERTEX_CANCELLED})
+            total += dag_walk_report_count(r, s);
+        EXPECT_EQ(total, vertices);
+    }
+};
+
+TEST(WalkPull, StressOfConcurrentUpdatesCancelsCompletionsAndExpansions) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    for (unsigned seed = 1; seed <= 200 && (seed <= 4 || std::chrono::steady_clock::now() < until); ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        StressRun(seed).run();
+        if (HasFailure()) return;
     }
 }
 

@@ -196,7 +196,7 @@ TEST(CliUsage, HelpListsEveryCommand) {
     Result r = dag({"--help"});
     EXPECT_EQ(r.status, 0);
     for (const char *command : {"validate", "order", "root", "cycles", "reduce", "convert",
-                                "ancestors", "descendants", "stats", "walk"})
+                                "ancestors", "descendants", "stats", "walk", "render"})
         EXPECT_NE(r.out.find(std::string("  ") + command + " "), std::string::npos) << command;
     Result walk = dag({"walk", "--help"});
     EXPECT_EQ(walk.status, 0);
@@ -716,11 +716,12 @@ TEST(CliWalk, ExecRunsEachVertexWithItsName) {
     Result r = dag({"walk", "-", "--parallelism", "1", "--exec", "echo \"ran $DAG_VERTEX\""},
                    "digraph { a -> b; b -> c }");
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "ran c\nran b\nran a\n");
+    // Grouped, the default: each line after its vertex's name.
+    EXPECT_EQ(r.out, "c: ran c\nb: ran b\na: ran a\n");
     EXPECT_EQ(r.err, "3 ok, 0 failed, 0 upstream failed, 0 not run\n");
 
     // Names with quotes, brackets and spaces reach the command intact.
-    r = dag({"walk", deploy, "--exec", "printf '%s\\n' \"$DAG_VERTEX\""});
+    r = dag({"walk", deploy, "--output", "stream", "--exec", "printf '%s\\n' \"$DAG_VERTEX\""});
     EXPECT_EQ(r.status, 0) << r.err;
     expect_execution_order(lines(r.out), dependencies(deploy));
 }
@@ -796,7 +797,7 @@ TEST(CliWalk, PoolsBoundTheVerticesThatMatchThem) {
                          "mkdir -p " + dir.path + "/$p; touch " + dir.path + "/$p/$DAG_VERTEX; "
                          "echo \"$p $(ls " + dir.path + "/$p | wc -l)\"; sleep 0.05; rm " + dir.path + "/$p/$DAG_VERTEX";
     Result r = dag({"walk", "-", "--parallelism", "6", "--pool", "aws=2", "--pool", "rds=1", "--pool-match",
-                    "aws_*=aws", "--pool-match", "rds_*=rds", "--exec", script},
+                    "aws_*=aws", "--pool-match", "rds_*=rds", "--output", "stream", "--exec", script},
                    "digraph { aws_a; aws_b; aws_c; aws_d; aws_e; rds_a -> aws_a; rds_b; free }");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "8 ok, 0 failed, 0 upstream failed, 0 not run\n");
@@ -817,7 +818,8 @@ TEST(CliWalk, RetriesRunAFailedCommandAgain) {
     Result r = dag({"walk", "-", "--parallelism", "1", "--retries", "1", "--retry-delay", "1", "--exec", script},
                    "digraph { a -> b }");
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "failed b\nran b\nfailed a\nran a\n");
+    // Grouped output: each attempt's output as it ends.
+    EXPECT_EQ(r.out, "b: failed b\nb: ran b\na: failed a\na: ran a\n");
     EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
     TempDir fresh;
     const std::string again = "[ -e " + fresh.path + "/$DAG_VERTEX ] || { touch " + fresh.path +
@@ -880,13 +882,13 @@ TEST(CliSelect, WalkRunsExactlyTheSelection) {
     Result r = dag({"walk", "-", "--parallelism", "1", "--target", "b", "--exec", "echo \"ran $DAG_VERTEX\""},
                    forked);
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "ran c\nran b\n");
+    EXPECT_EQ(r.out, "c: ran c\nb: ran b\n");
     EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
 
     r = dag({"walk", "-", "--reverse", "--parallelism", "1", "--exclude", "b", "--exec", "echo \"ran $DAG_VERTEX\""},
             forked);
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "ran a\nran d\n");
+    EXPECT_EQ(r.out, "a: ran a\nd: ran d\n");
     EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
 
     r = dag({"walk", deploy, "--target", "[root] aws_db_instance.main (expand)"});

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "input.hpp"
 #include "json_output.hpp"
 #include "names.hpp"
@@ -185,25 +186,34 @@ void add_check_commands(CLI::App &app, int &exit_code) {
     command->add_flag("--no-single-root", validate_options->no_single_root,
                       "Allow any number of roots, as newer Terraform does");
     add_json_flag(*command, validate_options->json);
+    set_help(*command, "Each problem is a line on standard output, in Terraform's words; exit status 1 if there is one.",
+             {"$ echo 'digraph { a -> b; b -> c }' | dag validate -", "ok: 3 vertices, 2 edges",
+              "$ echo 'digraph { a -> b; c }' | dag validate -", "multiple roots: a, c"});
     command->callback([validate_options, &exit_code] { exit_code = validate(*validate_options); });
 
     auto input = std::make_shared<Input>();
     command = app.add_subcommand("root", "Print the one vertex nothing depends on");
     add_input(*command, *input);
+    set_help(*command, "", {"$ echo 'digraph { a -> b; b -> c }' | dag root -", "a"});
     command->callback([input, &exit_code] { exit_code = root(*input); });
 
     auto report_options = std::make_shared<ReportOptions>();
     command = app.add_subcommand("cycles", "Print every cycle and self reference");
     add_input(*command, report_options->input);
     add_json_flag(*command, report_options->json);
+    set_help(*command, "Exit status 1 if there is one.",
+             {"$ echo 'digraph { a -> b; b -> a; c -> c }' | dag cycles -", "Cycle:", "  a", "  b",
+              "Self reference: c"});
     command->callback([report_options, &exit_code] { exit_code = cycles(*report_options); });
 
     report_options = std::make_shared<ReportOptions>();
     command = app.add_subcommand(
         "stats", "Count vertices, edges, roots, leaves and cycles; the longest chain");
-    command->footer("Roots: vertices nothing depends on. Leaves: vertices that depend on nothing.\n"
-                    "Longest chain: the most vertices on one path of dependencies.\n\n" +
-                    app.get_footer());
+    set_help(*command,
+             "Roots: vertices nothing depends on. Leaves: vertices that depend on nothing.\n"
+             "Longest chain: the most vertices on one path of dependencies.",
+             {"$ echo 'digraph { a -> b; b -> c }' | dag stats -", "vertices: 3", "edges: 2", "roots: 1",
+              "leaves: 1", "acyclic: yes", "cycles: 0", "self references: 0", "longest chain: 3"});
     add_input(*command, report_options->input);
     add_json_flag(*command, report_options->json);
     command->callback([report_options, &exit_code] { exit_code = stats(*report_options); });

@@ -15,5 +15,7 @@ void add_order_commands(CLI::App &app, int &exit_code);
 void add_format_commands(CLI::App &app, int &exit_code);
 // walk
 void add_walk_command(CLI::App &app, int &exit_code);
+// render
+void add_render_command(CLI::App &app, int &exit_code);
 
 }  // namespace dagcli

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "format_option.hpp"
+#include "help_text.hpp"
 #include "input.hpp"
 
 namespace dagcli {
@@ -41,6 +42,8 @@ int reduce(const WriteOptions &options) {
     dag_error *err = nullptr;
     check(dag_transitive_reduction(g.get(), &removed, &err), &err);
     write_graph(g.get(), options.to);
+    // The graph before the count when both streams go to one place.
+    std::fflush(stdout);
     std::fprintf(stderr, "removed %zu edge%s\n", removed, removed == 1 ? "" : "s");
     return 0;
 }
@@ -55,6 +58,8 @@ void add_format_commands(CLI::App &app, int &exit_code) {
                       "Output format: text is Terraform's String() layout, dot is "
                       "`terraform graph`'s, json is libdag's own (it round-trips)")
         ->required();
+    set_help(*command, "", {"$ echo 'digraph { a -> b; b -> c }' | dag convert --to mermaid -", "flowchart TD",
+                            "    v1[\"a\"]", "    v2[\"b\"]", "    v3[\"c\"]", "    v1 --> v2", "    v2 --> v3"});
     command->callback([options, &exit_code] { exit_code = convert(*options); });
 
     options = std::make_shared<WriteOptions>();
@@ -62,6 +67,9 @@ void add_format_commands(CLI::App &app, int &exit_code) {
         "reduce", "Drop the edges that longer paths imply, then write the graph");
     add_input(*command, options->input);
     add_output_format(*command, options->to, "Output format (default: text)");
+    set_help(*command, "How many edges it dropped goes to standard error.",
+             {"$ echo 'digraph { a -> b; b -> c; a -> c }' | dag reduce -", "a", "  b", "b", "  c", "c",
+              "removed 1 edge"});
     command->callback([options, &exit_code] { exit_code = reduce(*options); });
 }
 

@@ -1,4 +1,4 @@
-// dag: check, order, convert and walk dependency graphs from the command line.
+// dag: check, order, convert, walk and draw dependency graphs from the command line.
 #include <CLI/CLI.hpp>
 #include <dag/dag.h>
 
@@ -7,14 +7,19 @@
 #include <string>
 
 #include "commands.hpp"
+#include "completion.hpp"
+#include "help_text.hpp"
 #include "libdag.hpp"
+#include "man_page.hpp"
 
 int main(int argc, char **argv) {
     CLI::App app("Check, order, convert and walk dependency graphs with Terraform's semantics.\n"
                  "FILE is DOT (as `terraform graph` prints it) or libdag JSON, - for standard "
                  "input;\nan edge \"a\" -> \"b\" means a depends on b.",
                  "dag");
-    app.set_version_flag("--version", std::string("dag (libdag ") + dag_version_string() + ")");
+    const std::string version = std::string("libdag ") + dag_version_string();
+    app.set_version_flag("--version", "dag (" + version + ")");
+    app.formatter(dagcli::help_formatter());
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 1 the graph failed the check or a vertex failed; 2 usage "
                "error,\nunreadable or malformed input, unknown vertex name; 130 and 143 after "
@@ -25,6 +30,9 @@ int main(int argc, char **argv) {
     dagcli::add_order_commands(app, exit_code);
     dagcli::add_format_commands(app, exit_code);
     dagcli::add_walk_command(app, exit_code);
+    dagcli::add_render_command(app, exit_code);
+    dagcli::add_completion_command(app, exit_code);
+    dagcli::add_man_flag(app, version);
 
     try {
         app.parse(argc, argv);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "input.hpp"
 #include "json_output.hpp"
 #include "names.hpp"
@@ -69,13 +70,15 @@ int relatives(const RelativesOptions &options, const char *key, Relatives find) 
 }
 
 void add_relatives_command(CLI::App &app, int &exit_code, const char *name,
-                           const char *description, Relatives find) {
+                           const char *description, Relatives find,
+                           const std::vector<std::string> &example) {
     auto options = std::make_shared<RelativesOptions>();
     CLI::App *command = app.add_subcommand(name, description);
     add_input(*command, options->input);
     command->add_option("NAME", options->names, "Vertex names (an unnamed vertex: its id)")
         ->required();
     add_json_flag(*command, options->json);
+    set_help(*command, "", example);
     command->callback(
         [options, &exit_code, name, find] { exit_code = relatives(*options, name, find); });
 }
@@ -86,11 +89,13 @@ void add_order_commands(CLI::App &app, int &exit_code) {
     auto options = std::make_shared<OrderOptions>();
     CLI::App *command = app.add_subcommand(
         "order", "Print the vertices in execution order: each after its dependencies");
-    command->footer("Among vertices free at the same moment, the bytewise smallest name comes "
-                    "first.\nExample: with a -> b and b -> c (a depends on b, b on c), "
-                    "`dag order` prints\nc, b, a (as `dag walk` runs them) and `dag order "
-                    "--reverse` prints a, b, c\n(as `dag walk --reverse` runs them).\n\n" +
-                    app.get_footer());
+    set_help(*command,
+             "Execution order: every vertex after everything it depends on, as `dag walk` runs them.\n"
+             "--reverse: destroy order, every vertex before its dependencies, as `dag walk --reverse` "
+             "runs them.\nAmong vertices free at the same moment, the bytewise smallest name comes "
+             "first.\nBelow, a -> b and b -> c: a depends on b, b on c.",
+             {"$ echo 'digraph { a -> b; b -> c }' | dag order -", "c", "b", "a",
+              "$ echo 'digraph { a -> b; b -> c }' | dag order --reverse -", "a", "b", "c"});
     add_input(*command, options->input);
     command->add_flag("--reverse", options->reverse,
                       "Destroy order instead: every vertex before its dependencies");
@@ -99,11 +104,11 @@ void add_order_commands(CLI::App &app, int &exit_code) {
     command->callback([options, &exit_code] { exit_code = order(*options); });
 
     add_relatives_command(app, exit_code, "ancestors",
-                          "Print everything NAME depends on, transitively",
-                          dag_ancestors);
+                          "Print everything NAME depends on, transitively", dag_ancestors,
+                          {"$ echo 'digraph { a -> b; b -> c }' | dag ancestors - a", "b", "c"});
     add_relatives_command(app, exit_code, "descendants",
-                          "Print everything that depends on NAME, transitively",
-                          dag_descendants);
+                          "Print everything that depends on NAME, transitively", dag_descendants,
+                          {"$ echo 'digraph { a -> b; b -> c }' | dag descendants - c", "a", "b"});
 }
 
 }  // namespace dagcli

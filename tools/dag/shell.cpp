@@ -1,5 +1,6 @@
 #include "shell.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -7,7 +8,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace dagcli {
@@ -44,6 +47,17 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     posix_spawnattr_setsigdefault(&attributes, &defaults);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
 
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    std::optional<OutputPipes> pipes;
+    if (output_ == OutputMode::grouped) {
+        pipes.emplace();
+        pipes->attach(actions);
+    } else if (output_ == OutputMode::none) {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    }
+
     std::string shell = "sh", option = "-c", script = command;
     char *arguments[] = {shell.data(), option.data(), script.data(), nullptr};
     pid_t pid = 0;
@@ -51,15 +65,19 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
         std::lock_guard lock(mutex_);
         if (stopping_) {
             posix_spawnattr_destroy(&attributes);
-            return {"not started: dag was interrupted", true};
+            posix_spawn_file_actions_destroy(&actions);
+            return {"not started: dag was interrupted", true, {}};
         }
-        int error = posix_spawn(&pid, "/bin/sh", nullptr, &attributes, arguments, environment.data());
+        int error = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environment.data());
         posix_spawnattr_destroy(&attributes);
-        if (error != 0) return {"cannot run /bin/sh: " + std::generic_category().message(error), false};
+        posix_spawn_file_actions_destroy(&actions);
+        if (error != 0) return {"cannot run /bin/sh: " + std::generic_category().message(error), false, {}};
         running_.insert(pid);
         unreaped_.insert(pid);
     }
 
+    CapturedOutput output;
+    if (pipes) output = pipes->drain(pid);
     // Waits for the exit without reaping: see unreaped_.
     siginfo_t info{};
     while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
@@ -77,8 +95,8 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     lock.unlock();
 
     std::string failure = why(status);
-    if (failure.empty()) return {};
-    return {failure, interrupted};
+    if (failure.empty()) return {std::nullopt, false, std::move(output)};
+    return {failure, interrupted, std::move(output)};
 }
 
 void Shell::stop(std::chrono::milliseconds grace) {

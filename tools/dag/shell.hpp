@@ -10,6 +10,8 @@
 #include <set>
 #include <string>
 
+#include "output_capture.hpp"
+
 namespace dagcli {
 
 // How a command ended: failure says why ("exit status 3"), nothing when it
@@ -18,12 +20,17 @@ namespace dagcli {
 struct CommandResult {
     std::optional<std::string> failure;
     bool stopped = false;
+    // Empty unless the output mode is grouped.
+    CapturedOutput output;
 };
 
 class Shell {
   public:
+    explicit Shell(OutputMode output) : output_(output) {}
+
     // Runs `/bin/sh -c command` with DAG_VERTEX=vertex added to the
-    // environment, inheriting standard input, output and error, in a process
+    // environment, inheriting standard input, its output and error going
+    // where the output mode says, in a process
     // group of its own (so that stop() reaches what it starts too), and
     // waits for it. Safe to call from several threads at once.
     CommandResult run(const std::string &command, const std::string &vertex);
@@ -35,6 +42,7 @@ class Shell {
     void stop(std::chrono::milliseconds grace);
 
   private:
+    const OutputMode output_;
     std::mutex mutex_;
     std::condition_variable changed_;
     bool stopping_ = false;

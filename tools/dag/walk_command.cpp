@@ -1,5 +1,7 @@
 // The walk command: runs each vertex once its dependencies have finished,
 // independent ones in parallel on libdag's pool.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -7,16 +9,21 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "input.hpp"
 #include "names.hpp"
+#include "output_capture.hpp"
 #include "selection.hpp"
 #include "shell.hpp"
 #include "signals.hpp"
+#include "status_line.hpp"
+#include "ticker.hpp"
 #include "trace_file.hpp"
 #include "walk_pools.hpp"
 #include "walk_report_file.hpp"
@@ -32,8 +39,10 @@ struct WalkOptions {
     bool reverse = false;
     Selection selection;
     bool fail_fast = false;
-    bool progress = false;
+    // auto, always or never.
+    std::string progress = "auto";
     std::string exec;
+    OutputMode output = OutputMode::grouped;
     double grace_seconds = 5;
     std::string report_file;
     std::string trace_file;
@@ -50,6 +59,8 @@ struct WalkRun {
     WorkerTracks tracks;
     // Guards everything below and every line written, so lines never mix.
     std::mutex mutex;
+    // Progress on a terminal; without it, progress is a line per vertex.
+    std::optional<StatusLine> status;
     size_t finished = 0;
     // How each command stopped by a signal ended: libdag's own note for the
     // vertex ("cancelled while pending") says nothing about the command.
@@ -70,10 +81,19 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
         std::string name = vertex_name(run.graph, vertex);
         if (run.command.empty()) {
             std::lock_guard lock(run.mutex);
+            if (run.status) run.status->erase();
             std::printf("%s\n", name.c_str());
             return DAG_WALK_OK;
         }
         CommandResult result = run.shell.run(run.command, name);
+        if (!result.output.out.empty() || !result.output.err.empty()) {
+            // Whole, under the lock, so that no other vertex's lines land in between.
+            std::lock_guard lock(run.mutex);
+            if (run.status) run.status->erase();
+            std::fputs(prefixed(name, result.output.out).c_str(), stdout);
+            std::fflush(stdout);
+            std::fputs(prefixed(name, result.output.err).c_str(), stderr);
+        }
         // The walk was cancelled before the command was stopped; a vertex
         // left pending in a cancelled walk is finished as cancelled, which
         // is what it is, rather than as failed.
@@ -94,15 +114,21 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
 
 void observe(dag_walker *, dag_walk_event event, uint64_t vertex, dag_vertex_status status,
              size_t, size_t, size_t total, void *data) noexcept {
-    if (event == DAG_WALK_EVENT_STARTED) return;
     WalkRun &run = *static_cast<WalkRun *>(data);
+    if (event == DAG_WALK_EVENT_STARTED && !run.status) return;
     try {
         std::string name = vertex_name(run.graph, vertex);
         std::lock_guard lock(run.mutex);
+        if (event == DAG_WALK_EVENT_STARTED) {
+            run.status->started(vertex, std::move(name), total);
+            return;
+        }
         // libdag's own `done` is a snapshot that may arrive out of order; a
         // count taken under the lock always goes up by one a line.
         ++run.finished;
-        if (status == DAG_VERTEX_OK)
+        if (run.status)
+            run.status->finished(vertex, status == DAG_VERTEX_FAILED, run.finished, total);
+        else if (status == DAG_VERTEX_OK)
             std::fprintf(stderr, "[%zu/%zu] %s\n", run.finished, total, name.c_str());
         else
             std::fprintf(stderr, "[%zu/%zu] %s (%s)\n", run.finished, total, name.c_str(),
@@ -174,7 +200,7 @@ void write_result_files(const WalkOptions &options, const WalkResult &result) {
 }
 
 int walk(const WalkOptions &options) {
-    Shell shell;
+    Shell shell(options.output);
     Cancellation cancellation;
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
     // From here on Ctrl-C stops the walk instead of killing dag, so that the
@@ -186,7 +212,9 @@ int walk(const WalkOptions &options) {
 
     Graph g = apply_selection(load(options.input), options.input, options.selection, options.reverse);
     const WalkPools pools(g.get(), options.pools);
-    WalkRun run{g.get(), options.exec, shell, {}, {}, 0, {}};
+    WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
+    const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
+    if (progress && can_redraw(2)) run.status.emplace(2);
     dag_walk_options walk_options;
     dag_error *err = nullptr;
     check(dag_walk_options_init(&walk_options, sizeof walk_options, &err), &err);
@@ -201,7 +229,7 @@ int walk(const WalkOptions &options) {
     walk_options.retries = options.retries;
     walk_options.retry_delay_ms = options.retry_delay_ms;
     walk_options.retry_doubling = 1;
-    if (options.progress) {
+    if (progress) {
         walk_options.observer = observe;
         walk_options.observer_data = &run;
     }
@@ -217,9 +245,19 @@ int walk(const WalkOptions &options) {
     Walker walker(raw_walker);
     cancellation.started(walker.get());
     dag_walk_report *raw = nullptr;
-    dag_status status = dag_walk_wait(walker.get(), &raw, &err);
+    dag_status status = DAG_OK;
+    {
+        std::optional<Ticker> ticker;
+        if (run.status)
+            ticker.emplace(std::chrono::milliseconds(100), [&run] {
+                std::lock_guard lock(run.mutex);
+                run.status->tick();
+            });
+        status = dag_walk_wait(walker.get(), &raw, &err);
+    }
     const auto elapsed = std::chrono::steady_clock::now() - began;
     cancellation.ended();
+    if (run.status) run.status->erase();
     WalkReport report(raw);
     if (!report) check(status, &err);
     // The dry run's names come before the summary when both streams go to one place.
@@ -244,15 +282,17 @@ void add_walk_command(CLI::App &app, int &exit_code) {
     auto options = std::make_shared<WalkOptions>();
     CLI::App *command =
         app.add_subcommand("walk", "Run each vertex once all it depends on is done, in parallel");
-    command->footer("Without --exec, each vertex prints its name as it runs: a dry run of the "
-                    "execution order.\nExample: with a -> b and b -> c (a depends on b, b on c), "
-                    "c runs first, then b, then a;\nwith --reverse, a first, then b, then c, "
-                    "as `dag order` and `dag order --reverse` list them.\n"
-                    "A summary (ok, failed, upstream failed, not run, and which vertices never "
-                    "ran) goes to standard error.\nSIGINT (Ctrl-C) or SIGTERM cancels the walk: "
-                    "nothing new starts, each running command's\nprocess group gets SIGTERM, and "
-                    "SIGKILL after --grace seconds; exit status 130 or 143.\n\n" +
-                    app.get_footer());
+    set_help(*command,
+             "Without --exec, each vertex prints its name as it runs: a dry run of the execution "
+             "order.\nWith a -> b and b -> c (a depends on b, b on c), c runs first, then b, then a;\n"
+             "with --reverse, a first, then b, then c, as `dag order` and `dag order --reverse` "
+             "list them.\nA summary (ok, failed, upstream failed, not run, and which vertices never "
+             "ran) goes to standard error.\nSIGINT (Ctrl-C) or SIGTERM cancels the walk: nothing new "
+             "starts, each running command's\nprocess group gets SIGTERM, and SIGKILL after --grace "
+             "seconds; exit status 130 or 143.",
+             {"$ echo 'digraph { a -> b; b -> c }' | dag walk --exec 'echo \"deploying $DAG_VERTEX\"' -",
+              "c: deploying c", "b: deploying b", "a: deploying a",
+              "3 ok, 0 failed, 0 upstream failed, 0 not run"});
     add_input(*command, options->input);
     command->add_option("--parallelism", options->parallelism, "Most vertices running at once")
         ->check(CLI::Range(size_t{1}, size_t{DAG_WALK_MAX_THREADS}))
@@ -280,8 +320,26 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->check(CLI::Range(uint64_t{0}, uint64_t{86400000}))
         ->capture_default_str()
         ->type_name("MS");
-    command->add_flag("--progress", options->progress,
-                      "Print \"[done/total] name\" on standard error as each vertex finishes");
+    command->add_option("--output", options->output,
+                        "Where --exec commands' output goes: grouped (each command's standard "
+                        "output and error printed whole when it ends, each line after "
+                        "\"vertex: \"), stream (straight through, as it comes) or none (discarded)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, OutputMode>{{"stream", OutputMode::stream},
+                                              {"grouped", OutputMode::grouped},
+                                              {"none", OutputMode::none}}))
+        ->default_str("grouped")
+        ->type_name("MODE");
+    // A flag whose value comes only after "=": `--progress FILE`, the spelling
+    // from before WHEN existed, keeps FILE as the graph.
+    command->add_flag("--progress{always}", options->progress,
+                      "Show progress on standard error: --progress=auto (the default: when it is a "
+                      "terminal), --progress=always (or a bare --progress) or --progress=never. On a "
+                      "terminal, one status line redrawn in place: \"[done/total] running N, failed F, "
+                      "elapsed, rate: a running vertex\"; elsewhere \"[done/total] name\" as each "
+                      "vertex finishes")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->option_text("[=WHEN]");
     command->add_option("--grace", options->grace_seconds,
                         "On SIGINT or SIGTERM, how long running commands get to exit after "
                         "SIGTERM before their process groups are killed")

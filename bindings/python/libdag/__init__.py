@@ -24,7 +24,10 @@ from .formats import Format
 from .graph import Graph
 from .traversal import Search, Visit
 from .validation import Validation
-from .walk import PENDING, VertexResult, VertexStatus, WalkEvent, Walker, WalkReport
+from .walk import PENDING, SubwalkVertex, VertexResult, VertexStatus, WalkEvent, Walker, WalkReport
+from .pull import PullWalker
+from .update import WalkUpdate
+from . import aio, executor, types
 
 __version__ = "1.2.0"
 
@@ -44,6 +47,9 @@ __all__ = [
     "Search",
     "Visit",
     "Walker",
+    "PullWalker",
+    "WalkUpdate",
+    "SubwalkVertex",
     "WalkReport",
     "VertexResult",
     "VertexStatus",

@@ -12,6 +12,8 @@ The library is looked for, in this order:
 2. ``ctypes.util.find_library("dag")``: the system's search (ldconfig).
 3. ``"libdag.so.1"``: the soname, resolved by the dynamic loader
    (``LD_LIBRARY_PATH``, rpath, the default directories).
+4. ``libdag.so.1`` in the ``libdir`` that ``pkg-config`` gives for libdag
+   (``PKG_CONFIG_PATH`` included): an install under another prefix.
 
 The loaded library must have ABI major version 1 (``dag_version() // 10000``).
 """
@@ -19,6 +21,7 @@ The loaded library must have ABI major version 1 (``dag_version() // 10000``).
 import ctypes
 import ctypes.util
 import os
+import subprocess
 from ctypes import (
     CFUNCTYPE,
     POINTER,
@@ -75,6 +78,10 @@ TRAVERSE_SORTED = 4
 SEARCH_DEPENDENTS = 1
 SEARCH_FIRST_MATCH = 2
 
+# dag_select flags (1.3)
+SELECT_DEPENDENTS = 1
+SELECT_ALL = 2
+
 WALK_MAX_THREADS = 1024
 
 
@@ -106,6 +113,10 @@ class dag_walk_report(Structure):
     """Opaque."""
 
 
+class dag_walk_update(Structure):
+    """Opaque."""
+
+
 error_p = POINTER(dag_error)
 ids_p = POINTER(dag_ids)
 graph_p = POINTER(dag_graph)
@@ -113,6 +124,7 @@ validation_p = POINTER(dag_validation)
 id_lists_p = POINTER(dag_id_lists)
 walker_p = POINTER(dag_walker)
 walk_report_p = POINTER(dag_walk_report)
+walk_update_p = POINTER(dag_walk_update)
 uint64_p = POINTER(c_uint64)
 size_p = POINTER(c_size_t)
 
@@ -121,7 +133,7 @@ PREDICATE_FN = CFUNCTYPE(c_int, c_uint64, c_void_p)
 SEARCH_FN = CFUNCTYPE(c_int, c_uint64, c_void_p)
 # The walker and message arguments are kept as raw addresses: the callback
 # writes *message itself, and the walker handle is never turned into an object.
-WALK_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, POINTER(c_void_p), c_void_p)
+WALK_FN = CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p, c_void_p)
 OBSERVER_FN = CFUNCTYPE(None, c_void_p, c_int, c_uint64, c_int, c_size_t, c_size_t, c_size_t, c_void_p)
 
 
@@ -268,7 +280,8 @@ _PROTOTYPES = {
                                      POINTER(c_size_t), _E]),
     "dag_walk_cancel": (c_int, [walker_p, _E]),
     "dag_walk_free": (None, [walker_p]),
-    "dag_walk_complete": (c_int, [walker_p, c_uint64, c_int, c_char_p, _E]),
+    # The walker as an address: the walk's own, or a sub-walk's as handed out.
+    "dag_walk_complete": (c_int, [c_void_p, c_uint64, c_int, c_char_p, _E]),
     "dag_walk_report_free": (None, [walk_report_p]),
     "dag_walk_report_size": (c_size_t, [walk_report_p]),
     "dag_walk_report_count": (c_size_t, [walk_report_p, c_int]),
@@ -289,6 +302,24 @@ _PROTOTYPES = {
     "dag_search": (c_int, [graph_p, uint64_p, c_size_t, c_uint, SEARCH_FN, c_void_p, POINTER(ids_p), _E]),
     # The walker as the raw address a walk callback receives.
     "dag_walk_fail": (c_int, [c_void_p, c_uint64, c_char_p, _E]),
+    "dag_walk_expand": (c_int, [c_void_p, c_uint64, graph_p, WALK_FN, c_void_p, _E]),
+    "dag_walk_progress": (c_int, [walker_p, size_p, size_p, _E]),
+    "dag_walk_graph": (graph_p, [c_void_p]),
+    "dag_walk_begin": (c_int, [graph_p, POINTER(WalkOptions), POINTER(walker_p), _E]),
+    "dag_walk_next_ready": (c_int, [walker_p, uint64_p, POINTER(c_void_p), c_size_t, c_int, size_p, _E]),
+    "dag_walk_update_new": (c_int, [POINTER(walk_update_p), _E]),
+    "dag_walk_update_free": (None, [walk_update_p]),
+    "dag_walk_update_add_vertex": (c_int, [walk_update_p, c_char_p, c_void_p, c_int, uint64_p, _E]),
+    "dag_walk_update_connect": (c_int, [walk_update_p, c_uint64, c_uint64, _E]),
+    "dag_walk_update_disconnect": (c_int, [walk_update_p, c_uint64, c_uint64, _E]),
+    "dag_walk_update_remove_vertex": (c_int, [walk_update_p, c_uint64, _E]),
+    "dag_walk_apply": (c_int, [walker_p, walk_update_p, POINTER(ids_p), _E]),
+    "dag_vertex_user_data": (c_int, [graph_p, c_uint64, POINTER(c_void_p), _E]),
+    "dag_set_vertex_user_data": (c_int, [graph_p, c_uint64, c_void_p, _E]),
+    # The function table (const dag_api_table *), declared for completeness: see tests/test_coverage.py.
+    "dag_api": (c_void_p, [c_uint]),
+    # 1.3
+    "dag_select": (c_int, [graph_p, uint64_p, c_size_t, uint64_p, c_size_t, c_uint, POINTER(graph_p), _E]),
 }
 
 
@@ -300,7 +331,20 @@ def _candidates():
     names = [found] if found else []
     if "libdag.so.1" not in names:
         names.append("libdag.so.1")
-    return names
+    return names + _pkg_config_candidates()
+
+
+def _pkg_config_candidates():
+    """libdag.so.1 in pkg-config's libdir for libdag: an install under a prefix the loader does not search."""
+    try:
+        result = subprocess.run(["pkg-config", "--variable=libdir", "libdag"], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    libdir = result.stdout.strip()
+    if result.returncode != 0 or not libdir:
+        return []
+    return [os.path.join(libdir, "libdag.so.1")]
 
 
 def _load():

@@ -23,21 +23,21 @@ def copy_ids(data, count):
     return data[:count]
 
 
-def ids_result(fn, *args):
+def ids_result(fn, *args, who):
     """Calls ``fn(*args, dag_ids **out, dag_error **err)``; returns the ids as a list."""
     out = _native.ids_p()
     try:
-        call(fn, *args, byref(out))
+        call(fn, *args, byref(out), who=who)
         return copy_ids(lib.dag_ids_data(out), lib.dag_ids_count(out))
     finally:
         lib.dag_ids_free(out)
 
 
-def id_lists_result(fn, *args):
+def id_lists_result(fn, *args, who):
     """Calls ``fn(*args, dag_id_lists **out, dag_error **err)``; returns a list of id lists."""
     out = _native.id_lists_p()
     try:
-        call(fn, *args, byref(out))
+        call(fn, *args, byref(out), who=who)
         lists = []
         count = ctypes.c_size_t()
         for index in range(lib.dag_id_lists_count(out)):
@@ -48,11 +48,11 @@ def id_lists_result(fn, *args):
         lib.dag_id_lists_free(out)
 
 
-def string_result(fn, *args):
+def string_result(fn, *args, who):
     """Calls ``fn(*args, char **out, dag_error **err)``; returns the string, decoded from UTF-8."""
     out = ctypes.c_void_p()
     try:
-        call(fn, *args, byref(out))
+        call(fn, *args, byref(out), who=who)
         return ctypes.string_at(out.value).decode("utf-8")
     finally:
         lib.dag_string_free(out)

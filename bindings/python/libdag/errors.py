@@ -2,11 +2,11 @@
 
 Every failure of a C call is raised as a :class:`DagError` subclass chosen by
 its ``dag_status``; the exception carries the status, its name and the
-library's message, which starts with the failing C function's name
-(``"dag_root: no roots found"``). Checks made by the binding itself before
-calling C (a closed graph, an id that cannot be a uint64_t, a name holding a
-NUL character) raise the same classes with a message starting with the
-Python method's name (``"Graph.connect: ..."``).
+library's message, headed by the Python method that failed
+(``"Graph.root: no roots found"``), as are the binding's own checks made
+before calling C (a closed graph, an id that cannot be a uint64_t, a name
+holding a NUL character). :class:`CycleError`, like graphlib's, is a
+:class:`ValueError`.
 """
 
 from ctypes import byref
@@ -121,7 +121,7 @@ class BadUtf8Error(DagError, ValueError):
     STATUS = _native.E_BAD_UTF8
 
 
-class CycleError(DagError):
+class CycleError(DagError, ValueError):
     """The graph has a cycle or a self reference; the message lists each (DAG_E_CYCLE)."""
 
     STATUS = _native.E_CYCLE
@@ -235,8 +235,11 @@ def take_error(err):
         lib.dag_error_free(err)
 
 
-def call(fn, *args):
+def call(fn, *args, who):
     """Calls a fallible C function with a trailing ``dag_error **`` and raises on failure.
+
+    `who` is the Python name of the operation ("Graph.connect"); it replaces
+    the C function's name at the head of the library's message.
 
     The status comes from the return value, not from the error object: when
     the library cannot allocate the error object it hands out a static
@@ -248,4 +251,12 @@ def call(fn, *args):
     finally:
         message = take_error(err)
     if status != _native.OK:
-        raise error_for(status, message or f"{fn.__name__}: {status_name(status)}")
+        raise error_for(status, in_python_terms(message, fn.__name__, who) or f"{who}: {status_name(status)}")
+
+
+def in_python_terms(message, c_name, who):
+    """`message` with a leading "C_NAME: " replaced by "WHO: "."""
+    prefix = c_name + ": "
+    if message.startswith(prefix):
+        return f"{who}: {message[len(prefix):]}"
+    return message

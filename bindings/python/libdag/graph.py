@@ -1,16 +1,37 @@
 """The Graph class: vertices, edges, algorithms, text forms and walks."""
 
+from __future__ import annotations
+
+import concurrent.futures
 import os
-from ctypes import byref, c_char_p, c_size_t, c_uint64
+from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p, sizeof
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _native, traversal, validation, walk
+from ._closeable import Closeable
 from ._handle import Handle
 from ._native import lib
 from ._owned import decode_name, encode_name, id_array, id_lists_result, ids_result, string_result, vertex_id
 from .errors import ClosedError, InvalidArgumentError, call
-from .formats import to_format
+from .formats import Format, to_format
+from .types import Observer, Vertex, Vertices, WalkCallback
+from .validation import Validation
+from .walk import Walker, WalkReport
+
+if TYPE_CHECKING:
+    from .pull import PullWalker
 
 __all__ = ["Graph"]
+
+
+def _pointer_value(value, who):
+    try:
+        value = value.__index__()
+    except AttributeError:
+        raise TypeError(f"{who}: user data is an int, not {type(value).__name__}") from None
+    if not 0 <= value < 1 << (8 * sizeof(c_void_p)):
+        raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: {value} does not fit a pointer")
+    return value
 
 
 def _adopt(cls, ptr):
@@ -19,7 +40,7 @@ def _adopt(cls, ptr):
     return graph
 
 
-class Graph:
+class Graph(Closeable):
     """A directed graph with Terraform's ``internal/dag`` semantics.
 
     ``graph.connect(a, b)`` means **a depends on b**: b's work happens before
@@ -55,12 +76,12 @@ class Graph:
     def __init__(self):
         """Creates an empty graph."""
         ptr = _native.graph_p()
-        call(lib.dag_new, byref(ptr))
+        call(lib.dag_new, byref(ptr), who="Graph()")
         self._handle = Handle(ptr, lib.dag_free, "graph")
 
     # -- lifetime ----------------------------------------------------------
 
-    def close(self):
+    def close(self) -> None:
         """Frees the graph. Idempotent.
 
         A :class:`Walker` that has been waited for keeps working: the
@@ -78,26 +99,11 @@ class Graph:
         """True once :meth:`close` has freed the graph."""
         return self._handle.closed
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-    def __del__(self):
-        handle = getattr(self, "_handle", None)
-        if handle is not None:
-            try:
-                handle.close("Graph.__del__")
-            except Exception:  # noqa: BLE001 - nothing can be raised from a finaliser
-                pass
-
-    def clone(self):
+    def clone(self) -> "Graph":
         """A deep copy: same ids, names and edges; later ids never collide with this graph's."""
         out = _native.graph_p()
         with self._handle.read("Graph.clone") as g:
-            call(lib.dag_clone, g, byref(out))
+            call(lib.dag_clone, g, byref(out), who="Graph.clone")
         return _adopt(type(self), out)
 
     __copy__ = clone
@@ -107,7 +113,7 @@ class Graph:
 
     # -- vertices ----------------------------------------------------------
 
-    def add_vertex(self, name=None):
+    def add_vertex(self, name: Optional[Union[str, bytes]] = None) -> int:
         """Adds a vertex and returns its id.
 
         Args:
@@ -124,10 +130,10 @@ class Graph:
         data = encode_name(name, who)
         out = c_uint64()
         with self._handle.write(who) as g:
-            call(lib.dag_add_vertex, g, data, None, byref(out))
+            call(lib.dag_add_vertex, g, data, None, byref(out), who=who)
         return out.value
 
-    def add_vertices(self, names):
+    def add_vertices(self, names: Iterable[Optional[Union[str, bytes]]]) -> List[int]:
         """Adds a vertex per name (None for unnamed) and returns their ids, in order.
 
         Not atomic: on an error the vertices added before it stay.
@@ -137,7 +143,7 @@ class Graph:
         """
         return [self.add_vertex(name) for name in names]
 
-    def remove_vertex(self, vertex):
+    def remove_vertex(self, vertex: Vertex) -> None:
         """Removes a vertex and every edge touching it; its name becomes free.
 
         Raises:
@@ -145,11 +151,11 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.remove_vertex"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         with self._handle.write(who) as g:
-            call(lib.dag_remove_vertex, g, vertex)
+            call(lib.dag_remove_vertex, g, vertex, who=who)
 
-    def replace_vertex(self, original, replacement):
+    def replace_vertex(self, original: Vertex, replacement: Vertex) -> None:
         """Terraform's Replace: `replacement` takes over every edge of `original`, which is removed.
 
         Each dependency of original becomes one of replacement, each
@@ -161,22 +167,22 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.replace_vertex"
-        original = vertex_id(original, who)
-        replacement = vertex_id(replacement, who)
+        original = self._vertex(original, who)
+        replacement = self._vertex(replacement, who)
         with self._handle.write(who) as g:
-            call(lib.dag_replace_vertex, g, original, replacement)
+            call(lib.dag_replace_vertex, g, original, replacement, who=who)
 
-    def has_vertex(self, vertex):
-        """True if `vertex` is a live vertex id of this graph (False for any other int)."""
+    def has_vertex(self, vertex: object) -> bool:
+        """True if `vertex` is a live vertex id, or the name of a vertex, of this graph."""
         try:
-            vertex = vertex_id(vertex, "Graph.has_vertex")
-        except LookupError:
+            vertex = self._vertex(vertex, "Graph.has_vertex")
+        except (LookupError, ValueError):
             return False
         with self._handle.read("Graph.has_vertex") as g:
             return bool(lib.dag_has_vertex(g, vertex))
 
     def __contains__(self, vertex):
-        """``vertex in graph``: whether `vertex` is a live vertex id (False for non-ints)."""
+        """``vertex in graph``: whether `vertex` is a live vertex id or a vertex's name (False for other types)."""
         try:
             return self.has_vertex(vertex)
         except TypeError:
@@ -196,7 +202,7 @@ class Graph:
         """Iterates over the vertex ids, ascending (a snapshot taken now)."""
         return iter(self.vertices())
 
-    def find(self, name):
+    def find(self, name: Union[str, bytes]) -> int:
         """The id of the vertex named `name`.
 
         Raises:
@@ -204,33 +210,49 @@ class Graph:
             InvalidArgumentError: the name is empty (no vertex can have it) or holds NUL.
             BadUtf8Error: the name is not UTF-8.
         """
-        who = "Graph.find"
+        return self._find(name, "Graph.find")
+
+    def _find(self, name, who):
         data = encode_name(name, who, allow_none=False)
         out = c_uint64()
         with self._handle.read(who) as g:
-            call(lib.dag_find_vertex, g, data, byref(out))
+            call(lib.dag_find_vertex, g, data, byref(out), who=who)
         return out.value
 
-    def name(self, vertex):
+    def _vertex(self, vertex, who):
+        """The id of `vertex`: an id, checked to fit a uint64_t, or a vertex's name, looked up."""
+        if isinstance(vertex, (str, bytes, bytearray)):
+            return self._find(vertex, who)
+        return vertex_id(vertex, who)
+
+    def _vertex_array(self, vertices, who):
+        """id_array() of one vertex or an iterable of them, names looked up."""
+        if isinstance(vertices, (str, bytes, bytearray)):
+            vertices = (vertices,)
+        if not hasattr(vertices, "__index__"):
+            vertices = [self._find(v, who) if isinstance(v, (str, bytes, bytearray)) else v for v in vertices]
+        return id_array(vertices, who)
+
+    def name(self, vertex: Vertex) -> Optional[str]:
         """The name of a vertex, or None for an unnamed one.
 
         Raises:
             UnknownVertexError: no such vertex.
         """
         who = "Graph.name"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         out = c_char_p()
         with self._handle.read(who) as g:
-            call(lib.dag_vertex_name, g, vertex, byref(out))
+            call(lib.dag_vertex_name, g, vertex, byref(out), who=who)
             # Copied while the read lasts: the C string is borrowed from the graph.
             return decode_name(out.value)
 
-    def label(self, vertex):
+    def label(self, vertex: Vertex) -> str:
         """The name of a vertex as the library prints it: its name, or its decimal id when unnamed."""
         name = self.name(vertex)
         return str(vertex) if name is None else name
 
-    def rename(self, vertex, name):
+    def rename(self, vertex: Vertex, name: Optional[Union[str, bytes]]) -> None:
         """Renames a vertex; None makes it unnamed.
 
         Raises:
@@ -241,19 +263,47 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.rename"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         data = encode_name(name, who)
         with self._handle.write(who) as g:
-            call(lib.dag_set_vertex_name, g, vertex, data)
+            call(lib.dag_set_vertex_name, g, vertex, data, who=who)
 
-    def vertices(self):
+    def user_data(self, vertex: Vertex) -> int:
+        """The vertex's user data: a pointer-sized int stored with it (0 unless set).
+
+        libdag keeps it as an opaque pointer and never reads it; from Python
+        it is an int, e.g. an index into a list of your own. Copies of the
+        graph (clone, select, subsume) copy it.
+        """
+        who = "Graph.user_data"
+        vertex = self._vertex(vertex, who)
+        out = c_void_p()
+        with self._handle.read(who) as g:
+            call(lib.dag_vertex_user_data, g, vertex, byref(out), who=who)
+        return out.value or 0
+
+    def set_user_data(self, vertex: Vertex, value: int) -> None:
+        """Stores a pointer-sized int with the vertex (see :meth:`user_data`).
+
+        Raises:
+            UnknownVertexError, NotFoundError: no such vertex.
+            InvalidArgumentError: `value` does not fit a pointer.
+            BusyError: the graph is being walked.
+        """
+        who = "Graph.set_user_data"
+        vertex = self._vertex(vertex, who)
+        value = _pointer_value(value, who)
+        with self._handle.write(who) as g:
+            call(lib.dag_set_vertex_user_data, g, vertex, value, who=who)
+
+    def vertices(self) -> List[int]:
         """Every vertex id, ascending."""
         with self._handle.read("Graph.vertices") as g:
-            return ids_result(lib.dag_vertices, g)
+            return ids_result(lib.dag_vertices, g, who="Graph.vertices")
 
     # -- edges -------------------------------------------------------------
 
-    def connect(self, source, target):
+    def connect(self, source: Vertex, target: Vertex) -> None:
         """Adds the edge source -> target: `source` depends on `target`.
 
         Connecting an existing edge again does nothing. A self edge is
@@ -264,12 +314,12 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.connect"
-        source = vertex_id(source, who)
-        target = vertex_id(target, who)
+        source = self._vertex(source, who)
+        target = self._vertex(target, who)
         with self._handle.write(who) as g:
-            call(lib.dag_connect, g, source, target)
+            call(lib.dag_connect, g, source, target, who=who)
 
-    def connect_many(self, edges):
+    def connect_many(self, edges: Iterable[Tuple[Vertex, Vertex]]) -> None:
         """Adds many edges at once, all or nothing: `edges` is an iterable of (source, target) pairs.
 
         Faster than one connect() per edge; existing edges and repeats are
@@ -286,11 +336,11 @@ class Graph:
         for source, target in edges:
             flat.append(source)
             flat.append(target)
-        pairs, count = id_array(flat, who)
+        pairs, count = self._vertex_array(flat, who)
         with self._handle.write(who) as g:
-            call(lib.dag_connect_many, g, pairs, count // 2)
+            call(lib.dag_connect_many, g, pairs, count // 2, who=who)
 
-    def disconnect(self, source, target):
+    def disconnect(self, source: Vertex, target: Vertex) -> None:
         """Removes the edge source -> target; nothing happens when there is none.
 
         Raises:
@@ -298,70 +348,70 @@ class Graph:
             BusyError: the graph is being walked.
         """
         who = "Graph.disconnect"
-        source = vertex_id(source, who)
-        target = vertex_id(target, who)
+        source = self._vertex(source, who)
+        target = self._vertex(target, who)
         with self._handle.write(who) as g:
-            call(lib.dag_disconnect, g, source, target)
+            call(lib.dag_disconnect, g, source, target, who=who)
 
-    def has_edge(self, source, target):
-        """True if the edge source -> target exists (False for unknown ids)."""
+    def has_edge(self, source: object, target: object) -> bool:
+        """True if the edge source -> target exists (False for unknown ids or names)."""
         who = "Graph.has_edge"
         try:
-            source = vertex_id(source, who)
-            target = vertex_id(target, who)
-        except LookupError:
+            source = self._vertex(source, who)
+            target = self._vertex(target, who)
+        except (LookupError, ValueError):
             return False
         with self._handle.read(who) as g:
             return bool(lib.dag_has_edge(g, source, target))
 
-    def edge_count(self):
+    def edge_count(self) -> int:
         """The number of edges."""
         with self._handle.read("Graph.edge_count") as g:
             return lib.dag_edge_count(g)
 
-    def edges(self):
+    def edges(self) -> List[Tuple[int, int]]:
         """Every edge as a (source, target) pair, sorted."""
         with self._handle.read("Graph.edges") as g:
-            flat = ids_result(lib.dag_edges, g)
+            flat = ids_result(lib.dag_edges, g, who="Graph.edges")
         return list(zip(flat[0::2], flat[1::2]))
 
-    def dependencies(self, vertex):
+    def dependencies(self, vertex: Vertex) -> List[int]:
         """The direct dependencies of a vertex (targets of its edges, Terraform's DownEdges), ascending.
 
         Raises:
             UnknownVertexError: no such vertex.
         """
         who = "Graph.dependencies"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         with self._handle.read(who) as g:
-            return ids_result(lib.dag_dependencies, g, vertex)
+            return ids_result(lib.dag_dependencies, g, vertex, who=who)
 
-    def dependents(self, vertex):
+    def dependents(self, vertex: Vertex) -> List[int]:
         """The direct dependents of a vertex (sources of edges to it, Terraform's UpEdges), ascending.
 
         Raises:
             UnknownVertexError: no such vertex.
         """
         who = "Graph.dependents"
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         with self._handle.read(who) as g:
-            return ids_result(lib.dag_dependents, g, vertex)
+            return ids_result(lib.dag_dependents, g, vertex, who=who)
 
-    def roots(self):
+    def roots(self) -> List[int]:
         """Every vertex nothing depends on (no dependents), ascending; root() succeeds when there is one.
 
         With a -> b and a -> c: roots() is [a], leaves() is [b, c]. A vertex
         with an edge to itself is neither.
         """
         with self._handle.read("Graph.roots") as g:
-            return ids_result(lib.dag_roots, g)
+            return ids_result(lib.dag_roots, g, who="Graph.roots")
 
-    def leaves(self):
+    def leaves(self) -> List[int]:
         """Every vertex that depends on nothing (no dependencies), ascending."""
         with self._handle.read("Graph.leaves") as g:
-            return ids_result(lib.dag_leaves, g)
+            return ids_result(lib.dag_leaves, g, who="Graph.leaves")
 
-    def dependency_count(self, vertex):
+    def dependency_count(self, vertex: Vertex) -> int:
         """How many vertices `vertex` depends on directly (its out-degree): len(dependencies(vertex)), in O(1).
 
         Raises:
@@ -369,7 +419,7 @@ class Graph:
         """
         return self._count(lib.dag_dependency_count, vertex, "Graph.dependency_count")
 
-    def dependent_count(self, vertex):
+    def dependent_count(self, vertex: Vertex) -> int:
         """How many vertices depend on `vertex` directly (its in-degree): len(dependents(vertex)), in O(1).
 
         Raises:
@@ -378,13 +428,36 @@ class Graph:
         return self._count(lib.dag_dependent_count, vertex, "Graph.dependent_count")
 
     def _count(self, fn, vertex, who):
-        vertex = vertex_id(vertex, who)
+        vertex = self._vertex(vertex, who)
         out = c_size_t()
         with self._handle.read(who) as g:
-            call(fn, g, vertex, byref(out))
+            call(fn, g, vertex, byref(out), who=who)
         return out.value
 
-    def subsume(self, other):
+    def select(self, targets: Vertices = (), *, exclude: Vertices = (), dependents: bool = False) -> "Graph":
+        """A new graph with the part of this one that a partial run needs (Terraform's -target, -exclude).
+
+        The targets and everything they depend on (with ``dependents``:
+        everything that depends on them), less the excluded vertices and
+        everything that depends on them (with ``dependents``: that they
+        depend on). With a -> b -> c, ``select("b")`` keeps b and c;
+        ``select(exclude="b")`` keeps c. No targets (the default) means
+        every vertex is a target, so only `exclude` narrows the graph. Ids,
+        names and user data are kept: an id names the same vertex in both.
+
+        Raises:
+            UnknownVertexError, NotFoundError: a target or excluded vertex is unknown.
+        """
+        who = "Graph.select"
+        chosen, chosen_count = self._vertex_array(targets, who)
+        excluded, excluded_count = self._vertex_array(exclude, who)
+        flags = (_native.SELECT_DEPENDENTS if dependents else 0) | (0 if chosen_count else _native.SELECT_ALL)
+        out = _native.graph_p()
+        with self._handle.read(who) as g:
+            call(lib.dag_select, g, chosen, chosen_count, excluded, excluded_count, flags, byref(out), who=who)
+        return _adopt(type(self), out)
+
+    def subsume(self, other: "Graph") -> None:
         """Terraform's Subsume: copies every vertex and edge of `other` into this graph.
 
         A named vertex of `other` whose name exists here is the same vertex
@@ -402,23 +475,23 @@ class Graph:
             raise TypeError(f"{who}: expected a Graph, not {type(other).__name__}")
         if other is self:
             with self._handle.write(who) as g:
-                call(lib.dag_subsume, g, g)  # the library's own error for g == other
+                call(lib.dag_subsume, g, g, who=who)  # the library's own error for g == other
             return
         # Two graphs, two gates: taken in one global order so that
         # a.subsume(b) and b.subsume(a) on two threads cannot deadlock.
         if id(self._handle) < id(other._handle):
             with self._handle.write(who) as g, other._handle.read(who) as o:
-                call(lib.dag_subsume, g, o)
+                call(lib.dag_subsume, g, o, who=who)
         else:
             with other._handle.read(who) as o, self._handle.write(who) as g:
-                call(lib.dag_subsume, g, o)
+                call(lib.dag_subsume, g, o, who=who)
 
     # -- text ----------------------------------------------------------------
 
     def __str__(self):
         """Terraform's String(): each vertex by name with its dependencies indented by two spaces."""
         with self._handle.read("Graph.__str__") as g:
-            return string_result(lib.dag_to_string, g)
+            return string_result(lib.dag_to_string, g, who="str(Graph)")
 
     def __repr__(self):
         try:
@@ -427,7 +500,7 @@ class Graph:
         except ClosedError:
             return "<libdag.Graph closed>"
 
-    def export(self, fmt):
+    def export(self, fmt: Union[str, Format]) -> str:
         """The graph as text in `fmt`: "text", "dot", "mermaid" or "json" (or a :class:`Format`).
 
         Output is deterministic. JSON round-trips exactly through
@@ -440,10 +513,48 @@ class Graph:
         who = "Graph.export"
         value = to_format(fmt, who)
         with self._handle.read(who) as g:
-            return string_result(lib.dag_export_graph, g, value)
+            return string_result(lib.dag_export_graph, g, value, who=who)
 
     @classmethod
-    def from_text(cls, data, fmt="auto"):
+    def from_dict(cls, dependencies: Mapping[str, Iterable[str]]) -> "Graph":
+        """A new graph from a mapping of name to the names it depends on, as graphlib takes it.
+
+        ``Graph.from_dict({"app": ["db", "net"], "db": ["net"]})`` has the
+        named vertices app, db and net, app depending on db and net, db on
+        net: graphlib.TopologicalSorter's graph, whose values are each
+        node's predecessors. Vertices are added in the order first named.
+
+        Raises:
+            TypeError: a node is not a str (vertex names are strings), or a
+                value is not an iterable of them.
+            InvalidArgumentError, BadUtf8Error: a name libdag refuses.
+        """
+        who = "Graph.from_dict"
+        graph = cls()
+        try:
+            ids = {}
+
+            def vertex(name):
+                if not isinstance(name, str):
+                    raise TypeError(f"{who}: vertex names are str, not {type(name).__name__} ({name!r})")
+                if name not in ids:
+                    ids[name] = graph.add_vertex(name)
+                return ids[name]
+
+            edges = []
+            for name, needs in dependencies.items():
+                source = vertex(name)
+                if isinstance(needs, str):
+                    raise TypeError(f"{who}: the dependencies of {name!r} are an iterable of names, not a str")
+                edges.extend((source, vertex(need)) for need in needs)
+            graph.connect_many(edges)
+        except BaseException:
+            graph.close()
+            raise
+        return graph
+
+    @classmethod
+    def from_text(cls, data: Union[str, bytes], fmt: Union[str, Format] = "auto") -> "Graph":
         """A new graph read from `data` (str, or bytes) in "dot", "json" or "auto".
 
         "auto" reads JSON when the text starts with "{", DOT otherwise. A
@@ -467,11 +578,11 @@ class Graph:
         else:
             raise TypeError(f"{who}: data is str or bytes, not {type(data).__name__}")
         out = _native.graph_p()
-        call(lib.dag_import_graph, value, raw, len(raw), byref(out))
+        call(lib.dag_import_graph, value, raw, len(raw), byref(out), who=who)
         return _adopt(cls, out)
 
     @classmethod
-    def from_file(cls, path, fmt="auto"):
+    def from_file(cls, path: Union[str, bytes, "os.PathLike[str]"], fmt: Union[str, Format] = "auto") -> "Graph":
         """A new graph read from the file at `path` (str, bytes or os.PathLike), as from_text().
 
         "auto" looks at the content, not the file name.
@@ -486,12 +597,12 @@ class Graph:
         if b"\0" in raw:
             raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: a path cannot hold a NUL character")
         out = _native.graph_p()
-        call(lib.dag_import_graph_file, value, raw, byref(out))
+        call(lib.dag_import_graph_file, value, raw, byref(out), who=who)
         return _adopt(cls, out)
 
     # -- checks --------------------------------------------------------------
 
-    def root(self):
+    def root(self) -> int:
         """The single vertex nothing depends on (Terraform's Root()).
 
         Raises:
@@ -500,10 +611,10 @@ class Graph:
         """
         out = c_uint64()
         with self._handle.read("Graph.root") as g:
-            call(lib.dag_root, g, byref(out))
+            call(lib.dag_root, g, byref(out), who="Graph.root")
         return out.value
 
-    def validate(self, single_root=True):
+    def validate(self, single_root: bool = True) -> Validation:
         """Checks the graph and returns a :class:`Validation` listing every problem; never raises for them.
 
         Args:
@@ -518,17 +629,17 @@ class Graph:
 
     # -- algorithms ----------------------------------------------------------
 
-    def strongly_connected(self):
+    def strongly_connected(self) -> List[List[int]]:
         """Strongly connected components (Tarjan) as lists of ids, dependencies' components first."""
         with self._handle.read("Graph.strongly_connected") as g:
-            return id_lists_result(lib.dag_strongly_connected, g)
+            return id_lists_result(lib.dag_strongly_connected, g, who="Graph.strongly_connected")
 
-    def cycles(self):
+    def cycles(self) -> List[List[int]]:
         """Every cycle (component of more than one vertex) as a list of ids, as validate() orders them."""
         with self._handle.read("Graph.cycles") as g:
-            return id_lists_result(lib.dag_cycles, g)
+            return id_lists_result(lib.dag_cycles, g, who="Graph.cycles")
 
-    def transitive_reduction(self):
+    def transitive_reduction(self) -> int:
         """Removes every edge a -> c that another path from a to c makes redundant; returns how many.
 
         Raises:
@@ -537,19 +648,19 @@ class Graph:
         """
         removed = c_size_t()
         with self._handle.write("Graph.transitive_reduction") as g:
-            call(lib.dag_transitive_reduction, g, byref(removed))
+            call(lib.dag_transitive_reduction, g, byref(removed), who="Graph.transitive_reduction")
         return removed.value
 
-    def topological_order(self):
+    def topological_order(self) -> List[int]:
         """Every vertex before its dependencies (dependents first); ties by name, then id.
 
         Raises:
             CycleError: the graph has a cycle or a self reference.
         """
         with self._handle.read("Graph.topological_order") as g:
-            return ids_result(lib.dag_topological_order, g)
+            return ids_result(lib.dag_topological_order, g, who="Graph.topological_order")
 
-    def reverse_topological_order(self):
+    def reverse_topological_order(self) -> List[int]:
         """Every vertex after its dependencies: the order a sequential run executes them.
 
         Not simply topological_order() reversed: ties (by name, then id) are
@@ -559,9 +670,9 @@ class Graph:
             CycleError: the graph has a cycle or a self reference.
         """
         with self._handle.read("Graph.reverse_topological_order") as g:
-            return ids_result(lib.dag_reverse_topological_order, g)
+            return ids_result(lib.dag_reverse_topological_order, g, who="Graph.reverse_topological_order")
 
-    def ancestors(self, ids):
+    def ancestors(self, ids: Vertices) -> List[int]:
         """Everything the given vertices depend on, transitively (Terraform's Ancestors), ascending.
 
         `ids` is one id or an iterable of ids. A start vertex is included
@@ -571,22 +682,22 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.ancestors"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
-            return ids_result(lib.dag_ancestors, g, *start)
+            return ids_result(lib.dag_ancestors, g, *start, who=who)
 
-    def descendants(self, ids):
+    def descendants(self, ids: Vertices) -> List[int]:
         """Everything that depends on the given vertices, transitively (Terraform's Descendants), ascending.
 
         Raises:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.descendants"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
-            return ids_result(lib.dag_descendants, g, *start)
+            return ids_result(lib.dag_descendants, g, *start, who=who)
 
-    def first_ancestors_with(self, ids, predicate):
+    def first_ancestors_with(self, ids: Vertices, predicate: Callable[[int], object]) -> List[int]:
         """Terraform's FirstAncestorsWith: the first vertex matching `predicate` on each branch of the ancestors.
 
         `predicate(vertex_id)` is called once per vertex reached, on this
@@ -597,23 +708,23 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.first_ancestors_with"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
             return traversal.search(g, start, _native.SEARCH_FIRST_MATCH, predicate, who, traversal.FIRST_WITH)
 
-    def first_descendants_with(self, ids, predicate):
+    def first_descendants_with(self, ids: Vertices, predicate: Callable[[int], object]) -> List[int]:
         """FirstDescendantsWith: as first_ancestors_with(), towards dependents.
 
         Raises:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.first_descendants_with"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
             return traversal.search(g, start, _native.SEARCH_DEPENDENTS | _native.SEARCH_FIRST_MATCH, predicate, who,
                                     traversal.FIRST_WITH)
 
-    def match_ancestor(self, ids, predicate):
+    def match_ancestor(self, ids: Vertices, predicate: Callable[[int], object]) -> bool:
         """Terraform's MatchAncestor: True when `predicate` is truthy for some ancestor of the start set.
 
         Stops at the first match. A start vertex counts only when it is its
@@ -623,22 +734,23 @@ class Graph:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.match_ancestor"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
             return bool(traversal.search(g, start, 0, predicate, who, traversal.MATCH_ANY))
 
-    def match_descendant(self, ids, predicate):
+    def match_descendant(self, ids: Vertices, predicate: Callable[[int], object]) -> bool:
         """MatchDescendant: as match_ancestor(), towards dependents.
 
         Raises:
             UnknownVertexError: a start id is unknown.
         """
         who = "Graph.match_descendant"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         with self._handle.read(who) as g:
             return bool(traversal.search(g, start, _native.SEARCH_DEPENDENTS, predicate, who, traversal.MATCH_ANY))
 
-    def search(self, ids, callback, *, dependents=False, first_match=False):
+    def search(self, ids: Vertices, callback: Callable[[int], object], *, dependents: bool = False,
+               first_match: bool = False) -> List[int]:
         """Searches the ancestors of `ids` (with ``dependents=True``, the descendants); returns the matches, ascending.
 
         `callback(vertex_id)` is called once per vertex reached, depth first,
@@ -657,12 +769,13 @@ class Graph:
             InvalidArgumentError: the callback returned something else.
         """
         who = "Graph.search"
-        start = id_array(ids, who)
+        start = self._vertex_array(ids, who)
         flags = (_native.SEARCH_DEPENDENTS if dependents else 0) | (_native.SEARCH_FIRST_MATCH if first_match else 0)
         with self._handle.read(who) as g:
             return traversal.search(g, start, flags, callback, who)
 
-    def traverse(self, start, visitor=None, *, breadth_first=False, reverse=False, sort=False):
+    def traverse(self, start: Vertices, visitor: Optional[Callable[[int, int], object]] = None, *,
+                 breadth_first: bool = False, reverse: bool = False, sort: bool = False) -> List[Tuple[int, int]]:
         """Terraform's Depth/BreadthFirstWalk (and Reverse...) from `start`; returns [(id, depth), ...].
 
         Every reachable vertex is visited once, in order, on this thread.
@@ -683,7 +796,7 @@ class Graph:
             InvalidArgumentError: the visitor returned something else.
         """
         who = "Graph.traverse"
-        ids = id_array(start, who)
+        ids = self._vertex_array(start, who)
         flags = (
             (_native.TRAVERSE_BREADTH_FIRST if breadth_first else 0)
             | (_native.TRAVERSE_REVERSE if reverse else 0)
@@ -696,8 +809,8 @@ class Graph:
 
     # -- walks ---------------------------------------------------------------
 
-    def walk(self, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False, always_run=(),
-             timestamps=True, observer=None):
+    def walk(self, callback: WalkCallback, *, parallelism: int = 10, threads: Optional[int] = None, reverse: bool = False, fail_fast: bool = False,
+             always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> WalkReport:
         """Runs `callback(vertex_id)` once per vertex, each after its dependencies; blocks until done.
 
         The callback runs on libdag's pool threads. Returning normally means
@@ -730,8 +843,42 @@ class Graph:
         return walk.run_walk(self, callback, parallelism=parallelism, threads=threads, reverse=reverse,
                              fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer)
 
-    def walker(self, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False, always_run=(),
-               timestamps=True, observer=None):
+    def pull_walker(self, *, parallelism: int = 10, reverse: bool = False, fail_fast: bool = False,
+                    always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> "PullWalker":
+        """A :class:`PullWalker`: a walk whose ready vertices the caller takes and completes itself.
+
+        Options as :meth:`walk` (a pull walk starts no thread: there is no
+        ``threads``). Its ``run_on(executor, fn)`` runs the vertices on a
+        ``concurrent.futures.Executor``, its ``run_async(fn)`` and ``async
+        for`` on an asyncio event loop; see also :meth:`walk_on` and
+        :meth:`walk_async`.
+        """
+        from .pull import PullWalker
+
+        return PullWalker(self, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
+                          always_run=always_run, timestamps=timestamps, observer=observer)
+
+    def walk_on(self, executor: concurrent.futures.Executor, fn: Callable[[int], object], **options: Any) -> WalkReport:
+        """Runs ``fn(vertex)`` for every vertex on a ``concurrent.futures.Executor``; returns the :class:`WalkReport`.
+
+        Each vertex is submitted once its dependencies have finished; at
+        most ``parallelism`` at once. Options as :meth:`pull_walker`. See
+        :func:`libdag.executor.run_on` for failures, cancellation and Ctrl-C.
+        """
+        with self.pull_walker(**options) as walker:
+            return walker.run_on(executor, fn)
+
+    async def walk_async(self, fn: Callable[[int], Awaitable[object]], **options: Any) -> WalkReport:
+        """Awaits ``fn(vertex)``, a coroutine function, for every vertex as an asyncio task; returns the report.
+
+        Options as :meth:`pull_walker`. See :func:`libdag.aio.run` for
+        failures and cancellation.
+        """
+        with self.pull_walker(**options) as walker:
+            return await walker.run_async(fn)
+
+    def walker(self, callback: WalkCallback, *, parallelism: int = 10, threads: Optional[int] = None, reverse: bool = False, fail_fast: bool = False,
+               always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> Walker:
         """A :class:`Walker` for a walk in the background: call its start(), then wait().
 
         Arguments as :meth:`walk`. Its callback may also return

@@ -64,7 +64,7 @@ def traverse(ptr, start, flags, visitor, who):
     """Runs dag_traverse(); returns [(id, depth), ...] in visiting order."""
     ids, count = start
     trampoline = _Visitor(visitor, who)
-    call(lib.dag_traverse, ptr, ids, count, flags, trampoline.c_fn, None)
+    call(lib.dag_traverse, ptr, ids, count, flags, trampoline.c_fn, None, who=who)
     if trampoline.error is not None:
         error, trampoline.error = trampoline.error, None  # no cycle through the traceback
         raise error
@@ -130,7 +130,7 @@ def search(ptr, start, flags, callback, who, answers=None):
     ids, count = start
     trampoline = _Searcher(callback, who, answers)
     try:
-        result = ids_result(lib.dag_search, ptr, ids, count, flags, trampoline.c_fn, None)
+        result = ids_result(lib.dag_search, ptr, ids, count, flags, trampoline.c_fn, None, who=who)
     except BaseException:
         if trampoline.error is not None:
             # The callback's own exception explains best (the library only

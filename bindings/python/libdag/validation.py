@@ -4,7 +4,7 @@ import ctypes
 from ctypes import byref
 
 from . import _native
-from .errors import call, error_for, status_name, take_error
+from .errors import call, error_for, in_python_terms, status_name, take_error
 from ._owned import copy_ids
 from ._native import lib
 
@@ -35,8 +35,8 @@ class Validation:
         text: the messages joined with newlines ("" for a valid graph).
         cycles: each cycle as a list of vertex ids, in its message's order.
         self_references: the ids of vertices with an edge to themselves.
-        error_message: the library's error message (the text after
-            ``"dag_validate: "``), "" for a valid graph.
+        error_message: the error's message (``"Graph.validate: Cycle:..."``),
+            "" for a valid graph.
     """
 
     __slots__ = ("status", "status_name", "messages", "text", "cycles", "self_references", "error_message")
@@ -72,7 +72,7 @@ class Validation:
 def validate(ptr, single_root):
     """Runs dag_validate() on a graph pointer the caller holds for reading."""
     opts = _native.ValidateOptions()
-    call(lib.dag_validate_options_init, byref(opts), ctypes.sizeof(opts))
+    call(lib.dag_validate_options_init, byref(opts), ctypes.sizeof(opts), who="Graph.validate")
     opts.single_root = 1 if single_root else 0
     out = _native.validation_p()
     err = _native.error_p()
@@ -80,9 +80,9 @@ def validate(ptr, single_root):
         try:
             status = lib.dag_validate(ptr, byref(opts), byref(out), byref(err))
         finally:
-            message = take_error(err)
+            message = in_python_terms(take_error(err), "dag_validate", "Graph.validate")
         if status not in _CHECKED or not out:
-            raise error_for(status, message or f"dag_validate: {status_name(status)}")
+            raise error_for(status, message or f"Graph.validate: {status_name(status)}")
         return _read(out, message)
     finally:
         lib.dag_validation_free(out)

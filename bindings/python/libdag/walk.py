@@ -18,12 +18,15 @@ What the callback does decides the vertex's outcome:
   from any thread.
 """
 
+from __future__ import annotations
+
 import atexit
 import ctypes
 import enum
 import threading
 import weakref
 from ctypes import byref
+from typing import TYPE_CHECKING, List, Optional, Tuple, Union
 
 from . import _native
 from .errors import (
@@ -35,11 +38,48 @@ from .errors import (
     status_name,
     take_error,
 )
+from ._closeable import Closeable
 from ._handle import Handle
-from ._owned import id_array, vertex_id
+from ._outcomes import Outcomes
+from ._owned import decode_name, ids_result, vertex_id
 from ._native import lib
+from .types import Vertex
 
-__all__ = ["PENDING", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
+if TYPE_CHECKING:
+    from .graph import Graph
+    from .update import WalkUpdate
+
+__all__ = ["PENDING", "SubwalkVertex", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
+
+
+class SubwalkVertex(int):
+    """The id of a vertex of an expanded sub-graph (see :meth:`Walker.expand`), as walks hand it out.
+
+    An int, the vertex's id in the sub-graph, that also knows its sub-walk:
+    :meth:`Walker.complete`, :meth:`Walker.expand` and :meth:`Walker.name`
+    take it as they take the walk's own ids. Its ``walk`` attribute is the
+    sub-walk's handle, an address valid until the walker is closed.
+    """
+
+    def __new__(cls, vertex, walk):
+        self = super().__new__(cls, vertex)
+        self.walk = walk
+        return self
+
+    def __repr__(self):
+        return f"SubwalkVertex({int(self)}, walk={self.walk:#x})"
+
+    def __reduce__(self):
+        return (SubwalkVertex, (int(self), self.walk))
+
+
+# dag_walk_expand's NULL callback: the sub-walk runs the walk's own.
+_NO_CALLBACK = _native.WALK_FN()
+
+
+def _walk_of(vertex, ptr):
+    """The walk handle to pass to C for `vertex`: its sub-walk's, or the walk's own `ptr`."""
+    return vertex.walk if isinstance(vertex, SubwalkVertex) else ptr
 
 
 class _Pending:
@@ -145,7 +185,8 @@ class WalkReport:
         status_name: the library's name for `status`.
         message: the walk's error message ("vertex a failed: boom"), "" when
             it succeeded.
-        vertices: dict of vertex id to :class:`VertexResult`, ascending ids.
+        vertices: read-only mapping of vertex id to :class:`VertexResult`,
+            ascending ids (each result is built when first read).
         first_error: the id of the first vertex that failed, or None.
         first_error_message: "vertex NAME failed: MESSAGE", "" if none failed.
         cancelled: True when the walk was cancelled.
@@ -197,9 +238,9 @@ class WalkReport:
     def ids(self, status):
         """The ids of the vertices that ended with `status`, ascending."""
         status = VertexStatus(status)
-        return [r.id for r in self.vertices.values() if r.status == status]
+        return [vertex for vertex, state in self.vertices.statuses() if state == status]
 
-    def raise_for_status(self):
+    def raise_for_status(self) -> None:
         """Raises WalkFailedError or CancelledError when the walk did not succeed.
 
         When exactly the first failure came from a Python exception, that
@@ -222,19 +263,22 @@ def _message_text(data):
     return data.decode("utf-8", "replace") if data else ""
 
 
+_STATUS_OF = tuple(VertexStatus)
+
+
+def _result(vertex, status, message, start_ns, end_ns, ran, exception):
+    return VertexResult(vertex, _STATUS_OF[status], message, start_ns, end_ns, ran, exception)
+
+
 def _read_report(report, status, message, exceptions):
     """Copies a dag_walk_report into a WalkReport (the caller frees it)."""
-    # Every outcome in one call (dag_walk_report_read), not two calls a vertex.
+    # Every outcome in one call (dag_walk_report_read).
     size = lib.dag_walk_report_size(report)
     outcomes = (_native.VertexOutcome * size)()
     written = ctypes.c_size_t()
-    call(lib.dag_walk_report_read, report, 0, outcomes, size, ctypes.sizeof(_native.VertexOutcome), byref(written))
-    vertices = {}
-    for o in outcomes[:written.value]:
-        vertices[o.vertex] = VertexResult(
-            o.vertex, VertexStatus(o.status), _message_text(o.message), o.start_ns, o.end_ns, bool(o.ran),
-            exceptions.get(o.vertex),
-        )
+    call(lib.dag_walk_report_read, report, 0, outcomes, size, ctypes.sizeof(_native.VertexOutcome), byref(written),
+         who="Walker.wait")
+    vertices = Outcomes(outcomes, written.value, exceptions, _result)
     first_message = ctypes.c_char_p()
     first = lib.dag_walk_report_first_error(report, byref(first_message))
     counts = {s: lib.dag_walk_report_count(report, s) for s in VertexStatus}
@@ -269,6 +313,29 @@ def _describe(exc):
     return text or type(exc).__name__
 
 
+# ctypes gives every call into Python from a thread that Python did not
+# start a fresh thread state, dropped when the call returns: threading.local
+# would reset on each callback, and making the state costs microseconds. One
+# PyGILState_Ensure more on each pool thread as it starts (released as it
+# ends) keeps one state for the thread's life. Not on interpreters without
+# the C API (PyPy).
+_GIL_STATE = getattr(ctypes, "pythonapi", None)
+if _GIL_STATE is not None:
+    _GIL_STATE.PyGILState_Ensure.restype = ctypes.c_int
+    _GIL_STATE.PyGILState_Ensure.argtypes = []
+    _GIL_STATE.PyGILState_Release.restype = None
+    _GIL_STATE.PyGILState_Release.argtypes = [ctypes.c_int]
+_POOL_THREAD = threading.local()
+
+
+def _keep_thread_state(_data):
+    _POOL_THREAD.gil_state = _GIL_STATE.PyGILState_Ensure()
+
+
+def _drop_thread_state(_data):
+    _GIL_STATE.PyGILState_Release(_POOL_THREAD.gil_state)
+
+
 class _Callbacks:
     """The C callbacks of one walk and everything they must keep alive.
 
@@ -278,23 +345,25 @@ class _Callbacks:
     """
 
     def __init__(self, callback, observer, allow_pending):
-        if not callable(callback):
-            raise TypeError(f"a walk callback must be callable, not {type(callback).__name__}")
         if observer is not None and not callable(observer):
             raise TypeError(f"an observer must be callable, not {type(observer).__name__}")
         self.callback = callback
         self.observer = observer
         self.allow_pending = allow_pending
         self.exceptions = {}
+        # The walk's own handle, as the address callbacks receive: a call
+        # with another address is for a vertex of an expanded sub-graph.
+        self.main = None
         # Threads inside a callback or the observer right now; see Walker.close().
         self.calling = {}
         # Set once the Walker knows its handle: the library may call back
-        # before dag_walk_start() has returned it, and a callback that calls
-        # walker.cancel() or walker.complete() must find the walk started.
+        # before dag_walk_start() has returned it, a callback that calls
+        # walker.cancel() or walker.complete() must find the walk started,
+        # and `main` must be known to tell sub-walk vertices apart.
         self.ready = threading.Event()
-        if not allow_pending:
-            self.ready.set()  # Graph.walk() hands out no walker
-        self.c_callback = _native.WALK_FN(self._call)
+        self.c_callback = _native.WALK_FN(self._call) if callback is not None else None
+        self.c_thread_start = _native.THREAD_HOOK_FN(_keep_thread_state)
+        self.c_thread_exit = _native.THREAD_HOOK_FN(_drop_thread_state)
         self.c_observer = _native.OBSERVER_FN(self._observe) if observer is not None else _native.OBSERVER_FN()
 
     def _enter(self):
@@ -313,8 +382,13 @@ class _Callbacks:
         """True on a thread that is running one of this walk's callbacks or its observer."""
         return threading.get_ident() in self.calling
 
+    def keep_exception(self, vertex, exc):
+        """Keeps `exc` for the report; a sub-walk vertex's id is not the report's."""
+        if not isinstance(vertex, SubwalkVertex):
+            self.exceptions[vertex] = exc
+
     def _fail(self, walker, vertex, exc):
-        self.exceptions[vertex] = exc
+        self.keep_exception(vertex, exc)
         # Refused only where another thread completed the vertex while this
         # callback ran: returning FAILED still fails it then, without the
         # message (the report keeps the exception).
@@ -327,6 +401,8 @@ class _Callbacks:
             try:
                 if not self.ready.is_set():  # is_set() takes no lock, wait() does
                     self.ready.wait()
+                if walker != self.main:
+                    vertex = SubwalkVertex(vertex, walker)
                 result = self.callback(vertex)
             except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
                 return self._fail(walker, vertex, exc)
@@ -358,9 +434,9 @@ class _Callbacks:
             self._leave()
 
 
-def _options(parallelism, threads, reverse, fail_fast, always_run, timestamps, callbacks, who):
+def _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps, callbacks, who):
     opts = _native.WalkOptions()
-    call(lib.dag_walk_options_init, byref(opts), ctypes.sizeof(opts))
+    call(lib.dag_walk_options_init, byref(opts), ctypes.sizeof(opts), who=who)
     parallelism = _count(parallelism, "parallelism", who)
     opts.parallelism = parallelism
     # 0, libdag's default: one pool thread per slot of parallelism.
@@ -368,12 +444,15 @@ def _options(parallelism, threads, reverse, fail_fast, always_run, timestamps, c
     opts.reverse = 1 if reverse else 0
     opts.failure_policy = _native.FAILURE_FAIL_FAST if fail_fast else _native.FAILURE_CONTINUE
     opts.timestamps = 1 if timestamps else 0
-    ids, count = id_array(always_run, who)
+    ids, count = graph._vertex_array(always_run, who)
     if count:
         opts.always_run = ctypes.cast(ids, _native.uint64_p)
         opts.always_run_count = count
     if callbacks.observer is not None:
         opts.observer = callbacks.c_observer
+    if _GIL_STATE is not None:
+        opts.thread_start = callbacks.c_thread_start
+        opts.thread_exit = callbacks.c_thread_exit
     # `ids` must stay alive as long as `opts` is used: return it with them.
     return opts, ids
 
@@ -396,6 +475,31 @@ def _cancel_quietly(handle):
             lib.dag_walk_cancel(ptr, None)
     except ClosedError:
         pass
+
+
+def _walk_message(message):
+    prefix = "dag_walk_wait_for: "
+    return message[len(prefix):] if message.startswith(prefix) else message
+
+
+def _wait_in_slices(handle, who):
+    """Waits for a walk to end; returns (status, message, report), the report owned by the caller.
+
+    In slices, so that the main thread runs its signal handlers between
+    them: Ctrl-C raises KeyboardInterrupt here while the walk runs.
+    """
+    report = _native.walk_report_p()
+    err = _native.error_p()
+    with handle.read(who) as ptr:
+        while True:
+            try:
+                status = lib.dag_walk_wait_for(ptr, _WAIT_SLICE_MS, byref(report), byref(err))
+            finally:
+                message = take_error(err)
+            if status != _native.E_TIMEOUT:
+                break
+    # The walk's outcome in its own words, not the C function's.
+    return status, _walk_message(message), report
 
 
 def run_walk(graph, callback, **options):
@@ -429,7 +533,7 @@ def _close_live_walkers():
             pass
 
 
-class Walker:
+class Walker(Closeable):
     """A walk that runs in the background: start it, then wait, cancel or complete vertices.
 
     Made by :meth:`Graph.walker`; the walk begins with :meth:`start`, so a
@@ -448,20 +552,25 @@ class Walker:
     All methods are thread-safe.
     """
 
+    # A pull walk (PullWalker) has no callback: the host takes the vertices.
+    _PULL = False
+
     def __init__(self, graph, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False,
                  always_run=(), timestamps=True, observer=None, _blocking=False):
+        if not callable(callback) and not self._PULL:
+            raise TypeError(f"a walk callback must be callable, not {type(callback).__name__}")
         self._graph = graph
         # For Graph.walk(), which hands the walker to no one: nothing could
         # complete a pending vertex, and errors name the method called.
         self._who = "Graph.walk" if _blocking else "Walker"
         self._callbacks = _Callbacks(callback, observer, allow_pending=not _blocking)
-        self._opts, self._keep = _options(parallelism, threads, reverse, fail_fast, always_run, timestamps,
+        self._opts, self._keep = _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps,
                                           self._callbacks, "Graph.walk" if _blocking else "Graph.walker")
         self._handle = None
         self._lock = threading.Lock()  # held for short steps only, never across a wait
         self._walking = False  # holds the graph's walk mark (Handle.begin_walk)
 
-    def start(self):
+    def start(self) -> "Walker":
         """Starts the walk and returns self.
 
         Raises:
@@ -481,13 +590,18 @@ class Walker:
             ptr = graph_handle.begin_walk(who)
             out = _native.walker_p()
             try:
-                call(lib.dag_walk_start, ptr, self._callbacks.c_callback, None, byref(self._opts), byref(out))
+                if self._callbacks.callback is None:
+                    call(lib.dag_walk_begin, ptr, byref(self._opts), byref(out), who=who)
+                else:
+                    call(lib.dag_walk_start, ptr, self._callbacks.c_callback, None, byref(self._opts), byref(out),
+                         who=who)
             except BaseException:
                 graph_handle.end_walk()
                 raise
             else:
                 self._walking = True
                 self._handle = Handle(out, lib.dag_walk_free, "walker")
+                self._callbacks.main = ctypes.cast(out, ctypes.c_void_p).value
                 _LIVE.add(self)
             finally:
                 self._callbacks.ready.set()
@@ -506,35 +620,39 @@ class Walker:
             raise StateError(_native.E_STATE, f"{who}: the walk has not been started (call start())")
         return handle, callbacks
 
-    def wait(self):
+    def wait(self) -> WalkReport:
         """Blocks until the walk has finished and returns its :class:`WalkReport`.
 
         May be called again (each call gives a new report). Not from one of
         the walk's own callbacks or its observer: the walk cannot finish
         while they wait.
 
+        Ctrl-C (SIGINT) while it waits cancels the walk, waits for the
+        callbacks still running, and re-raises KeyboardInterrupt with the
+        cancelled walk's report as its ``walk_report`` attribute. With
+        callbacks that return within a second, that takes about as long.
+
         Raises:
             StateError: called from a callback or the observer of this walk,
                 or before start().
             ClosedError: the walker is closed.
+            KeyboardInterrupt: see above.
         """
         who = self._name("wait")
         handle, callbacks = self._started(who)
-        report = _native.walk_report_p()
-        err = _native.error_p()
-        with handle.read(who) as ptr:
-            # In slices, so that the main thread runs its signal handlers
-            # between them: Ctrl-C raises KeyboardInterrupt here while the
-            # walk runs (Graph.walk then cancels it on the way out).
-            while True:
-                try:
-                    status = lib.dag_walk_wait_for(ptr, _WAIT_SLICE_MS, byref(report), byref(err))
-                finally:
-                    message = take_error(err)
-                if status != _native.E_TIMEOUT:
-                    break
-        # The walk's outcome in its own words, not the C function's.
-        message = message.removeprefix("dag_walk_wait_for: ")
+        try:
+            status, message, report = _wait_in_slices(handle, who)
+        except KeyboardInterrupt as interrupt:
+            # Ctrl-C cancels the walk and waits for the callbacks still
+            # running (a second Ctrl-C stops that wait too); the report of
+            # the cancelled walk goes with the exception.
+            _cancel_quietly(handle)
+            status, message, report = _wait_in_slices(handle, who)
+            interrupt.walk_report = self._report(report, status, message, callbacks, who)
+            raise
+        return self._report(report, status, message, callbacks, who)
+
+    def _report(self, report, status, message, callbacks, who):
         try:
             if status not in _FINISHED or not report:
                 raise error_for(status, message or f"{who}: {status_name(status)}")
@@ -543,7 +661,7 @@ class Walker:
         finally:
             lib.dag_walk_report_free(report)
 
-    def cancel(self):
+    def cancel(self) -> None:
         """Cancels the walk: nothing new starts, running callbacks finish, pending vertices end cancelled.
 
         Returns without waiting. From any thread, a callback included.
@@ -554,13 +672,13 @@ class Walker:
         """
         handle, _ = self._started("Walker.cancel")
         with handle.read("Walker.cancel") as ptr:
-            call(lib.dag_walk_cancel, ptr)
+            call(lib.dag_walk_cancel, ptr, who="Walker.cancel")
 
-    def complete(self, vertex, error=None):
+    def complete(self, vertex: Vertex, error: Optional[Union[BaseException, str]] = None) -> None:
         """Finishes a vertex whose callback returned :data:`PENDING`, from any thread.
 
         Args:
-            vertex: the vertex id.
+            vertex: the vertex id, or its name.
             error: None for success; otherwise the failure, as an exception
                 (kept in the report) or a message string.
 
@@ -571,7 +689,10 @@ class Walker:
             UnknownVertexError: the vertex is not in this walk.
             ClosedError: the walker is closed.
         """
-        vertex = vertex_id(vertex, "Walker.complete")
+        if type(vertex) is not int and not isinstance(vertex, SubwalkVertex):  # noqa: E721 - the common case, fast
+            vertex = self._graph._vertex(vertex, "Walker.complete")
+        elif not 0 <= vertex < 1 << 64:
+            vertex = vertex_id(vertex, "Walker.complete")  # raises
         if error is None:
             result, message = _native.WALK_OK, None
         else:
@@ -580,11 +701,83 @@ class Walker:
         handle, callbacks = self._started("Walker.complete")
         if error is not None and not isinstance(error, str):
             # Recorded first: the report may be read as soon as the vertex is complete.
-            callbacks.exceptions[vertex] = error
+            callbacks.keep_exception(vertex, error)
         with handle.read("Walker.complete") as ptr:
-            call(lib.dag_walk_complete, ptr, vertex, result, message)
+            call(lib.dag_walk_complete, _walk_of(vertex, ptr), vertex, result, message, who="Walker.complete")
+        self._changed()
 
-    def close(self):
+    def _changed(self):
+        """Called after each change that may make vertices ready; a pull walk wakes its waiters."""
+
+    def expand(self, vertex: Vertex, subgraph: Graph) -> None:
+        """Walks `subgraph` as part of `vertex`, which finishes when that sub-walk does.
+
+        Call it while the vertex's callback runs (normally from inside it),
+        or in a pull walk while the vertex is handed out. The sub-graph is
+        checked and copied; its vertices then run like the walk's own, with
+        the walk's callback and options, and reach the callback (or
+        :meth:`PullWalker.next_ready`) as :class:`SubwalkVertex` ids of the
+        sub-graph. The vertex gives its parallelism slot back at once, and
+        ends ok when every sub-vertex did, failed with the sub-walk's first
+        error otherwise (cancelled if the walk was).
+
+        Raises:
+            CycleError: `subgraph` has a cycle; nothing changed.
+            StateError: the vertex is not running (or handed out), was
+                expanded already, or the walk has finished.
+            UnknownVertexError, NotFoundError: no such vertex in this walk.
+        """
+        who = "Walker.expand"
+        if not isinstance(vertex, SubwalkVertex):
+            vertex = self._graph._vertex(vertex, who)
+        handle, _ = self._started(who)
+        with handle.read(who) as ptr, subgraph._handle.read(who) as sub:
+            call(lib.dag_walk_expand, _walk_of(vertex, ptr), vertex, sub, _NO_CALLBACK, None, who=who)
+        self._changed()
+
+    def apply(self, update: WalkUpdate) -> List[int]:
+        """Applies a :class:`WalkUpdate` to the running walk and its graph, all or nothing.
+
+        Returns the ids of the vertices the update added, in the order added.
+
+        Raises:
+            CycleError: the update would make a cycle; nothing changed.
+            StateError: a vertex that has started would have to wait or be
+                removed, or the walk has finished.
+            UnknownVertexError, DuplicateNameError, InvalidArgumentError: as
+                the update's content says.
+        """
+        who = "Walker.apply"
+        handle, _ = self._started(who)
+        with handle.read(who) as ptr, update._handle.read(who) as batch:
+            ids = ids_result(lib.dag_walk_apply, ptr, batch, who=who)
+        self._changed()
+        return ids
+
+    def progress(self) -> Tuple[int, int]:
+        """(done, total): the walk's vertices finished so far and its vertex count.
+
+        Without an observer, done may lag by up to 64 vertices per pool
+        thread until the walk ends.
+        """
+        who = "Walker.progress"
+        handle, _ = self._started(who)
+        done, total = ctypes.c_size_t(), ctypes.c_size_t()
+        with handle.read(who) as ptr:
+            call(lib.dag_walk_progress, ptr, byref(done), byref(total), who=who)
+        return done.value, total.value
+
+    def name(self, vertex: Vertex) -> Optional[str]:
+        """The name of a vertex of this walk, a :class:`SubwalkVertex` included (None when unnamed)."""
+        who = "Walker.name"
+        handle, _ = self._started(who)
+        out = ctypes.c_char_p()
+        with handle.read(who) as ptr:
+            graph = lib.dag_walk_graph(_walk_of(vertex, ptr))
+            call(lib.dag_vertex_name, graph, vertex_id(vertex, who), byref(out), who=who)
+        return decode_name(out.value)
+
+    def close(self) -> None:
         """Cancels the walk if it still runs, waits for it to end, and frees it. Idempotent.
 
         Called from one of the walk's own callbacks (or its observer), where
@@ -623,22 +816,19 @@ class Walker:
             self._graph._handle.end_walk()
 
     @property
+    def parallelism(self) -> int:
+        """The most callbacks (or, in a pull walk, vertices handed out) in flight at once."""
+        return self._opts.parallelism
+
+    @property
+    def started(self):
+        """True once :meth:`start` has succeeded."""
+        return self._handle is not None
+
+    @property
     def closed(self):
         """True once :meth:`close` has been called."""
         return self._callbacks is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - nothing can be raised from a finaliser
-            pass
 
     def __repr__(self):
         if self._callbacks is None:

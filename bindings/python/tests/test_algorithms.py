@@ -31,7 +31,7 @@ class ValidationTest(unittest.TestCase):
         self.assertEqual(v.cycles, [[ids["a"], ids["b"], ids["c"]]])
         with self.assertRaises(libdag.CycleError) as cm:
             v.raise_for_status()
-        self.assertEqual(cm.exception.message, "dag_validate: Cycle:\n  a\n  b\n  c")
+        self.assertEqual(cm.exception.message, "Graph.validate: Cycle:\n  a\n  b\n  c")
 
     def test_cycle_starts_at_shortest_name_and_follows_dependencies(self):
         g, ids = build([("ccc", "bb"), ("bb", "a"), ("a", "ccc")])
@@ -68,7 +68,7 @@ class ValidationTest(unittest.TestCase):
         self.assertEqual((v.status, v.text), (-10, "no roots found"))
         with self.assertRaises(libdag.NoRootError) as cm:
             empty.root()
-        self.assertEqual(cm.exception.message, "dag_root: no roots found")
+        self.assertEqual(cm.exception.message, "Graph.root: no roots found")
         self.assertTrue(empty.validate(single_root=False).ok)
 
         g, ids = build(vertices=["b", "a"])
@@ -77,7 +77,7 @@ class ValidationTest(unittest.TestCase):
         self.assertEqual((v.status, v.text), (-11, "multiple roots: 3, a, b"))
         with self.assertRaises(libdag.MultipleRootsError) as cm:
             g.root()
-        self.assertEqual(cm.exception.message, "dag_root: multiple roots: 3, a, b")
+        self.assertEqual(cm.exception.message, "Graph.root: multiple roots: 3, a, b")
         with self.assertRaises(libdag.MultipleRootsError):
             v.raise_for_status()
 
@@ -236,7 +236,10 @@ class SearchTest(unittest.TestCase):
         with self.assertRaises(libdag.UnknownVertexError):
             self.g.match_ancestor([0], lambda v: True)
         with self.assertRaises(TypeError):
-            self.g.ancestors(["a"])
+            self.g.ancestors([1.5])
+        self.assertEqual(self.g.ancestors(["a"]), self.g.ancestors([self.ids["a"]]))
+        with self.assertRaises(libdag.NotFoundError):
+            self.g.ancestors(["no such vertex"])
         with self.assertRaises(TypeError):
             self.g.first_ancestors_with([self.ids["a"]], None)
 

@@ -76,7 +76,7 @@ class ExportTest(unittest.TestCase):
         g, _ = build([("a", "b")])
         with self.assertRaises(libdag.InvalidArgumentError) as cm:
             g.export("auto")
-        self.assertTrue(cm.exception.message.startswith("dag_export_graph: "))
+        self.assertTrue(cm.exception.message.startswith("Graph.export: "))
         with self.assertRaises(libdag.InvalidArgumentError) as cm:
             g.export("yaml")
         self.assertIn("'yaml'", cm.exception.message)
@@ -194,7 +194,7 @@ class ImportTest(unittest.TestCase):
             with self.subTest(text=text, fmt=fmt):
                 with self.assertRaises(error) as cm:
                     libdag.Graph.from_text(text, fmt)
-                self.assertTrue(cm.exception.message.startswith("dag_import_graph: "), cm.exception.message)
+                self.assertTrue(cm.exception.message.startswith("Graph.from_text: "), cm.exception.message)
         with self.assertRaises(libdag.BadUtf8Error):
             libdag.Graph.from_text(b"digraph { \"\xff\" }", "dot")
         with self.assertRaises(TypeError):

@@ -54,7 +54,7 @@ class VertexTest(unittest.TestCase):
         e = cm.exception
         self.assertEqual(e.status, -6)
         self.assertEqual(e.status_name, "duplicate name")
-        self.assertTrue(e.message.startswith("dag_add_vertex: "), e.message)
+        self.assertTrue(e.message.startswith("Graph.add_vertex: "), e.message)
         self.assertIsInstance(e, ValueError)
         with self.assertRaises(libdag.DuplicateNameError):
             self.g.rename(b, "a")
@@ -100,8 +100,9 @@ class VertexTest(unittest.TestCase):
             with self.assertRaises(libdag.UnknownVertexError) as cm:
                 self.g.name(bad)
             self.assertTrue(cm.exception.message.startswith("Graph.name: "))
-        with self.assertRaises(TypeError):
-            self.g.name("a")
+        with self.assertRaises(libdag.NotFoundError) as cm:
+            self.g.name("b")
+        self.assertTrue(cm.exception.message.startswith("Graph.name: "), cm.exception.message)
         with self.assertRaises(TypeError):
             self.g.name(None)
         with self.assertRaises(TypeError):
@@ -114,7 +115,12 @@ class VertexTest(unittest.TestCase):
         for other in (0, 2, -1, 1 << 64):
             self.assertFalse(self.g.has_vertex(other))
             self.assertNotIn(other, self.g)
-        self.assertNotIn("a", self.g)
+        self.assertIn("a", self.g)
+        self.assertTrue(self.g.has_vertex("a"))
+        self.assertIn(b"a", self.g)
+        for other in ("b", "", "a\0"):
+            self.assertFalse(self.g.has_vertex(other))
+            self.assertNotIn(other, self.g)
         self.assertNotIn(None, self.g)
         self.assertEqual(list(self.g), [a])
         self.assertTrue(bool(libdag.Graph()))  # an empty graph is still a graph
@@ -180,7 +186,7 @@ class EdgeTest(unittest.TestCase):
         self.assertEqual(g.edge_count(), 4)
 
     def test_connect_many_is_all_or_nothing(self):
-        g, ids = build(vertices="ab")
+        g, ids = build(vertices="abc")
         with self.assertRaises(libdag.UnknownVertexError) as cm:
             g.connect_many([(ids["a"], ids["b"]), (ids["b"], 99)])
         self.assertIn("edge 1", cm.exception.message)
@@ -190,8 +196,12 @@ class EdgeTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             g.connect_many([(ids["a"], ids["b"], ids["a"])])
         with self.assertRaises(TypeError):
-            g.connect_many([(ids["a"], "b")])
+            g.connect_many([(ids["a"], 2.0)])
+        with self.assertRaises(libdag.NotFoundError):
+            g.connect_many([("a", "b"), ("b", "nowhere")])
         self.assertEqual(g.edge_count(), 0)
+        g.connect_many([("a", "b"), (ids["b"], "c")])
+        self.assertEqual(g.edges(), [(ids["a"], ids["b"]), (ids["b"], ids["c"])])
 
 
 class DegreeTest(unittest.TestCase):
@@ -212,8 +222,9 @@ class DegreeTest(unittest.TestCase):
             g.dependency_count(a)
         with self.assertRaises(libdag.UnknownVertexError):
             g.dependent_count(0)
+        self.assertEqual(g.dependency_count("self"), 1)
         with self.assertRaises(TypeError):
-            g.dependent_count("b")
+            g.dependent_count(2.0)
 
     def test_empty_graph(self):
         g = libdag.Graph()

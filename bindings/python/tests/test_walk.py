@@ -250,7 +250,7 @@ class WalkErrorTest(unittest.TestCase):
         calls = []
         with self.assertRaises(libdag.CycleError) as cm:
             g.walk(calls.append)
-        self.assertEqual(cm.exception.message, "dag_walk_start: Cycle:\n  a\n  b\n  c")
+        self.assertEqual(cm.exception.message, "Graph.walk: Cycle:\n  a\n  b\n  c")
         self.assertEqual(calls, [])
         g2, _ = build([("a", "a")])
         with self.assertRaises(libdag.CycleError):
@@ -261,7 +261,7 @@ class WalkErrorTest(unittest.TestCase):
         g, ids = build([("a", "b")])
         with self.assertRaises(libdag.InvalidArgumentError) as cm:
             g.walk(lambda v: None, parallelism=0)
-        self.assertTrue(cm.exception.message.startswith("dag_walk_start: "))
+        self.assertTrue(cm.exception.message.startswith("Graph.walk: "))
         with self.assertRaises(libdag.InvalidArgumentError):
             g.walk(lambda v: None, parallelism=-1)
         with self.assertRaises(libdag.InvalidArgumentError):
@@ -495,30 +495,28 @@ class WalkerTest(unittest.TestCase):
         self.assertEqual(report[ids["a"]].message, "plain message")
         self.assertIsNone(report[ids["a"]].exception)
 
-    def test_ctrl_c_interrupts_a_wait_while_the_walk_runs(self):
+    def test_ctrl_c_cancels_the_walk_and_waits_for_running_callbacks(self):
         # The callback holds the walk until the main thread has seen the
         # interrupt: a wait that ignored Ctrl-C until the walk ended would
         # only raise after b had run.
         g, ids = build([("b", "a")])
-        released = threading.Event()
         ran = []
 
         def callback(vertex):
             ran.append(vertex)
             if vertex == ids["a"]:
                 os.kill(os.getpid(), signal.SIGINT)
-                released.wait(30)
+                time.sleep(0.2)
 
-        walker = g.walker(callback, parallelism=2).start()
-        with walker:
-            with self.assertRaises(KeyboardInterrupt):
+        with g.walker(callback, parallelism=2).start() as walker:
+            with self.assertRaises(KeyboardInterrupt) as caught:
                 walker.wait()
-            walker.cancel()
-            released.set()
-            report = walker.wait()
+        report = caught.exception.walk_report
         self.assertTrue(report.cancelled)
         self.assertEqual(ran, [ids["a"]])
+        self.assertEqual(report[ids["a"]].status, VertexStatus.OK)
         self.assertEqual(report[ids["b"]].status, VertexStatus.CANCELLED)
+        g.add_vertex("the walk has ended: the graph may change")
 
     def test_close_cancels_a_running_walk(self):
         g = libdag.Graph()
@@ -548,8 +546,14 @@ class WalkerTest(unittest.TestCase):
         with walker:
             walker.start()
             report = walker.wait()
-            with self.assertRaises((libdag.CancelledError, libdag.StateError)):
+            # As documented: a vertex cancelled while pending says so; one
+            # that never started is not pending.
+            with self.assertRaises(libdag.CancelledError) as cm:
                 walker.complete(ids["a"])
+            self.assertNotIsInstance(cm.exception, libdag.StateError)
+            self.assertTrue(cm.exception.message.startswith("Walker.complete: "), cm.exception.message)
+            with self.assertRaises(libdag.StateError):
+                walker.complete(ids["b"])
         self.assertEqual(report[ids["a"]].status, VertexStatus.CANCELLED)
         self.assertTrue(report[ids["a"]].ran)
         self.assertEqual(report[ids["a"]].message, "cancelled while pending")

@@ -1,0 +1,452 @@
+package dag_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	dag "libdag/bindings/go"
+)
+
+func TestGoroutineWalkOrderAndParallelism(t *testing.T) {
+	for _, reverse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reverse=%v", reverse), func(t *testing.T) {
+			const n, parallelism = 300, 5
+			g, edges := layered(t, n)
+			var mu sync.Mutex
+			finished := make(map[uint64]bool)
+			var running, most, calls int64
+			var order []string
+			report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+				now := atomic.AddInt64(&running, 1)
+				defer atomic.AddInt64(&running, -1)
+				for {
+					m := atomic.LoadInt64(&most)
+					if now <= m || atomic.CompareAndSwapInt64(&most, m, now) {
+						break
+					}
+				}
+				atomic.AddInt64(&calls, 1)
+				name, err := v.Name()
+				if err != nil || v.Sub() {
+					return fmt.Errorf("Name: %q %v, Sub %v", name, err, v.Sub())
+				}
+				if v.ID%5 == 0 {
+					runtime.Gosched() // let other vertices overlap this one
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				for _, e := range edges {
+					before := e.To
+					if reverse {
+						before = e.From
+					}
+					if (e.From == v.ID && !reverse || e.To == v.ID && reverse) && !finished[before] {
+						return fmt.Errorf("%s started before %d finished", name, before)
+					}
+				}
+				finished[v.ID] = true
+				order = append(order, name)
+				return nil
+			}, dag.WalkOptions{Parallelism: parallelism, Reverse: reverse})
+			if err != nil || !report.OK() {
+				t.Fatalf("Walk: %v, %v", err, report.Err())
+			}
+			if calls != n || len(report.Vertices) != n || report.Count(dag.VertexOK) != n {
+				t.Errorf("calls %d, report %d vertices, %d ok; want %d", calls, len(report.Vertices), report.Count(dag.VertexOK), n)
+			}
+			if most > parallelism {
+				t.Errorf("%d callbacks at once, want at most %d", most, parallelism)
+			}
+		})
+	}
+}
+
+// codeError is a callback's own error type, for errors.As.
+type codeError struct{ code int }
+
+func (e *codeError) Error() string { return fmt.Sprintf("exit code %d", e.code) }
+
+func TestGoroutineWalkDeploymentPlanWithFailure(t *testing.T) {
+	// app depends on db and cache; db on network; monitoring stands alone.
+	g, ids := build(t, "app->db", "app->cache", "db->network", "monitoring")
+	errQuota := errors.New("quota exceeded")
+	report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		if v.ID == ids["db"] {
+			return fmt.Errorf("create db: %w", &codeError{code: 3})
+		}
+		if v.ID == ids["cache"] {
+			return errQuota
+		}
+		return nil
+	}, dag.WalkOptions{Parallelism: 1})
+	if err != nil {
+		t.Fatalf("Walk: %v", err)
+	}
+	want := map[string]dag.VertexStatus{"app": dag.VertexUpstreamFailed, "db": dag.VertexFailed,
+		"cache": dag.VertexFailed, "network": dag.VertexOK, "monitoring": dag.VertexOK}
+	for name, status := range want {
+		if r, _ := report.Result(ids[name]); r.Status != status {
+			t.Errorf("%s: %v, want %v", name, r.Status, status)
+		}
+	}
+	werr := report.Err()
+	if !errors.Is(werr, dag.ErrWalkFailed) {
+		t.Fatalf("report.Err() = %v, want ErrWalkFailed", werr)
+	}
+	// Which of db and cache fails first is the scheduler's choice; the
+	// error wraps that one's own error either way.
+	var ce *codeError
+	switch report.FirstError {
+	case ids["db"]:
+		if !errors.As(werr, &ce) || ce.code != 3 || werr.Error() != "vertex db failed: create db: exit code 3" {
+			t.Errorf("report.Err() = %q, As codeError %v", werr, ce)
+		}
+	case ids["cache"]:
+		if !errors.Is(werr, errQuota) {
+			t.Errorf("report.Err() = %q does not wrap errQuota", werr)
+		}
+	default:
+		t.Errorf("FirstError = %d", report.FirstError)
+	}
+	if r, _ := report.Result(ids["cache"]); r.Err != errQuota || r.Message != "quota exceeded" || !r.Ran {
+		t.Errorf("cache result %+v", r)
+	}
+}
+
+func TestGoroutineWalkCancelReportsCancelled(t *testing.T) {
+	// slow and patient run when the context is cancelled; after depends
+	// on slow and never starts.
+	g, ids := build(t, "after->slow", "patient")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var started sync.WaitGroup
+	started.Add(2)
+	go func() {
+		started.Wait()
+		cancel()
+	}()
+	report, err := dag.Walk(ctx, g, func(ctx context.Context, v dag.Vertex) error {
+		switch v.ID {
+		case ids["slow"]:
+			started.Done()
+			<-ctx.Done()
+			return fmt.Errorf("interrupted: %w", ctx.Err())
+		case ids["patient"]:
+			started.Done()
+			<-ctx.Done()
+			return nil // finished its work regardless
+		}
+		return fmt.Errorf("%d should not run", v.ID)
+	}, dag.WalkOptions{Parallelism: 2})
+	if !errors.Is(err, dag.ErrCancelled) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Walk error %v, want ErrCancelled and context.Canceled", err)
+	}
+	if report == nil || !report.Cancelled {
+		t.Fatalf("report %+v, want a cancelled one", report)
+	}
+	slow, _ := report.Result(ids["slow"])
+	if slow.Status != dag.VertexCancelled || !slow.Ran || !errors.Is(slow.Err, context.Canceled) ||
+		slow.Message != "cancelled while running: interrupted: context canceled" {
+		t.Errorf("slow: %+v", slow)
+	}
+	if r, _ := report.Result(ids["after"]); r.Status != dag.VertexCancelled || r.Ran {
+		t.Errorf("after: %+v", r)
+	}
+	if r, _ := report.Result(ids["patient"]); r.Status != dag.VertexOK {
+		t.Errorf("patient: %+v", r)
+	}
+	if report.Count(dag.VertexFailed) != 0 || report.Count(dag.VertexCancelled) != 2 || report.FirstError != dag.NoVertex {
+		t.Errorf("counts: failed %d cancelled %d, first error %d", report.Count(dag.VertexFailed),
+			report.Count(dag.VertexCancelled), report.FirstError)
+	}
+	if rerr := report.Err(); !errors.Is(rerr, dag.ErrCancelled) || !errors.Is(rerr, context.Canceled) {
+		t.Errorf("report.Err() = %v", rerr)
+	}
+}
+
+func TestGoroutineWalkAlreadyCancelledRunsNothing(t *testing.T) {
+	g, _ := build(t, "a->b", "c")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var calls int64
+	report, err := dag.Walk(ctx, g, func(context.Context, dag.Vertex) error {
+		atomic.AddInt64(&calls, 1)
+		return nil
+	}, dag.WalkOptions{})
+	if !errors.Is(err, context.Canceled) || calls != 0 || report == nil || report.Count(dag.VertexCancelled) != 3 {
+		t.Fatalf("err %v, %d calls, report %+v", err, calls, report)
+	}
+}
+
+func TestGoroutineWalkTimestamps(t *testing.T) {
+	g, ids := build(t, "a->b", "b->c")
+	noop := func(context.Context, dag.Vertex) error { return nil }
+	report, err := dag.Walk(context.Background(), g, noop, dag.WalkOptions{})
+	if err != nil || !report.OK() {
+		t.Fatal(err, report)
+	}
+	a, _ := report.Result(ids["a"])
+	b, _ := report.Result(ids["b"])
+	if b.End <= 0 || b.Start > b.End || a.Start < b.End {
+		t.Errorf("timestamps: b %v..%v, a %v..%v", b.Start, b.End, a.Start, a.End)
+	}
+	report, err = dag.Walk(context.Background(), g, noop, dag.WalkOptions{NoTimestamps: true})
+	if err != nil || !report.OK() {
+		t.Fatal(err, report)
+	}
+	for _, v := range report.Vertices {
+		if v.Start != 0 || v.End != 0 || !v.Ran {
+			t.Errorf("NoTimestamps: %+v", v)
+		}
+	}
+}
+
+func TestGoroutineWalkPanicAndGoexit(t *testing.T) {
+	g, ids := build(t, "a->b", "c->d", "e")
+	report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		switch v.ID {
+		case ids["b"]:
+			panic("boom")
+		case ids["d"]:
+			runtime.Goexit()
+		}
+		return nil
+	}, dag.WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p *dag.PanicError
+	if r, _ := report.Result(ids["b"]); r.Status != dag.VertexFailed || !errors.As(r.Err, &p) || p.Value != "boom" {
+		t.Errorf("b: %+v", r)
+	}
+	if r, _ := report.Result(ids["d"]); r.Status != dag.VertexFailed || r.Message != "the callback called runtime.Goexit" {
+		t.Errorf("d: %+v", r)
+	}
+	for name, want := range map[string]dag.VertexStatus{"a": dag.VertexUpstreamFailed, "c": dag.VertexUpstreamFailed, "e": dag.VertexOK} {
+		if r, _ := report.Result(ids[name]); r.Status != want {
+			t.Errorf("%s: %v, want %v", name, r.Status, want)
+		}
+	}
+}
+
+func TestGoroutineWalkExpand(t *testing.T) {
+	g, ids := build(t, "app->modules", "broken")
+	sub, _ := build(t, "m.web->m.net")
+	bad, _ := build(t, "x")
+	var mu sync.Mutex
+	var seen []string
+	report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		name, err := v.Name()
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		seen = append(seen, fmt.Sprintf("%s sub=%v", name, v.Sub()))
+		mu.Unlock()
+		switch {
+		case v.ID == ids["modules"] && !v.Sub():
+			if err := v.Expand(sub); err != nil {
+				return err
+			}
+			if err := v.Expand(sub); !errors.Is(err, dag.ErrState) {
+				return fmt.Errorf("expanding twice: %v", err)
+			}
+			return errors.New("ignored: the vertex follows its sub-walk")
+		case v.ID == ids["broken"] && !v.Sub():
+			return v.Expand(bad)
+		case name == "x":
+			return errors.New("x failed")
+		case name == "m.web":
+			if done, total, err := v.Progress(); err != nil || total != 2 || done != 1 {
+				return fmt.Errorf("Progress = %d/%d, %v", done, total, err)
+			}
+		}
+		return nil
+	}, dag.WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := report.Result(ids["modules"]); r.Status != dag.VertexOK {
+		t.Errorf("modules: %+v", r)
+	}
+	if r, _ := report.Result(ids["app"]); r.Status != dag.VertexOK {
+		t.Errorf("app: %+v", r)
+	}
+	if r, _ := report.Result(ids["broken"]); r.Status != dag.VertexFailed || r.Message == "" {
+		t.Errorf("broken: %+v", r)
+	}
+	sort.Strings(seen)
+	want := []string{"app sub=false", "broken sub=false", "m.net sub=true", "m.web sub=true", "modules sub=false", "x sub=true"}
+	if fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("ran %q, want %q", seen, want)
+	}
+}
+
+func TestGoroutineWalkApplyUpdate(t *testing.T) {
+	g, ids := build(t, "plan", "apply->plan")
+	var mu sync.Mutex
+	var ran []string
+	var added []uint64
+	report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		name, _ := v.Name()
+		mu.Lock()
+		ran = append(ran, name)
+		mu.Unlock()
+		if v.ID != ids["plan"] {
+			return nil
+		}
+		// plan discovers a step that apply must wait for.
+		u, err := dag.NewWalkUpdate()
+		if err != nil {
+			return err
+		}
+		defer u.Close()
+		step, err := u.AddVertex("migrate", 7, false)
+		if err != nil {
+			return err
+		}
+		if err := u.Connect(ids["apply"], step); err != nil {
+			return err
+		}
+		if err := u.Connect(step, ids["plan"]); err != nil {
+			return err
+		}
+		added, err = v.Apply(u)
+		return err
+	}, dag.WalkOptions{})
+	if err != nil || !report.OK() {
+		t.Fatalf("Walk: %v %v", err, report.Err())
+	}
+	if fmt.Sprint(ran) != "[plan migrate apply]" || len(added) != 1 || len(report.Vertices) != 3 {
+		t.Errorf("ran %q, added %v, %d in report", ran, added, len(report.Vertices))
+	}
+	if data, err := g.UserData(added[0]); err != nil || data != 7 {
+		t.Errorf("UserData(migrate) = %d, %v", data, err)
+	}
+	// A batch that would make a cycle is refused whole.
+	u, _ := dag.NewWalkUpdate()
+	defer u.Close()
+	_ = u.Connect(ids["plan"], ids["apply"])
+	_, err = dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		if v.ID == ids["plan"] {
+			_, err := v.Apply(u)
+			wantErr(t, "Apply(cycle)", err, dag.ErrCycle, "would create a cycle")
+		}
+		return nil
+	}, dag.WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGoroutineWalkCompletedFromAnotherGoroutine(t *testing.T) {
+	// Work handed to an outside engine: each callback waits for the
+	// engine's answer, as a libdag callback returning pending would.
+	g, ids := build(t, "b->a", "c->a")
+	type job struct {
+		id    uint64
+		reply chan error
+	}
+	jobs := make(chan job)
+	go func() {
+		for j := range jobs {
+			if j.id == ids["c"] {
+				j.reply <- errors.New("engine refused c")
+			} else {
+				j.reply <- nil
+			}
+		}
+	}()
+	report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		reply := make(chan error, 1)
+		jobs <- job{v.ID, reply}
+		return <-reply
+	}, dag.WalkOptions{Parallelism: 3})
+	close(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := report.Result(ids["c"]); r.Status != dag.VertexFailed || r.Message != "engine refused c" {
+		t.Errorf("c: %+v", r)
+	}
+	if report.Count(dag.VertexOK) != 2 {
+		t.Errorf("%d ok, want 2", report.Count(dag.VertexOK))
+	}
+}
+
+func TestGoroutineWalkObserver(t *testing.T) {
+	g, _ := layered(t, 50)
+	var mu sync.Mutex
+	kinds := make(map[dag.EventKind]int)
+	sequences := make(map[uint64]bool)
+	var last dag.WalkEvent
+	report, err := dag.Walk(context.Background(), g, func(context.Context, dag.Vertex) error { return nil },
+		dag.WalkOptions{Parallelism: 4, Observer: func(e dag.WalkEvent) {
+			mu.Lock()
+			defer mu.Unlock()
+			kinds[e.Kind]++
+			sequences[e.Sequence] = true
+			if e.Sequence > last.Sequence {
+				last = e
+			}
+		}})
+	if err != nil || !report.OK() {
+		t.Fatal(err, report)
+	}
+	if kinds[dag.EventStarted] != 50 || kinds[dag.EventFinished] != 50 || len(sequences) != 100 {
+		t.Errorf("events %v, %d sequence numbers", kinds, len(sequences))
+	}
+	if last.Done != 50 || last.Total != 50 || last.Sub || last.Kind.String() != "finished" {
+		t.Errorf("last event %+v", last)
+	}
+	defer func() {
+		if p := recover(); p != "observer broke" {
+			t.Errorf("recovered %v, want the observer's panic", p)
+		}
+	}()
+	_, _ = dag.Walk(context.Background(), g, func(context.Context, dag.Vertex) error { return nil },
+		dag.WalkOptions{Observer: func(dag.WalkEvent) { panic("observer broke") }})
+	t.Error("Walk returned after its observer panicked")
+}
+
+func TestGoroutineWalkRefusals(t *testing.T) {
+	g, _ := build(t, "a->b")
+	noop := func(context.Context, dag.Vertex) error { return nil }
+	_, err := dag.Walk(context.Background(), g, nil, dag.WalkOptions{})
+	wantErr(t, "Walk(nil fn)", err, dag.ErrInvalidArgument, "fn is nil")
+	_, err = dag.Walk(context.Background(), g, noop, dag.WalkOptions{Context: context.Background()})
+	wantErr(t, "Walk(opts.Context)", err, dag.ErrInvalidArgument, "first argument")
+	_, err = dag.Walk(context.Background(), g, noop, dag.WalkOptions{Parallelism: -1})
+	wantErr(t, "Walk(Parallelism -1)", err, dag.ErrInvalidArgument, "")
+	_, err = dag.Walk(context.Background(), g, noop, dag.WalkOptions{AlwaysRun: []uint64{99}})
+	wantErr(t, "Walk(AlwaysRun 99)", err, dag.ErrUnknownVertex, "")
+	cyclic, ids := build(t, "x->y", "y->x")
+	_, err = dag.Walk(context.Background(), cyclic, noop, dag.WalkOptions{})
+	wantErr(t, "Walk(cycle)", err, dag.ErrCycle, "Cycle")
+	var kept dag.Vertex
+	report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		kept = v
+		_, err := g.AddVertex("during")
+		if !errors.Is(err, dag.ErrBusy) {
+			return fmt.Errorf("AddVertex during the walk: %v", err)
+		}
+		return nil
+	}, dag.WalkOptions{})
+	if err != nil || !report.OK() {
+		t.Fatal(err, report.Err())
+	}
+	_, err = kept.Name()
+	wantErr(t, "Vertex.Name after the walk", err, dag.ErrState, "Vertex.Name: the walk has ended")
+	_ = ids
+	var closed *dag.Graph
+	_, err = dag.Walk(context.Background(), closed, noop, dag.WalkOptions{})
+	if err != dag.ErrClosed {
+		t.Errorf("Walk(nil graph) = %v", err)
+	}
+}

@@ -1,0 +1,37 @@
+package dag
+
+// #include "shim.h"
+import "C"
+
+// SetUserData attaches a number of the caller's to a vertex: an index into
+// a slice, a key into a map. libdag keeps it as the vertex's user data
+// pointer, copied by Clone, Select and Subsume; Go pointers cannot be kept
+// in C memory, so the package stores numbers only. New vertices have 0.
+//
+// Errors: ErrUnknownVertex, ErrBusy, ErrClosed.
+func (g *Graph) SetUserData(id uint64, data uintptr) error {
+	ptr, err := g.handle().beginWrite("SetUserData")
+	if err != nil {
+		return err
+	}
+	defer g.h.endWrite()
+	var cerr *C.dag_error
+	return check(C.dagbind_set_user_data(ptr, C.uint64_t(id), C.uintptr_t(data), &cerr), cerr)
+}
+
+// UserData returns the number SetUserData attached to a vertex (0 if none).
+//
+// Errors: ErrUnknownVertex, ErrClosed.
+func (g *Graph) UserData(id uint64) (uintptr, error) {
+	ptr, err := g.handle().beginRead()
+	if err != nil {
+		return 0, err
+	}
+	defer g.h.endRead()
+	var data C.uintptr_t
+	var cerr *C.dag_error
+	if err := check(C.dagbind_user_data(ptr, C.uint64_t(id), &data, &cerr), cerr); err != nil {
+		return 0, err
+	}
+	return uintptr(data), nil
+}

@@ -1,0 +1,160 @@
+"""Pull walks: the host takes ready vertices and completes them, from its own threads or event loop.
+
+libdag's pull mode (``dag_walk_begin``) runs no thread of its own: each
+vertex is handed out once its dependencies have finished, holds one of the
+walk's ``parallelism`` slots until it is completed, and every rule of a
+callback walk (failure, fail fast, always-run, cancel, updates, expansion,
+the report) holds unchanged. The asyncio walk (:mod:`libdag.aio`) and the
+executor walk (:mod:`libdag.executor`) are built on it.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import ctypes
+import threading
+from ctypes import byref
+from typing import TYPE_CHECKING, Awaitable, Callable, List, Optional
+
+from . import _native
+from ._native import lib
+from .errors import error_for, in_python_terms, take_error
+from .walk import SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _count
+
+if TYPE_CHECKING:
+    from .aio import ReadyVertices
+
+__all__ = ["PullWalker"]
+
+
+class PullWalker(Walker):
+    """A walk whose vertices the caller takes with :meth:`next_ready` and finishes with :meth:`complete`.
+
+    Made by :meth:`Graph.pull_walker`. ``start()`` begins the walk; then::
+
+        with graph.pull_walker(parallelism=4) as walk:
+            walk.start()
+            while batch := walk.next_ready():     # [] once the walk has ended
+                for vertex in batch:
+                    run_somewhere(vertex, done=walk.complete)
+            report = walk.wait()
+
+    :meth:`run_on` runs the vertices on a ``concurrent.futures.Executor``;
+    ``async for vertex in walk`` and :meth:`run_async` do it on an asyncio
+    event loop. Cancelling hands out nothing more; the vertices already
+    handed out are the caller's running work and end as it completes them.
+    """
+
+    _PULL = True
+
+    def __init__(self, graph, **options):
+        super().__init__(graph, None, **options)
+        self._wake_lock = threading.Lock()
+        self._wakers = []  # called once after the next change; see wake_on_change()
+        # Counts the changes made through this walker (complete, cancel,
+        # expand, apply): only they can make a vertex ready, so a host whose
+        # last look found none need not look again until it moves.
+        self.changes = 0
+
+    def next_ready(self, limit: int = 256, timeout: Optional[float] = None) -> Optional[List[int]]:
+        """Takes up to `limit` ready vertices, waiting up to `timeout` seconds while none is ready.
+
+        Returns a list of vertex ids (:class:`SubwalkVertex` ids for the
+        vertices of an expanded sub-graph): each is now handed out and must
+        be completed with :meth:`complete` (or expanded). An empty list means
+        the walk has ended: every vertex finished, or the walk was cancelled
+        and what was handed out has been completed. None means `timeout`
+        passed with nothing ready. `timeout` None waits as long as it takes,
+        in slices that let Ctrl-C through; 0 only looks.
+
+        Raises:
+            StateError: the walk has not been started.
+            ClosedError: the walker is closed.
+            InvalidArgumentError: `limit` is 0.
+        """
+        who = "PullWalker.next_ready"
+        limit = _count(limit, "limit", who)
+        handle, _ = self._started(who)
+        vertices = (ctypes.c_uint64 * limit)()
+        walks = (ctypes.c_void_p * limit)()
+        count = ctypes.c_size_t()
+        forever = timeout is None
+        left_ms = 0 if forever else max(0, int(timeout * 1000))
+        err = _native.error_p()
+        with handle.read(who) as ptr:
+            while True:
+                slice_ms = _WAIT_SLICE_MS if forever else min(left_ms, _WAIT_SLICE_MS)
+                status = lib.dag_walk_next_ready(ptr, vertices, walks, limit, slice_ms, byref(count), byref(err))
+                message = take_error(err)
+                if status != _native.E_TIMEOUT:
+                    break
+                if not forever:
+                    left_ms -= slice_ms
+                    if left_ms <= 0:
+                        return None
+        if status != _native.OK:
+            raise error_for(status, in_python_terms(message, "dag_walk_next_ready", who))
+        n = count.value
+        ready = vertices[:n]
+        main = self._callbacks_main()
+        handed = walks[:n]
+        if handed.count(main) != n:
+            ready = [v if w == main else SubwalkVertex(v, w) for v, w in zip(ready, handed)]
+        return ready
+
+    def _callbacks_main(self):
+        callbacks = self._callbacks
+        return callbacks.main if callbacks is not None else None
+
+    def wake_on_change(self, waker: Callable[[], object]) -> None:
+        """Calls `waker()` once, after the next complete(), cancel(), expand() or apply() through this walker.
+
+        For a host that waits for vertices without blocking a thread: read
+        :attr:`changes`, take with ``next_ready(timeout=0)``, and when that
+        gives None, register a waker; if :attr:`changes` has moved since it
+        was read, look again, else wait for the waker. Every change that can
+        make a vertex ready goes through these methods, and bumps
+        :attr:`changes` before it calls the wakers.
+        """
+        with self._wake_lock:
+            self._wakers.append(waker)
+
+    def _changed(self):
+        self.changes += 1
+        if not self._wakers:  # read without the lock: a waker added meanwhile looks again itself
+            return
+        with self._wake_lock:
+            wakers, self._wakers = self._wakers, []
+        for waker in wakers:
+            waker()
+
+    def cancel(self) -> None:
+        """Cancels the walk: nothing more is handed out; what is out ends as it is completed."""
+        super().cancel()
+        self._changed()
+
+    def run_on(self, executor: concurrent.futures.Executor, fn: Callable[[int], object]) -> WalkReport:
+        """Runs ``fn(vertex)`` for each vertex on `executor` and returns the :class:`WalkReport`.
+
+        See :func:`libdag.executor.run_on`.
+        """
+        from .executor import run_on
+
+        return run_on(self, executor, fn)
+
+    async def run_async(self, fn: Callable[[int], Awaitable[object]]) -> WalkReport:
+        """Awaits ``fn(vertex)`` for each vertex as an asyncio task and returns the :class:`WalkReport`.
+
+        See :func:`libdag.aio.run`.
+        """
+        from .aio import run
+
+        return await run(self, fn)
+
+    def __aiter__(self) -> "ReadyVertices":
+        from .aio import ReadyVertices
+
+        return ReadyVertices(self)
+
+    def __repr__(self):
+        return super().__repr__().replace("libdag.Walker", "libdag.PullWalker")

@@ -1,0 +1,306 @@
+"""libdag.dask: walks whose vertices run on a Dask cluster of two local worker processes (loopback only)."""
+
+import os
+import random
+import signal
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import _thread
+
+import libdag
+from libdag import VertexStatus
+
+try:
+    import cloudpickle
+    import distributed
+    import libdag.dask as dag_dask
+except ImportError as missing:  # the only reason to skip: Debian's python3-distributed is not installed
+    distributed = None
+    WHY = f"distributed cannot be imported ({missing}); install python3-distributed"
+
+# Every wait on the cluster is bounded so that a broken walk fails instead of hanging.
+BOUND_S = 60
+
+
+def task(argument):
+    """Runs on a worker: records when it started and ended, and behaves as told.
+
+    argument is (label, folder, behaviour): "ok"; "fail" raises; "fail-once"
+    raises on its first run only; "block" says it started and waits for
+    folder/release; "die-once" says its pid and waits until that worker is
+    killed, and on its second run returns.
+    """
+    label, folder, behaviour = argument
+    start = time.monotonic_ns()
+    path = os.path.join(folder, label)
+    if behaviour == "fail":
+        raise ValueError(f"task {label} broke")
+    if behaviour == "fail-once" and not os.path.exists(path + ".failed"):
+        open(path + ".failed", "w").close()
+        raise ValueError(f"task {label} broke once")
+    if behaviour in ("block", "die-once"):
+        marker = path + ".started"
+        if behaviour == "block" or not os.path.exists(marker):
+            with open(marker + ".tmp", "w") as out:
+                out.write(str(os.getpid()))
+            os.replace(marker + ".tmp", marker)
+            deadline = time.monotonic() + BOUND_S
+            while not os.path.exists(os.path.join(folder, "release")) and time.monotonic() < deadline:
+                time.sleep(0.01)
+    end = time.monotonic_ns()
+    with open(path, "a") as out:
+        out.write(f"{start} {end} {os.getpid()}\n")
+
+
+def random_graph(count, seed):
+    """A graph of `count` vertices v0..v{count-1}; each depends on a few earlier ones."""
+    rng = random.Random(seed)
+    graph = libdag.Graph()
+    ids = graph.add_vertices(f"v{i}" for i in range(count))
+    for i in range(1, count):
+        for j in rng.sample(range(i), min(i, rng.randint(0, 3))):
+            graph.connect(ids[i], ids[j])
+    return graph
+
+
+def wait_for_file(path):
+    deadline = time.monotonic() + BOUND_S
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{path} did not appear within {BOUND_S} s")
+        time.sleep(0.01)
+
+
+@unittest.skipIf(distributed is None, WHY if distributed is None else "")
+class DaskWalkTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        # The tasks are pickled whole: the workers need not import this file.
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+        # Loopback only, the dashboard included (on a free port). Each worker has one "slot".
+        cls.cluster = distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
+                                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                               resources={"slot": 1})
+        cls.client = distributed.Client(cls.cluster)
+        cls.client.wait_for_workers(2, timeout=BOUND_S)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.cluster.close()
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.addCleanup(self.release)
+
+    def release(self):
+        """Lets every blocked task end, so the next test finds both workers free."""
+        open(os.path.join(self.folder, "release"), "w").close()
+
+    def payload(self, graph, behaviours=None):
+        behaviours = behaviours or {}
+        return {graph.label(v): (graph.label(v), self.folder, behaviours.get(graph.label(v), "ok"))
+                for v in graph.vertices()}
+
+    def runs(self, label):
+        """[(start, end, pid)] recorded by the task of `label`, one per run."""
+        try:
+            with open(os.path.join(self.folder, label)) as records:
+                return [tuple(int(x) for x in line.split()) for line in records]
+        except FileNotFoundError:
+            return []
+
+    def assert_edges_respected(self, graph):
+        for source, target in graph.edges():
+            (dependent_start, _, _), = self.runs(graph.label(source))
+            (_, dependency_end, _), = self.runs(graph.label(target))
+            self.assertGreaterEqual(dependent_start, dependency_end,
+                                    f"{graph.label(source)} started before {graph.label(target)} ended")
+
+    def test_every_edge_respected(self):
+        for seed in (1, 2):
+            with self.subTest(seed=seed), random_graph(300, seed) as graph:
+                self.folder = tempfile.mkdtemp()
+                report = dag_dask.walk(graph, task, self.client, parallelism=8, payload=self.payload(graph))
+                self.assertTrue(report.ok, report.message)
+                self.assertEqual(report.count(VertexStatus.OK), 300)
+                self.assert_edges_respected(graph)
+
+    def test_failure_skips_exactly_its_dependents(self):
+        with random_graph(200, 3) as graph:
+            broken = graph.find("v40")
+            dependents, todo = set(), [broken]
+            while todo:
+                for d in graph.dependents(todo.pop()):
+                    if d not in dependents:
+                        dependents.add(d)
+                        todo.append(d)
+            self.assertTrue(dependents, "the chosen vertex has dependents")
+            report = dag_dask.walk(graph, task, self.client, payload=self.payload(graph, {"v40": "fail"}))
+            self.assertFalse(report.ok)
+            failed = report[broken]
+            self.assertEqual(failed.status, VertexStatus.FAILED)
+            self.assertIsInstance(failed.exception, ValueError)
+            self.assertEqual(str(failed.exception), "task v40 broke")
+            self.assertIn("task v40 broke", report.first_error_message)
+            self.assertEqual(set(report.ids(VertexStatus.UPSTREAM_FAILED)), dependents)
+            for result in report:
+                if result.id != broken and result.id not in dependents:
+                    self.assertEqual(result.status, VertexStatus.OK, graph.label(result.id))
+                self.assertEqual(len(self.runs(graph.label(result.id))), int(result.ok), graph.label(result.id))
+
+    def scheduler_restrictions(self, key):
+        """The resource restrictions of task `key` once the scheduler has it (the client sends in batches)."""
+        def read(dask_scheduler):
+            state = dask_scheduler.tasks.get(key)
+            return None if state is None else state.resource_restrictions
+
+        deadline = time.monotonic() + BOUND_S
+        while time.monotonic() < deadline:
+            restrictions = self.client.run_on_scheduler(read)
+            if restrictions is not None:
+                return restrictions
+            time.sleep(0.01)
+        raise AssertionError(f"the scheduler never had {key}")
+
+    def test_cancel_cancels_outstanding_futures(self):
+        # "blocked" runs until released; "unplaceable" asks for a resource no
+        # worker has, so it waits in the scheduler; each has dependents.
+        # "queued" shares a pool of one with "unplaceable", so it waits here.
+        edges = [("after_blocked", "blocked"), ("after_unplaceable", "unplaceable"), ("last", "after_blocked"),
+                 ("last", "after_unplaceable")]
+        graph = libdag.Graph()
+        ids = {name: graph.add_vertex(name) for name in
+               ["blocked", "unplaceable", "after_blocked", "after_unplaceable", "last", "free1", "free2", "queued"]}
+        for source, target in edges:
+            graph.connect(ids[source], ids[target])
+        running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"blocked": "block"}),
+                                 resources={"unplaceable": {"absent": 1}}, limits={"gate": 1},
+                                 pool={"unplaceable": "gate", "queued": "gate"})
+        wait_for_file(os.path.join(self.folder, "blocked.started"))
+        outstanding = running.futures
+        self.assertLessEqual({ids["blocked"], ids["unplaceable"]}, set(outstanding))
+        self.assertNotIn(ids["queued"], outstanding)
+        key = outstanding[ids["unplaceable"]].key
+        self.assertEqual(self.scheduler_restrictions(key), {"absent": 1})
+
+        running.cancel()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the cancelled walk ended")
+        self.assertTrue(report.cancelled)
+        self.assertEqual(running.futures, {})
+        self.assertEqual(outstanding[ids["blocked"]].status, "cancelled")
+        self.assertEqual(outstanding[ids["unplaceable"]].status, "cancelled")
+        self.assertEqual(len(report), len(ids), "every vertex is in the report")
+        self.assertEqual(sum(report.counts.values()), len(ids))
+        for name in ("blocked", "unplaceable", "after_blocked", "after_unplaceable", "last"):
+            self.assertNotEqual(report[ids[name]].status, VertexStatus.OK, name)
+        for name in ("after_blocked", "after_unplaceable", "last"):
+            self.assertFalse(report[ids[name]].ran, name)
+        # libdag handed "queued" out (so the report says it ran); it never reached the cluster.
+        self.assertIn("was not submitted", report[ids["queued"]].message)
+        self.assertEqual(self.runs("queued"), [])
+
+    def test_ctrl_c_cancels_and_reports(self):
+        with random_graph(30, 4) as graph:
+            root = graph.find("v0")
+            interrupter = threading.Thread(target=lambda: (wait_for_file(os.path.join(self.folder, "v0.started")),
+                                                           _thread.interrupt_main()))
+            running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"v0": "block"}))
+            interrupter.start()
+            with self.assertRaises(KeyboardInterrupt) as stopped:
+                running.wait()
+            interrupter.join()
+            report = stopped.exception.walk_report
+            self.assertTrue(report.cancelled)
+            self.assertEqual(len(report), 30)
+            self.assertNotEqual(report[root].status, VertexStatus.OK)
+            for d in graph.dependents(root):
+                self.assertFalse(report[d].ran)
+
+    def test_retries(self):
+        for retries, ok in ((0, False), (1, True)):
+            with self.subTest(retries=retries), random_graph(20, 6) as graph:
+                self.folder = tempfile.mkdtemp()
+                report = dag_dask.walk(graph, task, self.client, retries=retries,
+                                       payload=self.payload(graph, {"v3": "fail-once"}))
+                self.assertEqual(report.ok, ok, report.message)
+                self.assertEqual(len(self.runs("v3")), int(ok))
+                if not ok:
+                    self.assertEqual(str(report[graph.find("v3")].exception), "task v3 broke once")
+
+    def test_payload_from_user_data_and_resources_by_callable(self):
+        with random_graph(20, 7) as graph:
+            arguments = [(f"item{i}", self.folder, "ok") for i in range(20)]
+            for v in graph.vertices():
+                graph.set_user_data(v, 19 - int(graph.label(v)[1:]))
+            asked = []
+            report = dag_dask.walk(graph, task, self.client, payload=arguments,
+                                   resources=lambda label: asked.append(label) or {"slot": 1})
+            self.assertTrue(report.ok, report.message)
+            self.assertEqual(sorted(asked), sorted(graph.label(v) for v in graph.vertices()))
+            for v in graph.vertices():
+                self.assertEqual(len(self.runs(f"item{19 - int(graph.label(v)[1:])}")), 1)
+            self.assertEqual(len(os.listdir(self.folder)), 20)
+
+    def test_bad_options(self):
+        with random_graph(5, 8) as graph:
+            with self.assertRaisesRegex(KeyError, "payload has no entry for vertex v1"):
+                dag_dask.walk(graph, task, self.client, payload={"v0": 1})
+            with self.assertRaisesRegex(KeyError, "resources names no vertex of the graph: 'v9'"):
+                dag_dask.walk(graph, task, self.client, resources={"v9": {"slot": 1}})
+            with self.assertRaisesRegex(TypeError, "payload is None, a mapping"):
+                dag_dask.walk(graph, task, self.client, payload=3)
+            with self.assertRaisesRegex(libdag.InvalidArgumentError, "parallelism"):
+                dag_dask.walk(graph, task, self.client, parallelism=0)
+            graph.add_vertex("after")  # the graph is not left busy
+
+    def test_parallelism_respected(self):
+        graph = libdag.Graph()
+        graph.add_vertices(f"v{i}" for i in range(24))
+        report = dag_dask.walk(graph, task, self.client, parallelism=1, payload=self.payload(graph))
+        self.assertTrue(report.ok, report.message)
+        spans = sorted(run for v in graph.vertices() for run in self.runs(graph.label(v)))
+        self.assertEqual(len(spans), 24)
+        for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+            self.assertGreaterEqual(start, end, "two tasks overlapped with parallelism 1")
+
+    def test_named_limit_respected(self):
+        graph = libdag.Graph()
+        graph.add_vertices([f"db{i}" for i in range(8)] + [f"web{i}" for i in range(8)])
+        report = dag_dask.walk(graph, task, self.client, parallelism=10, payload=self.payload(graph),
+                               limits={"db": 1}, pool=lambda label: "db" if label.startswith("db") else None)
+        self.assertTrue(report.ok, report.message)
+        spans = sorted(run for i in range(8) for run in self.runs(f"db{i}"))
+        self.assertEqual(len(spans), 8)
+        for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+            self.assertGreaterEqual(start, end, "two vertices of pool db overlapped with its limit 1")
+        self.assertEqual(sum(len(self.runs(f"web{i}")) for i in range(8)), 8)
+        with self.assertRaisesRegex(ValueError, "pool 'cache', which limits does not name"):
+            dag_dask.walk(graph, task, self.client, limits={"db": 1}, pool={"web0": "cache"})
+        with self.assertRaisesRegex(ValueError, "limit 'db' is 0"):
+            dag_dask.walk(graph, task, self.client, limits={"db": 0})
+
+    def test_worker_killed_mid_walk(self):
+        with random_graph(60, 5) as graph:
+            victim = "v10"
+            running = dag_dask.start(graph, task, self.client, parallelism=4,
+                                     payload=self.payload(graph, {victim: "die-once"}))
+            marker = os.path.join(self.folder, victim + ".started")
+            wait_for_file(marker)
+            with open(marker) as pid:
+                os.kill(int(pid.read()), signal.SIGKILL)
+            report = running.wait(timeout=BOUND_S)
+            self.assertIsNotNone(report, "the walk ended after the worker died")
+            self.assertTrue(report.ok, report.message)
+            self.assertEqual(len(self.runs(victim)), 1, "the killed run recorded nothing; the rerun did")
+            self.assert_edges_respected(graph)
+        self.client.wait_for_workers(2, timeout=BOUND_S)  # the nanny restarts the killed worker
+
+
+if __name__ == "__main__":
+    unittest.main()

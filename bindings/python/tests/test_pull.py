@@ -1,0 +1,207 @@
+"""Pull walks: next_ready by hand, on an Executor, and on asyncio; failure and cancel in each."""
+
+import asyncio
+import concurrent.futures
+import threading
+import unittest
+
+import libdag
+from libdag import VertexStatus
+
+
+def deployment():
+    """app -> web -> {db, net}, db -> net, and an independent dns."""
+    return libdag.Graph.from_dict({"app": ["web"], "web": ["db", "net"], "db": ["net"], "dns": []})
+
+
+def statuses(g, report):
+    return {g.name(r.id): r.status for r in report}
+
+
+class HandPulledTest(unittest.TestCase):
+    def test_order_and_parallelism(self):
+        g = deployment()
+        with g.pull_walker(parallelism=2) as walk:
+            walk.start()
+            done = []
+            while True:
+                batch = walk.next_ready(timeout=5)
+                self.assertIsNotNone(batch)
+                if not batch:
+                    break
+                self.assertLessEqual(len(batch), 2)
+                for vertex in batch:
+                    for dependency in g.dependencies(vertex):
+                        self.assertIn(dependency, done)
+                    done.append(vertex)
+                    walk.complete(vertex)
+            report = walk.wait()
+        self.assertTrue(report.ok)
+        self.assertEqual(sorted(done), sorted(g))
+
+    def test_nothing_ready_times_out_with_none(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        with g.pull_walker() as walk:
+            walk.start()
+            self.assertEqual(walk.next_ready(timeout=0), [g.find("a")])
+            self.assertIsNone(walk.next_ready(timeout=0))
+            self.assertIsNone(walk.next_ready(timeout=0.01))
+            walk.complete("a", error="a broke")
+            self.assertEqual(walk.next_ready(timeout=0), [])  # b is skipped: the walk has ended
+            report = walk.wait()
+        self.assertEqual(statuses(g, report), {"a": VertexStatus.FAILED, "b": VertexStatus.UPSTREAM_FAILED})
+
+    def test_misuse(self):
+        g = deployment()
+        walk = g.pull_walker()
+        with self.assertRaises(libdag.StateError):
+            walk.next_ready()
+        walk.start()
+        with self.assertRaises(libdag.InvalidArgumentError):
+            walk.next_ready(0)
+        walk.close()
+        with self.assertRaises(libdag.ClosedError):
+            walk.next_ready()
+        with self.assertRaises(TypeError):
+            g.walker(None)
+
+
+class ExecutorTest(unittest.TestCase):
+    def test_failing_vertex(self):
+        g = deployment()
+        ran = []
+
+        def deploy(vertex):
+            ran.append(g.name(vertex))
+            if g.name(vertex) == "db":
+                raise RuntimeError("db: quota exceeded")
+
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            report = g.walk_on(pool, deploy, parallelism=3)
+        self.assertEqual(statuses(g, report), {
+            "app": VertexStatus.UPSTREAM_FAILED, "web": VertexStatus.UPSTREAM_FAILED,
+            "db": VertexStatus.FAILED, "net": VertexStatus.OK, "dns": VertexStatus.OK,
+        })
+        self.assertIsInstance(report[g.find("db")].exception, RuntimeError)
+        self.assertEqual(report[g.find("db")].message, "db: quota exceeded")
+        self.assertEqual(sorted(ran), ["db", "dns", "net"])
+        with self.assertRaises(libdag.WalkFailedError) as cm:
+            report.raise_for_status()
+        self.assertIsInstance(cm.exception.__cause__, RuntimeError)
+
+    def test_cancel_from_a_vertex(self):
+        g = libdag.Graph()
+        chain = g.add_vertices([f"v{i}" for i in range(20)])
+        g.connect_many(zip(chain[1:], chain))
+        walk = g.pull_walker()
+
+        def step(vertex):
+            if vertex == chain[3]:
+                walk.cancel()
+
+        with walk, concurrent.futures.ThreadPoolExecutor(2) as pool:
+            report = walk.run_on(pool, step)
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report.ids(VertexStatus.OK), chain[:4])
+        self.assertEqual(report.ids(VertexStatus.CANCELLED), chain[4:])
+
+class AsyncioTest(unittest.TestCase):
+    def test_failing_vertex(self):
+        g = deployment()
+
+        async def deploy(vertex):
+            await asyncio.sleep(0)
+            if g.name(vertex) == "db":
+                raise RuntimeError("db: quota exceeded")
+
+        report = asyncio.run(g.walk_async(deploy))
+        self.assertEqual(statuses(g, report), {
+            "app": VertexStatus.UPSTREAM_FAILED, "web": VertexStatus.UPSTREAM_FAILED,
+            "db": VertexStatus.FAILED, "net": VertexStatus.OK, "dns": VertexStatus.OK,
+        })
+        self.assertIsInstance(report[g.find("db")].exception, RuntimeError)
+
+    def test_not_a_coroutine_fails_its_vertex(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        report = asyncio.run(g.walk_async(lambda vertex: None))
+        self.assertEqual(statuses(g, report), {"a": VertexStatus.FAILED, "b": VertexStatus.UPSTREAM_FAILED})
+        self.assertIsInstance(report[g.find("a")].exception, TypeError)
+
+    def test_dependencies_first_and_parallelism(self):
+        g = deployment()
+        running = 0
+        most = 0
+        finished = []
+
+        async def deploy(vertex):
+            nonlocal running, most
+            for dependency in g.dependencies(vertex):
+                self.assertIn(dependency, finished)
+            running += 1
+            most = max(most, running)
+            await asyncio.sleep(0.01)
+            running -= 1
+            finished.append(vertex)
+
+        self.assertTrue(asyncio.run(g.walk_async(deploy, parallelism=2)).ok)
+        self.assertEqual(most, 2)  # net and dns at once, never three
+        self.assertEqual(len(finished), 5)
+
+    def test_cancelling_the_walking_task(self):
+        g = libdag.Graph()
+        chain = g.add_vertices([f"v{i}" for i in range(5)])
+        g.connect_many(zip(chain[1:], chain))
+
+        async def main():
+            second_started = asyncio.Event()
+
+            async def work(vertex):
+                if vertex == chain[1]:
+                    second_started.set()
+                    await asyncio.sleep(30)
+
+            async def walk():
+                # The report comes with the CancelledError raised here (one
+                # re-raised by the awaiting task is a new one before 3.9).
+                try:
+                    await g.walk_async(work)
+                except asyncio.CancelledError as cancelled:
+                    return cancelled.walk_report
+                self.fail("the walk was not cancelled")
+
+            walking = asyncio.ensure_future(walk())
+            await second_started.wait()
+            walking.cancel()
+            return await walking
+
+        report = asyncio.run(asyncio.wait_for(main(), 20))
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[chain[0]].status, VertexStatus.OK)
+        self.assertEqual(report[chain[1]].status, VertexStatus.FAILED)
+        self.assertIsInstance(report[chain[1]].exception, asyncio.CancelledError)
+        # As in a callback walk, what depends on a vertex still running at the
+        # cancel follows that vertex's result: here its task's CancelledError.
+        self.assertEqual(report.ids(VertexStatus.UPSTREAM_FAILED), chain[2:])
+        self.assertFalse(any(report[v].ran for v in chain[2:]))
+        g.add_vertex("the graph is free again")
+
+    def test_async_for_completed_from_another_thread(self):
+        g = deployment()
+
+        async def main():
+            order = []
+            with g.pull_walker(parallelism=4) as walk:
+                walk.start()
+                async for vertex in walk:
+                    order.append(vertex)
+                    threading.Thread(target=walk.complete, args=(vertex,)).start()
+                return order, walk.wait()
+
+        order, report = asyncio.run(asyncio.wait_for(main(), 20))
+        self.assertTrue(report.ok)
+        self.assertEqual(sorted(order), sorted(g))
+        self.assertLess(order.index(g.find("net")), order.index(g.find("db")))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,168 @@
+"""Changing a running walk: updates, expansion; and progress, user data, selection."""
+
+import threading
+import unittest
+
+import libdag
+from libdag import VertexStatus
+
+
+class UpdateTest(unittest.TestCase):
+    def test_add_a_dependency_before_a_vertex_starts(self):
+        g = libdag.Graph.from_dict({"app": ["db"], "db": []})
+        ran = []
+        added = {}
+
+        def step(vertex):
+            ran.append(walker.name(vertex))
+            if g.name(vertex) == "db":
+                update = libdag.WalkUpdate()
+                migrate = update.add_vertex("migrate")
+                update.connect(g.find("app"), migrate)
+                update.connect(migrate, g.find("db"))
+                added["ids"] = walker.apply(update)
+
+        walker = g.walker(step)
+        with walker:
+            walker.start()
+            report = walker.wait()
+        self.assertTrue(report.ok)
+        self.assertEqual(ran, ["db", "migrate", "app"])
+        self.assertEqual(added["ids"], [g.find("migrate")])
+        self.assertEqual(len(report), 3)
+
+    def test_refused_updates(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        with g.pull_walker() as walk:
+            walk.start()
+            [a] = walk.next_ready(timeout=5)
+            update = libdag.WalkUpdate()
+            update.connect(a, g.find("b"))  # a cycle
+            with self.assertRaises(libdag.CycleError) as cm:
+                walk.apply(update)
+            self.assertTrue(cm.exception.message.startswith("Walker.apply: "), cm.exception.message)
+            removal = libdag.WalkUpdate()
+            removal.remove_vertex(a)  # handed out: started
+            with self.assertRaises(libdag.StateError):
+                walk.apply(removal)
+            b = g.find("b")
+            removal = libdag.WalkUpdate()
+            removal.remove_vertex(b)
+            self.assertEqual(walk.apply(removal), [])
+            walk.complete(a)
+            self.assertEqual(walk.next_ready(timeout=5), [])
+            report = walk.wait()
+        self.assertEqual(report[b].status, VertexStatus.NOT_RUN)
+        self.assertNotIn("b", g)
+        with self.assertRaises(TypeError):
+            libdag.WalkUpdate().connect("a", 1)
+
+
+class ExpandTest(unittest.TestCase):
+    def sub_graph(self):
+        return libdag.Graph.from_dict({"step2": ["step1"], "step1": []})
+
+    def test_callback_walk(self):
+        g = libdag.Graph.from_dict({"app": ["module"], "module": []})
+        sub = self.sub_graph()
+        seen = []
+        lock = threading.Lock()
+
+        def step(vertex):
+            with lock:
+                seen.append((type(vertex).__name__, walker.name(vertex)))
+            if not isinstance(vertex, libdag.SubwalkVertex) and g.name(vertex) == "module":
+                walker.expand(vertex, sub)
+
+        walker = g.walker(step)
+        with walker:
+            walker.start()
+            report = walker.wait()
+        self.assertTrue(report.ok)
+        self.assertEqual(seen, [("int", "module"), ("SubwalkVertex", "step1"), ("SubwalkVertex", "step2"),
+                                ("int", "app")])
+
+    def test_pull_walk_sub_failure_fails_the_vertex(self):
+        g = libdag.Graph.from_dict({"app": ["module"], "module": []})
+        with g.pull_walker() as walk:
+            walk.start()
+            [module] = walk.next_ready(timeout=5)
+            walk.expand(module, self.sub_graph())
+            [step1] = walk.next_ready(timeout=5)
+            self.assertIsInstance(step1, libdag.SubwalkVertex)
+            self.assertEqual(walk.name(step1), "step1")
+            walk.complete(step1, error=RuntimeError("step1 broke"))
+            self.assertEqual(walk.next_ready(timeout=5), [])
+            report = walk.wait()
+        self.assertEqual(report[module].status, VertexStatus.FAILED)
+        self.assertIn("step1 broke", report[module].message)
+        self.assertEqual(report[g.find("app")].status, VertexStatus.UPSTREAM_FAILED)
+        self.assertIsNone(report[module].exception)  # the sub-vertex's exception is not the module's
+
+    def test_cyclic_sub_graph_is_refused(self):
+        g = libdag.Graph.from_dict({"module": []})
+        with g.pull_walker() as walk:
+            walk.start()
+            [module] = walk.next_ready(timeout=5)
+            with self.assertRaises(libdag.CycleError):
+                walk.expand(module, libdag.Graph.from_dict({"x": ["y"], "y": ["x"]}))
+            walk.complete(module)
+            self.assertTrue(walk.wait().ok)
+
+
+class ProgressTest(unittest.TestCase):
+    def test_progress_counts(self):
+        g = libdag.Graph.from_dict({"b": ["a"], "c": []})
+        with g.pull_walker(observer=lambda *event: None) as walk:
+            walk.start()
+            self.assertEqual(walk.progress(), (0, 3))
+            for vertex in walk.next_ready(timeout=5):
+                walk.complete(vertex)
+            self.assertEqual(walk.progress(), (2, 3))
+            [b] = walk.next_ready(timeout=5)
+            walk.complete(b)
+            self.assertEqual(walk.progress(), (3, 3))
+
+
+class UserDataTest(unittest.TestCase):
+    def test_round_trip_and_copies(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        self.assertEqual(g.user_data("a"), 0)
+        g.set_user_data("a", 42)
+        g.set_user_data(g.find("b"), (1 << 64) - 1)
+        self.assertEqual(g.user_data("a"), 42)
+        self.assertEqual(g.user_data("b"), (1 << 64) - 1)
+        self.assertEqual(g.clone().user_data("a"), 42)
+        with self.assertRaises(libdag.InvalidArgumentError):
+            g.set_user_data("a", -1)
+        with self.assertRaises(TypeError):
+            g.set_user_data("a", "x")
+        with self.assertRaises(libdag.UnknownVertexError):
+            g.user_data(99)
+
+
+class SelectTest(unittest.TestCase):
+    def test_targets_and_excludes(self):
+        # a -> b -> c: a depends on b, b on c.
+        g = libdag.Graph.from_dict({"a": ["b"], "b": ["c"], "c": []})
+        g.set_user_data("c", 7)
+
+        def names(selected):
+            return sorted(selected.name(v) for v in selected)
+
+        self.assertEqual(names(g.select("b")), ["b", "c"])
+        self.assertEqual(names(g.select(["b"], dependents=True)), ["a", "b"])
+        self.assertEqual(names(g.select(exclude="b")), ["c"])
+        self.assertEqual(names(g.select(exclude="b", dependents=True)), ["a"])
+        selected = g.select("b")
+        self.assertEqual(selected.find("c"), g.find("c"))
+        self.assertEqual(selected.user_data("c"), 7)
+        self.assertTrue(selected.has_edge("b", "c"))
+        with self.assertRaises(libdag.NotFoundError):
+            g.select("nope")
+        with self.assertRaises(libdag.UnknownVertexError):
+            g.select(exclude=[99])
+
+
+if __name__ == "__main__":
+    unittest.main()

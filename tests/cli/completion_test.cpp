@@ -1,0 +1,115 @@
+// `dag completion bash|zsh|fish`: the bash script loaded into bash and its
+// completion function asked, as bash asks it on Tab; the zsh and fish
+// scripts checked for every command, and read by their shells where those
+// are installed (fish also asked what it offers).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "help_commands.hpp"
+
+namespace {
+
+using namespace cli_test;
+
+std::string script(const ScratchDir &dir, const std::string &shell_name) {
+    Outcome r = shell(dir, dag_command({"completion", shell_name}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    return r.out;
+}
+
+// What the completion function that `complete -p dag` names offers for
+// `words`, the last being the word under the cursor; sorted.
+std::vector<std::string> bash_offers(const ScratchDir &dir, const std::vector<std::string> &words) {
+    std::string array;
+    for (const std::string &word : words) array += " " + cli_test::quoted(word);
+    const std::string program =
+        "source ./dag.bash || exit 3\n"
+        "spec=$(complete -p dag) || exit 4\n"
+        "function=${spec#*-F }; function=${function%% *}\n"
+        "COMP_WORDS=(" + array + ")\n"
+        "COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n"
+        "COMPREPLY=()\n"
+        "\"$function\" dag \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\" || exit 5\n"
+        "printf '%s\\n' \"${COMPREPLY[@]}\"\n";
+    Outcome r = shell(dir, "cd " + cli_test::quoted(dir.path) + " && bash -c " + cli_test::quoted(program));
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> offers = lines_of(r.out);
+    offers.erase(std::remove(offers.begin(), offers.end(), ""), offers.end());
+    std::sort(offers.begin(), offers.end());
+    return offers;
+}
+
+using Words = std::vector<std::string>;
+
+TEST(CliCompletion, BashCompletesCommandsOptionsAndTheirValues) {
+    ScratchDir dir;
+    std::ofstream(dir.path + "/dag.bash") << script(dir, "bash");
+    std::ofstream(dir.path + "/plan.dot") << "digraph { a }";
+
+    EXPECT_EQ(bash_offers(dir, {"dag", "wa"}), Words{"walk"});
+    Words commands = listed_commands(dir);
+    std::sort(commands.begin(), commands.end());
+    Words offered = bash_offers(dir, {"dag", ""});
+    for (const std::string &command : commands)
+        EXPECT_TRUE(std::count(offered.begin(), offered.end(), command)) << command;
+    EXPECT_EQ(bash_offers(dir, {"dag", "--v"}), Words{"--version"});
+
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--out"}), Words{"--output"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--output", ""}), (Words{"grouped", "none", "stream"}));
+    // bash splits "--progress=al" at "=" into three words.
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--progress", "=", "al"}), (Words{"always"}));
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--progress", "="}), (Words{"always", "auto", "never"}));
+    // A bare --progress takes no value: the next word is the graph.
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--progress", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--report", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--exec", "pl"}), Words{});
+    EXPECT_EQ(bash_offers(dir, {"dag", "order", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "convert", "--to", ""}), (Words{"dot", "json", "mermaid", "text"}));
+    EXPECT_EQ(bash_offers(dir, {"dag", "completion", ""}), (Words{"bash", "fish", "zsh"}));
+}
+
+TEST(CliCompletion, ZshAndFishScriptsNameEveryCommandAndParse) {
+    ScratchDir dir;
+    const std::string zsh = script(dir, "zsh");
+    const std::string fish = script(dir, "fish");
+    EXPECT_EQ(zsh.rfind("#compdef dag\n", 0), 0u) << zsh;
+    for (const std::string &command : listed_commands(dir)) {
+        EXPECT_NE(zsh.find("            '" + command + ":"), std::string::npos) << command;
+        EXPECT_NE(zsh.find("        '" + command + "')\n"), std::string::npos) << command;
+        EXPECT_NE(fish.find("complete -c dag -n __fish_use_subcommand -a '" + command + "'"), std::string::npos)
+            << command;
+    }
+    EXPECT_NE(zsh.find("'--progress=-[Show progress on standard error]::WHEN:(auto always never)'"),
+              std::string::npos)
+        << zsh;
+    EXPECT_NE(fish.find("complete -c dag -n '__fish_seen_subcommand_from walk' -l output -x -a "
+                        "'grouped none stream'"),
+              std::string::npos)
+        << fish;
+    std::ofstream(dir.path + "/_dag") << zsh;
+    std::ofstream(dir.path + "/dag.fish") << fish;
+    // Read, not run, by each shell that is installed (scripts/install-deps-debian.sh installs both).
+    for (const std::string check : {"zsh -n ./_dag", "fish --no-execute ./dag.fish"}) {
+        const std::string shell_name = check.substr(0, check.find(' '));
+        if (shell(dir, "command -v " + shell_name).status != 0) continue;
+        Outcome r = shell(dir, "cd " + cli_test::quoted(dir.path) + " && " + check);
+        EXPECT_EQ(r.status, 0) << check << ": " << r.err;
+        EXPECT_EQ(r.err, "") << check;
+    }
+    // fish can also be asked what it would offer.
+    if (shell(dir, "command -v fish").status == 0) {
+        Outcome r = shell(dir, "cd " + cli_test::quoted(dir.path) +
+                                   " && fish -c 'source ./dag.fish; complete -C \"dag wa\"; "
+                                   "complete -C \"dag walk --output \"'");
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(r.out.rfind("walk\t", 0), 0u) << r.out;
+        EXPECT_NE(r.out.find("\nstream\t"), std::string::npos) << r.out;
+    }
+}
+
+}  // namespace

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""`dag render`: the picture Graphviz draws, parsed and checked. The SVG is
+read as XML; a vertex is a <g class="node"> whose <text> is its name, an edge
+a <g class="edge"> whose <title> joins the two vertices' Graphviz names.
+Usage: render_test.py DAG_PROGRAM SOURCE_DIR"""
+import colorsys
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+DAG = sys.argv[1] if len(sys.argv) > 1 else "dag"
+SOURCE = sys.argv[2] if len(sys.argv) > 2 else "."
+DEPLOY = os.path.join(SOURCE, "examples/graphs/deploy.dot")
+SVG = "{http://www.w3.org/2000/svg}"
+# Sanitized builds draw ten times slower; nothing here should come near it.
+LIMIT = 300
+
+
+def dag(*args, stdin=None):
+    return subprocess.run([DAG, *args], input=stdin, capture_output=True, timeout=LIMIT)
+
+
+def names_of(path):
+    """Every vertex name, one a line from `dag order` (all vertices)."""
+    result = dag("order", path)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.decode().splitlines())
+
+
+def hue(colour):
+    """(hue in degrees, saturation) of a #rrggbb colour."""
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    h, _, s = colorsys.rgb_to_hls(r, g, b)
+    return h * 360, s
+
+
+class Picture:
+    """A rendered SVG: vertices by name with their fill and stroke, edges as
+    (dependent, dependency) names with their stroke."""
+
+    def __init__(self, svg):
+        root = ET.fromstring(svg)
+        assert root.tag == SVG + "svg", root.tag
+        self.texts = [t.text or "" for t in root.iter(SVG + "text")]
+        self.vertices, by_id, self.node_count = {}, {}, 0
+        for g in root.iter(SVG + "g"):
+            if g.get("class") != "node":
+                continue
+            self.node_count += 1
+            name = g.find(SVG + "text").text
+            shape = g.find(SVG + "path")
+            if shape is None:
+                shape = g.find(SVG + "polygon")
+            self.vertices[name] = {"fill": shape.get("fill"), "stroke": shape.get("stroke")}
+            by_id[g.find(SVG + "title").text] = name
+        self.edges, self.edge_count = {}, 0
+        for g in root.iter(SVG + "g"):
+            if g.get("class") != "edge":
+                continue
+            tail, head = g.find(SVG + "title").text.split("->")
+            self.edges[(by_id[tail], by_id[head])] = g.find(SVG + "path").get("stroke")
+            self.edge_count += 1
+
+
+class Render(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def path(self, name):
+        return os.path.join(self.dir.name, name)
+
+    def graph(self, text, name="graph.dot"):
+        with open(self.path(name), "w", encoding="utf-8") as f:
+            f.write(text)
+        return self.path(name)
+
+    def render(self, *args):
+        out = self.path("out.svg")
+        result = dag("render", *args, "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out, "rb") as f:
+            return Picture(f.read())
+
+    def test_svg_has_every_vertex_name_and_edge(self):
+        for graph in [DEPLOY,
+                      os.path.join(SOURCE, "tests/resources/dot-corpus/tf-09-azure-instance-and-expand.dot")]:
+            with self.subTest(graph=graph):
+                picture = self.render(graph)
+                names = names_of(graph)
+                self.assertEqual(set(picture.vertices), names)
+                for name in names:
+                    self.assertIn(name, picture.texts)
+                result = dag("convert", graph, "--to", "json")
+                edges = json.loads(result.stdout)["edges"]
+                self.assertEqual(picture.edge_count, len(edges))
+
+    def test_names_are_drawn_as_they_are(self):
+        # A backslash would start a Graphviz escape (\N, \n); a name that is
+        # an unnamed vertex's id stays a vertex of its own.
+        graph = self.graph(json.dumps({"format": "libdag", "version": 1, "next_id": 4,
+                                       "vertices": [{"id": 1, "name": "C:\\new\\N"},
+                                                    {"id": 2, "name": "3"}, {"id": 3}],
+                                       "edges": [[1, 2], [2, 3]]}), "graph.json")
+        picture = self.render(graph)
+        self.assertEqual(picture.node_count, 3)
+        self.assertEqual(sorted(picture.texts), ["3", "3", "C:\\new\\N"])
+        self.assertEqual(len(picture.edges), 2)
+
+    def test_png_and_pdf_by_extension_or_format(self):
+        for out, extra, magic in [("g.png", [], b"\x89PNG\r\n\x1a\n"), ("g.pdf", [], b"%PDF-"),
+                                  ("g.PNG", [], b"\x89PNG\r\n\x1a\n"),
+                                  ("picture", ["--format", "pdf"], b"%PDF-"),
+                                  ("g.svg", ["--format", "png"], b"\x89PNG\r\n\x1a\n")]:
+            with self.subTest(out=out, extra=extra):
+                result = dag("render", DEPLOY, "-o", self.path(out), *extra)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                with open(self.path(out), "rb") as f:
+                    self.assertTrue(f.read().startswith(magic))
+        result = dag("render", DEPLOY, "-o", "-", "--format", "svg")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(set(Picture(result.stdout).vertices), names_of(DEPLOY))
+
+    def test_cycles_and_self_references_are_red(self):
+        graph = self.graph("digraph { a -> b; b -> c; c -> b; a -> d; d -> d; a -> e; e -> f; f -> e }")
+        picture = self.render(graph)
+        red = {"b", "c", "d", "e", "f"}
+        red_edges = {("b", "c"), ("c", "b"), ("d", "d"), ("e", "f"), ("f", "e")}
+        for name, look in picture.vertices.items():
+            self.assertEqual(hue(look["stroke"])[0] < 10 and hue(look["stroke"])[1] > 0.8,
+                             name in red, name)
+        for edge, stroke in picture.edges.items():
+            self.assertEqual(hue(stroke)[0] < 10 and hue(stroke)[1] > 0.8, edge in red_edges, edge)
+        self.assertEqual(set(picture.edges), red_edges | {("a", "b"), ("a", "d"), ("a", "e")})
+
+    def test_reduce_drops_the_edges_longer_paths_imply(self):
+        graph = self.graph("digraph { a -> b; b -> c; a -> c; c -> d; a -> d }")
+        self.assertEqual(len(self.render(graph).edges), 5)
+        self.assertEqual(set(self.render(graph, "--reduce").edges), {("a", "b"), ("b", "c"), ("c", "d")})
+        cyclic = self.graph("digraph { a -> b; b -> a }")
+        result = dag("render", cyclic, "--reduce", "-o", self.path("c.svg"))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(b"dag: ", result.stderr)
+        self.assertFalse(os.path.exists(self.path("c.svg")))
+
+    def test_report_colours_each_vertex_by_its_status(self):
+        # db fails, so app never runs (upstream failed); net and cache run.
+        graph = self.graph("digraph { app -> db; app -> cache; db -> net; cache -> net; lone }")
+        report = self.path("run.json")
+        walk = dag("walk", graph, "--exec", 'test "$DAG_VERTEX" != db', "--report", report)
+        self.assertEqual(walk.returncode, 1, walk.stderr)
+        with open(report, encoding="utf-8") as f:
+            statuses = {v["name"]: v["status"] for v in json.load(f)["vertices"]}
+        self.assertEqual(statuses, {"app": "upstream_failed", "db": "failed", "cache": "ok",
+                                    "net": "ok", "lone": "ok"})
+        fills = {name: look["fill"] for name, look in self.render(graph, "--report", report).vertices.items()}
+        for name in ("cache", "net", "lone"):
+            self.assertTrue(80 < hue(fills[name])[0] < 160, (name, fills[name]))  # green
+        self.assertTrue(hue(fills["db"])[0] < 15 or hue(fills["db"])[0] > 345, fills["db"])  # red
+        self.assertTrue(25 < hue(fills["app"])[0] < 50, fills["app"])  # orange
+
+        # A cancelled walk's vertices, and one the report leaves out (a --target walk).
+        with open(report, "w", encoding="utf-8") as f:
+            json.dump({"vertices": [{"name": "app", "status": "not_run"},
+                                    {"name": "db", "status": "cancelled"},
+                                    {"name": "net", "status": "ok"}]}, f)
+        picture = self.render(graph, "--report", report)
+        for name in ("app", "db"):
+            self.assertLess(hue(picture.vertices[name]["fill"])[1], 0.1, name)  # grey
+        self.assertEqual(picture.vertices["lone"]["fill"], picture.vertices["cache"]["fill"])
+        self.assertNotEqual(picture.vertices["lone"]["fill"], picture.vertices["net"]["fill"])
+        self.assertTrue(any("not run" in t for t in picture.texts), picture.texts)
+
+    def test_bad_report_exits_2(self):
+        graph = self.graph("digraph { a -> b }")
+        for content in ['{"vertices": [{"name": "zz", "status": "ok"}]}',
+                        '{"vertices": [{"name": "a", "status": "great"}]}',
+                        '{"vertices": [{"name": "a"}]}', '[1, 2]', '{"vertices": ',
+                        ]:
+            with self.subTest(content=content):
+                with open(self.path("r.json"), "w", encoding="utf-8") as f:
+                    f.write(content)
+                result = dag("render", graph, "--report", self.path("r.json"), "-o", self.path("o.svg"))
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertTrue(result.stderr.startswith(b"dag: "), result.stderr)
+                self.assertIn(self.path("r.json").encode(), result.stderr)
+        result = dag("render", graph, "--report", self.path("none.json"), "-o", self.path("o.svg"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertFalse(os.path.exists(self.path("o.svg")))
+
+    def test_usage_and_file_errors_exit_2(self):
+        cases = [
+            (["render", DEPLOY, "-o", self.path("g.gif")], b"--format"),
+            (["render", DEPLOY, "-o", self.path("svg")], b"--format"),
+            (["render", DEPLOY, "-o", "-"], b"--format"),
+            (["render", DEPLOY, "-o", self.path("g.svg"), "--format", "gif"], b"--format"),
+            (["render", DEPLOY], b"--output"),
+            (["render", DEPLOY, "-o", self.path("no/such/dir/g.svg")], b"cannot write"),
+            (["render", self.path("missing.dot"), "-o", self.path("g.svg")], b"missing.dot"),
+            (["render", self.graph("digraph { a -> }"), "-o", self.path("g.svg")], b"graph.dot"),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                result = dag(*args)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn(message, result.stderr)
+        self.assertFalse(os.path.exists(self.path("g.gif")))
+        self.assertFalse(os.path.exists(self.path("g.svg")))
+
+    def test_help_says_what_arrows_mean_with_an_example(self):
+        result = dag("render", "--help")
+        self.assertEqual(result.returncode, 0)
+        self.assertIn(b"Example", result.stdout)
+        self.assertIn(b"dag render", result.stdout)
+        self.assertIn(b"arrow", result.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])

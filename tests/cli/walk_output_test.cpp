@@ -1,0 +1,94 @@
+// `dag walk --output grouped|stream|none`: where the --exec commands'
+// standard output and error end up, and that capturing them never stalls
+// a walk.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "timed_dag.hpp"
+
+namespace {
+
+using namespace cli_test;
+
+// Three vertices whose commands run at once and write a line to each
+// stream every 50 ms: streamed, their lines would mix.
+const std::string chatty =
+    "for i in 1 2 3; do echo \"$DAG_VERTEX out $i\"; echo \"$DAG_VERTEX err $i\" >&2; sleep 0.05; done";
+
+TEST(CliWalkOutput, GroupedKeepsEachCommandsLinesTogetherAndPrefixed) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a; b; c }");
+    Outcome r = shell(dir, dag_command({"walk", graph, "--parallelism", "3", "--exec", chatty}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const auto &[text, stream] : {std::pair{r.out, "out"}, std::pair{r.err, "err"}}) {
+        std::vector<std::string> lines = lines_of(text);
+        ASSERT_GE(lines.size(), 9u) << text;
+        std::map<std::string, int> blocks;
+        for (size_t block = 0; block < 3; ++block) {
+            const std::string vertex = lines[block * 3].substr(0, 1);
+            ++blocks[vertex];
+            for (int i = 1; i <= 3; ++i)
+                EXPECT_EQ(lines[block * 3 + i - 1],
+                          vertex + ": " + vertex + " " + stream + " " + std::to_string(i))
+                    << text;
+        }
+        EXPECT_EQ(blocks, (std::map<std::string, int>{{"a", 1}, {"b", 1}, {"c", 1}})) << text;
+    }
+    EXPECT_EQ(lines_of(r.err).back(), "3 ok, 0 failed, 0 upstream failed, 0 not run");
+}
+
+TEST(CliWalkOutput, StreamPassesOutputThrough) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a -> b }");
+    Outcome r = shell(dir, dag_command({"walk", graph, "--output", "stream", "--exec",
+                                    "echo \"ran $DAG_VERTEX\"; echo \"oops $DAG_VERTEX\" >&2"}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "ran b\nran a\n");
+    EXPECT_EQ(r.err, "oops b\noops a\n2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+}
+
+TEST(CliWalkOutput, NoneDiscardsIt) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a -> b }");
+    Outcome r = shell(dir, dag_command({"walk", graph, "--output", "none", "--exec", chatty}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    r = shell(dir, dag_command({"walk", graph, "--output", "loud", "--exec", "true"}));
+    EXPECT_EQ(r.status, 2);
+}
+
+TEST(CliWalkOutput, MoreThanAPipeHoldsDoesNotStallTheWalk) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a; b }");
+    // 200 000 bytes on each stream, more than three times a Linux pipe.
+    Outcome r = shell(dir, dag_command({"walk", graph, "--exec",
+                                    "head -c 200000 /dev/zero | tr '\\0' x; echo; "
+                                    "head -c 200000 /dev/zero | tr '\\0' y >&2"}));
+    ASSERT_EQ(r.status, 0) << r.err.substr(0, 200);
+    EXPECT_EQ(r.out.size(), 2 * (3 + 200000 + 1));
+    EXPECT_NE(r.out.find("a: " + std::string(200000, 'x') + "\n"), std::string::npos);
+    EXPECT_NE(r.err.find("b: " + std::string(200000, 'y') + "\n"), std::string::npos);
+}
+
+TEST(CliWalkOutput, ABackgroundProcessHoldingThePipeDoesNotStallTheWalk) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a }");
+    const std::string pid_file = dir.path + "/pid";
+    Outcome r = shell(dir, dag_command({"walk", graph, "--exec",
+                                    "sleep 30 & echo $! >" + pid_file + "; echo started"}));
+    const int pid = std::atoi(read_file(pid_file).c_str());
+    if (pid > 0) kill(pid, SIGKILL);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "a: started\n");
+    EXPECT_LT(r.seconds, 20);
+}
+
+}  // namespace

@@ -1,0 +1,81 @@
+// Cheap invariants of the algorithms, checked on the small graphs the
+// program harness builds.
+#pragma once
+
+#include "fuzz_check.hpp"
+
+#include <map>
+#include <set>
+
+namespace fuzz {
+
+// Every vertex each vertex reaches by its dependencies.
+inline std::map<uint64_t, std::set<uint64_t>> reachability(const dag_graph *g) {
+    std::map<uint64_t, std::set<uint64_t>> next;
+    const auto e = edges(g);
+    for (size_t i = 0; i + 1 < e.size(); i += 2) next[e[i]].insert(e[i + 1]);
+    std::map<uint64_t, std::set<uint64_t>> reach;
+    for (uint64_t v : vertices(g)) {
+        std::vector<uint64_t> stack(next[v].begin(), next[v].end());
+        auto &r = reach[v];
+        while (!stack.empty()) {
+            const uint64_t u = stack.back();
+            stack.pop_back();
+            if (!r.insert(u).second) continue;
+            stack.insert(stack.end(), next[u].begin(), next[u].end());
+        }
+    }
+    return reach;
+}
+
+inline bool has_self_edge(const dag_graph *g) {
+    const auto e = edges(g);
+    for (size_t i = 0; i + 1 < e.size(); i += 2)
+        if (e[i] == e[i + 1]) return true;
+    return false;
+}
+
+// dag_topological_order (dependents first) or its reverse: a permutation of
+// the vertices that puts every edge's two ends in the promised order, given
+// exactly when the graph has neither a cycle nor a self reference.
+inline void check_order(const dag_graph *g, bool reverse) {
+    dag_ids *ids = nullptr;
+    const dag_status st = reverse ? FUZZ_CALL(dag_reverse_topological_order(g, &ids, &e))
+                                  : FUZZ_CALL(dag_topological_order(g, &ids, &e));
+    dag_id_lists *cycles = nullptr;
+    require(FUZZ_CALL(dag_cycles(g, &cycles, &e)) == DAG_OK, "dag_cycles");
+    const bool acyclic = dag_id_lists_count(cycles) == 0 && !has_self_edge(g);
+    dag_id_lists_free(cycles);
+    require((st == DAG_OK) == acyclic, "order given for a cyclic graph, or refused for a DAG");
+    if (st != DAG_OK) return;
+    const auto order = take(ids);
+    std::map<uint64_t, size_t> pos;
+    for (size_t i = 0; i < order.size(); ++i) pos[order[i]] = i;
+    require(pos.size() == order.size() && order.size() == dag_vertex_count(g),
+            "order is not a permutation of the vertices");
+    const auto e = edges(g);
+    for (size_t i = 0; i + 1 < e.size(); i += 2) {
+        const bool dependent_first = pos.at(e[i]) < pos.at(e[i + 1]);
+        require(dependent_first != reverse, "order breaks an edge");
+    }
+}
+
+// Transitive reduction of a DAG keeps what reaches what, and only removes.
+inline void check_reduction(dag_graph *g) {
+    const auto before = reachability(g);
+    const auto edges_before = edges(g);
+    size_t removed = 0;
+    const dag_status st = FUZZ_CALL(dag_transitive_reduction(g, &removed, &e));
+    if (st != DAG_OK) return;
+    const auto after_edges = edges(g);
+    require(after_edges.size() + 2 * removed == edges_before.size(), "reduction's count is wrong");
+    for (size_t i = 0; i + 1 < after_edges.size(); i += 2) {
+        bool kept = false;
+        for (size_t j = 0; j + 1 < edges_before.size() && !kept; j += 2)
+            kept = edges_before[j] == after_edges[i] && edges_before[j + 1] == after_edges[i + 1];
+        require(kept, "reduction added an edge");
+    }
+    require(reachability(g) == before, "reduction changed reachability");
+}
+
+}  // namespace fuzz

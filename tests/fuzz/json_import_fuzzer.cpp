@@ -1,0 +1,11 @@
+// JSON import (simdjson's fast path, nlohmann's for what it declines), then
+// the round trip through every format.
+#include "round_trip.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    dag_graph *g = fuzz::import_input(DAG_FORMAT_JSON, data, size);
+    if (g == nullptr) return 0;
+    fuzz::check_round_trip(g);
+    dag_free(g);
+    return 0;
+}

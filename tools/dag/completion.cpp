@@ -1,0 +1,231 @@
+#include "completion.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "help_text.hpp"
+
+namespace dagcli {
+namespace {
+
+// Single quotes for a POSIX shell (and zsh and fish, which read them the same).
+std::string single_quoted(const std::string &text) {
+    std::string result = "'";
+    for (char c : text) result += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return result + "'";
+}
+
+std::string joined(const std::vector<std::string> &words, const std::string &separator = " ") {
+    std::string text;
+    for (const std::string &word : words) text += (text.empty() ? "" : separator) + word;
+    return text;
+}
+
+std::vector<std::string> option_names(const std::vector<OptionModel> &options) {
+    std::vector<std::string> names;
+    for (const OptionModel &option : options) names.insert(names.end(), option.names.begin(), option.names.end());
+    return names;
+}
+
+bool completes_files(const CommandModel &command) {
+    for (const PositionalModel &positional : command.positionals)
+        if (positional.file) return true;
+    return false;
+}
+
+// A bash `case` branch: the words an option's value may be.
+std::string bash_value_branch(const OptionModel &option) {
+    std::string branch = "        " + joined(option.names, "|") + ")\n            ";
+    if (!option.choices.empty())
+        branch += "COMPREPLY=($(compgen -W " + single_quoted(joined(option.choices)) + " -- \"$cur\"))";
+    else if (option.file)
+        branch += "_dag_files";
+    else
+        branch += ":";
+    return branch + "\n            return ;;\n";
+}
+
+std::string bash_command_branch(const CommandModel &command) {
+    std::string branch = "    " + single_quoted(command.name) + ")\n";
+    std::string values, after_equals;
+    for (const OptionModel &option : command.options) {
+        if (option.value_after_equals)
+            after_equals += bash_value_branch(option);
+        else if (!option.value.empty())
+            values += bash_value_branch(option);
+    }
+    if (!values.empty()) branch += "        case $option in\n" + values + "        esac\n";
+    if (!after_equals.empty())
+        branch += "        [[ $joined ]] && case $option in\n" + after_equals + "        esac\n";
+    branch += "        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W " +
+              single_quoted(joined(option_names(command.options))) + " -- \"$cur\"))\n";
+    std::vector<std::string> choices;
+    for (const PositionalModel &positional : command.positionals)
+        choices.insert(choices.end(), positional.choices.begin(), positional.choices.end());
+    if (completes_files(command))
+        branch += "        else\n            _dag_files\n";
+    else if (!choices.empty())
+        branch += "        else\n            COMPREPLY=($(compgen -W " + single_quoted(joined(choices)) +
+                  " -- \"$cur\"))\n";
+    return branch + "        fi ;;\n";
+}
+
+// Ready for zsh's _arguments and _describe: inside [...] and after ':'.
+std::string zsh_text(const std::string &text) {
+    std::string result;
+    for (char c : text) {
+        if (c == '[' || c == ']' || c == ':' || c == '\\') result += '\\';
+        result += c;
+    }
+    return result;
+}
+
+std::string zsh_action(const std::vector<std::string> &choices, bool file) {
+    if (!choices.empty()) return "(" + joined(choices) + ")";
+    return file ? "_files" : " ";
+}
+
+std::string zsh_option_specs(const OptionModel &option) {
+    std::string specs;
+    for (const std::string &name : option.names) {
+        std::string spec = option.many ? "*" + name : name;
+        const std::string help = "[" + zsh_text(short_description(option.description)) + "]";
+        if (option.value_after_equals)
+            spec += "=-" + help + "::" + option.value + ":" + zsh_action(option.choices, false);
+        else if (!option.value.empty())
+            spec += (name.size() > 2 ? "=" : "") + help + ":" + option.value + ":" +
+                    zsh_action(option.choices, option.file);
+        else
+            spec += help;
+        specs += " \\\n                " + single_quoted(spec);
+    }
+    return specs;
+}
+
+std::string fish_condition(const std::string &command) {
+    return command.empty() ? "__fish_use_subcommand" : single_quoted("__fish_seen_subcommand_from " + command);
+}
+
+std::string fish_option_lines(const std::string &command, const OptionModel &option) {
+    std::string line = "complete -c dag -n " + fish_condition(command);
+    for (const std::string &name : option.names)
+        line += name.size() > 2 ? " -l " + name.substr(2) : " -s " + name.substr(1);
+    // A value only after "=" cannot be told from the next word: fish offers the flag alone.
+    if (!option.value.empty() && !option.value_after_equals) {
+        if (!option.choices.empty())
+            line += " -x -a " + single_quoted(joined(option.choices));
+        else if (option.file)
+            line += " -r -F";
+        else
+            line += " -x";
+    }
+    return line + " -d " + single_quoted(short_description(option.description)) + "\n";
+}
+
+}  // namespace
+
+std::string bash_completion(const ProgramModel &program) {
+    std::vector<std::string> top;
+    for (const CommandModel &command : program.commands) top.push_back(command.name);
+    for (const std::string &name : option_names(program.options)) top.push_back(name);
+    std::string script =
+        "# bash completion for dag, written by `dag completion bash`.\n"
+        "_dag_files() {\n"
+        "    compopt -o filenames 2>/dev/null\n"
+        "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+        "}\n"
+        "_dag() {\n"
+        "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+        "    local option=$prev joined= command= i\n"
+        "    # bash splits --name=value at \"=\" into three words.\n"
+        "    if [[ $cur == = ]]; then\n"
+        "        joined=1 cur=\n"
+        "    elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then\n"
+        "        option=${COMP_WORDS[COMP_CWORD-2]} joined=1\n"
+        "    fi\n"
+        "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
+        "        case ${COMP_WORDS[i]} in\n"
+        "        -*) ;;\n"
+        "        *) command=${COMP_WORDS[i]}; break ;;\n"
+        "        esac\n"
+        "    done\n"
+        "    COMPREPLY=()\n"
+        "    case $command in\n"
+        "    '')\n"
+        "        COMPREPLY=($(compgen -W " + single_quoted(joined(top)) + " -- \"$cur\")) ;;\n";
+    for (const CommandModel &command : program.commands) script += bash_command_branch(command);
+    return script + "    esac\n}\ncomplete -F _dag dag\n";
+}
+
+std::string zsh_completion(const ProgramModel &program) {
+    std::string script =
+        "#compdef dag\n"
+        "# zsh completion for dag, written by `dag completion zsh`.\n"
+        "_dag() {\n"
+        "    local curcontext=$curcontext state line\n"
+        "    _arguments -C";
+    for (const OptionModel &option : program.options) script += zsh_option_specs(option);
+    script += " \\\n                '1:command:->command' \\\n                '*::argument:->argument'\n"
+              "    case $state in\n"
+              "    command)\n"
+              "        local -a commands=(\n";
+    for (const CommandModel &command : program.commands)
+        script += "            " + single_quoted(zsh_text(command.name) + ":" + command.description) + "\n";
+    script += "        )\n"
+              "        _describe -t commands command commands ;;\n"
+              "    argument)\n"
+              "        case $words[1] in\n";
+    for (const CommandModel &command : program.commands) {
+        script += "        " + single_quoted(command.name) + ")\n            _arguments";
+        for (const OptionModel &option : command.options) script += zsh_option_specs(option);
+        for (const PositionalModel &positional : command.positionals)
+            script += " \\\n                " +
+                      single_quoted((positional.many ? "*:" : ":") + positional.name + ":" +
+                             zsh_action(positional.choices, positional.file));
+        script += " ;;\n";
+    }
+    return script + "        esac ;;\n    esac\n}\n_dag \"$@\"\n";
+}
+
+std::string fish_completion(const ProgramModel &program) {
+    std::string script = "# fish completion for dag, written by `dag completion fish`.\n"
+                         "complete -c dag -f\n";
+    for (const OptionModel &option : program.options) script += fish_option_lines("", option);
+    for (const CommandModel &command : program.commands)
+        script += "complete -c dag -n __fish_use_subcommand -a " + single_quoted(command.name) + " -d " +
+                  single_quoted(command.description) + "\n";
+    for (const CommandModel &command : program.commands) {
+        for (const OptionModel &option : command.options) script += fish_option_lines(command.name, option);
+        for (const PositionalModel &positional : command.positionals) {
+            if (positional.file)
+                script += "complete -c dag -n " + fish_condition(command.name) + " -F\n";
+            else if (!positional.choices.empty())
+                script += "complete -c dag -n " + fish_condition(command.name) + " -a " +
+                          single_quoted(joined(positional.choices)) + "\n";
+        }
+    }
+    return script;
+}
+
+void add_completion_command(CLI::App &app, int &exit_code) {
+    auto shell = std::make_shared<std::string>();
+    CLI::App *command = app.add_subcommand("completion", "Print a completion script for bash, zsh or fish");
+    command->add_option("SHELL", *shell, "The shell the script is for")
+        ->check(CLI::IsMember({"bash", "zsh", "fish"}))
+        ->required();
+    set_help(*command,
+             "bash: add the line below to ~/.bashrc. zsh: write the script to a file named _dag in a\n"
+             "directory of $fpath. fish: write it to ~/.config/fish/completions/dag.fish.",
+             {"$ source <(dag completion bash)"});
+    command->callback([&app, shell, &exit_code] {
+        const ProgramModel program = program_model(app);
+        const std::string script = *shell == "bash"  ? bash_completion(program)
+                                   : *shell == "zsh" ? zsh_completion(program)
+                                                     : fish_completion(program);
+        std::fputs(script.c_str(), stdout);
+        exit_code = 0;
+    });
+}
+
+}  // namespace dagcli

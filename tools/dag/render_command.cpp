@@ -1,0 +1,115 @@
+// render: the graph as a picture (SVG, PNG or PDF), drawn by Graphviz.
+#include <cctype>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "commands.hpp"
+#include "help_text.hpp"
+#include "input.hpp"
+#include "picture.hpp"
+#include "report_statuses.hpp"
+#include "walk_result.hpp"
+
+namespace dagcli {
+namespace {
+
+const std::vector<std::string> formats = {"svg", "png", "pdf"};
+
+struct RenderOptions {
+    Input input;
+    std::string output;
+    std::string format;
+    bool reduce = false;
+    std::string report;
+};
+
+// --format, else the output file's extension.
+std::string format_of(const RenderOptions &options) {
+    if (!options.format.empty()) return options.format;
+    const size_t dot = options.output.rfind('.');
+    const size_t slash = options.output.rfind('/');
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) {
+        std::string extension = options.output.substr(dot + 1);
+        for (char &c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (const std::string &format : formats)
+            if (extension == format) return format;
+    }
+    throw Failure("cannot tell the picture's format from " + options.output +
+                      ": name it .svg, .png or .pdf, or give --format svg|png|pdf",
+                  bad_input);
+}
+
+// Every vertex on a cycle (dag_cycles) or with an edge to itself, numbered
+// by its cycle.
+std::unordered_map<uint64_t, size_t> cycles_of(const dag_graph *g) {
+    std::unordered_map<uint64_t, size_t> cycle_of;
+    dag_id_lists *raw = nullptr;
+    dag_error *err = nullptr;
+    check(dag_cycles(g, &raw, &err), &err);
+    std::unique_ptr<dag_id_lists, Freer<dag_id_lists_free>> cycles(raw);
+    const size_t count = dag_id_lists_count(cycles.get());
+    for (size_t i = 0; i < count; ++i) {
+        size_t size = 0;
+        const uint64_t *ids = dag_id_lists_get(cycles.get(), i, &size);
+        for (size_t j = 0; j < size; ++j) cycle_of[ids[j]] = i;
+    }
+    dag_ids *edges = nullptr;
+    check(dag_edges(g, &edges, &err), &err);
+    const std::vector<uint64_t> pairs = take(edges);
+    size_t next = count;
+    for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+        if (pairs[i] == pairs[i + 1]) cycle_of.emplace(pairs[i], next++);
+    return cycle_of;
+}
+
+int render(const RenderOptions &options) {
+    const std::string format = format_of(options);
+    Graph g = load(options.input);
+    if (options.reduce) {
+        dag_error *err = nullptr;
+        check(dag_transitive_reduction(g.get(), nullptr, &err), &err);
+    }
+    Picture picture{g.get(), cycles_of(g.get()), std::nullopt};
+    if (!options.report.empty()) picture.statuses = read_statuses(options.report, g.get());
+    const std::string bytes = draw(picture, format);
+    if (options.output == "-")
+        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    else
+        write_file(options.output, bytes);
+    return 0;
+}
+
+}  // namespace
+
+void add_render_command(CLI::App &app, int &exit_code) {
+    auto options = std::make_shared<RenderOptions>();
+    CLI::App *command = app.add_subcommand(
+        "render", "Draw the graph to an SVG, PNG or PDF file with Graphviz's dot layout");
+    add_input(*command, options->input);
+    command->add_option("-o,--output", options->output, "Picture file; - for standard output")
+        ->required()
+        ->type_name("OUT");
+    command->add_option("--format", options->format, "Picture format; by default OUT's extension")
+        ->check(CLI::IsMember(formats))
+        ->type_name("FORMAT");
+    command->add_flag("--reduce", options->reduce,
+                      "Draw the transitive reduction: no edge that a longer path implies");
+    command->add_option("--report", options->report,
+                        "Colour each vertex by its status in this `dag walk --report` file: ok "
+                        "green, failed red,\nupstream failed orange, cancelled and not run grey")
+        ->type_name("REPORT");
+    set_help(*command,
+             "Dependencies are drawn before what depends on them, so execution order reads left to right\n"
+             "(top to bottom for a deep, narrow graph); an arrow points at what its vertex depends on.\n"
+             "Vertices and edges on a cycle are red. After a walk:\n"
+             "  dag walk plan.dot --exec './apply.sh \"$DAG_VERTEX\"' --report run.json\n"
+             "  dag render plan.dot --report run.json -o run.png",
+             {"$ echo 'digraph { a -> b; b -> c }' | dag render - -o plan.svg",
+              "$ grep -c 'class=\"node\"' plan.svg", "3"});
+    command->callback([options, &exit_code] { exit_code = render(*options); });
+}
+
+}  // namespace dagcli

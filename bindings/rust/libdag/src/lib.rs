@@ -79,6 +79,7 @@ mod names;
 mod options;
 mod raw;
 mod report;
+mod schedule;
 mod select;
 mod update;
 mod walk;

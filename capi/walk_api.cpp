@@ -176,6 +176,18 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
         for (std::size_t i = 0; i < o->retry_vertex_count; ++i)
             r.retry.per_vertex.emplace_back(o->retry_vertices[i], o->retry_counts[i]);
     }
+    switch (raw(o->priority)) {
+    case DAG_PRIORITY_NONE: r.priority = dag::Priority::none; break;
+    case DAG_PRIORITY_CRITICAL_PATH: r.priority = dag::Priority::critical_path; break;
+    case DAG_PRIORITY_NAME: r.priority = dag::Priority::name; break;
+    default: throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->priority is not a dag_walk_priority"};
+    }
+    if (o->weight_count && r.priority == dag::Priority::critical_path) {
+        require(o->weight_vertices, "opts->weight_vertices");
+        require(o->weights, "opts->weights");
+        dag::capi::require_id_count(o->weight_count, "opts->weight_count");
+        for (std::size_t i = 0; i < o->weight_count; ++i) r.weights.emplace_back(o->weight_vertices[i], o->weights[i]);
+    }
     return r;
 }
 

@@ -106,6 +106,7 @@ Executor::Executor(const WalkOptions &options)
       asymmetric_(asymmetric_fence_available()),
       t0_(std::chrono::steady_clock::now()),
       tsc0_(tsc_ ? read_tsc_ordered() : 0),
+      queue_(options.priority != Priority::none ? &Executor::rank_of : nullptr),
       flags_(new SectionFlag[max_workers_]) {
     free_flags_.reserve(max_workers_);
     for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
@@ -205,6 +206,8 @@ Executor::~Executor() {
 }
 
 void Executor::set_pools(std::unique_ptr<Pools> pools) { pools_ = std::move(pools); }
+
+std::uint32_t Executor::rank_of(const Slot *s) noexcept { return s->walk->rank_of(*s); }
 
 void Executor::release_pools(const Slot *s, std::vector<Slot *> &ready) {
     if (pools_) pools_->release(s, ready);
@@ -451,7 +454,8 @@ void Executor::worker() {
     Section sec(*this, flags_[flag]);
     while (!queue_.empty() && in_flight_ < parallelism_) {
         ++in_flight_;
-        std::size_t take = std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
+        std::size_t take =
+            queue_.ranked() ? 1 : std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
         // The batch runs from the back of `local`; keep queue order.
         local.resize(take);
         for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
@@ -705,6 +709,8 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
 
 void Executor::settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                       std::vector<Slot *> &ready, Slot **next) {
+    // Ranked, what it releases waits its turn in the queue.
+    if (queue_.ranked()) next = nullptr;
     if (retries_ && ran) {
         if (status == VertexStatus::failed && retry(s, message.get(), ready)) return;
         retries_->finished(s, message.get());

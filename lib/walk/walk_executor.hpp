@@ -34,7 +34,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "walk/asymmetric_fence.hpp"
-#include "walk/ready_queue.hpp"
+#include "walk/ready_order.hpp"
 #include "walk/walk_state.hpp"
 #include "walk/walk_types.hpp"
 
@@ -221,6 +221,7 @@ public:
 private:
     friend class Section;
 
+    static std::uint32_t rank_of(const Slot *s) noexcept;
     void worker();
     void push_nonempty(std::vector<Slot *> &ready);
     void enter_slowly(SectionFlag *flag);
@@ -272,7 +273,9 @@ private:
     mutable double ns_per_tick_ = 1.0;
 
     std::mutex mu_;
-    ReadyQueue<Slot *> queue_;
+    // Ranked for a walk with a priority: then a worker takes one vertex at a
+    // time and runs no released dependent before the queue's first.
+    ReadyOrder queue_;
     std::size_t active_ = 0;     // workers posted and not yet exited
     std::size_t in_flight_ = 0;  // slots held: by workers, and by pending vertices
     std::vector<std::size_t> free_flags_;

@@ -26,6 +26,9 @@ enum class Event : std::uint8_t { started = 0, finished = 1, skipped = 2 };
 
 enum class FailurePolicy : std::uint8_t { continue_walk, fail_fast };
 
+// Which ready vertex starts first (walk_priority.hpp).
+enum class Priority : std::uint8_t { none, critical_path, name };
+
 // The callback as the core sees it. `walk` is the walk (or sub-walk) the
 // vertex belongs to; `message` starts as nullptr and may be pointed at a
 // failure message, copied as soon as the callback returns.
@@ -105,6 +108,9 @@ struct WalkOptions {
     std::vector<PoolSpec> pools;
     std::vector<PoolNeed> pool_needs;
     RetryPolicy retry;
+    Priority priority = Priority::none;
+    // Per-vertex weights for Priority::critical_path; others weigh 1.
+    std::vector<std::pair<VertexId, std::uint64_t>> weights;
     // Pull mode: no pool and no callback; the host takes ready vertices with
     // Walk::next_ready and finishes each with Walk::complete. `threads` and
     // `thread_hooks` are ignored.

@@ -810,6 +810,17 @@ TEST(CliWalk, PoolsBoundTheVerticesThatMatchThem) {
     }
 }
 
+TEST(CliWalk, PriorityChoosesWhichReadyVertexStartsFirst) {
+    // z1 heads the longest chain, though "a" sorts first by name; a and z3,
+    // each one vertex from the end, go by name.
+    const std::string graph = "digraph { z3 -> z2 -> z1; a }";
+    EXPECT_EQ(dag({"walk", "-", "--parallelism", "1", "--priority", "critical-path"}, graph).out, "z1\nz2\na\nz3\n");
+    EXPECT_EQ(dag({"walk", "-", "--parallelism", "1", "--priority", "name"}, graph).out, "a\nz1\nz2\nz3\n");
+    Result r = dag({"walk", "-", "--priority", "fastest"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--priority"), std::string::npos) << r.err;
+}
+
 TEST(CliWalk, RetriesRunAFailedCommandAgain) {
     // Each command fails the first time it runs and succeeds the second.
     TempDir dir;

@@ -49,6 +49,7 @@ struct WalkOptions {
     PoolOptions pools;
     size_t retries = 0;
     uint64_t retry_delay_ms = 0;
+    dag_walk_priority priority = DAG_PRIORITY_NONE;
 };
 
 // Shared by the callback and the observer, which run on libdag's pool threads.
@@ -229,6 +230,7 @@ int walk(const WalkOptions &options) {
     walk_options.retries = options.retries;
     walk_options.retry_delay_ms = options.retry_delay_ms;
     walk_options.retry_doubling = 1;
+    walk_options.priority = options.priority;
     if (progress) {
         walk_options.observer = observe;
         walk_options.observer_data = &run;
@@ -309,6 +311,16 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "skipped as upstream failed")
         ->type_name("CMD");
     add_pool_options(*command, options->pools);
+    command->add_option("--priority", options->priority,
+                        "Which ready vertex starts first: critical-path (the longest chain of vertices "
+                        "still to run through it first), name (by name), or none (the default, the "
+                        "fastest order); ties by name. Reproducible with --parallelism 1")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, dag_walk_priority>{
+            {"none", DAG_PRIORITY_NONE},
+            {"critical-path", DAG_PRIORITY_CRITICAL_PATH},
+            {"name", DAG_PRIORITY_NAME}}))
+        ->default_str("none")
+        ->type_name("ORDER");
     command->add_option("--retries", options->retries,
                         "Run a failed vertex again up to N more times before it counts as failed "
                         "and what depends on it is skipped")

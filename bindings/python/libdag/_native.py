@@ -69,6 +69,11 @@ WALK_PENDING = 2
 FAILURE_CONTINUE = 0
 FAILURE_FAIL_FAST = 1
 
+# dag_walk_priority (1.3)
+PRIORITY_NONE = 0
+PRIORITY_CRITICAL_PATH = 1
+PRIORITY_NAME = 2
+
 # dag_traverse flags
 TRAVERSE_BREADTH_FIRST = 1
 TRAVERSE_REVERSE = 2
@@ -211,6 +216,10 @@ class WalkOptions(Structure):
         ("retry_vertices", uint64_p),
         ("retry_counts", POINTER(c_size_t)),
         ("retry_vertex_count", c_size_t),
+        ("priority", c_int),
+        ("weight_vertices", uint64_p),
+        ("weights", uint64_p),
+        ("weight_count", c_size_t),
     ]
 
 

@@ -255,6 +255,15 @@ pub const DAG_FAILURE_CONTINUE: dag_failure_policy = 0;
 /// Start nothing new.
 pub const DAG_FAILURE_FAIL_FAST: dag_failure_policy = 1;
 
+/// Which ready vertex starts first (`dag_walk_options.priority`, since 1.3).
+pub type dag_walk_priority = c_uint;
+/// 1.2's order, the default and the fastest.
+pub const DAG_PRIORITY_NONE: dag_walk_priority = 0;
+/// The longest remaining path first (weighted), ties by name, then id.
+pub const DAG_PRIORITY_CRITICAL_PATH: dag_walk_priority = 1;
+/// By name, then id.
+pub const DAG_PRIORITY_NAME: dag_walk_priority = 2;
+
 /// Observer events.
 pub type dag_walk_event = c_uint;
 /// A vertex's callback is about to run.
@@ -371,6 +380,15 @@ pub struct dag_walk_options {
     pub retry_counts: *const usize,
     /// Since 1.3: number of entries in `retry_vertices` and `retry_counts`.
     pub retry_vertex_count: usize,
+    /// Since 1.3: which ready vertex starts first.
+    pub priority: dag_walk_priority,
+    /// Since 1.3: vertices with a weight of their own for
+    /// `DAG_PRIORITY_CRITICAL_PATH` (others weigh 1).
+    pub weight_vertices: *const u64,
+    /// Since 1.3: the weight of each vertex in `weight_vertices`.
+    pub weights: *const u64,
+    /// Since 1.3: number of entries in `weight_vertices` and `weights`.
+    pub weight_count: usize,
 }
 
 /// A pool thread's start or exit hook (since 1.2).

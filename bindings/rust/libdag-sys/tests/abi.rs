@@ -69,6 +69,7 @@ fn walk_options_have_the_library_size_and_defaults() {
     assert!(opts.pool_names.is_null() && opts.pool_need_vertices.is_null());
     assert_eq!((opts.pool_count, opts.pool_need_count), (0, 0));
     assert_eq!((opts.retries, opts.retry_delay_ms, opts.retry_doubling), (0, 0, 0));
+    assert_eq!((opts.priority, opts.weight_count), (DAG_PRIORITY_NONE, 0));
 }
 
 #[test]

@@ -26,9 +26,10 @@ public:
     // Room for `extra` more entries; afterwards, pushing that many does not
     // allocate. Strong guarantee.
     void reserve_more(std::size_t extra) {
-        if (rank_)
-            heap_.reserve(heap_.size() + extra);
-        else
+        if (rank_) {
+            // Doubling: an exact reserve would copy the heap on every push.
+            if (heap_.size() + extra > heap_.capacity()) heap_.reserve(std::max(heap_.size() + extra, 2 * heap_.capacity()));
+        } else
             fifo_.reserve_more(extra);
     }
 

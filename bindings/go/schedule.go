@@ -9,6 +9,22 @@ import (
 	"unsafe"
 )
 
+// Priority says which ready vertex starts first (WalkOptions.Priority,
+// libdag 1.3). With one, ties go by name, then id, so a walk at
+// Parallelism 1 starts its vertices in the same order every time.
+type Priority int
+
+const (
+	// PriorityNone is libdag 1.2's order, the default and the fastest.
+	PriorityNone Priority = iota
+	// PriorityCriticalPath starts the vertex with the longest remaining
+	// path to the end of the walk first, each vertex counting its weight
+	// (WalkOptions.Weights, 1 unless given).
+	PriorityCriticalPath
+	// PriorityName goes by name.
+	PriorityName
+)
+
 // hasRetries reports whether some vertex may be tried more than once.
 func (opts *WalkOptions) hasRetries() bool {
 	if opts.Retries > 0 {
@@ -34,10 +50,14 @@ func (opts *WalkOptions) schedule(op string) (*C.dagbind_schedule, error) {
 	for _, pools := range opts.PoolNeeds {
 		needs += len(pools)
 	}
-	if len(opts.Pools) == 0 && needs == 0 && len(opts.VertexRetries) == 0 {
+	if opts.Priority < PriorityNone || opts.Priority > PriorityName {
+		return nil, newError(StatusInvalidArgument, op, "Priority is not a Priority")
+	}
+	if len(opts.Pools) == 0 && needs == 0 && len(opts.VertexRetries) == 0 && len(opts.Weights) == 0 {
 		return nil, nil
 	}
-	s := C.dagbind_schedule_new(C.size_t(len(opts.Pools)), C.size_t(needs), C.size_t(len(opts.VertexRetries)))
+	s := C.dagbind_schedule_new(C.size_t(len(opts.Pools)), C.size_t(needs), C.size_t(len(opts.VertexRetries)),
+		C.size_t(len(opts.Weights)))
 	if s == nil {
 		return nil, newError(StatusNoMemory, op, "out of memory")
 	}
@@ -80,6 +100,13 @@ func (opts *WalkOptions) schedule(op string) (*C.dagbind_schedule, error) {
 			return fail(newError(StatusInvalidArgument, op, "VertexRetries must not be negative"))
 		}
 		retryVertices[i], counts[i] = C.uint64_t(vertex), C.size_t(n)
+		i++
+	}
+	weightVertices := unsafe.Slice(s.weight_vertices, s.weight_count)
+	weights := unsafe.Slice(s.weights, s.weight_count)
+	i = 0
+	for vertex, w := range opts.Weights {
+		weightVertices[i], weights[i] = C.uint64_t(vertex), C.uint64_t(w)
 		i++
 	}
 	return s, nil

@@ -108,6 +108,41 @@ func TestPullWalkKeepsThePoolBound(t *testing.T) {
 	}
 }
 
+func TestTheLongestWeightedChainStartsFirst(t *testing.T) {
+	g, ids := build(t, "z3->z2", "z2->z1", "a")
+	order := func(opts dag.WalkOptions) []string {
+		var mu sync.Mutex
+		var started []string
+		opts.Parallelism = 1
+		if _, err := g.Walk(opts, func(id uint64) error {
+			name, _ := g.Name(id)
+			// libdag orders the calls; the race detector sees only Go's locks.
+			mu.Lock()
+			started = append(started, name)
+			mu.Unlock()
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return started
+	}
+	for _, c := range []struct {
+		opts dag.WalkOptions
+		want []string
+	}{
+		{dag.WalkOptions{Priority: dag.PriorityCriticalPath}, []string{"z1", "z2", "a", "z3"}},
+		{dag.WalkOptions{Priority: dag.PriorityName}, []string{"a", "z1", "z2", "z3"}},
+		{dag.WalkOptions{Priority: dag.PriorityCriticalPath, Weights: map[uint64]uint64{ids["a"]: 10}},
+			[]string{"a", "z1", "z2", "z3"}},
+	} {
+		if got := order(c.opts); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("priority %d: %v, want %v", c.opts.Priority, got, c.want)
+		}
+	}
+	_, err := g.Walk(dag.WalkOptions{Priority: 7}, func(uint64) error { return nil })
+	wantErr(t, "bad priority", err, dag.ErrInvalidArgument, "Priority")
+}
+
 func TestRetriesRecordEachAttempt(t *testing.T) {
 	g, ids := build(t, "app->db", "cache", "web->cache")
 	var mu sync.Mutex

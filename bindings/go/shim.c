@@ -77,7 +77,11 @@ static dag_status walk_options(dagbind_walk_config cfg, const uint64_t *always_r
         opts->retry_vertices = s->retry_vertices;
         opts->retry_counts = s->retry_counts;
         opts->retry_vertex_count = s->retry_vertex_count;
+        opts->weight_vertices = s->weight_vertices;
+        opts->weights = s->weights;
+        opts->weight_count = s->weight_count;
     }
+    opts->priority = (dag_walk_priority)cfg.priority;
     opts->retries = cfg.retries;
     opts->retry_delay_ms = cfg.retry_delay_ms;
     opts->retry_max_delay_ms = cfg.retry_max_delay_ms;
@@ -97,7 +101,7 @@ static void *array_of(size_t n, size_t size, int *failed) {
     return p;
 }
 
-dagbind_schedule *dagbind_schedule_new(size_t pools, size_t needs, size_t retry_vertices) {
+dagbind_schedule *dagbind_schedule_new(size_t pools, size_t needs, size_t retry_vertices, size_t weights) {
     dagbind_schedule *s = calloc(1, sizeof *s);
     if (s == NULL) {
         return NULL;
@@ -112,6 +116,9 @@ dagbind_schedule *dagbind_schedule_new(size_t pools, size_t needs, size_t retry_
     s->retry_vertex_count = retry_vertices;
     s->retry_vertices = array_of(retry_vertices, sizeof *s->retry_vertices, &failed);
     s->retry_counts = array_of(retry_vertices, sizeof *s->retry_counts, &failed);
+    s->weight_count = weights;
+    s->weight_vertices = array_of(weights, sizeof *s->weight_vertices, &failed);
+    s->weights = array_of(weights, sizeof *s->weights, &failed);
     if (failed) {
         dagbind_schedule_free(s);
         return NULL;
@@ -135,6 +142,8 @@ void dagbind_schedule_free(dagbind_schedule *s) {
     free(s->need_names);
     free(s->retry_vertices);
     free(s->retry_counts);
+    free(s->weight_vertices);
+    free(s->weights);
     free(s);
 }
 

@@ -36,10 +36,13 @@ typedef struct dagbind_schedule {
     uint64_t *retry_vertices;
     size_t *retry_counts;
     size_t retry_vertex_count;
+    uint64_t *weight_vertices;
+    uint64_t *weights;
+    size_t weight_count;
 } dagbind_schedule;
 
 /* A schedule with room for the counts given, every name NULL; NULL when out of memory. */
-dagbind_schedule *dagbind_schedule_new(size_t pools, size_t needs, size_t retry_vertices);
+dagbind_schedule *dagbind_schedule_new(size_t pools, size_t needs, size_t retry_vertices, size_t weights);
 
 /* Frees a schedule, its arrays and its names; NULL is ignored. */
 void dagbind_schedule_free(dagbind_schedule *s);
@@ -64,6 +67,7 @@ typedef struct dagbind_walk_config {
     uint64_t retry_delay_ms;
     uint64_t retry_max_delay_ms;
     int retry_doubling;
+    int priority;
 } dagbind_walk_config;
 
 /* dag_walk_start with the Go callback of the walk behind `handle`. */

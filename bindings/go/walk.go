@@ -87,6 +87,12 @@ type WalkOptions struct {
 	// RetryDoubling makes each retry wait twice as long as the one
 	// before; without it every retry waits RetryDelay.
 	RetryDoubling bool
+	// Priority says which ready vertex starts first (libdag 1.3).
+	Priority Priority
+	// Weights gives vertices a weight for PriorityCriticalPath, such as
+	// their expected duration; others weigh 1. An id not in the graph is
+	// ErrUnknownVertex.
+	Weights map[uint64]uint64
 }
 
 // Walk runs fn once for every vertex, each as soon as every dependency of
@@ -215,6 +221,7 @@ func (opts *WalkOptions) config(obs C.uintptr_t, sched *C.dagbind_schedule) C.da
 		retry_delay_ms:     millis(opts.RetryDelay),
 		retry_max_delay_ms: millis(opts.RetryMaxDelay),
 		retry_doubling:     cbool(opts.RetryDoubling),
+		priority:           C.int(opts.Priority),
 	}
 }
 

@@ -1,4 +1,4 @@
-"""Named limits (pools) and retries for a walk: dag_walk_options' 1.3 fields."""
+"""Named limits (pools), retries and priorities for a walk: dag_walk_options' 1.3 fields."""
 
 from __future__ import annotations
 
@@ -29,6 +29,13 @@ class Schedule:
         retry_doubling: each retry waits twice as long as the one before.
         retry_counts: vertex (id or name) to its own retry count, instead
             of ``retries``.
+        priority: which ready vertex starts first: "none" (the default,
+            the fastest), "critical-path" (the longest remaining path to
+            the end of the walk first, counted in `weights`) or "name";
+            ties by name, then id, so a walk at parallelism 1 starts its
+            vertices in the same order every time.
+        weights: vertex (id or name) to its weight for "critical-path"
+            (an expected duration, a non-negative int); others weigh 1.
 
     A pool a vertex needs that ``pools`` does not declare, or whose capacity
     is 0, is refused when the walk starts (InvalidArgumentError).
@@ -41,11 +48,17 @@ class Schedule:
     retry_max_delay: float = 0.0
     retry_doubling: bool = False
     retry_counts: Mapping[Vertex, int] = field(default_factory=dict)
+    priority: str = "none"
+    weights: Mapping[Vertex, int] = field(default_factory=dict)
 
     @property
     def has_retries(self) -> bool:
         """True when some vertex may be tried more than once."""
         return self.retries > 0 or any(count > 0 for count in self.retry_counts.values())
+
+
+_PRIORITIES = {"none": _native.PRIORITY_NONE, "critical-path": _native.PRIORITY_CRITICAL_PATH,
+               "name": _native.PRIORITY_NAME}
 
 
 def _names(names: List[str], who):
@@ -99,4 +112,14 @@ def apply_schedule(graph, schedule, opts, who, count):
             *(count(n, "a retry count", who) for n in schedule.retry_counts.values()))]
         opts.retry_vertices, opts.retry_counts = keep[-2:]
         opts.retry_vertex_count = len(ids)
+    if schedule.priority not in _PRIORITIES:
+        raise InvalidArgumentError(_native.E_INVALID_ARGUMENT,
+                                   f"{who}: priority is {schedule.priority!r}, not one of {', '.join(_PRIORITIES)}")
+    opts.priority = _PRIORITIES[schedule.priority]
+    if schedule.weights:
+        ids = [graph._vertex(vertex, who) for vertex in schedule.weights]
+        keep += [(ctypes.c_uint64 * len(ids))(*ids), (ctypes.c_uint64 * len(ids))(
+            *(count(w, "a weight", who) for w in schedule.weights.values()))]
+        opts.weight_vertices, opts.weights = keep[-2:]
+        opts.weight_count = len(ids)
     return keep

@@ -92,6 +92,26 @@ class PoolTest(unittest.TestCase):
             self.assertTrue(walker.wait().ok)
 
 
+class PriorityTest(unittest.TestCase):
+    def order(self, graph, schedule):
+        started = []
+        graph.walk(lambda v: started.append(graph.name(v)), parallelism=1, schedule=schedule)
+        return started
+
+    def test_the_longest_weighted_chain_starts_first(self):
+        graph, _ = build([("z3", "z2"), ("z2", "z1")], vertices=["a"])
+        self.assertEqual(self.order(graph, Schedule(priority="critical-path")), ["z1", "z2", "a", "z3"])
+        self.assertEqual(self.order(graph, Schedule(priority="name")), ["a", "z1", "z2", "z3"])
+        # Weighed by expected duration, the lone vertex outweighs the chain.
+        self.assertEqual(self.order(graph, Schedule(priority="critical-path", weights={"a": 10})),
+                         ["a", "z1", "z2", "z3"])
+
+    def test_an_unknown_priority_is_refused(self):
+        graph, _ = build(vertices=["a"])
+        with self.assertRaises(libdag.InvalidArgumentError):
+            graph.walk(lambda v: None, schedule=Schedule(priority="fastest"))
+
+
 class RetryTest(unittest.TestCase):
     def test_a_vertex_that_fails_twice_then_succeeds(self):
         graph, ids = build([("app", "db")])

@@ -94,6 +94,7 @@ pub use error::{BoxError, Error, Result, Status};
 pub use graph::{Format, Graph, VertexId};
 pub use options::{EventKind, WalkEvent, WalkOptions};
 pub use report::{VertexReport, VertexStatus, Vertices, WalkReport};
+pub use schedule::Priority;
 pub use select::Select;
 pub use update::WalkUpdate;
 pub use walker::{GraphRef, Pending, Ready, Vertex, Walker};

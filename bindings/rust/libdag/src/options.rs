@@ -15,7 +15,7 @@ use crate::error::{check, Result};
 use crate::graph::VertexId;
 use crate::raw::{drop_payload, id_ptr};
 use crate::report::VertexStatus;
-use crate::schedule::Schedule;
+use crate::schedule::{Priority, Schedule};
 
 /// A walk's observer, shared by its options and the walk.
 pub(crate) type Observer = Arc<dyn Fn(&WalkEvent) + Send + Sync>;
@@ -206,6 +206,23 @@ impl WalkOptions {
     #[must_use]
     pub fn retry_doubling(mut self, doubling: bool) -> WalkOptions {
         self.schedule.retry_doubling = doubling;
+        self
+    }
+
+    /// Which ready vertex starts first (libdag 1.3); default
+    /// [`Priority::None`].
+    #[must_use]
+    pub fn priority(mut self, priority: Priority) -> WalkOptions {
+        self.schedule.priority = priority;
+        self
+    }
+
+    /// `vertex`'s weight for [`Priority::CriticalPath`] (libdag 1.3), such
+    /// as its expected duration; other vertices weigh 1. An id not in the
+    /// graph fails the walk with [`Status::UnknownVertex`](crate::Status::UnknownVertex).
+    #[must_use]
+    pub fn weight(mut self, vertex: VertexId, weight: u64) -> WalkOptions {
+        self.schedule.add_weight(vertex, weight);
         self
     }
 

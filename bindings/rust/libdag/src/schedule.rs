@@ -52,7 +52,22 @@ unsafe impl Send for CNames {}
 // SAFETY: as above.
 unsafe impl Sync for CNames {}
 
-/// What [`WalkOptions`](crate::WalkOptions) says about pools and retries.
+/// Which ready vertex starts first ([`WalkOptions::priority`](crate::WalkOptions::priority), libdag 1.3).
+/// With a priority, ties go by name, then id, so a walk at parallelism 1
+/// starts its vertices in the same order every time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Priority {
+    /// libdag 1.2's order, the default and the fastest.
+    #[default]
+    None,
+    /// The longest remaining path to the end of the walk first, each vertex
+    /// counting its [`weight`](crate::WalkOptions::weight) (1 unless given).
+    CriticalPath,
+    /// By name.
+    Name,
+}
+
+/// What [`WalkOptions`](crate::WalkOptions) says about pools, retries and priorities.
 #[derive(Clone, Default)]
 pub(crate) struct Schedule {
     pool_names: CNames,
@@ -65,6 +80,9 @@ pub(crate) struct Schedule {
     pub(crate) retry_doubling: bool,
     retry_vertices: Vec<VertexId>,
     retry_counts: Vec<usize>,
+    pub(crate) priority: Priority,
+    weight_vertices: Vec<VertexId>,
+    weights: Vec<u64>,
     // A name holding a NUL byte, refused when the walk starts.
     bad_name: Option<String>,
 }
@@ -90,6 +108,11 @@ impl Schedule {
             self.need_vertices.push(vertex);
             self.need_names.push(c);
         }
+    }
+
+    pub(crate) fn add_weight(&mut self, vertex: VertexId, weight: u64) {
+        self.weight_vertices.push(vertex);
+        self.weights.push(weight);
     }
 
     pub(crate) fn add_vertex_retries(&mut self, vertex: VertexId, retries: usize) {
@@ -121,6 +144,16 @@ impl Schedule {
             opts.retry_vertices = id_ptr(&self.retry_vertices);
             opts.retry_counts = self.retry_counts.as_ptr();
             opts.retry_vertex_count = self.retry_vertices.len();
+        }
+        opts.priority = match self.priority {
+            Priority::None => sys::DAG_PRIORITY_NONE,
+            Priority::CriticalPath => sys::DAG_PRIORITY_CRITICAL_PATH,
+            Priority::Name => sys::DAG_PRIORITY_NAME,
+        };
+        if !self.weights.is_empty() {
+            opts.weight_vertices = id_ptr(&self.weight_vertices);
+            opts.weights = self.weights.as_ptr();
+            opts.weight_count = self.weights.len();
         }
         Ok(())
     }

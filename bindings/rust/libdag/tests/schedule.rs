@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use libdag::{Graph, Status, VertexId, VertexStatus, WalkOptions};
+use libdag::{Graph, Priority, Status, VertexId, VertexStatus, WalkOptions};
 
 #[derive(Debug)]
 struct Failure(String);
@@ -103,6 +103,40 @@ fn a_pull_walk_hands_out_only_what_the_pool_allows() {
     let second = walker.next_ready(now).unwrap().expect("the pool's slot is free again");
     second.complete(Ok::<(), Failure>(())).unwrap();
     assert!(walker.wait().unwrap().ok());
+}
+
+#[test]
+fn the_longest_weighted_chain_starts_first() {
+    let mut g = Graph::new().unwrap();
+    let ids = vertices(&mut g, &["z1", "z2", "z3", "a"]);
+    g.connect(ids[1], ids[0]).unwrap();
+    g.connect(ids[2], ids[1]).unwrap();
+    let order = |options: WalkOptions| {
+        let started = Mutex::new(Vec::new());
+        g.walk(&options.parallelism(1), |v| {
+            started.lock().unwrap().push(v);
+            Ok::<(), Failure>(())
+        })
+        .unwrap();
+        started.into_inner().unwrap()
+    };
+    let (z1, z2, z3, a) = (ids[0], ids[1], ids[2], ids[3]);
+    assert_eq!(
+        order(WalkOptions::new().priority(Priority::CriticalPath)),
+        vec![z1, z2, a, z3]
+    );
+    assert_eq!(
+        order(WalkOptions::new().priority(Priority::Name)),
+        vec![a, z1, z2, z3]
+    );
+    assert_eq!(
+        order(
+            WalkOptions::new()
+                .priority(Priority::CriticalPath)
+                .weight(a, 10)
+        ),
+        vec![a, z1, z2, z3]
+    );
 }
 
 #[test]

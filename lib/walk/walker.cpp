@@ -143,23 +143,50 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
             throw Error(Errc::invalid_argument, "pool '" + p.name + "' is declared twice");
         capacities.push_back(p.capacity);
     }
-    std::unordered_map<const Slot *, std::vector<std::uint32_t>> needs;
+    // Each need checked, then laid out by dense index (walk_pools.hpp).
+    std::vector<std::pair<Snapshot::Index, std::uint32_t>> needs;
+    needs.reserve(options.pool_needs.size());
+    const std::string *last_name = nullptr;
+    std::uint32_t last_pool = 0;
     for (const PoolNeed &n : options.pool_needs) {
         const Snapshot::Index i = snap_->index_of(n.vertex);
         if (i == Snapshot::npos)
             throw Error(Errc::unknown_vertex, "vertex " + std::to_string(n.vertex) + " needs pool '" + n.pool +
                                                   "' but is not in the graph");
-        auto p = index.find(n.pool);
-        if (p == index.end())
-            throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" + n.pool +
-                                                    "', which the walk does not declare");
-        if (capacities[p->second] == 0)
+        // Most needs name the pool the one before named: no hash then.
+        if (!last_name || *last_name != n.pool) {
+            auto p = index.find(n.pool);
+            if (p == index.end())
+                throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" +
+                                                        n.pool + "', which the walk does not declare");
+            last_name = &n.pool;
+            last_pool = p->second;
+        }
+        if (capacities[last_pool] == 0)
             throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" + n.pool +
                                                     "', whose capacity is 0: it could never run");
-        auto &list = needs[&slot_at(i)];
-        if (std::find(list.begin(), list.end(), p->second) == list.end()) list.push_back(p->second);
+        needs.emplace_back(i, last_pool);
     }
-    return std::make_unique<walk_detail::Pools>(std::move(capacities), std::move(needs));
+    const std::size_t count = snap_->size();
+    std::vector<std::uint32_t> offsets(count + 1, 0), pools(needs.size());
+    for (auto [i, p] : needs) ++offsets[i + 1];
+    for (std::size_t i = 0; i < count; ++i) offsets[i + 1] += offsets[i];
+    std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+    for (auto [i, p] : needs) {
+        // A pool needed twice by one vertex counts once.
+        const auto begin = pools.begin() + offsets[i], end = pools.begin() + fill[i];
+        if (std::find(begin, end, p) == end) pools[fill[i]++] = p;
+    }
+    // Closes the gaps the repeated needs left.
+    std::uint32_t out = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t from = offsets[i], to = fill[i];
+        offsets[i] = out;
+        for (std::uint32_t k = from; k != to; ++k) pools[out++] = pools[k];
+    }
+    offsets[count] = out;
+    pools.resize(out);
+    return std::make_unique<walk_detail::Pools>(*this, std::move(capacities), std::move(offsets), std::move(pools));
 }
 
 Walk::~Walk() {

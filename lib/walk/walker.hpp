@@ -121,6 +121,7 @@ public:
 
 private:
     friend class walk_detail::Executor;
+    friend class walk_detail::Pools;
     using Slot = walk_detail::Slot;
 
     Walk(Graph &graph, Visitor visitor, void *tag,

@@ -7,7 +7,7 @@
 // and bytes of fresh memory per vertex (faults x 4 KiB / vertices), and the
 // process's peak RSS growth over the row.
 //
-//   surface_walk_bench [shape=all] [repetitions=5] [threads=1]
+//   surface_walk_bench [shape=all] [repetitions=5] [threads=1] [pools|priority]
 #include <dag/dag.h>
 
 #include <sys/resource.h>
@@ -121,7 +121,7 @@ void print(const std::string &shape, const char *what, const Row &r, double peer
 
 dag_walk_result empty(dag_walker *, uint64_t, const char **, void *) { return DAG_WALK_OK; }
 
-void bench_shape(const std::string &name, int reps, std::size_t threads) {
+void bench_shape(const std::string &name, int reps, std::size_t threads, bool pools, bool priority) {
     Shape s = make_shape(name);
 
     // The floor: one pass of Kahn's algorithm over CSR arrays built outside.
@@ -204,6 +204,32 @@ void bench_shape(const std::string &name, int reps, std::size_t threads) {
         dag_walk_free(w);
     };
     print(name, "pull walk, no timestamps, no report", measure(s.n, reps, pull), peer);
+    if (pools) {
+        // Every vertex needs one pool as wide as the parallelism: the pool's
+        // bookkeeping in full, with no vertex ever kept waiting by it.
+        const char *pool_name = "all";
+        const std::size_t capacity = threads;
+        std::vector<const char *> need_names(s.n, pool_name);
+        o.pool_names = &pool_name;
+        o.pool_capacities = &capacity;
+        o.pool_count = 1;
+        o.pool_need_vertices = ids.data();
+        o.pool_need_names = need_names.data();
+        o.pool_need_count = s.n;
+        print(name, "pool all need, no timestamps, no rep", measure(s.n, reps, walk(false)), peer);
+        o.pool_need_count = 0;
+        print(name, "pool none need, no timestamps, no rep", measure(s.n, reps, walk(false)), peer);
+        o.pool_count = 0;
+    }
+    if (priority) {
+        // The ranks (computed as each walk starts) and the ranked queue;
+        // the graph's vertices are unnamed, so ties go by id.
+        o.priority = DAG_PRIORITY_CRITICAL_PATH;
+        print(name, "critical path, no timestamps, no rep", measure(s.n, reps, walk(false)), peer);
+        o.priority = DAG_PRIORITY_NAME;
+        print(name, "name order, no timestamps, no rep", measure(s.n, reps, walk(false)), peer);
+        o.priority = DAG_PRIORITY_NONE;
+    }
     dag_free(g);
 }
 
@@ -213,6 +239,10 @@ int main(int argc, char **argv) {
     const std::string which = argc > 1 ? argv[1] : "all";
     const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
     const std::size_t threads = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 1;
+    // The pool and priority rows need a 1.3 library: left out, the same
+    // binary measures an older one (LD_LIBRARY_PATH) on the other rows.
+    const bool pools = argc > 4 && std::string(argv[4]) == "pools";
+    const bool priority = argc > 4 && std::string(argv[4]) == "priority";
 #if !defined(DAG_BENCH_TASKFLOW)
     std::printf("Taskflow rows skipped: ../shared/peers/taskflow was not found at configure time\n");
 #endif
@@ -224,5 +254,5 @@ int main(int argc, char **argv) {
 #endif
     );
     for (const char *shape : {"chain", "tree", "grid", "fanout", "random"})
-        if (which == "all" || which == shape) bench_shape(shape, reps, threads);
+        if (which == "all" || which == shape) bench_shape(shape, reps, threads, pools, priority);
 }

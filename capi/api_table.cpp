@@ -123,6 +123,8 @@ const dag_api_table table = {
     dag_build_options_init,
     dag_build,
     dag_builder_warnings,
+    dag_walk_report_attempts,
+    dag_walk_report_attempt_message,
 };
 
 }  // namespace

@@ -146,6 +146,49 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
         dag::capi::require_id_count(o->always_run_count, "opts->always_run_count");
         r.always_run.assign(o->always_run, o->always_run + o->always_run_count);
     }
+    if (o->pool_count) {
+        require(o->pool_names, "opts->pool_names");
+        require(o->pool_capacities, "opts->pool_capacities");
+        dag::capi::require_id_count(o->pool_count, "opts->pool_count");
+        for (std::size_t i = 0; i < o->pool_count; ++i) {
+            require(o->pool_names[i], ("opts->pool_names[" + std::to_string(i) + "]").c_str());
+            r.pools.push_back(dag::PoolSpec{o->pool_names[i], o->pool_capacities[i]});
+        }
+    }
+    if (o->pool_need_count) {
+        require(o->pool_need_vertices, "opts->pool_need_vertices");
+        require(o->pool_need_names, "opts->pool_need_names");
+        dag::capi::require_id_count(o->pool_need_count, "opts->pool_need_count");
+        for (std::size_t i = 0; i < o->pool_need_count; ++i) {
+            require(o->pool_need_names[i], ("opts->pool_need_names[" + std::to_string(i) + "]").c_str());
+            r.pool_needs.push_back(dag::PoolNeed{o->pool_need_vertices[i], o->pool_need_names[i]});
+        }
+    }
+    r.retry.retries = o->retries;
+    // Milliseconds past what nanoseconds hold would wrap: capped at a year.
+    constexpr std::uint64_t year_ms = 365ull * 24 * 3600 * 1000;
+    r.retry.delay = std::chrono::milliseconds(std::min(o->retry_delay_ms, year_ms));
+    r.retry.max_delay = std::chrono::milliseconds(std::min(o->retry_max_delay_ms, year_ms));
+    r.retry.doubling = o->retry_doubling != 0;
+    if (o->retry_vertex_count) {
+        require(o->retry_vertices, "opts->retry_vertices");
+        require(o->retry_counts, "opts->retry_counts");
+        dag::capi::require_id_count(o->retry_vertex_count, "opts->retry_vertex_count");
+        for (std::size_t i = 0; i < o->retry_vertex_count; ++i)
+            r.retry.per_vertex.emplace_back(o->retry_vertices[i], o->retry_counts[i]);
+    }
+    switch (raw(o->priority)) {
+    case DAG_PRIORITY_NONE: r.priority = dag::Priority::none; break;
+    case DAG_PRIORITY_CRITICAL_PATH: r.priority = dag::Priority::critical_path; break;
+    case DAG_PRIORITY_NAME: r.priority = dag::Priority::name; break;
+    default: throw ApiError{DAG_E_INVALID_ARGUMENT, "opts->priority is not a dag_walk_priority"};
+    }
+    if (o->weight_count && r.priority == dag::Priority::critical_path) {
+        require(o->weight_vertices, "opts->weight_vertices");
+        require(o->weights, "opts->weights");
+        dag::capi::require_id_count(o->weight_count, "opts->weight_count");
+        for (std::size_t i = 0; i < o->weight_count; ++i) r.weights.emplace_back(o->weight_vertices[i], o->weights[i]);
+    }
     return r;
 }
 
@@ -487,6 +530,32 @@ dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_t vertex
         if (out_message) *out_message = v->message;
         if (out_start_ns) *out_start_ns = v->start_ns;
         if (out_end_ns) *out_end_ns = v->end_ns;
+    });
+}
+
+dag_status dag_walk_report_attempts(const dag_walk_report *report, uint64_t vertex, size_t *out_attempts,
+                                   dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(report, "report");
+        require(out_attempts, "out_attempts");
+        const std::optional<dag::VertexReport> v = report->report.find(vertex);
+        if (!v) throw ApiError{DAG_E_UNKNOWN_VERTEX, "vertex " + std::to_string(vertex) + " is not in the report"};
+        *out_attempts = v->attempts;
+    });
+}
+
+dag_status dag_walk_report_attempt_message(const dag_walk_report *report, uint64_t vertex, size_t attempt,
+                                          const char **out_message, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(report, "report");
+        require(out_message, "out_message");
+        const std::optional<dag::VertexReport> v = report->report.find(vertex);
+        if (!v) throw ApiError{DAG_E_UNKNOWN_VERTEX, "vertex " + std::to_string(vertex) + " is not in the report"};
+        if (attempt >= v->attempts)
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "attempt " + std::to_string(attempt) + " of vertex " +
+                                                       std::to_string(vertex) + ": it made " +
+                                                       std::to_string(v->attempts)};
+        *out_message = v->attempt_messages ? (*v->attempt_messages)[attempt].c_str() : v->message;
     });
 }
 

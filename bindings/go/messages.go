@@ -84,6 +84,8 @@ var goNames = map[string]string{
 	"dag_walk_update_remove_vertex":        "WalkUpdate.RemoveVertex",
 	"dag_walk_apply":                       "Vertex.Apply",
 	"dag_walk_report_read":                 "Walk",
+	"dag_walk_report_attempts":             "Walk",
+	"dag_walk_report_attempt_message":      "Walk",
 }
 
 // cTerms turns the C names libdag's messages use for arguments and values

@@ -65,6 +65,11 @@ func Walk(ctx context.Context, g *Graph, fn func(ctx context.Context, v Vertex) 
 	case opts.Parallelism < 0:
 		return nil, newError(StatusInvalidArgument, "Walk", "Parallelism must not be negative")
 	}
+	sched, err := opts.schedule("Walk")
+	if err != nil {
+		return nil, err
+	}
+	defer C.dagbind_schedule_free(sched)
 	ptr, err := g.handle().beginWrite("Walk")
 	if err != nil {
 		return nil, err
@@ -74,7 +79,7 @@ func Walk(ctx context.Context, g *Graph, fn func(ctx context.Context, v Vertex) 
 	always, alwaysCount := idsArg(opts.AlwaysRun)
 	var root *C.dag_walker
 	var cerr *C.dag_error
-	status := C.dagbind_walk_begin(ptr, opts.config(obs), always, alwaysCount, &root, &cerr)
+	status := C.dagbind_walk_begin(ptr, opts.config(obs, sched), always, alwaysCount, &root, &cerr)
 	// The walk holds the graph from here: libdag refuses changes and lets
 	// reads through, and callbacks reading g must not wait on a writer.
 	g.h.endWrite()
@@ -84,6 +89,7 @@ func Walk(ctx context.Context, g *Graph, fn func(ctx context.Context, v Vertex) 
 	walkCtx, stopCallbacks := context.WithCancel(ctx)
 	defer stopCallbacks()
 	r := &pullRun{root: root, graph: ptr, fn: fn, ctx: walkCtx}
+	r.outcomes.retries = opts.hasRetries()
 	defer r.free()
 
 	stopWatching := make(chan struct{})

@@ -56,6 +56,13 @@ type VertexResult struct {
 	// from the start of the walk; both 0 if it never ran or the walk had
 	// NoTimestamps. Start is never before the End of any dependency.
 	Start, End time.Duration
+	// Attempts is how many times the callback was called: 0 if it never
+	// ran, more than 1 when failed attempts were tried again
+	// (WalkOptions.Retries).
+	Attempts int
+	// AttemptMessages holds each attempt's message, oldest first ("" for
+	// none), when the vertex ran more than once; nil otherwise.
+	AttemptMessages []string
 }
 
 // WalkReport is the outcome of a walk, vertex by vertex. It is a plain Go
@@ -132,6 +139,9 @@ type outcomes struct {
 	// the walk was cancelled: completed ok in libdag, so that their
 	// dependents end cancelled, and reported cancelled.
 	interrupted map[uint64]bool
+	// retries is set when a vertex may run more than once: the report
+	// then asks libdag for each vertex's attempts.
+	retries bool
 }
 
 // failed records err as vertex's error.
@@ -181,8 +191,16 @@ func takeReport(report *C.dag_walk_report, o *outcomes) (*WalkReport, error) {
 			if *c.message != 0 {
 				v.Message = C.GoString(c.message)
 			}
+			if v.Ran {
+				v.Attempts = 1
+			}
 		}
 		first += int(written)
+	}
+	if o.retries {
+		if err := readAttempts(report, r.Vertices); err != nil {
+			return nil, err
+		}
 	}
 	for s := range r.counts {
 		r.counts[s] = int(C.dag_walk_report_count(report, C.dag_vertex_status(s)))
@@ -209,6 +227,34 @@ func takeReport(report *C.dag_walk_report, o *outcomes) (*WalkReport, error) {
 	}
 	r.firstErr = o.errs[r.FirstError]
 	return r, nil
+}
+
+// readAttempts fills in the attempts of the vertices that ran.
+func readAttempts(report *C.dag_walk_report, vertices []VertexResult) error {
+	for i := range vertices {
+		v := &vertices[i]
+		if !v.Ran {
+			continue
+		}
+		var n C.size_t
+		var cerr *C.dag_error
+		if err := check(C.dag_walk_report_attempts(report, C.uint64_t(v.ID), &n, &cerr), cerr); err != nil {
+			return err
+		}
+		v.Attempts = int(n)
+		if n < 2 {
+			continue
+		}
+		v.AttemptMessages = make([]string, n)
+		for a := range v.AttemptMessages {
+			var text *C.char
+			if err := check(C.dag_walk_report_attempt_message(report, C.uint64_t(v.ID), C.size_t(a), &text, &cerr), cerr); err != nil {
+				return err
+			}
+			v.AttemptMessages[a] = C.GoString(text)
+		}
+	}
+	return nil
 }
 
 // find returns a pointer to vertex id's result.

@@ -1,6 +1,7 @@
 #include "shim.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "_cgo_export.h"
 
@@ -65,7 +66,85 @@ static dag_status walk_options(dagbind_walk_config cfg, const uint64_t *always_r
         opts->event_observer = event_trampoline;
         opts->event_observer_data = (void *)cfg.observer;
     }
+    const dagbind_schedule *s = (const dagbind_schedule *)cfg.schedule;
+    if (s != NULL) {
+        opts->pool_names = (const char *const *)s->pool_names;
+        opts->pool_capacities = s->pool_capacities;
+        opts->pool_count = s->pool_count;
+        opts->pool_need_vertices = s->need_vertices;
+        opts->pool_need_names = (const char *const *)s->need_names;
+        opts->pool_need_count = s->need_count;
+        opts->retry_vertices = s->retry_vertices;
+        opts->retry_counts = s->retry_counts;
+        opts->retry_vertex_count = s->retry_vertex_count;
+        opts->weight_vertices = s->weight_vertices;
+        opts->weights = s->weights;
+        opts->weight_count = s->weight_count;
+    }
+    opts->priority = (dag_walk_priority)cfg.priority;
+    opts->retries = cfg.retries;
+    opts->retry_delay_ms = cfg.retry_delay_ms;
+    opts->retry_max_delay_ms = cfg.retry_max_delay_ms;
+    opts->retry_doubling = cfg.retry_doubling;
     return DAG_OK;
+}
+
+/* calloc of n elements, NULL (not an allocation) for none. */
+static void *array_of(size_t n, size_t size, int *failed) {
+    if (n == 0) {
+        return NULL;
+    }
+    void *p = calloc(n, size);
+    if (p == NULL) {
+        *failed = 1;
+    }
+    return p;
+}
+
+dagbind_schedule *dagbind_schedule_new(size_t pools, size_t needs, size_t retry_vertices, size_t weights) {
+    dagbind_schedule *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        return NULL;
+    }
+    int failed = 0;
+    s->pool_count = pools;
+    s->pool_names = array_of(pools, sizeof *s->pool_names, &failed);
+    s->pool_capacities = array_of(pools, sizeof *s->pool_capacities, &failed);
+    s->need_count = needs;
+    s->need_vertices = array_of(needs, sizeof *s->need_vertices, &failed);
+    s->need_names = array_of(needs, sizeof *s->need_names, &failed);
+    s->retry_vertex_count = retry_vertices;
+    s->retry_vertices = array_of(retry_vertices, sizeof *s->retry_vertices, &failed);
+    s->retry_counts = array_of(retry_vertices, sizeof *s->retry_counts, &failed);
+    s->weight_count = weights;
+    s->weight_vertices = array_of(weights, sizeof *s->weight_vertices, &failed);
+    s->weights = array_of(weights, sizeof *s->weights, &failed);
+    if (failed) {
+        dagbind_schedule_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void dagbind_schedule_free(dagbind_schedule *s) {
+    if (s == NULL) {
+        return;
+    }
+    for (size_t i = 0; s->pool_names != NULL && i < s->pool_count; ++i) {
+        free(s->pool_names[i]);
+    }
+    for (size_t i = 0; s->need_names != NULL && i < s->need_count; ++i) {
+        free(s->need_names[i]);
+    }
+    free(s->pool_names);
+    free(s->pool_capacities);
+    free(s->need_vertices);
+    free(s->need_names);
+    free(s->retry_vertices);
+    free(s->retry_counts);
+    free(s->weight_vertices);
+    free(s->weights);
+    free(s);
 }
 
 dag_status dagbind_walk_start(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,

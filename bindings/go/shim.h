@@ -22,11 +22,38 @@ dag_status dagbind_traverse(const dag_graph *g, const uint64_t *start, size_t co
                             unsigned flags, uintptr_t handle, dag_error **err);
 
 /*
+ * The walk's pools and per-vertex retry counts (dag_walk_options' 1.3
+ * arrays), in C memory: Go fills the arrays of dagbind_schedule_new, and
+ * the names are C strings the schedule owns.
+ */
+typedef struct dagbind_schedule {
+    char **pool_names;
+    size_t *pool_capacities;
+    size_t pool_count;
+    uint64_t *need_vertices;
+    char **need_names;
+    size_t need_count;
+    uint64_t *retry_vertices;
+    size_t *retry_counts;
+    size_t retry_vertex_count;
+    uint64_t *weight_vertices;
+    uint64_t *weights;
+    size_t weight_count;
+} dagbind_schedule;
+
+/* A schedule with room for the counts given, every name NULL; NULL when out of memory. */
+dagbind_schedule *dagbind_schedule_new(size_t pools, size_t needs, size_t retry_vertices, size_t weights);
+
+/* Frees a schedule, its arrays and its names; NULL is ignored. */
+void dagbind_schedule_free(dagbind_schedule *s);
+
+/*
  * Walk options as scalars, so that Go can pass them on the stack: cgo
  * forbids passing Go memory that holds a Go pointer, and dag_walk_options
  * holds one (always_run), which travels as its own argument instead.
  * Zero parallelism or threads keeps libdag's default; `observer` is the
- * cgo.Handle of the Go observer, 0 for none.
+ * cgo.Handle of the Go observer, 0 for none; `schedule` a
+ * dagbind_schedule pointer, 0 for none.
  */
 typedef struct dagbind_walk_config {
     size_t parallelism;
@@ -35,6 +62,12 @@ typedef struct dagbind_walk_config {
     int fail_fast;
     int timestamps;
     uintptr_t observer;
+    uintptr_t schedule;
+    size_t retries;
+    uint64_t retry_delay_ms;
+    uint64_t retry_max_delay_ms;
+    int retry_doubling;
+    int priority;
 } dagbind_walk_config;
 
 /* dag_walk_start with the Go callback of the walk behind `handle`. */

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -58,6 +59,40 @@ type WalkOptions struct {
 	// done when Walk is called runs nothing: Walk returns a nil report and
 	// that error.
 	Context context.Context
+	// Pools declares named limits (libdag 1.3): at most Pools[name] of
+	// the vertices that need pool name run at once, a pending vertex
+	// counting as running. A vertex starts only with a slot in every pool
+	// it needs and in Parallelism, all taken at once, so pools needed
+	// together cannot deadlock; vertices waiting for a full pool do not
+	// hold up ready vertices that need other pools, or none.
+	Pools map[string]int
+	// PoolNeeds maps a vertex to the pools it needs, a slot in each. A
+	// pool Pools does not declare, or one of capacity 0, is refused with
+	// ErrInvalidArgument before anything runs; an id not in the graph
+	// with ErrUnknownVertex.
+	PoolNeeds map[uint64][]string
+	// Retries is how many more times a failed vertex is tried (libdag
+	// 1.3) before it counts as failed and its dependents are skipped.
+	// Cancellation and FailFast stop retries. VertexResult.Attempts and
+	// AttemptMessages tell each attempt.
+	Retries int
+	// VertexRetries gives vertices a retry count of their own instead of
+	// Retries.
+	VertexRetries map[uint64]int
+	// RetryDelay is the wait before a vertex's first retry, in whole
+	// milliseconds; it holds no slot and no thread.
+	RetryDelay time.Duration
+	// RetryMaxDelay caps the wait; 0 for no cap.
+	RetryMaxDelay time.Duration
+	// RetryDoubling makes each retry wait twice as long as the one
+	// before; without it every retry waits RetryDelay.
+	RetryDoubling bool
+	// Priority says which ready vertex starts first (libdag 1.3).
+	Priority Priority
+	// Weights gives vertices a weight for PriorityCriticalPath, such as
+	// their expected duration; others weigh 1. An id not in the graph is
+	// ErrUnknownVertex.
+	Weights map[uint64]uint64
 }
 
 // Walk runs fn once for every vertex, each as soon as every dependency of
@@ -101,7 +136,13 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 		// Starting would let vertices run before the cancellation lands.
 		return nil, &Error{Status: StatusCancelled, Message: "dag: Walk: " + ctx.Err().Error(), cause: ctx.Err()}
 	}
+	sched, err := opts.schedule("Walk")
+	if err != nil {
+		return nil, err
+	}
+	defer C.dagbind_schedule_free(sched)
 	state := &walkState{fn: fn}
+	state.outcomes.retries = opts.hasRetries()
 	h := cgo.NewHandle(state)
 	// Deleted once the walk is freed and its callbacks have all returned.
 	defer h.Delete()
@@ -112,7 +153,7 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	}
 	obs, releaseObserver := newObserver(opts.Observer, ptr)
 	defer releaseObserver()
-	cfg := opts.config(obs)
+	cfg := opts.config(obs, sched)
 	always, alwaysCount := idsArg(opts.AlwaysRun)
 	if opts.Context == nil || opts.Context.Done() == nil {
 		// Nothing can cancel the walk: start and wait in one call. The
@@ -165,15 +206,22 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	return walkResult(status, creport, cerr, &state.outcomes, cause)
 }
 
-// config turns the options into the shim's; obs is the observer's handle.
-func (opts *WalkOptions) config(obs C.uintptr_t) C.dagbind_walk_config {
+// config turns the options into the shim's; obs is the observer's handle,
+// sched what opts.schedule made.
+func (opts *WalkOptions) config(obs C.uintptr_t, sched *C.dagbind_schedule) C.dagbind_walk_config {
 	return C.dagbind_walk_config{
-		parallelism: C.size_t(opts.Parallelism),
-		threads:     C.size_t(opts.Threads),
-		reverse:     cbool(opts.Reverse),
-		fail_fast:   cbool(opts.FailFast),
-		timestamps:  cbool(!opts.NoTimestamps),
-		observer:    obs,
+		parallelism:        C.size_t(opts.Parallelism),
+		threads:            C.size_t(opts.Threads),
+		reverse:            cbool(opts.Reverse),
+		fail_fast:          cbool(opts.FailFast),
+		timestamps:         cbool(!opts.NoTimestamps),
+		observer:           obs,
+		schedule:           C.uintptr_t(uintptr(unsafe.Pointer(sched))),
+		retries:            C.size_t(opts.Retries),
+		retry_delay_ms:     millis(opts.RetryDelay),
+		retry_max_delay_ms: millis(opts.RetryMaxDelay),
+		retry_doubling:     cbool(opts.RetryDoubling),
+		priority:           C.int(opts.Priority),
 	}
 }
 

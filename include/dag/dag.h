@@ -2152,6 +2152,37 @@ typedef enum dag_failure_policy {
     DAG_FAILURE_FAIL_FAST = 1
 } dag_failure_policy;
 
+/**
+ * Which ready vertex starts first (dag_walk_options.priority). With a
+ * priority, the walk's ready vertices start in a total order, so a walk at
+ * parallelism 1 (or with one thread) starts its vertices in the same order
+ * every time; names compare bytewise, named vertices before unnamed ones.
+ * Vertices of sub-walks and vertices added by updates have no rank: they
+ * start after every ranked ready vertex, in the order they became ready.
+ * The ranks are computed once as the walk starts, in O(V log V + E) time
+ * and 4 bytes a vertex.
+ * @since 1.3
+ */
+typedef enum dag_walk_priority {
+    /**
+     * The default and the order of 1.2: ready vertices start about in the
+     * order they became ready, and a worker that finishes a vertex runs the
+     * first dependent it releases itself; fastest, not specified further.
+     */
+    DAG_PRIORITY_NONE = 0,
+    /**
+     * The longest remaining path first: a vertex's rank is the length of the
+     * longest path from it to the end of the walk, through what waits for it
+     * (its dependents; with `reverse`, its dependencies), itself included,
+     * each vertex counting its weight (dag_walk_options.weights, default 1);
+     * ties by name, then id. Ninja's order: what holds up most work starts
+     * earliest.
+     */
+    DAG_PRIORITY_CRITICAL_PATH = 1,
+    /** By name, then id. */
+    DAG_PRIORITY_NAME = 2
+} dag_walk_priority;
+
 /** Observer events. */
 typedef enum dag_walk_event {
     /** A vertex's callback is about to run. */
@@ -2364,6 +2395,105 @@ typedef struct dag_walk_options {
     dag_walk_event_fn event_observer;
     /** Passed to event_observer as its last argument. Default NULL. @since 1.2 */
     void *event_observer_data;
+    /* ---- 1.3 ---- */
+    /**
+     * Named limits (pools): pool i is named pool_names[i] (non-empty, UTF-8,
+     * each name once) and at most pool_capacities[i] vertices that need it
+     * run at once, a pending vertex counting as running. Two parallel arrays
+     * of pool_count entries, borrowed for the duration of the call that takes
+     * the options; NULL when pool_count is 0. A pool no vertex needs may have
+     * capacity 0. Default none. @since 1.3
+     *
+     * A vertex that needs pools (pool_need_vertices) starts only when it can
+     * have a slot in every pool it needs and a slot of `parallelism`: all are
+     * taken at once, so no vertex holds one pool while it waits for another
+     * and pools needed together cannot deadlock. It keeps them until it
+     * finishes: while its callback runs, while it is pending, and while it is
+     * expanded into a sub-walk. A vertex waiting for a full pool waits off the
+     * ready queue: ready vertices that need other pools, or none, start
+     * meanwhile, and it starts once a vertex holding that pool finishes
+     * (those that waited longest first). Only the walked graph's own vertices
+     * need pools: vertices of sub-walks and vertices added by an update need
+     * none. The same in pull mode (dag_walk_begin): a vertex is handed out by
+     * dag_walk_next_ready() only with its pools' slots, and gives them back
+     * when it is completed.
+     */
+    const char *const *pool_names;
+    /** The capacity of each pool in pool_names. @since 1.3 */
+    const size_t *pool_capacities;
+    /** Number of pools in pool_names and pool_capacities. Default 0. @since 1.3 */
+    size_t pool_count;
+    /**
+     * What the vertices need: the vertex pool_need_vertices[i] needs one slot
+     * in the pool named pool_need_names[i]. A vertex needs as many pools as
+     * it has entries (an entry repeated counts once). Two parallel arrays of
+     * pool_need_count entries, borrowed for the duration of the call that
+     * takes the options; NULL when pool_need_count is 0. A name no pool has,
+     * or a pool of capacity 0, is refused before the walk starts
+     * (DAG_E_INVALID_ARGUMENT), as is a vertex not in the graph
+     * (DAG_E_UNKNOWN_VERTEX). Default none. @since 1.3
+     */
+    const uint64_t *pool_need_vertices;
+    /** The pool each entry of pool_need_vertices needs, by name. @since 1.3 */
+    const char *const *pool_need_names;
+    /** Number of entries in pool_need_vertices and pool_need_names. Default 0. @since 1.3 */
+    size_t pool_need_count;
+    /**
+     * Retries: a vertex whose attempt fails (its callback returns
+     * DAG_WALK_FAILED, or it is completed as failed) is tried again, up to
+     * `retries` more times, before it counts as failed and its dependents are
+     * skipped. Each new attempt calls its callback again (in pull mode,
+     * dag_walk_next_ready() hands it out again) after a back-off of
+     * retry_delay_ms, doubled for each retry before it when retry_doubling
+     * is non-zero, never longer than retry_max_delay_ms when that is not 0.
+     * A vertex waiting out its back-off holds no slot of `parallelism` nor
+     * of any pool, and no thread: the wait is a deadline on one timer thread
+     * the walk starts with its first delayed retry. Cancel and fail fast stop
+     * retries: a vertex waiting to be tried again then ends failed with its
+     * last message. Each attempt is a `started` event; only the last one
+     * finishes. The report's dag_walk_report_attempts() and
+     * dag_walk_report_attempt_message() tell each attempt; its start time is
+     * the last attempt's. Expanded vertices (dag_walk_expand) are not tried
+     * again. Default 0. @since 1.3
+     */
+    size_t retries;
+    /** Back-off before the first retry, in milliseconds. Default 0. @since 1.3 */
+    uint64_t retry_delay_ms;
+    /** The longest back-off, in milliseconds; 0 (default): no cap. @since 1.3 */
+    uint64_t retry_max_delay_ms;
+    /** Non-zero: each retry waits twice as long as the one before. Default 0 (fixed). @since 1.3 */
+    int retry_doubling;
+    /**
+     * Per-vertex retry counts over `retries`: vertex retry_vertices[i] is
+     * tried again up to retry_counts[i] times (0: never). Two parallel
+     * arrays of retry_vertex_count entries, borrowed for the duration of the
+     * call that takes the options; NULL when the count is 0. A vertex not in
+     * the graph is refused (DAG_E_UNKNOWN_VERTEX). @since 1.3
+     */
+    const uint64_t *retry_vertices;
+    /** The retry count of each vertex in retry_vertices. @since 1.3 */
+    const size_t *retry_counts;
+    /** Number of entries in retry_vertices and retry_counts. Default 0. @since 1.3 */
+    size_t retry_vertex_count;
+    /**
+     * Which ready vertex starts first (see dag_walk_priority). Default
+     * DAG_PRIORITY_NONE; another value is refused (DAG_E_INVALID_ARGUMENT).
+     * @since 1.3
+     */
+    dag_walk_priority priority;
+    /**
+     * Weights for DAG_PRIORITY_CRITICAL_PATH (ignored otherwise): vertex
+     * weight_vertices[i] weighs weights[i], an expected duration in any unit,
+     * 0 allowed; every other vertex weighs 1. Two parallel arrays of
+     * weight_count entries, borrowed for the duration of the call that takes
+     * the options; NULL when weight_count is 0. An id not in the graph is
+     * refused (DAG_E_UNKNOWN_VERTEX). Default none. @since 1.3
+     */
+    const uint64_t *weight_vertices;
+    /** The weight of each vertex in weight_vertices. @since 1.3 */
+    const uint64_t *weights;
+    /** Number of entries in weight_vertices and weights. Default 0. @since 1.3 */
+    size_t weight_count;
 } dag_walk_options;
 
 /**
@@ -2373,7 +2503,7 @@ typedef struct dag_walk_options {
  */
 #define DAG_WALK_OPTIONS_INIT \
     { sizeof(dag_walk_options), 10, 0, 0, DAG_FAILURE_CONTINUE, 1, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL }
+      NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, 0, 0, 0, NULL, NULL, 0, DAG_PRIORITY_NONE, NULL, NULL, 0 }
 
 /**
  * Fills the first `size` bytes of `opts` with the defaults above, `size`
@@ -2414,12 +2544,16 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         many vertices never ran, and how many were cancelled after their
  *         callback ran.
  * @retval DAG_E_NULL_ARGUMENT     `g` or `callback` is NULL, or always_run
- *         with always_run_count > 0.
+ *         with always_run_count > 0; since 1.3, a NULL pool array with its
+ *         count > 0, or a NULL name in one.
  * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.0 layout, or above
  *         this library's with a non-zero byte it does not know; parallelism
  *         0, threads above DAG_WALK_MAX_THREADS, always_run_count above
- *         PTRDIFF_MAX / 8, bad policy.
- * @retval DAG_E_UNKNOWN_VERTEX    an always_run id is not live.
+ *         PTRDIFF_MAX / 8, bad policy; since 1.3, a pool named twice or
+ *         with an empty name, a need of a pool the options do not declare
+ *         or of a pool of capacity 0.
+ * @retval DAG_E_UNKNOWN_VERTEX    an always_run id, or since 1.3 a
+ *         pool_need_vertices id, is not live.
  * @retval DAG_E_CYCLE             the graph has a cycle or a self reference.
  * @retval DAG_E_BUSY              the graph is already being walked, e.g. from
  *         one of its own callbacks, or a traversal's visitor or predicate of
@@ -2971,6 +3105,42 @@ DAG_API dag_status dag_walk_report_vertex(const dag_walk_report *report, uint64_
                                           dag_error **err);
 
 /**
+ * How many times a vertex's callback was called: 0 if it never ran, 1 if it
+ * ran once, more when failed attempts were tried again
+ * (dag_walk_options.retries).
+ *
+ * @param report        the report.
+ * @param vertex        the vertex.
+ * @param out_attempts  receives the count.
+ * @param err           NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                the count is in *out_attempts.
+ * @retval DAG_E_NULL_ARGUMENT   `report` or `out_attempts` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX  `vertex` is not in the report.
+ * @since 1.3
+ */
+DAG_API dag_status dag_walk_report_attempts(const dag_walk_report *report, uint64_t vertex, size_t *out_attempts,
+                                            dag_error **err);
+
+/**
+ * The message of one attempt of a vertex: attempt 0 is the first; the last
+ * attempt's is the vertex's message (dag_walk_report_vertex()), "" for none.
+ *
+ * @param report       the report.
+ * @param vertex       the vertex.
+ * @param attempt      0 to dag_walk_report_attempts() - 1.
+ * @param out_message  receives the message, "" for none; valid until the
+ *                     report is freed.
+ * @param err          NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the message is in *out_message.
+ * @retval DAG_E_NULL_ARGUMENT     `report` or `out_message` is NULL.
+ * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not in the report.
+ * @retval DAG_E_INVALID_ARGUMENT  `attempt` is not below the vertex's attempts.
+ * @since 1.3
+ */
+DAG_API dag_status dag_walk_report_attempt_message(const dag_walk_report *report, uint64_t vertex, size_t attempt,
+                                                   const char **out_message, dag_error **err);
+
+/**
  * One vertex's outcome, as dag_walk_report_read() writes it: the fields of
  * dag_walk_report_vertex() and dag_walk_report_ran() in one struct. It may
  * grow at its end in later releases; the caller says how much of it it has.
@@ -3362,6 +3532,12 @@ typedef struct dag_api_table {
     dag_status (*build)(dag_builder *b, const dag_build_options *opts, dag_error **err);
     /** dag_builder_warnings(); @since 1.3 */
     dag_status (*builder_warnings)(const dag_builder *b, char **out, dag_error **err);
+    /** dag_walk_report_attempts(); @since 1.3 */
+    dag_status (*walk_report_attempts)(const dag_walk_report *report, uint64_t vertex, size_t *out_attempts,
+                                       dag_error **err);
+    /** dag_walk_report_attempt_message(); @since 1.3 */
+    dag_status (*walk_report_attempt_message)(const dag_walk_report *report, uint64_t vertex, size_t attempt,
+                                              const char **out_message, dag_error **err);
 } dag_api_table;
 
 /** The ABI major version dag_api() accepts today. */

@@ -18,6 +18,8 @@
 #include "walk/asymmetric_fence.hpp"
 #include "walk/deadline_wait.hpp"
 #include "graph/error.hpp"
+#include "walk/walk_pools.hpp"
+#include "walk/walk_retries.hpp"
 #include "walk/walker.hpp"
 
 // The per-vertex path runs through run(), settle() and finish_one(), which
@@ -106,6 +108,7 @@ Executor::Executor(const WalkOptions &options)
       asymmetric_(asymmetric_fence_available()),
       t0_(std::chrono::steady_clock::now()),
       tsc0_(tsc_ ? read_tsc_ordered() : 0),
+      queue_(options.priority != Priority::none ? &Executor::rank_of : nullptr),
       flags_(new SectionFlag[max_workers_]) {
     free_flags_.reserve(max_workers_);
     for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
@@ -198,7 +201,54 @@ double Executor::ns_per_tick() const {
     return ns_per_tick_;
 }
 
-Executor::~Executor() { join(); }
+Executor::~Executor() {
+    join();
+    // Its timer thread calls retry_due(): gone before the rest.
+    retries_.reset();
+}
+
+void Executor::set_pools(std::unique_ptr<Pools> pools) { pools_ = std::move(pools); }
+
+std::uint32_t Executor::rank_of(const Slot *s) noexcept { return s->walk->rank_of(*s); }
+
+void Executor::release_pools(const Slot *s, std::vector<Slot *> &ready) {
+    if (pools_) pools_->release(s, ready);
+}
+
+void Executor::set_retries(std::unique_ptr<Retries> retries) { retries_ = std::move(retries); }
+
+bool Executor::retry(Slot *s, const std::string *message, std::vector<Slot *> &ready) {
+    const Word word = s->word.load(std::memory_order_acquire);
+    // A sub-walk's failures are not tried again by its parent vertex, nor is
+    // anything once the walk is stopping.
+    if (phase_of(word) == Phase::expanded || stop_reason() != VertexStatus::ok) return false;
+    std::chrono::nanoseconds delay{0};
+    if (!retries_->failed(s, message, delay)) return false;
+    if (pools_) pools_->release(s, ready);
+    // It counted as running since its start event; the next attempt starts
+    // again.
+    if (observer_.call) s->walk->running_.fetch_sub(1, std::memory_order_acq_rel);
+    if (delay.count() == 0) {
+        s->word.store(with_phase(word, Phase::waiting), std::memory_order_release);
+        ready.push_back(s);
+        return true;
+    }
+    // Marked before the timer can see it: retry_due() moves it on from here.
+    s->word.store(with_phase(word, Phase::retrying), std::memory_order_release);
+    retries_->schedule(s, delay);
+    return true;
+}
+
+void Executor::retry_due(Slot *s) {
+    CallScope scope(*this);
+    std::vector<Slot *> ready{s};
+    {
+        Section sec(*this);
+        s->word.store(with_phase(s->word.load(std::memory_order_acquire), Phase::waiting), std::memory_order_release);
+    }
+    push(ready);
+    settle_stopped();
+}
 
 void Executor::join() {
     {
@@ -322,6 +372,8 @@ void Executor::wait_resumed() const noexcept {
 void Executor::stop(VertexStatus reason) noexcept {
     VertexStatus none = VertexStatus::ok;
     stop_.compare_exchange_strong(none, reason, std::memory_order_acq_rel);
+    // Vertices waiting out a back-off are not tried again: due now.
+    if (retries_) retries_->flush();
 }
 
 void Executor::request_cancel() noexcept {
@@ -404,7 +456,8 @@ void Executor::worker() {
     Section sec(*this, flags_[flag]);
     while (!queue_.empty() && in_flight_ < parallelism_) {
         ++in_flight_;
-        std::size_t take = std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
+        std::size_t take =
+            queue_.ranked() ? 1 : std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
         // The batch runs from the back of `local`; keep queue order.
         local.resize(take);
         for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
@@ -580,9 +633,17 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
         return true;
     }
     if (VertexStatus reason = stop_reason(); reason != VertexStatus::ok) {
+        // One that failed and was to be tried again ends failed.
+        if (retries_)
+            if (std::optional<std::string> last = retries_->take_waiting(s)) {
+                settle(sec, s, VertexStatus::failed, true, std::make_unique<std::string>(std::move(*last)), ready, &next);
+                return true;
+            }
         settle(sec, s, reason, false, nullptr, ready, &next);
         return true;
     }
+    // Parked until its pools have room: the worker goes on with its slot.
+    if (pools_ && !pools_->acquire(s)) return true;
     const VertexId id = w.id_of(*s);
     const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;
     // The callback and the observer run outside the section: they may take
@@ -658,6 +719,12 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
 
 void Executor::settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                       std::vector<Slot *> &ready, Slot **next) {
+    // Ranked, what it releases waits its turn in the queue.
+    if (queue_.ranked()) next = nullptr;
+    if (retries_ && ran) {
+        if (status == VertexStatus::failed && retry(s, message.get(), ready)) return;
+        retries_->finished(s, message.get());
+    }
     // Waiters claimed for skipping, finished in turn.
     std::vector<Slot *> skips;
     finish_one(sec, s, status, ran, std::move(message), ready, skips, next);
@@ -700,6 +767,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                           std::vector<Slot *> &ready, std::vector<Slot *> &skips,
                           Slot **next) {
     Walk &w = *s->walk;
+    if (pools_) pools_->release(s, ready);
     if (message) w.set_message(*s, std::move(*message));
     if (status == VertexStatus::failed) {
         w.record_failure(*s);

@@ -34,13 +34,15 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "walk/asymmetric_fence.hpp"
-#include "walk/ready_queue.hpp"
+#include "walk/ready_order.hpp"
 #include "walk/walk_state.hpp"
 #include "walk/walk_types.hpp"
 
 namespace dag::walk_detail {
 
 class Executor;
+class Pools;
+class Retries;
 
 // One worker's "inside a section" flag, alone on its cache line.
 struct alignas(64) SectionFlag {
@@ -129,6 +131,19 @@ public:
     void reserve_queue(std::size_t n);
     // A pending vertex finished: its parallelism slot is free again.
     void release_slot();
+    // The walk's named limits (walk_pools.hpp), before it launches; a walk
+    // that declares none never sets them.
+    void set_pools(std::unique_ptr<Pools> pools);
+    // An update held `s` back or removed it: the pool slots it may have been
+    // handed while parked go to others (it asks again once ready).
+    void release_pools(const Slot *s, std::vector<Slot *> &ready);
+    // The walk's retry policy (walk_retries.hpp), before it launches; a walk
+    // without retries never sets it.
+    void set_retries(std::unique_ptr<Retries> retries);
+    const Retries *retries() const noexcept { return retries_.get(); }
+    // A vertex's back-off has passed: back to the ready queue. From the
+    // retry timer's thread.
+    void retry_due(Slot *s);
 
     // Claims a waiting vertex whose count is zero for running (or skipping).
     static bool claim(Slot *s) noexcept;
@@ -206,6 +221,7 @@ public:
 private:
     friend class Section;
 
+    static std::uint32_t rank_of(const Slot *s) noexcept;
     void worker();
     void push_nonempty(std::vector<Slot *> &ready);
     void enter_slowly(SectionFlag *flag);
@@ -228,6 +244,9 @@ private:
     void finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                     std::vector<Slot *> &ready, std::vector<Slot *> &skips, Slot **next);
     VertexStatus skip_status(const Slot &d) const noexcept;
+    // `s`'s attempt failed with `message`: true when it will be tried again
+    // (it then holds no pool slot and is not finished). Inside a section.
+    bool retry(Slot *s, const std::string *message, std::vector<Slot *> &ready);
     // A vertex whose word is `w` will be finished without running.
     bool will_skip(Word w) const noexcept;
     std::size_t spawn_locked();
@@ -235,6 +254,12 @@ private:
     void wait_resumed() const noexcept;
 
     const bool pull_;
+    // Null unless the walk declares pools: checked once as a vertex starts
+    // and once as it finishes.
+    std::unique_ptr<Pools> pools_;
+    // Null unless the walk allows retries: checked once per failed attempt,
+    // and once per vertex that ran as it finishes.
+    std::unique_ptr<Retries> retries_;
     const std::size_t parallelism_;
     // drain() keeps the waiters it releases until it needs the queue.
     const bool hold_ready_;
@@ -250,7 +275,9 @@ private:
     mutable double ns_per_tick_ = 1.0;
 
     std::mutex mu_;
-    ReadyQueue<Slot *> queue_;
+    // Ranked for a walk with a priority: then a worker takes one vertex at a
+    // time and runs no released dependent before the queue's first.
+    ReadyOrder queue_;
     std::size_t active_ = 0;     // workers posted and not yet exited
     std::size_t in_flight_ = 0;  // slots held: by workers, and by pending vertices
     std::vector<std::size_t> free_flags_;

@@ -16,6 +16,15 @@ VertexReport WalkReport::operator[](std::size_t i) const noexcept {
     auto m = std::lower_bound(messages_.begin(), messages_.end(), i,
                               [](const auto &entry, std::size_t index) { return entry.first < index; });
     if (m != messages_.end() && m->first == i) v.message = m->second.c_str();
+    v.attempts = v.ran ? 1 : 0;
+    if (!attempts_.empty()) {
+        auto a = std::lower_bound(attempts_.begin(), attempts_.end(), i,
+                                  [](const auto &entry, std::size_t index) { return entry.first < index; });
+        if (a != attempts_.end() && a->first == i) {
+            v.attempts = a->second.size();
+            v.attempt_messages = &a->second;
+        }
+    }
     return v;
 }
 

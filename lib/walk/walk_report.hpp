@@ -28,6 +28,11 @@ struct VertexReport {
     const char *message = "";
     // Its callback was called (it ran, or was pending or expanded).
     bool ran = false;
+    // How many times its callback was called: more than 1 when failed
+    // attempts were tried again (walk_retries.hpp).
+    std::size_t attempts = 0;
+    // Each attempt's message, "" for none, when there was more than one.
+    const std::vector<std::string> *attempt_messages = nullptr;
     // Nanoseconds since the walk started; 0 for a vertex that never ran.
     std::int64_t start_ns = 0;
     std::int64_t end_ns = 0;
@@ -64,6 +69,8 @@ private:
     std::vector<std::uint8_t> state_;  // VertexStatus | ran_flag
     std::vector<std::int64_t> times_;  // start, end per vertex; empty without timestamps
     std::vector<std::pair<std::size_t, std::string>> messages_;  // by index, ascending
+    // Vertices tried more than once: each attempt's message, by index, ascending.
+    std::vector<std::pair<std::size_t, std::vector<std::string>>> attempts_;
 };
 
 // What a finished walk's status needs, without a report: a caller that

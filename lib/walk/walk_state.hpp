@@ -36,6 +36,7 @@ enum class Phase : Word {
     expanded = 4,         // finishes when its sub-walk does
     removed = 5,          // removed by an update before it started
     finishing = 6,        // was pending; a completion or a cancel is finishing it
+    retrying = 7,         // an attempt failed; waits for its back-off to pass
     done = 0xf,           // all bits, so fetch_or can publish it from any phase
 };
 

@@ -3,9 +3,11 @@
 // report and the C API need not see its internals.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -23,6 +25,9 @@ enum class VertexStatus : std::uint8_t { not_run = 0, ok = 1, failed = 2, upstre
 enum class Event : std::uint8_t { started = 0, finished = 1, skipped = 2 };
 
 enum class FailurePolicy : std::uint8_t { continue_walk, fail_fast };
+
+// Which ready vertex starts first (walk_priority.hpp).
+enum class Priority : std::uint8_t { none, critical_path, name };
 
 // The callback as the core sees it. `walk` is the walk (or sub-walk) the
 // vertex belongs to; `message` starts as nullptr and may be pointed at a
@@ -62,6 +67,31 @@ struct ThreadHooks {
     void *data = nullptr;
 };
 
+// A named limit: at most `capacity` vertices that need it run (or are
+// pending) at once.
+struct PoolSpec {
+    std::string name;
+    std::size_t capacity = 0;
+};
+
+// A vertex of the walked graph needs one slot in the pool named `pool`.
+struct PoolNeed {
+    VertexId vertex = no_vertex;
+    std::string pool;
+};
+
+// Retries of failed attempts (walk_retries.hpp): `retries` for every vertex,
+// or the count given for it in `per_vertex`; the wait before a retry is
+// `delay`, doubled for each retry before it when `doubling`, never above
+// `max_delay` (0: no cap).
+struct RetryPolicy {
+    std::size_t retries = 0;
+    std::chrono::nanoseconds delay{0};
+    std::chrono::nanoseconds max_delay{0};
+    bool doubling = false;
+    std::vector<std::pair<VertexId, std::size_t>> per_vertex;
+};
+
 struct WalkOptions {
     std::size_t parallelism = 10;
     std::size_t threads = 10;
@@ -73,6 +103,14 @@ struct WalkOptions {
     std::vector<VertexId> always_run;
     Observer observer;
     ThreadHooks thread_hooks;
+    // Named limits (walk_pools.hpp). Only the walked graph's own vertices
+    // need pools: those of sub-walks and those added by updates need none.
+    std::vector<PoolSpec> pools;
+    std::vector<PoolNeed> pool_needs;
+    RetryPolicy retry;
+    Priority priority = Priority::none;
+    // Per-vertex weights for Priority::critical_path; others weigh 1.
+    std::vector<std::pair<VertexId, std::uint64_t>> weights;
     // Pull mode: no pool and no callback; the host takes ready vertices with
     // Walk::next_ready and finishes each with Walk::complete. `threads` and
     // `thread_hooks` are ignored.

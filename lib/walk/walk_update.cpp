@@ -431,6 +431,11 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             ex_->release_waiter(w, true, ready, skips);
         }
     }
+    // A vertex made to wait longer, or removed, may hold the slots of the
+    // pools it needs, handed to it while it was ready: held back, it could
+    // keep them from the very vertex it now waits for.
+    for (Slot *s : held) ex_->release_pools(s, ready);
+    for (VertexId id : removals) ex_->release_pools(lookup(id), ready);
     for (std::size_t k = 0; k < removals.size(); ++k) {
         for (Slot *d : removal_waiters[k]) ex_->release_waiter(d, true, ready, skips);
         removed_slots.push_back(lookup(removals[k]));

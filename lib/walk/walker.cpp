@@ -4,8 +4,10 @@
 #include <cstdlib>
 #include <new>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <type_traits>
+#include <unordered_map>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -15,6 +17,8 @@
 #include "algorithms/validate.hpp"
 #include "walk/deadline_wait.hpp"
 #include "walk/walk_executor.hpp"
+#include "walk/walk_pools.hpp"
+#include "walk/walk_retries.hpp"
 
 namespace dag {
 
@@ -113,7 +117,77 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     w->snap_ = std::move(snap);
     w->reverse_ = options.reverse;
     w->init_slots(options.always_run);
+    if (options.priority != Priority::none)
+        w->rank_ = walk_detail::rank_vertices(g, *w->snap_, options.reverse, options.priority, options.weights);
+    if (!options.pools.empty() || !options.pool_needs.empty()) w->ex_->set_pools(w->make_pools(options));
+    if (options.retry.retries > 0 || !options.retry.per_vertex.empty()) {
+        std::unordered_map<const Slot *, std::size_t> counts;
+        for (auto [id, count] : options.retry.per_vertex) {
+            const Snapshot::Index i = w->snap_->index_of(id);
+            if (i == Snapshot::npos)
+                throw Error(Errc::unknown_vertex, "retry count for vertex " + std::to_string(id) + ", which is not in the graph");
+            counts[&w->slot_at(i)] = count;
+        }
+        walk_detail::Executor *ex = w->ex_.get();
+        w->ex_->set_retries(std::make_unique<walk_detail::Retries>(options.retry, std::move(counts),
+                                                                    [ex](Slot *s) { ex->retry_due(s); }));
+    }
     return w;
+}
+
+std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options) {
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    std::vector<std::size_t> capacities;
+    for (const PoolSpec &p : options.pools) {
+        if (p.name.empty()) throw Error(Errc::invalid_argument, "a pool's name is empty");
+        if (!index.emplace(p.name, static_cast<std::uint32_t>(capacities.size())).second)
+            throw Error(Errc::invalid_argument, "pool '" + p.name + "' is declared twice");
+        capacities.push_back(p.capacity);
+    }
+    // Each need checked, then laid out by dense index (walk_pools.hpp).
+    std::vector<std::pair<Snapshot::Index, std::uint32_t>> needs;
+    needs.reserve(options.pool_needs.size());
+    const std::string *last_name = nullptr;
+    std::uint32_t last_pool = 0;
+    for (const PoolNeed &n : options.pool_needs) {
+        const Snapshot::Index i = snap_->index_of(n.vertex);
+        if (i == Snapshot::npos)
+            throw Error(Errc::unknown_vertex, "vertex " + std::to_string(n.vertex) + " needs pool '" + n.pool +
+                                                  "' but is not in the graph");
+        // Most needs name the pool the one before named: no hash then.
+        if (!last_name || *last_name != n.pool) {
+            auto p = index.find(n.pool);
+            if (p == index.end())
+                throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" +
+                                                        n.pool + "', which the walk does not declare");
+            last_name = &n.pool;
+            last_pool = p->second;
+        }
+        if (capacities[last_pool] == 0)
+            throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" + n.pool +
+                                                    "', whose capacity is 0: it could never run");
+        needs.emplace_back(i, last_pool);
+    }
+    const std::size_t count = snap_->size();
+    std::vector<std::uint32_t> offsets(count + 1, 0), pools(needs.size());
+    for (auto [i, p] : needs) ++offsets[i + 1];
+    for (std::size_t i = 0; i < count; ++i) offsets[i + 1] += offsets[i];
+    std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+    for (auto [i, p] : needs) {
+        // A pool needed twice by one vertex counts once.
+        const auto begin = pools.begin() + offsets[i], end = pools.begin() + fill[i];
+        if (std::find(begin, end, p) == end) pools[fill[i]++] = p;
+    }
+    // Closes the gaps the repeated needs left.
+    std::uint32_t out = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t from = offsets[i], to = fill[i];
+        offsets[i] = out;
+        for (std::uint32_t k = from; k != to; ++k) pools[out++] = pools[k];
+    }
+    offsets[count] = out;
+    pools.resize(out);
+    return std::make_unique<walk_detail::Pools>(*this, std::move(capacities), std::move(offsets), std::move(pools));
 }
 
 Walk::~Walk() {
@@ -404,6 +478,21 @@ WalkReport Walk::report() const {
     }
     std::sort(r.messages_.begin(), r.messages_.end(),
               [](const auto &a, const auto &b) { return a.first < b.first; });
+    if (const walk_detail::Retries *retries = ex_->retries()) {
+        for (auto &[slot, messages] : retries->all()) {
+            if (slot->walk != this) continue;
+            const Snapshot::Index k = index_of(*slot);
+            const std::size_t at =
+                k != Snapshot::npos
+                    ? k
+                    : r.frozen_ + static_cast<std::size_t>(std::lower_bound(r.added_ids_.begin(), r.added_ids_.end(),
+                                                                            id_of(*slot)) -
+                                                           r.added_ids_.begin());
+            r.attempts_.emplace_back(at, std::move(messages));
+        }
+        std::sort(r.attempts_.begin(), r.attempts_.end(),
+                  [](const auto &a, const auto &b) { return a.first < b.first; });
+    }
     r.first_error = first_error_;
     r.first_error_message = first_error_message_;
     r.cancelled = ex_->cancel_requested();
@@ -543,6 +632,8 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 throw Error(Errc::state, who() + " was expanded; it finishes when its sub-walk does");
             case Phase::removed:
                 throw Error(Errc::state, who() + " was removed by an update");
+            case Phase::retrying:
+                throw Error(Errc::state, who() + " failed an attempt and waits to be tried again");
             case Phase::done: {
                 if (!(w & walk_detail::ran_bit))
                     throw Error(Errc::state, who() + " never started; only a vertex whose callback returned pending can be completed");

@@ -25,6 +25,7 @@
 
 #include "algorithms/dynamic_order.hpp"
 #include "graph/snapshot.hpp"
+#include "walk/walk_priority.hpp"
 #include "walk/walk_report.hpp"
 #include "walk/walk_state.hpp"
 #include "walk/walk_types.hpp"
@@ -33,6 +34,7 @@ namespace dag {
 
 namespace walk_detail {
 class Executor;
+class Pools;
 class Section;
 }  // namespace walk_detail
 
@@ -119,11 +121,19 @@ public:
 
 private:
     friend class walk_detail::Executor;
+    friend class walk_detail::Pools;
     using Slot = walk_detail::Slot;
 
     Walk(Graph &graph, Visitor visitor, void *tag,
          std::shared_ptr<walk_detail::Executor> executor, Walk *parent, Slot *parent_slot);
 
+    // The options' pools, checked against the graph, for the executor.
+    std::unique_ptr<walk_detail::Pools> make_pools(const WalkOptions &options);
+    // Its rank among the ready vertices (walk_priority.hpp), for a walk with a priority.
+    std::uint32_t rank_of(const Slot &s) const noexcept {
+        const Snapshot::Index i = index_of(s);
+        return i != Snapshot::npos && !rank_.empty() ? rank_[i] : walk_detail::unranked;
+    }
     // `always_run` ids must be in the snapshot.
     void init_slots(const std::vector<VertexId> &always_run);
     // `sec`: the caller's section, if it is inside one (a sub-walk's
@@ -226,6 +236,7 @@ private:
     const Snapshot::Index *waited_offsets_ = nullptr, *waited_rows_ = nullptr;
     std::deque<walk_detail::ExtraSlot> extra_;  // added by updates; deque keeps addresses stable
     std::vector<Slot *> roots_;  // waiting for nothing; found by init_slots, queued by launch
+    std::vector<std::uint32_t> rank_;  // by dense index; empty without a priority, and for sub-walks
 
     Visitor visitor_;
     void *tag_;

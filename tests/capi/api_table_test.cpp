@@ -150,4 +150,6 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->build_options_init, &dag_build_options_init);
     EXPECT_EQ(t->build, &dag_build);
     EXPECT_EQ(t->builder_warnings, &dag_builder_warnings);
+    EXPECT_EQ(t->walk_report_attempts, &dag_walk_report_attempts);
+    EXPECT_EQ(t->walk_report_attempt_message, &dag_walk_report_attempt_message);
 }

@@ -788,6 +788,81 @@ TEST(CliWalk, ParallelismCommandsRunAtOnce) {
     EXPECT_EQ(r.err, "4 ok, 0 failed, 0 upstream failed, 0 not run\n");
 }
 
+TEST(CliWalk, PoolsBoundTheVerticesThatMatchThem) {
+    // Each command adds itself to its pool's directory, prints how many are
+    // there, stays a moment and leaves: with parallelism 6 and no pools all
+    // five aws vertices could be in at once.
+    TempDir dir;
+    std::string script = "case $DAG_VERTEX in aws_*) p=aws;; rds_*) p=rds;; *) exit 0;; esac; "
+                         "mkdir -p " + dir.path + "/$p; touch " + dir.path + "/$p/$DAG_VERTEX; "
+                         "echo \"$p $(ls " + dir.path + "/$p | wc -l)\"; sleep 0.05; rm " + dir.path + "/$p/$DAG_VERTEX";
+    Result r = dag({"walk", "-", "--parallelism", "6", "--pool", "aws=2", "--pool", "rds=1", "--pool-match",
+                    "aws_*=aws", "--pool-match", "rds_*=rds", "--output", "stream", "--exec", script},
+                   "digraph { aws_a; aws_b; aws_c; aws_d; aws_e; rds_a -> aws_a; rds_b; free }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "8 ok, 0 failed, 0 upstream failed, 0 not run\n");
+    std::vector<std::string> out = lines(r.out);
+    EXPECT_EQ(out.size(), 7u) << r.out;
+    for (const std::string &line : out) {
+        const bool aws = line.rfind("aws ", 0) == 0;
+        const int in = std::stoi(line.substr(4));
+        EXPECT_LE(in, aws ? 2 : 1) << line;
+    }
+}
+
+TEST(CliWalk, PriorityChoosesWhichReadyVertexStartsFirst) {
+    // z1 heads the longest chain, though "a" sorts first by name; a and z3,
+    // each one vertex from the end, go by name.
+    const std::string graph = "digraph { z3 -> z2 -> z1; a }";
+    EXPECT_EQ(dag({"walk", "-", "--parallelism", "1", "--priority", "critical-path"}, graph).out, "z1\nz2\na\nz3\n");
+    EXPECT_EQ(dag({"walk", "-", "--parallelism", "1", "--priority", "name"}, graph).out, "a\nz1\nz2\nz3\n");
+    Result r = dag({"walk", "-", "--priority", "fastest"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--priority"), std::string::npos) << r.err;
+}
+
+TEST(CliWalk, RetriesRunAFailedCommandAgain) {
+    // Each command fails the first time it runs and succeeds the second.
+    TempDir dir;
+    const std::string script = "[ -e " + dir.path + "/$DAG_VERTEX ] || { touch " + dir.path +
+                               "/$DAG_VERTEX; echo \"failed $DAG_VERTEX\"; exit 1; }; echo \"ran $DAG_VERTEX\"";
+    Result r = dag({"walk", "-", "--parallelism", "1", "--retries", "1", "--retry-delay", "1", "--exec", script},
+                   "digraph { a -> b }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    // Grouped output: each attempt's output as it ends.
+    EXPECT_EQ(r.out, "b: failed b\nb: ran b\na: failed a\na: ran a\n");
+    EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+    TempDir fresh;
+    const std::string again = "[ -e " + fresh.path + "/$DAG_VERTEX ] || { touch " + fresh.path +
+                              "/$DAG_VERTEX; exit 1; }";
+    r = dag({"walk", "-", "--exec", again}, "digraph { a -> b }");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "0 ok, 1 failed, 1 upstream failed, 0 not run\nfailed: b: exit status 1\n");
+}
+
+TEST(CliWalk, BadPoolOptionsExitTwo) {
+    const std::string graph = "digraph { aws_a; b }";
+    Result r = dag({"walk", "-", "--pool", "aws=2", "--pool-match", "aws_*=rds"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("--pool-match 'aws_*=rds': no --pool declares 'rds'"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=two"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--pool 'aws=two': the capacity is not a whole number"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--pool 'aws': expected NAME=N"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=1", "--pool", "aws=2"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("declared twice"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=0", "--pool-match", "aws_*=aws"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("vertex 'aws_a' needs pool 'aws', whose capacity is 0"), std::string::npos) << r.err;
+    // Nothing matched: a pool of capacity 0 is no obstacle.
+    r = dag({"walk", "-", "--pool", "aws=0", "--pool-match", "gcp_*=aws"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
 TEST(CliWalk, CycleIsRefusedBeforeAnythingRuns) {
     Result r = dag({"walk", "-", "--exec", "echo ran"}, "digraph { a -> b; b -> a; c }");
     EXPECT_EQ(r.status, 1);

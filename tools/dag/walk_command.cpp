@@ -26,6 +26,7 @@
 #include "ticker.hpp"
 #include "trace_file.hpp"
 #include "walk_command.hpp"
+#include "walk_pools.hpp"
 #include "walk_report_file.hpp"
 #include "walk_result.hpp"
 #include "worker_tracks.hpp"
@@ -195,6 +196,7 @@ int walk_graph(Graph loaded, const WalkOptions &options) {
     });
 
     Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
+    const WalkPools pools(g.get(), options.pools);
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
     if (progress && can_redraw(2)) run.status.emplace(2);
@@ -208,6 +210,11 @@ int walk_graph(Graph loaded, const WalkOptions &options) {
     walk_options.failure_policy = options.fail_fast ? DAG_FAILURE_FAIL_FAST : DAG_FAILURE_CONTINUE;
     // Only the result files show the times: two clock reads a vertex saved otherwise.
     walk_options.timestamps = !options.report_file.empty() || !options.trace_file.empty();
+    pools.apply(walk_options);
+    walk_options.retries = options.retries;
+    walk_options.retry_delay_ms = options.retry_delay_ms;
+    walk_options.retry_doubling = 1;
+    walk_options.priority = options.priority;
     if (progress) {
         walk_options.observer = observe;
         walk_options.observer_data = &run;
@@ -285,6 +292,28 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "a non-zero exit status fails the vertex, and what depends on it is "
                         "skipped as upstream failed")
         ->type_name("CMD");
+    add_pool_options(*command, options->pools);
+    command->add_option("--priority", options->priority,
+                        "Which ready vertex starts first: critical-path (the longest chain of vertices "
+                        "still to run through it first), name (by name), or none (the default, the "
+                        "fastest order); ties by name. Reproducible with --parallelism 1")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, dag_walk_priority>{
+            {"none", DAG_PRIORITY_NONE},
+            {"critical-path", DAG_PRIORITY_CRITICAL_PATH},
+            {"name", DAG_PRIORITY_NAME}}))
+        ->default_str("none")
+        ->type_name("ORDER");
+    command->add_option("--retries", options->retries,
+                        "Run a failed vertex again up to N more times before it counts as failed "
+                        "and what depends on it is skipped")
+        ->capture_default_str()
+        ->type_name("N");
+    command->add_option("--retry-delay", options->retry_delay_ms,
+                        "Wait this long before the first retry of a vertex, twice as long before "
+                        "each later one")
+        ->check(CLI::Range(uint64_t{0}, uint64_t{86400000}))
+        ->capture_default_str()
+        ->type_name("MS");
     command->add_option("--output", options->output,
                         "Where --exec commands' output goes: grouped (each command's standard "
                         "output and error printed whole when it ends, each line after "

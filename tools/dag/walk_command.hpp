@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "input.hpp"
 #include "libdag.hpp"
 #include "output_capture.hpp"
 #include "selection.hpp"
+#include "walk_pools.hpp"
 
 namespace dagcli {
 
@@ -25,6 +27,10 @@ struct WalkOptions {
     double grace_seconds = 5;
     std::string report_file;
     std::string trace_file;
+    PoolOptions pools;
+    size_t retries = 0;
+    uint64_t retry_delay_ms = 0;
+    dag_walk_priority priority = DAG_PRIORITY_NONE;
 };
 
 // Walks `g` (less what options.selection leaves out) as `dag walk` does and

@@ -27,6 +27,7 @@ from .traversal import Search, Visit
 from .validation import Validation
 from .walk import PENDING, SubwalkVertex, VertexResult, VertexStatus, WalkEvent, Walker, WalkReport
 from .pull import PullWalker
+from .schedule import Schedule
 from .update import WalkUpdate
 from . import aio, executor, types
 
@@ -53,6 +54,7 @@ __all__ = [
     "Walker",
     "PullWalker",
     "WalkUpdate",
+    "Schedule",
     "SubwalkVertex",
     "WalkReport",
     "VertexResult",

@@ -69,6 +69,11 @@ WALK_PENDING = 2
 FAILURE_CONTINUE = 0
 FAILURE_FAIL_FAST = 1
 
+# dag_walk_priority (1.3)
+PRIORITY_NONE = 0
+PRIORITY_CRITICAL_PATH = 1
+PRIORITY_NAME = 2
+
 # dag_traverse flags
 TRAVERSE_BREADTH_FIRST = 1
 TRAVERSE_REVERSE = 2
@@ -214,6 +219,24 @@ class WalkOptions(Structure):
         ("thread_hook_data", c_void_p),
         ("event_observer", EVENT_FN),
         ("event_observer_data", c_void_p),
+        # 1.3
+        ("pool_names", POINTER(c_char_p)),
+        ("pool_capacities", POINTER(c_size_t)),
+        ("pool_count", c_size_t),
+        ("pool_need_vertices", uint64_p),
+        ("pool_need_names", POINTER(c_char_p)),
+        ("pool_need_count", c_size_t),
+        ("retries", c_size_t),
+        ("retry_delay_ms", c_uint64),
+        ("retry_max_delay_ms", c_uint64),
+        ("retry_doubling", c_int),
+        ("retry_vertices", uint64_p),
+        ("retry_counts", POINTER(c_size_t)),
+        ("retry_vertex_count", c_size_t),
+        ("priority", c_int),
+        ("weight_vertices", uint64_p),
+        ("weights", uint64_p),
+        ("weight_count", c_size_t),
     ]
 
 
@@ -346,6 +369,8 @@ _PROTOTYPES = {
     "dag_walk_report_first_error": (c_uint64, [walk_report_p, POINTER(c_char_p)]),
     "dag_walk_report_cancelled": (c_int, [walk_report_p]),
     "dag_walk_report_ran": (c_int, [walk_report_p, c_uint64]),
+    "dag_walk_report_attempts": (c_int, [walk_report_p, c_uint64, POINTER(c_size_t), _E]),
+    "dag_walk_report_attempt_message": (c_int, [walk_report_p, c_uint64, c_size_t, POINTER(c_char_p), _E]),
     "dag_vertex_status_string": (c_char_p, [c_int]),
     # 1.2
     "dag_roots": (c_int, [graph_p, POINTER(ids_p), _E]),

@@ -14,6 +14,7 @@ from ._native import lib
 from ._owned import decode_name, encode_name, id_array, id_lists_result, ids_result, string_result, vertex_id
 from .errors import ClosedError, InvalidArgumentError, call
 from .formats import Format, to_format
+from .schedule import Schedule
 from .types import Observer, Vertex, Vertices, WalkCallback
 from .validation import Validation
 from .walk import Walker, WalkReport
@@ -810,7 +811,8 @@ class Graph(Closeable):
     # -- walks ---------------------------------------------------------------
 
     def walk(self, callback: WalkCallback, *, parallelism: int = 10, threads: Optional[int] = None, reverse: bool = False, fail_fast: bool = False,
-             always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> WalkReport:
+             always_run: Vertices = (), timestamps: bool = True, observer: Observer = None,
+             schedule: Optional[Schedule] = None) -> WalkReport:
         """Runs `callback(vertex_id)` once per vertex, each after its dependencies; blocks until done.
 
         The callback runs on libdag's pool threads. Returning normally means
@@ -832,19 +834,26 @@ class Graph(Closeable):
                 vertex (:class:`WalkEvent`, :class:`VertexStatus`), on the
                 thread that caused it. Its exceptions go to
                 ``sys.unraisablehook``; the walk goes on.
+            schedule: None, or a :class:`Schedule`: named limits (pools)
+                and retries (libdag 1.3). With retries, each vertex's
+                :attr:`VertexResult.attempt_messages` are in the report.
 
         Raises:
             CycleError: the graph has a cycle or a self reference; nothing ran.
-            UnknownVertexError: an always_run id is unknown.
+            UnknownVertexError: an always_run id, or a vertex of the
+                schedule, is unknown.
             InvalidArgumentError: parallelism 0, parallelism or threads
-                negative, threads above 1024.
+                negative, threads above 1024; a vertex needs a pool the
+                schedule does not declare or one of capacity 0.
             BusyError: the graph is already being walked.
         """
         return walk.run_walk(self, callback, parallelism=parallelism, threads=threads, reverse=reverse,
-                             fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer)
+                             fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer,
+                             schedule=schedule)
 
     def pull_walker(self, *, parallelism: int = 10, reverse: bool = False, fail_fast: bool = False,
-                    always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> "PullWalker":
+                    always_run: Vertices = (), timestamps: bool = True, observer: Observer = None,
+                    schedule: Optional[Schedule] = None) -> "PullWalker":
         """A :class:`PullWalker`: a walk whose ready vertices the caller takes and completes itself.
 
         Options as :meth:`walk` (a pull walk starts no thread: there is no
@@ -856,7 +865,7 @@ class Graph(Closeable):
         from .pull import PullWalker
 
         return PullWalker(self, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
-                          always_run=always_run, timestamps=timestamps, observer=observer)
+                          always_run=always_run, timestamps=timestamps, observer=observer, schedule=schedule)
 
     def walk_on(self, executor: concurrent.futures.Executor, fn: Callable[[int], object], **options: Any) -> WalkReport:
         """Runs ``fn(vertex)`` for every vertex on a ``concurrent.futures.Executor``; returns the :class:`WalkReport`.
@@ -878,7 +887,8 @@ class Graph(Closeable):
             return await walker.run_async(fn)
 
     def walker(self, callback: WalkCallback, *, parallelism: int = 10, threads: Optional[int] = None, reverse: bool = False, fail_fast: bool = False,
-               always_run: Vertices = (), timestamps: bool = True, observer: Observer = None) -> Walker:
+               always_run: Vertices = (), timestamps: bool = True, observer: Observer = None,
+               schedule: Optional[Schedule] = None) -> Walker:
         """A :class:`Walker` for a walk in the background: call its start(), then wait().
 
         Arguments as :meth:`walk`. Its callback may also return
@@ -890,4 +900,5 @@ class Graph(Closeable):
             the walk's own errors come from :meth:`Walker.start`.
         """
         return walk.Walker(self, callback, parallelism=parallelism, threads=threads, reverse=reverse,
-                           fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer)
+                           fail_fast=fail_fast, always_run=always_run, timestamps=timestamps, observer=observer,
+                           schedule=schedule)

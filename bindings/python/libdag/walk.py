@@ -29,6 +29,7 @@ from ctypes import byref
 from typing import TYPE_CHECKING, List, Optional, Tuple, Union
 
 from . import _native
+from .schedule import apply_schedule
 from .errors import (
     ClosedError,
     InvalidArgumentError,
@@ -147,11 +148,17 @@ class VertexResult:
             timestamps were off.
         ran: True when its callback was called.
         exception: the exception its callback raised, or None.
+        attempts: how many times its callback was called: more than 1 when
+            failed attempts were tried again (:class:`Schedule` retries).
+        attempt_messages: each attempt's message, oldest first ("" for
+            none); the last is `message` when the vertex ran.
     """
 
-    __slots__ = ("id", "status", "message", "start_ns", "end_ns", "ran", "exception")
+    __slots__ = ("id", "status", "message", "start_ns", "end_ns", "ran", "exception", "attempts",
+                 "attempt_messages")
 
-    def __init__(self, id, status, message, start_ns, end_ns, ran, exception):  # noqa: A002 - the C name
+    def __init__(self, id, status, message, start_ns, end_ns, ran, exception,  # noqa: A002 - the C name
+                 attempt_messages=None):
         self.id = id
         self.status = status
         self.message = message
@@ -159,6 +166,10 @@ class VertexResult:
         self.end_ns = end_ns
         self.ran = ran
         self.exception = exception
+        if attempt_messages is None:
+            attempt_messages = (message,) if ran else ()
+        self.attempt_messages = attempt_messages
+        self.attempts = len(attempt_messages)
 
     @property
     def ok(self):
@@ -270,8 +281,30 @@ def _result(vertex, status, message, start_ns, end_ns, ran, exception):
     return VertexResult(vertex, _STATUS_OF[status], message, start_ns, end_ns, ran, exception)
 
 
-def _read_report(report, status, message, exceptions):
-    """Copies a dag_walk_report into a WalkReport (the caller frees it)."""
+def _attempt_messages(report, vertices):
+    """Vertex id to its attempts' messages, for the vertices tried more than once (the report is freed after)."""
+    retried = {}
+    attempts = ctypes.c_size_t()
+    text = ctypes.c_char_p()
+    for vertex, result in vertices.items():
+        if not result.ran:
+            continue
+        call(lib.dag_walk_report_attempts, report, vertex, byref(attempts), who="Walker.wait")
+        if attempts.value > 1:
+            messages = []
+            for attempt in range(attempts.value):
+                call(lib.dag_walk_report_attempt_message, report, vertex, attempt, byref(text), who="Walker.wait")
+                messages.append(_message_text(text.value))
+            retried[vertex] = tuple(messages)
+    return retried
+
+
+def _read_report(report, status, message, exceptions, retries=False):
+    """Copies a dag_walk_report into a WalkReport (the caller frees it).
+
+    With `retries` (the walk could try a vertex again), each attempt's
+    message is copied too: a call per vertex that ran, so only then.
+    """
     # Every outcome in one call (dag_walk_report_read).
     size = lib.dag_walk_report_size(report)
     outcomes = (_native.VertexOutcome * size)()
@@ -279,6 +312,14 @@ def _read_report(report, status, message, exceptions):
     call(lib.dag_walk_report_read, report, 0, outcomes, size, ctypes.sizeof(_native.VertexOutcome), byref(written),
          who="Walker.wait")
     vertices = Outcomes(outcomes, written.value, exceptions, _result)
+    if retries:
+        retried = _attempt_messages(report, vertices)
+
+        def make(vertex, status, message, start_ns, end_ns, ran, exception):
+            return VertexResult(vertex, _STATUS_OF[status], message, start_ns, end_ns, ran, exception,
+                                retried.get(vertex))
+
+        vertices = Outcomes(outcomes, written.value, exceptions, make)
     first_message = ctypes.c_char_p()
     first = lib.dag_walk_report_first_error(report, byref(first_message))
     counts = {s: lib.dag_walk_report_count(report, s) for s in VertexStatus}
@@ -434,7 +475,7 @@ class _Callbacks:
             self._leave()
 
 
-def _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps, callbacks, who):
+def _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps, schedule, callbacks, who):
     opts = _native.WalkOptions()
     call(lib.dag_walk_options_init, byref(opts), ctypes.sizeof(opts), who=who)
     parallelism = _count(parallelism, "parallelism", who)
@@ -453,8 +494,9 @@ def _options(graph, parallelism, threads, reverse, fail_fast, always_run, timest
     if _GIL_STATE is not None:
         opts.thread_start = callbacks.c_thread_start
         opts.thread_exit = callbacks.c_thread_exit
-    # `ids` must stay alive as long as `opts` is used: return it with them.
-    return opts, ids
+    keep = [ids, apply_schedule(graph, schedule, opts, who, _count)]
+    # `keep` must stay alive as long as `opts` is used: return it with them.
+    return opts, keep
 
 
 def _count(value, name, who):
@@ -556,7 +598,7 @@ class Walker(Closeable):
     _PULL = False
 
     def __init__(self, graph, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False,
-                 always_run=(), timestamps=True, observer=None, _blocking=False):
+                 always_run=(), timestamps=True, observer=None, schedule=None, _blocking=False):
         if not callable(callback) and not self._PULL:
             raise TypeError(f"a walk callback must be callable, not {type(callback).__name__}")
         self._graph = graph
@@ -565,7 +607,8 @@ class Walker(Closeable):
         self._who = "Graph.walk" if _blocking else "Walker"
         self._callbacks = _Callbacks(callback, observer, allow_pending=not _blocking)
         self._opts, self._keep = _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps,
-                                          self._callbacks, "Graph.walk" if _blocking else "Graph.walker")
+                                          schedule, self._callbacks, "Graph.walk" if _blocking else "Graph.walker")
+        self._retries = schedule is not None and schedule.has_retries
         self._handle = None
         self._lock = threading.Lock()  # held for short steps only, never across a wait
         self._walking = False  # holds the graph's walk mark (Handle.begin_walk)
@@ -657,7 +700,7 @@ class Walker(Closeable):
             if status not in _FINISHED or not report:
                 raise error_for(status, message or f"{who}: {status_name(status)}")
             self._release_graph()
-            return _read_report(report, status, message, callbacks.exceptions)
+            return _read_report(report, status, message, callbacks.exceptions, self._retries)
         finally:
             lib.dag_walk_report_free(report)
 

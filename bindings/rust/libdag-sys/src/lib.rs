@@ -320,6 +320,15 @@ pub const DAG_FAILURE_CONTINUE: dag_failure_policy = 0;
 /// Start nothing new.
 pub const DAG_FAILURE_FAIL_FAST: dag_failure_policy = 1;
 
+/// Which ready vertex starts first (`dag_walk_options.priority`, since 1.3).
+pub type dag_walk_priority = c_uint;
+/// 1.2's order, the default and the fastest.
+pub const DAG_PRIORITY_NONE: dag_walk_priority = 0;
+/// The longest remaining path first (weighted), ties by name, then id.
+pub const DAG_PRIORITY_CRITICAL_PATH: dag_walk_priority = 1;
+/// By name, then id.
+pub const DAG_PRIORITY_NAME: dag_walk_priority = 2;
+
 /// Observer events.
 pub type dag_walk_event = c_uint;
 /// A vertex's callback is about to run.
@@ -408,6 +417,43 @@ pub struct dag_walk_options {
     pub event_observer: dag_walk_event_fn,
     /// Since 1.2: passed to `event_observer`.
     pub event_observer_data: *mut c_void,
+    /// Since 1.3: the names of the walk's pools (named limits), borrowed
+    /// for the call. NULL when `pool_count` is 0.
+    pub pool_names: *const *const c_char,
+    /// Since 1.3: the capacity of each pool in `pool_names`.
+    pub pool_capacities: *const usize,
+    /// Since 1.3: number of pools.
+    pub pool_count: usize,
+    /// Since 1.3: vertex `pool_need_vertices[i]` needs a slot in the pool
+    /// named `pool_need_names[i]`. NULL when `pool_need_count` is 0.
+    pub pool_need_vertices: *const u64,
+    /// Since 1.3: the pool each entry of `pool_need_vertices` needs.
+    pub pool_need_names: *const *const c_char,
+    /// Since 1.3: number of entries in the two need arrays.
+    pub pool_need_count: usize,
+    /// Since 1.3: how many more times a failed vertex is tried.
+    pub retries: usize,
+    /// Since 1.3: the wait before the first retry, in milliseconds.
+    pub retry_delay_ms: u64,
+    /// Since 1.3: the longest wait, in milliseconds; 0 for no cap.
+    pub retry_max_delay_ms: u64,
+    /// Since 1.3: nonzero: each retry waits twice as long as the one before.
+    pub retry_doubling: c_int,
+    /// Since 1.3: vertices with a retry count of their own.
+    pub retry_vertices: *const u64,
+    /// Since 1.3: the retry count of each vertex in `retry_vertices`.
+    pub retry_counts: *const usize,
+    /// Since 1.3: number of entries in `retry_vertices` and `retry_counts`.
+    pub retry_vertex_count: usize,
+    /// Since 1.3: which ready vertex starts first.
+    pub priority: dag_walk_priority,
+    /// Since 1.3: vertices with a weight of their own for
+    /// `DAG_PRIORITY_CRITICAL_PATH` (others weigh 1).
+    pub weight_vertices: *const u64,
+    /// Since 1.3: the weight of each vertex in `weight_vertices`.
+    pub weights: *const u64,
+    /// Since 1.3: number of entries in `weight_vertices` and `weights`.
+    pub weight_count: usize,
 }
 
 /// A pool thread's start or exit hook (since 1.2).
@@ -1253,6 +1299,25 @@ pub struct dag_api_table {
             err: *mut *mut dag_error,
         ) -> dag_status,
     >,
+    /// [`dag_walk_report_attempts`]
+    pub walk_report_attempts: Option<
+        unsafe extern "C" fn(
+            report: *const dag_walk_report,
+            vertex: u64,
+            out_attempts: *mut usize,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_walk_report_attempt_message`]
+    pub walk_report_attempt_message: Option<
+        unsafe extern "C" fn(
+            report: *const dag_walk_report,
+            vertex: u64,
+            attempt: usize,
+            out_message: *mut *const c_char,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
 }
 
 /// The ABI major version [`dag_api`] accepts today.
@@ -1736,6 +1801,21 @@ extern "C" {
     pub fn dag_walk_report_cancelled(report: *const dag_walk_report) -> c_int;
     /// 1 if the vertex's callback was called.
     pub fn dag_walk_report_ran(report: *const dag_walk_report, vertex: u64) -> c_int;
+    /// How many times a vertex's callback was called (1.3).
+    pub fn dag_walk_report_attempts(
+        report: *const dag_walk_report,
+        vertex: u64,
+        out_attempts: *mut usize,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// The message of one attempt of a vertex, 0 the first (1.3).
+    pub fn dag_walk_report_attempt_message(
+        report: *const dag_walk_report,
+        vertex: u64,
+        attempt: usize,
+        out_message: *mut *const c_char,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
     /// A static name for a vertex status.
     pub fn dag_vertex_status_string(status: dag_vertex_status) -> *const c_char;
 

@@ -66,6 +66,10 @@ fn walk_options_have_the_library_size_and_defaults() {
     assert_eq!(opts.always_run_count, 0);
     assert!(opts.observer.is_none());
     assert!(opts.thread_start.is_none() && opts.thread_exit.is_none());
+    assert!(opts.pool_names.is_null() && opts.pool_need_vertices.is_null());
+    assert_eq!((opts.pool_count, opts.pool_need_count), (0, 0));
+    assert_eq!((opts.retries, opts.retry_delay_ms, opts.retry_doubling), (0, 0, 0));
+    assert_eq!((opts.priority, opts.weight_count), (DAG_PRIORITY_NONE, 0));
 }
 
 #[test]
@@ -116,6 +120,10 @@ fn function_table_matches_the_exported_symbols() {
     assert_eq!(
         table.select.map(|f| f as usize),
         Some(dag_select as *const () as usize)
+    );
+    assert_eq!(
+        table.walk_report_attempt_message.map(|f| f as usize),
+        Some(dag_walk_report_attempt_message as *const () as usize)
     );
     assert!(unsafe { dag_api(DAG_API_ABI + 1) }.is_null());
 }

@@ -7,6 +7,7 @@ use std::os::raw::{c_int, c_void};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use libdag_sys as sys;
 
@@ -14,6 +15,7 @@ use crate::error::{check, Result};
 use crate::graph::VertexId;
 use crate::raw::{drop_payload, id_ptr};
 use crate::report::VertexStatus;
+use crate::schedule::{Priority, Schedule};
 
 /// A walk's observer, shared by its options and the walk.
 pub(crate) type Observer = Arc<dyn Fn(&WalkEvent) + Send + Sync>;
@@ -36,6 +38,7 @@ pub struct WalkOptions {
     timestamps: bool,
     always_run: Vec<VertexId>,
     observer: Option<Observer>,
+    schedule: Schedule,
 }
 
 impl Default for WalkOptions {
@@ -55,6 +58,7 @@ impl WalkOptions {
             timestamps: true,
             always_run: Vec::new(),
             observer: None,
+            schedule: Schedule::default(),
         }
     }
 
@@ -129,12 +133,105 @@ impl WalkOptions {
         self
     }
 
+    /// Declares a named limit (libdag 1.3): at most `capacity` of the
+    /// vertices that [`need`](WalkOptions::need) pool `name` run at once, a
+    /// pending vertex counting as running. A vertex starts only with a slot
+    /// in every pool it needs and in `parallelism`, all taken at once, so
+    /// pools needed together cannot deadlock; vertices waiting for a full
+    /// pool do not hold up ready vertices that need others. A name declared
+    /// twice, an empty one or one holding a NUL byte is refused by the walk
+    /// with [`Status::InvalidArgument`](crate::Status::InvalidArgument).
+    ///
+    /// ```
+    /// # use libdag::{Graph, WalkOptions};
+    /// let mut g = Graph::new()?;
+    /// let db = g.add_vertex(Some("aws_db"))?;
+    /// let web = g.add_vertex(Some("aws_web"))?;
+    /// let options = WalkOptions::new().pool("aws", 1).need(db, "aws").need(web, "aws");
+    /// assert!(g.walk(&options, |_| Ok::<(), std::io::Error>(()))?.ok());
+    /// # Ok::<(), libdag::Error>(())
+    /// ```
+    #[must_use]
+    pub fn pool(mut self, name: &str, capacity: usize) -> WalkOptions {
+        self.schedule.add_pool(name, capacity);
+        self
+    }
+
+    /// Makes `vertex` need one slot of pool `pool` (libdag 1.3); a vertex may
+    /// need several pools. A pool no [`pool`](WalkOptions::pool) declares,
+    /// or one of capacity 0, is refused by the walk with
+    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument), an id not
+    /// in the graph with [`Status::UnknownVertex`](crate::Status::UnknownVertex).
+    #[must_use]
+    pub fn need(mut self, vertex: VertexId, pool: &str) -> WalkOptions {
+        self.schedule.add_need(vertex, pool);
+        self
+    }
+
+    /// How many more times a failed vertex is tried (libdag 1.3) before it
+    /// counts as failed and its dependents are skipped; default 0. Cancel and
+    /// fail-fast stop retries. [`WalkReport::attempts`](crate::WalkReport::attempts)
+    /// and [`WalkReport::attempt_messages`](crate::WalkReport::attempt_messages)
+    /// tell each attempt.
+    #[must_use]
+    pub fn retries(mut self, retries: usize) -> WalkOptions {
+        self.schedule.retries = retries;
+        self
+    }
+
+    /// A retry count of `vertex`'s own, instead of [`retries`](WalkOptions::retries) (libdag 1.3).
+    #[must_use]
+    pub fn vertex_retries(mut self, vertex: VertexId, retries: usize) -> WalkOptions {
+        self.schedule.add_vertex_retries(vertex, retries);
+        self
+    }
+
+    /// The wait before a vertex's first retry, in whole milliseconds
+    /// (libdag 1.3); default none. The wait holds no slot and no thread.
+    #[must_use]
+    pub fn retry_delay(mut self, delay: Duration) -> WalkOptions {
+        self.schedule.retry_delay = delay;
+        self
+    }
+
+    /// The longest wait before a retry (libdag 1.3); default zero: no cap.
+    #[must_use]
+    pub fn retry_max_delay(mut self, delay: Duration) -> WalkOptions {
+        self.schedule.retry_max_delay = delay;
+        self
+    }
+
+    /// True: each retry waits twice as long as the one before (libdag 1.3);
+    /// false (the default): every retry waits [`retry_delay`](WalkOptions::retry_delay).
+    #[must_use]
+    pub fn retry_doubling(mut self, doubling: bool) -> WalkOptions {
+        self.schedule.retry_doubling = doubling;
+        self
+    }
+
+    /// Which ready vertex starts first (libdag 1.3); default
+    /// [`Priority::None`].
+    #[must_use]
+    pub fn priority(mut self, priority: Priority) -> WalkOptions {
+        self.schedule.priority = priority;
+        self
+    }
+
+    /// `vertex`'s weight for [`Priority::CriticalPath`] (libdag 1.3), such
+    /// as its expected duration; other vertices weigh 1. An id not in the
+    /// graph fails the walk with [`Status::UnknownVertex`](crate::Status::UnknownVertex).
+    #[must_use]
+    pub fn weight(mut self, vertex: VertexId, weight: u64) -> WalkOptions {
+        self.schedule.add_weight(vertex, weight);
+        self
+    }
+
     pub(crate) fn observer_fn(&self) -> Option<&Observer> {
         self.observer.as_ref()
     }
 
-    /// The C options; borrows `self.always_run` and `observer`, which must
-    /// outlive the walk.
+    /// The C options; borrows `self.always_run`, the schedule's arrays and
+    /// `observer`, which must outlive the walk.
     pub(crate) fn to_raw(&self, observer: Option<&Observer>) -> Result<sys::dag_walk_options> {
         let mut opts = MaybeUninit::<sys::dag_walk_options>::uninit();
         let mut err = ptr::null_mut();
@@ -165,6 +262,7 @@ impl WalkOptions {
             opts.always_run = id_ptr(&self.always_run);
             opts.always_run_count = self.always_run.len();
         }
+        self.schedule.apply(&mut opts)?;
         if let Some(observer) = observer {
             opts.event_observer = Some(observer_trampoline);
             opts.event_observer_data =
@@ -184,6 +282,7 @@ impl fmt::Debug for WalkOptions {
             .field("timestamps", &self.timestamps)
             .field("always_run", &self.always_run)
             .field("observer", &self.observer.is_some())
+            .field("retries", &self.schedule.retries)
             .finish()
     }
 }

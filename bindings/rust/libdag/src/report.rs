@@ -273,6 +273,46 @@ impl WalkReport {
         }
     }
 
+    /// How many times a vertex's work was started (libdag 1.3): 0 if it
+    /// never ran, more than 1 when failed attempts were tried again
+    /// ([`WalkOptions::retries`](crate::WalkOptions::retries)); `None` for an
+    /// id that was not in the walk.
+    pub fn attempts(&self, id: VertexId) -> Option<usize> {
+        let mut attempts = 0usize;
+        // SAFETY: a live report.
+        let code = unsafe {
+            sys::dag_walk_report_attempts(self.ptr(), id.0, &mut attempts, ptr::null_mut())
+        };
+        (code == sys::DAG_OK).then(|| attempts)
+    }
+
+    /// Each attempt's message, oldest first, `""` for none (libdag 1.3): the
+    /// last is the vertex's [`message`](VertexReport::message) when it ran;
+    /// empty when it never ran. `None` for an id that was not in the walk.
+    pub fn attempt_messages(&self, id: VertexId) -> Option<Vec<&str>> {
+        let attempts = self.attempts(id)?;
+        let mut messages = Vec::with_capacity(attempts);
+        for attempt in 0..attempts {
+            let mut message: *const c_char = ptr::null();
+            // SAFETY: a live report, an attempt below its count; the message
+            // is owned by the report and lives as long as `self`.
+            unsafe {
+                let code = sys::dag_walk_report_attempt_message(
+                    self.ptr(),
+                    id.0,
+                    attempt,
+                    &mut message,
+                    ptr::null_mut(),
+                );
+                if code != sys::DAG_OK {
+                    return None;
+                }
+                messages.push(report_str(message));
+            }
+        }
+        Some(messages)
+    }
+
     /// The status of one vertex; `None` for an id that was not in the walk.
     pub fn status(&self, id: VertexId) -> Option<VertexStatus> {
         self.vertex(id).map(|v| v.status())

@@ -1,0 +1,160 @@
+"""Schedule: named limits (pools) and retries, and each attempt's message in the report."""
+
+import threading
+import unittest
+
+import libdag
+from libdag import Schedule, VertexStatus
+from support import build
+
+# Long enough never to pass on a busy machine unless something is wrong.
+WAIT_S = 60
+
+
+class PoolTest(unittest.TestCase):
+    def test_a_pool_bounds_its_vertices_and_others_run_meanwhile(self):
+        aws = [f"aws{i}" for i in range(8)]
+        graph, ids = build(vertices=aws + ["free"])
+        lock = threading.Lock()
+        running = [0]
+        peak = [0]
+        free_ran = threading.Event()
+
+        def callback(vertex):
+            if vertex == ids["free"]:
+                free_ran.set()
+                return
+            with lock:
+                running[0] += 1
+                peak[0] = max(peak[0], running[0])
+            try:
+                # Two aws vertices hold the pool until "free", which needs
+                # no pool, has run: it must not queue behind the full pool.
+                if not free_ran.wait(WAIT_S):
+                    raise RuntimeError("free never ran while the aws pool was full")
+            finally:
+                with lock:
+                    running[0] -= 1
+
+        schedule = Schedule(pools={"aws": 2}, needs={name: "aws" for name in aws})
+        report = graph.walk(callback, parallelism=8, schedule=schedule)
+        self.assertTrue(report.ok, report.message)
+        self.assertLessEqual(peak[0], 2)
+        self.assertEqual(report.count(VertexStatus.OK), 9)
+
+    def test_a_vertex_needing_two_pools_takes_both(self):
+        graph, ids = build(vertices=["both", "a", "b"])
+        lock = threading.Lock()
+        held = {"p": 0, "q": 0}
+        overfull = []
+        needs = {"both": ["p", "q"], "a": ["p"], "b": ["q"]}
+
+        def callback(vertex):
+            pools = needs[graph.name(vertex)]
+            with lock:
+                for pool in pools:
+                    held[pool] += 1
+                    if held[pool] > 1:
+                        overfull.append(pool)
+            with lock:
+                for pool in pools:
+                    held[pool] -= 1
+
+        report = graph.walk(callback, parallelism=3, schedule=Schedule(pools={"p": 1, "q": 1}, needs=needs))
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(overfull, [])
+
+    def test_an_undeclared_pool_or_one_of_capacity_0_is_refused(self):
+        graph, _ = build(vertices=["a"])
+        with self.assertRaises(libdag.InvalidArgumentError):
+            graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 1}, needs={"a": "gcp"}))
+        with self.assertRaises(libdag.InvalidArgumentError):
+            graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 0}, needs={"a": "aws"}))
+        with self.assertRaises(libdag.UnknownVertexError):
+            graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 1}, needs={99: "aws"}))
+        with self.assertRaises(TypeError):
+            graph.walk(lambda v: None, schedule={"aws": 1})
+
+    def test_a_pull_walk_hands_out_only_what_the_pool_allows(self):
+        graph, _ = build(vertices=["a", "b", "c"])
+        schedule = Schedule(pools={"one": 1}, needs={"a": "one", "b": "one", "c": "one"})
+        with graph.pull_walker(parallelism=3, schedule=schedule) as walker:
+            walker.start()
+            first = walker.next_ready(timeout=0)
+            self.assertEqual(len(first), 1)
+            self.assertIsNone(walker.next_ready(timeout=0))
+            walker.complete(first[0])
+            second = walker.next_ready(timeout=WAIT_S)
+            self.assertEqual(len(second), 1)
+            walker.complete(second[0])
+            walker.complete(walker.next_ready(timeout=WAIT_S)[0])
+            self.assertEqual(walker.next_ready(timeout=WAIT_S), [])
+            self.assertTrue(walker.wait().ok)
+
+
+class PriorityTest(unittest.TestCase):
+    def order(self, graph, schedule):
+        started = []
+        graph.walk(lambda v: started.append(graph.name(v)), parallelism=1, schedule=schedule)
+        return started
+
+    def test_the_longest_weighted_chain_starts_first(self):
+        graph, _ = build([("z3", "z2"), ("z2", "z1")], vertices=["a"])
+        self.assertEqual(self.order(graph, Schedule(priority="critical-path")), ["z1", "z2", "a", "z3"])
+        self.assertEqual(self.order(graph, Schedule(priority="name")), ["a", "z1", "z2", "z3"])
+        # Weighed by expected duration, the lone vertex outweighs the chain.
+        self.assertEqual(self.order(graph, Schedule(priority="critical-path", weights={"a": 10})),
+                         ["a", "z1", "z2", "z3"])
+
+    def test_an_unknown_priority_is_refused(self):
+        graph, _ = build(vertices=["a"])
+        with self.assertRaises(libdag.InvalidArgumentError):
+            graph.walk(lambda v: None, schedule=Schedule(priority="fastest"))
+
+
+class RetryTest(unittest.TestCase):
+    def test_a_vertex_that_fails_twice_then_succeeds(self):
+        graph, ids = build([("app", "db")])
+        calls = []
+
+        def callback(vertex):
+            calls.append(graph.name(vertex))
+            if vertex == ids["db"] and calls.count("db") < 3:
+                raise RuntimeError(f"db try {calls.count('db')}")
+
+        report = graph.walk(callback, parallelism=1, schedule=Schedule(retries=2, retry_delay=0.001,
+                                                                       retry_doubling=True))
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(calls, ["db", "db", "db", "app"])
+        db = report[ids["db"]]
+        self.assertEqual(db.attempts, 3)
+        self.assertEqual(db.attempt_messages, ("db try 1", "db try 2", ""))
+        self.assertEqual(report[ids["app"]].attempts, 1)
+
+    def test_per_vertex_counts_and_dependents_skipped_after_the_last(self):
+        graph, ids = build([("app", "db"), ("web", "cache")])
+
+        def callback(vertex):
+            if vertex in (ids["db"], ids["cache"]):
+                raise RuntimeError("down")
+
+        report = graph.walk(callback, schedule=Schedule(retry_counts={"db": 2}))
+        self.assertEqual(report[ids["db"]].status, VertexStatus.FAILED)
+        self.assertEqual(report[ids["db"]].attempt_messages, ("down", "down", "down"))
+        self.assertEqual(report[ids["cache"]].attempts, 1)
+        self.assertEqual(report[ids["app"]].status, VertexStatus.UPSTREAM_FAILED)
+        self.assertEqual(report[ids["app"]].attempts, 0)
+
+    def test_without_retries_each_vertex_that_ran_has_one_attempt(self):
+        graph, ids = build([("b", "a")])
+        report = graph.walk(lambda v: None)
+        self.assertEqual([report[i].attempts for i in (ids["a"], ids["b"])], [1, 1])
+
+    def test_bad_delays_are_refused(self):
+        graph, _ = build(vertices=["a"])
+        with self.assertRaises(libdag.InvalidArgumentError):
+            graph.walk(lambda v: None, schedule=Schedule(retries=1, retry_delay=-1))
+
+
+if __name__ == "__main__":
+    unittest.main()

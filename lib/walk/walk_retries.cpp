@@ -1,0 +1,111 @@
+#include "walk/walk_retries.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace dag::walk_detail {
+
+Retries::Retries(const RetryPolicy &policy, std::unordered_map<const Slot *, std::size_t> counts,
+                 std::function<void(Slot *)> due)
+    : policy_(policy), counts_(std::move(counts)), due_(std::move(due)) {}
+
+Retries::~Retries() {
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        ending_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+bool Retries::failed(const Slot *s, const std::string *message, std::chrono::nanoseconds &delay) {
+    auto c = counts_.find(s);
+    const std::size_t allowed = c != counts_.end() ? c->second : policy_.retries;
+    std::lock_guard<std::mutex> lk(mu_);
+    if (allowed == 0 && records_.find(s) == records_.end()) return false;
+    Record &r = records_[s];
+    r.messages.push_back(message ? *message : std::string());
+    const std::size_t retried = r.messages.size() - 1;
+    if (retried >= allowed || flushing_) {
+        // This was its last attempt, recorded here.
+        r.closed = true;
+        return false;
+    }
+    // Doubling from the first delay, never past the cap (0: no cap).
+    delay = policy_.delay;
+    if (policy_.doubling)
+        for (std::size_t i = 0; i < retried && (policy_.max_delay.count() == 0 || delay < policy_.max_delay); ++i)
+            delay *= 2;
+    if (policy_.max_delay.count() > 0) delay = std::min(delay, policy_.max_delay);
+    r.waiting = true;
+    return true;
+}
+
+void Retries::finished(const Slot *s, const std::string *message) {
+    std::lock_guard<std::mutex> lk(mu_);
+    auto it = records_.find(s);
+    if (it == records_.end() || it->second.closed) return;
+    it->second.closed = true;
+    it->second.messages.push_back(message ? *message : std::string());
+}
+
+std::optional<std::string> Retries::take_waiting(const Slot *s) {
+    std::lock_guard<std::mutex> lk(mu_);
+    auto it = records_.find(s);
+    if (it == records_.end() || !it->second.waiting) return std::nullopt;
+    it->second.waiting = false;
+    it->second.closed = true;
+    return it->second.messages.back();
+}
+
+void Retries::schedule(Slot *s, std::chrono::nanoseconds delay) {
+    std::lock_guard<std::mutex> lk(mu_);
+    timers_.emplace(std::chrono::steady_clock::now() + delay, s);
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    cv_.notify_all();
+}
+
+void Retries::flush() {
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        flushing_ = true;
+    }
+    cv_.notify_all();
+}
+
+std::vector<std::string> Retries::attempts(const Slot *s) const {
+    std::lock_guard<std::mutex> lk(mu_);
+    auto it = records_.find(s);
+    return it == records_.end() ? std::vector<std::string>{} : it->second.messages;
+}
+
+std::vector<std::pair<const Slot *, std::vector<std::string>>> Retries::all() const {
+    std::lock_guard<std::mutex> lk(mu_);
+    std::vector<std::pair<const Slot *, std::vector<std::string>>> out;
+    for (const auto &[slot, record] : records_)
+        if (record.messages.size() > 1) out.emplace_back(slot, record.messages);
+    return out;
+}
+
+void Retries::run() {
+    std::unique_lock<std::mutex> lk(mu_);
+    for (;;) {
+        if (ending_) return;
+        if (timers_.empty()) {
+            cv_.wait(lk);
+            continue;
+        }
+        auto first = timers_.begin();
+        if (!flushing_ && first->first > std::chrono::steady_clock::now()) {
+            cv_.wait_until(lk, first->first);
+            continue;
+        }
+        Slot *s = first->second;
+        timers_.erase(first);
+        lk.unlock();
+        due_(s);
+        lk.lock();
+    }
+}
+
+}  // namespace dag::walk_detail

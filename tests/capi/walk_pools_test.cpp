@@ -1,0 +1,352 @@
+// Named limits (pools) of a walk: the bound of each pool over random graphs
+// and random needs, in callback and pull mode; ready vertices that need no
+// full pool run past those waiting for one; the refusals before a walk.
+#include <map>
+#include <random>
+#include <set>
+
+#include "walk_test_support.hpp"
+
+namespace {
+
+// The options' pool arrays, kept alive with their strings.
+struct PoolSetup {
+    std::vector<std::string> names;
+    std::vector<size_t> capacities;
+    std::vector<uint64_t> need_vertices;
+    std::vector<std::string> need_names;
+    std::vector<const char *> name_ptrs, need_ptrs;
+
+    void apply(dag_walk_options &o) {
+        name_ptrs.clear();
+        need_ptrs.clear();
+        for (auto &n : names) name_ptrs.push_back(n.c_str());
+        for (auto &n : need_names) need_ptrs.push_back(n.c_str());
+        o.pool_names = name_ptrs.data();
+        o.pool_capacities = capacities.data();
+        o.pool_count = names.size();
+        o.pool_need_vertices = need_vertices.data();
+        o.pool_need_names = need_ptrs.data();
+        o.pool_need_count = need_vertices.size();
+    }
+    void need(uint64_t v, const std::string &pool) {
+        need_vertices.push_back(v);
+        need_names.push_back(pool);
+    }
+};
+
+dag_status walk_in(bool pull, dag_graph *g, Recorder &rec, const dag_walk_options &o, ReportPtr &report) {
+    dag_walk_report *r = nullptr;
+    const dag_status st = pull ? pull_walk(g, record_cb, &rec, o, &r) : dag_walk(g, record_cb, &rec, &o, &r, nullptr);
+    report.reset(r);
+    return st;
+}
+
+// Over random graphs, random pools and random needs (a vertex may need
+// several pools), no pool ever has more vertices in their callbacks than its
+// capacity, and every vertex runs: no deadlock.
+void bounds_hold(bool pull) {
+#if defined(DAG_TEST_SANITIZED)
+    const int graphs = 30;
+#else
+    const int graphs = 300;
+#endif
+    std::mt19937_64 rng(pull ? 17 : 71);
+    size_t reached_above_one = 0;
+    for (int round = 0; round < graphs; ++round) {
+        auto g = new_graph();
+        const size_t n = 5 + rng() % 60;
+        std::vector<uint64_t> ids;
+        for (size_t i = 0; i < n; ++i) ids.push_back(add(g.get(), ("v" + std::to_string(i)).c_str()));
+        for (size_t i = 1; i < n; ++i)
+            for (int k = rng() % 3; k-- > 0;) ASSERT_EQ(dag_connect(g.get(), ids[i], ids[rng() % i], nullptr), DAG_OK);
+        PoolSetup pools;
+        const size_t pool_count = 1 + rng() % 3;
+        for (size_t p = 0; p < pool_count; ++p) {
+            pools.names.push_back("p" + std::to_string(p));
+            pools.capacities.push_back(1 + rng() % 3);
+        }
+        std::map<uint64_t, std::vector<size_t>> needs;
+        for (uint64_t v : ids)
+            for (size_t p = 0; p < pool_count; ++p)
+                if (rng() % 2) {
+                    pools.need(v, pools.names[p]);
+                    needs[v].push_back(p);
+                }
+        std::vector<std::atomic<size_t>> now(pool_count), peak(pool_count);
+        Recorder rec;
+        rec.body = [&](dag_walker *, uint64_t v, const char **) {
+            auto it = needs.find(v);
+            if (it == needs.end()) return DAG_WALK_OK;
+            for (size_t p : it->second) {
+                const size_t in = ++now[p];
+                size_t seen = peak[p].load();
+                while (in > seen && !peak[p].compare_exchange_weak(seen, in)) {
+                }
+            }
+            // Long enough for other workers to try the same pools (a spin:
+            // a yield on a loaded machine can give the core away for
+            // milliseconds).
+            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
+            while (std::chrono::steady_clock::now() < until) {
+            }
+            for (size_t p : it->second) --now[p];
+            return DAG_WALK_OK;
+        };
+        dag_walk_options o = options(4, 4);
+        pools.apply(o);
+        ReportPtr report;
+        ASSERT_EQ(walk_in(pull, g.get(), rec, o, report), DAG_OK) << "round " << round;
+        for (uint64_t v : ids) ASSERT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
+        for (size_t p = 0; p < pool_count; ++p) {
+            ASSERT_LE(peak[p].load(), pools.capacities[p]) << "round " << round << " pool " << p;
+            if (peak[p].load() > 1) ++reached_above_one;
+        }
+    }
+    // The bound was put to the test: pools did run several vertices at once.
+    EXPECT_GT(reached_above_one, 0u);
+}
+
+TEST(WalkPools, BoundsHoldOverRandomGraphsAndNeeds) { bounds_hold(false); }
+
+TEST(WalkPools, BoundsHoldOverRandomGraphsAndNeedsInPullMode) { bounds_hold(true); }
+
+// Six vertices need pool "slow" (capacity 1) and stay pending until the test
+// completes them; six others need nothing. With parallelism 2, the first
+// slow vertex holds the pool and one slot; the others wait off the queue,
+// and the six free vertices all run in the other slot before any slow
+// vertex is completed.
+void free_vertices_pass(bool pull) {
+    auto g = new_graph();
+    std::vector<uint64_t> slow, free;
+    for (int i = 0; i < 6; ++i) slow.push_back(add(g.get(), ("slow" + std::to_string(i)).c_str()));
+    for (int i = 0; i < 6; ++i) free.push_back(add(g.get(), ("free" + std::to_string(i)).c_str()));
+    PoolSetup pools;
+    pools.names = {"slow"};
+    pools.capacities = {1};
+    for (uint64_t v : slow) pools.need(v, "slow");
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::pair<dag_walker *, uint64_t>> pending;
+    size_t slow_in = 0, slow_peak = 0, free_done = 0;
+    Latch all_free;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        std::lock_guard<std::mutex> lk(mu);
+        if (std::find(slow.begin(), slow.end(), v) == slow.end()) {
+            if (++free_done == free.size()) all_free.set();
+            return DAG_WALK_OK;
+        }
+        slow_peak = std::max(slow_peak, ++slow_in);
+        pending.emplace_back(w, v);
+        cv.notify_all();
+        return DAG_WALK_PENDING;
+    };
+    dag_walk_options o = options(2, 2);
+    pools.apply(o);
+    std::thread completer([&] {
+        EXPECT_TRUE(all_free.wait()) << "free vertices were held up behind the full pool";
+        for (size_t done = 0; done < slow.size(); ++done) {
+            std::pair<dag_walker *, uint64_t> p;
+            {
+                std::unique_lock<std::mutex> lk(mu);
+                if (!cv.wait_for(lk, gate_limit, [&] { return !pending.empty(); })) {
+                    ADD_FAILURE() << "slow vertex " << done << " never started";
+                    return;
+                }
+                p = pending.front();
+                pending.erase(pending.begin());
+                // Completing it frees the pool: counted out first.
+                --slow_in;
+            }
+            EXPECT_EQ(dag_walk_complete(p.first, p.second, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+        }
+    });
+    ReportPtr report;
+    EXPECT_EQ(walk_in(pull, g.get(), rec, o, report), DAG_OK);
+    completer.join();
+    EXPECT_EQ(slow_peak, 1u);
+    for (uint64_t v : slow) EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
+}
+
+TEST(WalkPools, ReadyVerticesOutsideAFullPoolRun) { free_vertices_pass(false); }
+
+TEST(WalkPools, ReadyVerticesOutsideAFullPoolRunInPullMode) { free_vertices_pass(true); }
+
+// Vertices that need two pools each, in both orders, beside vertices that
+// need one of them: with capacity 1 each, every one of them runs alone in
+// what it needs, and the walk ends.
+TEST(WalkPools, VerticesNeedingSeveralPoolsDoNotDeadlock) {
+    auto g = new_graph();
+    PoolSetup pools;
+    pools.names = {"a", "b"};
+    pools.capacities = {1, 1};
+    std::map<uint64_t, std::set<std::string>> needs;
+    for (int i = 0; i < 30; ++i) {
+        const uint64_t v = add(g.get(), ("v" + std::to_string(i)).c_str());
+        const std::vector<std::string> which = i % 3 == 0   ? std::vector<std::string>{"a", "b"}
+                                               : i % 3 == 1 ? std::vector<std::string>{"b", "a"}
+                                                            : std::vector<std::string>{i % 2 ? "a" : "b"};
+        for (const auto &p : which) {
+            pools.need(v, p);
+            needs[v].insert(p);
+        }
+    }
+    std::mutex mu;
+    std::map<std::string, int> in;
+    bool overlapped = false;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) {
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            for (const auto &p : needs[v])
+                if (++in[p] > 1) overlapped = true;
+        }
+        std::this_thread::yield();
+        std::lock_guard<std::mutex> lk(mu);
+        for (const auto &p : needs[v]) --in[p];
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(8, 8);
+    pools.apply(o);
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    EXPECT_FALSE(overlapped);
+    EXPECT_EQ(rec.ran().size(), 30u);
+}
+
+// A failed vertex that held a pool frees it: its dependents are skipped,
+// and the vertices waiting for the pool still run.
+TEST(WalkPools, AFailedVertexFreesItsPool) {
+    auto g = new_graph();
+    const uint64_t bad = add(g.get(), "bad"), after = add(g.get(), "after");
+    ASSERT_EQ(dag_connect(g.get(), after, bad, nullptr), DAG_OK);
+    PoolSetup pools;
+    pools.names = {"one"};
+    pools.capacities = {1};
+    pools.need(bad, "one");
+    std::vector<uint64_t> others;
+    for (int i = 0; i < 5; ++i) {
+        others.push_back(add(g.get(), ("o" + std::to_string(i)).c_str()));
+        pools.need(others.back(), "one");
+    }
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+        if (v != bad) return DAG_WALK_OK;
+        *msg = "boom";
+        return DAG_WALK_FAILED;
+    };
+    dag_walk_options o = options(3, 3);
+    pools.apply(o);
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(status_of(report.get(), after), DAG_VERTEX_UPSTREAM_FAILED);
+    for (uint64_t v : others) EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
+}
+
+// A cancel while vertices wait for a full pool: the one holding it is
+// finished as cancelled, and each waiting vertex in turn is handed the pool
+// and settled as cancelled without running; the walk ends.
+TEST(WalkPools, CancelSettlesTheVerticesWaitingForAPool) {
+    auto g = new_graph();
+    PoolSetup pools;
+    pools.names = {"one"};
+    pools.capacities = {1};
+    std::vector<uint64_t> ids;
+    for (int i = 0; i < 20; ++i) {
+        ids.push_back(add(g.get(), ("v" + std::to_string(i)).c_str()));
+        pools.need(ids.back(), "one");
+    }
+    Latch holding;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        holding.set();
+        return DAG_WALK_PENDING;
+    };
+    dag_walk_options o = options(4, 4);
+    pools.apply(o);
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &raw, nullptr), DAG_OK);
+    WalkPtr w(raw);
+    ASSERT_TRUE(holding.wait());
+    ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait(w.get(), &r, nullptr), DAG_E_CANCELLED);
+    ReportPtr report(r);
+    EXPECT_EQ(rec.ran().size(), 1u);
+    for (uint64_t v : ids) EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_CANCELLED);
+}
+
+dag_status walk_with(dag_graph *g, PoolSetup &pools, dag_error **err) {
+    dag_walk_options o = options(2, 2);
+    pools.apply(o);
+    Recorder rec;
+    return dag_walk(g, record_cb, &rec, &o, nullptr, err);
+}
+
+TEST(WalkPools, BadPoolsAreRefusedBeforeTheWalk) {
+    auto g = new_graph();
+    const uint64_t v = add(g.get(), "aws_instance.a");
+    Recorder rec;
+    bool ran = false;
+    PoolSetup unknown;
+    unknown.names = {"aws"};
+    unknown.capacities = {2};
+    unknown.need(v, "rds");
+    std::string msg = expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return walk_with(g.get(), unknown, e); });
+    EXPECT_NE(msg.find("'aws_instance.a' needs pool 'rds', which the walk does not declare"), std::string::npos) << msg;
+
+    PoolSetup empty;
+    empty.names = {"aws"};
+    empty.capacities = {0};
+    empty.need(v, "aws");
+    msg = expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return walk_with(g.get(), empty, e); });
+    EXPECT_NE(msg.find("capacity is 0"), std::string::npos) << msg;
+
+    PoolSetup twice;
+    twice.names = {"aws", "aws"};
+    twice.capacities = {1, 2};
+    msg = expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return walk_with(g.get(), twice, e); });
+    EXPECT_NE(msg.find("declared twice"), std::string::npos) << msg;
+
+    PoolSetup unnamed;
+    unnamed.names = {""};
+    unnamed.capacities = {1};
+    msg = expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return walk_with(g.get(), unnamed, e); });
+    EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
+
+    PoolSetup stranger;
+    stranger.names = {"aws"};
+    stranger.capacities = {1};
+    stranger.need(v + 1000, "aws");
+    expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return walk_with(g.get(), stranger, e); });
+
+    dag_walk_options o = options(2, 2);
+    o.pool_count = 1;
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &o, nullptr, e); });
+    o = options(2, 2);
+    const char *names[] = {nullptr};
+    const size_t caps[] = {1};
+    o.pool_names = names;
+    o.pool_capacities = caps;
+    o.pool_count = 1;
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &o, nullptr, e); });
+    EXPECT_TRUE(rec.ran().empty());
+
+    // A pool of capacity 0 that nobody needs is allowed; the graph is free
+    // again after every refusal.
+    PoolSetup idle;
+    idle.names = {"aws", "off"};
+    idle.capacities = {1, 0};
+    idle.need(v, "aws");
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        ran = true;
+        return DAG_WALK_OK;
+    };
+    dag_walk_options ok = options(2, 2);
+    idle.apply(ok);
+    EXPECT_EQ(dag_walk(g.get(), record_cb, &rec, &ok, nullptr, nullptr), DAG_OK);
+    EXPECT_TRUE(ran);
+}
+
+}  // namespace

@@ -1,0 +1,167 @@
+// Priorities: at parallelism 1, the order in which vertices start equals a
+// reference list scheduler on random graphs: among the ready vertices, the
+// longest remaining path (weighted or not) first, ties by name then id; or
+// by name then id alone. Callback and pull walks alike (run_walk).
+#include <map>
+#include <optional>
+#include <random>
+
+#include "walk_test_support.hpp"
+
+namespace {
+
+struct RandomGraph {
+    GraphPtr g = new_graph();
+    std::vector<uint64_t> ids;
+    std::map<uint64_t, std::vector<uint64_t>> deps, dependents;
+    std::map<uint64_t, std::optional<std::string>> names;
+};
+
+// n vertices, each depending on earlier ones with probability p; a third
+// unnamed, and names drawn from a small set so that ties between names are
+// common too (names are unique in a graph: a suffix tells them apart).
+RandomGraph random_graph(std::mt19937 &rng, int n, double p) {
+    RandomGraph r;
+    std::bernoulli_distribution edge(p), unnamed(1.0 / 3);
+    std::uniform_int_distribution<int> letter(0, 3);
+    for (int i = 0; i < n; ++i) {
+        std::optional<std::string> name;
+        if (!unnamed(rng)) name = std::string(1, static_cast<char>('a' + letter(rng))) + std::to_string(i);
+        uint64_t id = 0;
+        EXPECT_EQ(dag_add_vertex(r.g.get(), name ? name->c_str() : nullptr, nullptr, &id, nullptr), DAG_OK);
+        r.names[id] = name;
+        for (uint64_t earlier : r.ids)
+            if (edge(rng)) {
+                EXPECT_EQ(dag_connect(r.g.get(), id, earlier, nullptr), DAG_OK);
+                r.deps[id].push_back(earlier);
+                r.dependents[earlier].push_back(id);
+            }
+        r.ids.push_back(id);
+    }
+    return r;
+}
+
+// The reference: a list scheduler with one slot, written from the header's
+// description and nothing of the library's.
+std::vector<uint64_t> reference_order(const RandomGraph &r, dag_walk_priority priority, bool reverse,
+                                      const std::map<uint64_t, uint64_t> &weights) {
+    const auto &waits_for = reverse ? r.dependents : r.deps;
+    const auto &waiters = reverse ? r.deps : r.dependents;
+    std::map<uint64_t, uint64_t> path;
+    std::function<uint64_t(uint64_t)> longest = [&](uint64_t v) -> uint64_t {
+        if (auto it = path.find(v); it != path.end()) return it->second;
+        uint64_t best = 0;
+        if (auto it = waiters.find(v); it != waiters.end())
+            for (uint64_t w : it->second) best = std::max(best, longest(w));
+        auto weight = weights.find(v);
+        return path[v] = best + (weight == weights.end() ? 1 : weight->second);
+    };
+    const auto before = [&](uint64_t a, uint64_t b) {
+        if (priority == DAG_PRIORITY_CRITICAL_PATH && longest(a) != longest(b)) return longest(a) > longest(b);
+        const auto &na = r.names.at(a), &nb = r.names.at(b);
+        if (na.has_value() != nb.has_value()) return na.has_value();
+        if (na && *na != *nb) return *na < *nb;
+        return a < b;
+    };
+    std::map<uint64_t, size_t> left;
+    std::vector<uint64_t> ready, order;
+    for (uint64_t v : r.ids) {
+        auto it = waits_for.find(v);
+        left[v] = it == waits_for.end() ? 0 : it->second.size();
+        if (left[v] == 0) ready.push_back(v);
+    }
+    while (!ready.empty()) {
+        auto best = std::min_element(ready.begin(), ready.end(), before);
+        const uint64_t v = *best;
+        ready.erase(best);
+        order.push_back(v);
+        if (auto it = waiters.find(v); it != waiters.end())
+            for (uint64_t w : it->second)
+                if (--left[w] == 0) ready.push_back(w);
+    }
+    return order;
+}
+
+void expect_reference_order(dag_walk_priority priority, bool reverse, bool weighted) {
+    std::mt19937 rng(1234 + priority * 10 + reverse * 2 + weighted);
+    for (int round = 0; round < 40; ++round) {
+        std::uniform_int_distribution<int> size(1, 60);
+        std::uniform_real_distribution<double> density(0.0, 0.3);
+        RandomGraph r = random_graph(rng, size(rng), density(rng));
+        std::map<uint64_t, uint64_t> weights;
+        std::vector<uint64_t> weight_ids, weight_values;
+        if (weighted) {
+            // Heavy-tailed, as durations are: mostly small, a few large.
+            std::lognormal_distribution<double> duration(1.0, 1.5);
+            for (uint64_t v : r.ids)
+                if (rng() % 4 != 0) {
+                    weights[v] = static_cast<uint64_t>(duration(rng));
+                    weight_ids.push_back(v);
+                    weight_values.push_back(weights[v]);
+                }
+        }
+        Recorder rec;
+        dag_walk_options o = options(1, 1);
+        o.priority = priority;
+        o.reverse = reverse;
+        o.weight_vertices = weight_ids.data();
+        o.weights = weight_values.data();
+        o.weight_count = weight_ids.size();
+        ReportPtr report;
+        ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_OK);
+        ASSERT_EQ(rec.ran(), reference_order(r, priority, reverse, weights)) << "round " << round;
+    }
+}
+
+TEST(WalkPriority, CriticalPathOrderMatchesTheReference) { expect_reference_order(DAG_PRIORITY_CRITICAL_PATH, false, false); }
+
+TEST(WalkPriority, WeightedCriticalPathOrderMatchesTheReference) {
+    expect_reference_order(DAG_PRIORITY_CRITICAL_PATH, false, true);
+}
+
+TEST(WalkPriority, ReverseWalksRankByWhatWaitsInThatDirection) {
+    expect_reference_order(DAG_PRIORITY_CRITICAL_PATH, true, true);
+}
+
+TEST(WalkPriority, NameOrderMatchesTheReference) { expect_reference_order(DAG_PRIORITY_NAME, false, false); }
+
+// The long branch starts first although its head's name sorts last; once
+// z3 and a have equal paths left, the name decides. By name, a first.
+TEST(WalkPriority, TheLongestChainStartsFirst) {
+    auto g = new_graph();
+    const uint64_t z1 = add(g.get(), "z1"), z2 = add(g.get(), "z2"), z3 = add(g.get(), "z3");
+    const uint64_t a = add(g.get(), "a");
+    ASSERT_EQ(dag_connect(g.get(), z2, z1, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), z3, z2, nullptr), DAG_OK);
+    for (auto [priority, expected] : {std::pair{DAG_PRIORITY_CRITICAL_PATH, std::vector<uint64_t>{z1, z2, a, z3}},
+                                      std::pair{DAG_PRIORITY_NAME, std::vector<uint64_t>{a, z1, z2, z3}}}) {
+        Recorder rec;
+        dag_walk_options o = options(1, 1);
+        o.priority = priority;
+        ReportPtr report;
+        ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+        EXPECT_EQ(rec.ran(), expected);
+    }
+}
+
+TEST(WalkPriority, BadPrioritiesAndWeightsAreRefused) {
+    auto g = new_graph();
+    add(g.get(), "a");
+    Recorder rec;
+    ReportPtr report;
+    dag_walk_options o = options(1, 1);
+    const int bad = 7;
+    std::memcpy(&o.priority, &bad, sizeof bad);
+    EXPECT_EQ(run_walk(g.get(), rec, o, report), DAG_E_INVALID_ARGUMENT);
+    o.priority = DAG_PRIORITY_CRITICAL_PATH;
+    const uint64_t missing[] = {99}, weight[] = {5};
+    o.weight_vertices = missing;
+    o.weights = weight;
+    o.weight_count = 1;
+    EXPECT_EQ(run_walk(g.get(), rec, o, report), DAG_E_UNKNOWN_VERTEX);
+    o.weight_vertices = nullptr;
+    EXPECT_EQ(run_walk(g.get(), rec, o, report), DAG_E_NULL_ARGUMENT);
+    EXPECT_TRUE(rec.ran().empty());
+}
+
+}  // namespace

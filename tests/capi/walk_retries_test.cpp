@@ -1,0 +1,181 @@
+// Retries of failed vertices: a failed attempt is tried again before its
+// dependents are skipped; the report counts the attempts and keeps each
+// one's message; back-offs hold no slot; cancel stops them.
+#include <map>
+
+#include "walk_test_support.hpp"
+
+namespace {
+
+size_t attempts_of(const dag_walk_report *r, uint64_t v) {
+    size_t n = 99;
+    EXPECT_EQ(dag_walk_report_attempts(r, v, &n, nullptr), DAG_OK);
+    return n;
+}
+
+std::string attempt_message(const dag_walk_report *r, uint64_t v, size_t i) {
+    const char *m = nullptr;
+    EXPECT_EQ(dag_walk_report_attempt_message(r, v, i, &m, nullptr), DAG_OK);
+    return m ? m : "(null)";
+}
+
+// flaky fails its first two attempts, then succeeds; its dependent runs
+// after it, once. stubborn always fails: three attempts, then its dependent
+// is skipped. Per-vertex counts override the walk's.
+TEST(WalkRetries, FailedAttemptsAreTriedAgainBeforeDependentsAreSkipped) {
+    auto g = new_graph();
+    const uint64_t flaky = add(g.get(), "flaky"), after = add(g.get(), "after");
+    const uint64_t stubborn = add(g.get(), "stubborn"), skipped = add(g.get(), "skipped");
+    const uint64_t once = add(g.get(), "once");
+    ASSERT_EQ(dag_connect(g.get(), after, flaky, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), skipped, stubborn, nullptr), DAG_OK);
+    std::mutex mu;
+    std::map<uint64_t, int> calls;
+    std::vector<std::string> messages = {"first", "second", "third"};
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+        int n;
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            n = calls[v]++;
+        }
+        if (v == flaky && n < 2) {
+            *msg = messages[n].c_str();
+            return DAG_WALK_FAILED;
+        }
+        if (v == stubborn || v == once) {
+            *msg = messages[std::min(n, 2)].c_str();
+            return DAG_WALK_FAILED;
+        }
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(2, 2);
+    o.retries = 2;
+    o.retry_delay_ms = 1;
+    o.retry_doubling = 1;
+    const uint64_t retry_vertices[] = {once};
+    const size_t retry_counts[] = {0};
+    o.retry_vertices = retry_vertices;
+    o.retry_counts = retry_counts;
+    o.retry_vertex_count = 1;
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(calls[flaky], 3);
+    EXPECT_EQ(calls[after], 1);
+    EXPECT_EQ(calls[stubborn], 3);
+    EXPECT_EQ(calls[skipped], 0);
+    EXPECT_EQ(calls[once], 1);
+    EXPECT_EQ(status_of(report.get(), flaky), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(report.get(), after), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(report.get(), stubborn), DAG_VERTEX_FAILED);
+    EXPECT_EQ(status_of(report.get(), skipped), DAG_VERTEX_UPSTREAM_FAILED);
+    EXPECT_EQ(message_of(report.get(), stubborn), "third");
+    // The order says the dependent waited for the successful attempt.
+    const std::vector<uint64_t> order = rec.ran();
+    size_t last_flaky = 0, first_after = order.size();
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i] == flaky) last_flaky = i;
+        if (order[i] == after && first_after == order.size()) first_after = i;
+    }
+    EXPECT_LT(last_flaky, first_after);
+
+    EXPECT_EQ(attempts_of(report.get(), flaky), 3u);
+    EXPECT_EQ(attempt_message(report.get(), flaky, 0), "first");
+    EXPECT_EQ(attempt_message(report.get(), flaky, 1), "second");
+    EXPECT_EQ(attempt_message(report.get(), flaky, 2), "");
+    EXPECT_EQ(attempts_of(report.get(), stubborn), 3u);
+    EXPECT_EQ(attempt_message(report.get(), stubborn, 2), "third");
+    EXPECT_EQ(attempts_of(report.get(), after), 1u);
+    EXPECT_EQ(attempt_message(report.get(), after, 0), "");
+    EXPECT_EQ(attempts_of(report.get(), once), 1u);
+    EXPECT_EQ(attempt_message(report.get(), once, 0), "first");
+    EXPECT_EQ(attempts_of(report.get(), skipped), 0u);
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) {
+        const char *m = nullptr;
+        return dag_walk_report_attempt_message(report.get(), flaky, 3, &m, e);
+    });
+    expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) {
+        size_t n = 0;
+        return dag_walk_report_attempts(report.get(), 9999, &n, e);
+    });
+}
+
+// A vertex waiting out a long back-off holds no slot: at parallelism 1 the
+// other vertices all run meanwhile. Cancelling then ends it failed with its
+// message at once, without another attempt.
+TEST(WalkRetries, BackOffHoldsNoSlotAndCancelStopsRetries) {
+    auto g = new_graph();
+    const uint64_t flaky = add(g.get(), "flaky");
+    std::vector<uint64_t> others;
+    for (int i = 0; i < 5; ++i) others.push_back(add(g.get(), ("o" + std::to_string(i)).c_str()));
+    std::atomic<int> flaky_calls{0}, others_done{0};
+    Latch all_others;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+        if (v == flaky) {
+            ++flaky_calls;
+            *msg = "down";
+            return DAG_WALK_FAILED;
+        }
+        if (++others_done == 5) all_others.set();
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(1, 1);
+    o.retries = 5;
+    o.retry_delay_ms = 3600 * 1000;  // an hour: only a cancel ends it
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &raw, nullptr), DAG_OK);
+    WalkPtr w(raw);
+    ASSERT_TRUE(all_others.wait());
+    ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+    dag_walk_report *r = nullptr;
+    dag_walk_wait(w.get(), &r, nullptr);
+    ReportPtr report(r);
+    EXPECT_EQ(flaky_calls.load(), 1);
+    EXPECT_EQ(status_of(report.get(), flaky), DAG_VERTEX_FAILED);
+    EXPECT_EQ(message_of(report.get(), flaky), "down");
+    EXPECT_EQ(attempts_of(report.get(), flaky), 1u);
+    for (uint64_t v : others) EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
+}
+
+// In pull mode the vertex is handed out again for each attempt.
+TEST(WalkRetries, PullModeHandsAFailedVertexOutAgain) {
+    auto g = new_graph();
+    const uint64_t flaky = add(g.get(), "flaky"), after = add(g.get(), "after");
+    ASSERT_EQ(dag_connect(g.get(), after, flaky, nullptr), DAG_OK);
+    std::atomic<int> calls{0};
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+        if (v == flaky && calls++ < 3) {
+            *msg = "not yet";
+            return DAG_WALK_FAILED;
+        }
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(2, 2);
+    o.retries = 3;
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(pull_walk(g.get(), record_cb, &rec, o, &r), DAG_OK);
+    ReportPtr report(r);
+    EXPECT_EQ(attempts_of(report.get(), flaky), 4u);
+    EXPECT_EQ(attempt_message(report.get(), flaky, 2), "not yet");
+    EXPECT_EQ(status_of(report.get(), after), DAG_VERTEX_OK);
+}
+
+TEST(WalkRetries, UnknownRetryVertexIsRefused) {
+    auto g = new_graph();
+    const uint64_t v = add(g.get(), "v");
+    dag_walk_options o = options(2, 2);
+    const uint64_t ids[] = {v + 100};
+    const size_t counts[] = {1};
+    o.retry_vertices = ids;
+    o.retry_counts = counts;
+    o.retry_vertex_count = 1;
+    Recorder rec;
+    expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &o, nullptr, e); });
+    o.retry_vertices = nullptr;
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &o, nullptr, e); });
+    EXPECT_TRUE(rec.ran().empty());
+}
+
+}  // namespace

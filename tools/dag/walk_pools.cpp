@@ -1,0 +1,90 @@
+#include "walk_pools.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "libdag.hpp"
+#include "names.hpp"
+
+namespace dagcli {
+
+void add_pool_options(CLI::App &command, PoolOptions &options) {
+    command.add_option("--pool", options.pools,
+                       "Declare a named limit: at most N vertices that need pool NAME run at once "
+                       "(repeatable)")
+        ->type_name("NAME=N");
+    command.add_option("--pool-match", options.matches,
+                       "Vertices whose names match the shell pattern GLOB (fnmatch) need a slot in "
+                       "pool NAME; a vertex matching several patterns needs all their pools "
+                       "(repeatable)")
+        ->type_name("GLOB=NAME");
+}
+
+namespace {
+
+// "left=right" split at the last '=', both sides non-empty.
+std::pair<std::string, std::string> split(const std::string &option, const std::string &given,
+                                          const char *form) {
+    const auto eq = given.rfind('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == given.size())
+        throw Failure(option + " '" + given + "': expected " + form, bad_input);
+    return {given.substr(0, eq), given.substr(eq + 1)};
+}
+
+size_t capacity(const std::string &given, const std::string &digits) {
+    const bool numeric = !digits.empty() && digits.size() <= 18 &&
+                         std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!numeric) throw Failure("--pool '" + given + "': the capacity is not a whole number", bad_input);
+    return static_cast<size_t>(std::stoull(digits));
+}
+
+}  // namespace
+
+WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options) {
+    for (const std::string &given : options.pools) {
+        auto [name, count] = split("--pool", given, "NAME=N");
+        if (std::find(names_.begin(), names_.end(), name) != names_.end())
+            throw Failure("--pool '" + given + "': pool '" + name + "' is declared twice", bad_input);
+        capacities_.push_back(capacity(given, count));
+        names_.push_back(std::move(name));
+    }
+    std::vector<std::pair<std::string, std::string>> matches;
+    for (const std::string &given : options.matches) {
+        auto match = split("--pool-match", given, "GLOB=NAME");
+        if (std::find(names_.begin(), names_.end(), match.second) == names_.end())
+            throw Failure("--pool-match '" + given + "': no --pool declares '" + match.second + "'", bad_input);
+        matches.push_back(std::move(match));
+    }
+    if (!matches.empty()) {
+        dag_ids *raw = nullptr;
+        dag_error *err = nullptr;
+        check(dag_vertices(g, &raw, &err), &err);
+        for (uint64_t id : take(raw)) {
+            const std::string name = vertex_name(g, id);
+            for (const auto &[glob, pool] : matches)
+                if (fnmatch(glob.c_str(), name.c_str(), 0) == 0) {
+                    const auto p = std::find(names_.begin(), names_.end(), pool) - names_.begin();
+                    if (capacities_[p] == 0)
+                        throw Failure("vertex '" + name + "' needs pool '" + pool + "', whose capacity is 0",
+                                      bad_input);
+                    need_vertices_.push_back(id);
+                    need_names_.push_back(pool);
+                }
+        }
+    }
+    for (const std::string &n : names_) name_ptrs_.push_back(n.c_str());
+    for (const std::string &n : need_names_) need_ptrs_.push_back(n.c_str());
+}
+
+void WalkPools::apply(dag_walk_options &o) const {
+    o.pool_names = name_ptrs_.data();
+    o.pool_capacities = capacities_.data();
+    o.pool_count = names_.size();
+    o.pool_need_vertices = need_vertices_.data();
+    o.pool_need_names = need_ptrs_.data();
+    o.pool_need_count = need_vertices_.size();
+}
+
+}  // namespace dagcli

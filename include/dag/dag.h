@@ -1729,6 +1729,8 @@ DAG_API dag_status dag_builder_new(dag_graph *g, dag_builder **out, dag_error **
 /**
  * Frees a builder and its declarations; the graph stays as the steps left it.
  * NULL allowed.
+ *
+ * @param b  the builder; NULL is allowed.
  * @since 1.3
  */
 DAG_API void dag_builder_free(dag_builder *b);
@@ -1763,6 +1765,12 @@ DAG_API dag_status dag_builder_provide(dag_builder *b, uint64_t vertex, const ch
  * else `aws_instance.web[0]`, else `aws_instance.web`, else `aws_instance`,
  * whichever is provided first. Parameters and errors as
  * dag_builder_provide().
+ *
+ * @param b        the builder.
+ * @param vertex   a live vertex of the builder's graph.
+ * @param address  UTF-8, not empty; copied.
+ * @param err      NULL, or receives the error on failure (see dag_error).
+ * @return DAG_OK, or an error as dag_builder_provide() lists.
  * @since 1.3
  */
 DAG_API dag_status dag_builder_reference(dag_builder *b, uint64_t vertex, const char *address,
@@ -1772,6 +1780,12 @@ DAG_API dag_status dag_builder_reference(dag_builder *b, uint64_t vertex, const 
  * Declares that `vertex` needs the shared vertex `key`
  * (`provider["registry.terraform.io/hashicorp/aws"]`); see
  * dag_builder_add_shared(). Parameters and errors as dag_builder_provide().
+ *
+ * @param b       the builder.
+ * @param vertex  a live vertex of the builder's graph.
+ * @param key     UTF-8, not empty; copied.
+ * @param err     NULL, or receives the error on failure (see dag_error).
+ * @return DAG_OK, or an error as dag_builder_provide() lists.
  * @since 1.3
  */
 DAG_API dag_status dag_builder_need(dag_builder *b, uint64_t vertex, const char *key, dag_error **err);
@@ -1780,6 +1794,10 @@ DAG_API dag_status dag_builder_need(dag_builder *b, uint64_t vertex, const char 
  * Sets the planned change of `vertex` (DAG_ACTION_NONE by default), read by
  * the destroy order step.
  *
+ * @param b       the builder.
+ * @param vertex  a live vertex of the builder's graph.
+ * @param action  what the plan does to it.
+ * @param err     NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `action` is not a dag_action.
  * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not live.
@@ -1844,6 +1862,9 @@ enum {
  * warnings. The provided addresses are indexed once per run of the step:
  * O(total length of the addresses) expected.
  *
+ * @param b      the builder.
+ * @param flags  0, or DAG_REFERENCES_WARN.
+ * @param err    NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits.
  * @retval DAG_E_NOMEM             out of memory.
@@ -1867,6 +1888,9 @@ enum {
  * (created when none is; NAME is the shared vertex's name, or its id when it
  * has none) depends on every vertex needing the key.
  *
+ * @param b      the builder.
+ * @param flags  0, or DAG_SHARED_CLOSE.
+ * @param err    NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits.
  * @retval DAG_E_NOMEM             out of memory.
@@ -1880,6 +1904,9 @@ DAG_API dag_status dag_builder_add_shared(dag_builder *b, unsigned flags, dag_er
  * exactly one vertex has no dependents the step changes nothing. The build
  * fails with DAG_E_DUPLICATE_NAME when `name` is another vertex's.
  *
+ * @param b     the builder.
+ * @param name  the root's name, UTF-8; copied. NULL: "root".
+ * @param err   NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
  * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
@@ -1935,6 +1962,8 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  * dag_validate() writes it), the graph unchanged; so does a destroy name
  * already taken, with DAG_E_DUPLICATE_NAME.
  *
+ * @param b    the builder.
+ * @param err  NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT  `b` is NULL.
  * @retval DAG_E_NOMEM          out of memory.
  * @since 1.3
@@ -1946,6 +1975,8 @@ DAG_API dag_status dag_builder_add_destroy_order(dag_builder *b, dag_error **err
  * TransitiveReductionTransformer): dag_transitive_reduction() of the graph.
  * A cycle fails the build with DAG_E_CYCLE.
  *
+ * @param b    the builder.
+ * @param err  NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT  `b` is NULL.
  * @retval DAG_E_NOMEM          out of memory.
  * @since 1.3
@@ -1961,6 +1992,10 @@ DAG_API dag_status dag_builder_add_transitive_reduction(dag_builder *b, dag_erro
  * but not change it. A C++ exception escaping it stops the build with
  * DAG_E_CALLBACK.
  *
+ * @param b          the builder.
+ * @param fn         says whether an unused vertex goes.
+ * @param user_data  passed to `fn`.
+ * @param err        NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT  `b` or `fn` is NULL.
  * @retval DAG_E_NOMEM          out of memory.
  * @since 1.3
@@ -2027,6 +2062,9 @@ typedef struct dag_build_options {
 /**
  * Fills the first `size` bytes of `opts` with the defaults.
  *
+ * @param opts  the options to fill.
+ * @param size  sizeof(dag_build_options) as the caller was built.
+ * @param err   NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT     `opts` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.3 layout.
  * @since 1.3

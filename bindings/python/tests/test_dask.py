@@ -124,11 +124,19 @@ class DaskWalkTest(unittest.TestCase):
         except FileNotFoundError:
             return []
 
-    def assert_edges_respected(self, graph):
+    def assert_edges_respected(self, graph, reruns=False):
+        """Each dependent started after its dependencies ended, each vertex run once.
+
+        With `reruns`, a task may have run more than once: a worker that dies
+        loses the results it held, and Dask computes them again. Every run of
+        a dependent must then start after some run of each dependency ended.
+        """
         for source, target in graph.edges():
-            (dependent_start, _, _), = self.runs(graph.label(source))
-            (_, dependency_end, _), = self.runs(graph.label(target))
-            self.assertGreaterEqual(dependent_start, dependency_end,
+            dependent, dependency = self.runs(graph.label(source)), self.runs(graph.label(target))
+            if not reruns:
+                self.assertEqual((len(dependent), len(dependency)), (1, 1))
+            self.assertTrue(dependent and dependency)
+            self.assertGreaterEqual(min(start for start, _, _ in dependent), min(end for _, end, _ in dependency),
                                     f"{graph.label(source)} started before {graph.label(target)} ended")
 
     def test_every_edge_respected(self):
@@ -431,13 +439,20 @@ class DaskWalkTest(unittest.TestCase):
             dag_dask.walk(graph, task, self.client, limits={"db": "one"})
 
     def test_cancel_stops_tasks_waiting_for_a_lease(self):
-        # db0 holds the only lease until released; db1's task waits for it on a worker.
+        # Whichever of db0 and db1 takes the only lease first holds it until
+        # released; the other's task waits for it on a worker.
         semaphore = distributed.Semaphore(max_leases=1, name=f"db-{os.path.basename(self.folder)}")
         graph = libdag.Graph()
         graph.add_vertices(["db0", "db1"])
-        running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"db0": "block"}),
+        running = dag_dask.start(graph, task, self.client,
+                                 payload=self.payload(graph, {"db0": "block", "db1": "block"}),
                                  limits={"db": semaphore}, pool=lambda label: "db")
-        wait_for_file(os.path.join(self.folder, "db0.started"))
+        started = [os.path.join(self.folder, label + ".started") for label in ("db0", "db1")]
+        deadline = time.monotonic() + BOUND_S
+        while not any(os.path.exists(path) for path in started):
+            self.assertLess(time.monotonic(), deadline, "neither db task started")
+            time.sleep(0.01)
+        holder, waiter = ("db0", "db1") if os.path.exists(started[0]) else ("db1", "db0")
         running.cancel()
         self.release()
         report = running.wait(timeout=BOUND_S)
@@ -446,8 +461,8 @@ class DaskWalkTest(unittest.TestCase):
         # The lease comes free once db0 has ended and db1, if it got the lease, gave it back unused.
         self.assertTrue(semaphore.acquire(timeout=BOUND_S))
         semaphore.release()
-        self.assertEqual(self.runs("db1"), [], "db1 ran after the walk was cancelled")
-        self.assertEqual(len(self.runs("db0")), 1)
+        self.assertEqual(self.runs(waiter), [], f"{waiter} ran after the walk was cancelled")
+        self.assertEqual(len(self.runs(holder)), 1)
 
     def test_update_adds_vertices_mid_walk(self):
         graph = libdag.Graph.from_dict({"a": [], "z": []})
@@ -489,7 +504,7 @@ class DaskWalkTest(unittest.TestCase):
             self.assertIsNotNone(report, "the walk ended after the worker died")
             self.assertTrue(report.ok, report.message)
             self.assertEqual(len(self.runs(victim)), 1, "the killed run recorded nothing; the rerun did")
-            self.assert_edges_respected(graph)
+            self.assert_edges_respected(graph, reruns=True)
         self.client.wait_for_workers(2, timeout=BOUND_S)  # the nanny restarts the killed worker
 
 

@@ -2203,9 +2203,12 @@ typedef enum dag_failure_policy {
  */
 typedef enum dag_walk_priority {
     /**
-     * The default and the order of 1.2: ready vertices start about in the
-     * order they became ready, and a worker that finishes a vertex runs the
-     * first dependent it releases itself; fastest, not specified further.
+     * The default: ready vertices start about in the order they became
+     * ready, and a worker that finishes a vertex runs a dependent it
+     * releases itself when that is its only one, or the vertex added right
+     * after it (a chain, a grid's next cell); fastest, not specified
+     * further. (1.2 ran the first released dependent itself in every case,
+     * depth first: on a wide graph that read memory at random.)
      */
     DAG_PRIORITY_NONE = 0,
     /**

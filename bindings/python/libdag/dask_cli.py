@@ -62,8 +62,8 @@ def _parser():
     parser.add_argument("--retries", type=_at_least(0), default=0, metavar="N", help="reruns of a failed command (0)")
     parser.add_argument("--output", choices=("grouped", "none"), default="grouped",
                         help="grouped (each command's standard output and error, sent back from its worker, "
-                             "printed whole when it ends, each line after \"vertex: \"; a failed command's "
-                             "before the summary) or none (discarded; the tail of a failed command's standard "
+                             "printed whole when it ends, each line after \"vertex: \", a failed command's "
+                             "too) or none (discarded; the tail of a failed command's standard "
                              "error still comes back in its message)")
     parser.add_argument("--progress", nargs="?", const="always", default="auto", choices=("auto", "always", "never"),
                         metavar="WHEN",
@@ -147,10 +147,16 @@ def main(argv=None):
     runs = {}  # vertex -> (worker, thread, start, end) of its command, for --trace
 
     def received(name, outcome):
-        """What a command that succeeded sent back (on the walk's results thread, one at a time)."""
+        """What a command sent back, as its vertex finishes (before the observer hears of it)."""
         progress.output(name, outcome.get("out", ""), outcome.get("err", ""))
         if "ran" in outcome:
             runs[vertex_of[name]] = outcome["ran"]
+
+    def failed(name, error):
+        """What a failed command sent back comes with its exception (on Dask's callback thread)."""
+        outcome = getattr(error, "outcome", None)
+        if outcome:
+            received(name, outcome)
 
     try:
         # The workers need not have libdag: the command runner travels by value.
@@ -165,7 +171,8 @@ def main(argv=None):
         with _signals_caught() as signals:
             running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
                                      reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
-                                     payload=payload, observer=progress.observe, on_result=received)
+                                     payload=payload, observer=progress.observe, on_result=received,
+                                     on_error=failed)
             report, stopped_by = _wait(running, progress, stop, signals)
         elapsed_ms = (time.monotonic() - began) * 1000
         stop.clear()  # every command has ended: the scheduler may forget the event
@@ -174,10 +181,6 @@ def main(argv=None):
         if cluster is not None:
             cluster.close()
     progress.erase()
-    for result in report:
-        outcome = getattr(result.exception, "outcome", None)  # a failed command's, which on_result never sees
-        if outcome:
-            received(label(result.id), outcome)
     summarize(label, report, stopped_by)
     if options.report:
         write_report(options.report, label, report, elapsed_ms)

@@ -26,6 +26,61 @@ SKIPPED = {"[root] aws_db_instance.main (expand)", "[root] aws_instance.web (exp
            "[root] root"}
 
 
+# Every wait on the program is bounded so that a broken one fails instead of hanging.
+BOUND_S = 120
+
+def alive(pid):
+    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def session_members(session):
+    """The live processes of session `session` (the program's, run with start_new_session)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getsid(int(entry)) == session and alive(int(entry)):
+                    members.append(int(entry))
+            except ProcessLookupError:
+                pass
+    return members
+
+
+def end_session(process):
+    """Kills what is left of `process`'s session (a test that failed) and reaps it."""
+    if process.poll() is None or session_members(process.pid):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    process.communicate()
+
+
+def run_cli(arguments):
+    """python3 -m libdag.dask ARGUMENTS, in a session of its own that is killed if it outlives BOUND_S."""
+    process = subprocess.Popen([sys.executable, "-m", "libdag.dask", *arguments], start_new_session=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = process.communicate(timeout=BOUND_S)
+    finally:
+        end_session(process)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def kill_pid_in(path):
+    if os.path.exists(path):
+        with open(path) as pid:
+            try:
+                os.kill(int(pid.read()), signal.SIGKILL)
+            except (ProcessLookupError, ValueError):
+                pass
+
+
 @unittest.skipIf(WHY, WHY)
 class DaskCommandTest(unittest.TestCase):
     def test_deploy_example(self):
@@ -131,6 +186,37 @@ class DaskCommandTest(unittest.TestCase):
         self.assertEqual(first["status"], "failed")
         self.assertEqual(first["message"], "stopped by dag: killed by signal 15")
         self.assertEqual(report["cancelled"] + report["upstream_failed"] + report["not_run"], 10)
+
+    def test_a_failed_commands_output_is_printed_as_its_vertex_finishes(self):
+        # As dag walk prints it: the lines of the failed command come right before its progress
+        # line, not after the walk (where a later vertex's progress line would come first).
+        graph = os.path.join(tempfile.mkdtemp(), "graph.dot")
+        with open(graph, "w") as out:
+            out.write("digraph { a; b; c -> b }\n")
+        command = 'if [ "$DAG_VERTEX" = a ]; then echo partial; echo broke >&2; exit 3; fi; echo "$DAG_VERTEX done"'
+        done = run_cli(["--scheduler", "local:2", "--exec", command, "--progress=always", graph])
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(sorted(done.stdout.splitlines()), ["a: partial", "b: b done", "c: c done"])
+        lines = done.stderr.splitlines()
+        failed_line = next(i for i, line in enumerate(lines) if re.fullmatch(r"\[\d/3\] a \(failed\)", line))
+        self.assertEqual(lines[failed_line - 1], "a: broke", done.stderr)
+        self.assertEqual(lines.count("a: broke"), 1, done.stderr)
+        self.assertIn("failed: a: exit status 3: broke\n", done.stderr)
+
+    def test_a_background_process_holding_the_pipes_does_not_stall_the_walk(self):
+        folder = tempfile.mkdtemp()
+        graph, pid_file = os.path.join(folder, "graph.dot"), os.path.join(folder, "pid")
+        with open(graph, "w") as out:
+            out.write("digraph { a }\n")
+        self.addCleanup(kill_pid_in, pid_file)
+        done = run_cli(["--scheduler", "local:1", "--exec", f'sleep {3 * BOUND_S} & echo $! > "{pid_file}"; echo started',
+                        "--progress=never", graph])
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout, "a: started\n")
+        self.assertEqual(done.stderr, "1 ok, 0 failed, 0 upstream failed, 0 not run\n")
+        # dag walk leaves it running; the walk ended on the command's exit, not on the pipes' end.
+        with open(pid_file) as pid:
+            os.kill(int(pid.read()), 0)
 
     def run_bad(self, *arguments):
         done = subprocess.run([sys.executable, "-m", "libdag.dask", *arguments], capture_output=True, text=True,

@@ -91,7 +91,11 @@ def _cluster(scheduler):
             raise ValueError(f"--scheduler {scheduler}: local:N needs N, a number of workers, at least 1")
         cluster = distributed.LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
                                            host="127.0.0.1", dashboard_address="127.0.0.1:0")
-        return distributed.Client(cluster), cluster
+        try:
+            return distributed.Client(cluster), cluster
+        except BaseException:
+            cluster.close()
+            raise
     return distributed.Client(scheduler, timeout=30), None
 
 
@@ -129,17 +133,59 @@ def _signals_caught():
             signal.signal(number, handler)
 
 
+@contextlib.contextmanager
+def _interrupt_held():
+    """Within it SIGINT waits, blocked, and arrives (to the handler of _signals_caught) as it ends.
+
+    The threads and processes started meanwhile inherit the block: the
+    worker processes of a LocalCluster then never see a Ctrl-C, which a
+    terminal sends to the whole process group, and this program, which
+    owns them, closes them instead. SIGTERM, sent to this program alone,
+    needs no holding, and workers must keep it: their nannies stop them
+    with it.
+    """
+    from multiprocessing import resource_tracker
+
+    # Started later, from the cluster's thread, the tracker would unblock SIGINT there (it blocks
+    # it around its own start, then unblocks it), and the workers started from there would see it.
+    resource_tracker.ensure_running()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _close(client, cluster):
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
 def main(argv=None):
     options = _parser().parse_args(argv)
+    # From here on SIGINT and SIGTERM stop the walk, or the cluster's start, instead of this
+    # program, so that it leaves no worker process or command behind.
+    with _signals_caught() as signals:
+        return _walk(options, signals)
+
+
+def _walk(options, signals):
     try:
         graph = Graph.from_file(options.file)
         if graph.cycles() or any(graph.has_edge(v, v) for v in graph.vertices()):
             raise ValueError(f"{options.file}: the graph has a cycle (dag cycles FILE lists them)")
         names = {v: graph.label(v) for v in graph.vertices()}
-        client, cluster = _cluster(options.scheduler)
+        with _interrupt_held():
+            client, cluster = _cluster(options.scheduler)
     except (OSError, ValueError, ImportError, DagError) as bad:
         print(f"python3 -m libdag.dask: {bad}", file=sys.stderr)
         return 2
+    if signals:  # while the cluster started, or before: nothing has run
+        _close(client, cluster)
+        print(f"python3 -m libdag.dask: interrupted by {signal.Signals(signals[0]).name} before the walk began",
+              file=sys.stderr)
+        return _EXIT_AFTER[signals[0]]
     label = names.__getitem__
     vertex_of = {name: vertex for vertex, name in names.items()}
     show = options.progress == "always" or (options.progress == "auto" and sys.stderr.isatty())
@@ -168,18 +214,14 @@ def main(argv=None):
         request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace)
         payload = {name: (name, *request) for name in names.values()}
         began_s, began = time.time(), time.monotonic()
-        with _signals_caught() as signals:
-            running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
-                                     reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
-                                     payload=payload, observer=progress.observe, on_result=received,
-                                     on_error=failed)
-            report, stopped_by = _wait(running, progress, stop, signals)
+        running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
+                                 reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
+                                 payload=payload, observer=progress.observe, on_result=received, on_error=failed)
+        report, stopped_by = _wait(running, progress, stop, signals)
         elapsed_ms = (time.monotonic() - began) * 1000
         stop.clear()  # every command has ended: the scheduler may forget the event
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _close(client, cluster)
     progress.erase()
     summarize(label, report, stopped_by)
     if options.report:

@@ -29,6 +29,18 @@ SKIPPED = {"[root] aws_db_instance.main (expand)", "[root] aws_instance.web (exp
 # Every wait on the program is bounded so that a broken one fails instead of hanging.
 BOUND_S = 120
 
+# A worker preload (distributed.worker.preload) that notes the worker's pid and holds its start until released.
+HOLD_START = """
+import os, time
+
+def dask_setup(worker):
+    open(os.path.join({folder!r}, f"{{os.getpid()}}.worker"), "w").close()
+    deadline = time.monotonic() + {bound}
+    while not os.path.exists({release!r}) and time.monotonic() < deadline:
+        time.sleep(0.02)
+"""
+
+
 def alive(pid):
     """Whether `pid` runs (a zombie waiting for its reaper does not)."""
     try:
@@ -209,14 +221,53 @@ class DaskCommandTest(unittest.TestCase):
         with open(graph, "w") as out:
             out.write("digraph { a }\n")
         self.addCleanup(kill_pid_in, pid_file)
-        done = run_cli(["--scheduler", "local:1", "--exec", f'sleep {3 * BOUND_S} & echo $! > "{pid_file}"; echo started',
-                        "--progress=never", graph])
+        command = f'sleep {3 * BOUND_S} & echo $! > "{pid_file}"; echo started'
+        done = run_cli(["--scheduler", "local:1", "--exec", command, "--progress=never", graph])
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stdout, "a: started\n")
         self.assertEqual(done.stderr, "1 ok, 0 failed, 0 upstream failed, 0 not run\n")
         # dag walk leaves it running; the walk ended on the command's exit, not on the pipes' end.
         with open(pid_file) as pid:
             os.kill(int(pid.read()), 0)
+
+    def test_a_signal_while_the_local_cluster_starts(self):
+        # A worker preload holds each worker's start until told, so that the signal comes while
+        # the LocalCluster is starting; SIGINT goes to the whole process group, as a terminal's
+        # Ctrl-C does, SIGTERM to the program alone.
+        for number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+            with self.subTest(signal=number.name):
+                folder = tempfile.mkdtemp()
+                release = os.path.join(folder, "release")
+                self.addCleanup(lambda release=release: open(release, "w").close())
+                preload = os.path.join(folder, "hold_start.py")
+                with open(preload, "w") as out:
+                    out.write(HOLD_START.format(folder=folder, release=release, bound=BOUND_S))
+                env = dict(os.environ, DASK_DISTRIBUTED__WORKER__PRELOAD=repr([preload]),
+                           DASK_LOGGING__DISTRIBUTED="warning")  # not the preload's own notes
+                walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec",
+                                         f'echo > "{folder}/ran"', str(EXAMPLE)], env=env, start_new_session=True,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                try:
+                    deadline = time.monotonic() + BOUND_S
+                    while len([f for f in os.listdir(folder) if f.endswith(".worker")]) < 2:
+                        self.assertIsNone(walk.poll(), "the program ended before its workers started")
+                        self.assertLess(time.monotonic(), deadline, "the workers never started")
+                        time.sleep(0.02)
+                    workers = [int(f.split(".")[0]) for f in os.listdir(folder) if f.endswith(".worker")]
+                    if number == signal.SIGINT:
+                        os.killpg(walk.pid, number)
+                    else:
+                        walk.send_signal(number)
+                    open(release, "w").close()
+                    out, err = walk.communicate(timeout=BOUND_S)
+                finally:
+                    end_session(walk)
+                self.assertEqual(walk.returncode, status, err)
+                self.assertEqual(out, "")
+                self.assertEqual(err, f"python3 -m libdag.dask: interrupted by {number.name} before the walk began\n")
+                self.assertFalse(os.path.exists(os.path.join(folder, "ran")))
+                self.assertEqual([pid for pid in workers if alive(pid)], [])
+                self.assertEqual(session_members(walk.pid), [])
 
     def run_bad(self, *arguments):
         done = subprocess.run([sys.executable, "-m", "libdag.dask", *arguments], capture_output=True, text=True,

@@ -67,8 +67,8 @@ class CommandRunnerTest(unittest.TestCase):
     def test_the_commands_exit_ends_it_though_a_background_process_holds_its_pipes(self):
         # The background sleep inherits standard output and error and outlives the bound; the
         # command's exit, not the pipes' end of file, must end the run, with what it wrote by then.
-        command = f'sleep {3 * BOUND_S} & echo $! > "{self.pid_file}.tmp"; mv "{self.pid_file}.tmp" "{self.pid_file}"; ' \
-                  f'echo hi; echo there >&2'
+        command = (f'sleep {3 * BOUND_S} & echo $! > "{self.pid_file}.tmp"; '
+                   f'mv "{self.pid_file}.tmp" "{self.pid_file}"; echo hi; echo there >&2')
         for keep in (True, False):
             with self.subTest(keep=keep):
                 thread, outcome = self.start(command, threading.Event(), keep)

@@ -72,7 +72,7 @@ def _parser():
                              "\"[done/total] name\" as each vertex finishes")
     parser.add_argument("--grace", type=_seconds, default=5.0, metavar="SECONDS",
                         help="on SIGINT or SIGTERM, how long running commands get to exit after SIGTERM before "
-                             "their process groups are killed (5)")
+                             "they are killed; each one's process group is killed once it has exited (5)")
     parser.add_argument("--report", metavar="FILE", help="write the outcome of every vertex as JSON")
     parser.add_argument("--trace", metavar="FILE",
                         help="write the walk as Chrome trace-event JSON (Perfetto, chrome://tracing): a span per "

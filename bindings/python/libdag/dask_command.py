@@ -15,8 +15,11 @@ import time
 
 # How much of a failing command's standard error comes back in its vertex's message.
 STDERR_TAIL = 2000
-# How long one wait for the stop event lasts (a long poll on the scheduler): the watcher of a
-# command that has ended notices within this.
+# How long one wait for the stop event lasts (a long poll on the scheduler), at first and at most:
+# a command's run ends once its watcher has noticed that the command has, at the end of the wait
+# under way; the waits double from the first, so that this costs a short command little and a
+# long one no more than one poll a second.
+_FIRST_WATCH_S = 0.01
 _WATCH_S = 1.0
 # How late a command's exit is noticed while something it left running still holds its pipes.
 _EXIT_POLL_S = 0.1
@@ -145,8 +148,10 @@ def _stop_when_asked(process, stop, grace, stopped):
     command is not reaped meanwhile (run_command reaps it after this
     returns), so its group's id cannot have been reused.
     """
+    wait_s = _FIRST_WATCH_S
     while not _exited(process.pid):
-        if not stop.wait(timeout=_WATCH_S):
+        if not stop.wait(timeout=wait_s):
+            wait_s = min(2 * wait_s, _WATCH_S)
             continue
         stopped.append(True)
         _signal_group(process, signal.SIGTERM)

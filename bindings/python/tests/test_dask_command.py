@@ -26,6 +26,18 @@ def alive(pid):
         return False
 
 
+class CountedStop(threading.Event):
+    """A stop event that notes the timeout of each wait()."""
+
+    def __init__(self):
+        super().__init__()
+        self.timeouts = []
+
+    def wait(self, timeout=None):
+        self.timeouts.append(timeout)
+        return super().wait(timeout)
+
+
 class CommandRunnerTest(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.mkdtemp()
@@ -105,6 +117,23 @@ class CommandRunnerTest(unittest.TestCase):
         while alive(self.background()):
             self.assertLess(time.monotonic(), deadline, "the background process outlived the stop")
             time.sleep(0.01)
+
+    def test_the_watchers_polls_start_short_and_double(self):
+        # The run ends only once the watcher's poll under way has: a poll of a second from the
+        # start added up to a second to every short command.
+        stop = CountedStop()
+        end = os.path.join(self.folder, "end")
+        command = f'i=0; while [ $i -lt 3000 ] && [ ! -e "{end}" ]; do sleep 0.01; i=$((i+1)); done'
+        thread, outcome = self.start(command, stop)
+        deadline = time.monotonic() + BOUND_S
+        while len(stop.timeouts) < 9:  # the ninth poll is the first of a whole second
+            self.assertTrue(thread.is_alive(), "the command ended early")
+            self.assertLess(time.monotonic(), deadline, "the watcher never polled nine times")
+            time.sleep(0.01)
+        open(end, "w").close()  # ends the command
+        thread.join(BOUND_S)
+        self.assertEqual(outcome, {"value": None})
+        self.assertEqual(stop.timeouts[:9], [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.0, 1.0])
 
     def test_not_started_once_stopped(self):
         stop = threading.Event()

@@ -484,9 +484,12 @@ class DaskWalk:
     def cancel(self, *, futures: bool = True) -> None:
         """Cancels the walk: nothing more is submitted, and the outstanding futures are cancelled.
 
-        Their vertices end as cancelled once Dask reports them so (a task
-        already running on a worker runs to its end there; its result is
-        dropped). With `futures` False the outstanding tasks are left to
+        Their vertices end once Dask reports them cancelled (a task already
+        running on a worker runs to its end there; its result is dropped),
+        and end failed, "was cancelled on the cluster", not cancelled:
+        libdag had handed them out, and a pull walk finishes a vertex it
+        handed out only as the host completes it, ok or failed. What was
+        never submitted ends cancelled. With `futures` False the outstanding tasks are left to
         run, and their vertices end as they do: for tasks that stop
         themselves when told (as ``python3 -m libdag.dask``'s do, on a
         ``distributed.Event``), so that the walk ends once they have.

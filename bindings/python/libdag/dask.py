@@ -488,8 +488,9 @@ class DaskWalk:
         running on a worker runs to its end there; its result is dropped),
         and end failed, "was cancelled on the cluster", not cancelled:
         libdag had handed them out, and a pull walk finishes a vertex it
-        handed out only as the host completes it, ok or failed. What was
-        never submitted ends cancelled. With `futures` False the outstanding tasks are left to
+        handed out only as the host completes it, ok or failed. So does a
+        vertex handed out that waited here for room in its pool ("was not
+        submitted"); what libdag never handed out ends cancelled. With `futures` False the outstanding tasks are left to
         run, and their vertices end as they do: for tasks that stop
         themselves when told (as ``python3 -m libdag.dask``'s do, on a
         ``distributed.Event``), so that the walk ends once they have.

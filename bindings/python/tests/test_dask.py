@@ -251,7 +251,12 @@ class DaskWalkTest(unittest.TestCase):
             self.assertNotEqual(report[ids[name]].status, VertexStatus.OK, name)
         for name in ("after_blocked", "after_unplaceable", "last"):
             self.assertFalse(report[ids[name]].ran, name)
+        # Handed out, they can only fail: a pull walk's completion is ok or failed (dag.h).
+        for name in ("blocked", "unplaceable"):
+            self.assertEqual(report[ids[name]].status, VertexStatus.FAILED, name)
+            self.assertIn("was cancelled on the cluster", report[ids[name]].message, name)
         # libdag handed "queued" out (so the report says it ran); it never reached the cluster.
+        self.assertEqual(report[ids["queued"]].status, VertexStatus.FAILED)
         self.assertIn("was not submitted", report[ids["queued"]].message)
         self.assertEqual(self.runs("queued"), [])
 

@@ -89,8 +89,9 @@ def _cluster(scheduler):
         count = scheduler[len("local:"):]
         if not count.isdigit() or int(count) < 1:
             raise ValueError(f"--scheduler {scheduler}: local:N needs N, a number of workers, at least 1")
-        cluster = distributed.LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address="127.0.0.1:0")
+        with _interrupt_held():
+            cluster = distributed.LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
+                                               host="127.0.0.1", dashboard_address="127.0.0.1:0")
         try:
             return distributed.Client(cluster), cluster
         except BaseException:
@@ -176,8 +177,7 @@ def _walk(options, signals):
         if graph.cycles() or any(graph.has_edge(v, v) for v in graph.vertices()):
             raise ValueError(f"{options.file}: the graph has a cycle (dag cycles FILE lists them)")
         names = {v: graph.label(v) for v in graph.vertices()}
-        with _interrupt_held():
-            client, cluster = _cluster(options.scheduler)
+        client, cluster = _cluster(options.scheduler)
     except (OSError, ValueError, ImportError, DagError) as bad:
         print(f"python3 -m libdag.dask: {bad}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import signal
 import sys
 import time
@@ -89,9 +90,12 @@ def _cluster(scheduler):
         count = scheduler[len("local:"):]
         if not count.isdigit() or int(count) < 1:
             raise ValueError(f"--scheduler {scheduler}: local:N needs N, a number of workers, at least 1")
+        # Errors only: the workers' warnings share this program's standard error, and each failed
+        # command's ("Compute Failed" and its arguments) would come between the walk's own lines.
         with _interrupt_held():
             cluster = distributed.LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                               host="127.0.0.1", dashboard_address="127.0.0.1:0")
+                                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                               silence_logs=logging.ERROR)
         try:
             return distributed.Client(cluster), cluster
         except BaseException:

@@ -39,6 +39,7 @@ Payload = Union[None, Mapping, Sequence, Callable[[int], Any]]
 Resources = Union[None, Mapping, Callable[[str], Optional[Dict[str, float]]]]
 Pools = Union[None, Mapping, Callable[[str], Optional[str]]]
 OnResult = Optional[Callable[[str, Any], Any]]
+OnError = Optional[Callable[[str, BaseException], Any]]
 
 
 class _Task(NamedTuple):
@@ -69,7 +70,7 @@ def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any)
 def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism: int = 10, reverse: bool = False,
           fail_fast: bool = False, always_run=(), retries: int = 0, resources: Resources = None,
           payload: Payload = None, limits: Optional[Mapping] = None, pool: Pools = None, on_result: OnResult = None,
-          timestamps: bool = True, observer=None) -> "DaskWalk":
+          on_error: OnError = None, timestamps: bool = True, observer=None) -> "DaskWalk":
     """Starts a walk on `client`'s cluster and returns its :class:`DaskWalk` (``cancel()``, ``wait()``).
 
     Args:
@@ -122,6 +123,12 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             `on_result` fails the vertex. The report has the graph's own
             vertices. Without on_result, values stay on the workers and
             are dropped.
+        on_error: called on this machine as ``on_error(label, exception)``
+            with the exception a vertex's task raised (after Dask's
+            retries), before the vertex completes failed with it, on
+            Dask's callback thread: to show what a failed task sent back
+            as it fails rather than after the walk. An exception it raises
+            cancels the walk and is raised by wait().
 
     Raises:
         ImportError: ``distributed`` is not installed.
@@ -134,14 +141,15 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     """
     import distributed  # fails here, before the walk starts, when it is missing
 
-    if on_result is not None and not callable(on_result):
-        raise TypeError(f"libdag.dask: on_result is None or a callable, not {type(on_result).__name__}")
+    for option, given in (("on_result", on_result), ("on_error", on_error)):
+        if given is not None and not callable(given):
+            raise TypeError(f"libdag.dask: {option} is None or a callable, not {type(given).__name__}")
     token = uuid.uuid4().hex[:12]
     limits = _limits(limits, distributed.Semaphore)
     tasks = _tasks(graph, token, payload, resources, pool, limits)
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                                always_run=always_run, timestamps=timestamps, observer=observer)
-    running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, token,
+    running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, on_error, token,
                        lambda vertex: _task_of(walker, vertex, token, payload, resources, pool, limits))
     try:
         running._begin()
@@ -254,7 +262,7 @@ class DaskWalk:
     :meth:`wait` for the report (it closes the walk) or :meth:`cancel`.
     """
 
-    def __init__(self, walker, fn, client, tasks, retries, limits, on_result, token, task_of):
+    def __init__(self, walker, fn, client, tasks, retries, limits, on_result, on_error, token, task_of):
         self._walker = walker
         self._fn = fn
         self._client = client
@@ -268,6 +276,7 @@ class DaskWalk:
         self._token = token
         self._retries = retries
         self._on_result = on_result
+        self._on_error = on_error
         self._fetcher = ResultFetcher(client, self._delivered) if on_result is not None else None
         self._lock = threading.Lock()  # guards _futures, _keys, _cancelled and the pools against other threads
         self._futures = {}  # _slot(vertex) -> its outstanding future
@@ -396,15 +405,27 @@ class DaskWalk:
                 waiting = [pool.waiting.popleft()] if pool.waiting else []
             if waiting:
                 self._submit(waiting)
+        raised = False
         try:
             error = _outcome(vertex, future)
+            raised = future.status == "error"
             if error is None and self._fetcher is not None and future.type not in (None, type(None)):
                 # Dask sends a result's type with its completion, not the result: fetch it first.
                 self._fetcher.add((vertex, task), future)
                 return
         except Exception as unreadable:  # e.g. the client closed meanwhile: the vertex fails with it
             error = unreadable
+        if raised and self._on_error is not None:
+            self._tell(task.label, error)
         self._end(vertex, task, error)
+
+    def _tell(self, label, error):
+        """on_error, whose own exception, like any other raised on Dask's callback thread, wait() raises."""
+        try:
+            self._on_error(label, error)
+        except BaseException as failure:  # noqa: B902 - Dask would only log it
+            self._failure = failure
+            self.cancel()
 
     def _delivered(self, item, value, error):
         """A fetched value (on the fetcher's thread): on_result decides whether the vertex expands."""
@@ -463,9 +484,13 @@ class DaskWalk:
     def cancel(self, *, futures: bool = True) -> None:
         """Cancels the walk: nothing more is submitted, and the outstanding futures are cancelled.
 
-        Their vertices end as cancelled once Dask reports them so (a task
-        already running on a worker runs to its end there; its result is
-        dropped). With `futures` False the outstanding tasks are left to
+        Their vertices end once Dask reports them cancelled (a task already
+        running on a worker runs to its end there; its result is dropped),
+        and end failed, "was cancelled on the cluster", not cancelled:
+        libdag had handed them out, and a pull walk finishes a vertex it
+        handed out only as the host completes it, ok or failed. So does a
+        vertex handed out that waited here for room in its pool ("was not
+        submitted"); what libdag never handed out ends cancelled. With `futures` False the outstanding tasks are left to
         run, and their vertices end as they do: for tasks that stop
         themselves when told (as ``python3 -m libdag.dask``'s do, on a
         ``distributed.Event``), so that the walk ends once they have.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import signal
 import sys
 import time
@@ -62,8 +63,8 @@ def _parser():
     parser.add_argument("--retries", type=_at_least(0), default=0, metavar="N", help="reruns of a failed command (0)")
     parser.add_argument("--output", choices=("grouped", "none"), default="grouped",
                         help="grouped (each command's standard output and error, sent back from its worker, "
-                             "printed whole when it ends, each line after \"vertex: \"; a failed command's "
-                             "before the summary) or none (discarded; the tail of a failed command's standard "
+                             "printed whole when it ends, each line after \"vertex: \", a failed command's "
+                             "too) or none (discarded; the tail of a failed command's standard "
                              "error still comes back in its message)")
     parser.add_argument("--progress", nargs="?", const="always", default="auto", choices=("auto", "always", "never"),
                         metavar="WHEN",
@@ -72,7 +73,7 @@ def _parser():
                              "\"[done/total] name\" as each vertex finishes")
     parser.add_argument("--grace", type=_seconds, default=5.0, metavar="SECONDS",
                         help="on SIGINT or SIGTERM, how long running commands get to exit after SIGTERM before "
-                             "their process groups are killed (5)")
+                             "they are killed; each one's process group is killed once it has exited (5)")
     parser.add_argument("--report", metavar="FILE", help="write the outcome of every vertex as JSON")
     parser.add_argument("--trace", metavar="FILE",
                         help="write the walk as Chrome trace-event JSON (Perfetto, chrome://tracing): a span per "
@@ -89,9 +90,17 @@ def _cluster(scheduler):
         count = scheduler[len("local:"):]
         if not count.isdigit() or int(count) < 1:
             raise ValueError(f"--scheduler {scheduler}: local:N needs N, a number of workers, at least 1")
-        cluster = distributed.LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address="127.0.0.1:0")
-        return distributed.Client(cluster), cluster
+        # Errors only: the workers' warnings share this program's standard error, and each failed
+        # command's ("Compute Failed" and its arguments) would come between the walk's own lines.
+        with _interrupt_held():
+            cluster = distributed.LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
+                                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                               silence_logs=logging.ERROR)
+        try:
+            return distributed.Client(cluster), cluster
+        except BaseException:
+            cluster.close()
+            raise
     return distributed.Client(scheduler, timeout=30), None
 
 
@@ -129,8 +138,44 @@ def _signals_caught():
             signal.signal(number, handler)
 
 
+@contextlib.contextmanager
+def _interrupt_held():
+    """Within it SIGINT waits, blocked, and arrives (to the handler of _signals_caught) as it ends.
+
+    The threads and processes started meanwhile inherit the block: the
+    worker processes of a LocalCluster then never see a Ctrl-C, which a
+    terminal sends to the whole process group, and this program, which
+    owns them, closes them instead. SIGTERM, sent to this program alone,
+    needs no holding, and workers must keep it: their nannies stop them
+    with it.
+    """
+    from multiprocessing import resource_tracker
+
+    # Started later, from the cluster's thread, the tracker would unblock SIGINT there (it blocks
+    # it around its own start, then unblocks it), and the workers started from there would see it.
+    resource_tracker.ensure_running()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _close(client, cluster):
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
 def main(argv=None):
     options = _parser().parse_args(argv)
+    # From here on SIGINT and SIGTERM stop the walk, or the cluster's start, instead of this
+    # program, so that it leaves no worker process or command behind.
+    with _signals_caught() as signals:
+        return _walk(options, signals)
+
+
+def _walk(options, signals):
     try:
         graph = Graph.from_file(options.file)
         if graph.cycles() or any(graph.has_edge(v, v) for v in graph.vertices()):
@@ -140,6 +185,11 @@ def main(argv=None):
     except (OSError, ValueError, ImportError, DagError) as bad:
         print(f"python3 -m libdag.dask: {bad}", file=sys.stderr)
         return 2
+    if signals:  # while the cluster started, or before: nothing has run
+        _close(client, cluster)
+        print(f"python3 -m libdag.dask: interrupted by {signal.Signals(signals[0]).name} before the walk began",
+              file=sys.stderr)
+        return _EXIT_AFTER[signals[0]]
     label = names.__getitem__
     vertex_of = {name: vertex for vertex, name in names.items()}
     show = options.progress == "always" or (options.progress == "auto" and sys.stderr.isatty())
@@ -147,10 +197,16 @@ def main(argv=None):
     runs = {}  # vertex -> (worker, thread, start, end) of its command, for --trace
 
     def received(name, outcome):
-        """What a command that succeeded sent back (on the walk's results thread, one at a time)."""
+        """What a command sent back, as its vertex finishes (before the observer hears of it)."""
         progress.output(name, outcome.get("out", ""), outcome.get("err", ""))
         if "ran" in outcome:
             runs[vertex_of[name]] = outcome["ran"]
+
+    def failed(name, error):
+        """What a failed command sent back comes with its exception (on Dask's callback thread)."""
+        outcome = getattr(error, "outcome", None)
+        if outcome:
+            received(name, outcome)
 
     try:
         # The workers need not have libdag: the command runner travels by value.
@@ -162,22 +218,15 @@ def main(argv=None):
         request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace)
         payload = {name: (name, *request) for name in names.values()}
         began_s, began = time.time(), time.monotonic()
-        with _signals_caught() as signals:
-            running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
-                                     reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
-                                     payload=payload, observer=progress.observe, on_result=received)
-            report, stopped_by = _wait(running, progress, stop, signals)
+        running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
+                                 reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
+                                 payload=payload, observer=progress.observe, on_result=received, on_error=failed)
+        report, stopped_by = _wait(running, progress, stop, signals)
         elapsed_ms = (time.monotonic() - began) * 1000
         stop.clear()  # every command has ended: the scheduler may forget the event
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _close(client, cluster)
     progress.erase()
-    for result in report:
-        outcome = getattr(result.exception, "outcome", None)  # a failed command's, which on_result never sees
-        if outcome:
-            received(label(result.id), outcome)
     summarize(label, report, stopped_by)
     if options.report:
         write_report(options.report, label, report, elapsed_ms)

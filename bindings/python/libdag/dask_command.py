@@ -7,6 +7,7 @@ have libdag installed; it imports nothing from the package.
 from __future__ import annotations
 
 import os
+import selectors
 import signal
 import subprocess
 import threading
@@ -14,9 +15,14 @@ import time
 
 # How much of a failing command's standard error comes back in its vertex's message.
 STDERR_TAIL = 2000
-# How long one wait for the stop event lasts (a long poll on the scheduler): the watcher of a
-# command that has ended notices within this.
+# How long one wait for the stop event lasts (a long poll on the scheduler), at first and at most:
+# a command's run ends once its watcher has noticed that the command has, at the end of the wait
+# under way; the waits double from the first, so that this costs a short command little and a
+# long one no more than one poll a second.
+_FIRST_WATCH_S = 0.01
 _WATCH_S = 1.0
+# How late a command's exit is noticed while something it left running still holds its pipes.
+_EXIT_POLL_S = 0.1
 
 
 class CommandFailed(RuntimeError):
@@ -44,8 +50,11 @@ def run_command(argument):
     start, end), the command's run by this machine's clock (time.time());
     stop is a distributed.Event the client sets to stop the walk: a command
     not started by then is not started, and a running one's process group
-    gets SIGTERM, and SIGKILL after grace seconds. Raises CommandFailed when
-    the command fails, so that Dask's retries apply.
+    gets SIGTERM, then SIGKILL once it has exited or after grace seconds.
+    The command's exit ends it, even where a background process it started
+    still holds its standard output or error (that process is left
+    running, as ``dag walk`` leaves it). Raises CommandFailed when the
+    command fails, so that Dask's retries apply.
     """
     vertex, command, keep, timed, stop, grace = argument
     if stop.is_set():
@@ -59,15 +68,17 @@ def run_command(argument):
     stopped = []
     watcher = threading.Thread(target=_stop_when_asked, args=(process, stop, grace, stopped), daemon=True)
     watcher.start()
-    out, err = process.communicate()
+    out, err = _drain(process)
+    end = time.time()
     watcher.join()
+    process.wait()
     outcome = {}
     if keep and (out or err):
         outcome.update(out=out.decode("utf-8", "replace"), err=err.decode("utf-8", "replace"))
     if timed:
         from distributed import get_worker
 
-        outcome["ran"] = (get_worker().address, threading.get_ident(), start, time.time())
+        outcome["ran"] = (get_worker().address, threading.get_ident(), start, end)
     code = process.returncode
     if code != 0:
         tail = err[-STDERR_TAIL:].decode("utf-8", "replace").strip()
@@ -78,17 +89,76 @@ def run_command(argument):
     return outcome or None
 
 
+def _drain(process):
+    """(standard output, standard error) of `process`: read until both pipes close, or until it has exited.
+
+    Once it has exited, all it wrote is in the pipes: what is waiting there
+    is read and the pipes are closed, as ``dag walk`` does. A background
+    process it left behind may hold a write end open for ever; it is left
+    running (it has its own session, as the command had) and its later
+    writes to the closed pipes fail.
+    """
+    captured = {}
+    with selectors.DefaultSelector() as selector:
+        for stream in (process.stdout, process.stderr):
+            captured[stream] = bytearray()
+            if stream is not None:
+                os.set_blocking(stream.fileno(), False)
+                selector.register(stream, selectors.EVENT_READ)
+        while selector.get_map():
+            ready = {key.fileobj for key, _ in selector.select(timeout=_EXIT_POLL_S)}
+            gone = _exited(process.pid)
+            for stream in list(selector.get_map().values()):
+                stream = stream.fileobj
+                if (stream in ready or gone) and not _read_available(stream, captured[stream]):
+                    selector.unregister(stream)
+            if gone:
+                break
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+    return bytes(captured[process.stdout]), bytes(captured[process.stderr])
+
+
+def _exited(pid):
+    """Whether the child `pid` has exited, without reaping it (its group stays signallable until it is)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True  # reaped already: only run_command reaps, after both readers are done
+
+
+def _read_available(stream, into):
+    """Reads what is waiting in `stream` into `into`; False once the other end has closed."""
+    while True:
+        try:
+            chunk = os.read(stream.fileno(), 65536)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            return False
+        into += chunk
+
+
 def _stop_when_asked(process, stop, grace, stopped):
-    """Until `process` ends: once `stop` is set, SIGTERM to its process group, and SIGKILL after `grace` s."""
-    while process.poll() is None:
-        if not stop.wait(timeout=_WATCH_S):
+    """Until `process` exits: once `stop` is set, SIGTERM to its process group, then SIGKILL to the group.
+
+    The SIGKILL goes once the command has exited, or after `grace` seconds,
+    as ``dag walk`` does: nothing the command started is left behind. The
+    command is not reaped meanwhile (run_command reaps it after this
+    returns), so its group's id cannot have been reused.
+    """
+    wait_s = _FIRST_WATCH_S
+    while not _exited(process.pid):
+        if not stop.wait(timeout=wait_s):
+            wait_s = min(2 * wait_s, _WATCH_S)
             continue
         stopped.append(True)
         _signal_group(process, signal.SIGTERM)
-        try:
-            process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            _signal_group(process, signal.SIGKILL)
+        deadline = time.monotonic() + grace
+        while not _exited(process.pid) and time.monotonic() < deadline:
+            time.sleep(_EXIT_POLL_S)
+        _signal_group(process, signal.SIGKILL)
         return
 
 

@@ -171,6 +171,38 @@ class DaskWalkTest(unittest.TestCase):
                     self.assertEqual(result.status, VertexStatus.OK, graph.label(result.id))
                 self.assertEqual(len(self.runs(graph.label(result.id))), int(result.ok), graph.label(result.id))
 
+    def test_on_error_hears_each_failure_before_its_vertex_completes(self):
+        graph = libdag.Graph.from_dict({"a": [], "b": ["a"], "c": []})
+        with graph:
+            finished, heard = [], []
+            lock = threading.Lock()
+
+            def observe(event, vertex, *_):
+                if event == libdag.WalkEvent.FINISHED:
+                    with lock:
+                        finished.append(graph.label(vertex))
+
+            def on_error(label, error):
+                with lock:
+                    heard.append((label, type(error), str(error), list(finished)))
+
+            report = dag_dask.walk(graph, task, self.client, payload=self.payload(graph, {"a": "fail", "c": "fail"}),
+                                   observer=observe, on_error=on_error)
+            self.assertEqual(report.count(VertexStatus.FAILED), 2)
+            self.assertEqual(sorted((label, kind, text) for label, kind, text, _ in heard),
+                             [("a", ValueError, "task a broke"), ("c", ValueError, "task c broke")])
+            for label, _, _, seen in heard:
+                self.assertNotIn(label, seen)  # heard before its vertex finished
+
+            def refuse(label, error):
+                raise RuntimeError(f"on_error refused {label}")
+
+            with self.assertRaisesRegex(RuntimeError, "on_error refused a") as raised:
+                dag_dask.walk(graph, task, self.client, payload=self.payload(graph, {"a": "fail"}), on_error=refuse)
+            self.assertEqual(raised.exception.walk_report[graph.find("a")].status, VertexStatus.FAILED)
+            with self.assertRaisesRegex(TypeError, "on_error is None or a callable"):
+                dag_dask.walk(graph, task, self.client, on_error=3)
+
     def scheduler_restrictions(self, key):
         """The resource restrictions of task `key` once the scheduler has it (the client sends in batches)."""
         def read(dask_scheduler):
@@ -219,7 +251,12 @@ class DaskWalkTest(unittest.TestCase):
             self.assertNotEqual(report[ids[name]].status, VertexStatus.OK, name)
         for name in ("after_blocked", "after_unplaceable", "last"):
             self.assertFalse(report[ids[name]].ran, name)
+        # Handed out, they can only fail: a pull walk's completion is ok or failed (dag.h).
+        for name in ("blocked", "unplaceable"):
+            self.assertEqual(report[ids[name]].status, VertexStatus.FAILED, name)
+            self.assertIn("was cancelled on the cluster", report[ids[name]].message, name)
         # libdag handed "queued" out (so the report says it ran); it never reached the cluster.
+        self.assertEqual(report[ids["queued"]].status, VertexStatus.FAILED)
         self.assertIn("was not submitted", report[ids["queued"]].message)
         self.assertEqual(self.runs("queued"), [])
 

@@ -26,6 +26,85 @@ SKIPPED = {"[root] aws_db_instance.main (expand)", "[root] aws_instance.web (exp
            "[root] root"}
 
 
+# Every wait on the program is bounded so that a broken one fails instead of hanging.
+BOUND_S = 120
+
+# A worker preload (distributed.worker.preload) that notes the worker's pid and holds its start until released.
+HOLD_START = """
+import os, time
+
+def dask_setup(worker):
+    open(os.path.join({folder!r}, f"{{os.getpid()}}.worker"), "w").close()
+    deadline = time.monotonic() + {bound}
+    while not os.path.exists({release!r}) and time.monotonic() < deadline:
+        time.sleep(0.02)
+"""
+
+
+def alive(pid):
+    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def session_members(session):
+    """The live processes of session `session` (the program's, run with start_new_session)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getsid(int(entry)) == session and alive(int(entry)):
+                    members.append(int(entry))
+            except ProcessLookupError:
+                pass
+    return members
+
+
+def command_lines(pids):
+    """{pid: its command line}, for a message."""
+    lines = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                lines[pid] = cmdline.read().replace(b"\0", b" ").decode(errors="replace")
+        except FileNotFoundError:
+            pass
+    return lines
+
+
+def end_session(process):
+    """Kills what is left of `process`'s session (a test that failed) and reaps it."""
+    if process.poll() is None or session_members(process.pid):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    process.communicate()
+
+
+def run_cli(arguments):
+    """python3 -m libdag.dask ARGUMENTS, in a session of its own that is killed if it outlives BOUND_S."""
+    process = subprocess.Popen([sys.executable, "-m", "libdag.dask", *arguments], start_new_session=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = process.communicate(timeout=BOUND_S)
+    finally:
+        end_session(process)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def kill_pid_in(path):
+    if os.path.exists(path):
+        with open(path) as pid:
+            try:
+                os.kill(int(pid.read()), signal.SIGKILL)
+            except (ProcessLookupError, ValueError):
+                pass
+
+
 @unittest.skipIf(WHY, WHY)
 class DaskCommandTest(unittest.TestCase):
     def test_deploy_example(self):
@@ -131,6 +210,84 @@ class DaskCommandTest(unittest.TestCase):
         self.assertEqual(first["status"], "failed")
         self.assertEqual(first["message"], "stopped by dag: killed by signal 15")
         self.assertEqual(report["cancelled"] + report["upstream_failed"] + report["not_run"], 10)
+
+    def test_a_failed_commands_output_is_printed_as_its_vertex_finishes(self):
+        # As dag walk prints it: the lines of the failed command come right before its progress
+        # line, not after the walk (where a later vertex's progress line would come first).
+        graph = os.path.join(tempfile.mkdtemp(), "graph.dot")
+        with open(graph, "w") as out:
+            out.write("digraph { a; b; c -> b }\n")
+        command = 'if [ "$DAG_VERTEX" = a ]; then echo partial; echo broke >&2; exit 3; fi; echo "$DAG_VERTEX done"'
+        done = run_cli(["--scheduler", "local:2", "--exec", command, "--progress=always", graph])
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(sorted(done.stdout.splitlines()), ["a: partial", "b: b done", "c: c done"])
+        lines = done.stderr.splitlines()
+        failed_line = next(i for i, line in enumerate(lines) if re.fullmatch(r"\[\d/3\] a \(failed\)", line))
+        self.assertEqual(lines[failed_line - 1], "a: broke", done.stderr)
+        # Besides the progress lines, a's output and the summary: no Dask warning about the failed task.
+        self.assertEqual([line for line in lines if not re.fullmatch(r"\[\d/3\] .*", line)],
+                         ["a: broke", "2 ok, 1 failed, 0 upstream failed, 0 not run",
+                          "failed: a: exit status 3: broke"])
+
+    def test_a_background_process_holding_the_pipes_does_not_stall_the_walk(self):
+        folder = tempfile.mkdtemp()
+        graph, pid_file = os.path.join(folder, "graph.dot"), os.path.join(folder, "pid")
+        with open(graph, "w") as out:
+            out.write("digraph { a }\n")
+        self.addCleanup(kill_pid_in, pid_file)
+        command = f'sleep {3 * BOUND_S} & echo $! > "{pid_file}"; echo started'
+        done = run_cli(["--scheduler", "local:1", "--exec", command, "--progress=never", graph])
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout, "a: started\n")
+        self.assertEqual(done.stderr, "1 ok, 0 failed, 0 upstream failed, 0 not run\n")
+        # dag walk leaves it running; the walk ended on the command's exit, not on the pipes' end.
+        with open(pid_file) as pid:
+            os.kill(int(pid.read()), 0)
+
+    def test_a_signal_while_the_local_cluster_starts(self):
+        # A worker preload holds each worker's start until told, so that the signal comes while
+        # the LocalCluster is starting; SIGINT goes to the whole process group, as a terminal's
+        # Ctrl-C does, SIGTERM to the program alone.
+        for number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+            with self.subTest(signal=number.name):
+                folder = tempfile.mkdtemp()
+                release = os.path.join(folder, "release")
+                self.addCleanup(lambda release=release: open(release, "w").close())
+                preload = os.path.join(folder, "hold_start.py")
+                with open(preload, "w") as out:
+                    out.write(HOLD_START.format(folder=folder, release=release, bound=BOUND_S))
+                env = dict(os.environ, DASK_DISTRIBUTED__WORKER__PRELOAD=repr([preload]),
+                           DASK_LOGGING__DISTRIBUTED="warning")  # not the preload's own notes
+                walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec",
+                                         f'echo > "{folder}/ran"', str(EXAMPLE)], env=env, start_new_session=True,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                try:
+                    deadline = time.monotonic() + BOUND_S
+                    while len([f for f in os.listdir(folder) if f.endswith(".worker")]) < 2:
+                        self.assertIsNone(walk.poll(), "the program ended before its workers started")
+                        self.assertLess(time.monotonic(), deadline, "the workers never started")
+                        time.sleep(0.02)
+                    workers = [int(f.split(".")[0]) for f in os.listdir(folder) if f.endswith(".worker")]
+                    if number == signal.SIGINT:
+                        os.killpg(walk.pid, number)
+                    else:
+                        walk.send_signal(number)
+                    open(release, "w").close()
+                    out, err = walk.communicate(timeout=BOUND_S)
+                finally:
+                    end_session(walk)
+                self.assertEqual(walk.returncode, status, err)
+                self.assertEqual(out, "")
+                self.assertEqual(err, f"python3 -m libdag.dask: interrupted by {number.name} before the walk began\n")
+                self.assertFalse(os.path.exists(os.path.join(folder, "ran")))
+                # Closed before the program ended; multiprocessing's resource tracker ends on its own
+                # once the program has (at the end of file on its pipe).
+                self.assertEqual([pid for pid in workers if alive(pid)], [])
+                deadline = time.monotonic() + BOUND_S
+                while session_members(walk.pid):
+                    left = command_lines(session_members(walk.pid))
+                    self.assertLess(time.monotonic(), deadline, f"left behind: {left}")
+                    time.sleep(0.02)
 
     def run_bad(self, *arguments):
         done = subprocess.run([sys.executable, "-m", "libdag.dask", *arguments], capture_output=True, text=True,

@@ -1,0 +1,147 @@
+"""libdag.dask_command, what python3 -m libdag.dask runs on a worker, run here in a thread (no cluster needed).
+
+Its stop event is a threading.Event: run_command uses only is_set() and
+wait(timeout), which distributed.Event has too.
+"""
+
+import os
+import signal
+import tempfile
+import threading
+import time
+import unittest
+
+from libdag import dask_command
+
+# Every wait is bounded so that a broken runner fails instead of hanging.
+BOUND_S = 60
+
+
+def alive(pid):
+    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+class CountedStop(threading.Event):
+    """A stop event that notes the timeout of each wait()."""
+
+    def __init__(self):
+        super().__init__()
+        self.timeouts = []
+
+    def wait(self, timeout=None):
+        self.timeouts.append(timeout)
+        return super().wait(timeout)
+
+
+class CommandRunnerTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.pid_file = os.path.join(self.folder, "pid")
+        self.addCleanup(self.kill_background)
+
+    def kill_background(self):
+        if os.path.exists(self.pid_file):
+            try:
+                os.kill(self.background(), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def background(self):
+        with open(self.pid_file) as pid:
+            return int(pid.read())
+
+    def start(self, command, stop, keep=True):
+        """Runs `command` on a thread; returns (thread, outcome), outcome filled with "value" or "error" at its end."""
+        outcome = {}
+
+        def run():
+            try:
+                outcome["value"] = dask_command.run_command(("a", command, keep, False, stop, 1.0))
+            except dask_command.CommandFailed as failed:
+                outcome["error"] = failed
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread, outcome
+
+    def wait_for_pid_file(self, thread):
+        deadline = time.monotonic() + BOUND_S
+        while not os.path.exists(self.pid_file):
+            self.assertTrue(thread.is_alive(), "the command ended before it wrote its background process's pid")
+            self.assertLess(time.monotonic(), deadline, "the command never wrote its background process's pid")
+            time.sleep(0.01)
+
+    def test_the_commands_exit_ends_it_though_a_background_process_holds_its_pipes(self):
+        # The background sleep inherits standard output and error and outlives the bound; the
+        # command's exit, not the pipes' end of file, must end the run, with what it wrote by then.
+        command = (f'sleep {3 * BOUND_S} & echo $! > "{self.pid_file}.tmp"; '
+                   f'mv "{self.pid_file}.tmp" "{self.pid_file}"; echo hi; echo there >&2')
+        for keep in (True, False):
+            with self.subTest(keep=keep):
+                thread, outcome = self.start(command, threading.Event(), keep)
+                thread.join(BOUND_S)
+                self.assertFalse(thread.is_alive(), "run_command waited for the background process")
+                self.assertEqual(outcome, {"value": {"out": "hi\n", "err": "there\n"} if keep else None})
+                # Left running, as dag walk leaves it.
+                self.assertTrue(alive(self.background()))
+                self.kill_background()
+                os.remove(self.pid_file)
+
+    def test_a_failed_commands_output_up_to_its_exit_comes_back(self):
+        command = f'sleep {3 * BOUND_S} & echo $! > "{self.pid_file}"; echo partial; echo broke >&2; exit 4'
+        thread, outcome = self.start(command, threading.Event())
+        thread.join(BOUND_S)
+        self.assertFalse(thread.is_alive(), "run_command waited for the background process")
+        failed = outcome["error"]
+        self.assertEqual(str(failed), "exit status 4: broke")
+        self.assertEqual(failed.outcome, {"out": "partial\n", "err": "broke\n"})
+
+    def test_stopping_kills_what_the_command_left_in_its_group(self):
+        # The background process ignores SIGTERM and the command dies of it: as dag walk does,
+        # the group gets SIGKILL once the command has exited, and nothing it started is left.
+        command = (f'(trap "" TERM; exec sleep {3 * BOUND_S}) & echo $! > "{self.pid_file}.tmp"; '
+                   f'mv "{self.pid_file}.tmp" "{self.pid_file}"; wait')
+        stop = threading.Event()
+        thread, outcome = self.start(command, stop)
+        self.wait_for_pid_file(thread)
+        stop.set()
+        thread.join(BOUND_S)
+        self.assertFalse(thread.is_alive(), "the stopped command never ended")
+        self.assertEqual(str(outcome["error"]), "stopped by dag: killed by signal 15")
+        deadline = time.monotonic() + BOUND_S
+        while alive(self.background()):
+            self.assertLess(time.monotonic(), deadline, "the background process outlived the stop")
+            time.sleep(0.01)
+
+    def test_the_watchers_polls_start_short_and_double(self):
+        # The run ends only once the watcher's poll under way has: a poll of a second from the
+        # start added up to a second to every short command.
+        stop = CountedStop()
+        end = os.path.join(self.folder, "end")
+        command = f'i=0; while [ $i -lt 3000 ] && [ ! -e "{end}" ]; do sleep 0.01; i=$((i+1)); done'
+        thread, outcome = self.start(command, stop)
+        deadline = time.monotonic() + BOUND_S
+        while len(stop.timeouts) < 9:  # the ninth poll is the first of a whole second
+            self.assertTrue(thread.is_alive(), "the command ended early")
+            self.assertLess(time.monotonic(), deadline, "the watcher never polled nine times")
+            time.sleep(0.01)
+        open(end, "w").close()  # ends the command
+        thread.join(BOUND_S)
+        self.assertEqual(outcome, {"value": None})
+        self.assertEqual(stop.timeouts[:9], [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.0, 1.0])
+
+    def test_not_started_once_stopped(self):
+        stop = threading.Event()
+        stop.set()
+        with self.assertRaisesRegex(dask_command.CommandFailed, "not started: the walk was stopped"):
+            dask_command.run_command(("a", f'echo > "{self.pid_file}"', True, False, stop, 1.0))
+        self.assertFalse(os.path.exists(self.pid_file))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -65,6 +65,9 @@ dag::Outcome call_callback(void *context, dag::Walk &, dag::VertexId vertex, con
         case DAG_WALK_OK: return dag::Outcome::ok;
         case DAG_WALK_FAILED: return dag::Outcome::failed;
         case DAG_WALK_PENDING: return dag::Outcome::pending;
+        case DAG_WALK_CANCELLED:
+            *message = "a callback cannot return DAG_WALK_CANCELLED (dag_walk_complete() takes it)";
+            return dag::Outcome::failed;
         default: break;
     }
     *message = "the callback returned a value that is not a dag_walk_result";
@@ -397,9 +400,13 @@ dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result 
     return guard(__func__, err, [&] {
         dag::Walk &w = core(walk);
         const auto r = raw(result);
-        if (r != DAG_WALK_OK && r != DAG_WALK_FAILED)
-            throw ApiError{DAG_E_INVALID_ARGUMENT, "result must be DAG_WALK_OK or DAG_WALK_FAILED"};
-        w.complete(vertex, r == DAG_WALK_OK ? dag::Outcome::ok : dag::Outcome::failed, message);
+        if (r != DAG_WALK_OK && r != DAG_WALK_FAILED && r != DAG_WALK_CANCELLED)
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "result must be DAG_WALK_OK, DAG_WALK_FAILED or DAG_WALK_CANCELLED"};
+        w.complete(vertex,
+                   r == DAG_WALK_OK       ? dag::Outcome::ok
+                   : r == DAG_WALK_FAILED ? dag::Outcome::failed
+                                          : dag::Outcome::cancelled,
+                   message);
     });
 }
 

@@ -2162,7 +2162,17 @@ typedef enum dag_walk_result {
     /** The vertex failed; every transitive dependent is skipped as upstream-failed. */
     DAG_WALK_FAILED = 1,
     /** The work goes on elsewhere; finish it later with dag_walk_complete(). */
-    DAG_WALK_PENDING = 2
+    DAG_WALK_PENDING = 2,
+    /**
+     * For dag_walk_complete() only, once the walk has been cancelled: the
+     * host stopped the vertex's work because of the cancel (a task cancelled
+     * on a cluster, a process it killed). The vertex ends
+     * DAG_VERTEX_CANCELLED, as a pending vertex of a callback walk does when
+     * the walk is cancelled, and what waits for it is cancelled too. A
+     * callback returning it fails its vertex.
+     * @since 1.3
+     */
+    DAG_WALK_CANCELLED = 3
 } dag_walk_result;
 
 /** The final state of a vertex in a report. */
@@ -2661,7 +2671,8 @@ DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report,
  * dependency failed, before or after the cancel: such a vertex would not
  * have run either way). On a sub-walk handle it cancels the whole
  * walk. Returns without waiting. In a pull walk (dag_walk_begin()) the
- * vertices handed out count as running: they finish when completed.
+ * vertices handed out count as running: they finish when completed (as
+ * DAG_WALK_CANCELLED where the host stopped their work for the cancel).
  *
  * @param walk  the walk, or one of its sub-walks.
  * @param err   NULL, or receives the error on failure (see dag_error).
@@ -2702,9 +2713,10 @@ DAG_API void dag_walk_free(dag_walker *walk);
  *
  * @param walk     the walk (or sub-walk) the vertex belongs to.
  * @param vertex   the pending vertex.
- * @param result   DAG_WALK_OK or DAG_WALK_FAILED.
- * @param message  NULL, or a failure message (UTF-8), copied. Ignored for
- *                 DAG_WALK_OK, as a callback's is.
+ * @param result   DAG_WALK_OK, DAG_WALK_FAILED, or (since 1.3, once the
+ *                 walk has been cancelled) DAG_WALK_CANCELLED.
+ * @param message  NULL, or a message (UTF-8) for the report, copied.
+ *                 Ignored for DAG_WALK_OK, as a callback's is.
  * @param err      NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  the vertex is finished.
  * @retval DAG_E_NULL_ARGUMENT     `walk` is NULL.
@@ -2712,7 +2724,9 @@ DAG_API void dag_walk_free(dag_walker *walk);
  * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not in this walk.
  * @retval DAG_E_STATE             the vertex has not started or never will,
  *         was already completed or finished, was expanded, was removed by an
- *         update, or the walk has finished.
+ *         update, or the walk has finished; or `result` is
+ *         DAG_WALK_CANCELLED and the walk has not been cancelled (the vertex
+ *         stays as it was).
  * @retval DAG_E_CANCELLED         the vertex was cancelled while pending,
  *         also once the walk has finished (since 1.2; 1.1 said DAG_E_STATE
  *         then).

@@ -707,11 +707,11 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
             w.early_.erase(it);
         }
         if (timestamps_) w.times(*s).end_ns = now();
-        settle(sec, s, early.first == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, true,
+        settle(sec, s, status_after(early.first), true,
                early.second.empty() ? nullptr : std::make_unique<std::string>(std::move(early.second)), ready, &next);
         return true;
     }
-    settle(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, true, std::move(message), ready,
+    settle(sec, s, status_after(outcome), true, std::move(message), ready,
            &next);
     if (timestamps_) clock = end;
     return true;

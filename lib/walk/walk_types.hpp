@@ -17,10 +17,18 @@ namespace dag {
 class Walk;
 
 // What a callback says about its vertex.
-enum class Outcome : std::uint8_t { ok, failed, pending };
+// cancelled: only from a host completing a pending vertex of a cancelled walk.
+enum class Outcome : std::uint8_t { ok, failed, pending, cancelled };
+
+
 
 // Final state of a vertex in a report. Values match dag_vertex_status.
 enum class VertexStatus : std::uint8_t { not_run = 0, ok = 1, failed = 2, upstream_failed = 3, cancelled = 4 };
+
+// The final status a finished outcome (not pending) gives its vertex.
+inline constexpr VertexStatus status_after(Outcome o) noexcept {
+    return o == Outcome::ok ? VertexStatus::ok : o == Outcome::cancelled ? VertexStatus::cancelled : VertexStatus::failed;
+}
 
 enum class Event : std::uint8_t { started = 0, finished = 1, skipped = 2 };
 

@@ -579,11 +579,17 @@ void Walk::cancel_walk(bool finish_pending) {
 
 void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
     if (outcome == Outcome::pending)
-        throw Error(Errc::invalid_argument, "a vertex can only be completed as ok or failed");
-    // As for a callback's result: only a failure keeps its message. Copied
-    // before anything changes, so that running out of memory changes nothing.
+        throw Error(Errc::invalid_argument, "a vertex can only be completed as ok, failed or cancelled");
+    // A host says cancelled for work it stopped because the walk was
+    // cancelled; before that, the walk would go on past a vertex nobody ran.
+    if (outcome == Outcome::cancelled && !ex_->cancel_requested())
+        throw Error(Errc::state, "vertex " + std::to_string(vertex) +
+                                     " can be completed as cancelled only once the walk has been cancelled");
+    // As for a callback's result: only a failure (or a cancel) keeps its
+    // message. Copied before anything changes, so that running out of memory
+    // changes nothing.
     std::unique_ptr<std::string> note =
-        outcome == Outcome::failed && message ? std::make_unique<std::string>(message) : nullptr;
+        outcome != Outcome::ok && message ? std::make_unique<std::string>(message) : nullptr;
     CallScope scope(*ex_);
     // Entered before the lock: entering waits for a running update, which
     // takes the lock itself.
@@ -610,7 +616,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                                                      std::memory_order_acq_rel))
                     continue;
                 lk.unlock();
-                finish_claimed(sec, s, outcome == Outcome::ok ? VertexStatus::ok : VertexStatus::failed, std::move(note));
+                finish_claimed(sec, s, status_after(outcome), std::move(note));
                 // Fail fast may have stopped the walk, or a slot came free
                 // for a stopping one.
                 sec.leave();

@@ -343,6 +343,56 @@ TEST(WalkPull, CancelHandsOutNothingMoreAndWhatIsOutFinishesAsARunningCallbackWo
     (void)c;
 }
 
+// A host that stopped a vertex's work because the walk was cancelled says
+// so: the vertex ends cancelled, not failed, and so does what waits for it.
+// Before the cancel that answer is refused and the vertex stays out.
+TEST(WalkPull, AHostStoppedByTheCancelCompletesItsVertexAsCancelled) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    ASSERT_EQ(dag_connect(g.get(), c, a, nullptr), DAG_OK);
+    WalkPtr w = begin(g.get(), options(2));
+    dag_status st;
+    std::vector<Handed> got;
+    while (got.size() < 2) {
+        auto more = next(w.get(), 4, -1, st);
+        ASSERT_EQ(st, DAG_OK);
+        ASSERT_FALSE(more.empty());
+        got.insert(got.end(), more.begin(), more.end());
+    }
+    const Handed &ha = got[0].vertex == a ? got[0] : got[1];
+    const Handed &hb = got[0].vertex == a ? got[1] : got[0];
+    ASSERT_EQ(hb.vertex, b);
+    EXPECT_EQ(complete(ha, DAG_WALK_CANCELLED, "early"), DAG_E_STATE);
+    ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+    ASSERT_EQ(complete(ha, DAG_WALK_CANCELLED, "stopped on the cluster"), DAG_OK);
+    ASSERT_EQ(complete(hb), DAG_OK);
+    EXPECT_TRUE(next(w.get(), 4, -1, st).empty());
+    EXPECT_EQ(st, DAG_OK);
+    ReportPtr r = wait(w.get(), DAG_E_CANCELLED);
+    EXPECT_EQ(status_of(r.get(), a), DAG_VERTEX_CANCELLED);
+    EXPECT_EQ(message_of(r.get(), a), "stopped on the cluster");
+    EXPECT_EQ(dag_walk_report_ran(r.get(), a), 1);
+    EXPECT_EQ(status_of(r.get(), b), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(r.get(), c), DAG_VERTEX_CANCELLED);
+    EXPECT_EQ(dag_walk_report_ran(r.get(), c), 0);
+}
+
+// A callback cannot answer cancelled: the result is for hosts completing
+// work; its vertex fails and says why.
+TEST(WalkPull, ACallbackReturningCancelledFailsItsVertex) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a");
+    dag_walk_options o = options(1);
+    dag_walk_report *raw = nullptr;
+    EXPECT_EQ(dag_walk(
+                  g.get(), [](dag_walker *, uint64_t, const char **, void *) { return DAG_WALK_CANCELLED; }, nullptr,
+                  &o, &raw, nullptr),
+              DAG_E_WALK_FAILED);
+    ReportPtr r(raw);
+    EXPECT_EQ(status_of(r.get(), a), DAG_VERTEX_FAILED);
+    EXPECT_NE(message_of(r.get(), a).find("DAG_WALK_CANCELLED"), std::string::npos);
+}
+
 // A vertex that never started is cancelled, unless a dependency failed: it
 // would not have run either way, cancel or not, and the report says why.
 TEST(WalkPull, AfterACancelAFailureStillSkipsItsDependentsAsUpstreamFailed) {

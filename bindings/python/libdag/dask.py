@@ -383,7 +383,7 @@ class DaskWalk:
             self._walker.complete(vertex, bad)
         for vertex in rest:
             why = error if error is not None else _cancelled_error(vertex, "was not submitted: the walk was cancelled")
-            self._walker.complete(vertex, why)
+            self._complete(vertex, why)
 
     def _submit_one(self, vertex, task):
         fn = self._leased.get(task.pool, self._fn)
@@ -445,11 +445,17 @@ class DaskWalk:
         """Completes the vertex (unless it was expanded) and submits what that made ready."""
         try:
             if not expanded:
-                self._walker.complete(vertex, error)
+                self._complete(vertex, error)
             self._submit_ready()
         except BaseException as failure:  # noqa: B902 - Dask would only log it; wait() raises it
             self._failure = failure
             self.cancel()
+
+    def _complete(self, vertex, error):
+        """Completes a vertex; work the walk's cancel stopped (a cancelled future, a task that says
+        it was stopped) ends it cancelled, as in a walk on one machine."""
+        stopped = self._cancelled and (_is_cancel(error) or getattr(error, "cancelled", False) is True)
+        self._walker.complete(vertex, error, cancelled=stopped)
 
     def _expand(self, vertex, task, sub):
         """Expands `vertex` into `sub`, what on_result returned; raises (and changes nothing) when it cannot."""
@@ -484,16 +490,17 @@ class DaskWalk:
     def cancel(self, *, futures: bool = True) -> None:
         """Cancels the walk: nothing more is submitted, and the outstanding futures are cancelled.
 
-        Their vertices end once Dask reports them cancelled (a task already
-        running on a worker runs to its end there; its result is dropped),
-        and end failed, "was cancelled on the cluster", not cancelled:
-        libdag had handed them out, and a pull walk finishes a vertex it
-        handed out only as the host completes it, ok or failed. So does a
-        vertex handed out that waited here for room in its pool ("was not
-        submitted"); what libdag never handed out ends cancelled. With `futures` False the outstanding tasks are left to
-        run, and their vertices end as they do: for tasks that stop
-        themselves when told (as ``python3 -m libdag.dask``'s do, on a
-        ``distributed.Event``), so that the walk ends once they have.
+        Their vertices end cancelled once Dask reports them cancelled ("was
+        cancelled on the cluster"; a task already running on a worker runs
+        to its end there, its result dropped), as does a vertex handed out
+        that waited here for room in its pool ("was not submitted"), and a
+        task that raises an exception whose ``cancelled`` attribute is True
+        (``python3 -m libdag.dask``'s commands stopped by the cancel);
+        what waits for them ends cancelled too. With `futures` False the
+        outstanding tasks are left to run, and their vertices end as they
+        do: for tasks that stop themselves when told (as ``python3 -m
+        libdag.dask``'s do, on a ``distributed.Event``), so that the walk
+        ends once they have.
         Safe from any thread, and more than once.
         """
         if self._ended.is_set():
@@ -511,7 +518,7 @@ class DaskWalk:
             if outstanding:
                 self._client.cancel(outstanding)
             for vertex in parked:
-                self._walker.complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
+                self._complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
             # With nothing outstanding no callback is left to see the end.
             self._submit_ready()
         except StateError:  # ClosedError included
@@ -595,6 +602,12 @@ def _cancelled_error(vertex, why):
     from concurrent.futures import CancelledError
 
     return CancelledError(f"vertex {vertex} {why}")
+
+
+def _is_cancel(error):
+    from concurrent.futures import CancelledError
+
+    return isinstance(error, CancelledError)
 
 
 def _outcome(vertex, future):

@@ -29,12 +29,15 @@ class CommandFailed(RuntimeError):
     """A vertex's command exited non-zero, was killed or was stopped; what run_command returns comes back with it.
 
     ``str()`` is the vertex's message: how it ended and the tail of its
-    standard error. ``outcome`` is what run_command would have returned.
+    standard error. ``outcome`` is what run_command would have returned;
+    ``cancelled`` is True for a command the walk's stop kept from starting
+    or stopped, whose vertex then ends cancelled.
     """
 
-    def __init__(self, message, outcome=None):
-        super().__init__(message, outcome)
+    def __init__(self, message, outcome=None, cancelled=False):
+        super().__init__(message, outcome, cancelled)
         self.outcome = outcome
+        self.cancelled = cancelled
 
     def __str__(self):
         return self.args[0]
@@ -58,7 +61,7 @@ def run_command(argument):
     """
     vertex, command, keep, timed, stop, grace = argument
     if stop.is_set():
-        raise CommandFailed("not started: the walk was stopped")
+        raise CommandFailed("not started: the walk was stopped", cancelled=True)
     env = dict(os.environ, DAG_VERTEX=vertex)
     start = time.time()
     # A session of its own: stopping it reaches whatever it started.
@@ -85,7 +88,7 @@ def run_command(argument):
         how = f"exit status {code}" if code > 0 else f"killed by signal {-code}"
         if stopped:
             how = f"stopped by dag: {how}"
-        raise CommandFailed(f"{how}: {tail}" if tail else how, outcome)
+        raise CommandFailed(f"{how}: {tail}" if tail else how, outcome, bool(stopped))
     return outcome or None
 
 

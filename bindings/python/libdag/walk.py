@@ -717,17 +717,24 @@ class Walker(Closeable):
         with handle.read("Walker.cancel") as ptr:
             call(lib.dag_walk_cancel, ptr, who="Walker.cancel")
 
-    def complete(self, vertex: Vertex, error: Optional[Union[BaseException, str]] = None) -> None:
+    def complete(self, vertex: Vertex, error: Optional[Union[BaseException, str]] = None, *,
+                 cancelled: bool = False) -> None:
         """Finishes a vertex whose callback returned :data:`PENDING`, from any thread.
 
         Args:
             vertex: the vertex id, or its name.
             error: None for success; otherwise the failure, as an exception
                 (kept in the report) or a message string.
+            cancelled: the work was stopped because the walk was cancelled
+                (a task cancelled on a cluster, a process stopped): the
+                vertex, and what waits for it, end cancelled instead of
+                failed, `error` (if any) its message. Only once the walk has
+                been cancelled (DAG_WALK_CANCELLED, libdag 1.3).
 
         Raises:
             StateError: the vertex is not pending (not started, already
-                completed or finished), or the walk has finished.
+                completed or finished), or the walk has finished; or
+                `cancelled` and the walk has not been cancelled.
             CancelledError: the vertex was cancelled while pending.
             UnknownVertexError: the vertex is not in this walk.
             ClosedError: the walker is closed.
@@ -736,7 +743,10 @@ class Walker(Closeable):
             vertex = self._graph._vertex(vertex, "Walker.complete")
         elif not 0 <= vertex < 1 << 64:
             vertex = vertex_id(vertex, "Walker.complete")  # raises
-        if error is None:
+        if cancelled:
+            result = _native.WALK_CANCELLED
+            message = None if error is None else _encode_message(error if isinstance(error, str) else _describe(error))
+        elif error is None:
             result, message = _native.WALK_OK, None
         else:
             result = _native.WALK_FAILED

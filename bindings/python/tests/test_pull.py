@@ -51,6 +51,21 @@ class HandPulledTest(unittest.TestCase):
             report = walk.wait()
         self.assertEqual(statuses(g, report), {"a": VertexStatus.FAILED, "b": VertexStatus.UPSTREAM_FAILED})
 
+    def test_work_the_cancel_stopped_ends_cancelled(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        with g.pull_walker() as walk:
+            walk.start()
+            self.assertEqual(walk.next_ready(timeout=0), [g.find("a")])
+            with self.assertRaises(libdag.StateError):  # not before the walk is cancelled
+                walk.complete("a", "stopped", cancelled=True)
+            walk.cancel()
+            walk.complete("a", "stopped", cancelled=True)
+            self.assertEqual(walk.next_ready(timeout=0), [])
+            report = walk.wait()
+        self.assertEqual(statuses(g, report), {"a": VertexStatus.CANCELLED, "b": VertexStatus.CANCELLED})
+        self.assertEqual(report[g.find("a")].message, "stopped")
+        self.assertTrue(report[g.find("a")].ran)
+
     def test_misuse(self):
         g = deployment()
         walk = g.pull_walker()

@@ -299,6 +299,9 @@ pub const DAG_WALK_OK: dag_walk_result = 0;
 pub const DAG_WALK_FAILED: dag_walk_result = 1;
 /// Finish later with [`dag_walk_complete`].
 pub const DAG_WALK_PENDING: dag_walk_result = 2;
+/// For [`dag_walk_complete`] only, once the walk was cancelled: the host
+/// stopped the work for the cancel; the vertex ends cancelled (1.3).
+pub const DAG_WALK_CANCELLED: dag_walk_result = 3;
 
 /// The final state of a vertex in a report.
 pub type dag_vertex_status = c_uint;

@@ -144,6 +144,7 @@ class _Driver:
         self.unstarted = []  # taken by a pass that an exception ended: cancelled by _stop
         self.passing = False
         self.scheduled = False
+        self.idle_look = False  # a look is due after _IDLE_LOOK_S
 
     def schedule(self):
         if not self.scheduled:
@@ -153,6 +154,10 @@ class _Driver:
     def run_pass(self):
         self.scheduled = False
         self.step()
+
+    def look_again(self):
+        self.idle_look = False
+        self.schedule()
 
     def step(self):
         """Completes what has ended, takes what is ready and starts it, until nothing changes."""
@@ -186,10 +191,11 @@ class _Driver:
             batch = calls.look(ptr)
             look = False
             if batch is None:
-                if not self.tasks and not self.finished:
+                if not self.tasks and not self.finished and not self.idle_look:
                     # Nothing runs, yet the walk goes on: a failed vertex
                     # waits for its retry, which no completion will announce.
-                    self.loop.call_later(_IDLE_LOOK_S, self.schedule)
+                    self.idle_look = True
+                    self.loop.call_later(_IDLE_LOOK_S, self.look_again)
                 continue
             if not batch:
                 if not self.ended.done():

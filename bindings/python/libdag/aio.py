@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextvars
 import functools
 import threading
 from typing import TYPE_CHECKING, Awaitable, Callable, List
 
+from ._pull_calls import PullCalls
 from .errors import StateError
 
 if TYPE_CHECKING:
@@ -23,6 +25,10 @@ __all__ = ["ReadyVertices", "run"]
 
 # Vertices taken per look.
 _BATCH = 256
+# Tasks one pass starts at most before it lets the loop run.
+_PASS_VERTICES = 1024
+# While nothing runs and nothing is ready, how often the walk looks again.
+_IDLE_LOOK_S = 0.005
 
 
 class ReadyVertices:
@@ -98,72 +104,167 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
     """
     if not walker.started:
         walker.start()
-    loop = asyncio.get_running_loop()
-    tasks = set()
-    ended = loop.create_future()
-    stopping = False
-    parallelism = walker.parallelism
-
-    # Driven from the tasks' done callbacks, not from this coroutine: a
-    # completion takes the vertices it made ready and starts their tasks
-    # at once, one pass of the event loop per vertex.
-    def launch():
-        while not stopping and len(tasks) < parallelism:
-            batch = walker.next_ready(_BATCH, timeout=0)
-            if batch is None:
-                return  # nothing ready: a completion calls again
-            if not batch:
-                if not ended.done():
-                    ended.set_result(None)
-                return
-            completed = False
-            for vertex in batch:
-                try:
-                    task = loop.create_task(fn(vertex))
-                except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
-                    walker.complete(vertex, exc)
-                    if not isinstance(exc, Exception):
-                        raise
-                    completed = True
-                    continue
-                tasks.add(task)
-                task.add_done_callback(functools.partial(finish, vertex))
-            if len(batch) < _BATCH and not completed:
-                return  # that was everything ready, and nothing has changed since
-
-    def finish(vertex, task):
-        tasks.discard(task)
-        if task.cancelled():
-            error = asyncio.CancelledError(f"the task of vertex {vertex} was cancelled")
-        else:
-            error = task.exception()
-        walker.complete(vertex, error)
-        launch()
-
+    driver = _Driver(walker, fn, asyncio.get_running_loop())
     try:
-        launch()
-        await ended
+        driver.schedule()
+        await driver.ended
     except BaseException as stop:  # noqa: B902 - cancellation and Ctrl-C included
-        stopping = True
-        stop.walk_report = await _stop(walker, ReadyVertices(walker), tasks)
+        driver.stopping = True
+        stop.walk_report = await _stop(walker, ReadyVertices(walker), driver)
         raise
     # The walk has ended: every vertex is complete, every task has finished.
     return walker.wait()
 
 
-async def _stop(walker, ready, tasks):
+class _Driver:
+    """Takes ready vertices, starts their tasks and completes them, on the loop's thread.
+
+    Per vertex the walk costs a task, one pass of the event loop, a look and
+    a completion: a task completes its vertex as it ends and, unless a pass
+    is under way, takes and starts the vertices that made ready in the same
+    step (a pass), rather than in a done callback a pass of the loop later.
+    A pass starts at most _PASS_VERTICES tasks, so that a walk whose tasks
+    end at once (under an eager task factory, say) lets the loop run other
+    work, a cancel included.
+    """
+
+    def __init__(self, walker, fn, loop):
+        self.walker = walker
+        self.fn = fn
+        self.loop = loop
+        self.calls = PullCalls(walker, _BATCH)
+        self.handle, _ = walker._started("PullWalker.run_async")
+        # Each task starts from a copy of the walking task's context, not of
+        # the task whose end started it.
+        self.context = contextvars.copy_context()
+        self.tasks = set()
+        self.ended = loop.create_future()
+        self.stopping = False
+        self.finished = []  # (vertex, error) of the tasks that ended, not completed yet
+        self.unstarted = []  # taken by a pass that an exception ended: cancelled by _stop
+        self.passing = False
+        self.scheduled = False
+        self.idle_look = False  # a look is due after _IDLE_LOOK_S
+
+    def schedule(self):
+        if not self.scheduled:
+            self.scheduled = True
+            self.loop.call_soon(self.run_pass)
+
+    def run_pass(self):
+        self.scheduled = False
+        self.step()
+
+    def look_again(self):
+        self.idle_look = False
+        self.schedule()
+
+    def step(self):
+        """Completes what has ended, takes what is ready and starts it, until nothing changes."""
+        if self.passing:
+            return  # the pass under way completes what this ended
+        self.passing = True
+        try:
+            with self.handle.read("PullWalker.run_async") as ptr:
+                self._pass(ptr)
+        except Exception as exc:  # noqa: B902 - a pass runs from the loop; the walk goes on
+            self.loop.call_exception_handler({"message": "libdag asyncio walk", "exception": exc})
+        finally:
+            self.passing = False
+
+    def _pass(self, ptr):
+        calls = self.calls
+        budget = _PASS_VERTICES
+        look = True
+        while True:
+            if self.finished:
+                finished, self.finished = self.finished, []
+                for vertex, error in finished:
+                    self._complete(ptr, vertex, error)
+                self.walker._changed()
+                look = True
+            if not look or self.stopping:
+                return
+            if budget <= 0:
+                self.schedule()
+                return
+            batch = calls.look(ptr)
+            look = False
+            if batch is None:
+                if not self.tasks and not self.finished and not self.idle_look:
+                    # Nothing runs, yet the walk goes on: a failed vertex
+                    # waits for its retry, which no completion will announce.
+                    self.idle_look = True
+                    self.loop.call_later(_IDLE_LOOK_S, self.look_again)
+                continue
+            if not batch:
+                if not self.ended.done():
+                    self.ended.set_result(None)
+                return
+            budget -= len(batch)
+            # A vertex that failed to start is complete already: look again.
+            look = self._start(ptr, batch) or len(batch) == calls.limit
+
+    def _start(self, ptr, batch):
+        """Starts a task for each vertex; says whether any failed to start (and is complete)."""
+        create_task = self.loop.create_task
+        run_in_context = self.context.run
+        failed = False
+        for i, vertex in enumerate(batch):
+            try:
+                coroutine = self.fn(vertex)
+                if not asyncio.iscoroutine(coroutine):
+                    raise TypeError(f"a coroutine was expected, got {coroutine!r}")
+                task = run_in_context(create_task, self._task(vertex, coroutine))
+            except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
+                self._complete(ptr, vertex, exc)
+                self.walker._changed()
+                if not isinstance(exc, Exception):
+                    self.unstarted.extend(batch[i + 1:])
+                    raise
+                failed = True
+                continue
+            if not task.done():  # under an eager task factory it may have ended already
+                self.tasks.add(task)
+        return failed
+
+    async def _task(self, vertex, coroutine):
+        error = None
+        try:
+            await coroutine
+        except asyncio.CancelledError:
+            error = asyncio.CancelledError(f"the task of vertex {vertex} was cancelled")
+            raise
+        except BaseException as exc:  # noqa: B902 - kept in the report; Ctrl-C and exit re-raised
+            error = exc
+            if not isinstance(exc, Exception):
+                raise
+        finally:
+            self.tasks.discard(asyncio.current_task())
+            self.finished.append((vertex, error))
+            self.step()
+
+    def _complete(self, ptr, vertex, error):
+        try:
+            self.calls.complete(ptr, vertex, error)
+        except Exception as exc:  # noqa: B902 - one refused completion must not strand the rest
+            self.loop.call_exception_handler({"message": f"libdag asyncio walk: vertex {vertex}", "exception": exc})
+
+
+async def _stop(walker, ready, driver):
     """Cancels the walk and its tasks, waits for what is out, and returns the report."""
     try:
         walker.cancel()
     except StateError:
         pass  # it has ended already
-    for vertex in ready.take_buffered():
+    for vertex in ready.take_buffered() + driver.unstarted:
         walker.complete(vertex, asyncio.CancelledError(f"vertex {vertex} was cancelled before its task started"))
-    for task in list(tasks):
+    tasks = list(driver.tasks)
+    for task in tasks:
         task.cancel()
     if tasks:
-        await asyncio.wait(list(tasks))
-    # Completions from the tasks' done callbacks run on the loop: let them.
+        await asyncio.wait(tasks)
+    driver.step()  # completes what the tasks' ends left to a pass under way
     async for vertex in ready:
         walker.complete(vertex, asyncio.CancelledError("the walk was cancelled"))
     return walker.wait()

@@ -1,9 +1,9 @@
 """Walks whose vertices run on a ``concurrent.futures.Executor``, built on the pull mode.
 
-The calling thread takes ready vertices and submits them; each future's
-completion finishes its vertex, from whichever thread the executor runs it
-on. A thread pool, a process pool (``fn`` and the ids must pickle) or any
-other Executor will do.
+Each future's completion finishes its vertex and submits the vertices that
+made ready, from whichever thread the executor runs its done callbacks on.
+A thread pool, a process pool (``fn`` and the ids must pickle) or any other
+Executor will do.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import functools
 import threading
 from typing import TYPE_CHECKING, Callable
 
+from ._pull_calls import PullCalls
 from .errors import StateError
 
 if TYPE_CHECKING:
@@ -39,12 +40,13 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     if not walker.started:
         walker.start()
     submitter = _Submitter(walker, executor, fn)
-    # The vertices are taken and submitted on a thread of their own: Python
-    # raises KeyboardInterrupt only in the main thread, between any two
-    # bytecodes, and one landing between taking a vertex and giving it a
-    # future would lose it, leaving the cancelled walk waiting for it
+    # The first vertices are taken and submitted on a thread of their own,
+    # the rest by whichever thread completes a vertex (see _Submitter):
+    # Python raises KeyboardInterrupt only in the main thread, between any
+    # two bytecodes, and one landing between taking a vertex and giving it
+    # a future would lose it, leaving the cancelled walk waiting for it
     # forever. The calling thread only waits, in slices Ctrl-C gets through.
-    thread = threading.Thread(target=submitter.run, name="libdag executor walk", daemon=True)
+    thread = threading.Thread(target=submitter.drain, name="libdag executor walk", daemon=True)
     thread.start()
     try:
         while not submitter.done.wait(_WAIT_SLICE_S):
@@ -60,13 +62,27 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
 
 
 class _Submitter:
-    """Takes ready vertices and submits them until the walk ends or is stopped."""
+    """Completes vertices, takes those they made ready and submits them, until the walk ends or is stopped.
+
+    The thread whose future ended does it, in the future's done callback:
+    handing the next vertices back to one thread of our own would cost two
+    thread switches a vertex. One thread at a time drains (``draining``);
+    a completion that arrives meanwhile is left in ``finished`` for it, so
+    a completion never waits, nor recurses through an executor that runs
+    calls in ``submit()`` itself.
+    """
 
     def __init__(self, walker, executor, fn):
         self.walker = walker
         self.executor = executor
         self.fn = fn
+        self.calls = PullCalls(walker)
+        self.handle, _ = walker._started("PullWalker.run_on")
         self.futures = set()
+        self.lock = threading.Lock()
+        self.finished = []  # (vertex, error), completed by the thread draining
+        self.outstanding = 0  # submitted, not finished
+        self.draining = True  # the first drain() is the starting thread's
         self.stopping = threading.Event()
         self.done = threading.Event()
         self.error = None
@@ -77,30 +93,86 @@ class _Submitter:
             error = concurrent.futures.CancelledError(f"vertex {vertex} was cancelled before it ran")
         else:
             error = future.exception()
-        self.walker.complete(vertex, error)
+        with self.lock:
+            self.outstanding -= 1
+            self.finished.append((vertex, error))
+            if self.draining:
+                return
+            self.draining = True
+        self.drain()
 
-    def run(self):
+    def drain(self):
+        """Completes, takes and submits until nothing is left to do; the caller holds ``draining``."""
         unsubmitted = []
         try:
-            while not self.stopping.is_set():
-                unsubmitted = self.walker.next_ready()
-                if not unsubmitted:
-                    break
-                while unsubmitted and not self.stopping.is_set():
-                    vertex = unsubmitted[-1]
-                    future = self.executor.submit(self.fn, vertex)
-                    unsubmitted.pop()
-                    self.futures.add(future)
-                    future.add_done_callback(functools.partial(self.finish, vertex))
+            with self.handle.read("PullWalker.run_on") as ptr:
+                self._drain(ptr, unsubmitted)
         except BaseException as error:  # noqa: B902 - handed to the waiting thread
-            self.error = error
+            with self.lock:
+                self.draining = False
+            if self.error is None:
+                self.error = error
+            self.stopping.set()
             self._cancel()
-        finally:
-            try:
-                for vertex in unsubmitted:
-                    self.walker.complete(vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"))
-            finally:
+            for vertex in unsubmitted:
+                self.walker.complete(vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"))
+            self.done.set()
+
+    def _drain(self, ptr, unsubmitted):
+        calls = self.calls
+        look = True
+        while True:
+            with self.lock:
+                finished, self.finished = self.finished, []
+                if not finished and not (look and not self.stopping.is_set()):
+                    self.draining = False
+                    return
+                idle = not self.outstanding
+            if finished:
+                for vertex, error in finished:
+                    calls.complete(ptr, vertex, error)
+                self.walker._changed()
+                look = True
+                continue
+            look = False
+            batch = calls.look(ptr)
+            if batch is None and idle:
+                # Nothing runs, yet the walk goes on: a failed vertex waits
+                # for its retry, which no completion will announce.
+                batch = self.walker.next_ready(calls.limit, timeout=_WAIT_SLICE_S)
+                if batch is None:
+                    look = True
+                    continue
+            if batch is None:
+                continue
+            if not batch:
                 self.done.set()
+                continue
+            unsubmitted[:] = batch
+            self._submit(unsubmitted)
+            for vertex in unsubmitted:  # stop() came first
+                calls.complete(ptr, vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"))
+            if unsubmitted:
+                unsubmitted.clear()
+                self.walker._changed()
+            look = len(batch) == calls.limit
+
+    def _submit(self, unsubmitted):
+        while unsubmitted and not self.stopping.is_set():
+            vertex = unsubmitted[-1]
+            with self.lock:
+                self.outstanding += 1
+            try:
+                future = self.executor.submit(self.fn, vertex)
+            except BaseException:
+                with self.lock:
+                    self.outstanding -= 1
+                raise
+            unsubmitted.pop()
+            self.futures.add(future)
+            future.add_done_callback(functools.partial(self.finish, vertex))
+            if self.stopping.is_set():
+                future.cancel()  # stop() may have cancelled the futures before this one
 
     def _cancel(self):
         try:
@@ -115,9 +187,6 @@ class _Submitter:
         self.stopping.set()
         self._cancel()
         thread.join()
-        # Submitted after the cancel above, while the thread was between
-        # its check and the submit.
-        self._cancel()
         # The running calls end by themselves; the walk ends once they have.
         while self.walker.next_ready():
             pass  # a cancelled walk hands out nothing more

@@ -2,6 +2,7 @@
 
 import asyncio
 import concurrent.futures
+import contextvars
 import threading
 import unittest
 
@@ -120,7 +121,39 @@ class ExecutorTest(unittest.TestCase):
         self.assertEqual(report.ids(VertexStatus.OK), chain[:4])
         self.assertEqual(report.ids(VertexStatus.CANCELLED), chain[4:])
 
+    def test_a_retry_after_a_delay_with_nothing_else_running(self):
+        # Nothing is out while the failed vertex waits: no completion says when it is ready again.
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        tries = []
+
+        def flaky(vertex):
+            tries.append(g.name(vertex))
+            if len(tries) == 1:
+                raise RuntimeError("a: try again")
+
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            report = g.walk_on(pool, flaky, schedule=libdag.Schedule(retries=1, retry_delay=0.05))
+        self.assertTrue(report.ok)
+        self.assertEqual(tries, ["a", "a", "b"])
+        self.assertEqual(report[g.find("a")].attempts, 2)
+
+
 class AsyncioTest(unittest.TestCase):
+    def test_a_retry_after_a_delay_with_nothing_else_running(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        tries = []
+
+        async def flaky(vertex):
+            tries.append(g.name(vertex))
+            if len(tries) == 1:
+                raise RuntimeError("a: try again")
+
+        walk = g.walk_async(flaky, schedule=libdag.Schedule(retries=1, retry_delay=0.05))
+        report = asyncio.run(asyncio.wait_for(walk, 20))
+        self.assertTrue(report.ok)
+        self.assertEqual(tries, ["a", "a", "b"])
+        self.assertEqual(report[g.find("a")].attempts, 2)
+
     def test_failing_vertex(self):
         g = deployment()
 
@@ -199,6 +232,32 @@ class AsyncioTest(unittest.TestCase):
         self.assertEqual(report.ids(VertexStatus.UPSTREAM_FAILED), chain[2:])
         self.assertFalse(any(report[v].ran for v in chain[2:]))
         g.add_vertex("the graph is free again")
+
+    def test_each_vertex_its_own_task_and_context(self):
+        # Each task starts the next vertices as it ends: they must not see its task or its context variables.
+        g = libdag.Graph()
+        chain = g.add_vertices([f"v{i}" for i in range(300)])
+        g.connect_many(zip(chain[1:], chain))
+        seen = contextvars.ContextVar("seen", default=None)
+        tasks = set()
+        leaked = []
+
+        async def step(vertex):
+            tasks.add(asyncio.current_task())
+            if seen.get() is not None:
+                leaked.append(vertex)
+            seen.set(vertex)
+
+        async def main():
+            walking = asyncio.current_task()
+            report = await g.walk_async(step)
+            return report, walking
+
+        report, walking = asyncio.run(main())
+        self.assertTrue(report.ok)
+        self.assertEqual(leaked, [])
+        self.assertEqual(len(tasks), len(chain))
+        self.assertNotIn(walking, tasks)
 
     def test_async_for_completed_from_another_thread(self):
         g = deployment()

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -146,8 +145,6 @@ class Cancellation {
     bool requested_ = false;
 };
 
-const char *signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
-
 // Totals, then each failed vertex and each that never ran, by name; then
 // the signal that stopped the walk, if one did. Exit status 1 if any failed.
 int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
@@ -188,8 +185,9 @@ int walk_graph(Graph loaded, const WalkOptions &options) {
     Shell shell(options.output);
     Cancellation cancellation;
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
-    // From here on Ctrl-C stops the walk instead of killing dag, so that the
-    // commands are stopped too and the summary is written.
+    // From here on Ctrl-C, a hangup or a reader of the output going away
+    // stops the walk instead of killing dag, so that the commands are
+    // stopped too and the summary and the result files are written.
     SignalWatcher signals([&](int) {
         cancellation.request();
         shell.stop(grace);
@@ -271,9 +269,10 @@ void add_walk_command(CLI::App &app, int &exit_code) {
              "order.\nWith a -> b and b -> c (a depends on b, b on c), c runs first, then b, then a;\n"
              "with --reverse, a first, then b, then c, as `dag order` and `dag order --reverse` "
              "list them.\nA summary (ok, failed, upstream failed, not run, and which vertices never "
-             "ran) goes to standard error.\nSIGINT (Ctrl-C) or SIGTERM cancels the walk: nothing new "
-             "starts, each running command's\nprocess group gets SIGTERM, and SIGKILL after --grace "
-             "seconds; exit status 130 or 143.",
+             "ran) goes to standard error.\nSIGINT (Ctrl-C), SIGTERM, SIGHUP or SIGPIPE (a reader of "
+             "the output gone) cancels the walk:\nnothing new starts, each running command's process "
+             "group gets SIGTERM, and SIGKILL after\n--grace seconds; the summary and the result files "
+             "are written; exit status 130, 143, 129 or 141.",
              {"$ echo 'digraph { a -> b; b -> c }' | dag walk --exec 'echo \"deploying $DAG_VERTEX\"' -",
               "c: deploying c", "b: deploying b", "a: deploying a",
               "3 ok, 0 failed, 0 upstream failed, 0 not run"});
@@ -335,7 +334,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->option_text("[=WHEN]");
     command->add_option("--grace", options->grace_seconds,
-                        "On SIGINT or SIGTERM, how long running commands get to exit after "
+                        "On SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
                         "SIGTERM before their process groups are killed")
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str()

@@ -840,6 +840,17 @@ TEST(CliWalk, RetriesRunAFailedCommandAgain) {
     EXPECT_EQ(r.err, "0 ok, 1 failed, 1 upstream failed, 0 not run\nfailed: b: exit status 1\n");
 }
 
+TEST(CliWalk, RetriesOutsideZeroToAThousandExitTwo) {
+    // Wrapped round to a huge count, each of these once retried for ever.
+    for (const char *retries : {"-1", "1001", "4294967296", "99999999999", "some"}) {
+        Result r = dag({"walk", "-", "--retries", retries, "--exec", "true"}, "digraph { a }");
+        EXPECT_EQ(r.status, 2) << retries << "\n" << r.err;
+        EXPECT_EQ(r.out, "") << retries;
+        EXPECT_NE(r.err.find("--retries"), std::string::npos) << retries << "\n" << r.err;
+    }
+    EXPECT_EQ(dag({"walk", "-", "--retries", "1000", "--exec", "true"}, "digraph { a }").status, 0);
+}
+
 TEST(CliWalk, BadPoolOptionsExitTwo) {
     const std::string graph = "digraph { aws_a; b }";
     Result r = dag({"walk", "-", "--pool", "aws=2", "--pool-match", "aws_*=rds"}, graph);

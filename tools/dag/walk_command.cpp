@@ -303,8 +303,9 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->default_str("none")
         ->type_name("ORDER");
     command->add_option("--retries", options->retries,
-                        "Run a failed vertex again up to N more times before it counts as failed "
-                        "and what depends on it is skipped")
+                        "Run a failed vertex again up to N more times (0 to 1000) before it counts "
+                        "as failed and what depends on it is skipped")
+        ->check(CLI::Range(size_t{0}, size_t{1000}))
         ->capture_default_str()
         ->type_name("N");
     command->add_option("--retry-delay", options->retry_delay_ms,

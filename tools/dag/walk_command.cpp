@@ -173,6 +173,13 @@ int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
     return failures.empty() ? 0 : check_failed;
 }
 
+// Before any command runs: a path found unwritable afterwards would throw
+// away the walk's outcome with its exit status.
+void check_result_files(const WalkOptions &options) {
+    if (!options.report_file.empty()) check_writable(options.report_file);
+    if (!options.trace_file.empty()) check_writable(options.trace_file);
+}
+
 // --report and --trace, whichever were asked for.
 void write_result_files(const WalkOptions &options, const WalkResult &result) {
     if (!options.report_file.empty()) write_report_file(options.report_file, result);
@@ -195,6 +202,7 @@ int walk_graph(Graph loaded, const WalkOptions &options) {
 
     Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
     const WalkPools pools(g.get(), options.pools);
+    check_result_files(options);
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
     if (progress && can_redraw(2)) run.status.emplace(2);

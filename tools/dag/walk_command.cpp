@@ -72,9 +72,12 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
             // Whole, under the lock, so that no other vertex's lines land in between.
             std::lock_guard lock(run.mutex);
             if (run.status) run.status->erase();
-            std::fputs(prefixed(name, result.output.out).c_str(), stdout);
+            // By length: a NUL byte in a command's output is output too.
+            const std::string out = prefixed(name, result.output.out);
+            const std::string err = prefixed(name, result.output.err);
+            std::fwrite(out.data(), 1, out.size(), stdout);
             std::fflush(stdout);
-            std::fputs(prefixed(name, result.output.err).c_str(), stderr);
+            std::fwrite(err.data(), 1, err.size(), stderr);
         }
         // The walk was cancelled before the command was stopped; a vertex
         // left pending in a cancelled walk is finished as cancelled, which

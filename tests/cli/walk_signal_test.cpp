@@ -128,6 +128,27 @@ TEST(CliWalkSignals, ReaderOfStandardOutputGoneStopsTheCommandsAndExits141) { re
 
 TEST(CliWalkSignals, ReaderOfStandardErrorGoneStopsTheCommandsAndExits141) { reader_goes_away(2); }
 
+TEST(CliWalkSignals, WhatACommandLeavesRunningIsStoppedWhenItExits) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a; b -> a }";
+    BackgroundDag dag({"walk", "-", "--exec", "sleep 300 & exit 0"}, input, dir.path);
+    EXPECT_EQ(dag.wait(milliseconds(10000)), 0) << dag.err();
+    EXPECT_TRUE(wait_until([&] { return live_in_session(dag.pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(dag.pid()).size() << " processes left in dag's session";
+    EXPECT_EQ(dag.err(), "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    // What ignores SIGTERM gets SIGKILL after the grace.
+    std::ofstream(input) << "digraph { a }";
+    const auto began = Clock::now();
+    BackgroundDag stubborn({"walk", "-", "--grace", "1", "--exec", "trap '' TERM; sleep 300 & exit 0"},
+                           input, dir.path);
+    EXPECT_EQ(stubborn.wait(milliseconds(10000)), 0) << stubborn.err();
+    EXPECT_GE(Clock::now() - began, milliseconds(1000)) << "killed before the grace period ended";
+    EXPECT_TRUE(wait_until([&] { return live_in_session(stubborn.pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(stubborn.pid()).size() << " processes left in dag's session";
+}
+
 TEST(CliWalkSignals, WalkThatEndsOnItsOwnIsNotInterrupted) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";

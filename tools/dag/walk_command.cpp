@@ -192,9 +192,9 @@ void write_result_files(const WalkOptions &options, const WalkResult &result) {
 }  // namespace
 
 int walk_graph(Graph loaded, const WalkOptions &options) {
-    Shell shell(options.output);
-    Cancellation cancellation;
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
+    Shell shell(options.output, grace);
+    Cancellation cancellation;
     // From here on Ctrl-C, a hangup or a reader of the output going away
     // stops the walk instead of killing dag, so that the commands are
     // stopped too and the summary and the result files are written.
@@ -347,7 +347,8 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->option_text("[=WHEN]");
     command->add_option("--grace", options->grace_seconds,
                         "On SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
-                        "SIGTERM before their process groups are killed")
+                        "SIGTERM before their process groups are killed; as long for what a command "
+                        "leaves running in its group when it exits")
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str()
         ->type_name("SECONDS");

@@ -851,6 +851,13 @@ TEST(CliWalk, RetriesOutsideZeroToAThousandExitTwo) {
     EXPECT_EQ(dag({"walk", "-", "--retries", "1000", "--exec", "true"}, "digraph { a }").status, 0);
 }
 
+TEST(CliWalk, EmptyExecIsRefusedNotADryRun) {
+    Result r = dag({"walk", "-", "--exec", ""}, "digraph { a }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("--exec: the command is empty"), std::string::npos) << r.err;
+}
+
 TEST(CliWalk, BadPoolOptionsExitTwo) {
     const std::string graph = "digraph { aws_a; b }";
     Result r = dag({"walk", "-", "--pool", "aws=2", "--pool-match", "aws_*=rds"}, graph);

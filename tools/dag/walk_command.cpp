@@ -191,6 +191,10 @@ void write_result_files(const WalkOptions &options, const WalkResult &result) {
 
 }  // namespace
 
+std::string refuse_empty_command(const std::string &command) {
+    return command.empty() ? "the command is empty" : "";
+}
+
 int walk_graph(Graph loaded, const WalkOptions &options) {
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
     Shell shell(options.output, grace);
@@ -301,6 +305,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "Run `/bin/sh -c CMD` for each vertex, with DAG_VERTEX set to its name; "
                         "a non-zero exit status fails the vertex, and what depends on it is "
                         "skipped as upstream failed")
+        ->check(refuse_empty_command)
         ->type_name("CMD");
     add_pool_options(*command, options->pools);
     command->add_option("--priority", options->priority,

@@ -858,6 +858,30 @@ TEST(CliWalk, EmptyExecIsRefusedNotADryRun) {
     EXPECT_NE(r.err.find("--exec: the command is empty"), std::string::npos) << r.err;
 }
 
+TEST(CliWalk, PriorityAndOutputTakeOnlyTheirNames) {
+    Result r = dag({"walk", "-", "--priority", "bogus"}, "digraph { a }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--priority: 'bogus' is not one of critical-path, name, none"), std::string::npos)
+        << r.err;
+    r = dag({"walk", "-", "--output", "loud", "--exec", "true"}, "digraph { a }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--output: 'loud' is not one of grouped, none, stream"), std::string::npos) << r.err;
+    // The enums' numbers are no spelling of their names.
+    for (const std::vector<std::string> &numeric :
+         {std::vector<std::string>{"--priority", "1"}, {"--output", "2"}, {"--output", "0"}}) {
+        std::vector<std::string> args = {"walk", "-", "--exec", "true"};
+        args.insert(args.end(), numeric.begin(), numeric.end());
+        r = dag(args, "digraph { a }");
+        EXPECT_EQ(r.status, 2) << numeric[0] << " " << numeric[1];
+        EXPECT_EQ(r.out, "") << numeric[0] << " " << numeric[1];
+    }
+    Result help = dag({"walk", "--help"});
+    EXPECT_NE(help.out.find("ORDER:{critical-path,name,none}"), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("MODE:{grouped,none,stream}"), std::string::npos) << help.out;
+    EXPECT_EQ(help.out.find("->1"), std::string::npos) << help.out;
+    EXPECT_EQ(help.out.find("OR {"), std::string::npos) << help.out;
+}
+
 TEST(CliWalk, BadPoolOptionsExitTwo) {
     const std::string graph = "digraph { aws_a; b }";
     Result r = dag({"walk", "-", "--pool", "aws=2", "--pool-match", "aws_*=rds"}, graph);

@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "help_text.hpp"
 #include "input.hpp"
+#include "named_values.hpp"
 #include "names.hpp"
 #include "output_capture.hpp"
 #include "selection.hpp"
@@ -312,7 +313,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "Which ready vertex starts first: critical-path (the longest chain of vertices "
                         "still to run through it first), name (by name), or none (the default, the "
                         "fastest order); ties by name. Reproducible with --parallelism 1")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, dag_walk_priority>{
+        ->transform(named_values(std::map<std::string, dag_walk_priority>{
             {"none", DAG_PRIORITY_NONE},
             {"critical-path", DAG_PRIORITY_CRITICAL_PATH},
             {"name", DAG_PRIORITY_NAME}}))
@@ -334,10 +335,9 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "Where --exec commands' output goes: grouped (each command's standard "
                         "output and error printed whole when it ends, each line after "
                         "\"vertex: \"), stream (straight through, as it comes) or none (discarded)")
-        ->transform(CLI::CheckedTransformer(
-            std::map<std::string, OutputMode>{{"stream", OutputMode::stream},
-                                              {"grouped", OutputMode::grouped},
-                                              {"none", OutputMode::none}}))
+        ->transform(named_values(std::map<std::string, OutputMode>{{"stream", OutputMode::stream},
+                                                                    {"grouped", OutputMode::grouped},
+                                                                    {"none", OutputMode::none}}))
         ->default_str("grouped")
         ->type_name("MODE");
     // A flag whose value comes only after "=": `--progress FILE`, the spelling

@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -87,21 +88,27 @@ inline std::vector<pid_t> live_in_session(pid_t sid) {
 class BackgroundDag {
   public:
     // Runs DAG_CLI with `args`, standard input from `input_file`, standard
-    // output and error into files in `dir`.
+    // output and error into files in `dir`; `piped` (1 or 2), if given, into
+    // a pipe the test reads with read_line() instead.
     BackgroundDag(const std::vector<std::string> &args, const std::string &input_file,
-                  const std::string &dir)
+                  const std::string &dir, int piped = -1)
         : out_(dir + "/stdout"), err_(dir + "/stderr") {
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
         posix_spawn_file_actions_addopen(&actions, 0, input_file.c_str(), O_RDONLY, 0);
         posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int ends[2] = {-1, -1};
+        if (piped > 0) {
+            EXPECT_EQ(pipe2(ends, O_CLOEXEC), 0);
+            posix_spawn_file_actions_adddup2(&actions, ends[1], piped);
+        }
         posix_spawnattr_t attributes;
         posix_spawnattr_init(&attributes);
         sigset_t signals;
         sigemptyset(&signals);
         posix_spawnattr_setsigmask(&attributes, &signals);
-        for (int signal : {SIGINT, SIGTERM, SIGPIPE}) sigaddset(&signals, signal);
+        for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&signals, signal);
         posix_spawnattr_setsigdefault(&attributes, &signals);
         posix_spawnattr_setflags(&attributes,
                                  POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
@@ -115,9 +122,12 @@ class BackgroundDag {
         posix_spawnattr_destroy(&attributes);
         EXPECT_EQ(error, 0) << "cannot start " << DAG_CLI;
         if (error != 0) pid_ = -1;
+        if (ends[1] >= 0) close(ends[1]);
+        pipe_ = ends[0];
     }
 
     ~BackgroundDag() {
+        close_pipe();
         if (pid_ > 0 && status_ < 0) {
             kill(pid_, SIGKILL);
             waitpid(pid_, nullptr, 0);
@@ -149,8 +159,30 @@ class BackgroundDag {
     std::string out() const { return read_file(out_); }
     std::string err() const { return read_file(err_); }
 
+    // The next line written to the pipe, without its newline, waiting up
+    // to `limit`; what came so far if no newline came in time.
+    std::string read_line(milliseconds limit) {
+        const auto deadline = Clock::now() + limit;
+        std::string line;
+        char c = 0;
+        while (pipe_ >= 0 && Clock::now() < deadline) {
+            pollfd fd = {pipe_, POLLIN, 0};
+            if (poll(&fd, 1, 10) <= 0) continue;
+            if (read(pipe_, &c, 1) != 1 || c == '\n') break;
+            line += c;
+        }
+        return line;
+    }
+
+    // The reader going away: dag's next write to the pipe gets SIGPIPE.
+    void close_pipe() {
+        if (pipe_ >= 0) close(pipe_);
+        pipe_ = -1;
+    }
+
   private:
     std::string out_, err_;
+    int pipe_ = -1;
     pid_t pid_ = -1;
     int status_ = -1;
 };

@@ -840,6 +840,48 @@ TEST(CliWalk, RetriesRunAFailedCommandAgain) {
     EXPECT_EQ(r.err, "0 ok, 1 failed, 1 upstream failed, 0 not run\nfailed: b: exit status 1\n");
 }
 
+TEST(CliWalk, RetriesOutsideZeroToAThousandExitTwo) {
+    // Wrapped round to a huge count, each of these once retried for ever.
+    for (const char *retries : {"-1", "1001", "4294967296", "99999999999", "some"}) {
+        Result r = dag({"walk", "-", "--retries", retries, "--exec", "true"}, "digraph { a }");
+        EXPECT_EQ(r.status, 2) << retries << "\n" << r.err;
+        EXPECT_EQ(r.out, "") << retries;
+        EXPECT_NE(r.err.find("--retries"), std::string::npos) << retries << "\n" << r.err;
+    }
+    EXPECT_EQ(dag({"walk", "-", "--retries", "1000", "--exec", "true"}, "digraph { a }").status, 0);
+}
+
+TEST(CliWalk, EmptyExecIsRefusedNotADryRun) {
+    Result r = dag({"walk", "-", "--exec", ""}, "digraph { a }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("--exec: the command is empty"), std::string::npos) << r.err;
+}
+
+TEST(CliWalk, PriorityAndOutputTakeOnlyTheirNames) {
+    Result r = dag({"walk", "-", "--priority", "bogus"}, "digraph { a }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--priority: 'bogus' is not one of critical-path, name, none"), std::string::npos)
+        << r.err;
+    r = dag({"walk", "-", "--output", "loud", "--exec", "true"}, "digraph { a }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--output: 'loud' is not one of grouped, none, stream"), std::string::npos) << r.err;
+    // The enums' numbers are no spelling of their names.
+    for (const std::vector<std::string> &numeric :
+         {std::vector<std::string>{"--priority", "1"}, {"--output", "2"}, {"--output", "0"}}) {
+        std::vector<std::string> args = {"walk", "-", "--exec", "true"};
+        args.insert(args.end(), numeric.begin(), numeric.end());
+        r = dag(args, "digraph { a }");
+        EXPECT_EQ(r.status, 2) << numeric[0] << " " << numeric[1];
+        EXPECT_EQ(r.out, "") << numeric[0] << " " << numeric[1];
+    }
+    Result help = dag({"walk", "--help"});
+    EXPECT_NE(help.out.find("ORDER:{critical-path,name,none}"), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("MODE:{grouped,none,stream}"), std::string::npos) << help.out;
+    EXPECT_EQ(help.out.find("->1"), std::string::npos) << help.out;
+    EXPECT_EQ(help.out.find("OR {"), std::string::npos) << help.out;
+}
+
 TEST(CliWalk, BadPoolOptionsExitTwo) {
     const std::string graph = "digraph { aws_a; b }";
     Result r = dag({"walk", "-", "--pool", "aws=2", "--pool-match", "aws_*=rds"}, graph);

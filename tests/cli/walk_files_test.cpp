@@ -213,9 +213,27 @@ TEST(CliWalkFiles, RefusedWalkAndUnwritableFile) {
     BackgroundDag unwritable({"walk", "-", "--report", dir.path + "/no/such/dir/report.json"}, input,
                              dir.path);
     EXPECT_EQ(unwritable.wait(milliseconds(10000)), 2);
-    EXPECT_NE(unwritable.err().find("dag: cannot write " + dir.path + "/no/such/dir/report.json"),
+    EXPECT_NE(unwritable.err().find("dag: cannot write \"" + dir.path + "/no/such/dir/report.json\""),
               std::string::npos)
         << unwritable.err();
+}
+
+TEST(CliWalkFiles, UnwritableFileIsFoundBeforeAnyCommandRuns) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a }";
+    const std::string ran = dir.path + "/ran";
+    // The command would fail: an unwritable file found after the walk would
+    // have hidden that exit status 1 behind a 2.
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--report", dir.path + "/no/such/dir/report.json"}, {"--trace", dir.path}};
+    for (const auto &[option, path] : cases) {
+        BackgroundDag dag({"walk", "-", "--exec", "touch " + ran + "; exit 1", option, path}, input, dir.path);
+        EXPECT_EQ(dag.wait(milliseconds(10000)), 2) << dag.err();
+        EXPECT_FALSE(exists(ran)) << option << ": the command ran";
+        const std::string why = option == "--trace" ? "Is a directory" : "No such file or directory";
+        EXPECT_EQ(dag.err(), "dag: cannot write \"" + path + "\": " + why + "\n") << option;
+    }
 }
 
 }  // namespace

@@ -65,6 +65,17 @@ TEST(CliWalkOutput, NoneDiscardsIt) {
     EXPECT_EQ(r.status, 2);
 }
 
+TEST(CliWalkOutput, GroupedKeepsNulBytes) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a -> b }");
+    Outcome r = shell(dir, dag_command({"walk", graph, "--parallelism", "1", "--exec",
+                                        "printf 'before\\0after\\nline2\\n'; printf 'e\\0r\\n' >&2"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    using namespace std::string_literals;
+    EXPECT_EQ(r.out, "b: before\0after\nb: line2\na: before\0after\na: line2\n"s);
+    EXPECT_EQ(r.err, "b: e\0r\na: e\0r\n2 ok, 0 failed, 0 upstream failed, 0 not run\n"s);
+}
+
 TEST(CliWalkOutput, MoreThanAPipeHoldsDoesNotStallTheWalk) {
     ScratchDir dir;
     const std::string graph = graph_file(dir, "digraph { a; b }");

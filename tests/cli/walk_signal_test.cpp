@@ -1,13 +1,16 @@
-// SIGINT and SIGTERM sent to `dag walk --exec` while its commands run: the
-// walk stops, the commands' process groups are terminated (killed after
-// --grace), nothing of theirs is left, and the summary and exit status say
-// what happened.
+// SIGINT, SIGTERM and SIGHUP sent to `dag walk --exec` while its commands
+// run, and SIGPIPE from a reader of its output going away: the walk stops,
+// the commands' process groups are terminated (killed after --grace), nothing
+// of theirs is left, and the summary, the result files and the exit status
+// say what happened.
 #include <gtest/gtest.h>
 
 #include <signal.h>
 
 #include <fstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "background_dag.hpp"
 
@@ -73,6 +76,77 @@ TEST(CliWalkSignals, SigtermKillsWhatIgnoresItAfterTheGracePeriod) {
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
                           "never ran: c\n"
                           "interrupted by SIGTERM\n");
+}
+
+TEST(CliWalkSignals, SighupStopsTheCommandsAndExits129) {
+    ScratchDir dir;
+    std::unique_ptr<BackgroundDag> dag;
+    start_walk(dir, dag, "touch " + dir.path + "/$DAG_VERTEX; exec sleep 30",
+               {"--report", dir.path + "/report.json"});
+    ASSERT_EQ(kill(dag->pid(), SIGHUP), 0);
+    EXPECT_EQ(dag->wait(milliseconds(5000)), 129) << dag->err();
+    EXPECT_TRUE(wait_until([&] { return live_in_session(dag->pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(dag->pid()).size() << " processes left in dag's session";
+    EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "never ran: c\n"
+                          "interrupted by SIGHUP\n");
+    EXPECT_NE(read_file(dir.path + "/report.json").find("\"cancelled\": 3"), std::string::npos);
+}
+
+// A reader of standard output (1) or error (2) that goes away while c and d
+// still run: b's output, written after that, raises SIGPIPE.
+void reader_goes_away(int stream) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a; b; c; d -> a }";
+    const std::string to = stream == 2 ? " >&2" : "";
+    const std::string command = "case $DAG_VERTEX in a) echo x" + to +
+                                ";; b) i=0; while [ ! -e " + dir.path + "/go ] && [ $i -lt 2000 ]; do sleep 0.01; "
+                                "i=$((i+1)); done; echo y" + to + ";; *) touch " + dir.path +
+                                "/$DAG_VERTEX; exec sleep 30;; esac";
+    const std::string report = dir.path + "/report.json", trace = dir.path + "/trace.json";
+    BackgroundDag dag({"walk", "-", "--parallelism", "3", "--exec", command, "--report", report,
+                       "--trace", trace},
+                      input, dir.path, stream);
+    EXPECT_EQ(dag.read_line(milliseconds(10000)), "a: x");
+    ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/c") && exists(dir.path + "/d"); },
+                           milliseconds(10000)));
+    dag.close_pipe();
+    std::ofstream(dir.path + "/go") << "";
+    EXPECT_EQ(dag.wait(milliseconds(10000)), 141) << dag.err();
+    EXPECT_TRUE(wait_until([&] { return live_in_session(dag.pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(dag.pid()).size() << " processes left in dag's session";
+    const nlohmann::json document = nlohmann::json::parse(read_file(report), nullptr, false);
+    ASSERT_FALSE(document.is_discarded()) << read_file(report);
+    EXPECT_EQ(document.at("ok"), 2) << document.dump();
+    EXPECT_EQ(document.at("cancelled"), 2) << document.dump();
+    EXPECT_TRUE(exists(trace));
+    if (stream == 1) EXPECT_NE(dag.err().find("interrupted by SIGPIPE\n"), std::string::npos) << dag.err();
+}
+
+TEST(CliWalkSignals, ReaderOfStandardOutputGoneStopsTheCommandsAndExits141) { reader_goes_away(1); }
+
+TEST(CliWalkSignals, ReaderOfStandardErrorGoneStopsTheCommandsAndExits141) { reader_goes_away(2); }
+
+TEST(CliWalkSignals, WhatACommandLeavesRunningIsStoppedWhenItExits) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a; b -> a }";
+    BackgroundDag dag({"walk", "-", "--exec", "sleep 300 & exit 0"}, input, dir.path);
+    EXPECT_EQ(dag.wait(milliseconds(10000)), 0) << dag.err();
+    EXPECT_TRUE(wait_until([&] { return live_in_session(dag.pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(dag.pid()).size() << " processes left in dag's session";
+    EXPECT_EQ(dag.err(), "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    // What ignores SIGTERM gets SIGKILL after the grace.
+    std::ofstream(input) << "digraph { a }";
+    const auto began = Clock::now();
+    BackgroundDag stubborn({"walk", "-", "--grace", "1", "--exec", "trap '' TERM; sleep 300 & exit 0"},
+                           input, dir.path);
+    EXPECT_EQ(stubborn.wait(milliseconds(10000)), 0) << stubborn.err();
+    EXPECT_GE(Clock::now() - began, milliseconds(1000)) << "killed before the grace period ended";
+    EXPECT_TRUE(wait_until([&] { return live_in_session(stubborn.pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(stubborn.pid()).size() << " processes left in dag's session";
 }
 
 TEST(CliWalkSignals, WalkThatEndsOnItsOwnIsNotInterrupted) {

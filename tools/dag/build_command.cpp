@@ -102,6 +102,7 @@ void add_build_command(CLI::App &app, int &exit_code) {
             ->excludes(to);
     command->add_option("--exec", options->walking.exec,
                         "With --walk: run `/bin/sh -c CMD` for each vertex, with DAG_VERTEX set to its name")
+        ->check(refuse_empty_command)
         ->type_name("CMD")
         ->needs(walk);
     command->add_option("--parallelism", options->walking.parallelism, "With --walk: most vertices running at once")

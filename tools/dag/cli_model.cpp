@@ -6,7 +6,7 @@ namespace dagcli {
 namespace {
 
 // CLI11 appends each check's description to the type name: "WHEN:{auto,always,never}",
-// "MODE:value in {grouped->1,stream->0} OR {1,0}". The first braces list the
+// "MODE:{grouped,none,stream}" (named_values). The first braces list the
 // accepted words (before "->", what a transform maps them to).
 std::vector<std::string> choices_of(const std::string &type_name) {
     std::vector<std::string> choices;

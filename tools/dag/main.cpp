@@ -22,8 +22,8 @@ int main(int argc, char **argv) {
     app.formatter(dagcli::help_formatter());
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 1 the graph failed the check or a vertex failed; 2 usage "
-               "error,\nunreadable or malformed input, unknown vertex name; 130 and 143 after "
-               "SIGINT and SIGTERM.");
+               "error,\nunreadable or malformed input, unknown vertex name; 130, 143, 129 and 141 "
+               "after\nSIGINT, SIGTERM, SIGHUP and SIGPIPE.");
 
     int exit_code = 0;
     dagcli::add_check_commands(app, exit_code);
@@ -49,8 +49,10 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "dag: %s\n", e.what());
         return dagcli::check_failed;
     }
-    // Output that never reached its file (a full disk) is a failure too.
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    // Output that never reached its file (a full disk) is a failure too,
+    // unless a signal ended the command: after SIGPIPE it cannot have.
+    const bool by_signal = exit_code > 128;
+    if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && !by_signal) {
         std::fputs("dag: cannot write standard output\n", stderr);
         return 1;
     }

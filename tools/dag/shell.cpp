@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "process_group.hpp"
+
 namespace dagcli {
 namespace {
 
@@ -82,6 +84,10 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     siginfo_t info{};
     while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
     }
+    // Its background processes end with it: a vertex whose command is done
+    // has nothing running, and nothing outlives dag. The unreaped leader
+    // keeps the group's id ours meanwhile.
+    empty_group(pid, grace_);
     std::unique_lock lock(mutex_);
     running_.erase(pid);
     changed_.notify_all();

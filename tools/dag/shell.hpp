@@ -26,13 +26,16 @@ struct CommandResult {
 
 class Shell {
   public:
-    explicit Shell(OutputMode output) : output_(output) {}
+    // `grace`: how long what a command leaves running gets between SIGTERM
+    // and SIGKILL, as stop() gives the commands.
+    Shell(OutputMode output, std::chrono::milliseconds grace) : output_(output), grace_(grace) {}
 
     // Runs `/bin/sh -c command` with DAG_VERTEX=vertex added to the
     // environment, inheriting standard input, its output and error going
     // where the output mode says, in a process
     // group of its own (so that stop() reaches what it starts too), and
-    // waits for it. Safe to call from several threads at once.
+    // waits for it, then stops what it left running in its group (SIGTERM,
+    // SIGKILL after the grace). Safe to call from several threads at once.
     CommandResult run(const std::string &command, const std::string &vertex);
 
     // Starts no command from now on, sends SIGTERM to the process group of
@@ -43,6 +46,7 @@ class Shell {
 
   private:
     const OutputMode output_;
+    const std::chrono::milliseconds grace_;
     std::mutex mutex_;
     std::condition_variable changed_;
     bool stopping_ = false;

@@ -29,14 +29,26 @@ void make_pipe(int fds[2]) {
         throw std::system_error(errno, std::generic_category(), "cannot create a pipe");
 }
 
-void set_handler(void (*handler)(int)) {
+// SIGPIPE comes of a reader of dag's output having gone away (`dag walk | head`):
+// like a hangup, a reason to stop the commands and leave the result files.
+constexpr int watched[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+constexpr size_t watched_count = sizeof watched / sizeof watched[0];
+
+// Dispositions from before the watcher, put back by its destructor: a SIGPIPE
+// ignored by whoever started dag stays ignored.
+struct sigaction previous[watched_count];
+
+void install_handler() {
     struct sigaction action {};
-    action.sa_handler = handler;
+    action.sa_handler = note_signal;
     sigemptyset(&action.sa_mask);
     // Threads blocked in waitpid() or poll() carry on; the watcher does the work.
     action.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
+    for (size_t i = 0; i < watched_count; ++i) sigaction(watched[i], &action, &previous[i]);
+}
+
+void restore_handlers() {
+    for (size_t i = 0; i < watched_count; ++i) sigaction(watched[i], &previous[i], nullptr);
 }
 
 }  // namespace
@@ -44,7 +56,7 @@ void set_handler(void (*handler)(int)) {
 SignalWatcher::SignalWatcher(std::function<void(int)> on_signal) : on_signal_(std::move(on_signal)) {
     make_pipe(signal_pipe);
     make_pipe(stop_);
-    set_handler(note_signal);
+    install_handler();
     thread_ = std::thread([this] { watch(); });
 }
 
@@ -52,7 +64,7 @@ SignalWatcher::~SignalWatcher() {
     const unsigned char byte = 0;
     [[maybe_unused]] ssize_t written = write(stop_[1], &byte, 1);
     thread_.join();
-    set_handler(SIG_DFL);
+    restore_handlers();
     for (int fd : {signal_pipe[0], signal_pipe[1], stop_[0], stop_[1]}) close(fd);
     signal_pipe[0] = signal_pipe[1] = -1;
 }
@@ -67,6 +79,15 @@ void SignalWatcher::watch() {
             int expected = 0;
             if (received_.compare_exchange_strong(expected, byte)) on_signal_(byte);
         }
+    }
+}
+
+const char *signal_name(int signal) {
+    switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGPIPE: return "SIGPIPE";
+    default: return "SIGTERM";
     }
 }
 

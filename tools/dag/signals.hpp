@@ -1,5 +1,5 @@
-// SIGINT and SIGTERM, turned from asynchronous interruptions into a call on a
-// thread of the program's own, where anything (locks, libdag) may be used.
+// SIGINT, SIGTERM, SIGHUP and SIGPIPE, turned from interruptions into a call
+// on a thread of the program's own, where anything (locks, libdag) may be used.
 #pragma once
 
 #include <atomic>
@@ -10,12 +10,14 @@ namespace dagcli {
 
 class SignalWatcher {
   public:
-    // From now until destruction, the first SIGINT or SIGTERM calls
-    // `on_signal` with its number, once, on the watcher's thread; later
-    // ones are noted and otherwise ignored, so that a second Ctrl-C cannot
-    // kill the program before it has stopped its commands.
+    // From now until destruction, the first SIGINT, SIGTERM, SIGHUP or
+    // SIGPIPE calls `on_signal` with its number, once, on the watcher's
+    // thread; later ones are noted and otherwise ignored, so that a second
+    // Ctrl-C cannot kill the program before it has stopped its commands. A
+    // write that raised SIGPIPE fails with EPIPE instead of ending dag.
     explicit SignalWatcher(std::function<void(int)> on_signal);
-    // Waits for `on_signal` if it is running, then restores the defaults.
+    // Waits for `on_signal` if it is running, then restores the
+    // dispositions the signals had before.
     ~SignalWatcher();
     SignalWatcher(const SignalWatcher &) = delete;
     SignalWatcher &operator=(const SignalWatcher &) = delete;
@@ -34,5 +36,8 @@ class SignalWatcher {
 
 // The exit status of a program ended by `signal`, as the shell reports it: 128 + signal.
 inline int exit_status_after(int signal) { return 128 + signal; }
+
+// "SIGINT", "SIGTERM", "SIGHUP" or "SIGPIPE": the signals the watcher handles.
+const char *signal_name(int signal);
 
 }  // namespace dagcli

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -17,6 +16,7 @@
 #include "commands.hpp"
 #include "help_text.hpp"
 #include "input.hpp"
+#include "named_values.hpp"
 #include "names.hpp"
 #include "output_capture.hpp"
 #include "selection.hpp"
@@ -73,9 +73,12 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
             // Whole, under the lock, so that no other vertex's lines land in between.
             std::lock_guard lock(run.mutex);
             if (run.status) run.status->erase();
-            std::fputs(prefixed(name, result.output.out).c_str(), stdout);
+            // By length: a NUL byte in a command's output is output too.
+            const std::string out = prefixed(name, result.output.out);
+            const std::string err = prefixed(name, result.output.err);
+            std::fwrite(out.data(), 1, out.size(), stdout);
             std::fflush(stdout);
-            std::fputs(prefixed(name, result.output.err).c_str(), stderr);
+            std::fwrite(err.data(), 1, err.size(), stderr);
         }
         // The walk was cancelled before the command was stopped; a vertex
         // left pending in a cancelled walk is finished as cancelled, which
@@ -146,8 +149,6 @@ class Cancellation {
     bool requested_ = false;
 };
 
-const char *signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
-
 // Totals, then each failed vertex and each that never ran, by name; then
 // the signal that stopped the walk, if one did. Exit status 1 if any failed.
 int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
@@ -176,6 +177,13 @@ int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
     return failures.empty() ? 0 : check_failed;
 }
 
+// Before any command runs: a path found unwritable afterwards would throw
+// away the walk's outcome with its exit status.
+void check_result_files(const WalkOptions &options) {
+    if (!options.report_file.empty()) check_writable(options.report_file);
+    if (!options.trace_file.empty()) check_writable(options.trace_file);
+}
+
 // --report and --trace, whichever were asked for.
 void write_result_files(const WalkOptions &options, const WalkResult &result) {
     if (!options.report_file.empty()) write_report_file(options.report_file, result);
@@ -184,12 +192,17 @@ void write_result_files(const WalkOptions &options, const WalkResult &result) {
 
 }  // namespace
 
+std::string refuse_empty_command(const std::string &command) {
+    return command.empty() ? "the command is empty" : "";
+}
+
 int walk_graph(Graph loaded, const WalkOptions &options) {
-    Shell shell(options.output);
-    Cancellation cancellation;
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
-    // From here on Ctrl-C stops the walk instead of killing dag, so that the
-    // commands are stopped too and the summary is written.
+    Shell shell(options.output, grace);
+    Cancellation cancellation;
+    // From here on Ctrl-C, a hangup or a reader of the output going away
+    // stops the walk instead of killing dag, so that the commands are
+    // stopped too and the summary and the result files are written.
     SignalWatcher signals([&](int) {
         cancellation.request();
         shell.stop(grace);
@@ -197,6 +210,7 @@ int walk_graph(Graph loaded, const WalkOptions &options) {
 
     Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
     const WalkPools pools(g.get(), options.pools);
+    check_result_files(options);
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
     if (progress && can_redraw(2)) run.status.emplace(2);
@@ -271,9 +285,10 @@ void add_walk_command(CLI::App &app, int &exit_code) {
              "order.\nWith a -> b and b -> c (a depends on b, b on c), c runs first, then b, then a;\n"
              "with --reverse, a first, then b, then c, as `dag order` and `dag order --reverse` "
              "list them.\nA summary (ok, failed, upstream failed, not run, and which vertices never "
-             "ran) goes to standard error.\nSIGINT (Ctrl-C) or SIGTERM cancels the walk: nothing new "
-             "starts, each running command's\nprocess group gets SIGTERM, and SIGKILL after --grace "
-             "seconds; exit status 130 or 143.",
+             "ran) goes to standard error.\nSIGINT (Ctrl-C), SIGTERM, SIGHUP or SIGPIPE (a reader of "
+             "the output gone) cancels the walk:\nnothing new starts, each running command's process "
+             "group gets SIGTERM, and SIGKILL after\n--grace seconds; the summary and the result files "
+             "are written; exit status 130, 143, 129 or 141.",
              {"$ echo 'digraph { a -> b; b -> c }' | dag walk --exec 'echo \"deploying $DAG_VERTEX\"' -",
               "c: deploying c", "b: deploying b", "a: deploying a",
               "3 ok, 0 failed, 0 upstream failed, 0 not run"});
@@ -291,21 +306,23 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "Run `/bin/sh -c CMD` for each vertex, with DAG_VERTEX set to its name; "
                         "a non-zero exit status fails the vertex, and what depends on it is "
                         "skipped as upstream failed")
+        ->check(refuse_empty_command)
         ->type_name("CMD");
     add_pool_options(*command, options->pools);
     command->add_option("--priority", options->priority,
                         "Which ready vertex starts first: critical-path (the longest chain of vertices "
                         "still to run through it first), name (by name), or none (the default, the "
                         "fastest order); ties by name. Reproducible with --parallelism 1")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, dag_walk_priority>{
+        ->transform(named_values(std::map<std::string, dag_walk_priority>{
             {"none", DAG_PRIORITY_NONE},
             {"critical-path", DAG_PRIORITY_CRITICAL_PATH},
             {"name", DAG_PRIORITY_NAME}}))
         ->default_str("none")
         ->type_name("ORDER");
     command->add_option("--retries", options->retries,
-                        "Run a failed vertex again up to N more times before it counts as failed "
-                        "and what depends on it is skipped")
+                        "Run a failed vertex again up to N more times (0 to 1000) before it counts "
+                        "as failed and what depends on it is skipped")
+        ->check(CLI::Range(size_t{0}, size_t{1000}))
         ->capture_default_str()
         ->type_name("N");
     command->add_option("--retry-delay", options->retry_delay_ms,
@@ -318,10 +335,9 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "Where --exec commands' output goes: grouped (each command's standard "
                         "output and error printed whole when it ends, each line after "
                         "\"vertex: \"), stream (straight through, as it comes) or none (discarded)")
-        ->transform(CLI::CheckedTransformer(
-            std::map<std::string, OutputMode>{{"stream", OutputMode::stream},
-                                              {"grouped", OutputMode::grouped},
-                                              {"none", OutputMode::none}}))
+        ->transform(named_values(std::map<std::string, OutputMode>{{"stream", OutputMode::stream},
+                                                                    {"grouped", OutputMode::grouped},
+                                                                    {"none", OutputMode::none}}))
         ->default_str("grouped")
         ->type_name("MODE");
     // A flag whose value comes only after "=": `--progress FILE`, the spelling
@@ -335,8 +351,9 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->option_text("[=WHEN]");
     command->add_option("--grace", options->grace_seconds,
-                        "On SIGINT or SIGTERM, how long running commands get to exit after "
-                        "SIGTERM before their process groups are killed")
+                        "On SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
+                        "SIGTERM before their process groups are killed; as long for what a command "
+                        "leaves running in its group when it exits")
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str()
         ->type_name("SECONDS");

@@ -33,6 +33,10 @@ struct WalkOptions {
     dag_walk_priority priority = DAG_PRIORITY_NONE;
 };
 
+// --exec's check: an empty command is refused rather than taken for no
+// --exec, a dry run that would report success.
+std::string refuse_empty_command(const std::string &command);
+
 // Walks `g` (less what options.selection leaves out) as `dag walk` does and
 // returns the exit status; options.input names the graph in messages.
 int walk_graph(Graph g, const WalkOptions &options);

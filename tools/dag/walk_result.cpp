@@ -1,5 +1,8 @@
 #include "walk_result.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -50,7 +53,14 @@ void write_file(const std::string &path, const std::string &text) {
     bool written = file && std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
     // fclose flushes: a full disk shows up there.
     written = written && std::fclose(file.release()) == 0;
-    if (!written) throw Failure("cannot write " + path + ": " + std::strerror(errno), bad_input);
+    if (!written) throw Failure("cannot write \"" + path + "\": " + std::strerror(errno), bad_input);
+}
+
+void check_writable(const std::string &path) {
+    // Not truncated: a file that is there keeps its contents until written.
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) throw Failure("cannot write \"" + path + "\": " + std::strerror(errno), bad_input);
+    close(fd);
 }
 
 }  // namespace dagcli

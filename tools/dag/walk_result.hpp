@@ -39,5 +39,8 @@ const char *status_key(dag_vertex_status status);
 
 // Writes `text` to `path` whole, or throws Failure naming the file.
 void write_file(const std::string &path, const std::string &text);
+// Throws write_file's Failure now if `path` cannot be opened for writing
+// (creating it if need be), rather than after a walk has run its commands.
+void check_writable(const std::string &path);
 
 }  // namespace dagcli

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
-#include <optional>
+#include <memory>
 #include <string>
-#include <string_view>
 
 #include "graph/error.hpp"
+#include "graph/name_order.hpp"
 
 namespace dag::walk_detail {
 
@@ -48,6 +47,27 @@ std::vector<std::uint64_t> critical_paths(const Snapshot &snap, bool reverse, co
 std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, bool reverse, Priority priority,
                                          const std::vector<std::pair<VertexId, std::uint64_t>> &weights) {
     const std::size_t n = snap.size();
+    // Ties go by the graph's name ranks, kept with its snapshot (an unchanged
+    // graph walked again sorts no name). They put the unnamed vertices first,
+    // in id order; here they come after the named ones, so they move behind.
+    const std::shared_ptr<const NameRanks> names = name_ranks(g, snap);
+    std::size_t unnamed = 0, named_from = n;  // the ranks of named vertices are a suffix
+    while (unnamed < named_from) {
+        const std::size_t mid = unnamed + (named_from - unnamed) / 2;
+        if (g.name(snap.ids[names->by_rank[mid]]))
+            named_from = mid;
+        else
+            unnamed = mid + 1;
+    }
+    auto tie = [&](Index i) -> std::uint32_t {
+        const std::size_t r = names->rank[i];
+        return static_cast<std::uint32_t>(r >= unnamed ? r - unnamed : n - unnamed + r);
+    };
+    std::vector<std::uint32_t> rank(n);
+    if (priority != Priority::critical_path) {
+        for (Index i = 0; i < n; ++i) rank[i] = tie(i);
+        return rank;
+    }
     std::vector<std::uint64_t> weight(n, 1);
     for (auto [id, w] : weights) {
         const Index i = snap.index_of(id);
@@ -55,20 +75,19 @@ std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, b
             throw Error(Errc::unknown_vertex, "weight for vertex " + std::to_string(id) + ", which is not in the graph");
         weight[i] = w;
     }
-    std::vector<std::uint64_t> path;
-    if (priority == Priority::critical_path) path = critical_paths(snap, reverse, weight);
-    std::vector<std::optional<std::string_view>> names(n);
-    for (Index i = 0; i < n; ++i) names[i] = g.name(snap.ids[i]);
-    std::vector<Index> order(n);
-    std::iota(order.begin(), order.end(), Index{0});
-    std::sort(order.begin(), order.end(), [&](Index a, Index b) {
-        if (!path.empty() && path[a] != path[b]) return path[a] > path[b];
-        if (names[a].has_value() != names[b].has_value()) return names[a].has_value();
-        if (names[a] && *names[a] != *names[b]) return *names[a] < *names[b];
-        return snap.ids[a] < snap.ids[b];
+    const std::vector<std::uint64_t> path = critical_paths(snap, reverse, weight);
+    // Integers only: the longest path first, then the tie order.
+    struct Key {
+        std::uint64_t path;
+        std::uint32_t tie;
+        Index vertex;
+    };
+    std::vector<Key> keys(n);
+    for (Index i = 0; i < n; ++i) keys[i] = Key{path[i], tie(i), i};
+    std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+        return a.path != b.path ? a.path > b.path : a.tie < b.tie;
     });
-    std::vector<std::uint32_t> rank(n);
-    for (std::size_t r = 0; r < n; ++r) rank[order[r]] = static_cast<std::uint32_t>(r);
+    for (std::size_t r = 0; r < n; ++r) rank[keys[r].vertex] = static_cast<std::uint32_t>(r);
     return rank;
 }
 

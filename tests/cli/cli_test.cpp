@@ -905,6 +905,72 @@ TEST(CliWalk, BadPoolOptionsExitTwo) {
     EXPECT_EQ(r.status, 0) << r.err;
 }
 
+// Each command but free's takes the directory `lock` and fails if another
+// holds it: with a pool of 1 they never meet; with parallelism 4 and no pool
+// they would.
+std::string exclusive(const TempDir &dir) {
+    return "[ $DAG_VERTEX = free ] && exit 0; mkdir " + dir.path + "/lock || exit 1; sleep 0.05; rmdir " + dir.path +
+           "/lock";
+}
+
+TEST(CliWalk, PoolsAttributeOfDotAndJsonFilesBoundsItsVertices) {
+    TempDir dir;
+    Result r = dag({"walk", "-", "--parallelism", "4", "--pool", "aws=1", "--pool", "rds=2", "--exec", exclusive(dir)},
+                   "digraph { a [pools=\"aws\"]; b [pools=\"rds, aws\"]; c [pools=aws]; free }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "4 ok, 0 failed, 0 upstream failed, 0 not run\n");
+    r = dag({"walk", "-", "--parallelism", "4", "--pool", "aws=1", "--exec", exclusive(dir)},
+            R"({"vertices": [{"id": 1, "name": "a", "pools": ["aws"]}, {"id": 2, "pools": ["aws"]},
+                             {"id": 3, "name": "c", "pools": ["aws"]}, {"id": 4, "name": "free"}]})");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "4 ok, 0 failed, 0 upstream failed, 0 not run\n");
+}
+
+TEST(CliWalk, PoolsAttributeAndPoolMatchAddUp) {
+    // The match gives a rds, the attribute aws: the refusal names aws, so the
+    // attribute was not replaced by the match.
+    Result r = dag({"walk", "-", "--pool", "aws=0", "--pool", "rds=1", "--pool-match", "a=rds"},
+                   "digraph { a [pools=aws]; b }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("vertex 'a' needs pool 'aws', whose capacity is 0"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=1", "--pool", "rds=0", "--pool-match", "a=rds"}, "digraph { a [pools=aws]; b }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("vertex 'a' needs pool 'rds', whose capacity is 0"), std::string::npos) << r.err;
+}
+
+TEST(CliWalk, BadPoolsAttributeExitsTwo) {
+    Result r = dag({"walk", "-", "--pool", "aws=1", "--exec", "echo ran"}, "digraph { a [pools=\"aws,gcp\"]; b }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("vertex 'a': its pools attribute names 'gcp', which no --pool declares"), std::string::npos)
+        << r.err;
+    r = dag({"walk", "-", "--pool", "aws=1"}, "digraph { a [pools=\"aws,,rds\"] }");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("standard input: vertex 'a': pools=\"aws,,rds\" has an empty pool name"), std::string::npos)
+        << r.err;
+    r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 7, "pools": ["gcp"]}]})");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("vertex '7': its pools attribute names 'gcp'"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 1, "name": "a", "pools": "aws"}]})");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("vertex 'a': \"pools\" must be an array of pool names"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 1, "name": "a", "pools": ["aws", 3]}]})");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("not 3"), std::string::npos) << r.err;
+    // UTF-16, as PowerShell writes `terraform graph`: the names are libdag's.
+    std::string utf16 = "\xFF\xFE";
+    for (unsigned char c : std::string("digraph { ")) utf16 += std::string{static_cast<char>(c), '\0'};
+    utf16 += std::string("\xE9\0t\0\xE9\0", 6);
+    for (unsigned char c : std::string(" [pools=gcp] }")) utf16 += std::string{static_cast<char>(c), '\0'};
+    r = dag({"walk", "-", "--pool", "aws=1"}, utf16);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("vertex '\xC3\xA9t\xC3\xA9': its pools attribute names 'gcp'"), std::string::npos) << r.err;
+    // Without a declared pool, pools are off and the attribute is not read.
+    r = dag({"walk", "-"}, "digraph { a [pools=gcp] }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "a\n");
+}
+
 TEST(CliWalk, CycleIsRefusedBeforeAnythingRuns) {
     Result r = dag({"walk", "-", "--exec", "echo ran"}, "digraph { a -> b; b -> a; c }");
     EXPECT_EQ(r.status, 1);

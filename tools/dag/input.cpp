@@ -36,18 +36,11 @@ std::string shown_name(const Input &input) {
     return input.path == "-" ? "standard input" : input.path;
 }
 
-Graph load(const Input &input) {
-    dag_graph *g = nullptr;
-    dag_error *err = nullptr;
-    dag_status status = DAG_OK;
-    if (input.path == "-") {
-        std::string data = read_stdin();
-        status = dag_import_graph(input.format, data.data(), data.size(), &g, &err);
-    } else {
-        status = dag_import_graph_file(input.format, input.path.c_str(), &g, &err);
-    }
-    // libdag's message says what and where in the text; which file, only
-    // when it could not be read at all.
+namespace {
+
+// libdag's message says what and where in the text; which file, only when it
+// could not be read at all.
+Graph imported(const Input &input, dag_status status, dag_graph *g, dag_error *err) {
     const std::string where = status == DAG_E_IO ? "" : shown_name(input) + ": ";
     try {
         check(status, &err, status == DAG_E_NOMEM ? check_failed : bad_input);
@@ -55,6 +48,23 @@ Graph load(const Input &input) {
         throw Failure(where + e.what(), e.exit_status());
     }
     return Graph(g);
+}
+
+}  // namespace
+
+Graph load(const Input &input) {
+    if (input.path == "-") return load(input, read_stdin());
+    dag_graph *g = nullptr;
+    dag_error *err = nullptr;
+    const dag_status status = dag_import_graph_file(input.format, input.path.c_str(), &g, &err);
+    return imported(input, status, g, err);
+}
+
+Graph load(const Input &input, const std::string &text) {
+    dag_graph *g = nullptr;
+    dag_error *err = nullptr;
+    const dag_status status = dag_import_graph(input.format, text.data(), text.size(), &g, &err);
+    return imported(input, status, g, err);
 }
 
 std::string read_text(const std::string &path) {

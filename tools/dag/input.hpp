@@ -21,6 +21,10 @@ void add_input(CLI::App &command, Input &input);
 // The graph, or a Failure with exit status 2 that names the file.
 Graph load(const Input &input);
 
+// The graph in `text`, read from the file `input` names (see read_text), for
+// a command that reads more of the file than libdag keeps.
+Graph load(const Input &input, const std::string &text);
+
 // The whole of file `path` ("-" for standard input), or a Failure with
 // exit status 2 that names it.
 std::string read_text(const std::string &path);

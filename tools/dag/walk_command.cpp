@@ -196,7 +196,7 @@ std::string refuse_empty_command(const std::string &command) {
     return command.empty() ? "the command is empty" : "";
 }
 
-int walk_graph(Graph loaded, const WalkOptions &options) {
+int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_pools) {
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
     Shell shell(options.output, grace);
     Cancellation cancellation;
@@ -209,7 +209,7 @@ int walk_graph(Graph loaded, const WalkOptions &options) {
     });
 
     Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
-    const WalkPools pools(g.get(), options.pools);
+    const WalkPools pools(g.get(), options.pools, file_pools);
     check_result_files(options);
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
@@ -365,7 +365,18 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "Write the walk as Chrome trace-event JSON to FILE (open it in Perfetto or "
                         "chrome://tracing): a span per vertex that ran, a track per worker thread")
         ->type_name("FILE");
-    command->callback([options, &exit_code] { exit_code = walk_graph(load(options->input), *options); });
+    command->callback([options, &exit_code] {
+        // The file's pools attributes matter only once a pool is declared:
+        // without one, the file is read as every other command reads it.
+        if (options->pools.pools.empty()) {
+            exit_code = walk_graph(load(options->input), *options);
+            return;
+        }
+        const std::string text = read_text(options->input.path);
+        Graph g = load(options->input, text);
+        exit_code = walk_graph(std::move(g), *options,
+                               file_pools(text, options->input.format, shown_name(options->input)));
+    });
 }
 
 }  // namespace dagcli

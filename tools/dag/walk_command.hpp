@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "file_pools.hpp"
 #include "input.hpp"
 #include "libdag.hpp"
 #include "output_capture.hpp"
@@ -38,7 +39,8 @@ struct WalkOptions {
 std::string refuse_empty_command(const std::string &command);
 
 // Walks `g` (less what options.selection leaves out) as `dag walk` does and
-// returns the exit status; options.input names the graph in messages.
-int walk_graph(Graph g, const WalkOptions &options);
+// returns the exit status; options.input names the graph in messages,
+// `file_pools` holds the pools its file's vertices say they need.
+int walk_graph(Graph g, const WalkOptions &options, const FilePools &file_pools = {});
 
 }  // namespace dagcli

@@ -3,10 +3,10 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "libdag.hpp"
-#include "names.hpp"
 
 namespace dagcli {
 
@@ -17,8 +17,9 @@ void add_pool_options(CLI::App &command, PoolOptions &options) {
         ->type_name("NAME=N");
     command.add_option("--pool-match", options.matches,
                        "Vertices whose names match the shell pattern GLOB (fnmatch) need a slot in "
-                       "pool NAME; a vertex matching several patterns needs all their pools "
-                       "(repeatable)")
+                       "pool NAME; a vertex matching several patterns needs all their pools, and "
+                       "those its `pools` attribute in the graph file names too (DOT: "
+                       "pools=\"aws,rds\"; JSON: \"pools\": [\"aws\", \"rds\"]) (repeatable)")
         ->type_name("GLOB=NAME");
 }
 
@@ -42,7 +43,7 @@ size_t capacity(const std::string &given, const std::string &digits) {
 
 }  // namespace
 
-WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options) {
+WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FilePools &file) {
     for (const std::string &given : options.pools) {
         auto [name, count] = split("--pool", given, "NAME=N");
         if (std::find(names_.begin(), names_.end(), name) != names_.end())
@@ -57,21 +58,36 @@ WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options) {
             throw Failure("--pool-match '" + given + "': no --pool declares '" + match.second + "'", bad_input);
         matches.push_back(std::move(match));
     }
-    if (!matches.empty()) {
+    if (!matches.empty() || !file.by_name.empty() || !file.by_id.empty()) {
         dag_ids *raw = nullptr;
         dag_error *err = nullptr;
         check(dag_vertices(g, &raw, &err), &err);
         for (uint64_t id : take(raw)) {
-            const std::string name = vertex_name(g, id);
+            const char *own_name = nullptr;
+            check(dag_vertex_name(g, id, &own_name, &err), &err);
+            const std::string name = own_name ? own_name : std::to_string(id);
+            std::set<std::string> needs;
+            if (own_name) {
+                if (const auto named = file.by_name.find(name); named != file.by_name.end())
+                    needs.insert(named->second.begin(), named->second.end());
+            } else if (const auto unnamed = file.by_id.find(id); unnamed != file.by_id.end()) {
+                needs.insert(unnamed->second.begin(), unnamed->second.end());
+            }
+            for (const std::string &pool : needs)
+                if (std::find(names_.begin(), names_.end(), pool) == names_.end())
+                    throw Failure("vertex '" + name + "': its pools attribute names '" + pool +
+                                      "', which no --pool declares",
+                                  bad_input);
             for (const auto &[glob, pool] : matches)
-                if (fnmatch(glob.c_str(), name.c_str(), 0) == 0) {
-                    const auto p = std::find(names_.begin(), names_.end(), pool) - names_.begin();
-                    if (capacities_[p] == 0)
-                        throw Failure("vertex '" + name + "' needs pool '" + pool + "', whose capacity is 0",
-                                      bad_input);
-                    need_vertices_.push_back(id);
-                    need_names_.push_back(pool);
-                }
+                if (fnmatch(glob.c_str(), name.c_str(), 0) == 0) needs.insert(pool);
+            for (const std::string &pool : needs) {
+                const auto p = std::find(names_.begin(), names_.end(), pool) - names_.begin();
+                if (capacities_[p] == 0)
+                    throw Failure("vertex '" + name + "' needs pool '" + pool + "', whose capacity is 0",
+                                  bad_input);
+                need_vertices_.push_back(id);
+                need_names_.push_back(pool);
+            }
         }
     }
     for (const std::string &n : names_) name_ptrs_.push_back(n.c_str());

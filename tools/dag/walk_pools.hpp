@@ -1,5 +1,6 @@
 // `dag walk --pool NAME=N --pool-match GLOB=NAME`: named limits, with the
-// vertices that need each pool picked by a glob on their names.
+// vertices that need each pool picked by a glob on their names and by the
+// graph file's `pools` attribute.
 #pragma once
 
 #include <string>
@@ -7,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 #include <dag/dag.h>
+
+#include "file_pools.hpp"
 
 namespace dagcli {
 
@@ -18,11 +21,12 @@ struct PoolOptions {
 void add_pool_options(CLI::App &command, PoolOptions &options);
 
 // The walk options' pool arrays for the vertices of `g`; keeps what they
-// point to. Throws Failure (exit 2) for a malformed option or a match naming
-// a pool no --pool declares.
+// point to. A vertex needs the pools of its `pools` attribute in `file` and
+// of every pattern it matches, together. Throws Failure (exit 2) for a
+// malformed option, or a match or attribute naming a pool no --pool declares.
 class WalkPools {
 public:
-    WalkPools(const dag_graph *g, const PoolOptions &options);
+    WalkPools(const dag_graph *g, const PoolOptions &options, const FilePools &file);
     void apply(dag_walk_options &o) const;
 
 private:

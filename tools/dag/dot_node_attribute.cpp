@@ -1,0 +1,51 @@
+#include "dot_node_attribute.hpp"
+
+#include <graphviz/cgraph.h>
+
+#include <cctype>
+#include <memory>
+
+#include "libdag.hpp"
+#include "text_decoding.hpp"
+
+namespace dagcli {
+namespace {
+
+std::string latin1_to_utf8(const char *latin1) {
+    std::string out;
+    for (const char *p = latin1; *p; ++p) append_utf8(out, static_cast<unsigned char>(*p));
+    return out;
+}
+
+bool declares_latin1(Agraph_t *g) {
+    const char *charset = agget(g, const_cast<char *>("charset"));
+    if (!charset) return false;
+    std::string cs;
+    for (const char *p = charset; *p; ++p) cs += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+    return cs == "latin1" || cs == "latin-1" || cs == "l1" || cs == "iso-8859-1" || cs == "iso_8859-1" ||
+           cs == "iso8859-1" || cs == "iso-ir-100";
+}
+
+struct Closer {
+    void operator()(Agraph_t *g) const noexcept { agclose(g); }
+};
+
+}  // namespace
+
+std::map<std::string, std::string> dot_node_attribute(const std::string &text, const char *attribute) {
+    const DecodedText decoded = decode_text(text);
+    const bool had_bom = decoded.had_bom;
+    std::unique_ptr<Agraph_t, Closer> g(agmemread(decoded.utf8.c_str()));
+    if (!g) throw Failure("DOT: Graphviz could not read the graph again for its attributes", bad_input);
+    std::map<std::string, std::string> values;
+    Agsym_t *symbol = agattr(g.get(), AGNODE, const_cast<char *>(attribute), nullptr);
+    if (!symbol) return values;
+    const bool latin1 = !had_bom && declares_latin1(g.get());
+    for (Agnode_t *n = agfstnode(g.get()); n; n = agnxtnode(g.get(), n)) {
+        const char *value = agxget(n, symbol);
+        if (value && *value) values.emplace(latin1 ? latin1_to_utf8(agnameof(n)) : agnameof(n), value);
+    }
+    return values;
+}
+
+}  // namespace dagcli

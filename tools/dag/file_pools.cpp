@@ -1,0 +1,81 @@
+#include "file_pools.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "dot_node_attribute.hpp"
+#include "libdag.hpp"
+#include "text_decoding.hpp"
+
+namespace dagcli {
+namespace {
+
+bool is_json(const std::string &utf8, dag_format format) {
+    if (format != DAG_FORMAT_AUTO) return format == DAG_FORMAT_JSON;
+    const size_t first = utf8.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && utf8[first] == '{';
+}
+
+std::string trimmed(const std::string &s) {
+    const size_t begin = s.find_first_not_of(" \t");
+    if (begin == std::string::npos) return "";
+    return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
+// "aws, rds" as {"aws", "rds"}.
+std::vector<std::string> split_list(const std::string &value, const std::string &where) {
+    std::vector<std::string> pools;
+    size_t begin = 0;
+    for (;;) {
+        const size_t comma = value.find(',', begin);
+        std::string pool = trimmed(value.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
+        if (pool.empty())
+            throw Failure(where + ": pools=\"" + value + "\" has an empty pool name", bad_input);
+        pools.push_back(std::move(pool));
+        if (comma == std::string::npos) return pools;
+        begin = comma + 1;
+    }
+}
+
+FilePools from_dot(const std::string &text, const std::string &shown) {
+    FilePools found;
+    for (auto &[name, value] : dot_node_attribute(text, "pools"))
+        found.by_name[name] = split_list(value, shown + ": vertex '" + name + "'");
+    return found;
+}
+
+FilePools from_json(const std::string &text, const std::string &shown) {
+    // libdag read the same text, so it parses; only "pools" is checked here.
+    const auto doc = nlohmann::json::parse(decode_text(text).utf8);
+    FilePools found;
+    const auto vertices = doc.find("vertices");
+    if (vertices == doc.end()) return found;
+    for (const auto &vertex : *vertices) {
+        const auto pools = vertex.find("pools");
+        if (pools == vertex.end()) continue;
+        const auto name = vertex.find("name");
+        const bool named = name != vertex.end() && name->is_string();
+        const std::string where = shown + ": vertex " +
+                                  (named ? "'" + name->get<std::string>() + "'" : vertex.at("id").dump());
+        if (!pools->is_array())
+            throw Failure(where + ": \"pools\" must be an array of pool names", bad_input);
+        std::vector<std::string> list;
+        for (const auto &pool : *pools) {
+            if (!pool.is_string() || pool.get<std::string>().empty())
+                throw Failure(where + ": \"pools\" must be an array of pool names, not " + pool.dump(), bad_input);
+            list.push_back(pool.get<std::string>());
+        }
+        if (named)
+            found.by_name[name->get<std::string>()] = std::move(list);
+        else
+            found.by_id[vertex.at("id").get<uint64_t>()] = std::move(list);
+    }
+    return found;
+}
+
+}  // namespace
+
+FilePools file_pools(const std::string &text, dag_format format, const std::string &shown) {
+    return is_json(decode_text(text).utf8, format) ? from_json(text, shown) : from_dot(text, shown);
+}
+
+}  // namespace dagcli

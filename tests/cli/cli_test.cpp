@@ -900,9 +900,14 @@ TEST(CliWalk, BadPoolOptionsExitTwo) {
     r = dag({"walk", "-", "--pool", "aws=0", "--pool-match", "aws_*=aws"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("vertex 'aws_a' needs pool 'aws', whose capacity is 0"), std::string::npos) << r.err;
-    // Nothing matched: a pool of capacity 0 is no obstacle.
+    // Nothing matched: a pool of capacity 0 is no obstacle, but the
+    // pattern that limits nothing is named (a typo, Terraform's "[root] ").
     r = dag({"walk", "-", "--pool", "aws=0", "--pool-match", "gcp_*=aws"}, graph);
     EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("dag: warning: --pool-match 'gcp_*=aws' matches no vertex\n"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=1", "--pool-match", "aws_*=aws"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
 // Each command but free's takes the directory `lock` and fails if another

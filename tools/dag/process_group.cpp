@@ -50,10 +50,12 @@ void empty_group(pid_t group, std::chrono::milliseconds grace) {
     if (!has_live_members(group)) return;
     kill(-group, SIGTERM);
     const auto deadline = Clock::now() + grace;
+    bool killed = false;
     while (has_live_members(group)) {
-        if (Clock::now() >= deadline) {
+        // Gone only once the kernel has delivered the SIGKILL: waited for too.
+        if (!killed && Clock::now() >= deadline) {
             kill(-group, SIGKILL);
-            return;
+            killed = true;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }

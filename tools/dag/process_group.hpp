@@ -10,7 +10,7 @@ namespace dagcli {
 
 // Sends SIGTERM to process group `group` if a live process other than its
 // exited leader is still in it, then SIGKILL once `grace` has passed with
-// one still there. The leader must be left unreaped until this returns, so
+// one still there, and returns once none is left. The leader must be left unreaped until this returns, so
 // that the group's id cannot be taken by another process meanwhile.
 void empty_group(pid_t group, std::chrono::milliseconds grace);
 

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <utility>
 
@@ -58,6 +59,9 @@ WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FileP
             throw Failure("--pool-match '" + given + "': no --pool declares '" + match.second + "'", bad_input);
         matches.push_back(std::move(match));
     }
+    // A pattern that matches nothing limits nothing: say so, since a
+    // typo or Terraform's "[root] " prefix would otherwise go unnoticed.
+    std::vector<bool> matched(matches.size());
     if (!matches.empty() || !file.by_name.empty() || !file.by_id.empty()) {
         dag_ids *raw = nullptr;
         dag_error *err = nullptr;
@@ -78,8 +82,11 @@ WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FileP
                     throw Failure("vertex '" + name + "': its pools attribute names '" + pool +
                                       "', which no --pool declares",
                                   bad_input);
-            for (const auto &[glob, pool] : matches)
-                if (fnmatch(glob.c_str(), name.c_str(), 0) == 0) needs.insert(pool);
+            for (std::size_t m = 0; m < matches.size(); ++m)
+                if (fnmatch(matches[m].first.c_str(), name.c_str(), 0) == 0) {
+                    needs.insert(matches[m].second);
+                    matched[m] = true;
+                }
             for (const std::string &pool : needs) {
                 const auto p = std::find(names_.begin(), names_.end(), pool) - names_.begin();
                 if (capacities_[p] == 0)
@@ -90,6 +97,10 @@ WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FileP
             }
         }
     }
+    for (std::size_t m = 0; m < matches.size(); ++m)
+        if (!matched[m])
+            std::fprintf(stderr, "dag: warning: --pool-match '%s=%s' matches no vertex\n", matches[m].first.c_str(),
+                         matches[m].second.c_str());
     for (const std::string &n : names_) name_ptrs_.push_back(n.c_str());
     for (const std::string &n : need_names_) need_ptrs_.push_back(n.c_str());
 }

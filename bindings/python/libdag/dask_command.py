@@ -55,8 +55,10 @@ def run_command(argument):
     not started by then is not started, and a running one's process group
     gets SIGTERM, then SIGKILL once it has exited or after grace seconds.
     The command's exit ends it, even where a background process it started
-    still holds its standard output or error (that process is left
-    running, as ``dag walk`` leaves it). Raises CommandFailed when the
+    still holds its standard output or error; what it left running in its
+    process group then gets SIGTERM, and SIGKILL after grace seconds,
+    before this returns, as ``dag walk`` does (a daemon that should outlive
+    its command detaches with setsid). Raises CommandFailed when the
     command fails, so that Dask's retries apply.
     """
     vertex, command, keep, timed, stop, grace = argument
@@ -74,6 +76,7 @@ def run_command(argument):
     out, err = _drain(process)
     end = time.time()
     watcher.join()
+    _empty_group(process.pid, grace)
     process.wait()
     outcome = {}
     if keep and (out or err):
@@ -97,9 +100,8 @@ def _drain(process):
 
     Once it has exited, all it wrote is in the pipes: what is waiting there
     is read and the pipes are closed, as ``dag walk`` does. A background
-    process it left behind may hold a write end open for ever; it is left
-    running (it has its own session, as the command had) and its later
-    writes to the closed pipes fail.
+    process it left behind may hold a write end open for ever; run_command
+    stops it next (_empty_group).
     """
     captured = {}
     with selectors.DefaultSelector() as selector:
@@ -163,6 +165,47 @@ def _stop_when_asked(process, stop, grace, stopped):
             time.sleep(_EXIT_POLL_S)
         _signal_group(process, signal.SIGKILL)
         return
+
+
+def _live_members(group):
+    """Whether a live process other than the exited leader `group` is in process group `group`.
+
+    Linux has no call that lists a group: /proc is read whole.
+    """
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == group:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                # "pid (comm) state ppid pgrp ...": comm may hold anything, the last ')' ends it.
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if fields[0] != b"Z" and int(fields[2]) == group:
+            return True
+    return False
+
+
+def _empty_group(group, grace):
+    """SIGTERM to what the exited (unreaped) command left in its group, SIGKILL after `grace` seconds."""
+    if not _live_members(group):
+        return
+    _kill_group(group, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    killed = False
+    while _live_members(group):
+        if not killed and time.monotonic() >= deadline:
+            # Gone only once the kernel has delivered it: waited for too.
+            _kill_group(group, signal.SIGKILL)
+            killed = True
+        time.sleep(0.01)
+
+
+def _kill_group(group, number):
+    try:
+        os.killpg(group, number)
+    except ProcessLookupError:
+        pass  # it has ended meanwhile
 
 
 def _signal_group(process, number):

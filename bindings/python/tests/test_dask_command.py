@@ -87,10 +87,21 @@ class CommandRunnerTest(unittest.TestCase):
                 thread.join(BOUND_S)
                 self.assertFalse(thread.is_alive(), "run_command waited for the background process")
                 self.assertEqual(outcome, {"value": {"out": "hi\n", "err": "there\n"} if keep else None})
-                # Left running, as dag walk leaves it.
-                self.assertTrue(alive(self.background()))
-                self.kill_background()
+                # Stopped before the run ended, as dag walk stops it (reaped by init, maybe late).
+                self.assertFalse(alive(self.background()))
                 os.remove(self.pid_file)
+
+    def test_what_the_command_left_running_is_killed_after_the_grace(self):
+        # It ignores SIGTERM: SIGKILL after the grace (1 s here), before the run returns.
+        command = (f'(trap "" TERM; exec sleep {3 * BOUND_S}) </dev/null >/dev/null 2>&1 & '
+                   f'echo $! > "{self.pid_file}"; exit 0')
+        started = time.monotonic()
+        thread, outcome = self.start(command, threading.Event())
+        thread.join(BOUND_S)
+        self.assertFalse(thread.is_alive(), "run_command never returned")
+        self.assertEqual(outcome, {"value": None})
+        self.assertGreaterEqual(time.monotonic() - started, 1.0, "killed before the grace had passed")
+        self.assertFalse(alive(self.background()))
 
     def test_a_failed_commands_output_up_to_its_exit_comes_back(self):
         command = f'sleep {3 * BOUND_S} & echo $! > "{self.pid_file}"; echo partial; echo broke >&2; exit 4'

@@ -61,6 +61,19 @@ struct Hosts {
     ~Hosts() { join(); }
 };
 
+// Pulls until `count` vertices are out (fewer if a pull fails or the walk ends).
+std::vector<Handed> take(dag_walker *w, size_t count) {
+    std::vector<Handed> got;
+    while (got.size() < count) {
+        dag_status st;
+        auto more = next(w, 4, -1, st);
+        EXPECT_EQ(st, DAG_OK);
+        if (st != DAG_OK || more.empty()) break;
+        got.insert(got.end(), more.begin(), more.end());
+    }
+    return got;
+}
+
 dag_status complete(const Handed &h, dag_walk_result r = DAG_WALK_OK, const char *msg = nullptr) {
     return dag_walk_complete(h.walk, h.vertex, r, msg, nullptr);
 }
@@ -352,13 +365,8 @@ TEST(WalkPull, AHostStoppedByTheCancelCompletesItsVertexAsCancelled) {
     ASSERT_EQ(dag_connect(g.get(), c, a, nullptr), DAG_OK);
     WalkPtr w = begin(g.get(), options(2));
     dag_status st;
-    std::vector<Handed> got;
-    while (got.size() < 2) {
-        auto more = next(w.get(), 4, -1, st);
-        ASSERT_EQ(st, DAG_OK);
-        ASSERT_FALSE(more.empty());
-        got.insert(got.end(), more.begin(), more.end());
-    }
+    const std::vector<Handed> got = take(w.get(), 2);
+    ASSERT_EQ(got.size(), 2u);
     const Handed &ha = got[0].vertex == a ? got[0] : got[1];
     const Handed &hb = got[0].vertex == a ? got[1] : got[0];
     ASSERT_EQ(hb.vertex, b);
@@ -402,13 +410,8 @@ TEST(WalkPull, AfterACancelAFailureStillSkipsItsDependentsAsUpstreamFailed) {
     ASSERT_EQ(dag_connect(g.get(), d, b, nullptr), DAG_OK);
     WalkPtr w = begin(g.get(), options(2));
     dag_status st;
-    std::vector<Handed> got;
-    while (got.size() < 2) {
-        auto more = next(w.get(), 4, -1, st);
-        ASSERT_EQ(st, DAG_OK);
-        ASSERT_FALSE(more.empty());
-        got.insert(got.end(), more.begin(), more.end());
-    }
+    const std::vector<Handed> got = take(w.get(), 2);
+    ASSERT_EQ(got.size(), 2u);
     ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
     for (const Handed &h : got)
         ASSERT_EQ(h.vertex == a ? complete(h, DAG_WALK_FAILED, "boom") : complete(h), DAG_OK);

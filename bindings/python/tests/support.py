@@ -23,3 +23,12 @@ def build(edges=(), vertices=()):
 def names(graph, ids):
     """The names of `ids`, in order."""
     return [graph.label(i) for i in ids]
+
+
+def alive(pid):
+    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -12,6 +12,7 @@ import time
 import unittest
 
 import libdag
+from support import alive
 
 try:
     import distributed  # noqa: F401 - only whether it imports
@@ -39,15 +40,6 @@ def dask_setup(worker):
     while not os.path.exists({release!r}) and time.monotonic() < deadline:
         time.sleep(0.02)
 """
-
-
-def alive(pid):
-    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def session_members(session):

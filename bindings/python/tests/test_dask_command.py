@@ -12,18 +12,10 @@ import time
 import unittest
 
 from libdag import dask_command
+from support import alive
 
 # Every wait is bounded so that a broken runner fails instead of hanging.
 BOUND_S = 60
-
-
-def alive(pid):
-    """Whether `pid` runs (a zombie waiting for its reaper does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 class CountedStop(threading.Event):

@@ -121,7 +121,9 @@ void reader_goes_away(int stream) {
     EXPECT_EQ(document.at("ok"), 2) << document.dump();
     EXPECT_EQ(document.at("cancelled"), 2) << document.dump();
     EXPECT_TRUE(exists(trace));
-    if (stream == 1) EXPECT_NE(dag.err().find("interrupted by SIGPIPE\n"), std::string::npos) << dag.err();
+    if (stream == 1) {
+        EXPECT_NE(dag.err().find("interrupted by SIGPIPE\n"), std::string::npos) << dag.err();
+    }
 }
 
 TEST(CliWalkSignals, ReaderOfStandardOutputGoneStopsTheCommandsAndExits141) { reader_goes_away(1); }

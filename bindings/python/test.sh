@@ -41,5 +41,6 @@ cd "$here"
 # Debian's python3-distributed is for Debian's python3: where another python3
 # comes first on PATH without it, the Dask tests run on Debian's as well.
 if ! "$python" -c "import distributed" 2>/dev/null && /usr/bin/python3 -c "import distributed" 2>/dev/null; then
-    /usr/bin/python3 -m unittest -v tests.test_dask tests.test_dask_cli
+    # Discovered, as above, so that the tests import their support module.
+    /usr/bin/python3 -m unittest discover -s "$here/tests" -p 'test_dask*.py' -v
 fi

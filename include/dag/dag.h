@@ -2399,7 +2399,14 @@ typedef void (*dag_thread_hook_fn)(void *thread_hook_data);
 typedef struct dag_walk_options {
     /** sizeof(dag_walk_options) as the caller was built, set by dag_walk_options_init(). */
     size_t size;
-    /** Most callbacks in flight (running or pending) at once. Default 10, at least 1. */
+    /**
+     * Most callbacks in flight (running or pending) at once. Default 10, at
+     * least 1. A ceiling, not a promise that every ready vertex starts while
+     * a slot is free: when many are ready, a worker takes them (and the ones
+     * its vertices release) in batches of up to 64, so a callback must not
+     * wait for another vertex of the same walk to start; make it a
+     * dependency, or return DAG_WALK_PENDING and complete it later.
+     */
     size_t parallelism;
     /**
      * Threads in the walk's pool, at most DAG_WALK_MAX_THREADS. Default 0

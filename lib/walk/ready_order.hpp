@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -22,6 +23,9 @@ public:
     bool ranked() const noexcept { return rank_ != nullptr; }
     bool empty() const noexcept { return rank_ ? heap_.empty() : fifo_.empty(); }
     std::size_t size() const noexcept { return rank_ ? heap_.size() : fifo_.size(); }
+    // The size as of the last change, readable without the lock that guards
+    // every change: a worker deciding whether others have work to go on with.
+    std::size_t size_hint() const noexcept { return published_.load(std::memory_order_relaxed); }
 
     // Room for `extra` more entries; afterwards, pushing that many does not
     // allocate. Strong guarantee.
@@ -35,27 +39,39 @@ public:
 
     template <class It>
     void push_back(It first, It last) {
-        if (!rank_) return fifo_.push_back(first, last);
+        if (!rank_) {
+            fifo_.push_back(first, last);
+            return publish();
+        }
         reserve_more(static_cast<std::size_t>(last - first));
         for (; first != last; ++first) {
             heap_.push_back(Entry{rank_(*first), sequence_++, *first});
             std::push_heap(heap_.begin(), heap_.end(), later);
         }
+        publish();
     }
 
     // Back in front: in FIFO order, [first, last) starts next; ranked, the
     // ranks decide again.
     template <class It>
     void push_front(It first, It last) {
-        if (!rank_) return fifo_.push_front(first, last);
+        if (!rank_) {
+            fifo_.push_front(first, last);
+            return publish();
+        }
         push_back(first, last);
     }
 
     Slot *pop_front() noexcept {
-        if (!rank_) return fifo_.pop_front();
-        std::pop_heap(heap_.begin(), heap_.end(), later);
-        Slot *s = heap_.back().slot;
-        heap_.pop_back();
+        Slot *s;
+        if (!rank_) {
+            s = fifo_.pop_front();
+        } else {
+            std::pop_heap(heap_.begin(), heap_.end(), later);
+            s = heap_.back().slot;
+            heap_.pop_back();
+        }
+        publish();
         return s;
     }
 
@@ -70,10 +86,13 @@ private:
         return a.rank != b.rank ? a.rank > b.rank : a.sequence > b.sequence;
     }
 
+    void publish() noexcept { published_.store(size(), std::memory_order_relaxed); }
+
     RankFn rank_;
     ReadyQueue<Slot *> fifo_;
     std::vector<Entry> heap_;
     std::uint64_t sequence_ = 0;
+    std::atomic<std::size_t> published_{0};
 };
 
 }  // namespace dag::walk_detail

@@ -583,8 +583,13 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             // them before this worker would, so they wait here until it
             // needs the queue: the queue's order is what it would have been,
             // for one lock instead of one per vertex (a binary tree releases
-            // two waiters each time).
-            if (!hold_ready_) push(ready);
+            // two waiters each time). With more slots they wait here too,
+            // up to a batch, while the queue holds enough for every other
+            // worker: nobody starves for them, and the lock is taken once a
+            // batch instead of once a vertex.
+            if (!hold_ready_ && !ready.empty() &&
+                (ready.size() >= max_batch || queue_.ranked() || queue_.size_hint() < 2 * max_workers_))
+                push_nonempty(ready);
             if (next && clock >= 0) clock = start_after(*s, *next, clock);
             continue;
         }

@@ -227,6 +227,21 @@ TEST(CliUsage, UsageErrorsExitWithStatus2) {
     }
 }
 
+TEST(CliUsage, UsageErrorsSpeakAsDagAndNameTheCommandsHelp) {
+    Result r = dag({"frobnicate", deploy});
+    EXPECT_EQ(r.err.rfind("dag: unknown command 'frobnicate' (commands: validate, ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(", walk, "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\nRun 'dag --help' for usage.\n"), std::string::npos) << r.err;
+    r = dag({});
+    EXPECT_EQ(r.err.rfind("dag: a command is required (commands: ", 0), 0u) << r.err;
+    r = dag({"order", deploy, "--bogus"});
+    EXPECT_EQ(r.err, "dag order: The following argument was not expected: --bogus\n"
+                     "Run 'dag order --help' for usage.\n");
+    r = dag({"walk", deploy, "--parallelism", "many"});
+    EXPECT_EQ(r.err.rfind("dag walk: --parallelism: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("\nRun 'dag walk --help' for usage.\n"), std::string::npos) << r.err;
+}
+
 // ------------------------------------------------------------------------
 // validate, root, cycles, stats
 
@@ -669,6 +684,8 @@ TEST(CliInput, ExitStatusTellsABadGraphFromBadInput) {
         {{"reduce", "-"}, cyclic, 1},
         {{"stats", "-"}, malformed, 2},
         {{"convert", "-", "--to", "dot"}, malformed, 2},
+        // A name DOT cannot carry: the input does not fit the format asked for.
+        {{"convert", "-", "--to", "dot"}, R"({"vertices": [{"id": 1, "name": "%x"}]})", 2},
         {{"ancestors", "-", "z"}, two_roots, 2},
         {{"descendants", "-", "a", "z"}, two_roots, 2},
         {{"walk", "-"}, cyclic, 1},
@@ -891,6 +908,11 @@ TEST(CliWalk, BadPoolOptionsExitTwo) {
     r = dag({"walk", "-", "--pool", "aws=two"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--pool 'aws=two': the capacity is not a whole number"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=99999999999999999999"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--pool 'aws=99999999999999999999': the capacity is too large"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "aws=0000000000000000000001", "--pool-match", "aws_*=aws"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
     r = dag({"walk", "-", "--pool", "aws"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--pool 'aws': expected NAME=N"), std::string::npos) << r.err;

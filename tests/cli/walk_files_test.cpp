@@ -218,6 +218,34 @@ TEST(CliWalkFiles, RefusedWalkAndUnwritableFile) {
         << unwritable.err();
 }
 
+TEST(CliWalkFiles, DashWritesToStandardOutputAfterWhatTheCommandsPrinted) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a -> b }";
+    for (const char *option : {"--report", "--trace"}) {
+        BackgroundDag dag({"walk", "-", "--exec", "echo said $DAG_VERTEX", option, "-"}, input, dir.path);
+        ASSERT_EQ(dag.wait(milliseconds(10000)), 0) << dag.err();
+        EXPECT_FALSE(exists(dir.path + "/-")) << option << " wrote a file named -";
+        const std::string out = dag.out();
+        EXPECT_EQ(out.rfind("b: said b\na: said a\n", 0), 0u) << option << "\n" << out;
+        const std::string::size_type document = out.find('{');
+        ASSERT_NE(document, std::string::npos) << out;
+        const json written = json::parse(out.substr(document));
+        if (std::string(option) == "--report") {
+            EXPECT_EQ(written.at("ok"), 2);
+            expect_totals_add_up(written);
+        } else {
+            EXPECT_EQ(spans(written).size(), 2u);
+        }
+    }
+    // Both at once would interleave two documents: refused before anything runs.
+    const std::string ran = dir.path + "/ran";
+    BackgroundDag both({"walk", "-", "--exec", "touch " + ran, "--report", "-", "--trace", "-"}, input, dir.path);
+    EXPECT_EQ(both.wait(milliseconds(10000)), 2);
+    EXPECT_EQ(both.err(), "dag: --report and --trace cannot both be standard output\n");
+    EXPECT_FALSE(exists(ran));
+}
+
 TEST(CliWalkFiles, UnwritableFileIsFoundBeforeAnyCommandRuns) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";

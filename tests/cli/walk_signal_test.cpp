@@ -78,6 +78,33 @@ TEST(CliWalkSignals, SigtermKillsWhatIgnoresItAfterTheGracePeriod) {
                           "interrupted by SIGTERM\n");
 }
 
+TEST(CliWalkSignals, SecondSigintEndsTheGraceAtOnce) {
+    ScratchDir dir;
+    std::unique_ptr<BackgroundDag> dag;
+    // Commands that note SIGTERM and live on (their sleep dies of it and is
+    // started again), under a grace long enough that only the second Ctrl-C
+    // can explain an exit within the test's bounds.
+    start_walk(dir, dag,
+               "trap 'touch " + dir.path + "/$DAG_VERTEX.term' TERM; touch " + dir.path +
+                   "/$DAG_VERTEX; while :; do sleep 30 & wait; done",
+               {"--grace", "60"});
+    ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
+    // Two signals sent at once may arrive as one: the second goes once the
+    // first has been acted on, which the commands' SIGTERM shows.
+    ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/a.term") && exists(dir.path + "/b.term"); },
+                           milliseconds(10000)))
+        << dag->err();
+    const auto sent = Clock::now();
+    ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
+    EXPECT_EQ(dag->wait(milliseconds(10000)), 130) << dag->err();
+    EXPECT_LT(Clock::now() - sent, milliseconds(10000)) << "the grace ran on";
+    EXPECT_TRUE(wait_until([&] { return live_in_session(dag->pid()).empty(); }, milliseconds(2000)))
+        << live_in_session(dag->pid()).size() << " processes left in dag's session";
+    EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "never ran: c\n"
+                          "interrupted by SIGINT\n");
+}
+
 TEST(CliWalkSignals, SighupStopsTheCommandsAndExits129) {
     ScratchDir dir;
     std::unique_ptr<BackgroundDag> dag;

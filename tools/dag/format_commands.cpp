@@ -25,7 +25,9 @@ CLI::Option *add_output_format(CLI::App &command, dag_format &format, const char
 void write_graph(const dag_graph *g, dag_format format) {
     char *raw = nullptr;
     dag_error *err = nullptr;
-    check(dag_export_graph(g, format, &raw, &err), &err);
+    // A graph this format cannot carry (DOT and a name it would change) is
+    // a problem of the input, not a failed check.
+    check(dag_export_graph(g, format, &raw, &err), &err, bad_input);
     String text(raw);
     std::fputs(text.get(), stdout);
 }

@@ -11,6 +11,7 @@
 #include "help_text.hpp"
 #include "libdag.hpp"
 #include "man_page.hpp"
+#include "usage_error.hpp"
 
 int main(int argc, char **argv) {
     CLI::App app("Check, order, convert and walk dependency graphs with Terraform's semantics.\n"
@@ -39,7 +40,10 @@ int main(int argc, char **argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         // --help and --version arrive here too, with CLI11's exit code 0.
-        return app.exit(e) == 0 ? 0 : 2;
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+        std::fflush(stdout);
+        std::fprintf(stderr, "%s", dagcli::usage_error(app, e, argc, argv).c_str());
+        return dagcli::bad_input;
     } catch (const dagcli::Failure &e) {
         std::fflush(stdout);
         std::fprintf(stderr, "dag: %s\n", e.what());

@@ -110,12 +110,18 @@ void Shell::stop(std::chrono::milliseconds grace) {
     stopping_ = true;
     signalled_ = running_;
     for (pid_t group : signalled_) kill(-group, SIGTERM);
-    changed_.wait_for(lock, grace, [this] { return running_.empty(); });
+    changed_.wait_for(lock, grace, [this] { return running_.empty() || hurried_; });
     for (pid_t group : unreaped_) kill(-group, SIGKILL);
     killed_ = true;
     changed_.notify_all();
     // The killed commands' threads reap them; dag exits after the walk,
     // which waits for those threads.
+}
+
+void Shell::hurry() {
+    std::lock_guard lock(mutex_);
+    hurried_ = true;
+    changed_.notify_all();
 }
 
 }  // namespace dagcli

@@ -43,6 +43,9 @@ class Shell {
     // has exited or `grace` has passed, whichever comes first: nothing they
     // started is left behind. Returns once that is done. Called once.
     void stop(std::chrono::milliseconds grace);
+    // Ends stop()'s grace now, or makes it none if stop() has not begun:
+    // a second Ctrl-C. Safe from any thread.
+    void hurry();
 
   private:
     const OutputMode output_;
@@ -51,6 +54,7 @@ class Shell {
     std::condition_variable changed_;
     bool stopping_ = false;
     bool killed_ = false;
+    bool hurried_ = false;
     // Commands not yet exited, and those not yet reaped (running ones
     // included): a process kept unreaped keeps its id, and with it the id of
     // its group, from being reused, so signalling the group is always safe.

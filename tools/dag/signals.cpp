@@ -53,7 +53,8 @@ void restore_handlers() {
 
 }  // namespace
 
-SignalWatcher::SignalWatcher(std::function<void(int)> on_signal) : on_signal_(std::move(on_signal)) {
+SignalWatcher::SignalWatcher(std::function<void(int)> on_signal, std::function<void(int)> on_repeat)
+    : on_signal_(std::move(on_signal)), on_repeat_(std::move(on_repeat)) {
     make_pipe(signal_pipe);
     make_pipe(stop_);
     install_handler();
@@ -64,6 +65,7 @@ SignalWatcher::~SignalWatcher() {
     const unsigned char byte = 0;
     [[maybe_unused]] ssize_t written = write(stop_[1], &byte, 1);
     thread_.join();
+    if (handler_.joinable()) handler_.join();
     restore_handlers();
     for (int fd : {signal_pipe[0], signal_pipe[1], stop_[0], stop_[1]}) close(fd);
     signal_pipe[0] = signal_pipe[1] = -1;
@@ -77,7 +79,17 @@ void SignalWatcher::watch() {
         unsigned char byte = 0;
         while (read(signal_pipe[0], &byte, 1) == 1) {
             int expected = 0;
-            if (received_.compare_exchange_strong(expected, byte)) on_signal_(byte);
+            // The first one's work (stopping the commands) takes a while,
+            // during which a second one must still be heard.
+            if (received_.compare_exchange_strong(expected, byte)) {
+                try {
+                    handler_ = std::thread([this, signal = static_cast<int>(byte)] { on_signal_(signal); });
+                } catch (const std::system_error &) {
+                    on_signal_(byte);  // no thread to be had: stopped all the same, at full grace
+                }
+            } else {
+                on_repeat_(byte);
+            }
         }
     }
 }

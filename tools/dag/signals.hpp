@@ -11,11 +11,12 @@ namespace dagcli {
 class SignalWatcher {
   public:
     // From now until destruction, the first SIGINT, SIGTERM, SIGHUP or
-    // SIGPIPE calls `on_signal` with its number, once, on the watcher's
-    // thread; later ones are noted and otherwise ignored, so that a second
-    // Ctrl-C cannot kill the program before it has stopped its commands. A
-    // write that raised SIGPIPE fails with EPIPE instead of ending dag.
-    explicit SignalWatcher(std::function<void(int)> on_signal);
+    // SIGPIPE calls `on_signal` with its number, once, on a thread of its
+    // own; each later one calls `on_repeat` (which must not block) on the
+    // watcher's thread, and does not kill the program before it has stopped
+    // its commands. A write that raised SIGPIPE fails with EPIPE instead of
+    // ending dag.
+    SignalWatcher(std::function<void(int)> on_signal, std::function<void(int)> on_repeat);
     // Waits for `on_signal` if it is running, then restores the
     // dispositions the signals had before.
     ~SignalWatcher();
@@ -28,10 +29,10 @@ class SignalWatcher {
   private:
     void watch();
 
-    std::function<void(int)> on_signal_;
+    std::function<void(int)> on_signal_, on_repeat_;
     std::atomic<int> received_{0};
     int stop_[2] = {-1, -1};  // the destructor's wake-up, apart from the signals'
-    std::thread thread_;
+    std::thread thread_, handler_;
 };
 
 // The exit status of a program ended by `signal`, as the shell reports it: 128 + signal.

@@ -180,6 +180,8 @@ int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
 // Before any command runs: a path found unwritable afterwards would throw
 // away the walk's outcome with its exit status.
 void check_result_files(const WalkOptions &options) {
+    if (options.report_file == "-" && options.trace_file == "-")
+        throw Failure("--report and --trace cannot both be standard output", bad_input);
     if (!options.report_file.empty()) check_writable(options.report_file);
     if (!options.trace_file.empty()) check_writable(options.trace_file);
 }
@@ -203,10 +205,13 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     // From here on Ctrl-C, a hangup or a reader of the output going away
     // stops the walk instead of killing dag, so that the commands are
     // stopped too and the summary and the result files are written.
-    SignalWatcher signals([&](int) {
-        cancellation.request();
-        shell.stop(grace);
-    });
+    SignalWatcher signals(
+        [&](int) {
+            cancellation.request();
+            shell.stop(grace);
+        },
+        // A second one: the user will not wait out the grace.
+        [&](int) { shell.hurry(); });
 
     Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
     const WalkPools pools(g.get(), options.pools, file_pools);
@@ -359,11 +364,13 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->type_name("SECONDS");
     command->add_option("--report", options->report_file,
                         "Write the outcome of every vertex (status, message, start and end in ms "
-                        "since the walk began) and the totals as JSON to FILE, interrupted or not")
+                        "since the walk began) and the totals as JSON to FILE (- for standard output, after "
+                        "the commands' output), interrupted or not")
         ->type_name("FILE");
     command->add_option("--trace", options->trace_file,
                         "Write the walk as Chrome trace-event JSON to FILE (open it in Perfetto or "
-                        "chrome://tracing): a span per vertex that ran, a track per worker thread")
+                        "chrome://tracing): a span per vertex that ran, a track per worker thread; - for "
+                        "standard output")
         ->type_name("FILE");
     command->callback([options, &exit_code] {
         // The file's pools attributes matter only once a pool is declared:

@@ -36,9 +36,13 @@ std::pair<std::string, std::string> split(const std::string &option, const std::
 }
 
 size_t capacity(const std::string &given, const std::string &digits) {
-    const bool numeric = !digits.empty() && digits.size() <= 18 &&
-                         std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool numeric =
+        !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (!numeric) throw Failure("--pool '" + given + "': the capacity is not a whole number", bad_input);
+    // More than any walk can have in flight means no limit; past 18 digits
+    // it would not fit, and cannot be what was meant.
+    if (digits.find_first_not_of('0') != std::string::npos && digits.size() - digits.find_first_not_of('0') > 18)
+        throw Failure("--pool '" + given + "': the capacity is too large (at most 18 digits)", bad_input);
     return static_cast<size_t>(std::stoull(digits));
 }
 

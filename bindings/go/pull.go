@@ -208,8 +208,7 @@ type pullRun struct {
 	// order is held for reading while a failure is completed, and for
 	// writing while the walk is cancelled: a failure completed before the
 	// cancellation is a real one, one completed after it (cancelled set)
-	// was interrupted by it, and may be completed ok without its
-	// dependents starting.
+	// was interrupted by it, and is completed as cancelled.
 	order     sync.RWMutex
 	cancelled bool
 	cause     error
@@ -309,8 +308,9 @@ func (r *pullRun) call(v Vertex) (err error, text string) {
 // readyBatch ready vertices into p, returning how many.
 func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string, next bool) int {
 	var ctext *C.char
-	failed := err != nil
-	if failed {
+	result := C.int(C.DAG_WALK_OK)
+	if err != nil {
+		result = C.DAG_WALK_FAILED
 		if cause := r.ctx.Err(); cause != nil {
 			// The callback may have seen its context done before the
 			// watcher cancelled the walk: cancel it first, so that the
@@ -321,11 +321,10 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 		r.order.RLock()
 		defer r.order.RUnlock()
 		if r.cancelled {
-			// Interrupted, not failed: completed ok, so that libdag
-			// settles its dependents as cancelled rather than upstream
-			// failed (the cancellation keeps them from starting), and
-			// reported cancelled.
-			failed = false
+			// Interrupted, not failed: libdag reports it cancelled, with
+			// its dependents, rather than failed and upstream failed.
+			result = C.DAG_WALK_CANCELLED
+			text = "cancelled while running: " + text
 		}
 		if !v.Sub() {
 			r.failed(v.ID, err, r.cancelled)
@@ -336,7 +335,7 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 		defer C.free(unsafe.Pointer(ctext))
 	}
 	status := C.dagbind_complete_next(C.uintptr_t(uintptr(unsafe.Pointer(r.root))), C.uintptr_t(uintptr(unsafe.Pointer(v.walk))),
-		C.uint64_t(v.ID), cbool(failed), C.uintptr_t(uintptr(unsafe.Pointer(ctext))), cbool(next), C.uintptr_t(uintptr(unsafe.Pointer(p))))
+		C.uint64_t(v.ID), result, C.uintptr_t(uintptr(unsafe.Pointer(ctext))), cbool(next), C.uintptr_t(uintptr(unsafe.Pointer(p))))
 	switch {
 	case p.completed == C.DAG_E_STATE || p.completed == C.DAG_E_CANCELLED:
 		// Expanded: the vertex follows its sub-walk, whatever fn said.

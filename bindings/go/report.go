@@ -136,8 +136,8 @@ type outcomes struct {
 	// errs holds the error each failed callback returned.
 	errs map[uint64]error
 	// interrupted holds the vertices whose callback returned an error once
-	// the walk was cancelled: completed ok in libdag, so that their
-	// dependents end cancelled, and reported cancelled.
+	// the walk was cancelled: completed as cancelled (DAG_WALK_CANCELLED),
+	// so that they and their dependents are reported cancelled.
 	interrupted map[uint64]bool
 	// retries is set when a vertex may run more than once: the report
 	// then asks libdag for each vertex's attempts.
@@ -215,13 +215,7 @@ func takeReport(report *C.dag_walk_report, o *outcomes) (*WalkReport, error) {
 		if !ok {
 			continue
 		}
-		switch {
-		case o.interrupted[id] && v.Status == VertexOK:
-			v.Status, v.Err = VertexCancelled, err
-			v.Message = "cancelled while running: " + err.Error()
-			r.counts[VertexOK]--
-			r.counts[VertexCancelled]++
-		case v.Status == VertexFailed:
+		if v.Status == VertexFailed || (o.interrupted[id] && v.Status == VertexCancelled) {
 			v.Err = err
 		}
 	}

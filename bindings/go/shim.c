@@ -180,15 +180,14 @@ dag_status dagbind_walk_begin(dag_graph *g, dagbind_walk_config cfg, const uint6
 }
 
 dag_status dagbind_complete_next(uintptr_t root_handle, uintptr_t walk_handle, uint64_t vertex,
-                                 int failed, uintptr_t message_ptr, int take, uintptr_t puller) {
+                                 int result, uintptr_t message_ptr, int take, uintptr_t puller) {
     dag_walker *root = (dag_walker *)root_handle;
     dag_walker *walk = (dag_walker *)walk_handle;
     const char *message = (const char *)message_ptr;
     dagbind_puller *p = (dagbind_puller *)puller;
     p->count = 0;
     p->err = NULL;
-    p->completed = dag_walk_complete(walk, vertex, failed ? DAG_WALK_FAILED : DAG_WALK_OK, message,
-                                     &p->err);
+    p->completed = dag_walk_complete(walk, vertex, (dag_walk_result)result, message, &p->err);
     if (p->completed != DAG_OK || !take) {
         return DAG_OK;
     }

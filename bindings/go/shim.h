@@ -100,7 +100,8 @@ typedef struct dagbind_puller {
 } dagbind_puller;
 
 /*
- * Finishes a vertex of a pull walk, then, when `take` is set, takes up to
+ * Finishes a vertex of a pull walk with `result` (a dag_walk_result), then,
+ * when `take` is set, takes up to
  * DAGBIND_READY_BATCH vertices that are ready now: one call from Go per
  * vertex instead of two. Returns dag_walk_next_ready's status, with
  * DAG_E_TIMEOUT (nothing ready) turned into DAG_OK and a count of 0.
@@ -109,7 +110,7 @@ typedef struct dagbind_puller {
  * travel as integers: for a pointer argument cgo emits a check that
  * allocates, which would be most of what Go adds to a vertex.
  */
-dag_status dagbind_complete_next(uintptr_t root, uintptr_t walk, uint64_t vertex, int failed,
+dag_status dagbind_complete_next(uintptr_t root, uintptr_t walk, uint64_t vertex, int result,
                                  uintptr_t message, int take, uintptr_t puller);
 
 /* Predicate searches (dag_first_ancestors_with and kin) with the Go callback behind `handle`. */

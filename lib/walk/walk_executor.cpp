@@ -209,6 +209,11 @@ Executor::~Executor() {
 
 void Executor::set_pools(std::unique_ptr<Pools> pools) { pools_ = std::move(pools); }
 
+void Executor::set_rank_count(std::size_t n) {
+    std::lock_guard<std::mutex> lk(mu_);
+    queue_.set_rank_count(n);
+}
+
 std::uint32_t Executor::rank_of(const Slot *s) noexcept { return s->walk->rank_of(*s); }
 
 void Executor::release_pools(const Slot *s, std::vector<Slot *> &ready) {

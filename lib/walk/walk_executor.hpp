@@ -134,6 +134,8 @@ public:
     // The walk's named limits (walk_pools.hpp), before it launches; a walk
     // that declares none never sets them.
     void set_pools(std::unique_ptr<Pools> pools);
+    // A walk with a priority, before it launches: its ranks are below `n`.
+    void set_rank_count(std::size_t n);
     // An update held `s` back or removed it: the pool slots it may have been
     // handed while parked go to others (it asks again once ready).
     void release_pools(const Slot *s, std::vector<Slot *> &ready);

@@ -117,8 +117,10 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     w->snap_ = std::move(snap);
     w->reverse_ = options.reverse;
     w->init_slots(options.always_run);
-    if (options.priority != Priority::none)
+    if (options.priority != Priority::none) {
         w->rank_ = walk_detail::rank_vertices(g, *w->snap_, options.reverse, options.priority, options.weights);
+        w->ex_->set_rank_count(w->rank_.size());
+    }
     if (!options.pools.empty() || !options.pool_needs.empty()) w->ex_->set_pools(w->make_pools(options));
     if (options.retry.retries > 0 || !options.retry.per_vertex.empty()) {
         std::unordered_map<const Slot *, std::size_t> counts;

@@ -144,6 +144,34 @@ TEST(WalkPriority, TheLongestChainStartsFirst) {
     }
 }
 
+// Vertices an update adds have no rank: they start after every ranked ready
+// vertex. A queued vertex the update makes wait is passed over, then starts
+// once, after what it now waits for.
+TEST(WalkPriority, AnUpdateHoldsBackAQueuedVertexAndAddsUnrankedOnes) {
+    auto g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c"), d = add(g.get(), "d");
+    std::vector<uint64_t> added;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v != a) return DAG_WALK_OK;
+        auto u = new_update();
+        uint64_t x = 0;
+        EXPECT_EQ(dag_walk_update_add_vertex(u.get(), "x", nullptr, 0, &x, nullptr), DAG_OK);
+        EXPECT_EQ(dag_walk_update_connect(u.get(), c, x, nullptr), DAG_OK);  // c, queued, now waits for x
+        dag_ids *ids = nullptr;
+        EXPECT_EQ(dag_walk_apply(w, u.get(), &ids, nullptr), DAG_OK);
+        added = take_ids(ids);
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(1, 1);
+    o.priority = DAG_PRIORITY_NAME;
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    ASSERT_EQ(added.size(), 1u);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a, b, d, added[0], c}));
+    EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), 5u);
+}
+
 TEST(WalkPriority, BadPrioritiesAndWeightsAreRefused) {
     auto g = new_graph();
     add(g.get(), "a");

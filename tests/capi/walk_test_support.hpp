@@ -32,6 +32,12 @@ struct UpdateDeleter {
 };
 using UpdatePtr = std::unique_ptr<dag_walk_update, UpdateDeleter>;
 
+inline UpdatePtr new_update() {
+    dag_walk_update *u = nullptr;
+    EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+    return UpdatePtr(u);
+}
+
 // How long a test waits for an interleaving it forces. Correct code gets
 // there in microseconds however slow or loaded the machine; the limit only
 // turns a bug (a vertex held back that should run) into a failure, not a hang.

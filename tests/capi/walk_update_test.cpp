@@ -8,12 +8,6 @@
 
 namespace {
 
-UpdatePtr new_update() {
-    dag_walk_update *u = nullptr;
-    EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
-    return UpdatePtr(u);
-}
-
 size_t position(const std::vector<uint64_t> &order, uint64_t v) {
     return static_cast<size_t>(std::find(order.begin(), order.end(), v) - order.begin());
 }

@@ -1,8 +1,11 @@
 #include "graph/graph.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <utility>
 
 #include "graph/error.hpp"
+#include "graph/huge_pages.hpp"
 #include "graph/utf8.hpp"
 
 namespace dag {
@@ -341,35 +344,33 @@ bool Graph::add_edge_index(Vertex a, Vertex b) {
 
 void Graph::connect_many(const VertexId *pairs, std::size_t count) {
     begin_change();
-    // Ids are random in memory too: the liveness check fetches ahead as well.
+    // With no vertex ever removed every id up to the bound is live, and the
+    // check reads no vertex record (one random cache miss an id fewer).
+    // Otherwise ids are random in memory too: the check fetches ahead.
+    const bool no_tombstones = live_ == index_bound();
     constexpr std::size_t check_ahead = 32;
     for (std::size_t i = 0; i < 2 * count; ++i) {
-        if (i + check_ahead < 2 * count && pairs[i + check_ahead] - 1 < index_bound())
-            __builtin_prefetch(&(*adj_).m_vertices[index_of(pairs[i + check_ahead])]);
-        if (has_vertex(pairs[i])) continue;
+        if (no_tombstones) {
+            if (pairs[i] - 1 < index_bound()) continue;
+        } else {
+            if (i + check_ahead < 2 * count && pairs[i + check_ahead] - 1 < index_bound())
+                __builtin_prefetch(&(*adj_).m_vertices[index_of(pairs[i + check_ahead])]);
+            if (has_vertex(pairs[i])) continue;
+        }
         try {
             checked(pairs[i]);
         } catch (const Error &e) {
             throw Error(e.code(), std::string("edge ") + std::to_string(i / 2) + ": " + e.what());
         }
     }
-    // A batch that touches a large part of the graph first sizes every list
-    // exactly: no regrowth copies, no doubling slack left behind.
-    const std::size_t bound = index_bound();
-    if (count >= bound / 16) {
-        std::vector<std::uint32_t> extra_out(bound), extra_in(bound);
-        for (std::size_t i = 0; i < count; ++i) {
-            ++extra_out[index_of(pairs[2 * i])];
-            ++extra_in[index_of(pairs[2 * i + 1])];
-        }
-        for (Vertex v = 0; v < bound; ++v) {
-            if (extra_out[v]) (*adj_).out_edge_list(v).reserve((*adj_).out_edge_list(v).size() + extra_out[v]);
-            if (extra_in[v]) {
-                auto &in = (*in_).out_edge_list(v);
-                in.reserve(in.size() + extra_in[v]);
-            }
-        }
-    }
+    constexpr std::size_t max32 = std::numeric_limits<std::uint32_t>::max() - 1;
+    if (count >= index_bound() / 16 && count <= max32 && index_bound() <= max32)
+        connect_grouped(pairs, count);
+    else
+        connect_each(pairs, count);
+}
+
+void Graph::connect_each(const VertexId *pairs, std::size_t count) {
     // Targets are random in memory: fetch each target's record, then its
     // in-list, a few edges ahead, so the cache misses overlap.
     constexpr std::size_t record_ahead = 16, list_ahead = 8;
@@ -388,6 +389,66 @@ void Graph::connect_many(const VertexId *pairs, std::size_t count) {
             if (added[i]) remove_edge_index(index_of(pairs[2 * i]), index_of(pairs[2 * i + 1]));
         throw;
     }
+}
+
+void Graph::connect_grouped(const VertexId *pairs, std::size_t count) {
+    // A batch that touches a large part of the graph. Edge by edge, each
+    // target's record and dependent list is a random cache miss (two a
+    // edge, most of the time of a 10^6-vertex build). Instead: size every
+    // list exactly (no regrowth copies, no slack), group the edges by target
+    // with a stable counting sort, and fill the dependent lists target by
+    // target, whose records and (freshly reserved) lists then lie in memory
+    // in that order; the dependency lists follow in batch order. Every
+    // allocation comes first, so nothing after it can fail.
+    const std::size_t bound = index_bound();
+    HugeVector<std::uint32_t> per_source(bound), group_end(bound);
+    for (std::size_t i = 0; i < count; ++i) {
+        ++per_source[index_of(pairs[2 * i])];
+        ++group_end[index_of(pairs[2 * i + 1])];
+    }
+    for (Vertex v = 0; v < bound; ++v) {
+        if (per_source[v]) (*adj_).out_edge_list(v).reserve((*adj_).out_edge_list(v).size() + per_source[v]);
+        if (group_end[v]) {
+            auto &in = (*in_).out_edge_list(v);
+            in.reserve(in.size() + group_end[v]);
+        }
+    }
+    struct Entry {
+        std::uint32_t source, edge;
+    };
+    HugeVector<Entry> by_target(count);
+    std::vector<bool> added(count);
+
+    std::uint32_t start = 0;
+    for (Vertex v = 0; v < bound; ++v) start += std::exchange(group_end[v], start);
+    for (std::size_t i = 0; i < count; ++i)
+        by_target[group_end[index_of(pairs[2 * i + 1])]++] = {static_cast<std::uint32_t>(index_of(pairs[2 * i])), static_cast<std::uint32_t>(i)};
+
+    // per_source now marks, for each source, the last target (+ 1) it was
+    // added to in this batch: a repeat within a group is a duplicate. An edge
+    // present before the batch can only be there when the target had
+    // dependents already.
+    std::fill(per_source.begin(), per_source.end(), 0);
+    std::size_t begin = 0, made = 0;
+    for (Vertex b = 0; b < bound; ++b) {
+        const std::size_t end = group_end[b];
+        if (begin == end) continue;
+        auto &in = (*in_).out_edge_list(b);
+        const bool had_dependents = !in.empty();
+        const auto mark = static_cast<std::uint32_t>(b + 1);
+        for (std::size_t j = begin; j < end; ++j) {
+            const Vertex a = by_target[j].source;
+            if (per_source[a] == mark || (had_dependents && has_edge_index(a, b))) continue;
+            per_source[a] = mark;
+            in.emplace_back(a);
+            added[by_target[j].edge] = true;
+            ++made;
+        }
+        begin = end;
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        if (added[i]) (*adj_).out_edge_list(index_of(pairs[2 * i])).emplace_back(index_of(pairs[2 * i + 1]));
+    edges_ += made;
 }
 
 std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &vertices,

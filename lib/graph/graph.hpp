@@ -233,6 +233,11 @@ private:
     bool has_edge_index(Vertex a, Vertex b) const noexcept;
     // Adds a -> b unless present; true when added. All-or-nothing.
     bool add_edge_index(Vertex a, Vertex b);
+    // connect_many's two ways, for checked ids: edge by edge (a small batch
+    // into a large graph), or grouped by target (a large batch; needs every
+    // index and edge count in 32 bits).
+    void connect_each(const VertexId *pairs, std::size_t count);
+    void connect_grouped(const VertexId *pairs, std::size_t count);
     // Removes the edge a -> b, which must be present. Never throws.
     void remove_edge_index(Vertex a, Vertex b) noexcept;
     // Appends a vertex record to both lists; all-or-nothing.

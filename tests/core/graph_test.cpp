@@ -238,6 +238,54 @@ TEST(GraphConnectMany, AddsEveryPairOnceAndMatchesSingleConnects) {
     for (VertexId v : bulk.vertices()) EXPECT_EQ(bulk.dependents(v), single.dependents(v));
 }
 
+// The raw lists, in the order their entries were added: what a large batch
+// (grouped by target) must leave exactly as one connect at a time would.
+std::vector<std::vector<Vertex>> raw_lists(const Graph &g) {
+    std::vector<std::vector<Vertex>> lists;
+    for (Vertex v = 0; v < g.index_bound(); ++v) {
+        lists.emplace_back();
+        for (auto [it, end] = boost::adjacent_vertices(v, g.adjacency()); it != end; ++it) lists.back().push_back(*it);
+        lists.emplace_back();
+        for (auto [it, end] = boost::adjacent_vertices(v, g.reverse_adjacency()); it != end; ++it) lists.back().push_back(*it);
+    }
+    return lists;
+}
+
+TEST(GraphConnectMany, LargeBatchKeepsEveryListInTheOrderSingleConnectsWould) {
+    for (const bool with_tombstone : {false, true}) {
+        Graph bulk, single;
+        for (int i = 0; i < 300; ++i) {
+            bulk.add_vertex(std::nullopt, nullptr);
+            single.add_vertex(std::nullopt, nullptr);
+        }
+        if (with_tombstone) {
+            bulk.remove_vertex(300);
+            single.remove_vertex(300);
+        }
+        // Edges before the batch, some of them repeated in it; a hub with
+        // many dependents before and in the batch; self-loops.
+        std::vector<VertexId> pairs;
+        for (VertexId v = 2; v < 120; ++v) {
+            bulk.connect(v, 1);
+            single.connect(v, 1);
+            bulk.connect(v, v - 1);
+            single.connect(v, v - 1);
+        }
+        std::uint64_t x = 99;
+        for (int i = 0; i < 4000; ++i) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            const VertexId from = (x >> 33) % 299 + 1;
+            const VertexId to = i % 3 == 0 ? 1 : i % 7 == 0 ? from : (x >> 13) % 299 + 1;
+            pairs.push_back(from);
+            pairs.push_back(to);
+        }
+        bulk.connect_many(pairs.data(), pairs.size() / 2);
+        for (std::size_t i = 0; i < pairs.size(); i += 2) single.connect(pairs[i], pairs[i + 1]);
+        EXPECT_EQ(bulk.edge_count(), single.edge_count());
+        EXPECT_EQ(raw_lists(bulk), raw_lists(single));
+    }
+}
+
 TEST(GraphConnectMany, SmallBatchIntoALargeGraph) {
     Graph g;
     for (int i = 0; i < 100; ++i) g.add_vertex(std::nullopt, nullptr);

@@ -125,6 +125,8 @@ const dag_api_table table = {
     dag_builder_warnings,
     dag_walk_report_attempts,
     dag_walk_report_attempt_message,
+    dag_add_vertices,
+    dag_find_vertices,
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
 // C entry points for building and reading graphs.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,6 +46,16 @@ dag_status dag_add_vertex(dag_graph *g, const char *name, void *user_data, uint6
     });
 }
 
+dag_status dag_add_vertices(dag_graph *g, const char *const *names, void *const *user_data, size_t count,
+                            uint64_t *out_ids, dag_error **err) {
+    return guard(__func__, err, [&] {
+        require(g, "g");
+        dag::capi::require_id_count(count, "count");
+        const uint64_t first = g->graph.add_vertices(names, user_data, count);
+        for (size_t i = 0; out_ids && i < count; ++i) out_ids[i] = first + i;
+    });
+}
+
 dag_status dag_remove_vertex(dag_graph *g, uint64_t id, dag_error **err) {
     return guard(__func__, err, [&] {
         require(g, "g");
@@ -78,6 +89,38 @@ dag_status dag_find_vertex(const dag_graph *g, const char *name, uint64_t *out_i
         require(out_id, "out_id");
         dag::check_name(name);
         *out_id = g->graph.find(name);
+    });
+}
+
+dag_status dag_find_vertices(const dag_graph *g, const char *const *names, size_t count, uint64_t *out_ids,
+                             dag_error **err) {
+    return guard(__func__, err, [&] {
+        const GraphRead reading(g, "g");
+        if (count == 0) return;
+        require(names, "names");
+        require(out_ids, "out_ids");
+        dag::capi::require_id_count(count, "count");
+        // In groups: the views are checked, then looked up together.
+        constexpr size_t group = 256;
+        std::string_view views[group];
+        for (size_t begin = 0; begin < count; begin += group) {
+            const size_t n = std::min(group, count - begin);
+            // The caller's strings are anywhere in memory: fetch them together.
+            for (size_t j = 0; j < n; ++j)
+                if (names[begin + j]) __builtin_prefetch(names[begin + j]);
+            for (size_t j = 0; j < n; ++j) {
+                const char *name = names[begin + j];
+                const auto at = [&] { return "names[" + std::to_string(begin + j) + "]"; };
+                if (!name) throw dag::capi::ApiError{DAG_E_NULL_ARGUMENT, "argument '" + at() + "' is NULL"};
+                views[j] = name;
+                try {
+                    dag::check_name(views[j]);
+                } catch (const dag::Error &e) {
+                    throw dag::Error(e.code(), at() + ": " + e.what());
+                }
+            }
+            g->graph.find_many(views, n, out_ids + begin);
+        }
     });
 }
 

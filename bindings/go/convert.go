@@ -61,3 +61,49 @@ func cString(op, what, s string) (*C.char, error) {
 func freeString(s *C.char) {
 	C.free(unsafe.Pointer(s))
 }
+
+// cStrings copies names into a single C allocation for a
+// `const char *const *` parameter: the pointer array (which cgo's rules
+// want in C memory, since it holds pointers) followed by every string's
+// bytes and NUL. An empty string becomes a NULL entry when emptyIsNull,
+// and "" otherwise. The result is NULL for an empty names; free it with
+// freeStrings. A string holding a NUL byte is refused as cString refuses
+// one, the message naming it by at(its index).
+func cStrings(op string, names []string, emptyIsNull bool, at func(int) string) (**C.char, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	textSize := 0
+	for i, s := range names {
+		if strings.IndexByte(s, 0) >= 0 {
+			return nil, newError(StatusInvalidArgument, op, at(i)+" holds a NUL byte")
+		}
+		if s != "" || !emptyIsNull {
+			textSize += len(s) + 1
+		}
+	}
+	arraySize := uintptr(len(names)) * unsafe.Sizeof((*C.char)(nil))
+	block := C.malloc(C.size_t(arraySize + uintptr(textSize))) // cgo's malloc never returns NULL
+	pointers := unsafe.Slice((**C.char)(block), len(names))
+	var text []byte
+	if textSize > 0 {
+		text = unsafe.Slice((*byte)(unsafe.Add(block, arraySize)), textSize)
+	}
+	offset := 0
+	for i, s := range names {
+		if s == "" && emptyIsNull {
+			pointers[i] = nil
+			continue
+		}
+		pointers[i] = (*C.char)(unsafe.Pointer(&text[offset]))
+		offset += copy(text[offset:], s)
+		text[offset] = 0
+		offset++
+	}
+	return (**C.char)(block), nil
+}
+
+// freeStrings frees what cStrings returned; NULL is ignored.
+func freeStrings(names **C.char) {
+	C.free(unsafe.Pointer(names))
+}

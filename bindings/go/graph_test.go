@@ -184,3 +184,118 @@ func TestSubsume(t *testing.T) {
 	}
 	wantErr(t, "Subsume(self)", g.Subsume(g), dag.ErrInvalidArgument, "itself")
 }
+
+func TestAddVerticesOrderAndConsecutiveIDs(t *testing.T) {
+	g, ids := build(t, "x")
+	got, err := g.AddVertices([]string{"a", "", "b", "c"})
+	if err != nil {
+		t.Fatalf("AddVertices: %v", err)
+	}
+	if len(got) != 4 {
+		t.Fatalf("AddVertices returned %d ids, want 4", len(got))
+	}
+	for i, id := range got {
+		if id == dag.NoVertex || id == ids["x"] || (i > 0 && id != got[0]+uint64(i)) {
+			t.Fatalf("ids %v are not new and consecutive", got)
+		}
+	}
+	// "" adds an unnamed vertex, which Name reports as "".
+	if n := names(t, g, got); !reflect.DeepEqual(n, []string{"a", "", "b", "c"}) {
+		t.Errorf("names of the new vertices = %q", n)
+	}
+	if g.VertexCount() != 5 {
+		t.Errorf("VertexCount = %d, want 5", g.VertexCount())
+	}
+	if id, err := g.Find("b"); err != nil || id != got[2] {
+		t.Errorf("Find(b) = %d, %v; want %d", id, err, got[2])
+	}
+	unnamed, err := g.AddVertices(make([]string, 3))
+	if err != nil || len(unnamed) != 3 || unnamed[0] != got[3]+1 || unnamed[2] != unnamed[0]+2 {
+		t.Errorf("AddVertices of 3 unnamed = %v, %v", unnamed, err)
+	}
+}
+
+func TestAddVerticesIsAllOrNothing(t *testing.T) {
+	g, ids := build(t, "a->b")
+	before := g.String()
+	ids2, err := g.AddVertices([]string{"p", "q", "p"})
+	wantErr(t, "AddVertices with a name given twice", err, dag.ErrDuplicateName, "dag: AddVertices: vertex 2: ")
+	if ids2 != nil {
+		t.Errorf("AddVertices failed but returned ids %v", ids2)
+	}
+	_, err = g.AddVertices([]string{"p", "b"})
+	wantErr(t, "AddVertices with a taken name", err, dag.ErrDuplicateName, "vertex 1: ")
+	_, err = g.AddVertices([]string{"p", "q\x00r"})
+	wantErr(t, "AddVertices with a NUL byte", err, dag.ErrInvalidArgument, "dag: AddVertices: vertex 1: the name holds a NUL byte")
+	_, err = g.AddVertices([]string{"p", "\xff"})
+	wantErr(t, "AddVertices with bad UTF-8", err, dag.ErrBadUTF8, "vertex 1")
+	if g.VertexCount() != 2 || g.String() != before {
+		t.Errorf("a failed AddVertices changed the graph: %q, was %q", g, before)
+	}
+	if _, err := g.Find("p"); !errors.Is(err, dag.ErrNotFound) {
+		t.Errorf("Find(p) after the failed batches: %v, want ErrNotFound", err)
+	}
+	// The failed batches used no ids: the next one follows b's.
+	next, err := g.AddVertices([]string{"p", "q"})
+	if err != nil || !reflect.DeepEqual(next, []uint64{ids["b"] + 1, ids["b"] + 2}) {
+		t.Errorf("AddVertices after the failures = %v, %v; want ids after %d", next, err, ids["b"])
+	}
+}
+
+func TestFindVerticesMatchesFind(t *testing.T) {
+	g, _ := build(t, "a->b", "c")
+	query := []string{"c", "missing", "a", "b", "a", "also missing"}
+	got, err := g.FindVertices(query)
+	if err != nil {
+		t.Fatalf("FindVertices: %v", err)
+	}
+	if len(got) != len(query) {
+		t.Fatalf("FindVertices returned %d ids for %d names", len(got), len(query))
+	}
+	for i, name := range query {
+		id, err := g.Find(name)
+		switch {
+		case errors.Is(err, dag.ErrNotFound):
+			if got[i] != dag.NoVertex {
+				t.Errorf("FindVertices[%d] (%q) = %d; Find says not found, want NoVertex", i, name, got[i])
+			}
+		case err != nil:
+			t.Fatalf("Find(%q): %v", name, err)
+		case got[i] != id:
+			t.Errorf("FindVertices[%d] (%q) = %d; Find says %d", i, name, got[i], id)
+		}
+	}
+	_, err = g.FindVertices([]string{"a", ""})
+	wantErr(t, "FindVertices with an empty name", err, dag.ErrInvalidArgument, "dag: FindVertices: names[1]")
+	_, err = g.FindVertices([]string{"a\x00b"})
+	wantErr(t, "FindVertices with a NUL byte", err, dag.ErrInvalidArgument, "dag: FindVertices: names[0] holds a NUL byte")
+	_, err = g.FindVertices([]string{"a", "b", "\xff"})
+	wantErr(t, "FindVertices with bad UTF-8", err, dag.ErrBadUTF8, "names[2]")
+}
+
+func TestBatchVertexCallsOnEmptyAndClosed(t *testing.T) {
+	g, _ := build(t, "a")
+	for _, names := range [][]string{nil, {}} {
+		added, err := g.AddVertices(names)
+		if err != nil || added == nil || len(added) != 0 {
+			t.Errorf("AddVertices(%#v) = %#v, %v; want an empty slice", names, added, err)
+		}
+		found, err := g.FindVertices(names)
+		if err != nil || found == nil || len(found) != 0 {
+			t.Errorf("FindVertices(%#v) = %#v, %v; want an empty slice", names, found, err)
+		}
+	}
+	if g.VertexCount() != 1 {
+		t.Errorf("empty batches changed the graph: %q", g)
+	}
+	g.Close()
+	if _, err := g.AddVertices([]string{"b"}); err != dag.ErrClosed {
+		t.Errorf("AddVertices after Close: %v", err)
+	}
+	if _, err := g.AddVertices(nil); err != dag.ErrClosed {
+		t.Errorf("AddVertices(nil) after Close: %v", err)
+	}
+	if _, err := g.FindVertices([]string{"a"}); err != dag.ErrClosed {
+		t.Errorf("FindVertices after Close: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 #include "graph/graph.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -219,6 +220,93 @@ VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
     }
     ++live_;
     return id_of(v);
+}
+
+VertexId Graph::add_vertices(const char *const *names, void *const *users, std::size_t count) {
+    begin_change();
+    const Vertex first = index_bound();
+    std::size_t named = 0;
+    constexpr std::size_t read_ahead = 16;
+    for (std::size_t i = 0; names && i < count; ++i) {
+        if (i + read_ahead < count && names[i + read_ahead]) __builtin_prefetch(names[i + read_ahead]);
+        if (!names[i]) continue;
+        try {
+            check_name(names[i]);
+        } catch (const Error &e) {
+            throw Error(e.code(), "vertex " + std::to_string(i) + ": " + e.what());
+        }
+        ++named;
+    }
+    if (named && first + count > NameTable::npos)
+        throw Error(Errc::invalid_argument, "the graph holds too many vertices to name another");
+    names_.reserve(names_.size() + named);
+    (*adj_).m_vertices.reserve(first + count);
+    (*in_).m_vertices.reserve(first + count);
+    // Each new name is a random slot of the index: the slots of a group are
+    // fetched together, so their cache misses overlap.
+    constexpr std::size_t group = 32;
+    std::uint32_t hashes[group];
+    try {
+        for (std::size_t begin = 0; begin < count; begin += group) {
+            const std::size_t n = std::min(group, count - begin);
+            for (std::size_t j = 0; names && j < n; ++j) {
+                if (!names[begin + j]) continue;
+                hashes[j] = NameTable::hash(names[begin + j]);
+                names_.prefetch(hashes[j]);
+            }
+            for (std::size_t j = 0; j < n; ++j) {
+                const std::size_t i = begin + j;
+                const Vertex v = first + i;
+                const char *name = names ? names[i] : nullptr;
+                const char *stored = nullptr;
+                std::size_t size = 0;
+                if (name) {
+                    size = std::strlen(name);
+                    std::uint32_t holder = 0;
+                    stored = names_.insert_hashed(std::string_view(name, size), hashes[j], static_cast<std::uint32_t>(v), holder);
+                    if (!stored)
+                        throw Error(Errc::duplicate_name, "vertex " + std::to_string(i) + ": vertex name \"" + name +
+                                                              "\" is already used by " +
+                                                              (holder >= first ? "vertex " + std::to_string(holder - first) + " of the batch"
+                                                                               : "vertex " + std::to_string(id_of(holder))));
+                    name_changed(v);
+                }
+                VertexProps props;
+                props.name = stored;
+                props.name_size = static_cast<std::uint32_t>(size);
+                props.alive = true;
+                props.user = users ? users[i] : nullptr;
+                try {
+                    append_vertex(props);
+                } catch (...) {
+                    if (stored) {
+                        names_.erase(std::string_view(stored, size));
+                        name_changed(v);
+                    }
+                    throw;
+                }
+            }
+        }
+    } catch (...) {
+        while (index_bound() > first) {
+            const Vertex v = index_bound() - 1;
+            drop_name(v);
+            pop_vertex();
+        }
+        throw;
+    }
+    live_ += count;
+    return id_of(first);
+}
+
+void Graph::find_many(const std::string_view *names, std::size_t count, VertexId *out) const {
+    constexpr std::size_t group = 256;
+    std::uint32_t found[group];
+    for (std::size_t begin = 0; begin < count; begin += group) {
+        const std::size_t n = std::min(group, count - begin);
+        names_.find_many(names + begin, n, found);
+        for (std::size_t j = 0; j < n; ++j) out[begin + j] = found[j] == NameTable::npos ? no_vertex : id_of(found[j]);
+    }
 }
 
 void Graph::append_vertex(const VertexProps &props) {

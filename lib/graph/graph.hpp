@@ -100,6 +100,12 @@ public:
 
     // --- vertices -----------------------------------------------------------
     VertexId add_vertex(std::optional<std::string_view> name, void *user);
+    // Adds `count` vertices, all or nothing, and returns the first id (the
+    // others follow it). names[i] is vertex i's name, NUL-terminated, or
+    // nullptr for none (names itself may be nullptr: all unnamed); users[i]
+    // its user pointer (users may be nullptr). Errors name the position:
+    // "vertex 3: ...".
+    VertexId add_vertices(const char *const *names, void *const *users, std::size_t count);
     void remove_vertex(VertexId id);
     void replace_vertex(VertexId original, VertexId replacement);
     void set_name(VertexId id, std::optional<std::string_view> name);
@@ -109,6 +115,8 @@ public:
     std::size_t vertex_count() const noexcept { return live_; }
     // Throws Errc::not_found.
     VertexId find(std::string_view name) const;
+    // find() for many names: out[i] is names[i]'s vertex, or no_vertex.
+    void find_many(const std::string_view *names, std::size_t count, VertexId *out) const;
     // The name, NUL-terminated, valid until the vertex is renamed or
     // removed; nullopt for an unnamed vertex.
     std::optional<std::string_view> name(VertexId id) const;

@@ -28,9 +28,14 @@ namespace {
 std::uint32_t fold(std::uint64_t h) noexcept { return static_cast<std::uint32_t>(h ^ (h >> 32)); }
 }  // namespace
 
-std::uint32_t NameTable::find(std::string_view name) const noexcept {
+std::uint32_t NameTable::hash(std::string_view name) noexcept { return fold(hash_of(name)); }
+
+void NameTable::prefetch(std::uint32_t h) const noexcept {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
+}
+
+std::uint32_t NameTable::find_hashed(std::string_view name, std::uint32_t h) const noexcept {
     if (count_ == 0) return npos;
-    const std::uint32_t h = fold(hash_of(name));
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
         const Slot &s = slots_[i];
@@ -42,9 +47,29 @@ std::uint32_t NameTable::find(std::string_view name) const noexcept {
     }
 }
 
-const char *NameTable::insert(std::string_view name, std::uint32_t vertex, std::uint32_t &holder) {
+void NameTable::find_many(const std::string_view *names, std::size_t count, std::uint32_t *out) const noexcept {
+    // Groups small enough that their slots and names stay in L1.
+    constexpr std::size_t group = 32;
+    std::uint32_t hashes[group];
+    for (std::size_t begin = 0; begin < count; begin += group) {
+        const std::size_t n = std::min(group, count - begin);
+        for (std::size_t j = 0; j < n; ++j) {
+            hashes[j] = hash(names[begin + j]);
+            prefetch(hashes[j]);
+        }
+        if (count_ != 0) {
+            const std::size_t mask = slots_.size() - 1;
+            for (std::size_t j = 0; j < n; ++j) {
+                const Slot &s = slots_[hashes[j] & mask];
+                if (s.name && s.hash == hashes[j]) __builtin_prefetch(s.name);
+            }
+        }
+        for (std::size_t j = 0; j < n; ++j) out[begin + j] = find_hashed(names[begin + j], hashes[j]);
+    }
+}
+
+const char *NameTable::insert_hashed(std::string_view name, std::uint32_t h, std::uint32_t vertex, std::uint32_t &holder) {
     if ((count_ + 1) * 4 > slots_.size() * 3) grow(slots_.empty() ? 16 : slots_.size() * 2);
-    const std::uint32_t h = fold(hash_of(name));
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = h & mask;
     for (;; i = (i + 1) & mask) {

@@ -36,9 +36,24 @@ public:
     // Stores `name` for `vertex` and returns the stored, NUL-terminated copy;
     // returns nullptr and sets `holder` when another vertex has the name.
     // Strong guarantee: throws only std::bad_alloc, and then changes nothing.
-    const char *insert(std::string_view name, std::uint32_t vertex, std::uint32_t &holder);
+    const char *insert(std::string_view name, std::uint32_t vertex, std::uint32_t &holder) {
+        return insert_hashed(name, hash(name), vertex, holder);
+    }
     // The vertex holding `name`, or npos.
-    std::uint32_t find(std::string_view name) const noexcept;
+    std::uint32_t find(std::string_view name) const noexcept { return find_hashed(name, hash(name)); }
+    // find() for many names: out[i] for names[i]. A lookup in a large table
+    // is two cache misses in a row (the index slot, then the stored name);
+    // here the slots of a group of names are fetched together, then their
+    // names, so the misses of different lookups overlap.
+    void find_many(const std::string_view *names, std::size_t count, std::uint32_t *out) const noexcept;
+
+    // The pieces of insert() and find() for callers that fetch ahead: a
+    // name's hash, a hint to bring its index slot into the cache, and the
+    // two operations with the hash given.
+    static std::uint32_t hash(std::string_view name) noexcept;
+    void prefetch(std::uint32_t hash) const noexcept;
+    std::uint32_t find_hashed(std::string_view name, std::uint32_t hash) const noexcept;
+    const char *insert_hashed(std::string_view name, std::uint32_t hash, std::uint32_t vertex, std::uint32_t &holder);
     // Forgets a name insert() returned; its bytes are reused.
     void erase(std::string_view stored) noexcept;
     // Forgets it for lookups but keeps its bytes until the table is gone.

@@ -148,6 +148,14 @@ TEST(AllocationFailure, AddVertexLeavesTheGraphUnchanged) {
     });
 }
 
+TEST(AllocationFailure, AddVerticesIsAllOrNothing) {
+    check_mutation([](Diamond &x, dag_error **err) {
+        static const std::string long_name(300, 'm');
+        const char *names[] = {"n1", nullptr, long_name.c_str(), "n3", "n4", "n5"};
+        return dag_add_vertices(x.g.get(), names, nullptr, 6, nullptr, err);
+    });
+}
+
 TEST(AllocationFailure, ConnectLeavesTheGraphUnchanged) {
     check_mutation([](Diamond &x, dag_error **err) { return dag_connect(x.g.get(), x.t, x.d, err); });
 }

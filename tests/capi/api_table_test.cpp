@@ -152,4 +152,6 @@ TEST(CapiApiTable, EachFieldIsItsFunction) {
     EXPECT_EQ(t->builder_warnings, &dag_builder_warnings);
     EXPECT_EQ(t->walk_report_attempts, &dag_walk_report_attempts);
     EXPECT_EQ(t->walk_report_attempt_message, &dag_walk_report_attempt_message);
+    EXPECT_EQ(t->add_vertices, &dag_add_vertices);
+    EXPECT_EQ(t->find_vertices, &dag_find_vertices);
 }

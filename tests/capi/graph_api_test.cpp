@@ -241,3 +241,124 @@ TEST(CapiGraphBadInput, DuplicateEmptyAndInvalidNames) {
     EXPECT_STREQ(name, "b");
     ASSERT_EQ(dag_add_vertex(g.get(), "\xd0\x9f\xd0\xa0", nullptr, &id, nullptr), DAG_OK) << "UTF-8 names are fine";
 }
+
+TEST(CapiGraph, AddVerticesAddsThemInOrderWithConsecutiveIds) {
+    auto g = new_graph();
+    add(g.get(), "first");
+    int tags[3] = {};
+    const char *names[] = {"a", nullptr, "module.m.aws_instance.c"};
+    void *users[] = {&tags[0], &tags[1], nullptr};
+    uint64_t ids[3] = {};
+    ASSERT_EQ(dag_add_vertices(g.get(), names, users, 3, ids, nullptr), DAG_OK);
+    EXPECT_EQ(ids[0], 2u);
+    EXPECT_EQ(ids[1], 3u);
+    EXPECT_EQ(ids[2], 4u);
+    EXPECT_EQ(dag_vertex_count(g.get()), 4u);
+    for (int i = 0; i < 3; ++i) {
+        const char *name = nullptr;
+        ASSERT_EQ(dag_vertex_name(g.get(), ids[i], &name, nullptr), DAG_OK);
+        if (names[i])
+            EXPECT_STREQ(name, names[i]);
+        else
+            EXPECT_EQ(name, nullptr);
+        void *user = &tags[2];
+        ASSERT_EQ(dag_vertex_user_data(g.get(), ids[i], &user, nullptr), DAG_OK);
+        EXPECT_EQ(user, users[i]);
+    }
+    uint64_t found = 0;
+    ASSERT_EQ(dag_find_vertex(g.get(), "module.m.aws_instance.c", &found, nullptr), DAG_OK);
+    EXPECT_EQ(found, ids[2]);
+    // No names, no user data, no ids wanted; and an empty batch.
+    ASSERT_EQ(dag_add_vertices(g.get(), nullptr, nullptr, 2, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(dag_vertex_count(g.get()), 6u);
+    ASSERT_EQ(dag_add_vertices(g.get(), nullptr, nullptr, 0, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(dag_vertex_count(g.get()), 6u);
+}
+
+TEST(CapiGraph, AddVerticesAddsNothingWhenOneNameIsRefused) {
+    auto g = new_graph();
+    add(g.get(), "taken");
+    const auto refused = [&](dag_status status, std::vector<const char *> names, const char *needle) {
+        const std::string msg = expect_error(status, [&](dag_error **e) {
+            return dag_add_vertices(g.get(), names.data(), nullptr, names.size(), nullptr, e);
+        });
+        EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+        EXPECT_EQ(dag_vertex_count(g.get()), 1u) << msg;
+    };
+    // Many names before the bad one: the batch is past its first groups.
+    std::vector<std::string> many;
+    for (int i = 0; i < 100; ++i) many.push_back("v" + std::to_string(i));
+    std::vector<const char *> names;
+    for (const std::string &n : many) names.push_back(n.c_str());
+    names.push_back("taken");
+    refused(DAG_E_DUPLICATE_NAME, names, "vertex 100: vertex name \"taken\" is already used by vertex 1");
+    names.back() = "v7";
+    refused(DAG_E_DUPLICATE_NAME, names, "vertex 100: vertex name \"v7\" is already used by vertex 7 of the batch");
+    names.back() = "";
+    refused(DAG_E_INVALID_ARGUMENT, names, "vertex 100:");
+    names.back() = "\xff";
+    refused(DAG_E_BAD_UTF8, names, "vertex 100:");
+    // Nothing of the refused batches stayed behind: every name is free.
+    names.back() = "last";
+    ASSERT_EQ(dag_add_vertices(g.get(), names.data(), nullptr, names.size(), nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(dag_vertex_count(g.get()), 102u);
+    uint64_t id = 0;
+    ASSERT_EQ(dag_find_vertex(g.get(), "v7", &id, nullptr), DAG_OK);
+    EXPECT_EQ(id, 9u);
+
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_add_vertices(nullptr, nullptr, nullptr, 1, nullptr, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) {
+        return dag_add_vertices(g.get(), nullptr, nullptr, SIZE_MAX, nullptr, e);
+    });
+}
+
+TEST(CapiGraph, FindVerticesAnswersAsFindVertexDoes) {
+    auto g = new_graph();
+    std::vector<std::string> names;
+    for (int i = 0; i < 1500; ++i) names.push_back("module.m" + std::to_string(i % 7) + ".r" + std::to_string(i));
+    for (const std::string &n : names) add(g.get(), n.c_str());
+    // Removed and renamed vertices: their old names are free.
+    for (uint64_t id = 5; id <= 1500; id += 11) ASSERT_EQ(dag_remove_vertex(g.get(), id, nullptr), DAG_OK);
+    for (uint64_t id = 7; id <= 1500; id += 13)
+        if (dag_has_vertex(g.get(), id))
+            ASSERT_EQ(dag_set_vertex_name(g.get(), id, ("renamed" + std::to_string(id)).c_str(), nullptr), DAG_OK);
+    std::vector<std::string> asked;
+    for (int i = 0; i < 1500; i += 2) asked.push_back(names[i]);
+    for (int i = 0; i < 300; ++i) asked.push_back("renamed" + std::to_string(i));
+    asked.push_back("absent");
+    std::vector<const char *> ptrs;
+    for (const std::string &n : asked) ptrs.push_back(n.c_str());
+    std::vector<uint64_t> ids(ptrs.size(), 12345);
+    ASSERT_EQ(dag_find_vertices(g.get(), ptrs.data(), ptrs.size(), ids.data(), nullptr), DAG_OK);
+    size_t found = 0;
+    for (size_t i = 0; i < ptrs.size(); ++i) {
+        uint64_t one = 0;
+        const dag_status st = dag_find_vertex(g.get(), ptrs[i], &one, nullptr);
+        ASSERT_TRUE(st == DAG_OK || st == DAG_E_NOT_FOUND) << ptrs[i];
+        EXPECT_EQ(ids[i], st == DAG_OK ? one : 0u) << ptrs[i];
+        found += st == DAG_OK;
+    }
+    EXPECT_GT(found, 500u);
+    EXPECT_LT(found, ptrs.size());
+    EXPECT_EQ(dag_find_vertices(g.get(), nullptr, 0, nullptr, nullptr), DAG_OK);
+}
+
+TEST(CapiGraph, FindVerticesRefusesBadNamesByPosition) {
+    auto g = new_graph();
+    add(g.get(), "a");
+    uint64_t ids[300];
+    std::vector<const char *> names(300, "a");
+    names[299] = nullptr;
+    std::string msg = expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) {
+        return dag_find_vertices(g.get(), names.data(), names.size(), ids, e);
+    });
+    EXPECT_NE(msg.find("names[299]"), std::string::npos) << msg;
+    names[299] = "\xc3";
+    msg = expect_error(DAG_E_BAD_UTF8, [&](dag_error **e) { return dag_find_vertices(g.get(), names.data(), 300, ids, e); });
+    EXPECT_NE(msg.find("names[299]"), std::string::npos) << msg;
+    names[299] = "";
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_find_vertices(g.get(), names.data(), 300, ids, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_find_vertices(nullptr, names.data(), 1, ids, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_find_vertices(g.get(), nullptr, 1, ids, e); });
+    expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_find_vertices(g.get(), names.data(), 1, nullptr, e); });
+}

@@ -398,6 +398,8 @@ _PROTOTYPES = {
     # The function table (const dag_api_table *), declared for completeness: see tests/test_coverage.py.
     "dag_api": (c_void_p, [c_uint]),
     # 1.3
+    "dag_add_vertices": (c_int, [graph_p, POINTER(c_char_p), c_void_p, c_size_t, uint64_p, _E]),
+    "dag_find_vertices": (c_int, [graph_p, POINTER(c_char_p), c_size_t, uint64_p, _E]),
     "dag_select": (c_int, [graph_p, uint64_p, c_size_t, uint64_p, c_size_t, c_uint, POINTER(graph_p), _E]),
     "dag_builder_new": (c_int, [graph_p, POINTER(builder_p), _E]),
     "dag_builder_free": (None, [builder_p]),

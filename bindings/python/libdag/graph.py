@@ -137,12 +137,21 @@ class Graph(Closeable):
     def add_vertices(self, names: Iterable[Optional[Union[str, bytes]]]) -> List[int]:
         """Adds a vertex per name (None for unnamed) and returns their ids, in order.
 
-        Not atomic: on an error the vertices added before it stay.
+        One call into the library, all or nothing: on an error no vertex is
+        added. The ids are consecutive. Faster than one :meth:`add_vertex`
+        per name.
 
         Raises:
-            as :meth:`add_vertex`.
+            as :meth:`add_vertex`; the message starts with the name's
+            position ("vertex 3: ...").
         """
-        return [self.add_vertex(name) for name in names]
+        who = "Graph.add_vertices"
+        data = [encode_name(name, who) for name in names]
+        count = len(data)
+        out = (c_uint64 * max(count, 1))()
+        with self._handle.write(who) as g:
+            call(lib.dag_add_vertices, g, (c_char_p * max(count, 1))(*data), None, count, out, who=who)
+        return list(out[:count])
 
     def remove_vertex(self, vertex: Vertex) -> None:
         """Removes a vertex and every edge touching it; its name becomes free.
@@ -219,6 +228,24 @@ class Graph(Closeable):
         with self._handle.read(who) as g:
             call(lib.dag_find_vertex, g, data, byref(out), who=who)
         return out.value
+
+    def find_vertices(self, names: Iterable[Union[str, bytes]]) -> List[Optional[int]]:
+        """The id of the vertex named by each name, or None where no vertex has it.
+
+        One call into the library: faster than one :meth:`find` per name on
+        a large graph.
+
+        Raises:
+            InvalidArgumentError: a name is empty or holds NUL.
+            BadUtf8Error: a name is not UTF-8.
+        """
+        who = "Graph.find_vertices"
+        data = [encode_name(name, who, allow_none=False) for name in names]
+        count = len(data)
+        out = (c_uint64 * max(count, 1))()
+        with self._handle.read(who) as g:
+            call(lib.dag_find_vertices, g, (c_char_p * max(count, 1))(*data), count, out, who=who)
+        return [i or None for i in out[:count]]
 
     def _vertex(self, vertex, who):
         """The id of `vertex`: an id, checked to fit a uint64_t, or a vertex's name, looked up."""

@@ -25,6 +25,43 @@ class VertexTest(unittest.TestCase):
         self.assertEqual(self.g.vertices(), [1, 3])
         self.assertEqual(len(self.g), 2)
 
+    def test_add_vertices_is_one_call_all_or_nothing(self):
+        first = self.g.add_vertex("taken")
+        ids = self.g.add_vertices(["a", None, b"c", "module.m.r[0]"])
+        self.assertEqual(ids, [first + 1, first + 2, first + 3, first + 4])
+        self.assertEqual([self.g.name(i) for i in ids], ["a", None, "c", "module.m.r[0]"])
+        self.assertEqual(self.g.add_vertices([]), [])
+        with self.assertRaises(libdag.DuplicateNameError) as caught:
+            self.g.add_vertices(["x", "y", "x"])
+        self.assertIn("vertex 2:", str(caught.exception))
+        with self.assertRaises(libdag.DuplicateNameError):
+            self.g.add_vertices(["z", "taken"])
+        with self.assertRaises(libdag.InvalidArgumentError):
+            self.g.add_vertices(["w", ""])
+        self.assertEqual(len(self.g), 5)
+        self.assertEqual(self.g.add_vertices(["x", "y", "z", "w"]), [6, 7, 8, 9])
+
+    def test_find_vertices_answers_as_find_does(self):
+        ids = self.g.add_vertices([f"v{i}" for i in range(600)])
+        self.g.remove_vertex(ids[3])
+        asked = [f"v{i}" for i in range(0, 600, 3)] + ["absent", b"v5"]
+        found = self.g.find_vertices(asked)
+        self.assertEqual(found[0], ids[0])
+        self.assertIsNone(found[1])  # v3 was removed
+        self.assertEqual(found[-1], ids[5])
+        self.assertIsNone(found[-2])
+        for name, vid in zip(asked, found):
+            if vid is None:
+                with self.assertRaises(libdag.NotFoundError):
+                    self.g.find(name)
+            else:
+                self.assertEqual(self.g.find(name), vid)
+        self.assertEqual(self.g.find_vertices([]), [])
+        with self.assertRaises(libdag.InvalidArgumentError):
+            self.g.find_vertices(["v1", ""])
+        with self.assertRaises(libdag.BadUtf8Error):
+            self.g.find_vertices([b"\xff"])
+
     def test_names(self):
         a = self.g.add_vertex("aws_instance.web")
         u = self.g.add_vertex()

@@ -1321,6 +1321,27 @@ pub struct dag_api_table {
             err: *mut *mut dag_error,
         ) -> dag_status,
     >,
+    /// [`dag_add_vertices`]
+    pub add_vertices: Option<
+        unsafe extern "C" fn(
+            g: *mut dag_graph,
+            names: *const *const c_char,
+            user_data: *const *mut c_void,
+            count: usize,
+            out_ids: *mut u64,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
+    /// [`dag_find_vertices`]
+    pub find_vertices: Option<
+        unsafe extern "C" fn(
+            g: *const dag_graph,
+            names: *const *const c_char,
+            count: usize,
+            out_ids: *mut u64,
+            err: *mut *mut dag_error,
+        ) -> dag_status,
+    >,
 }
 
 /// The ABI major version [`dag_api`] accepts today.
@@ -1380,6 +1401,17 @@ extern "C" {
         out_id: *mut u64,
         err: *mut *mut dag_error,
     ) -> dag_status;
+    /// Adds `count` vertices, all or nothing, with consecutive ids (1.3);
+    /// `names` and `user_data` may be NULL (all unnamed, all NULL), each
+    /// name NULL or non-empty UTF-8, copied.
+    pub fn dag_add_vertices(
+        g: *mut dag_graph,
+        names: *const *const c_char,
+        user_data: *const *mut c_void,
+        count: usize,
+        out_ids: *mut u64,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
     /// Removes a vertex and its edges.
     pub fn dag_remove_vertex(g: *mut dag_graph, id: u64, err: *mut *mut dag_error) -> dag_status;
     /// Terraform's Replace: `replacement` takes over `original`'s edges.
@@ -1398,6 +1430,15 @@ extern "C" {
         g: *const dag_graph,
         name: *const c_char,
         out_id: *mut u64,
+        err: *mut *mut dag_error,
+    ) -> dag_status;
+    /// Looks `count` names up (1.3): `out_ids[i]` is the id named
+    /// `names[i]`, or 0 when no vertex has that name.
+    pub fn dag_find_vertices(
+        g: *const dag_graph,
+        names: *const *const c_char,
+        count: usize,
+        out_ids: *mut u64,
         err: *mut *mut dag_error,
     ) -> dag_status;
     /// The name of a vertex (borrowed), or NULL for an unnamed one.

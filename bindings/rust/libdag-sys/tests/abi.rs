@@ -125,6 +125,14 @@ fn function_table_matches_the_exported_symbols() {
         table.walk_report_attempt_message.map(|f| f as usize),
         Some(dag_walk_report_attempt_message as *const () as usize)
     );
+    assert_eq!(
+        table.add_vertices.map(|f| f as usize),
+        Some(dag_add_vertices as *const () as usize)
+    );
+    assert_eq!(
+        table.find_vertices.map(|f| f as usize),
+        Some(dag_find_vertices as *const () as usize)
+    );
     assert!(unsafe { dag_api(DAG_API_ABI + 1) }.is_null());
 }
 

@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use libdag_sys as sys;
 
 use crate::error::{check, Error, Result, Status};
-use crate::raw::{c_string, call_ids, call_string, Ids};
+use crate::raw::{c_string, call_ids, call_string, CNames, Ids};
 
 /// A vertex id: assigned by the graph, stable, never reused within one graph.
 ///
@@ -214,6 +214,32 @@ impl Graph {
         Ok(VertexId(id))
     }
 
+    /// Adds a vertex for each entry of `names`, as
+    /// [`add_vertex`](Graph::add_vertex) would, in one call and all or
+    /// nothing: every name is checked first, and a name that is taken or
+    /// given twice in the batch adds none of them. Returns the new ids, in
+    /// the order of `names`; they are consecutive. Faster than `add_vertex`
+    /// in a loop on a graph of many names, so loaders should prefer it.
+    ///
+    /// # Errors
+    /// [`Status::InvalidArgument`] for an empty name or one holding a NUL
+    /// byte; [`Status::DuplicateName`] when a name is taken or given twice;
+    /// [`Status::NoMemory`]. The message gives the entry's index. On
+    /// failure the graph is unchanged.
+    pub fn add_vertices(&mut self, names: &[Option<&str>]) -> Result<Vec<VertexId>> {
+        let c_names = CNames::new("Graph::add_vertices", "vertex", names.iter().copied())?;
+        let mut ids = vec![VertexId(0); c_names.len()];
+        // VertexId is #[repr(transparent)] over u64: libdag writes the ids
+        // in place.
+        let out = ids.as_mut_ptr().cast::<u64>();
+        self.mutate(|g, err| unsafe {
+            // SAFETY: c_names holds ids.len() pointers, each NULL or a live
+            // C string; NULL user data (all NULL); out has room for them.
+            sys::dag_add_vertices(g, c_names.as_ptr(), ptr::null(), c_names.len(), out, err)
+        })?;
+        Ok(ids)
+    }
+
     /// Removes a vertex and every edge touching it. Its id is never reused;
     /// its name becomes free.
     ///
@@ -265,6 +291,50 @@ impl Graph {
         } else {
             None
         }
+    }
+
+    /// Looks many names up in one call: entry `i` is
+    /// [`find(names[i])`](Graph::find), the vertex with that name or `None`
+    /// (also for the empty name and names holding a NUL byte, which no
+    /// vertex can have). Faster than `find` in a loop on a large graph.
+    pub fn find_vertices(&self, names: &[&str]) -> Vec<Option<VertexId>> {
+        // Names no vertex can have stay None here; libdag would refuse them.
+        let mut found = vec![None; names.len()];
+        let asked: Vec<usize> = (0..names.len())
+            .filter(|&i| !names[i].is_empty() && !names[i].contains('\0'))
+            .collect();
+        let c_names = match CNames::new(
+            "Graph::find_vertices",
+            "name",
+            asked.iter().map(|&i| Some(names[i])),
+        ) {
+            Ok(c_names) => c_names,
+            // Unreachable: names holding a NUL byte were left out.
+            Err(_) => return names.iter().map(|n| self.find(n)).collect(),
+        };
+        let mut ids = vec![0u64; asked.len()];
+        // SAFETY: a valid handle; c_names holds ids.len() live C strings and
+        // ids has room for as many ids. NULL err: the names are valid, so
+        // libdag has no reason to fail.
+        let status = unsafe {
+            sys::dag_find_vertices(
+                self.ptr(),
+                c_names.as_ptr(),
+                c_names.len(),
+                ids.as_mut_ptr(),
+                ptr::null_mut(),
+            )
+        };
+        if status != sys::DAG_OK {
+            // Not expected; find answers the same, one name at a time.
+            return names.iter().map(|n| self.find(n)).collect();
+        }
+        for (&i, &id) in asked.iter().zip(&ids) {
+            if id != 0 {
+                found[i] = Some(VertexId(id));
+            }
+        }
+        found
     }
 
     /// The name of a vertex, `None` for an unnamed one. Borrowed from the

@@ -60,18 +60,84 @@ pub(crate) unsafe fn lossy_string(text: *const c_char) -> String {
 
 /// A name for libdag, which cannot hold a NUL byte.
 pub(crate) fn c_string(method: &str, what: &str, value: &str) -> Result<CString> {
-    CString::new(value).map_err(|e| {
-        Error::new(
-            Status::InvalidArgument,
-            format!(
-                "{}: {} {:?} holds a NUL byte at {}",
-                method,
-                what,
-                value,
-                e.nul_position()
-            ),
-        )
-    })
+    CString::new(value).map_err(|e| nul_error(method, what, value, e.nul_position()))
+}
+
+/// The error for a string holding a NUL byte at `at`, which libdag cannot
+/// take.
+fn nul_error(method: &str, what: &str, value: &str, at: usize) -> Error {
+    Error::new(
+        Status::InvalidArgument,
+        format!(
+            "{}: {} {:?} holds a NUL byte at {}",
+            method, what, value, at
+        ),
+    )
+}
+
+/// Names for libdag's batch functions (`const char *const *names`), all
+/// NUL-terminated in one buffer: one allocation for the batch rather than a
+/// `CString` each.
+pub(crate) struct CNames {
+    /// Every name followed by its NUL. Never changed after `new`, so the
+    /// pointers into its heap buffer stay valid while `self` lives (moving
+    /// a `Vec` does not move its buffer).
+    _text: Vec<u8>,
+    /// One pointer per name into `_text`, NULL for `None`.
+    pointers: Vec<*const c_char>,
+}
+
+impl CNames {
+    /// The names in order, `None` as NULL.
+    ///
+    /// # Errors
+    /// [`Status::InvalidArgument`] for a name holding a NUL byte, its
+    /// message naming `method` and the name's index as libdag's batch
+    /// messages do (`item` `"vertex"`: `"vertex 2: name ..."`).
+    pub(crate) fn new<'a>(
+        method: &str,
+        item: &str,
+        names: impl ExactSizeIterator<Item = Option<&'a str>> + Clone,
+    ) -> Result<CNames> {
+        let bytes: usize = names.clone().flatten().map(|n| n.len() + 1).sum();
+        let mut text = Vec::with_capacity(bytes);
+        let mut starts = Vec::with_capacity(names.len());
+        for (i, name) in names.enumerate() {
+            match name {
+                Some(name) => {
+                    if let Some(at) = name.bytes().position(|b| b == 0) {
+                        let what = format!("{} {}: name", item, i);
+                        return Err(nul_error(method, &what, name, at));
+                    }
+                    starts.push(Some(text.len()));
+                    text.extend_from_slice(name.as_bytes());
+                    text.push(0);
+                }
+                None => starts.push(None),
+            }
+        }
+        // Only now, with `text` complete: it is never reallocated again.
+        let base = text.as_ptr().cast::<c_char>();
+        let pointers = starts
+            .into_iter()
+            // SAFETY: every start is an offset inside `text`.
+            .map(|start| start.map_or(ptr::null(), |at| unsafe { base.add(at) }))
+            .collect();
+        Ok(CNames {
+            _text: text,
+            pointers,
+        })
+    }
+
+    /// The `const char *const *` array, valid while `self` lives.
+    pub(crate) fn as_ptr(&self) -> *const *const c_char {
+        self.pointers.as_ptr()
+    }
+
+    /// Number of names.
+    pub(crate) fn len(&self) -> usize {
+        self.pointers.len()
+    }
 }
 
 /// An owned `dag_ids`.

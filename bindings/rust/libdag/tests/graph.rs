@@ -101,6 +101,138 @@ fn bad_names_are_refused_and_change_nothing() {
 }
 
 #[test]
+fn add_vertices_gives_consecutive_ids_in_order() {
+    let mut g = Graph::new().unwrap();
+    let before = g.add_vertex(Some("before")).unwrap();
+    let ids = g
+        .add_vertices(&[Some("a"), None, Some("snö ☃"), None])
+        .unwrap();
+    assert_eq!(ids.len(), 4);
+    for (k, id) in ids.iter().enumerate() {
+        assert_eq!(id.get(), ids[0].get() + k as u64, "ids {:?}", ids);
+    }
+    assert!(ids[0] > before);
+    assert_eq!(g.vertex_count(), 5);
+    assert_eq!(g.name(ids[0]).unwrap(), Some("a"));
+    assert_eq!(g.name(ids[1]).unwrap(), None);
+    assert_eq!(g.name(ids[2]).unwrap(), Some("snö ☃"));
+    assert_eq!(g.name(ids[3]).unwrap(), None);
+    assert_eq!(g.find("a"), Some(ids[0]));
+    assert_eq!(g.find("snö ☃"), Some(ids[2]));
+
+    // All unnamed, and the empty batch.
+    let anon = g.add_vertices(&[None, None, None]).unwrap();
+    assert_eq!(anon.len(), 3);
+    assert_eq!(anon[0].get(), ids[3].get() + 1);
+    assert_eq!(anon[2].get(), anon[0].get() + 2);
+    assert!(anon.iter().all(|&v| g.name(v).unwrap().is_none()));
+    assert_eq!(g.add_vertices(&[]).unwrap(), vec![]);
+    assert_eq!(g.vertex_count(), 8);
+    // The next single vertex follows the batch.
+    assert!(g.add_vertex(None).unwrap() > anon[2]);
+}
+
+#[test]
+fn add_vertices_is_all_or_nothing() {
+    let mut g = Graph::new().unwrap();
+    let a = g.add_vertex(Some("a")).unwrap();
+    let unchanged = |g: &Graph| {
+        assert_eq!(g.vertices().unwrap(), vec![a]);
+        assert_eq!(g.find("b"), None);
+        assert_eq!(g.find("c"), None);
+    };
+
+    // A name given twice within the batch.
+    let dup = g
+        .add_vertices(&[Some("b"), None, Some("c"), Some("b")])
+        .unwrap_err();
+    assert_eq!(dup.status(), Status::DuplicateName);
+    assert!(
+        dup.message().starts_with("Graph::add_vertices: "),
+        "{}",
+        dup
+    );
+    assert!(
+        dup.message().contains("vertex 3: "),
+        "no index in {:?}",
+        dup.message()
+    );
+    unchanged(&g);
+
+    // A name already in the graph.
+    let taken = g.add_vertices(&[Some("b"), Some("a")]).unwrap_err();
+    assert_eq!(taken.status(), Status::DuplicateName);
+    unchanged(&g);
+
+    let empty = g.add_vertices(&[Some("b"), Some("")]).unwrap_err();
+    assert_eq!(empty.status(), Status::InvalidArgument);
+    assert!(
+        empty.message().starts_with("Graph::add_vertices: "),
+        "{}",
+        empty
+    );
+    unchanged(&g);
+
+    let nul = g
+        .add_vertices(&[Some("b"), None, Some("x\0y")])
+        .unwrap_err();
+    assert_eq!(nul.status(), Status::InvalidArgument);
+    assert!(
+        nul.message()
+            .starts_with("Graph::add_vertices: vertex 2: name "),
+        "{}",
+        nul
+    );
+    assert!(nul.message().contains("NUL byte at 1"), "{}", nul);
+    unchanged(&g);
+
+    let b = g.add_vertices(&[Some("b")]).unwrap();
+    assert_eq!(g.find("b"), Some(b[0]));
+    assert_eq!(g.vertex_count(), 2);
+}
+
+#[test]
+fn find_vertices_matches_find() {
+    let mut g = Graph::new().unwrap();
+    let ids = g
+        .add_vertices(&[Some("a"), Some("b"), None, Some("snö ☃")])
+        .unwrap();
+    g.remove_vertex(ids[1]).unwrap();
+    let names = ["snö ☃", "a", "b", "zzz", "", "a\0b", "a"];
+    let found = g.find_vertices(&names);
+    assert_eq!(
+        found,
+        vec![
+            Some(ids[3]),
+            Some(ids[0]),
+            None,
+            None,
+            None,
+            None,
+            Some(ids[0])
+        ]
+    );
+    let one_by_one: Vec<_> = names.iter().map(|n| g.find(n)).collect();
+    assert_eq!(found, one_by_one);
+    assert_eq!(g.find_vertices(&[]), vec![]);
+
+    // More names than libdag looks up in one group.
+    let many: Vec<String> = (0..1000).map(|i| format!("v{}", i)).collect();
+    let added = g
+        .add_vertices(&many.iter().map(|n| Some(n.as_str())).collect::<Vec<_>>())
+        .unwrap();
+    let mut asked: Vec<&str> = many.iter().map(|n| n.as_str()).collect();
+    asked.push("missing");
+    let found = g.find_vertices(&asked);
+    assert_eq!(found.len(), 1001);
+    assert!(found[..1000]
+        .iter()
+        .zip(&added)
+        .all(|(f, &id)| *f == Some(id)));
+    assert_eq!(found[1000], None);
+}
+
+#[test]
 fn unknown_ids_are_errors_with_the_function_named() {
     let mut g = Graph::new().unwrap();
     let a = g.add_vertex(Some("a")).unwrap();

@@ -216,8 +216,8 @@ DotContent parse(std::string_view text) {
 
 void read_dot(std::string_view utf8, bool honour_charset, Graph &out) {
     DotContent content = parse(utf8);
-    std::vector<VertexId> ids;
-    ids.reserve(content.names.size());
+    std::vector<const char *> names;
+    names.reserve(content.names.size());
     for (std::string &name : content.names) {
         if (content.latin1 && honour_charset) name = latin1_to_utf8(name);
         if (name.empty()) parse_error("a node has the empty ID \"\"; vertex names must not be empty");
@@ -229,9 +229,12 @@ void read_dot(std::string_view utf8, bool honour_charset, Graph &out) {
         if (!is_valid_utf8(name))
             throw Error(Errc::bad_utf8, "DOT: node ID \"" + printable_utf8(name) +
                                             "\" is not valid UTF-8 (a Latin-1 graph needs charset=latin1)");
-        ids.push_back(out.add_vertex(std::string_view(name), nullptr));
+        names.push_back(name.c_str());
     }
-    for (VertexId &end : content.edges) end = ids[end];
+    // Every name is checked above and cgraph keeps each once: one batch add
+    // (names.size() consecutive ids).
+    const VertexId first = out.add_vertices(names.data(), nullptr, names.size());
+    for (VertexId &end : content.edges) end += first;
     out.connect_many(content.edges.data(), content.edges.size() / 2);
 }
 

@@ -82,9 +82,43 @@ int predicate(uint64_t id, void *ud) {
     return b % 7;  // 6 is not a dag_search_action
 }
 
+// A batch of up to three: all or nothing, and each name found again in one
+// lookup call.
+void add_vertices(Program &p, dag_graph *g) {
+    const size_t count = p.in.below(4);
+    std::string names[3];
+    const char *given[3] = {};
+    for (size_t i = 0; i < count; ++i) {
+        names[i] = p.in.name();
+        if (!p.in.chance(3)) given[i] = names[i].c_str();
+    }
+    const bool no_names = p.in.chance(8);
+    const size_t before = dag_vertex_count(g);
+    uint64_t ids[3] = {};
+    if (FUZZ_CALL(dag_add_vertices(g, no_names ? nullptr : given, nullptr, count, ids, &e)) != DAG_OK) {
+        require(dag_vertex_count(g) == before, "a refused batch added vertices");
+        return;
+    }
+    require(dag_vertex_count(g) == before + count, "a batch added a different count");
+    const char *asked[3];
+    uint64_t expected[3], found[3];
+    size_t named = 0;
+    for (size_t i = 0; i < count; ++i) {
+        require(dag_has_vertex(g, ids[i]) == 1 && (i == 0 || ids[i] == ids[i - 1] + 1), "batch ids");
+        p.saw(ids[i]);
+        if (!no_names && given[i]) {
+            asked[named] = given[i];
+            expected[named++] = ids[i];
+        }
+    }
+    require(FUZZ_CALL(dag_find_vertices(g, asked, named, found, &e)) == DAG_OK, "batch names not looked up");
+    for (size_t i = 0; i < named; ++i) require(found[i] == expected[i], "a batch name found elsewhere");
+}
+
 void add_vertex(Program &p) {
     dag_graph *g = p.graph();
     if (dag_vertex_count(g) >= kMaxVertices) return;
+    if (p.in.chance(4)) return add_vertices(p, g);
     const std::string name = p.in.name();
     const bool unnamed = p.in.chance(3);
     uint64_t id = 0;

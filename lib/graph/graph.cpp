@@ -237,6 +237,8 @@ VertexId Graph::add_vertices(const char *const *names, void *const *users, std::
         }
         ++named;
     }
+    if (count > (*adj_).m_vertices.max_size() - first)
+        throw Error(Errc::invalid_argument, "count " + std::to_string(count) + " is too large: no graph holds that many vertices");
     if (named && first + count > NameTable::npos)
         throw Error(Errc::invalid_argument, "the graph holds too many vertices to name another");
     names_.reserve(names_.size() + named);

@@ -310,6 +310,13 @@ TEST(CapiGraph, AddVerticesAddsNothingWhenOneNameIsRefused) {
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) {
         return dag_add_vertices(g.get(), nullptr, nullptr, SIZE_MAX, nullptr, e);
     });
+    // A count an array could hold, but no graph: refused before anything is
+    // allocated, not a failure inside the vertex array.
+    const std::string big = expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) {
+        return dag_add_vertices(g.get(), nullptr, nullptr, PTRDIFF_MAX / 8, nullptr, e);
+    });
+    EXPECT_NE(big.find("too large"), std::string::npos) << big;
+    EXPECT_EQ(dag_vertex_count(g.get()), 102u);
 }
 
 TEST(CapiGraph, FindVerticesAnswersAsFindVertexDoes) {

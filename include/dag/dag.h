@@ -363,7 +363,7 @@ DAG_API dag_status dag_add_vertex(dag_graph *g, const char *name, void *user_dat
  * @retval DAG_OK                  the vertices were added.
  * @retval DAG_E_NULL_ARGUMENT     `g` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  a name is empty, or `count` is larger than
- *                                 any array.
+ *                                 any array or than a graph can hold.
  * @retval DAG_E_BAD_UTF8          a name is not valid UTF-8.
  * @retval DAG_E_DUPLICATE_NAME    a name is taken, or given twice.
  * @retval DAG_E_BUSY              a walk is running.

@@ -44,6 +44,13 @@ public:
         run_[tail_++] = key;
     }
 
+    // The key pop_min() would return, left in. Precondition: !empty().
+    Key min() noexcept {
+        if (in_bits_ == 0) return run_[head_];
+        const std::size_t k = min_bits();
+        return head_ != tail_ && run_[head_] < k ? run_[head_] : static_cast<Key>(k);
+    }
+
     // Precondition: !empty().
     Key pop_min() noexcept {
         if (in_bits_ == 0) return run_[head_++];

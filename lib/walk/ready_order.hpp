@@ -38,6 +38,13 @@ public:
     // The size as of the last change, readable without the lock that guards
     // every change: a worker deciding whether others have work to go on with.
     std::size_t size_hint() const noexcept { return published_.load(std::memory_order_relaxed); }
+    // Ranked: a vertex's rank, and the smallest rank queued as of the last
+    // change (`none_queued` if no ranked vertex is), read without the lock:
+    // a worker deciding whether a vertex it released starts before
+    // everything queued, so that it may run it itself.
+    static constexpr std::uint32_t none_queued = ~std::uint32_t{0};
+    std::uint32_t rank_of(const Slot *s) const noexcept { return rank_(s); }
+    std::uint32_t best_hint() const noexcept { return best_.load(std::memory_order_relaxed); }
 
     // Room for `extra` more entries; afterwards, pushing that many does not
     // allocate. Strong guarantee. (The ranked part never allocates.)
@@ -96,7 +103,10 @@ private:
         ++in_ranks_;
     }
 
-    void publish() noexcept { published_.store(size(), std::memory_order_relaxed); }
+    void publish() noexcept {
+        published_.store(size(), std::memory_order_relaxed);
+        if (rank_) best_.store(in_ranks_ != 0 ? ranks_->min() : none_queued, std::memory_order_relaxed);
+    }
 
     RankFn rank_;
     ReadyQueue<Slot *> fifo_;
@@ -104,6 +114,7 @@ private:
     std::vector<Slot *> by_rank_;
     std::size_t in_ranks_ = 0;
     std::atomic<std::size_t> published_{0};
+    std::atomic<std::uint32_t> best_{none_queued};
 };
 
 }  // namespace dag::walk_detail

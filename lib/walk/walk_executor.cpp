@@ -592,9 +592,24 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             // up to a batch, while the queue holds enough for every other
             // worker: nobody starves for them, and the lock is taken once a
             // batch instead of once a vertex.
-            if (!hold_ready_ && !ready.empty() &&
-                (ready.size() >= max_batch || queue_.ranked() || queue_.size_hint() < 2 * max_workers_))
+            if (queue_.ranked()) {
+                // The best-ranked vertex it released runs here when nothing
+                // queued outranks it, the rest are queued at once: with one
+                // slot, the order is the one the queue would have given,
+                // and a chain, or a tree's best branch, takes no lock.
+                if (!next && !pull_ && !ready.empty()) next = take_best(ready);
+                if (!next && !pull_ && local.empty()) {
+                    // Whatever comes next comes from the queue: one lock
+                    // hands it the released vertices and takes the best.
+                    next = exchange_best(ready);
+                    clock = -1;
+                    continue;
+                }
+                if (!ready.empty()) push_nonempty(ready);
+            } else if (!hold_ready_ && !ready.empty() &&
+                       (ready.size() >= max_batch || queue_.size_hint() < 2 * max_workers_)) {
                 push_nonempty(ready);
+            }
             if (next && clock >= 0) clock = start_after(*s, *next, clock);
             continue;
         }
@@ -614,6 +629,38 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
     push(ready);
     sec.flush_done();
     return true;
+}
+
+Slot *Executor::exchange_best(std::vector<Slot *> &ready) {
+    Slot *s = nullptr;
+    std::size_t n;
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        queue_.push_back(ready.begin(), ready.end());
+        if (!queue_.empty()) s = queue_.pop_front();
+        n = spawn_locked();
+    }
+    ready.clear();
+    post_workers(n);
+    return s && claim(s) ? s : nullptr;
+}
+
+Slot *Executor::take_best(std::vector<Slot *> &ready) noexcept {
+    auto best = ready.begin();
+    std::uint32_t rank = queue_.rank_of(*best);
+    for (auto it = best + 1; it != ready.end(); ++it)
+        if (const std::uint32_t r = queue_.rank_of(*it); r < rank) {
+            best = it;
+            rank = r;
+        }
+    // The queue's other workers may change its best meanwhile; with one
+    // slot only an outside completion or update can, racing as it would
+    // with a pop.
+    if (rank >= queue_.best_hint() || !claim(*best)) return nullptr;
+    Slot *s = *best;
+    // Erased rather than swapped: unranked vertices keep their order.
+    ready.erase(best);
+    return s;
 }
 
 std::int64_t Executor::start_after(const Slot &s, const Slot &d, std::int64_t end) noexcept {

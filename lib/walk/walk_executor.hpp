@@ -226,6 +226,12 @@ private:
     static std::uint32_t rank_of(const Slot *s) noexcept;
     void worker();
     void push_nonempty(std::vector<Slot *> &ready);
+    // Ranked: claims and removes the best-ranked vertex of `ready` if
+    // nothing queued outranks it; null otherwise.
+    Slot *take_best(std::vector<Slot *> &ready) noexcept;
+    // Ranked, with nothing else to run: queues `ready` and claims the
+    // queue's best under one lock; null if there is none (or it was stale).
+    Slot *exchange_best(std::vector<Slot *> &ready);
     void enter_slowly(SectionFlag *flag);
     // Runs the batch in `local`; false when the worker lost its slot to a
     // pending vertex and could not get another.
@@ -278,7 +284,8 @@ private:
 
     std::mutex mu_;
     // Ranked for a walk with a priority: then a worker takes one vertex at a
-    // time and runs no released dependent before the queue's first.
+    // time, and runs a dependent it released only when that outranks every
+    // vertex queued (take_best).
     ReadyOrder queue_;
     std::size_t active_ = 0;     // workers posted and not yet exited
     std::size_t in_flight_ = 0;  // slots held: by workers, and by pending vertices

@@ -14,6 +14,7 @@
 #endif
 
 #include "graph/error.hpp"
+#include "graph/name_order.hpp"
 #include "algorithms/validate.hpp"
 #include "walk/deadline_wait.hpp"
 #include "walk/walk_executor.hpp"
@@ -65,7 +66,19 @@ void *bulk_alloc(std::size_t bytes) {
 struct Scratch {
     std::size_t bytes = 0;
     walk_detail::BulkArray<unsigned char> memory;
+    // A walk with a priority ranks every vertex (a pass over the edges and
+    // a sort, and 32 bytes a vertex of fresh memory to page in): the next
+    // walk with the same priority and direction takes them over.
+    std::vector<std::uint32_t> ranks;
+    int rank_key = -1;
+    // The name order they were made with: a rename keeps the snapshot.
+    std::weak_ptr<const NameRanks> names;
 };
+
+int rank_key(const WalkOptions &options) {
+    if (options.priority == Priority::none || !options.weights.empty()) return -1;
+    return static_cast<int>(options.priority) * 2 + (options.reverse ? 1 : 0);
+}
 
 }  // namespace
 
@@ -117,10 +130,19 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     w->snap_ = std::move(snap);
     w->reverse_ = options.reverse;
     w->init_slots(options.always_run);
-    if (options.priority != Priority::none) {
-        w->rank_ = walk_detail::rank_vertices(g, *w->snap_, options.reverse, options.priority, options.weights);
-        w->ex_->set_rank_count(w->rank_.size());
+    const int key = rank_key(options);
+    if (options.priority == Priority::none) {
+        w->spare_ranks_ = std::move(w->rank_);
+        w->rank_.clear();
+    } else {
+        std::shared_ptr<const NameRanks> names = name_ranks(g, *w->snap_);
+        if (key < 0 || key != w->rank_key_ || w->rank_.size() != w->snap_->size() || names != w->rank_names_.lock()) {
+            w->rank_ = walk_detail::rank_vertices(g, *w->snap_, options.reverse, options.priority, options.weights);
+            w->rank_key_ = key;
+            w->rank_names_ = names;
+        }
     }
+    if (options.priority != Priority::none) w->ex_->set_rank_count(w->rank_.size());
     if (!options.pools.empty() || !options.pool_needs.empty()) w->ex_->set_pools(w->make_pools(options));
     if (options.retry.retries > 0 || !options.retry.per_vertex.empty()) {
         std::unordered_map<const Slot *, std::size_t> counts;
@@ -210,6 +232,11 @@ Walk::~Walk() {
         auto scratch = std::make_shared<Scratch>();
         scratch->bytes = snap_->size() << slot_shift_;
         scratch->memory = std::move(slot_mem_);
+        if (rank_key_ >= 0) {
+            scratch->ranks = std::move(rank_.empty() ? spare_ranks_ : rank_);
+            scratch->rank_key = rank_key_;
+            scratch->names = rank_names_;
+        }
         graph_->keep_walk_scratch(snap_.get(), std::move(scratch));
     } catch (const std::bad_alloc &) {
         // The arrays are freed with the walk instead.
@@ -233,6 +260,12 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
     if (std::shared_ptr<void> kept = graph_->take_walk_scratch(snap_.get())) {
         auto &scratch = *static_cast<Scratch *>(kept.get());
         if (scratch.bytes == bytes) slot_mem_ = std::move(scratch.memory);
+        // A sub-walk's vertices have no rank.
+        if (is_root()) {
+            rank_ = std::move(scratch.ranks);
+            rank_key_ = scratch.rank_key;
+            rank_names_ = scratch.names;
+        }
     }
     if (!slot_mem_) slot_mem_.reset(static_cast<unsigned char *>(bulk_alloc(bytes)));
     for (Snapshot::Index i = 0; i < n; ++i) {

@@ -2,6 +2,8 @@
 // reference list scheduler on random graphs: among the ready vertices, the
 // longest remaining path (weighted or not) first, ties by name then id; or
 // by name then id alone. Callback and pull walks alike (run_walk).
+#include <algorithm>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <random>
@@ -124,6 +126,85 @@ TEST(WalkPriority, ReverseWalksRankByWhatWaitsInThatDirection) {
 }
 
 TEST(WalkPriority, NameOrderMatchesTheReference) { expect_reference_order(DAG_PRIORITY_NAME, false, false); }
+
+// A walk keeps its ranks for the next walk of the unchanged graph. Walked
+// again and again, with renames (which keep the graph's snapshot), other
+// priorities, directions and weights in between, each walk still starts
+// its vertices in the order the current names give.
+TEST(WalkPriority, RepeatedWalksFollowRenamesBetweenThem) {
+    std::mt19937 rng(77);
+    for (int round = 0; round < 6; ++round) {
+        RandomGraph r = random_graph(rng, 40, 0.12);
+        const dag_walk_priority priorities[] = {DAG_PRIORITY_NONE, DAG_PRIORITY_CRITICAL_PATH, DAG_PRIORITY_NAME};
+        for (int step = 0; step < 30; ++step) {
+            if (rng() % 3 == 0) {
+                const uint64_t v = r.ids[rng() % r.ids.size()];
+                std::optional<std::string> name;
+                if (rng() % 4 != 0) name = std::string(1, static_cast<char>('a' + rng() % 4)) + "r" + std::to_string(step);
+                ASSERT_EQ(dag_set_vertex_name(r.g.get(), v, name ? name->c_str() : nullptr, nullptr), DAG_OK);
+                r.names[v] = name;
+                continue;
+            }
+            const dag_walk_priority priority = priorities[rng() % 3];
+            const bool reverse = rng() % 4 == 0, weighted = rng() % 5 == 0;
+            std::map<uint64_t, uint64_t> weights;
+            std::vector<uint64_t> weight_ids, weight_values;
+            if (weighted)
+                for (uint64_t v : r.ids)
+                    if (rng() % 2 == 0) {
+                        weights[v] = 1 + rng() % 4;
+                        weight_ids.push_back(v);
+                        weight_values.push_back(weights[v]);
+                    }
+            Recorder rec;
+            dag_walk_options o = options(1, 1);
+            o.priority = priority;
+            o.reverse = reverse;
+            o.weight_vertices = weight_ids.data();
+            o.weights = weight_values.data();
+            o.weight_count = weight_ids.size();
+            ReportPtr report;
+            ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_OK);
+            if (priority != DAG_PRIORITY_NONE)
+                ASSERT_EQ(rec.ran(), reference_order(r, priority, reverse, weights))
+                    << "round " << round << ", step " << step;
+            else
+                ASSERT_EQ(rec.ran().size(), r.ids.size());
+        }
+    }
+}
+
+// With several slots the order is the workers' race, but every vertex
+// still starts once, after everything it waits for has finished: a worker
+// that runs a vertex it released itself, or takes the queue's best as it
+// hands back what it released, loses nothing and runs nothing early.
+TEST(WalkPriority, ParallelRankedWalksRunEachVertexOnceAfterItsDependencies) {
+    std::mt19937 rng(99);
+    for (dag_walk_priority priority : {DAG_PRIORITY_CRITICAL_PATH, DAG_PRIORITY_NAME})
+        for (int round = 0; round < 4; ++round) {
+            RandomGraph r = random_graph(rng, 400, 0.01 * (round + 1));
+            std::map<uint64_t, std::atomic<int>> finished;
+            for (uint64_t v : r.ids) finished[v] = 0;
+            std::atomic<int> early{0};
+            Recorder rec;
+            rec.body = [&](dag_walker *, uint64_t v, const char **) {
+                if (auto it = r.deps.find(v); it != r.deps.end())
+                    for (uint64_t d : it->second)
+                        if (finished.at(d).load() != 1) ++early;
+                finished.at(v).fetch_add(1);
+                return DAG_WALK_OK;
+            };
+            dag_walk_options o = options(4, 4);
+            o.priority = priority;
+            ReportPtr report;
+            ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_OK);
+            EXPECT_EQ(early.load(), 0);
+            std::vector<uint64_t> ran = rec.ran();
+            std::sort(ran.begin(), ran.end());
+            EXPECT_EQ(ran, r.ids);
+            EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), r.ids.size());
+        }
+}
 
 // The long branch starts first although its head's name sorts last; once
 // z3 and a have equal paths left, the name decides. By name, a first.

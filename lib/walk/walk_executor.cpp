@@ -45,6 +45,8 @@ thread_local const Executor *current_puller = nullptr;
 // fan-out costs one lock per batch, small enough that blocking callbacks
 // still spread over every worker.
 constexpr std::size_t max_batch = 64;
+// A ranked walk's batches stay small: the best of the queue, not its bulk.
+constexpr std::size_t ranked_batch = 8;
 
 // The kernel picks the TSC for its monotonic clock only once it found it
 // invariant and synchronised across CPUs, which is what comparing timestamps
@@ -462,7 +464,7 @@ void Executor::worker() {
     while (!queue_.empty() && in_flight_ < parallelism_) {
         ++in_flight_;
         std::size_t take =
-            queue_.ranked() ? 1 : std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
+            queue_.ranked() ? ranked_take() : std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
         // The batch runs from the back of `local`; keep queue order.
         local.resize(take);
         for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
@@ -594,18 +596,23 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             // batch instead of once a vertex.
             if (queue_.ranked()) {
                 // The best-ranked vertex it released runs here when nothing
-                // queued outranks it, the rest are queued at once: with one
-                // slot, the order is the one the queue would have given,
-                // and a chain, or a tree's best branch, takes no lock.
-                if (!next && !pull_ && !ready.empty()) next = take_best(ready);
+                // queued outranks it: with one slot, the order is the one
+                // the queue would have given, and a chain, or a tree's best
+                // branch, takes no lock.
+                if (!next && !pull_ && !ready.empty() && local.empty()) next = take_best(ready);
                 if (!next && !pull_ && local.empty()) {
                     // Whatever comes next comes from the queue: one lock
                     // hands it the released vertices and takes the best.
-                    next = exchange_best(ready);
-                    clock = -1;
+                    exchange_best(ready, local);
+                    clock = batch_clock = -1;
                     continue;
                 }
-                if (!ready.empty()) push_nonempty(ready);
+                // With one slot the rest are queued at once, so that the
+                // next choice sees them; with more, they wait here like an
+                // unranked walk's while the others have enough.
+                if (!ready.empty() && (parallelism_ == 1 || ready.size() >= max_batch ||
+                                       queue_.size_hint() < 2 * max_workers_))
+                    push_nonempty(ready);
             } else if (!hold_ready_ && !ready.empty() &&
                        (ready.size() >= max_batch || queue_.size_hint() < 2 * max_workers_)) {
                 push_nonempty(ready);
@@ -631,18 +638,26 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
     return true;
 }
 
-Slot *Executor::exchange_best(std::vector<Slot *> &ready) {
-    Slot *s = nullptr;
+void Executor::exchange_best(std::vector<Slot *> &ready, std::vector<Slot *> &local) {
     std::size_t n;
     {
         std::lock_guard<std::mutex> lk(mu_);
         queue_.push_back(ready.begin(), ready.end());
-        if (!queue_.empty()) s = queue_.pop_front();
+        local.resize(ranked_take());
+        for (std::size_t i = local.size(); i-- > 0;) local[i] = queue_.pop_front();
         n = spawn_locked();
     }
     ready.clear();
     post_workers(n);
-    return s && claim(s) ? s : nullptr;
+}
+
+std::size_t Executor::ranked_take() const noexcept {
+    // One with one slot: the next choice must see what this one releases.
+    // With several, the order is the workers' race anyway, and a few of the
+    // best at a time spare the lock that every worker takes.
+    const std::size_t size = queue_.size();
+    if (parallelism_ == 1) return std::min<std::size_t>(size, 1);
+    return std::min(size, std::clamp<std::size_t>(size / (2 * max_workers_), 1, ranked_batch));
 }
 
 Slot *Executor::take_best(std::vector<Slot *> &ready) noexcept {

@@ -229,9 +229,12 @@ private:
     // Ranked: claims and removes the best-ranked vertex of `ready` if
     // nothing queued outranks it; null otherwise.
     Slot *take_best(std::vector<Slot *> &ready) noexcept;
-    // Ranked, with nothing else to run: queues `ready` and claims the
-    // queue's best under one lock; null if there is none (or it was stale).
-    Slot *exchange_best(std::vector<Slot *> &ready);
+    // Ranked, with nothing else to run: queues `ready` and takes the
+    // queue's best (ranked_take() of them) into `local`, under one lock.
+    void exchange_best(std::vector<Slot *> &ready, std::vector<Slot *> &local);
+    // How many of the queue's best a worker of a ranked walk takes at once.
+    // Called with mu_ held.
+    std::size_t ranked_take() const noexcept;
     void enter_slowly(SectionFlag *flag);
     // Runs the batch in `local`; false when the worker lost its slot to a
     // pending vertex and could not get another.

@@ -596,7 +596,7 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             // batch instead of once a vertex.
             if (queue_.ranked()) {
                 // The best-ranked vertex it released runs here when nothing
-                // queued outranks it: with one slot, the order is the one
+                // queued outranks it: with one worker, the order is the one
                 // the queue would have given, and a chain, or a tree's best
                 // branch, takes no lock.
                 if (!next && !pull_ && !ready.empty() && local.empty()) next = take_best(ready);
@@ -607,10 +607,10 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
                     clock = batch_clock = -1;
                     continue;
                 }
-                // With one slot the rest are queued at once, so that the
+                // With one worker the rest are queued at once, so that the
                 // next choice sees them; with more, they wait here like an
                 // unranked walk's while the others have enough.
-                if (!ready.empty() && (parallelism_ == 1 || ready.size() >= max_batch ||
+                if (!ready.empty() && (max_workers_ == 1 || ready.size() >= max_batch ||
                                        queue_.size_hint() < 2 * max_workers_))
                     push_nonempty(ready);
             } else if (!hold_ready_ && !ready.empty() &&
@@ -652,11 +652,11 @@ void Executor::exchange_best(std::vector<Slot *> &ready, std::vector<Slot *> &lo
 }
 
 std::size_t Executor::ranked_take() const noexcept {
-    // One with one slot: the next choice must see what this one releases.
-    // With several, the order is the workers' race anyway, and a few of the
-    // best at a time spare the lock that every worker takes.
+    // One with one worker: the next choice must see what this one
+    // releases. With several, the order is their race anyway, and a few of
+    // the best at a time spare the lock that every worker takes.
     const std::size_t size = queue_.size();
-    if (parallelism_ == 1) return std::min<std::size_t>(size, 1);
+    if (max_workers_ == 1) return std::min<std::size_t>(size, 1);
     return std::min(size, std::clamp<std::size_t>(size / (2 * max_workers_), 1, ranked_batch));
 }
 

@@ -84,7 +84,7 @@ std::vector<uint64_t> reference_order(const RandomGraph &r, dag_walk_priority pr
     return order;
 }
 
-void expect_reference_order(dag_walk_priority priority, bool reverse, bool weighted) {
+void expect_reference_order(dag_walk_priority priority, bool reverse, bool weighted, size_t parallelism = 1) {
     std::mt19937 rng(1234 + priority * 10 + reverse * 2 + weighted);
     for (int round = 0; round < 40; ++round) {
         std::uniform_int_distribution<int> size(1, 60);
@@ -103,7 +103,7 @@ void expect_reference_order(dag_walk_priority priority, bool reverse, bool weigh
                 }
         }
         Recorder rec;
-        dag_walk_options o = options(1, 1);
+        dag_walk_options o = options(parallelism, 1);
         o.priority = priority;
         o.reverse = reverse;
         o.weight_vertices = weight_ids.data();
@@ -126,6 +126,12 @@ TEST(WalkPriority, ReverseWalksRankByWhatWaitsInThatDirection) {
 }
 
 TEST(WalkPriority, NameOrderMatchesTheReference) { expect_reference_order(DAG_PRIORITY_NAME, false, false); }
+
+// One thread with several slots is still one worker choosing in turn.
+TEST(WalkPriority, OneThreadWithSeveralSlotsKeepsTheOrder) {
+    expect_reference_order(DAG_PRIORITY_CRITICAL_PATH, false, false, 4);
+    expect_reference_order(DAG_PRIORITY_NAME, true, false, 4);
+}
 
 // A walk keeps its ranks for the next walk of the unchanged graph. Walked
 // again and again, with renames (which keep the graph's snapshot), other

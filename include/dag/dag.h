@@ -2259,10 +2259,14 @@ typedef enum dag_failure_policy {
  * priority, the walk's ready vertices start in a total order, so a walk at
  * parallelism 1 (or with one thread) starts its vertices in the same order
  * every time; names compare bytewise, named vertices before unnamed ones.
- * Vertices of sub-walks and vertices added by updates have no rank: they
- * start after every ranked ready vertex, in the order they became ready.
- * The ranks are computed once as the walk starts, in O(V log V + E) time
- * and 4 bytes a vertex.
+ * With several threads and slots the order is kept only roughly: each
+ * worker takes a few of the best ready vertices at a time (at most 8), and
+ * the workers race. Vertices of sub-walks and vertices added by updates
+ * have no rank: they start after every ranked ready vertex, in the order
+ * they became ready. The ranks are computed as the walk starts, in
+ * O(V log V + E) time and 4 bytes a vertex, and kept with the graph: the
+ * next walk with the same priority and direction and no weights takes them
+ * over, until the graph or a vertex name changes.
  * @since 1.3
  */
 typedef enum dag_walk_priority {

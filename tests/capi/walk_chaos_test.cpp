@@ -660,8 +660,11 @@ dag_walk_result Chaos::act(dag_walker *w, uint64_t v, VertexInfo &vi, SubWalk *o
                 q_cv_.notify_one();
             }
             return DAG_WALK_PENDING;
+        case DAG_WALK_CANCELLED:
+            break;  // no plan draws it
     }
-    return DAG_WALK_OK;
+    ADD_FAILURE() << "a plan with result " << p.result;
+    return DAG_WALK_FAILED;
 }
 
 void Chaos::on_event(dag_walker *w, dag_walk_event ev, uint64_t v, dag_vertex_status st, size_t running,

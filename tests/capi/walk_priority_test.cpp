@@ -84,6 +84,18 @@ std::vector<uint64_t> reference_order(const RandomGraph &r, dag_walk_priority pr
     return order;
 }
 
+// One thread; the weights stay owned by the caller.
+dag_walk_options ranked_options(size_t parallelism, dag_walk_priority priority, bool reverse,
+                                const std::vector<uint64_t> &weight_ids, const std::vector<uint64_t> &weight_values) {
+    dag_walk_options o = options(parallelism, 1);
+    o.priority = priority;
+    o.reverse = reverse;
+    o.weight_vertices = weight_ids.data();
+    o.weights = weight_values.data();
+    o.weight_count = weight_ids.size();
+    return o;
+}
+
 void expect_reference_order(dag_walk_priority priority, bool reverse, bool weighted, size_t parallelism = 1) {
     std::mt19937 rng(1234 + priority * 10 + reverse * 2 + weighted);
     for (int round = 0; round < 40; ++round) {
@@ -103,12 +115,7 @@ void expect_reference_order(dag_walk_priority priority, bool reverse, bool weigh
                 }
         }
         Recorder rec;
-        dag_walk_options o = options(parallelism, 1);
-        o.priority = priority;
-        o.reverse = reverse;
-        o.weight_vertices = weight_ids.data();
-        o.weights = weight_values.data();
-        o.weight_count = weight_ids.size();
+        const dag_walk_options o = ranked_options(parallelism, priority, reverse, weight_ids, weight_values);
         ReportPtr report;
         if (parallelism == 1) {
             ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_OK);
@@ -171,12 +178,7 @@ TEST(WalkPriority, RepeatedWalksFollowRenamesBetweenThem) {
                         weight_values.push_back(weights[v]);
                     }
             Recorder rec;
-            dag_walk_options o = options(1, 1);
-            o.priority = priority;
-            o.reverse = reverse;
-            o.weight_vertices = weight_ids.data();
-            o.weights = weight_values.data();
-            o.weight_count = weight_ids.size();
+            const dag_walk_options o = ranked_options(1, priority, reverse, weight_ids, weight_values);
             ReportPtr report;
             ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_OK);
             if (priority != DAG_PRIORITY_NONE)

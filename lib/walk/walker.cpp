@@ -141,8 +141,8 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
             w->rank_key_ = key;
             w->rank_names_ = names;
         }
+        w->ex_->set_rank_count(w->rank_.size());
     }
-    if (options.priority != Priority::none) w->ex_->set_rank_count(w->rank_.size());
     if (!options.pools.empty() || !options.pool_needs.empty()) w->ex_->set_pools(w->make_pools(options));
     if (options.retry.retries > 0 || !options.retry.per_vertex.empty()) {
         std::unordered_map<const Slot *, std::size_t> counts;

@@ -19,7 +19,7 @@ void DynamicOrder::build(const Snapshot &s, std::size_t index_bound) {
         if ((waiting[i] = s.out_degree(i)) == 0) ready.push_back(i);
     for (std::size_t head = 0; head < ready.size(); ++head) {
         const Snapshot::Index i = ready[head];
-        pos_[Graph::index_of(s.ids[i])] = next++;
+        pos_[Graph::index_of(s.id_of(i))] = next++;
         for (const Snapshot::Index *p = s.in_begin(i), *e = s.in_end(i); p != e; ++p)
             if (--waiting[*p] == 0) ready.push_back(*p);
     }

@@ -140,7 +140,7 @@ ComponentIds strongly_connected_components(const Graph &g) {
     ComponentIds out;
     out.offsets = std::move(c.offsets);
     out.ids.reserve(c.members.size());
-    for (Index m : c.members) out.ids.push_back(s->ids[m]);
+    for (Index m : c.members) out.ids.push_back(s->id_of(m));
     return out;
 }
 

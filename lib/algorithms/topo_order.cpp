@@ -44,11 +44,14 @@ struct EmitIndices {
     void operator()(Index v) const { out.push_back(v); }
 };
 
+// `ids` is null where an id is its index plus one (Snapshot::id_table).
 struct EmitIds {
     std::vector<VertexId> &out;
     const VertexId *ids;
-    void prefetch(Index v) const { __builtin_prefetch(ids + v); }
-    void operator()(Index v) const { out.push_back(ids[v]); }
+    void prefetch(Index v) const {
+        if (ids) __builtin_prefetch(ids + v);
+    }
+    void operator()(Index v) const { out.push_back(ids ? ids[v] : VertexId{v} + 1); }
 };
 
 // Kahn's algorithm: free vertices are taken by smallest key; `row` holds
@@ -128,7 +131,7 @@ std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
         const RankedRows &rows = ranks->rows(*s);
         emitted = kahn_by_rank(rows, direction, EmitIds{out, rows.ids.data()});
     } else {
-        emitted = kahn_ranked(*s, nullptr, direction, EmitIds{out, s->ids.data()});
+        emitted = kahn_ranked(*s, nullptr, direction, EmitIds{out, s->id_table()});
     }
     // Kahn's pass stops short of every vertex on or behind a cycle.
     if (emitted != s->size()) require_acyclic(g, *s);

@@ -170,7 +170,7 @@ std::size_t transitive_reduction(Graph &g) {
     const SharedSnapshot s = shared_snapshot(g);
     if (!s.cached) require_acyclic(g, *s);
     const auto edges = redundant_edges(*s);
-    for (const auto &[from, to] : edges) g.disconnect(s->ids[from], s->ids[to]);
+    for (const auto &[from, to] : edges) g.disconnect(s->id_of(from), s->id_of(to));
     return edges.size();
 }
 

@@ -62,7 +62,7 @@ std::vector<VertexId> order_cycle(const Graph &g, const Snapshot &s, const Compo
     const Index *first = c.begin(comp);
     const Index *last = c.end(comp);
     const Index start =
-        *std::min_element(first, last, [&](Index a, Index b) { return shorter_name(g, s.ids[a], s.ids[b]); });
+        *std::min_element(first, last, [&](Index a, Index b) { return shorter_name(g, s.id_of(a), s.id_of(b)); });
 
     // The frames' sorted dependency lists live on one shared stack: a frame
     // owns pending[begin, end) and gives it back when it is popped.
@@ -75,7 +75,7 @@ std::vector<VertexId> order_cycle(const Graph &g, const Snapshot &s, const Compo
     out.reserve(static_cast<std::size_t>(last - first));
     auto open = [&](Index v) {
         seen[v] = 1;
-        out.push_back(s.ids[v]);
+        out.push_back(s.id_of(v));
         const std::size_t begin = pending.size();
         for (const Index *w = s.out_begin(v); w != s.out_end(v); ++w)
             if (*w != v && c.component_of[*w] == c.component_of[start]) pending.push_back(*w);
@@ -114,7 +114,7 @@ void find_cycles(const Graph &g, const Snapshot &s, Validation &v) {
               [&](const auto &a, const auto &b) { return shorter_name(g, a[0], b[0]); });
 
     for (Index i = 0; i < s.size(); ++i)
-        if (std::find(s.out_begin(i), s.out_end(i), i) != s.out_end(i)) v.self_references.push_back(s.ids[i]);
+        if (std::find(s.out_begin(i), s.out_end(i), i) != s.out_end(i)) v.self_references.push_back(s.id_of(i));
     std::sort(v.self_references.begin(), v.self_references.end(),
               [&](VertexId a, VertexId b) { return printed_before(g, a, b); });
 }
@@ -138,7 +138,7 @@ VertexId check_root(const Graph &g, const Snapshot &s, Validation &v) {
     std::vector<Index> roots;
     for (Index i = 0; i < s.size(); ++i)
         if (s.in_degree(i) == 0) roots.push_back(i);
-    if (roots.size() == 1) return s.ids[roots[0]];
+    if (roots.size() == 1) return s.id_of(roots[0]);
     if (roots.empty()) {
         v.root_problem = "no roots found";
         v.root_errc = Errc::no_root;
@@ -146,7 +146,7 @@ VertexId check_root(const Graph &g, const Snapshot &s, Validation &v) {
     }
     // Sorted as printed: an unnamed vertex prints as its id.
     std::vector<VertexId> ids(roots.size());
-    for (std::size_t i = 0; i < roots.size(); ++i) ids[i] = s.ids[roots[i]];
+    for (std::size_t i = 0; i < roots.size(); ++i) ids[i] = s.id_of(roots[i]);
     std::sort(ids.begin(), ids.end(), [&](VertexId a, VertexId b) { return printed_before(g, a, b); });
     std::string msg = "multiple roots: ";
     for (std::size_t i = 0; i < ids.size(); ++i) {

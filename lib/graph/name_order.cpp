@@ -51,7 +51,7 @@ const RankedRows &NameRanks::rows(const Snapshot &s) const {
         renumber(*this, s.out_offsets, s.out_targets, built.out_offsets, built.out_targets);
         renumber(*this, s.in_offsets, s.in_sources, built.in_offsets, built.in_sources);
         built.ids.resize(by_rank.size());
-        for (std::size_t k = 0; k < by_rank.size(); ++k) built.ids[k] = s.ids[by_rank[k]];
+        for (std::size_t k = 0; k < by_rank.size(); ++k) built.ids[k] = s.id_of(by_rank[k]);
         rows_ = std::move(built);
     });
     return rows_;

@@ -24,8 +24,13 @@ Snapshot freeze(const Graph &g) {
         throw Error(Errc::invalid_argument, "graph too large for a snapshot (2^32 - 2 vertices or edges at most)");
 
     Snapshot s;
-    s.ids.resize(n);
-    s.dense.resize(bound);
+    s.count_ = n;
+    s.bound_ = bound;
+    const bool identity = n == bound;
+    if (!identity) {
+        s.ids_.resize(n);
+        s.dense_.resize(bound);
+    }
     s.out_offsets.resize(n + 1);
     s.in_offsets.resize(n + 1);
     s.out_targets.resize(m);
@@ -44,11 +49,13 @@ Snapshot freeze(const Graph &g) {
         }
         const VertexProps &p = adj[v];
         if (!p.alive) {
-            s.dense[v] = Snapshot::npos;
+            s.dense_[v] = Snapshot::npos;
             continue;
         }
-        s.dense[v] = i;
-        s.ids[i] = Graph::id_of(v);
+        if (!identity) {
+            s.dense_[v] = i;
+            s.ids_[i] = Graph::id_of(v);
+        }
         for (const auto &e : adj.out_edge_list(v)) *out++ = static_cast<Index>(e.get_target());
         for (const auto &e : rev.out_edge_list(v)) *in++ = static_cast<Index>(e.get_target());
         ++i;
@@ -56,9 +63,9 @@ Snapshot freeze(const Graph &g) {
         s.in_offsets[i] = static_cast<Index>(in - in_first);
     }
     // Without removed vertices graph indices are dense indices already.
-    if (n != bound) {
-        for (Index &t : s.out_targets) t = s.dense[t];
-        for (Index &t : s.in_sources) t = s.dense[t];
+    if (!identity) {
+        for (Index &t : s.out_targets) t = s.dense_[t];
+        for (Index &t : s.in_sources) t = s.dense_[t];
     }
     return s;
 }

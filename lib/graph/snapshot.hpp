@@ -19,8 +19,6 @@ namespace dag {
 struct Snapshot {
     using Index = std::uint32_t;
 
-    HugeVector<VertexId> ids;            // dense index -> vertex id, ascending
-    HugeVector<Index> dense;             // graph index (id - 1) -> dense index, or npos
     HugeVector<Index> out_offsets;       // n + 1 entries
     HugeVector<Index> out_targets;       // dependencies of each vertex
     HugeVector<Index> in_offsets;        // n + 1 entries
@@ -28,13 +26,18 @@ struct Snapshot {
 
     static constexpr Index npos = ~Index{0};
 
-    std::size_t size() const noexcept { return ids.size(); }
+    std::size_t size() const noexcept { return count_; }
     std::size_t edge_count() const noexcept { return out_targets.size(); }
 
     // Dense index of a live vertex id; npos for an id the snapshot lacks.
     Index index_of(VertexId id) const noexcept {
-        return id == no_vertex || id > dense.size() ? npos : dense[id - 1];
+        if (id == no_vertex || id > bound_) return npos;
+        return dense_.empty() ? static_cast<Index>(id - 1) : dense_[id - 1];
     }
+    VertexId id_of(Index i) const noexcept { return ids_.empty() ? VertexId{i} + 1 : ids_[i]; }
+    // The id of each dense index in order, or nullptr where the id is the
+    // index plus one (id_of).
+    const VertexId *id_table() const noexcept { return ids_.empty() ? nullptr : ids_.data(); }
 
     const Index *out_begin(Index v) const noexcept { return out_targets.data() + out_offsets[v]; }
     const Index *out_end(Index v) const noexcept { return out_targets.data() + out_offsets[v + 1]; }
@@ -42,6 +45,16 @@ struct Snapshot {
     const Index *in_end(Index v) const noexcept { return in_sources.data() + in_offsets[v + 1]; }
     Index out_degree(Index v) const noexcept { return out_offsets[v + 1] - out_offsets[v]; }
     Index in_degree(Index v) const noexcept { return in_offsets[v + 1] - in_offsets[v]; }
+
+private:
+    friend Snapshot freeze(const Graph &g);
+    // A graph that never lost a vertex numbers its vertices densely
+    // already: both tables would be the identity (12 bytes a vertex), so
+    // they stay empty and the accessors compute it.
+    HugeVector<VertexId> ids_;  // dense index -> vertex id, ascending
+    HugeVector<Index> dense_;   // graph index (id - 1) -> dense index, or npos
+    std::size_t count_ = 0;
+    std::size_t bound_ = 0;
 };
 
 // Builds the snapshot in O(V + E), in one pass over the vertex records.

@@ -54,7 +54,7 @@ std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, b
     std::size_t unnamed = 0, named_from = n;  // the ranks of named vertices are a suffix
     while (unnamed < named_from) {
         const std::size_t mid = unnamed + (named_from - unnamed) / 2;
-        if (g.name(snap.ids[names->by_rank[mid]]))
+        if (g.name(snap.id_of(names->by_rank[mid])))
             named_from = mid;
         else
             unnamed = mid + 1;

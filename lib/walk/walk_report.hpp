@@ -58,7 +58,7 @@ private:
     static constexpr std::uint8_t ran_flag = 0x80;
 
     VertexId id_at(std::size_t i) const noexcept {
-        return i < frozen_ ? snap_->ids[i] : added_ids_[i - frozen_];
+        return i < frozen_ ? snap_->id_of(i) : added_ids_[i - frozen_];
     }
 
     // The frozen vertices' ids come from the walk's snapshot, then those

@@ -251,7 +251,7 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
     slot_shift_ = timed ? 5 : 4;
     const std::size_t bytes = n << slot_shift_;
     frozen_bytes_ = bytes;
-    frozen_ids_ = snap_->ids.data();
+    frozen_ids_ = snap_->id_table();
     const Snapshot &f = *snap_;
     waiter_offsets_ = reverse_ ? f.out_offsets.data() : f.in_offsets.data();
     waiter_rows_ = reverse_ ? f.out_targets.data() : f.in_sources.data();

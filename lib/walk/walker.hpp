@@ -155,7 +155,8 @@ private:
     }
     VertexId id_of(const Slot &s) const noexcept {
         const Snapshot::Index i = index_of(s);
-        return i != Snapshot::npos ? frozen_ids_[i] : static_cast<const walk_detail::ExtraSlot &>(s).id;
+        if (i == Snapshot::npos) return static_cast<const walk_detail::ExtraSlot &>(s).id;
+        return frozen_ids_ ? frozen_ids_[i] : VertexId{i} + 1;
     }
     static VertexStatus status_of(const Slot &s) noexcept {
         return walk_detail::status_of(s.word.load(std::memory_order_acquire));
@@ -186,7 +187,7 @@ private:
     void prefetch_for_run(const Slot &s) const noexcept {
         const Snapshot::Index i = index_of(s);
         if (i == Snapshot::npos) return;
-        __builtin_prefetch(frozen_ids_ + i);
+        if (frozen_ids_) __builtin_prefetch(frozen_ids_ + i);
         __builtin_prefetch(waiter_offsets_ + i);
     }
     // How many vertices a frozen vertex waited for when the walk began.
@@ -231,7 +232,7 @@ private:
     // vertex: the frozen arrays' addresses, read through snap_ and the
     // direction every time, cost a chain a tenth more.
     std::size_t frozen_bytes_ = 0;  // snap_->size() << slot_shift_
-    const VertexId *frozen_ids_ = nullptr;
+    const VertexId *frozen_ids_ = nullptr;  // Snapshot::id_table()
     const Snapshot::Index *waiter_offsets_ = nullptr, *waiter_rows_ = nullptr;
     const Snapshot::Index *waited_offsets_ = nullptr, *waited_rows_ = nullptr;
     std::deque<walk_detail::ExtraSlot> extra_;  // added by updates; deque keeps addresses stable

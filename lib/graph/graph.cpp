@@ -194,12 +194,11 @@ void Graph::drop_name(Vertex v, bool retire) noexcept {
 }
 
 namespace {
-VertexProps props_of(const char *stored, std::optional<std::string_view> name, void *user) {
+VertexProps props_of(const char *stored, std::optional<std::string_view> name) {
     VertexProps p;
     p.name = stored;
     p.name_size = stored ? static_cast<std::uint32_t>(name->size()) : 0;
     p.alive = true;
-    p.user = user;
     return p;
 }
 }  // namespace
@@ -210,7 +209,7 @@ VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
     Vertex v = boost::num_vertices(*adj_);
     const char *stored = name ? claim_name(*name, v) : nullptr;
     try {
-        append_vertex(props_of(stored, name, user));
+        append_vertex(props_of(stored, name), user);
     } catch (...) {
         if (stored) {
             names_.erase(std::string_view(stored, name->size()));
@@ -277,9 +276,8 @@ VertexId Graph::add_vertices(const char *const *names, void *const *users, std::
                 props.name = stored;
                 props.name_size = static_cast<std::uint32_t>(size);
                 props.alive = true;
-                props.user = users ? users[i] : nullptr;
                 try {
-                    append_vertex(props);
+                    append_vertex(props, users ? users[i] : nullptr);
                 } catch (...) {
                     if (stored) {
                         names_.erase(std::string_view(stored, size));
@@ -311,10 +309,10 @@ void Graph::find_many(const std::string_view *names, std::size_t count, VertexId
     }
 }
 
-void Graph::append_vertex(const VertexProps &props) {
+void Graph::append_vertex(const VertexProps &props, void *user) {
     boost::add_vertex(props, *adj_);
     try {
-        boost::add_vertex(*in_);
+        boost::add_vertex(ReverseProps{user}, *in_);
     } catch (...) {
         (*adj_).m_vertices.pop_back();
         throw;
@@ -354,6 +352,7 @@ void Graph::remove_vertex(VertexId id) {
     unlink(v);
     drop_name(v);
     (*adj_)[v] = VertexProps{};
+    (*in_)[v] = ReverseProps{};
     --live_;
 }
 
@@ -376,7 +375,7 @@ void Graph::set_name(VertexId id, std::optional<std::string_view> name) {
     }
 }
 
-void Graph::set_user(VertexId id, void *user) { (*adj_)[checked(id)].user = user; }
+void Graph::set_user(VertexId id, void *user) { (*in_)[checked(id)].user = user; }
 
 VertexId Graph::find(std::string_view name) const {
     const std::uint32_t v = names_.find(name);
@@ -390,7 +389,7 @@ std::optional<std::string_view> Graph::name(VertexId id) const {
     return p.name_view();
 }
 
-void *Graph::user(VertexId id) const { return (*adj_)[checked(id)].user; }
+void *Graph::user(VertexId id) const { return (*in_)[checked(id)].user; }
 
 std::string Graph::display_name(VertexId id) const {
     const std::optional<std::string_view> n = name(id);
@@ -555,7 +554,7 @@ std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &ver
             const Vertex v = boost::num_vertices(*adj_);
             const char *stored = nv.name ? claim_name(*nv.name, v) : nullptr;
             try {
-                append_vertex(props_of(stored, nv.name, nv.user));
+                append_vertex(props_of(stored, nv.name), nv.user);
             } catch (...) {
                 if (stored) {
                     names_.erase(std::string_view(stored, nv.name->size()));
@@ -588,6 +587,7 @@ std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &ver
         unlink(v);
         drop_name(v, true);
         (*adj_)[v] = VertexProps{};
+        (*in_)[v] = ReverseProps{};
         --live_;
     }
     return ids;
@@ -693,7 +693,7 @@ void Graph::subsume(const Graph &other) {
                     continue;
                 }
             }
-            map[v] = index_of(add_vertex(p.name ? std::optional<std::string_view>(p.name_view()) : std::nullopt, p.user));
+            map[v] = index_of(add_vertex(p.name ? std::optional<std::string_view>(p.name_view()) : std::nullopt, (*other.in_)[v].user));
         }
         for (Vertex v = 0, n = other.index_bound(); v < n; ++v) {
             for (auto [it, end] = boost::adjacent_vertices(v, *other.adj_); it != end; ++it) {

@@ -45,9 +45,15 @@ struct VertexProps {
     const char *name = nullptr;
     std::uint32_t name_size = 0;
     bool alive = false;
-    void *user = nullptr;
 
     std::string_view name_view() const noexcept { return name ? std::string_view(name, name_size) : std::string_view(); }
+};
+
+// The caller's pointer lives in the dependents list's vertex record: an
+// empty property there would take 8 bytes of padding a vertex, and in
+// VertexProps the pointer would take 8 more.
+struct ReverseProps {
+    void *user = nullptr;
 };
 
 // The edge property of both lists: none, and stored as none (see below).
@@ -82,7 +88,8 @@ namespace dag {
 // Dependencies: vertex v's out-edges are the vertices v depends on.
 using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, VertexProps, NoEdgeProps>;
 // Dependents: vertex v's out-edges here are the vertices that depend on v.
-using ReverseList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property, NoEdgeProps>;
+using ReverseList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, ReverseProps, NoEdgeProps>;
+static_assert(sizeof(VertexProps) == 16, "a vertex record of the dependencies list holds its name and state only");
 using Vertex = AdjacencyList::vertex_descriptor;
 static_assert(sizeof(AdjacencyList::StoredEdge) == sizeof(Vertex), "an edge entry holds its target only");
 
@@ -249,7 +256,7 @@ private:
     // Removes the edge a -> b, which must be present. Never throws.
     void remove_edge_index(Vertex a, Vertex b) noexcept;
     // Appends a vertex record to both lists; all-or-nothing.
-    void append_vertex(const VertexProps &props);
+    void append_vertex(const VertexProps &props, void *user);
     // Drops the last vertex record, which has no edges, from both lists.
     void pop_vertex() noexcept;
     // Stores a checked name for vertex v; throws Errc::duplicate_name.

@@ -185,6 +185,36 @@ TEST(Graph, SubsumeMergesByName) {
     EXPECT_EQ(code_of([&] { g.subsume(g); }), Errc::invalid_argument);
 }
 
+// User data is kept apart from the vertex's name and state (in the
+// dependents list's record): it must follow its vertex through every way of
+// adding one and survive its neighbours' removal.
+TEST(Graph, UserDataFollowsItsVertex) {
+    Graph g;
+    int tags[5] = {};
+    const VertexId a = g.add_vertex("a", &tags[0]);
+    const char *names[] = {"b", nullptr, "d"};
+    void *users[] = {&tags[1], &tags[2], nullptr};
+    const VertexId b = g.add_vertices(names, users, 3);
+    const VertexId e = g.add_vertex(std::nullopt, &tags[4]);
+    g.connect(b, a);
+    g.connect(e, b);
+    g.remove_vertex(a);
+    EXPECT_EQ(g.user(b), &tags[1]);
+    EXPECT_EQ(g.user(b + 1), &tags[2]);
+    EXPECT_EQ(g.user(b + 2), nullptr);
+    EXPECT_EQ(g.user(e), &tags[4]);
+    EXPECT_EQ(code_of([&] { g.user(a); }), Errc::unknown_vertex);
+    g.set_user(b + 2, &tags[3]);
+    const VertexId f = g.add_vertices(nullptr, nullptr, 1);
+    EXPECT_EQ(g.user(f), nullptr);
+    Graph copy(g);
+    EXPECT_EQ(copy.user(b + 2), &tags[3]);
+    Graph merged;
+    merged.subsume(g);
+    EXPECT_EQ(merged.user(merged.find("b")), &tags[1]);
+    EXPECT_EQ(merged.user(merged.find("d")), &tags[3]);
+}
+
 TEST(Graph, MutationDuringWalkIsBusy) {
     Graph g;
     auto a = g.add_vertex("a", nullptr);

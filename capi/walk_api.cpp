@@ -196,13 +196,17 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
 }
 
 // A callback walk, or a pull walk without one (dag_walk_begin).
+// `times_unseen`: nobody can read the walk's timestamps (dag_walk without a
+// report): they are not taken, which saves two clock reads and 16 bytes a
+// vertex.
 std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options *opts,
-                                  bool pull = false) {
+                                  bool pull = false, bool times_unseen = false) {
     require(g, "g");
     if (!callback && !pull) throw ApiError{DAG_E_NULL_ARGUMENT, "argument 'callback' is NULL"};
     const dag_walk_options given = caller_options(opts);
     dag::WalkOptions options = read_options(&given);
     options.pull = pull;
+    if (times_unseen) options.timestamps = false;
     auto h = std::make_unique<dag_walker>();
     h->graph_hold.take(g);
     h->callback = callback;
@@ -293,7 +297,7 @@ dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data, const d
                     dag_walk_report **out_report, dag_error **err) {
     if (out_report) *out_report = nullptr;
     return guard(__func__, err, [&] {
-        std::unique_ptr<dag_walker> h = start(g, callback, user_data, opts);
+        std::unique_ptr<dag_walker> h = start(g, callback, user_data, opts, false, !out_report);
         finish(*h->root, *h, out_report);
     });
 }

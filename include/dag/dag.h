@@ -2481,7 +2481,8 @@ typedef struct dag_walk_options {
     /**
      * Non-zero (default): record each vertex's start and end time (up to two
      * clock reads per vertex). Zero leaves them 0 in the report, for walks of
-     * very cheap callbacks.
+     * very cheap callbacks. dag_walk() without a report takes none (since
+     * 1.3).
      */
     int timestamps;
     /**
@@ -2651,7 +2652,10 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *                     DAG_OK, DAG_E_WALK_FAILED, DAG_E_CANCELLED and
  *                     DAG_E_CALLBACK from a callback or the observer. Set to
  *                     NULL on the other errors (thread_start's
- *                     DAG_E_CALLBACK included: no walk ran).
+ *                     DAG_E_CALLBACK included: no walk ran). Since 1.3,
+ *                     a walk without one takes no timestamps, whatever
+ *                     opts->timestamps says: nothing could read them (two
+ *                     clock reads and 16 bytes a vertex saved).
  * @param err          NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  every vertex finished ok.
  * @retval DAG_E_WALK_FAILED       at least one callback failed (the message

@@ -46,6 +46,38 @@ TEST(WalkApi, RunsDependenciesFirstAndReportsEveryVertex) {
     EXPECT_EQ(dag_connect(g.get(), a, c, nullptr), DAG_OK);
 }
 
+// dag_walk without a report takes no timestamps, so its slots are half the
+// size: a walk with a report after it (and one without after that, on the
+// arrays the graph kept) must still time every vertex.
+TEST(WalkApi, WalksWithAndWithoutAReportTakeTurns) {
+    auto g = new_graph();
+    std::vector<uint64_t> chain;
+    for (int i = 0; i < 8; ++i) {
+        chain.push_back(add(g.get(), ("v" + std::to_string(i)).c_str()));
+        if (i) ASSERT_EQ(dag_connect(g.get(), chain[i], chain[i - 1], nullptr), DAG_OK);
+    }
+    const auto callback = [](dag_walker *, uint64_t, const char **, void *) noexcept {
+        std::this_thread::sleep_for(1ms);
+        return DAG_WALK_OK;
+    };
+    const dag_walk_options o = options();
+    for (int round = 0; round < 2; ++round) {
+        ASSERT_EQ(dag_walk(g.get(), callback, nullptr, &o, nullptr, nullptr), DAG_OK);
+        dag_walk_report *raw = nullptr;
+        ASSERT_EQ(dag_walk(g.get(), callback, nullptr, &o, &raw, nullptr), DAG_OK);
+        ReportPtr report(raw);
+        int64_t previous_end = 0;
+        for (uint64_t v : chain) {
+            int64_t start = 0, end = 0;
+            ASSERT_EQ(dag_walk_report_vertex(report.get(), v, nullptr, nullptr, &start, &end, nullptr), DAG_OK);
+            EXPECT_GT(start, 0) << "round " << round << ", vertex " << v;
+            EXPECT_GE(start, previous_end) << "round " << round << ", vertex " << v;
+            EXPECT_GE(end - start, 1000000) << "round " << round << ", vertex " << v << " slept 1 ms";
+            previous_end = end;
+        }
+    }
+}
+
 TEST(WalkApi, ReverseRunsDependentsFirst) {
     auto g = new_graph();
     uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");

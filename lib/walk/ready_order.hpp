@@ -1,8 +1,9 @@
 // The executor's ready vertices in the order they start: first in, first
 // out (ReadyQueue), or, for a walk with a priority (walk_priority.hpp), the
-// smallest rank first (a RankQueue: a few words a push and a pop where a
-// binary heap of a 10^6-vertex walk's ready vertices sifted through cache
-// misses), then the unranked first in, first out.
+// smallest rank first, then the unranked first in, first out. The ranked
+// part is a RankedSlots sized by the walk, or, where a walk's only worker
+// keeps what it releases itself and only other threads queue ranked
+// vertices here, a RankHeap of those few.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +13,8 @@
 #include <memory>
 #include <vector>
 
-#include "algorithms/rank_queue.hpp"
+#include "walk/rank_heap.hpp"
+#include "walk/ranked_slots.hpp"
 #include "walk/ready_queue.hpp"
 #include "walk/walk_state.hpp"
 
@@ -25,16 +27,16 @@ public:
     explicit ReadyOrder(RankFn rank) noexcept : rank_(rank) {}
 
     // The ranks a walk with a priority hands out are distinct and below
-    // `n` (walk_priority.hpp): they index a RankQueue and a table of the
-    // queued vertex of each rank. Called once, before the first push.
-    void set_rank_count(std::size_t n) {
-        ranks_ = std::make_unique<RankQueue>(n);
-        by_rank_.assign(n, nullptr);
+    // `n` (walk_priority.hpp). `few`: only a few ranked vertices are ever
+    // queued here at once. Called once, before the first push.
+    void set_rank_count(std::size_t n, bool few) {
+        if (!few) bulk_ = std::make_unique<RankedSlots<Slot>>(n);
+        rank_count_ = n;
     }
 
     bool ranked() const noexcept { return rank_ != nullptr; }
     bool empty() const noexcept { return size() == 0; }
-    std::size_t size() const noexcept { return in_ranks_ + fifo_.size(); }
+    std::size_t size() const noexcept { return ranked_size() + fifo_.size(); }
     // The size as of the last change, readable without the lock that guards
     // every change: a worker deciding whether others have work to go on with.
     std::size_t size_hint() const noexcept { return published_.load(std::memory_order_relaxed); }
@@ -44,11 +46,17 @@ public:
     // everything queued, so that it may run it itself.
     static constexpr std::uint32_t none_queued = ~std::uint32_t{0};
     std::uint32_t rank_of(const Slot *s) const noexcept { return rank_(s); }
+    // Whether `rank` is one a ranked vertex has (the others start after every
+    // ranked one, first in first out). Fixed before the first push.
+    bool has_rank(std::uint32_t rank) const noexcept { return rank < rank_count_; }
     std::uint32_t best_hint() const noexcept { return best_.load(std::memory_order_relaxed); }
 
     // Room for `extra` more entries; afterwards, pushing that many does not
-    // allocate. Strong guarantee. (The ranked part never allocates.)
-    void reserve_more(std::size_t extra) { fifo_.reserve_more(extra); }
+    // allocate. Strong guarantee.
+    void reserve_more(std::size_t extra) {
+        fifo_.reserve_more(extra);
+        if (rank_ && !bulk_) few_.reserve_more(extra);
+    }
 
     template <class It>
     void push_back(It first, It last) {
@@ -56,7 +64,7 @@ public:
             fifo_.push_back(first, last);
             return publish();
         }
-        fifo_.reserve_more(static_cast<std::size_t>(last - first));  // nothing below throws
+        reserve_more(static_cast<std::size_t>(last - first));  // nothing below throws
         for (; first != last; ++first) push_ranked(*first);
         publish();
     }
@@ -74,45 +82,43 @@ public:
 
     Slot *pop_front() noexcept {
         Slot *s;
-        if (in_ranks_ != 0) {
-            const RankQueue::Key r = ranks_->pop_min();
-            s = by_rank_[r];
-            by_rank_[r] = nullptr;
-            --in_ranks_;
-        } else {
+        if (bulk_ && !bulk_->empty())
+            s = bulk_->pop();
+        else if (!few_.empty())
+            s = few_.pop();
+        else
             s = fifo_.pop_front();
-        }
         publish();
         return s;
     }
 
 private:
+    std::size_t ranked_size() const noexcept { return bulk_ ? bulk_->size() : few_.size(); }
+
     // Vertices without a rank (of sub-walks, or added by updates) start
     // after every ranked one, first in first out. A vertex queued again
     // while its entry still waits (an update held it back and released it)
-    // keeps that entry: it is claimed once either way.
+    // may be claimed from either entry, once.
     void push_ranked(Slot *s) noexcept {
         const std::uint32_t r = rank_(s);
-        if (r >= by_rank_.size()) {
+        if (r >= rank_count_)
             fifo_.push_back(&s, &s + 1);
-            return;
-        }
-        if (by_rank_[r]) return;
-        by_rank_[r] = s;
-        ranks_->push(r);
-        ++in_ranks_;
+        else if (bulk_)
+            bulk_->push(r, s);
+        else
+            few_.push(r, s);
     }
 
     void publish() noexcept {
         published_.store(size(), std::memory_order_relaxed);
-        if (rank_) best_.store(in_ranks_ != 0 ? ranks_->min() : none_queued, std::memory_order_relaxed);
+        if (rank_) best_.store(bulk_ ? bulk_->min_rank() : few_.min_rank(), std::memory_order_relaxed);
     }
 
     RankFn rank_;
     ReadyQueue<Slot *> fifo_;
-    std::unique_ptr<RankQueue> ranks_;
-    std::vector<Slot *> by_rank_;
-    std::size_t in_ranks_ = 0;
+    std::size_t rank_count_ = 0;
+    std::unique_ptr<RankedSlots<Slot>> bulk_;
+    RankHeap<Slot *> few_;
     std::atomic<std::size_t> published_{0};
     std::atomic<std::uint32_t> best_{none_queued};
 };

@@ -45,8 +45,6 @@ thread_local const Executor *current_puller = nullptr;
 // fan-out costs one lock per batch, small enough that blocking callbacks
 // still spread over every worker.
 constexpr std::size_t max_batch = 64;
-// A ranked walk's batches stay small: the best of the queue, not its bulk.
-constexpr std::size_t ranked_batch = 8;
 
 // The kernel picks the TSC for its monotonic clock only once it found it
 // invariant and synchronised across CPUs, which is what comparing timestamps
@@ -111,6 +109,7 @@ Executor::Executor(const WalkOptions &options)
       t0_(std::chrono::steady_clock::now()),
       tsc0_(tsc_ ? read_tsc_ordered() : 0),
       queue_(options.priority != Priority::none ? &Executor::rank_of : nullptr),
+      solo_ranked_(options.priority != Priority::none && max_workers_ == 1 && !pull_),
       flags_(new SectionFlag[max_workers_]) {
     free_flags_.reserve(max_workers_);
     for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
@@ -213,7 +212,8 @@ void Executor::set_pools(std::unique_ptr<Pools> pools) { pools_ = std::move(pool
 
 void Executor::set_rank_count(std::size_t n) {
     std::lock_guard<std::mutex> lk(mu_);
-    queue_.set_rank_count(n);
+    queue_.set_rank_count(n, solo_ranked_);
+    if (solo_ranked_) solo_ = std::make_unique<RankedSlots<Slot>>(n);
 }
 
 std::uint32_t Executor::rank_of(const Slot *s) noexcept { return s->walk->rank_of(*s); }
@@ -443,13 +443,15 @@ void Executor::push_nonempty(std::vector<Slot *> &ready) {
     post_workers(n);
 }
 
-void Executor::release_slot() {
+void Executor::release_slot(std::vector<Slot *> &ready) {
     std::size_t n;
     {
         std::lock_guard<std::mutex> lk(mu_);
+        queue_.push_back(ready.begin(), ready.end());
         --in_flight_;
         n = spawn_locked();
     }
+    ready.clear();
     post_workers(n);
 }
 
@@ -464,7 +466,7 @@ void Executor::worker() {
     while (!queue_.empty() && in_flight_ < parallelism_) {
         ++in_flight_;
         std::size_t take =
-            queue_.ranked() ? ranked_take() : std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
+            queue_.ranked() ? ranked_take(sec.ranked_batch()) : std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
         // The batch runs from the back of `local`; keep queue order.
         local.resize(take);
         for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
@@ -568,10 +570,21 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
     // taken: any end read in order after that will do.
     std::int64_t clock = -1, batch_clock = -1;
     Slot *next = nullptr;
-    while (next || !local.empty()) {
+    while (next || !local.empty() || (solo_ && !solo_->empty())) {
         Slot *s = next;
         next = nullptr;
-        if (!s) {
+        if (!s && local.empty()) {
+            // Only solo_ holds work (a ranked walk's one worker), and
+            // something queued outranked it as the last vertex ended.
+            if (!(s = take_solo(false))) {
+                exchange_best(sec, ready, local);
+                clock = batch_clock = -1;
+                // The hint was stale: nothing was queued after all.
+                if (local.empty()) next = take_solo(true);
+                continue;
+            }
+            clock = -1;
+        } else if (!s) {
             s = local.back();
             local.pop_back();
             // An update may have made it wait for a vertex that ended after
@@ -594,7 +607,16 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             // up to a batch, while the queue holds enough for every other
             // worker: nobody starves for them, and the lock is taken once a
             // batch instead of once a vertex.
-            if (queue_.ranked()) {
+            if (solo_ranked_) {
+                // As below, with the queue's part kept here: the released
+                // vertices wait in solo_, and the lock is taken only when
+                // something queued (from another thread) outranks them all.
+                const bool wanted = !next && local.empty();
+                if (Slot *best = keep_solo(ready, wanted))
+                    next = best;
+                else if (wanted)
+                    next = take_solo(false);
+            } else if (queue_.ranked()) {
                 // The best-ranked vertex it released runs here when nothing
                 // queued outranks it: with one worker, the order is the one
                 // the queue would have given, and a chain, or a tree's best
@@ -603,7 +625,7 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
                 if (!next && !pull_ && local.empty()) {
                     // Whatever comes next comes from the queue: one lock
                     // hands it the released vertices and takes the best.
-                    exchange_best(ready, local);
+                    exchange_best(sec, ready, local);
                     clock = batch_clock = -1;
                     continue;
                 }
@@ -626,6 +648,8 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             ++in_flight_;
             continue;
         }
+        if (solo_)
+            while (!solo_->empty()) ready.push_back(solo_->pop());
         queue_.push_back(ready.begin(), ready.end());
         ready.clear();
         queue_.push_front(local.rbegin(), local.rend());
@@ -638,12 +662,14 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
     return true;
 }
 
-void Executor::exchange_best(std::vector<Slot *> &ready, std::vector<Slot *> &local) {
+void Executor::exchange_best(Section &sec, std::vector<Slot *> &ready, std::vector<Slot *> &local) {
+    RankedBatch &batch = sec.ranked_batch();
+    if (max_workers_ > 1) batch.taken(std::chrono::steady_clock::now());
     std::size_t n;
     {
         std::lock_guard<std::mutex> lk(mu_);
         queue_.push_back(ready.begin(), ready.end());
-        local.resize(ranked_take());
+        local.resize(ranked_take(batch));
         for (std::size_t i = local.size(); i-- > 0;) local[i] = queue_.pop_front();
         n = spawn_locked();
     }
@@ -651,13 +677,52 @@ void Executor::exchange_best(std::vector<Slot *> &ready, std::vector<Slot *> &lo
     post_workers(n);
 }
 
-std::size_t Executor::ranked_take() const noexcept {
+Slot *Executor::keep_solo(std::vector<Slot *> &ready, bool take) {
+    // The best of `ready` is set aside while the rest go to solo_: a chain's
+    // next vertex, or a row's next cell in name order, then never passes
+    // through it.
+    Slot *best = nullptr;
+    std::uint32_t best_rank = RankedSlots<Slot>::none;
+    auto unranked = ready.begin();
+    for (Slot *s : ready) {
+        const std::uint32_t r = queue_.rank_of(s);
+        if (!queue_.has_rank(r)) {
+            *unranked++ = s;
+        } else if (take && r < best_rank) {
+            if (best) solo_->push(best_rank, best);
+            best = s;
+            best_rank = r;
+        } else {
+            solo_->push(r, s);
+        }
+    }
+    ready.erase(unranked, ready.end());
+    push(ready);
+    if (!best) return nullptr;
+    // Another thread may queue a better one meanwhile, racing as it would
+    // with a pop.
+    if (best_rank < solo_->min_rank() && best_rank < queue_.best_hint()) return claim(best) ? best : nullptr;
+    solo_->push(best_rank, best);
+    return nullptr;
+}
+
+Slot *Executor::take_solo(bool anyway) noexcept {
+    while (!solo_->empty()) {
+        // Another thread may queue a better one meanwhile, racing as it
+        // would with a pop.
+        if (!anyway && solo_->min_rank() >= queue_.best_hint()) return nullptr;
+        Slot *s = solo_->pop();
+        if (claim(s)) return s;  // else a stale entry: started, removed or held back by an update
+    }
+    return nullptr;
+}
+
+std::size_t Executor::ranked_take(const RankedBatch &batch) const noexcept {
     // One with one worker: the next choice must see what this one
-    // releases. With several, the order is their race anyway, and a few of
-    // the best at a time spare the lock that every worker takes.
+    // releases. With several, the order is their race anyway.
     const std::size_t size = queue_.size();
     if (max_workers_ == 1) return std::min<std::size_t>(size, 1);
-    return std::min(size, std::clamp<std::size_t>(size / (2 * max_workers_), 1, ranked_batch));
+    return std::min(size, std::clamp<std::size_t>(size / (2 * max_workers_), 1, batch.size()));
 }
 
 Slot *Executor::take_best(std::vector<Slot *> &ready) noexcept {

@@ -20,6 +20,7 @@
 // elsewhere.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -35,6 +36,7 @@
 
 #include "walk/asymmetric_fence.hpp"
 #include "walk/ready_order.hpp"
+#include "walk/ranked_slots.hpp"
 #include "walk/walk_state.hpp"
 #include "walk/walk_types.hpp"
 
@@ -47,6 +49,32 @@ class Retries;
 // One worker's "inside a section" flag, alone on its cache line.
 struct alignas(64) SectionFlag {
     std::atomic<bool> inside{false};
+};
+
+// How many of a ranked walk's best queued vertices one worker takes at once
+// (with several workers; one worker takes one). A batch that ran quickly
+// doubles the next, up to `most`: short vertices make the queue's lock,
+// which every worker takes, the cost, and a batch's few places of order
+// cost nothing. One that took long halves it, down to one: long vertices
+// are where the order pays, and a batch holds back better-ranked vertices
+// released while it runs.
+class RankedBatch {
+public:
+    static constexpr std::size_t most = 64;
+    // A batch quicker than this is short work.
+    static constexpr std::chrono::microseconds quick{50};
+
+    std::size_t size() const noexcept { return size_; }
+    // A batch is taken now: the one before it ran since the last call.
+    void taken(std::chrono::steady_clock::time_point now) noexcept {
+        if (last_ != std::chrono::steady_clock::time_point{})
+            size_ = now - last_ < quick ? std::min(most, 2 * size_) : std::max<std::size_t>(1, size_ / 2);
+        last_ = now;
+    }
+
+private:
+    std::size_t size_ = 1;
+    std::chrono::steady_clock::time_point last_{};
 };
 
 // A thread's stay in sections of one executor (see above). A worker's
@@ -71,6 +99,8 @@ public:
     inline void leave() noexcept;
     bool inside() const noexcept { return inside_; }
     Executor &executor() const noexcept { return ex_; }
+    // A worker of a ranked walk: the batches it takes from the queue.
+    RankedBatch &ranked_batch() noexcept { return ranked_batch_; }
 
     // Counts `w`'s finished vertex, now or later.
     inline void count_done(Walk &w);
@@ -97,6 +127,7 @@ private:
     bool inside_ = false;
     Walk *batch_walk_ = nullptr;
     std::size_t batch_count_ = 0;
+    RankedBatch ranked_batch_;
 };
 
 class Executor {
@@ -129,8 +160,11 @@ public:
     // Room for `n` more ready vertices, so that pushing that many does not
     // allocate (an update that has changed the graph must not fail).
     void reserve_queue(std::size_t n);
-    // A pending vertex finished: its parallelism slot is free again.
-    void release_slot();
+    // A pending vertex finished: its parallelism slot is free again, and
+    // `ready`, what it released, is queued in the same lock, so that no
+    // worker the slot wakes starts another vertex before seeing them (at
+    // parallelism 1, one that a released vertex outranks).
+    void release_slot(std::vector<Slot *> &ready);
     // The walk's named limits (walk_pools.hpp), before it launches; a walk
     // that declares none never sets them.
     void set_pools(std::unique_ptr<Pools> pools);
@@ -229,12 +263,22 @@ private:
     // Ranked: claims and removes the best-ranked vertex of `ready` if
     // nothing queued outranks it; null otherwise.
     Slot *take_best(std::vector<Slot *> &ready) noexcept;
+    // Ranked with one worker: keeps the ranked vertices of `ready` in solo_
+    // and queues the others. With `take`, the best-ranked of them is
+    // claimed and returned instead if it outranks everything in solo_ and
+    // the queue.
+    Slot *keep_solo(std::vector<Slot *> &ready, bool take);
+    // Ranked with one worker: claims and removes solo_'s best-ranked vertex
+    // if nothing queued outranks it (`anyway`: whatever is queued); null
+    // when solo_ has none to give.
+    Slot *take_solo(bool anyway) noexcept;
     // Ranked, with nothing else to run: queues `ready` and takes the
     // queue's best (ranked_take() of them) into `local`, under one lock.
-    void exchange_best(std::vector<Slot *> &ready, std::vector<Slot *> &local);
-    // How many of the queue's best a worker of a ranked walk takes at once.
-    // Called with mu_ held.
-    std::size_t ranked_take() const noexcept;
+    void exchange_best(Section &sec, std::vector<Slot *> &ready, std::vector<Slot *> &local);
+    // How many of the queue's best a worker of a ranked walk takes at once:
+    // `batch` at most, and no more than a share that leaves the others
+    // theirs. Called with mu_ held.
+    std::size_t ranked_take(const RankedBatch &batch) const noexcept;
     void enter_slowly(SectionFlag *flag);
     // Runs the batch in `local`; false when the worker lost its slot to a
     // pending vertex and could not get another.
@@ -290,6 +334,12 @@ private:
     // time, and runs a dependent it released only when that outranks every
     // vertex queued (take_best).
     ReadyOrder queue_;
+    // A ranked walk's only worker (no pulls) holds what it releases here
+    // until it runs it, and the queue only what other threads queue: only
+    // one worker at a time uses it, handed over with mu_ as workers start
+    // and exit, and drain() leaves it empty. Set with the rank count.
+    const bool solo_ranked_;
+    std::unique_ptr<RankedSlots<Slot>> solo_;
     std::size_t active_ = 0;     // workers posted and not yet exited
     std::size_t in_flight_ = 0;  // slots held: by workers, and by pending vertices
     std::vector<std::size_t> free_flags_;

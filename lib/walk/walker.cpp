@@ -592,8 +592,7 @@ void Walk::finish_claimed(Section &sec, Slot *s, VertexStatus status, std::uniqu
     if (ex_->timestamps()) times(*s).end_ns = ex_->now();
     std::vector<Slot *> ready;
     ex_->settle(sec, s, status, true, std::move(message), ready);
-    ex_->release_slot();
-    ex_->push(ready);
+    ex_->release_slot(ready);
 }
 
 void Walk::cancel() { cancel_walk(!ex_->pulls()); }
@@ -751,7 +750,8 @@ Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag,
         if (ex_->observer().call) running_.fetch_sub(1, std::memory_order_acq_rel);
         start_expansion(sec, s);
         sec.leave();
-        ex_->release_slot();
+        std::vector<Slot *> none;
+        ex_->release_slot(none);
     }
     return *raw;
 }

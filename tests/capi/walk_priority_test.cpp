@@ -4,6 +4,9 @@
 // by name then id alone. Callback and pull walks alike (run_walk).
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <optional>
 #include <random>
@@ -146,6 +149,57 @@ TEST(WalkPriority, NameOrderMatchesTheReference) { expect_reference_order(DAG_PR
 TEST(WalkPriority, OneThreadWithSeveralSlotsKeepsTheOrder) {
     expect_reference_order(DAG_PRIORITY_CRITICAL_PATH, false, false, 4);
     expect_reference_order(DAG_PRIORITY_NAME, true, false, 4);
+}
+
+// One slot, one thread, and every third vertex finished later from another
+// thread: while it is pending nothing else starts, and what it and the
+// vertices before it released (the worker kept those) waits its turn with
+// what the completing thread releases. The order is still the reference's.
+TEST(WalkPriority, VerticesCompletedFromAnotherThreadKeepTheOrder) {
+    std::mt19937 rng(4321);
+    for (dag_walk_priority priority : {DAG_PRIORITY_CRITICAL_PATH, DAG_PRIORITY_NAME})
+        for (int round = 0; round < 12; ++round) {
+            RandomGraph r = random_graph(rng, 50, 0.08);
+            std::mutex mu;
+            std::condition_variable cv;
+            std::vector<std::pair<dag_walker *, uint64_t>> to_complete;
+            bool done = false;
+            std::thread completer([&] {
+                std::unique_lock<std::mutex> lk(mu);
+                for (;;) {
+                    cv.wait(lk, [&] { return done || !to_complete.empty(); });
+                    if (to_complete.empty()) return;
+                    const auto [w, v] = to_complete.back();
+                    to_complete.pop_back();
+                    lk.unlock();
+                    EXPECT_EQ(dag_walk_complete(w, v, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+                    lk.lock();
+                }
+            });
+            Recorder rec;
+            int calls = 0;
+            rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+                if (++calls % 3 != 0) return DAG_WALK_OK;
+                std::lock_guard<std::mutex> lk(mu);
+                to_complete.emplace_back(w, v);
+                cv.notify_one();
+                return DAG_WALK_PENDING;
+            };
+            const std::vector<uint64_t> none;
+            const dag_walk_options o = ranked_options(1, priority, false, none, none);
+            dag_walk_report *out = nullptr;
+            const dag_status st = dag_walk(r.g.get(), record_cb, &rec, &o, &out, nullptr);
+            {
+                std::lock_guard<std::mutex> lk(mu);
+                done = true;
+            }
+            cv.notify_one();
+            completer.join();
+            ReportPtr report(out);
+            ASSERT_EQ(st, DAG_OK);
+            EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), r.ids.size());
+            ASSERT_EQ(rec.ran(), reference_order(r, priority, false, {})) << "round " << round;
+        }
 }
 
 // A walk keeps its ranks for the next walk of the unchanged graph. Walked

@@ -16,7 +16,7 @@ using Index = Snapshot::Index;
 
 // Longest weighted path from each vertex through what waits for it,
 // saturating: processed once all its waiters are, from the vertices nothing
-// waits for.
+// waits for. `weight` empty: every vertex weighs 1.
 std::vector<std::uint64_t> critical_paths(const Snapshot &snap, bool reverse, const std::vector<std::uint64_t> &weight) {
     const std::size_t n = snap.size();
     std::vector<std::uint64_t> path(n, 0);
@@ -33,7 +33,8 @@ std::vector<std::uint64_t> critical_paths(const Snapshot &snap, bool reverse, co
         const Index *we = reverse ? snap.out_end(v) : snap.in_end(v);
         for (const Index *p = wb; p != we; ++p) longest = std::max(longest, path[*p]);
         const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
-        path[v] = longest > max - weight[v] ? max : longest + weight[v];
+        const std::uint64_t w = weight.empty() ? 1 : weight[v];
+        path[v] = longest > max - w ? max : longest + w;
         const Index *db = reverse ? snap.in_begin(v) : snap.out_begin(v);
         const Index *de = reverse ? snap.in_end(v) : snap.out_end(v);
         for (const Index *p = db; p != de; ++p)
@@ -68,7 +69,8 @@ std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, b
         for (Index i = 0; i < n; ++i) rank[i] = tie(i);
         return rank;
     }
-    std::vector<std::uint64_t> weight(n, 1);
+    // Only a walk with weights pays for a table of them.
+    std::vector<std::uint64_t> weight(weights.empty() ? 0 : n, 1);
     for (auto [id, w] : weights) {
         const Index i = snap.index_of(id);
         if (i == Snapshot::npos)
@@ -76,6 +78,21 @@ std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, b
         weight[i] = w;
     }
     const std::vector<std::uint64_t> path = critical_paths(snap, reverse, weight);
+    if (n == 0) return rank;
+    // Paths counted in vertices (or small weights) are at most a few times
+    // n: one counting pass places every vertex, visited in tie order, after
+    // the vertices of longer paths, where a sort of 16-byte keys cost most
+    // of a first ranked walk.
+    const std::uint64_t longest = *std::max_element(path.begin(), path.end());
+    if (longest <= 4 * static_cast<std::uint64_t>(n)) {
+        std::vector<std::uint32_t> next(static_cast<std::size_t>(longest) + 2, 0);  // by longest - path
+        for (std::uint64_t p : path) ++next[static_cast<std::size_t>(longest - p) + 1];
+        for (std::size_t b = 1; b < next.size(); ++b) next[b] += next[b - 1];
+        const auto place = [&](Index v) { rank[v] = next[static_cast<std::size_t>(longest - path[v])]++; };
+        for (std::size_t r = unnamed; r < n; ++r) place(names->by_rank[r]);
+        for (std::size_t r = 0; r < unnamed; ++r) place(names->by_rank[r]);
+        return rank;
+    }
     // Integers only: the longest path first, then the tie order.
     struct Key {
         std::uint64_t path;

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import sys
 import time
@@ -84,6 +85,12 @@ def _parser():
 
 def _cluster(scheduler):
     """(client, cluster or None) for --scheduler."""
+    # Taking a cluster down races its own connections: now and then asyncio reports a
+    # connection's timeout that nobody awaited any more ("Future exception was never
+    # retrieved"), from this process or a worker's, between the walk's lines and its summary.
+    # Read by distributed as it is imported, here and in the worker processes, which inherit
+    # it; a setting of the caller's own wins.
+    os.environ.setdefault("DASK_LOGGING__ASYNCIO", "critical")
     import distributed
 
     if scheduler.startswith("local:"):

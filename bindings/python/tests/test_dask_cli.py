@@ -224,6 +224,24 @@ class DaskCommandTest(unittest.TestCase):
                          ["a: broke", "2 ok, 1 failed, 0 upstream failed, 0 not run",
                           "failed: a: exit status 3: broke"])
 
+    def test_asyncios_reports_of_a_cluster_going_down_stay_off_standard_error(self):
+        # Taking a cluster down now and then leaves asyncio a connection's timeout that nobody
+        # awaits ("Future exception was never retrieved"), which came out between a walk's lines
+        # and its summary: the program raises asyncio's threshold in itself and its workers.
+        script = ("import logging\n"
+                  "from libdag import dask_cli\n"
+                  "client, cluster = dask_cli._cluster('local:1')\n"
+                  "try:\n"
+                  "    levels = client.run(lambda: __import__('logging').getLogger('asyncio').level)\n"
+                  "    print(logging.getLogger('asyncio').level, *levels.values())\n"
+                  "finally:\n"
+                  "    dask_cli._close(client, cluster)\n")
+        env = {key: value for key, value in os.environ.items() if key != "DASK_LOGGING__ASYNCIO"}
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                              timeout=BOUND_S)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.split(), ["50", "50"], done.stderr)
+
     def test_a_background_process_holding_the_pipes_does_not_stall_the_walk(self):
         folder = tempfile.mkdtemp()
         graph, pid_file = os.path.join(folder, "graph.dot"), os.path.join(folder, "pid")

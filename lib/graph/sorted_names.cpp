@@ -1,6 +1,7 @@
 #include "graph/sorted_names.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace dag {
@@ -18,10 +19,11 @@ struct Keyed {
 // hold no NUL, so a name that ends sorts before every longer one, as
 // bytewise order wants.
 std::uint64_t key_at(const Entry &e, std::size_t depth) noexcept {
-    unsigned char bytes[8] = {};
-    if (depth < e.size) std::memcpy(bytes, e.name + depth, std::min<std::size_t>(8, e.size - depth));
     std::uint64_t k = 0;
-    for (unsigned char b : bytes) k = (k << 8) | b;
+    if (depth < e.size) std::memcpy(&k, e.name + depth, std::min<std::size_t>(8, e.size - depth));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    k = __builtin_bswap64(k);
+#endif
     return k;
 }
 
@@ -31,29 +33,89 @@ bool less_from(const Entry &a, const Entry &b, std::size_t depth) noexcept {
     return x < y;
 }
 
-void sort_range(Keyed *first, std::size_t n, std::size_t depth) {
-    if (n < 2) return;
-    if (n <= 16) {
-        std::sort(first, first + n, [depth](const Keyed &a, const Keyed &b) { return less_from(a.entry, b.entry, depth); });
-        return;
-    }
-    // Chunks every name shares are skipped without sorting.
-    for (;;) {
-        bool same = true;
-        first[0].key = key_at(first[0].entry, depth);
-        for (std::size_t i = 1; i < n; ++i) {
-            first[i].key = key_at(first[i].entry, depth);
-            same = same && first[i].key == first[0].key;
+// Below this many names a range is sorted by comparing them.
+constexpr std::size_t compare_below = 32;
+
+// MSD radix sort, one byte at a time, with each name's next 8 bytes held
+// next to it: a range is split by its first byte that differs somewhere
+// (one counting pass, stable), then each bucket by the next byte. Bytes and
+// chunks every name of a range shares cost one counting read, no move, so
+// names with long shared prefixes and few distinct bytes (Terraform's
+// addresses: 100 modules share "module.m") move once per distinguishing
+// byte. A work list instead of recursion: names sharing long prefixes
+// would otherwise nest one call per byte.
+void sort_keyed(Keyed *base, Keyed *tmp_base, std::size_t total) {
+    struct Range {
+        std::size_t first, n, depth;
+        int byte;  // within the chunk at depth; 0: keys not read yet
+    };
+    std::vector<Range> work{{0, total, 0, 0}};
+    std::array<std::uint32_t, 256> count;
+    while (!work.empty()) {
+        Range r = work.back();
+        work.pop_back();
+        Keyed *first = base + r.first;
+        const std::size_t n = r.n;
+        if (n < 2) continue;
+        if (n <= compare_below) {
+            // Keys read for this chunk decide most pairs without the names.
+            const std::size_t depth = r.depth;
+            if (r.byte == 0)
+                std::sort(first, first + n,
+                          [depth](const Keyed &a, const Keyed &b) { return less_from(a.entry, b.entry, depth); });
+            else
+                std::sort(first, first + n, [depth](const Keyed &a, const Keyed &b) {
+                    if (a.key != b.key) return a.key < b.key;
+                    return less_from(a.entry, b.entry, depth + 8);
+                });
+            continue;
         }
-        if (!same) break;
-        depth += 8;
-    }
-    std::sort(first, first + n, [](const Keyed &a, const Keyed &b) { return a.key < b.key; });
-    for (std::size_t i = 0; i < n;) {
-        std::size_t j = i + 1;
-        while (j < n && first[j].key == first[i].key) ++j;
-        sort_range(first + i, j - i, depth + 8);
-        i = j;
+        // Find the range's first byte that differs somewhere: where the AND
+        // and the OR of its keys first differ, reading names chunk by chunk.
+        bool same = false;
+        for (;;) {
+            if (r.byte == 0)
+                for (std::size_t i = 0; i < n; ++i) first[i].key = key_at(first[i].entry, r.depth);
+            std::uint64_t all_and = ~std::uint64_t{0}, all_or = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                all_and &= first[i].key;
+                all_or |= first[i].key;
+            }
+            const std::uint64_t differ = (all_and ^ all_or) << (8 * r.byte);
+            if (differ != 0) {
+                r.byte += __builtin_clzll(differ) / 8;
+                break;
+            }
+            // Every name here ends in this chunk and they agree: one name.
+            if ((all_or & 0xff) == 0) {
+                same = true;
+                break;
+            }
+            r.byte = 0;
+            r.depth += 8;
+        }
+        if (same) continue;
+        const int shift = 56 - 8 * r.byte;
+        count.fill(0);
+        for (std::size_t i = 0; i < n; ++i) ++count[(first[i].key >> shift) & 0xff];
+        std::array<std::uint32_t, 256> start;
+        std::uint32_t at = 0;
+        for (int b = 0; b < 256; ++b) {
+            start[b] = at;
+            at += count[b];
+        }
+        Keyed *tmp = tmp_base + r.first;
+        std::array<std::uint32_t, 256> next = start;
+        for (std::size_t i = 0; i < n; ++i) tmp[next[(first[i].key >> shift) & 0xff]++] = first[i];
+        std::copy(tmp, tmp + n, first);
+        Range sub = r;
+        if (++sub.byte == 8) {
+            sub.byte = 0;
+            sub.depth += 8;
+        }
+        // Bucket 0 holds names that ended: at most one, as names differ.
+        for (int b = 1; b < 256; ++b)
+            if (count[b] > 1) work.push_back({r.first + start[b], count[b], sub.depth, sub.byte});
     }
 }
 
@@ -61,21 +123,23 @@ bool name_less(const Entry &a, const Entry &b) noexcept { return a.view() < b.vi
 
 }  // namespace
 
-void SortedNames::sort(std::vector<Entry> &entries) {
-    std::vector<Keyed> keyed(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) keyed[i] = {0, entries[i]};
-    sort_range(keyed.data(), keyed.size(), 0);
-    for (std::size_t i = 0; i < entries.size(); ++i) entries[i] = keyed[i].entry;
+void SortedNames::sort(Entry *entries, std::size_t n) {
+    HugeVector<Keyed> keyed, tmp;
+    keyed.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) keyed.push_back({0, entries[i]});
+    if (n > compare_below) tmp.resize(n);
+    sort_keyed(keyed.data(), tmp.data(), n);
+    for (std::size_t i = 0; i < n; ++i) entries[i] = keyed[i].entry;
 }
 
 void SortedNames::merge(std::vector<Entry> &fresh, const std::vector<char> &mark) {
     entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
                                   [&](const Entry &e) { return e.vertex >= mark.size() || mark[e.vertex]; }),
                    entries_.end());
-    sort(fresh);
+    sort(fresh.data(), fresh.size());
     // Each new name finds its place by binary search, so k new names cost
     // O(k log V) comparisons, and the rest is copied.
-    std::vector<Entry> merged;
+    HugeVector<Entry> merged;
     merged.reserve(entries_.size() + fresh.size());
     auto from = entries_.begin();
     for (const Entry &f : fresh) {

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/huge_pages.hpp"
+
 namespace dag {
 
 class SortedNames {
@@ -35,13 +37,17 @@ public:
     // vertex index v's current name, a view with a null data() when it has
     // none; vertices are those below `bound`.
     template <class NameOf>
-    const std::vector<Entry> &update(std::size_t bound, const NameOf &name_of) {
+    const HugeVector<Entry> &update(std::size_t bound, const NameOf &name_of) {
         if (resort_ || changes_.size() > entries_.size() / 4 + 1024) {
-            std::vector<Entry> all;
+            HugeVector<Entry> all;
+            // Reserved once: a vector grown by doubling touches twice its
+            // size in fresh pages, and a fresh page costs more than the
+            // sort's work for it on a VM.
+            all.reserve(bound);
             for (std::size_t v = 0; v < bound; ++v)
                 if (const std::string_view n = name_of(v); n.data())
                     all.push_back({n.data(), static_cast<std::uint32_t>(n.size()), static_cast<std::uint32_t>(v)});
-            sort(all);
+            sort(all.data(), all.size());
             entries_.swap(all);
         } else if (!changes_.empty()) {
             std::vector<char> mark(bound);
@@ -59,18 +65,19 @@ public:
         return entries_;
     }
 
-    // Sorts entries by name, bytewise: an MSD sort on 8-byte big-endian
-    // chunks, so names sharing a long prefix (Terraform addresses share
-    // most of theirs) cost one pass per 8 shared bytes, not a comparison
-    // of the whole prefix per pair.
-    static void sort(std::vector<Entry> &entries);
+    // Sorts entries by name, bytewise: an MSD radix sort that holds each
+    // name's next 8 bytes beside it and moves the names once per byte that
+    // tells them apart, so names sharing a long prefix (Terraform addresses
+    // share most of theirs) cost one read per 8 shared bytes, not a
+    // comparison of the whole prefix per pair.
+    static void sort(Entry *entries, std::size_t n);
 
 private:
     // Drops the entries of marked vertices and of those at or past
     // mark.size() (vertices gone), then merges `fresh` in.
     void merge(std::vector<Entry> &fresh, const std::vector<char> &mark);
 
-    std::vector<Entry> entries_;
+    HugeVector<Entry> entries_;
     std::vector<std::uint32_t> changes_;
     bool resort_ = true;
 };

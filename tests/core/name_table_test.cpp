@@ -118,10 +118,50 @@ TEST(SortedNames, SortIsBytewiseOrder) {
         for (std::size_t i = 0; i < shuffled.size(); ++i)
             entries.push_back({shuffled[i].data(), static_cast<std::uint32_t>(shuffled[i].size()),
                                static_cast<std::uint32_t>(i)});
-        SortedNames::sort(entries);
+        SortedNames::sort(entries.data(), entries.size());
         ASSERT_EQ(entries.size(), names.size());
         for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(std::string(entries[i].view()), names[i]) << i;
     }
+}
+
+// Many names sharing most of their bytes, as Terraform's addresses do: the
+// ranges large enough for radix passes, and chunks every name shares.
+TEST(SortedNames, AddressesInLargeRangesSortBytewise) {
+    std::mt19937 rng(5);
+    std::vector<std::string> names;
+    for (int i = 0; i < 60000; ++i) {
+        std::string s = "module.m" + std::to_string(rng() % 120) + ".aws_instance.r" + std::to_string(rng() % 1000000);
+        if (rng() % 7 == 0) s += "[" + std::to_string(rng() % 300) + "]";
+        if (rng() % 11 == 0) s += "\xc3\xa9";
+        names.push_back(s);
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::vector<std::string> shuffled = names;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    std::vector<SortedNames::Entry> entries;
+    for (std::size_t i = 0; i < shuffled.size(); ++i)
+        entries.push_back({shuffled[i].data(), static_cast<std::uint32_t>(shuffled[i].size()),
+                           static_cast<std::uint32_t>(i)});
+    SortedNames::sort(entries.data(), entries.size());
+    ASSERT_EQ(entries.size(), names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(std::string(entries[i].view()), names[i]) << i;
+}
+
+// Each name a prefix of the next: every 8-byte chunk splits the range in
+// two, thousands of chunks deep.
+TEST(SortedNames, NamesThatArePrefixesOfEachOtherSortShortestFirst) {
+    std::vector<std::string> names;
+    for (int i = 1; i <= 3000; ++i) names.push_back(std::string(static_cast<std::size_t>(i), 'a'));
+    std::vector<std::string> shuffled = names;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+    std::vector<SortedNames::Entry> entries;
+    for (std::size_t i = 0; i < shuffled.size(); ++i)
+        entries.push_back({shuffled[i].data(), static_cast<std::uint32_t>(shuffled[i].size()),
+                           static_cast<std::uint32_t>(i)});
+    SortedNames::sort(entries.data(), entries.size());
+    ASSERT_EQ(entries.size(), names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(entries[i].size, names[i].size()) << i;
 }
 
 }  // namespace

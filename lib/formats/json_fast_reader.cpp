@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "formats/text_encoding.hpp"
@@ -13,7 +16,7 @@
 namespace dag {
 namespace {
 
-namespace dom = simdjson::dom;
+namespace od = simdjson::ondemand;
 
 static_assert(text_padding >= simdjson::SIMDJSON_PADDING, "decoded text is padded for simdjson");
 
@@ -22,55 +25,168 @@ static_assert(text_padding >= simdjson::SIMDJSON_PADDING, "decoded text is padde
 constexpr std::uint64_t max_id = 0xFFFFFFFEull;
 std::uint64_t id_bound(std::size_t vertices) { return 16 * static_cast<std::uint64_t>(vertices) + 65536; }
 
-std::optional<std::uint64_t> id_of(dom::element e) {
-    std::uint64_t id = 0;
-    const auto type = e.type();
-    if (type != dom::element_type::UINT64 && type != dom::element_type::INT64) return std::nullopt;
-    if (e.get_uint64().get(id) != simdjson::SUCCESS || id < 1 || id > max_id) return std::nullopt;
-    return id;
+// An id: a JSON integer from 1 to max_id. A number written any other way
+// (1.0, 1e0, -0) fails get_uint64 and goes to the checking reader.
+template <class Value>
+bool read_id(Value &&value, std::uint64_t &id) {
+    return !value.get_uint64().get(id) && id >= 1 && id <= max_id;
 }
 
-// The checking reader keeps the last of two equal keys, simdjson finds the
-// first: a document that repeats a key this reader looks at goes there.
-bool find_once(dom::object object, std::string_view key, std::optional<dom::element> &out) {
-    out.reset();
-    for (dom::key_value_pair field : object) {
-        if (field.key != key) continue;
-        if (out) return false;
-        out = field.value;
+// Keys are compared as written: one spelled with an escape ("\u0069d") or
+// repeated leaves the document to the checking reader.
+bool key_is(const od::raw_json_string &key, std::string_view name) { return key.is_equal(name); }
+
+// A value under a key this reader does not use, read to its end: simdjson
+// skips what it is not asked for without checking it, and the checking
+// reader refuses a malformed value wherever it is.
+bool consume(od::value value) {
+    od::json_type type;
+    if (value.type().get(type)) return false;
+    switch (type) {
+    case od::json_type::object: {
+        od::object object;
+        if (value.get_object().get(object)) return false;
+        for (auto field_result : object) {
+            od::field field;
+            std::string_view key;
+            if (std::move(field_result).get(field) || field.unescaped_key().get(key) || !consume(field.value()))
+                return false;
+        }
+        return true;
     }
-    return true;
+    case od::json_type::array: {
+        od::array array;
+        if (value.get_array().get(array)) return false;
+        for (auto element : array) {
+            od::value item;
+            if (std::move(element).get(item) || !consume(item)) return false;
+        }
+        return true;
+    }
+    case od::json_type::string: {
+        std::string_view text;
+        return !value.get_string().get(text);
+    }
+    case od::json_type::number: {
+        od::number number;
+        return !value.get_number().get(number);
+    }
+    case od::json_type::boolean: {
+        bool b = false;
+        return !value.get_bool().get(b);
+    }
+    case od::json_type::null: {
+        bool null = false;
+        return !value.is_null().get(null) && null;
+    }
+    }
+    return false;
 }
 
 struct Listed {
     std::uint64_t id;
-    std::optional<std::string_view> name;
+    std::uint32_t name_at;  // offset in the names' bytes, or none
+};
+constexpr std::uint32_t no_name = ~std::uint32_t{0};
+
+// The document as read: vertices (ids, names copied with a NUL after each,
+// which add_vertices wants and simdjson's strings lack), edges as ids.
+struct Document {
+    bool have_vertices = false, have_edges = false, have_format = false, have_version = false;
+    std::optional<std::uint64_t> next_id;
+    std::vector<Listed> listed;
+    std::string names;
+    std::vector<VertexId> pairs;
 };
 
-bool read_vertices(dom::element vertices, std::vector<Listed> &listed) {
-    dom::array array;
-    if (vertices.get_array().get(array) != simdjson::SUCCESS) return false;
-    listed.reserve(array.size());
-    for (dom::element v : array) {
-        dom::object object;
-        if (v.get_object().get(object) != simdjson::SUCCESS) return false;
-        std::optional<dom::element> id, name;
-        if (!find_once(object, "id", id) || !find_once(object, "name", name) || !id) return false;
-        const std::optional<std::uint64_t> value = id_of(*id);
-        if (!value) return false;
-        Listed entry{*value, std::nullopt};
-        if (name) {
+bool read_vertex(od::value v, Document &d) {
+    od::object object;
+    if (v.get_object().get(object)) return false;
+    bool have_id = false, have_name = false;
+    Listed entry{0, no_name};
+    for (auto field_result : object) {
+        od::field field;
+        if (std::move(field_result).get(field)) return false;
+        const od::raw_json_string key = field.key();
+        if (key_is(key, "id")) {
+            if (have_id || !read_id(field.value(), entry.id)) return false;
+            have_id = true;
+        } else if (key_is(key, "name")) {
             std::string_view text;
-            if (name->get_string().get(text) != simdjson::SUCCESS || text.find('\0') != std::string_view::npos)
+            if (have_name || field.value().get_string().get(text) || text.find('\0') != std::string_view::npos)
                 return false;
-            entry.name = text;
+            have_name = true;
+            if (d.names.size() + text.size() + 1 > no_name) return false;
+            entry.name_at = static_cast<std::uint32_t>(d.names.size());
+            d.names.append(text);
+            d.names.push_back('\0');
+        } else if (!consume(field.value())) {
+            return false;
         }
-        listed.push_back(entry);
     }
-    std::sort(listed.begin(), listed.end(), [](const Listed &a, const Listed &b) { return a.id < b.id; });
-    for (std::size_t i = 1; i < listed.size(); ++i)
-        if (listed[i].id == listed[i - 1].id) return false;
-    return listed.empty() || listed.back().id <= id_bound(listed.size());
+    if (!have_id) return false;
+    d.listed.push_back(entry);
+    return true;
+}
+
+bool read_vertices(od::value v, Document &d) {
+    od::array array;
+    if (v.get_array().get(array)) return false;
+    for (auto element : array) {
+        od::value vertex;
+        if (std::move(element).get(vertex) || !read_vertex(vertex, d)) return false;
+    }
+    return true;
+}
+
+bool read_edges(od::value v, Document &d) {
+    od::array array;
+    if (v.get_array().get(array)) return false;
+    for (auto element : array) {
+        od::array pair;
+        if (element.get_array().get(pair)) return false;
+        int ends = 0;
+        for (auto end : pair) {
+            std::uint64_t id = 0;
+            if (++ends > 2 || !read_id(end, id)) return false;
+            d.pairs.push_back(id);
+        }
+        if (ends != 2) return false;
+    }
+    return true;
+}
+
+bool read_document(od::document &doc, Document &d) {
+    od::object top;
+    if (doc.get_object().get(top)) return false;
+    for (auto field_result : top) {
+        od::field field;
+        if (std::move(field_result).get(field)) return false;
+        const od::raw_json_string key = field.key();
+        if (key_is(key, "format")) {
+            std::string_view name;
+            if (d.have_format || field.value().get_string().get(name) || name != "libdag") return false;
+            d.have_format = true;
+        } else if (key_is(key, "version")) {
+            std::uint64_t version = 0;
+            if (d.have_version || !read_id(field.value(), version) || version != 1) return false;
+            d.have_version = true;
+        } else if (key_is(key, "next_id")) {
+            std::uint64_t next = 0;
+            if (d.next_id || !read_id(field.value(), next)) return false;
+            d.next_id = next;
+        } else if (key_is(key, "vertices")) {
+            if (d.have_vertices || !read_vertices(field.value(), d)) return false;
+            d.have_vertices = true;
+        } else if (key_is(key, "edges")) {
+            if (d.have_edges || !read_edges(field.value(), d)) return false;
+            d.have_edges = true;
+        } else if (!consume(field.value())) {
+            return false;
+        }
+    }
+    // Nothing may follow the object: at the end, simdjson has no location.
+    return d.have_vertices && doc.current_location().error() == simdjson::OUT_OF_BOUNDS;
 }
 
 bool is_listed(const std::vector<Listed> &listed, std::uint64_t id) {
@@ -79,66 +195,49 @@ bool is_listed(const std::vector<Listed> &listed, std::uint64_t id) {
     return it != listed.end() && it->id == id;
 }
 
-bool read_edges(dom::element edges, const std::vector<Listed> &listed, std::vector<VertexId> &pairs) {
-    dom::array array;
-    if (edges.get_array().get(array) != simdjson::SUCCESS) return false;
-    pairs.reserve(2 * array.size());
-    // Ids listed densely from 1 (what dag_export_graph writes of a graph
-    // without removals) are checked by range, not by search.
-    const bool dense = listed.empty() || listed.back().id == listed.size();
-    for (dom::element e : array) {
-        dom::array pair;
-        if (e.get_array().get(pair) != simdjson::SUCCESS || pair.size() != 2) return false;
-        for (dom::element end : pair) {
-            const std::optional<std::uint64_t> id = id_of(end);
-            if (!id || (dense ? *id > listed.size() : !is_listed(listed, *id))) return false;
-            pairs.push_back(*id);
-        }
-    }
-    return true;
-}
-
 }  // namespace
 
 bool read_json_fast(const std::string &text, Graph &out) {
+    od::parser parser;
+    od::document doc;
     // simdjson reads a string in place when its spare capacity holds the
-    // padding, and copies it otherwise.
-    dom::parser parser;
-    dom::element doc;
-    if (parser.parse(text).get(doc) != simdjson::SUCCESS) return false;
-    dom::object top;
-    if (doc.get_object().get(top) != simdjson::SUCCESS) return false;
-    std::optional<dom::element> format, version, vertices, next_id, edges;
-    if (!find_once(top, "format", format) || !find_once(top, "version", version) ||
-        !find_once(top, "vertices", vertices) || !find_once(top, "next_id", next_id) || !find_once(top, "edges", edges))
-        return false;
-    std::string_view format_name;
-    if (format && (format->get_string().get(format_name) != simdjson::SUCCESS || format_name != "libdag")) return false;
-    if (version && id_of(*version) != std::optional<std::uint64_t>(1)) return false;
-    if (!vertices) return false;
+    // padding (decoded text always has it), and a padded copy otherwise.
+    const bool padded = text.capacity() - text.size() >= simdjson::SIMDJSON_PADDING;
+    simdjson::padded_string copy;
+    if (!padded) copy = simdjson::padded_string(text);
+    if ((padded ? parser.iterate(text) : parser.iterate(copy)).get(doc)) return false;
+    Document d;
+    if (!read_document(doc, d)) return false;
 
-    std::vector<Listed> listed;
-    if (!read_vertices(*vertices, listed)) return false;
+    std::vector<Listed> &listed = d.listed;
+    // Listed in id order already (what dag_export_graph writes) needs no sort.
+    if (!std::is_sorted(listed.begin(), listed.end(), [](const Listed &a, const Listed &b) { return a.id < b.id; }))
+        std::sort(listed.begin(), listed.end(), [](const Listed &a, const Listed &b) { return a.id < b.id; });
+    for (std::size_t i = 1; i < listed.size(); ++i)
+        if (listed[i].id == listed[i - 1].id) return false;
+    if (!listed.empty() && listed.back().id > id_bound(listed.size())) return false;
     const std::uint64_t largest = listed.empty() ? 0 : listed.back().id;
     std::uint64_t next = largest + 1;
-    if (next_id) {
-        const std::optional<std::uint64_t> value = id_of(*next_id);
-        if (!value || *value <= largest || *value - 1 > id_bound(listed.size())) return false;
-        next = *value;
+    if (d.next_id) {
+        if (*d.next_id <= largest || *d.next_id - 1 > id_bound(listed.size())) return false;
+        next = *d.next_id;
     }
-    std::vector<VertexId> pairs;
-    if (edges && !read_edges(*edges, listed, pairs)) return false;
+    // Ids listed densely from 1 (what dag_export_graph writes of a graph
+    // without removals) are checked by range, not by search.
+    const bool dense = largest == listed.size();
+    for (VertexId id : d.pairs)
+        if (dense ? id > listed.size() : !is_listed(listed, id)) return false;
 
+    auto name_of = [&](const Listed &v) { return v.name_at == no_name ? nullptr : d.names.data() + v.name_at; };
     // From here on the document is known good: the graph is built as the
     // checking reader builds it, gaps in the ids as removed vertices.
-    // Ids 1..n without gaps (what dag_export_graph writes of a graph with
-    // no removals) take one batch add. Its error messages name the batch
-    // position; on any refusal (a repeated name) the graph is unchanged and
-    // the vertex-by-vertex build below gives the checking reader's message.
-    if (largest == listed.size() && next == largest + 1) {
+    // Ids 1..n without gaps take one batch add. Its error messages name the
+    // batch position; on any refusal (a repeated name) the graph is
+    // unchanged and the vertex-by-vertex build below gives the checking
+    // reader's message.
+    if (dense && next == largest + 1) {
         std::vector<const char *> names(listed.size());
-        // simdjson's strings end in a NUL (dom::element::get_c_str).
-        for (std::size_t i = 0; i < listed.size(); ++i) names[i] = listed[i].name ? listed[i].name->data() : nullptr;
+        for (std::size_t i = 0; i < listed.size(); ++i) names[i] = name_of(listed[i]);
         bool added = false;
         try {
             out.add_vertices(names.data(), nullptr, names.size());
@@ -146,7 +245,7 @@ bool read_json_fast(const std::string &text, Graph &out) {
         } catch (const Error &) {
         }
         if (added) {
-            out.connect_many(pairs.data(), pairs.size() / 2);
+            out.connect_many(d.pairs.data(), d.pairs.size() / 2);
             return true;
         }
     }
@@ -154,12 +253,13 @@ bool read_json_fast(const std::string &text, Graph &out) {
     VertexId id = 1;
     for (const Listed &v : listed) {
         for (; id < v.id; ++id) gaps.push_back(out.add_vertex(std::nullopt, nullptr));
-        out.add_vertex(v.name, nullptr);
+        const char *name = name_of(v);
+        out.add_vertex(name ? std::optional<std::string_view>(name) : std::nullopt, nullptr);
         ++id;
     }
     for (; id < next; ++id) gaps.push_back(out.add_vertex(std::nullopt, nullptr));
     for (VertexId gap : gaps) out.remove_vertex(gap);
-    out.connect_many(pairs.data(), pairs.size() / 2);
+    out.connect_many(d.pairs.data(), d.pairs.size() / 2);
     return true;
 }
 

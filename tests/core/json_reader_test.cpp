@@ -155,11 +155,26 @@ TEST(JsonReaders, EveryRefusalKeepsTheCheckingReadersMessage) {
         "{\"format\": \"other\", \"vertices\": []}",
         "{\"format\": 1, \"vertices\": []}",
         "{\"version\": 2, \"vertices\": []}",
+        // A malformed value under a key the fast path does not use: simdjson
+        // would skip it unread.
+        "{\"comment\": [1 2], \"vertices\": []}",
+        "{\"vertices\": [{\"id\": 1, \"extra\": {\"a\" 1}}]}",
+        "{\"vertices\": [], \"extra\": tru}",
+        "{\"vertices\": [], \"extra\": [1,]}",
+        "{\"vertices\": [], \"extra\": 1.2.3}",
         // Taken by the checking reader, left to it by the fast path.
         "{\"version\": 1.0, \"vertices\": [{\"id\": 1}]}",
+        "{\"vertices\": [{\"\\u0069d\": 1}]}",
         "\xef\xbb\xbf{\"vertices\": [{\"id\": 1}]}",
     };
     for (const std::string &text : declined) expect_same_as_checking_reader(text, false);
+}
+
+TEST(JsonReaders, TheFastPathTakesKeysInAnyOrderAndValuesItDoesNotUse) {
+    for (const std::string text :
+         {"{\"edges\": [[2, 1]], \"vertices\": [{\"name\": \"b\", \"id\": 2}, {\"id\": 1}], \"next_id\": 3}",
+          "{\"x\": {\"y\": [true, false, null, -1.5e3, \"s\\n\", {}, []]}, \"vertices\": [{\"id\": 1, \"z\": [[]]}]}"})
+        expect_same_as_checking_reader(text, true);
 }
 
 TEST(JsonReaders, TheGraphsOwnErrorsComeFromTheFastPathAsFromTheCheckingReader) {

@@ -22,7 +22,7 @@ for arg in "$@"; do
     *) seconds=$arg ;;
   esac
 done
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(dot_import_fuzzer json_import_fuzzer capi_program_fuzzer)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(dot_import_fuzzer json_import_fuzzer json_readers_fuzzer capi_program_fuzzer)
 
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -30,12 +30,15 @@ if [ ! -f build-fuzz/CMakeCache.txt ]; then
 fi
 cmake --build build-fuzz --target "${harnesses[@]}"
 
-declare -A dict=([dot_import_fuzzer]=tests/fuzz/dot.dict [json_import_fuzzer]=tests/fuzz/json.dict)
+declare -A dict=([dot_import_fuzzer]=tests/fuzz/dot.dict [json_import_fuzzer]=tests/fuzz/json.dict
+                 [json_readers_fuzzer]=tests/fuzz/json.dict)
+# The readers' harness shares the JSON import harness's corpus.
+declare -A corpus_of=([json_readers_fuzzer]=tests/fuzz/corpus/json_import_fuzzer)
 mkdir -p build-fuzz/crashes
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for h in "${harnesses[@]}"; do
-  corpus=tests/fuzz/corpus/$h
+  corpus=${corpus_of[$h]:-tests/fuzz/corpus/$h}
   # New inputs go to a scratch corpus first; the checked-in one is only read.
   scratch=build-fuzz/corpus/$h
   mkdir -p "$scratch"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,8 @@ bool key_is(const od::raw_json_string &key, std::string_view name) { return key.
 // A value under a key this reader does not use, read to its end: simdjson
 // skips what it is not asked for without checking it, and the checking
 // reader refuses a malformed value wherever it is.
+bool consume_field(od::field &field, std::initializer_list<std::string_view> known = {});
+
 bool consume(od::value value) {
     od::json_type type;
     if (value.type().get(type)) return false;
@@ -48,9 +51,7 @@ bool consume(od::value value) {
         if (value.get_object().get(object)) return false;
         for (auto field_result : object) {
             od::field field;
-            std::string_view key;
-            if (std::move(field_result).get(field) || field.unescaped_key().get(key) || !consume(field.value()))
-                return false;
+            if (std::move(field_result).get(field) || !consume_field(field)) return false;
         }
         return true;
     }
@@ -81,6 +82,18 @@ bool consume(od::value value) {
     }
     }
     return false;
+}
+
+// A field under a key this reader does not use: its key unescaped (which
+// checks its escapes) and its value read to its end. A key that spells one
+// of the `known` ones with an escape ("\u0069d") declines the document: the
+// checking reader would read it as that key.
+bool consume_field(od::field &field, std::initializer_list<std::string_view> known) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return false;
+    for (std::string_view k : known)
+        if (key == k) return false;
+    return consume(field.value());
 }
 
 struct Listed {
@@ -120,7 +133,7 @@ bool read_vertex(od::value v, Document &d) {
             entry.name_at = static_cast<std::uint32_t>(d.names.size());
             d.names.append(text);
             d.names.push_back('\0');
-        } else if (!consume(field.value())) {
+        } else if (!consume_field(field, {"id", "name"})) {
             return false;
         }
     }
@@ -181,7 +194,7 @@ bool read_document(od::document &doc, Document &d) {
         } else if (key_is(key, "edges")) {
             if (d.have_edges || !read_edges(field.value(), d)) return false;
             d.have_edges = true;
-        } else if (!consume(field.value())) {
+        } else if (!consume_field(field, {"format", "version", "next_id", "vertices", "edges"})) {
             return false;
         }
     }

@@ -162,6 +162,15 @@ TEST(JsonReaders, EveryRefusalKeepsTheCheckingReadersMessage) {
         "{\"vertices\": [], \"extra\": tru}",
         "{\"vertices\": [], \"extra\": [1,]}",
         "{\"vertices\": [], \"extra\": 1.2.3}",
+        // A malformed escape in a key the fast path does not use (found by
+        // json_readers_fuzzer).
+        "{\"format\": \"libdag\", \"format\\version\": 1, \"vertices\": []}",
+        "{\"vertices\": [{\"id\": 1, \"x\\q\": 1}]}",
+        "{\"vertices\": [], \"x\": {\"\\u12\": 1}}",
+        // A key the fast path uses, spelled with an escape after the plain
+        // one: the checking reader keeps the last.
+        "{\"vertices\": [{\"id\": 1}], \"\\u0076ertices\": [{\"id\": 2}]}",
+        "{\"vertices\": [{\"id\": 1, \"\\u0069d\": 2}]}",
         // Taken by the checking reader, left to it by the fast path.
         "{\"version\": 1.0, \"vertices\": [{\"id\": 1}]}",
         "{\"vertices\": [{\"\\u0069d\": 1}]}",

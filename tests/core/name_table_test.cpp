@@ -104,23 +104,29 @@ TEST(NameTable, SwapExchangesContents) {
     EXPECT_EQ(y.find("left"), 4u);
 }
 
+// SortedNames::sort of `names` shuffled gives what std::sort gives (after
+// dropping repeats: a graph's names are distinct).
+void expect_sorted_as_std_sorts(std::vector<std::string> names, std::mt19937 &rng) {
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::vector<std::string> shuffled = names;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    std::vector<SortedNames::Entry> entries;
+    for (std::size_t i = 0; i < shuffled.size(); ++i)
+        entries.push_back({shuffled[i].data(), static_cast<std::uint32_t>(shuffled[i].size()),
+                           static_cast<std::uint32_t>(i)});
+    SortedNames::sort(entries.data(), entries.size());
+    ASSERT_EQ(entries.size(), names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(std::string(entries[i].view()), names[i]) << i;
+}
+
 TEST(SortedNames, SortIsBytewiseOrder) {
     std::mt19937 rng(11);
     for (int round = 0; round < 200; ++round) {
         std::vector<std::string> names;
         const int n = round == 0 ? 20000 : static_cast<int>(rng() % 300);
         for (int i = 0; i < n; ++i) names.push_back(random_name(rng));
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
-        std::vector<std::string> shuffled = names;
-        std::shuffle(shuffled.begin(), shuffled.end(), rng);
-        std::vector<SortedNames::Entry> entries;
-        for (std::size_t i = 0; i < shuffled.size(); ++i)
-            entries.push_back({shuffled[i].data(), static_cast<std::uint32_t>(shuffled[i].size()),
-                               static_cast<std::uint32_t>(i)});
-        SortedNames::sort(entries.data(), entries.size());
-        ASSERT_EQ(entries.size(), names.size());
-        for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(std::string(entries[i].view()), names[i]) << i;
+        expect_sorted_as_std_sorts(names, rng);
     }
 }
 
@@ -135,33 +141,16 @@ TEST(SortedNames, AddressesInLargeRangesSortBytewise) {
         if (rng() % 11 == 0) s += "\xc3\xa9";
         names.push_back(s);
     }
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    std::vector<std::string> shuffled = names;
-    std::shuffle(shuffled.begin(), shuffled.end(), rng);
-    std::vector<SortedNames::Entry> entries;
-    for (std::size_t i = 0; i < shuffled.size(); ++i)
-        entries.push_back({shuffled[i].data(), static_cast<std::uint32_t>(shuffled[i].size()),
-                           static_cast<std::uint32_t>(i)});
-    SortedNames::sort(entries.data(), entries.size());
-    ASSERT_EQ(entries.size(), names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(std::string(entries[i].view()), names[i]) << i;
+    expect_sorted_as_std_sorts(names, rng);
 }
 
 // Each name a prefix of the next: every 8-byte chunk splits the range in
-// two, thousands of chunks deep.
+// two, hundreds of chunks deep.
 TEST(SortedNames, NamesThatArePrefixesOfEachOtherSortShortestFirst) {
+    std::mt19937 rng(3);
     std::vector<std::string> names;
     for (int i = 1; i <= 3000; ++i) names.push_back(std::string(static_cast<std::size_t>(i), 'a'));
-    std::vector<std::string> shuffled = names;
-    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
-    std::vector<SortedNames::Entry> entries;
-    for (std::size_t i = 0; i < shuffled.size(); ++i)
-        entries.push_back({shuffled[i].data(), static_cast<std::uint32_t>(shuffled[i].size()),
-                           static_cast<std::uint32_t>(i)});
-    SortedNames::sort(entries.data(), entries.size());
-    ASSERT_EQ(entries.size(), names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) ASSERT_EQ(entries[i].size, names[i].size()) << i;
+    expect_sorted_as_std_sorts(names, rng);
 }
 
 }  // namespace

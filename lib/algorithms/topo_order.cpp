@@ -127,10 +127,11 @@ std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
     std::vector<VertexId> out;
     out.reserve(s->size());
     Index emitted = 0;
-    if (ranks) {
+    if (ranks && !ranks->identity) {
         const RankedRows &rows = ranks->rows(*s);
         emitted = kahn_by_rank(rows, direction, EmitIds{out, rows.ids.data()});
     } else {
+        // Unnamed, or named in dense order: a vertex's dense index is its rank.
         emitted = kahn_ranked(*s, nullptr, direction, EmitIds{out, s->id_table()});
     }
     // Kahn's pass stops short of every vertex on or behind a cycle.

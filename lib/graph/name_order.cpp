@@ -20,10 +20,13 @@ void rank(const HugeVector<SortedNames::Entry> &sorted, const Snapshot &s, NameR
         if (i != Snapshot::npos) r.rank[i] = next++;
     }
     next = 0;
+    bool identity = true;
     for (Index i = 0; i < n; ++i) {
         if (r.rank[i] == Snapshot::npos) r.rank[i] = next++;
         r.by_rank[r.rank[i]] = i;
+        identity &= r.rank[i] == i;
     }
+    r.identity = identity;
 }
 
 // One direction's rows of `s` in rank order, neighbours as ranks. The rows

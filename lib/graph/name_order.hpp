@@ -37,6 +37,11 @@ struct NameRanks {
     std::vector<Snapshot::Index> rank;
     // Its inverse: the dense index holding each rank.
     std::vector<Snapshot::Index> by_rank;
+    // rank[i] == i for every i: the vertices were added in name order (a
+    // graph read from a DOT file libdag wrote, which lists them by name), so
+    // the snapshot's own rows are already in rank order and need no
+    // renumbering.
+    bool identity = false;
 
     // The rows of `s`, the snapshot these ranks are for; built by the first
     // caller (any thread), then kept with the ranks.

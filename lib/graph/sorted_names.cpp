@@ -124,6 +124,10 @@ bool name_less(const Entry &a, const Entry &b) noexcept { return a.view() < b.vi
 }  // namespace
 
 void SortedNames::sort(Entry *entries, std::size_t n) {
+    // Names often arrive sorted (every text format libdag writes, DOT
+    // included, lists the vertices by name): one pass tells, and stops at
+    // the first name out of place otherwise.
+    if (std::is_sorted(entries, entries + n, name_less)) return;
     HugeVector<Keyed> keyed, tmp;
     keyed.reserve(n);
     for (std::size_t i = 0; i < n; ++i) keyed.push_back({0, entries[i]});

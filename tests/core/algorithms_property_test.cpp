@@ -12,6 +12,7 @@
 
 #include "algo_test_support.hpp"
 #include "graph/name_order.hpp"
+#include "graph/shared_snapshot.hpp"
 #include "algorithms/reachability.hpp"
 #include "algorithms/tarjan.hpp"
 #include "algorithms/topo_order.hpp"
@@ -230,6 +231,59 @@ TEST(AlgorithmProperties, OrdersStayExactAcrossRenamesRemovalsAndReadds) {
             }
             ASSERT_NO_FATAL_FAILURE(expect_reference_orders(g, "kept graph", graph * 100 + round));
         }
+    }
+}
+
+bool ranks_are_identity(const Graph &g) {
+    const SharedSnapshot s = shared_snapshot(g);
+    return name_ranks(g, *s)->identity;
+}
+
+// A graph whose vertices were added in name order (as an import of a DOT
+// file libdag wrote adds them) orders on its snapshot's own rows, with
+// no renumbering: the orders must still be the reference's, and a change that
+// puts a name out of order must end the shortcut.
+TEST(AlgorithmProperties, GraphsAddedInNameOrderOrderAsTheReferenceDoes) {
+    std::mt19937 rng(1221);
+    for (int round = 0; round < 60; ++round) {
+        const int n = 1 + static_cast<int>(rng() % (round < 50 ? 60 : 3000));
+        std::vector<std::string> names;
+        for (int i = 0; i < n; ++i) names.push_back(address(rng) + "#" + std::to_string(i));
+        std::sort(names.begin(), names.end());
+        Graph g;
+        // Unnamed vertices rank first, so a few added first keep the shortcut.
+        const int unnamed = round % 3 == 0 ? static_cast<int>(rng() % 4) : 0;
+        std::vector<VertexId> ids;
+        for (int i = 0; i < unnamed; ++i) ids.push_back(g.add_vertex(std::nullopt, nullptr));
+        for (const std::string &name : names) ids.push_back(g.add_vertex(std::string_view(name), nullptr));
+        std::vector<VertexId> order = ids;
+        std::shuffle(order.begin(), order.end(), rng);
+        for (std::size_t i = 0; i + 1 < order.size(); ++i)
+            for (int k = 0, m = static_cast<int>(rng() % 4); k < m; ++k) {
+                const std::size_t j = i + 1 + rng() % (order.size() - i - 1);
+                if (!g.has_edge(order[i], order[j])) g.connect(order[i], order[j]);
+            }
+        // Removing vertices keeps the rest in name order.
+        if (round % 4 == 1 && ids.size() > 2) g.remove_vertex(ids[rng() % ids.size()]);
+        ASSERT_TRUE(ranks_are_identity(g)) << "round " << round;
+        ASSERT_NO_FATAL_FAILURE(expect_reference_orders(g, "added in name order", round));
+
+        // Out of order: the first named vertex renamed past every other name,
+        // or an unnamed vertex added after the named ones.
+        std::vector<VertexId> named;
+        for (std::size_t i = static_cast<std::size_t>(unnamed); i < ids.size(); ++i)
+            if (g.has_vertex(ids[i])) named.push_back(ids[i]);
+        bool out_of_order = false;
+        if (round % 2 == 0 && named.size() > 1) {
+            g.set_name(named.front(), std::string_view("\xe2\x82\xac last"));
+            out_of_order = true;
+        } else {
+            const VertexId late = g.add_vertex(std::nullopt, nullptr);
+            if (!named.empty()) g.connect(late, named.back());
+            out_of_order = !named.empty();
+        }
+        ASSERT_EQ(ranks_are_identity(g), !out_of_order) << "round " << round;
+        ASSERT_NO_FATAL_FAILURE(expect_reference_orders(g, "then out of order", round));
     }
 }
 

@@ -153,5 +153,32 @@ TEST(SortedNames, NamesThatArePrefixesOfEachOtherSortShortestFirst) {
     expect_sorted_as_std_sorts(names, rng);
 }
 
+// Names already in order are left as they are (one pass tells); one name out
+// of place anywhere, even last, still gets the whole sort.
+TEST(SortedNames, NamesInOrderOrAlmostSortAsStdSorts) {
+    std::vector<std::string> sorted;
+    for (int i = 0; i < 5000; ++i) sorted.push_back("module.m" + std::to_string(i % 7) + ".r" + std::to_string(i));
+    std::sort(sorted.begin(), sorted.end());
+    auto sort_names = [](const std::vector<std::string> &in) {
+        std::vector<SortedNames::Entry> entries;
+        for (std::size_t i = 0; i < in.size(); ++i)
+            entries.push_back({in[i].data(), static_cast<std::uint32_t>(in[i].size()), static_cast<std::uint32_t>(i)});
+        SortedNames::sort(entries.data(), entries.size());
+        std::vector<std::string> out;
+        for (const SortedNames::Entry &e : entries) {
+            EXPECT_EQ(std::string(e.view()), in[e.vertex]) << "an entry keeps its vertex";
+            out.emplace_back(e.view());
+        }
+        return out;
+    };
+    EXPECT_EQ(sort_names(sorted), sorted);
+    std::vector<std::string> last_first = sorted;
+    std::rotate(last_first.begin(), last_first.end() - 1, last_first.end());
+    EXPECT_EQ(sort_names(last_first), sorted);
+    std::vector<std::string> last_two_swapped = sorted;
+    std::swap(last_two_swapped[4998], last_two_swapped[4999]);
+    EXPECT_EQ(sort_names(last_two_swapped), sorted);
+}
+
 }  // namespace
 }  // namespace dag

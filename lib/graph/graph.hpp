@@ -28,7 +28,6 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
-#include "graph/huge_pages.hpp"
 #include "graph/name_table.hpp"
 #include "graph/sorted_names.hpp"
 
@@ -62,31 +61,8 @@ struct NoEdgeProps {};
 
 }  // namespace dag
 
-namespace dag {
-// Boost's vecS vertex list on huge pages: 10^6 vertex records are 72 MB,
-// and a std::vector that grows by doubling touches about twice that in
-// fresh 4 KiB pages (38,000 page faults, a third of adding a named vertex
-// one call at a time; bench/README.md). Out-edge lists stay on the heap:
-// they are small.
-struct HugeVecS {};
-}  // namespace dag
-
 namespace boost {
-template <class T>
-struct container_gen<dag::HugeVecS, T> {
-    typedef std::vector<T, dag::HugePageAllocator<T>> type;
-};
-template <>
-struct parallel_edge_traits<dag::HugeVecS> {
-    typedef allow_parallel_edge_tag type;
-};
 namespace detail {
-template <>
-struct is_random_access<dag::HugeVecS> {
-    enum { value = true };
-    typedef mpl::true_ type;
-};
-
 // An out-edge entry of a directedS adjacency_list with NoEdgeProps: the
 // target alone. Boost's own entry for directed graphs holds the property
 // through a pointer to a heap copy, a malloc per edge even for an empty one.
@@ -110,9 +86,9 @@ private:
 namespace dag {
 
 // Dependencies: vertex v's out-edges are the vertices v depends on.
-using AdjacencyList = boost::adjacency_list<boost::vecS, HugeVecS, boost::directedS, VertexProps, NoEdgeProps>;
+using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, VertexProps, NoEdgeProps>;
 // Dependents: vertex v's out-edges here are the vertices that depend on v.
-using ReverseList = boost::adjacency_list<boost::vecS, HugeVecS, boost::directedS, ReverseProps, NoEdgeProps>;
+using ReverseList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, ReverseProps, NoEdgeProps>;
 static_assert(sizeof(VertexProps) == 16, "a vertex record of the dependencies list holds its name and state only");
 using Vertex = AdjacencyList::vertex_descriptor;
 static_assert(sizeof(AdjacencyList::StoredEdge) == sizeof(Vertex), "an edge entry holds its target only");

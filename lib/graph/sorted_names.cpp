@@ -74,8 +74,13 @@ void sort_keyed(Keyed *base, Keyed *tmp_base, std::size_t total) {
         // and the OR of its keys first differ, reading names chunk by chunk.
         bool same = false;
         for (;;) {
+            // The names lie anywhere in the arena once moved by an earlier
+            // byte: each is asked for a few names ahead of its read.
             if (r.byte == 0)
-                for (std::size_t i = 0; i < n; ++i) first[i].key = key_at(first[i].entry, r.depth);
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (i + 16 < n) __builtin_prefetch(first[i + 16].entry.name + r.depth);
+                    first[i].key = key_at(first[i].entry, r.depth);
+                }
             std::uint64_t all_and = ~std::uint64_t{0}, all_or = 0;
             for (std::size_t i = 0; i < n; ++i) {
                 all_and &= first[i].key;

@@ -205,6 +205,10 @@ type pullRun struct {
 	// running counts the goroutines that hold vertices.
 	running sync.WaitGroup
 
+	// handout lets one goroutine at a time into libdag to complete and
+	// take vertices.
+	handout sync.Mutex
+
 	// order is held for reading while a failure is completed, and for
 	// writing while the walk is cancelled: a failure completed before the
 	// cancellation is a real one, one completed after it (cancelled set)
@@ -334,8 +338,10 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 		ctext = C.CString(strings.ReplaceAll(text, "\x00", "\uFFFD"))
 		defer C.free(unsafe.Pointer(ctext))
 	}
+	r.handout.Lock()
 	status := C.dagbind_complete_next(C.uintptr_t(uintptr(unsafe.Pointer(r.root))), C.uintptr_t(uintptr(unsafe.Pointer(v.walk))),
 		C.uint64_t(v.ID), result, C.uintptr_t(uintptr(unsafe.Pointer(ctext))), cbool(next), C.uintptr_t(uintptr(unsafe.Pointer(p))))
+	r.handout.Unlock()
 	switch {
 	case p.completed == C.DAG_E_STATE || p.completed == C.DAG_E_CANCELLED:
 		// Expanded: the vertex follows its sub-walk, whatever fn said.

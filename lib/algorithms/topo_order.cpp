@@ -137,6 +137,10 @@ std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
     // Kahn's pass stops short of every vertex on or behind a cycle.
     if (emitted != s->size()) require_acyclic(g, *s);
     share_if_acyclic(g, s, true);
+    // name_ranks() keeps ranks only with the graph's cached snapshot, which
+    // a fresh one became just now: kept here, or the next order would rank
+    // and renumber again.
+    if (ranks && !s.cached) g.keep_ranks(s.snapshot.get(), ranks);
     return out;
 }
 

@@ -13,6 +13,7 @@
 #include "algorithms/transitive_reduction.hpp"
 #include "algorithms/traversal.hpp"
 #include "algorithms/validate.hpp"
+#include "graph/name_order.hpp"
 
 namespace dag {
 namespace {
@@ -142,6 +143,25 @@ TEST(TopologicalOrder, TiesByNameThenIdWithUnnamedFirst) {
     g.add_vertex(std::nullopt, nullptr);         // 4
     EXPECT_EQ(topological_order(g), (std::vector<VertexId>{3, 4, 2, 1}));
     EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{3, 4, 2, 1}));
+}
+
+// The first order of a named graph freezes a fresh snapshot and ranks its
+// names; both must stay with the graph, so that the next order neither
+// ranks nor renumbers again (it did both, a second cold order in all).
+TEST(TopologicalOrder, TheFirstOrderKeepsItsNameRanksForTheNext) {
+    for (const bool reverse : {false, true}) {
+        Graph g = named({"c", "a", "b"});
+        g.connect(1, 2);
+        ASSERT_EQ(g.cached_snapshot(), nullptr);
+        const std::vector<VertexId> first = reverse ? reverse_topological_order(g) : topological_order(g);
+        const std::shared_ptr<const Snapshot> s = g.cached_snapshot();
+        ASSERT_NE(s, nullptr);
+        const std::shared_ptr<const NameRanks> kept = g.cached_ranks(s.get());
+        ASSERT_NE(kept, nullptr) << (reverse ? "reverse" : "topological");
+        EXPECT_EQ(kept->rank, (std::vector<Snapshot::Index>{2, 0, 1}));
+        EXPECT_EQ(reverse ? reverse_topological_order(g) : topological_order(g), first);
+        EXPECT_EQ(g.cached_ranks(s.get()), kept);
+    }
 }
 
 TEST(TopologicalOrder, EmptyGraphGivesEmptyOrder) {

@@ -139,7 +139,10 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
         CycleError, UnknownVertexError, InvalidArgumentError, BusyError:
             as :meth:`Graph.pull_walker`.
     """
+    import dask.config
     import distributed  # fails here, before the walk starts, when it is missing
+
+    _skip_in_code_capture(dask.config)
 
     for option, given in (("on_result", on_result), ("on_error", on_error)):
         if given is not None and not callable(given):
@@ -158,6 +161,30 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
         walker.close()
         raise
     return running
+
+
+# What distributed's option below should list besides its own defaults.
+# With every submit, distributed records the source of the innermost calling
+# frame whose module the option does not list (its dashboard shows it), and
+# finding that source costs 100-340 us a submit on the project's VM (inspect
+# scans sys.modules, then tokenizes the function): more than a tiny task's
+# run, paid once per vertex. libdag's own frames say nothing to a user; on
+# Dask's callback thread, which submits most vertices, the frames outside
+# them are the thread pool's and threading's, so listing those too ends the
+# search without reading any source, and for what the user's thread submits
+# the record is the user's code, as the option intends.
+_IGNORE_MODULES = "distributed.diagnostics.computations.ignore-modules"
+_NOT_THE_CALLERS_CODE = ("libdag", "concurrent", "threading")
+
+
+def _skip_in_code_capture(config):
+    """Adds libdag and the callback thread's modules to distributed's ignore-modules, keeping what is there."""
+    listed = config.get(_IGNORE_MODULES, default=None)
+    if not isinstance(listed, list):
+        return  # unset or malformed: distributed reports that itself
+    missing = [module for module in _NOT_THE_CALLERS_CODE if module not in listed]
+    if missing:
+        config.set({_IGNORE_MODULES: listed + missing})
 
 
 def _limits(limits, semaphore):

@@ -148,6 +148,30 @@ class DaskWalkTest(unittest.TestCase):
                 self.assertEqual(report.count(VertexStatus.OK), 300)
                 self.assert_edges_respected(graph)
 
+    def test_the_dashboard_records_the_callers_code_not_libdags(self):
+        """distributed records the source of each submit's caller; libdag's own frames are not the caller."""
+        import dask.config
+
+        option = "distributed.diagnostics.computations.ignore-modules"
+        scheduler = self.cluster.scheduler
+        with dask.config.set({option: ["distributed", "dask", "mine"]}), random_graph(40, 3) as graph:
+            report = dag_dask.walk(graph, task, self.client, parallelism=4, payload=self.payload(graph))
+            self.assertTrue(report.ok, report.message)
+            listed = dask.config.get(option)
+        # The scheduler keeps its last computations (a deque, 100 by default): all of them, for
+        # every walk of this suite ran as this one.
+        recorded = set()
+        for computation in list(scheduler.computations):
+            recorded.update(computation.code)
+        # The vertices submitted from this thread record this test; those
+        # submitted from Dask's callback thread have no caller's code.
+        self.assertTrue(any("test_the_dashboard_records_the_callers_code" in code for code in recorded), recorded)
+        # Spelled in pieces, so that this test's own source, recorded above, has neither.
+        libdags, thread_pools = "self._client" + ".submit(", "work_queue" + ".get("
+        self.assertFalse([code for code in recorded if libdags in code or thread_pools in code])
+        self.assertEqual(listed[:3], ["distributed", "dask", "mine"])  # kept, and added to
+        self.assertIn("libdag", listed)
+
     def test_failure_skips_exactly_its_dependents(self):
         with random_graph(200, 3) as graph:
             broken = graph.find("v40")

@@ -380,11 +380,11 @@ class DaskWalk:
             self._submit(ready)
 
     def _submit(self, vertices):
-        submitted, error, rest, unready = [], None, [], []
+        placed, submitted, unready, cancelled, refused, error = [], [], [], [], [], None
         with self._lock:
             for index, vertex in enumerate(vertices):
                 if self._cancelled:
-                    rest = vertices[index:]  # each fails with its own CancelledError
+                    cancelled = vertices[index:]  # each fails with its own CancelledError
                     break
                 try:
                     task = self._task(vertex)
@@ -397,28 +397,48 @@ class DaskWalk:
                         pool.waiting.append(vertex)  # submitted as one of its pool's tasks ends
                         continue
                     pool.room -= 1
+                placed.append((vertex, task, pool))
+            first = 0
+            while first < len(placed):
+                fn, resources = self._fn_of(placed[first][1]), placed[first][1].resources
+                end = first + 1
+                while end < len(placed) and self._fn_of(placed[end][1]) is fn and placed[end][1].resources == resources:
+                    end += 1
                 try:
-                    submitted.append((vertex, self._submit_one(vertex, task)))
-                except Exception as refused:  # e.g. a closed client: the vertex fails with it
-                    if pool is not None:
-                        pool.room += 1
-                    error, rest = refused, vertices[index:]
+                    submitted.extend(self._submit_group(placed[first:end], fn, resources))
+                except Exception as failed:  # e.g. a closed client: these vertices and the rest fail with it
+                    for _, _, pool in placed[first:]:
+                        if pool is not None:
+                            pool.room += 1
+                    error, refused = failed, [vertex for vertex, _, _ in placed[first:]]
                     break
+                first = end
         for vertex, future in submitted:
             future.add_done_callback(lambda done, vertex=vertex: self._finished(vertex, done))
         for vertex, bad in unready:
             self._walker.complete(vertex, bad)
-        for vertex in rest:
-            why = error if error is not None else _cancelled_error(vertex, "was not submitted: the walk was cancelled")
-            self._complete(vertex, why)
+        for vertex in refused:
+            self._complete(vertex, error)
+        for vertex in cancelled:
+            self._complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
 
-    def _submit_one(self, vertex, task):
-        fn = self._leased.get(task.pool, self._fn)
-        future = self._client.submit(fn, task.argument, key=task.key, pure=False, retries=self._retries,
-                                     resources=task.resources)
-        self._futures[_slot(vertex)] = future
-        self._keys[task.key] = vertex
-        return future
+    def _fn_of(self, task):
+        return self._leased.get(task.pool, self._fn)
+
+    def _submit_group(self, group, fn, resources):
+        """Submits the tasks of `group` ((vertex, task, pool), same fn and resources) in one call: one
+        graph update for the scheduler instead of one a vertex (a graph's first wave is most of it)."""
+        if len(group) == 1:
+            task = group[0][1]
+            futures = [self._client.submit(fn, task.argument, key=task.key, pure=False, retries=self._retries,
+                                           resources=resources)]
+        else:
+            futures = self._client.map(fn, [task.argument for _, task, _ in group], key=[task.key for _, task, _ in group],
+                                       pure=False, retries=self._retries, resources=resources)
+        for (vertex, task, _), future in zip(group, futures):
+            self._futures[_slot(vertex)] = future
+            self._keys[task.key] = vertex
+        return [(vertex, future) for (vertex, _, _), future in zip(group, futures)]
 
     def _finished(self, vertex, future):
         """The done-callback: completes (or expands) the vertex from the future's outcome; submits what is ready."""

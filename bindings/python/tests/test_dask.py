@@ -385,6 +385,20 @@ class DaskWalkTest(unittest.TestCase):
                 dag_dask.walk(graph, task, self.client, parallelism=0)
             graph.add_vertex("after")  # the graph is not left busy
 
+    def test_a_closed_client_fails_what_it_was_given(self):
+        """Submitting through a closed client fails those vertices with its error; the walk still ends."""
+        closed = distributed.Client(self.cluster)
+        closed.close()
+        with libdag.Graph() as graph:
+            a, b, c = graph.add_vertices(["a", "b", "c"])
+            graph.connect(c, a)  # c needs a; a and b are submitted together
+            report = dag_dask.walk(graph, task, closed, parallelism=8, payload=self.payload(graph))
+            self.assertEqual([report[v].status for v in (a, b, c)],
+                             [VertexStatus.FAILED, VertexStatus.FAILED, VertexStatus.UPSTREAM_FAILED])
+            self.assertEqual(type(report[a].exception), type(report[b].exception))
+            self.assertIn("closed", report[a].message.lower())
+            self.assertEqual(self.runs("a") + self.runs("b"), [])
+
     def test_parallelism_respected(self):
         graph = libdag.Graph()
         graph.add_vertices(f"v{i}" for i in range(24))

@@ -128,7 +128,8 @@ std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
     out.reserve(s->size());
     Index emitted = 0;
     if (ranks && !ranks->identity) {
-        const RankedRows &rows = ranks->rows(*s);
+        const bool down = direction == TopoDirection::dependents_first;
+        const RankedRows &rows = ranks->rows(*s, down ? Neighbours::dependencies : Neighbours::dependents);
         emitted = kahn_by_rank(rows, direction, EmitIds{out, rows.ids.data()});
     } else {
         // Unnamed, or named in dense order: a vertex's dense index is its rank.

@@ -29,19 +29,26 @@ void rank(const HugeVector<SortedNames::Entry> &sorted, const Snapshot &s, NameR
     r.identity = identity;
 }
 
+// One direction's offsets of `s` in rank order: each row's length written
+// to its rank's place, then summed.
+void renumber_offsets(const NameRanks &r, const HugeVector<Index> &offsets, HugeVector<Index> &ranked_offsets) {
+    const std::size_t n = r.by_rank.size();
+    const Index *rank = r.rank.data();
+    ranked_offsets.resize(n + 1);
+    ranked_offsets[0] = 0;
+    for (std::size_t v = 0; v < n; ++v) ranked_offsets[rank[v] + 1] = offsets[v + 1] - offsets[v];
+    for (std::size_t k = 0; k < n; ++k) ranked_offsets[k + 1] += ranked_offsets[k];
+}
+
 // One direction's rows of `s` in rank order, neighbours as ranks. The rows
 // are read in sequence and each written to its rank's place; what waits is
 // the rank of each neighbour, anywhere in 4n bytes, so those are asked for
 // 64 entries ahead (a fifth off the first order of a named 10^6 graph).
-void renumber(const NameRanks &r, const HugeVector<Index> &offsets, const HugeVector<Index> &row,
-              HugeVector<Index> &ranked_offsets, HugeVector<Index> &ranked_row) {
+void renumber_row(const NameRanks &r, const HugeVector<Index> &offsets, const HugeVector<Index> &row,
+                  const HugeVector<Index> &ranked_offsets, HugeVector<Index> &ranked_row) {
     const std::size_t n = r.by_rank.size();
     const Index *rank = r.rank.data();
-    ranked_offsets.resize(n + 1);
     ranked_row.resize(row.size());
-    ranked_offsets[0] = 0;
-    for (std::size_t v = 0; v < n; ++v) ranked_offsets[rank[v] + 1] = offsets[v + 1] - offsets[v];
-    for (std::size_t k = 0; k < n; ++k) ranked_offsets[k + 1] += ranked_offsets[k];
     const std::size_t edges = row.size();
     for (std::size_t v = 0; v < n; ++v) {
         Index *out = ranked_row.data() + ranked_offsets[rank[v]];
@@ -54,15 +61,19 @@ void renumber(const NameRanks &r, const HugeVector<Index> &offsets, const HugeVe
 
 }  // namespace
 
-const RankedRows &NameRanks::rows(const Snapshot &s) const {
-    std::call_once(rows_built_, [&] {
-        RankedRows built;
-        renumber(*this, s.out_offsets, s.out_targets, built.out_offsets, built.out_targets);
-        renumber(*this, s.in_offsets, s.in_sources, built.in_offsets, built.in_sources);
-        built.ids.resize(by_rank.size());
-        for (std::size_t k = 0; k < by_rank.size(); ++k) built.ids[k] = s.id_of(by_rank[k]);
-        rows_ = std::move(built);
+const RankedRows &NameRanks::rows(const Snapshot &s, Neighbours lists) const {
+    std::call_once(offsets_built_, [&] {
+        renumber_offsets(*this, s.out_offsets, rows_.out_offsets);
+        renumber_offsets(*this, s.in_offsets, rows_.in_offsets);
+        rows_.ids.resize(by_rank.size());
+        for (std::size_t k = 0; k < by_rank.size(); ++k) rows_.ids[k] = s.id_of(by_rank[k]);
     });
+    if (lists == Neighbours::dependencies)
+        std::call_once(dependencies_built_,
+                       [&] { renumber_row(*this, s.out_offsets, s.out_targets, rows_.out_offsets, rows_.out_targets); });
+    else
+        std::call_once(dependents_built_,
+                       [&] { renumber_row(*this, s.in_offsets, s.in_sources, rows_.in_offsets, rows_.in_sources); });
     return rows_;
 }
 

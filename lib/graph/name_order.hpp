@@ -31,6 +31,11 @@ struct RankedRows {
     HugeVector<VertexId> ids;                              // by rank
 };
 
+// Which neighbour lists an order reads: an order takes a vertex's
+// dependents once it is emitted if it goes dependencies first, and its
+// dependencies if it goes dependents first.
+enum class Neighbours { dependencies, dependents };
+
 struct NameRanks {
     // rank[i] for each dense index i of the snapshot: a permutation of
     // 0..n-1 where a smaller rank means "smaller name, then smaller id".
@@ -43,12 +48,17 @@ struct NameRanks {
     // renumbering.
     bool identity = false;
 
-    // The rows of `s`, the snapshot these ranks are for; built by the first
-    // caller (any thread), then kept with the ranks.
-    const RankedRows &rows(const Snapshot &s) const;
+    // The rows of `s`, the snapshot these ranks are for, that an order
+    // reading `lists` needs: both directions' offsets (what a vertex waits
+    // for is counted in the other direction), the ids, and the `lists`
+    // neighbours, renumbered by the first caller that needs each (any
+    // thread) and then kept. The other lists stay empty until an order
+    // asks for them: renumbering them is a random read per edge, a fifth of
+    // a first order's time.
+    const RankedRows &rows(const Snapshot &s, Neighbours lists) const;
 
 private:
-    mutable std::once_flag rows_built_;
+    mutable std::once_flag offsets_built_, dependencies_built_, dependents_built_;
     mutable RankedRows rows_;
 };
 

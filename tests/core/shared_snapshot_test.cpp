@@ -4,6 +4,7 @@
 // run concurrently on one graph.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
 
 #include "algo_test_support.hpp"
@@ -162,6 +163,33 @@ TEST(SharedSnapshot, ConcurrentQueriesAgree) {
             threads.emplace_back([&, t] {
                 good[t] = topological_order(g) == order && component_lists(g) == components &&
                           validate(g, false).ok() && cycle_report(g).empty();
+            });
+        for (auto &th : threads) th.join();
+        EXPECT_EQ(good, std::vector<int>(4, 1)) << "round " << round;
+    }
+}
+
+// The same for a named graph, the two directions at once: each order
+// renumbers the neighbour lists it reads the first time it needs them, and
+// threads racing to do that for both must each see whole lists.
+TEST(SharedSnapshot, ConcurrentOrdersOfANamedGraphAgree) {
+    Graph g;
+    const VertexId n = 2000;
+    for (VertexId i = 0; i < n; ++i) g.add_vertex("module.m" + std::to_string(i * 7919 % n), nullptr);
+    for (VertexId i = 1; i < n; ++i) {
+        g.connect(i, i + 1);
+        if (i * 7 % n + 1 > i) g.connect(i, i * 7 % n + 1);
+    }
+    const std::vector<VertexId> down = topological_order(g);
+    const std::vector<VertexId> up = reverse_topological_order(g);
+    for (int round = 0; round < 20; ++round) {
+        g.cache_snapshot(nullptr);
+        std::vector<std::thread> threads;
+        std::vector<int> good(4, 0);
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                good[t] = t % 2 ? reverse_topological_order(g) == up && topological_order(g) == down
+                                : topological_order(g) == down && reverse_topological_order(g) == up;
             });
         for (auto &th : threads) th.join();
         EXPECT_EQ(good, std::vector<int>(4, 1)) << "round " << round;

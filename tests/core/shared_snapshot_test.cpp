@@ -143,6 +143,20 @@ TEST(SharedSnapshot, ComponentsFollowEdgesInTheOrderTheyWereAdded) {
     EXPECT_EQ(component_lists(g), expected) << "warm";
 }
 
+// Four threads at a time run `queries` (given the thread's number; true when
+// every answer is the expected one) on `g` with nothing cached, 20 times.
+template <class Queries>
+void expect_racing_queries_agree(Graph &g, const Queries &queries) {
+    for (int round = 0; round < 20; ++round) {
+        g.cache_snapshot(nullptr);
+        std::vector<std::thread> threads;
+        std::vector<int> good(4, 0);
+        for (int t = 0; t < 4; ++t) threads.emplace_back([&, t] { good[t] = queries(t); });
+        for (auto &th : threads) th.join();
+        EXPECT_EQ(good, std::vector<int>(4, 1)) << "round " << round;
+    }
+}
+
 // Const queries may run concurrently (DESIGN.md section 4, rule 9): several
 // threads race to freeze and cache the same graph, then read the cache.
 TEST(SharedSnapshot, ConcurrentQueriesAgree) {
@@ -155,18 +169,10 @@ TEST(SharedSnapshot, ConcurrentQueriesAgree) {
     }
     const std::vector<VertexId> order = topological_order(g);
     const std::vector<std::vector<VertexId>> components = component_lists(g);
-    for (int round = 0; round < 20; ++round) {
-        g.cache_snapshot(nullptr);
-        std::vector<std::thread> threads;
-        std::vector<int> good(4, 0);
-        for (int t = 0; t < 4; ++t)
-            threads.emplace_back([&, t] {
-                good[t] = topological_order(g) == order && component_lists(g) == components &&
-                          validate(g, false).ok() && cycle_report(g).empty();
-            });
-        for (auto &th : threads) th.join();
-        EXPECT_EQ(good, std::vector<int>(4, 1)) << "round " << round;
-    }
+    expect_racing_queries_agree(g, [&](int) {
+        return topological_order(g) == order && component_lists(g) == components && validate(g, false).ok() &&
+               cycle_report(g).empty();
+    });
 }
 
 // The same for a named graph, the two directions at once: each order
@@ -182,18 +188,10 @@ TEST(SharedSnapshot, ConcurrentOrdersOfANamedGraphAgree) {
     }
     const std::vector<VertexId> down = topological_order(g);
     const std::vector<VertexId> up = reverse_topological_order(g);
-    for (int round = 0; round < 20; ++round) {
-        g.cache_snapshot(nullptr);
-        std::vector<std::thread> threads;
-        std::vector<int> good(4, 0);
-        for (int t = 0; t < 4; ++t)
-            threads.emplace_back([&, t] {
-                good[t] = t % 2 ? reverse_topological_order(g) == up && topological_order(g) == down
-                                : topological_order(g) == down && reverse_topological_order(g) == up;
-            });
-        for (auto &th : threads) th.join();
-        EXPECT_EQ(good, std::vector<int>(4, 1)) << "round " << round;
-    }
+    expect_racing_queries_agree(g, [&](int t) {
+        return t % 2 ? reverse_topological_order(g) == up && topological_order(g) == down
+                     : topological_order(g) == down && reverse_topological_order(g) == up;
+    });
 }
 
 }  // namespace

@@ -22,9 +22,12 @@ namespace dag {
 
 // The snapshot's rows renumbered by rank: row k belongs to the vertex of
 // rank k and lists its neighbours by rank. The orders take the smallest free
-// rank again and again and read its row; rows in dense order would then be
-// read at random, these are read almost in sequence, so an order of a named
-// graph costs about what one of an unnamed graph does.
+// rank again and again and read its row: here a rank is its own queue key
+// and row number, so the pass reads no rank table on the way (a miss per
+// neighbour on a large graph). Where the names follow the graph's shape
+// (a chain named in order, say) the rows are also read in sequence; where
+// they do not, the pops jump about the rows (bench/README.md, "The second
+// order of a named graph").
 struct RankedRows {
     HugeVector<Snapshot::Index> out_offsets, out_targets;  // dependencies
     HugeVector<Snapshot::Index> in_offsets, in_sources;    // dependents

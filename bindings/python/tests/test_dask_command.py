@@ -84,9 +84,12 @@ class CommandRunnerTest(unittest.TestCase):
                 os.remove(self.pid_file)
 
     def test_what_the_command_left_running_is_killed_after_the_grace(self):
-        # It ignores SIGTERM: SIGKILL after the grace (1 s here), before the run returns.
-        command = (f'(trap "" TERM; exec sleep {3 * BOUND_S}) </dev/null >/dev/null 2>&1 & '
-                   f'echo $! > "{self.pid_file}"; exit 0')
+        # It ignores SIGTERM: SIGKILL after the grace (1 s here), before the run returns. The
+        # command exits only once its background process ignores SIGTERM (it writes its pid after
+        # the trap): exiting before would let the stop's SIGTERM end it at once.
+        command = (f'(trap "" TERM; exec sh -c \'echo $$ > "{self.pid_file}"; exec sleep {3 * BOUND_S}\') '
+                   f'</dev/null >/dev/null 2>&1 & '
+                   f'while [ ! -s "{self.pid_file}" ]; do sleep 0.01; done; exit 0')
         started = time.monotonic()
         thread, outcome = self.start(command, threading.Event())
         thread.join(BOUND_S)

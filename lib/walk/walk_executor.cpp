@@ -376,16 +376,24 @@ void Executor::wait_resumed() const noexcept {
     while (quiescing_.load(std::memory_order_acquire)) std::this_thread::yield();
 }
 
-void Executor::stop(VertexStatus reason) noexcept {
-    VertexStatus none = VertexStatus::ok;
-    stop_.compare_exchange_strong(none, reason, std::memory_order_acq_rel);
-    // Vertices waiting out a back-off are not tried again: due now.
-    if (retries_) retries_->flush();
-}
+void Executor::stop(VertexStatus reason) noexcept { stop_with(static_cast<std::uint8_t>(reason)); }
 
 void Executor::request_cancel() noexcept {
-    cancel_requested_.store(true, std::memory_order_seq_cst);
-    stop(VertexStatus::cancelled);
+    stop_with(static_cast<std::uint8_t>(VertexStatus::cancelled) | cancel_bit);
+}
+
+void Executor::stop_with(std::uint8_t word) noexcept {
+    std::uint8_t now = stop_.load(std::memory_order_seq_cst);
+    for (;;) {
+        // First reason wins; a cancel is recorded whatever the reason.
+        const std::uint8_t reason = now & ~cancel_bit;
+        const std::uint8_t next =
+            (reason == static_cast<std::uint8_t>(VertexStatus::ok) ? word & ~cancel_bit : reason) |
+            ((now | word) & cancel_bit);
+        if (next == now || stop_.compare_exchange_weak(now, next, std::memory_order_seq_cst)) break;
+    }
+    // Vertices waiting out a back-off are not tried again: due now.
+    if (retries_) retries_->flush();
 }
 
 bool Executor::claim(Slot *s) noexcept {
@@ -824,7 +832,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
             // so at least one of them sees the other.
             // A pull walk's vertex is handed out by now, to be completed
             // by its host whatever a cancel says.
-            if (pull_ || !cancel_requested_.load(std::memory_order_seq_cst)) return false;
+            if (pull_ || !cancel_requested()) return false;
             word = s->word.load(std::memory_order_seq_cst);
             bool reclaimed = false;
             while (phase_of(word) == Phase::pending && !reclaimed)

@@ -192,8 +192,10 @@ public:
 
     // First reason wins: cancelled (dag_walk_cancel) or not_run (fail fast).
     void stop(VertexStatus reason) noexcept;
-    VertexStatus stop_reason() const noexcept { return stop_.load(std::memory_order_acquire); }
-    bool cancel_requested() const noexcept { return cancel_requested_.load(std::memory_order_acquire); }
+    VertexStatus stop_reason() const noexcept {
+        return static_cast<VertexStatus>(stop_.load(std::memory_order_acquire) & ~cancel_bit);
+    }
+    bool cancel_requested() const noexcept { return stop_.load(std::memory_order_seq_cst) & cancel_bit; }
     void request_cancel() noexcept;
 
     // A raw timestamp since the walk started: TSC ticks where the kernel
@@ -304,6 +306,8 @@ private:
     bool retry(Slot *s, const std::string *message, std::vector<Slot *> &ready);
     // A vertex whose word is `w` will be finished without running.
     bool will_skip(Word w) const noexcept;
+    // Sets the stop word's reason (unless one is set) and cancel bit.
+    void stop_with(std::uint8_t word) noexcept;
     std::size_t spawn_locked();
     void post_workers(std::size_t n);
     void wait_resumed() const noexcept;
@@ -362,8 +366,12 @@ private:
     std::mutex event_mu_;
     std::uint64_t sequence_ = 0;
 
-    std::atomic<VertexStatus> stop_{VertexStatus::ok};
-    std::atomic<bool> cancel_requested_{false};
+    // The stop reason and whether dag_walk_cancel asked for it, in one word:
+    // whoever sees the cancel sees the walk stopping. As two stores, a vertex
+    // cancelled while pending in between released its waiters into a walk
+    // not yet stopping, and they ran.
+    static constexpr std::uint8_t cancel_bit = 0x80;
+    std::atomic<std::uint8_t> stop_{static_cast<std::uint8_t>(VertexStatus::ok)};
 
     std::mutex calls_mu_;
     std::condition_variable calls_cv_;

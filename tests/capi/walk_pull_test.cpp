@@ -385,6 +385,35 @@ TEST(WalkPull, AHostStoppedByTheCancelCompletesItsVertexAsCancelled) {
     EXPECT_EQ(dag_walk_report_ran(r.get(), c), 0);
 }
 
+// A walk that fail fast stopped can still be cancelled; from then on, and
+// not before, a vertex still out may be completed as cancelled.
+TEST(WalkPull, ACancelAfterFailFastLetsAHostCompleteAsCancelled) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    ASSERT_EQ(dag_connect(g.get(), c, b, nullptr), DAG_OK);
+    dag_walk_options o = options(2);
+    o.failure_policy = DAG_FAILURE_FAIL_FAST;
+    WalkPtr w = begin(g.get(), o);
+    const std::vector<Handed> got = take(w.get(), 2);
+    ASSERT_EQ(got.size(), 2u);
+    const Handed &ha = got[0].vertex == a ? got[0] : got[1];
+    const Handed &hb = got[0].vertex == a ? got[1] : got[0];
+    ASSERT_EQ(hb.vertex, b);
+    ASSERT_EQ(complete(ha, DAG_WALK_FAILED, "broke"), DAG_OK);
+    EXPECT_EQ(complete(hb, DAG_WALK_CANCELLED, "early"), DAG_E_STATE);
+    ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+    ASSERT_EQ(complete(hb, DAG_WALK_CANCELLED, "stopped"), DAG_OK);
+    dag_status st;
+    EXPECT_TRUE(next(w.get(), 4, -1, st).empty());
+    EXPECT_EQ(st, DAG_OK);
+    ReportPtr r = wait(w.get(), DAG_E_CANCELLED);
+    EXPECT_EQ(status_of(r.get(), a), DAG_VERTEX_FAILED);
+    EXPECT_EQ(status_of(r.get(), b), DAG_VERTEX_CANCELLED);
+    EXPECT_EQ(message_of(r.get(), b), "stopped");
+    // Stopped by the failure first: the vertex that never ran keeps that reason.
+    EXPECT_EQ(status_of(r.get(), c), DAG_VERTEX_NOT_RUN);
+}
+
 // A callback cannot answer cancelled: the result is for hosts completing
 // work; its vertex fails and says why.
 TEST(WalkPull, ACallbackReturningCancelledFailsItsVertex) {

@@ -53,6 +53,10 @@ void bounds_hold(bool pull) {
 #endif
     std::mt19937_64 rng(pull ? 17 : 71);
     size_t reached_above_one = 0;
+    // Until a pool has run two vertices at once, a vertex in a pool with
+    // room for more waits a little for company: on a loaded machine, 20 us
+    // spins alone sometimes never overlapped in a whole run.
+    std::atomic<bool> overlapped{false};
     for (int round = 0; round < graphs; ++round) {
         auto g = new_graph();
         const size_t n = 5 + rng() % 60;
@@ -83,7 +87,13 @@ void bounds_hold(bool pull) {
                 size_t seen = peak[p].load();
                 while (in > seen && !peak[p].compare_exchange_weak(seen, in)) {
                 }
+                if (in > 1) overlapped.store(true);
             }
+            const auto company_by = std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
+            while (!overlapped.load() && std::chrono::steady_clock::now() < company_by &&
+                   std::any_of(it->second.begin(), it->second.end(),
+                               [&](size_t p) { return pools.capacities[p] > 1; }))
+                std::this_thread::sleep_for(std::chrono::microseconds(50));
             // Long enough for other workers to try the same pools (a spin:
             // a yield on a loaded machine can give the core away for
             // milliseconds).

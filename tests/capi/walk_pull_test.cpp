@@ -74,6 +74,14 @@ std::vector<Handed> take(dag_walker *w, size_t count) {
     return got;
 }
 
+// Two vertices handed out, `first`'s first.
+std::pair<Handed, Handed> take_two(dag_walker *w, uint64_t first) {
+    const std::vector<Handed> got = take(w, 2);
+    EXPECT_EQ(got.size(), 2u);
+    if (got.size() != 2) return {};
+    return got[0].vertex == first ? std::make_pair(got[0], got[1]) : std::make_pair(got[1], got[0]);
+}
+
 dag_status complete(const Handed &h, dag_walk_result r = DAG_WALK_OK, const char *msg = nullptr) {
     return dag_walk_complete(h.walk, h.vertex, r, msg, nullptr);
 }
@@ -365,10 +373,8 @@ TEST(WalkPull, AHostStoppedByTheCancelCompletesItsVertexAsCancelled) {
     ASSERT_EQ(dag_connect(g.get(), c, a, nullptr), DAG_OK);
     WalkPtr w = begin(g.get(), options(2));
     dag_status st;
-    const std::vector<Handed> got = take(w.get(), 2);
-    ASSERT_EQ(got.size(), 2u);
-    const Handed &ha = got[0].vertex == a ? got[0] : got[1];
-    const Handed &hb = got[0].vertex == a ? got[1] : got[0];
+    const auto [ha, hb] = take_two(w.get(), a);
+    ASSERT_EQ(ha.vertex, a);
     ASSERT_EQ(hb.vertex, b);
     EXPECT_EQ(complete(ha, DAG_WALK_CANCELLED, "early"), DAG_E_STATE);
     ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
@@ -394,10 +400,8 @@ TEST(WalkPull, ACancelAfterFailFastLetsAHostCompleteAsCancelled) {
     dag_walk_options o = options(2);
     o.failure_policy = DAG_FAILURE_FAIL_FAST;
     WalkPtr w = begin(g.get(), o);
-    const std::vector<Handed> got = take(w.get(), 2);
-    ASSERT_EQ(got.size(), 2u);
-    const Handed &ha = got[0].vertex == a ? got[0] : got[1];
-    const Handed &hb = got[0].vertex == a ? got[1] : got[0];
+    const auto [ha, hb] = take_two(w.get(), a);
+    ASSERT_EQ(ha.vertex, a);
     ASSERT_EQ(hb.vertex, b);
     ASSERT_EQ(complete(ha, DAG_WALK_FAILED, "broke"), DAG_OK);
     EXPECT_EQ(complete(hb, DAG_WALK_CANCELLED, "early"), DAG_E_STATE);

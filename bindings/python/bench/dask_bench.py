@@ -1,6 +1,6 @@
 """libdag.dask.walk next to Dask alone and to libdag's local executor walk, on graphs of tiny tasks.
 
-Usage: python3 dask_bench.py [N...] (default 1000 10000). Starts a
+Usage: python3 dask_bench.py [--rounds K] [N...] (default 1000 10000). Starts a
 LocalCluster of 2 worker processes (one thread each) on 127.0.0.1 and, for
 each N, a random graph of N vertices each depending on up to 3 earlier
 ones; prints wall seconds and microseconds per vertex for:
@@ -14,11 +14,18 @@ ones; prints wall seconds and microseconds per vertex for:
   (what expansion, and ``python3 -m libdag.dask`` with output or
   ``--trace``, pay);
 - executor: ``Graph.walk_on`` on a local ThreadPoolExecutor of 2 threads.
+
+With ``--rounds K`` (K > 1), then K more rounds of Dask alone and libdag.dask
+p1000 only, the first of the two alternating, each round's ratio and their
+median: Dask's own time moves by up to 2x between runs on a busy machine, so
+one pair of runs says little about a 1.1x target.
 """
+
+import argparse
+import statistics
 
 import concurrent.futures
 import random
-import sys
 import time
 
 import distributed
@@ -47,9 +54,15 @@ def random_graph(count, seed=7):
     return graph
 
 
-def task_dict(graph):
-    """Dask's form of the graph: each key's task takes its dependencies' keys as arguments."""
-    return {graph.label(v): (tiny, *(graph.label(d) for d in graph.dependencies(v))) for v in graph.vertices()}
+def task_dict(graph, prefix):
+    """Dask's form of the graph: each key's task takes its dependencies' keys as arguments.
+
+    Keys start with ``prefix``: a run that reused the last run's keys could
+    find their results still held (Dask releases them after get() returns)
+    and compute nothing.
+    """
+    key = lambda v: prefix + graph.label(v)  # noqa: E731
+    return {key(v): (tiny, *(key(d) for d in graph.dependencies(v))) for v in graph.vertices()}
 
 
 def timed(run):
@@ -62,16 +75,23 @@ def show(kind, count, seconds):
     print(f"{kind:18} n={count:6}  {seconds:7.2f} s  {seconds / count * 1e6:8.0f} us/vertex", flush=True)
 
 
-def bench(client, count):
+def bench(client, count, rounds):
     graph = random_graph(count)
-    dsk = task_dict(graph)
-    sinks = [graph.label(v) for v in graph.roots()]  # Terraform's roots: nothing depends on them
-    show("dask", count, timed(lambda: client.get(dsk, sinks)))
-    for parallelism in (10, 1000):
-        def walk(parallelism=parallelism):
-            libdag.dask.walk(graph, tiny, client, parallelism=parallelism).raise_for_status()
+    runs = iter(range(1 << 30))
 
-        show(f"libdag.dask p{parallelism}", count, timed(walk))
+    def dask_alone():
+        # Built outside the time: each run has keys of its own.
+        prefix = f"r{next(runs)}-"
+        dsk = task_dict(graph, prefix)
+        sinks = [prefix + graph.label(v) for v in graph.roots()]  # Terraform's roots: nothing depends on them
+        return timed(lambda: client.get(dsk, sinks))
+
+    def walk(parallelism=1000):
+        libdag.dask.walk(graph, tiny, client, parallelism=parallelism).raise_for_status()
+
+    show("dask", count, dask_alone())
+    for parallelism in (10, 1000):
+        show(f"libdag.dask p{parallelism}", count, timed(lambda: walk(parallelism)))
     received = []
     show("libdag.dask p1000 result", count,
          timed(lambda: libdag.dask.walk(graph, echo, client, parallelism=1000,
@@ -79,16 +99,32 @@ def bench(client, count):
     assert len(received) == count
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         show("executor", count, timed(lambda: graph.walk_on(pool, tiny).raise_for_status()))
+    if rounds > 1:
+        ratios = []
+        for k in range(rounds):
+            if k % 2:
+                ours, theirs = timed(walk), dask_alone()
+            else:
+                theirs, ours = dask_alone(), timed(walk)
+            ratios.append(ours / theirs)
+            print(f"round {k + 1:2}  n={count:6}  dask {theirs:6.2f} s  libdag.dask p1000 {ours:6.2f} s  "
+                  f"{ratios[-1]:.2f}x", flush=True)
+        print(f"median     n={count:6}  {statistics.median(ratios):.2f}x of Dask alone "
+              f"({min(ratios):.2f}-{max(ratios):.2f}x, {rounds} rounds)", flush=True)
 
 
 def main():
-    counts = [int(arg) for arg in sys.argv[1:]] or [1000, 10000]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1, help="alternated rounds of Dask alone and p1000")
+    parser.add_argument("counts", type=int, nargs="*", help="graph sizes (default 1000 10000)")
+    args = parser.parse_args()
+    counts = args.counts or [1000, 10000]
     with distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1, host="127.0.0.1",
                                   dashboard_address="127.0.0.1:0") as cluster, distributed.Client(cluster) as client:
         client.wait_for_workers(2)
         client.get({"warm": (tiny,)}, "warm")
         for count in counts:
-            bench(client, count)
+            bench(client, count, args.rounds)
 
 
 if __name__ == "__main__":

@@ -22,10 +22,11 @@ one pair of runs says little about a 1.1x target.
 """
 
 import argparse
-import statistics
-
 import concurrent.futures
+import itertools
 import random
+import resource
+import statistics
 import time
 
 import distributed
@@ -65,19 +66,29 @@ def task_dict(graph, prefix):
     return {key(v): (tiny, *(key(d) for d in graph.dependencies(v))) for v in graph.vertices()}
 
 
+_faults = [0]  # the client process's minor page faults during the last timed run
+
+
 def timed(run):
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     began = time.perf_counter()
     run()
-    return time.perf_counter() - began
+    seconds = time.perf_counter() - began
+    _faults[0] = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+    return seconds
 
 
 def show(kind, count, seconds):
-    print(f"{kind:18} n={count:6}  {seconds:7.2f} s  {seconds / count * 1e6:8.0f} us/vertex", flush=True)
+    """One row; faults and peak RSS are the client process's (with LocalCluster, the scheduler's too),
+    not the workers'."""
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{kind:18} n={count:6}  {seconds:7.2f} s  {seconds / count * 1e6:8.0f} us/vertex  "
+          f"{_faults[0]:8} faults  peak {peak_mb:6.0f} MB", flush=True)
 
 
 def bench(client, count, rounds):
     graph = random_graph(count)
-    runs = iter(range(1 << 30))
+    runs = itertools.count()
 
     def dask_alone():
         # Built outside the time: each run has keys of its own.

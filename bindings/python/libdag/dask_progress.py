@@ -57,6 +57,9 @@ class Progress:
         self._failed = 0
         self._total = 0
         self._shown = False
+        # name -> [(out, err)]: a command's output, held for its vertex's finish line so that the two
+        # go out together (another vertex's line could come between them otherwise).
+        self._held = {}
 
     def observe(self, event, vertex, status, _running, _done, total):
         """A walk observer (``observer=`` of :func:`libdag.dask.start`)."""
@@ -70,6 +73,7 @@ class Progress:
                 self._tick()
                 return
             self._running.pop(vertex, None)
+            self._write_held(name)
             # libdag's own `done` may arrive out of order; a count taken under the lock goes up by one a line.
             self._finished += 1
             if status == VertexStatus.FAILED:
@@ -86,6 +90,12 @@ class Progress:
         if not out and not err:
             return
         with self._lock:
+            self._held.setdefault(name, []).append((out, err))
+            if not self._show:  # no finish line to go with
+                self._write_held(name)
+
+    def _write_held(self, name):
+        for out, err in self._held.pop(name, ()):
             self._erase()
             self._out.write(prefixed(name, out))
             self._out.flush()
@@ -99,8 +109,10 @@ class Progress:
                 self._tick()
 
     def erase(self) -> None:
-        """Before anything else is written to the terminal, and at the end."""
+        """Before anything else is written to the terminal, and at the end (with any output still held)."""
         with self._lock:
+            for name in list(self._held):
+                self._write_held(name)
             self._erase()
 
     def _tick(self):

@@ -32,6 +32,19 @@ class DaskProgressTest(unittest.TestCase):
         self.assertEqual(out.getvalue(), "db: created\n")
         self.assertEqual(err.getvalue(), "db: slow disk\n[1/3] db\n[2/3] web (failed)\n[3/3] cache (upstream-failed)\n")
 
+    def test_a_commands_output_goes_out_with_its_own_finish_line(self):
+        # The output arrives on one thread and the vertex's finish on another; a line of another
+        # vertex that finishes in between must not separate them.
+        out, err = io.StringIO(), io.StringIO()
+        progress = Progress(NAMES.__getitem__, True, out, err)
+        progress.output("db", "", "broke\n")
+        progress.observe(WalkEvent.FINISHED, 1, VertexStatus.OK, 0, 1, 3)
+        progress.observe(WalkEvent.FINISHED, 0, VertexStatus.FAILED, 0, 2, 3)
+        progress.output("cache", "late\n", "")  # no finish line comes: the end prints it
+        progress.erase()
+        self.assertEqual(err.getvalue(), "[1/3] web\ndb: broke\n[2/3] db (failed)\n")
+        self.assertEqual(out.getvalue(), "cache: late\n")
+
     def test_nothing_when_not_shown(self):
         out, err = io.StringIO(), Terminal()
         progress = Progress(NAMES.__getitem__, False, out, err)
@@ -54,9 +67,12 @@ class DaskProgressTest(unittest.TestCase):
         last = drawn.rsplit("\r", 1)[1]
         self.assertRegex(last, r"^\[1/3\] running 1, failed 1, \d+\.\d s, \d+/s: web\x1b\[K$")
         self.assertNotIn("\n", drawn)
-        # Output first clears the line; the end clears it for good.
+        # A command's output waits for its vertex's finish, then first clears the line; the end
+        # clears it for good.
         progress.output("web", "", "refused\n")
-        self.assertTrue(err.getvalue()[len(drawn):].startswith("\r\x1b[Kweb: refused\n"))
+        self.assertEqual(err.getvalue(), drawn)
+        progress.observe(WalkEvent.FINISHED, 1, VertexStatus.FAILED, 0, 2, 3)
+        self.assertTrue(err.getvalue()[len(drawn):].startswith("\r\x1b[Kweb: refused\n\r[2/3] "), err.getvalue())
         progress.erase()
         progress.erase()
         self.assertEqual(out.getvalue(), "")

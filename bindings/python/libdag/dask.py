@@ -3,8 +3,9 @@
 libdag decides what runs when (Terraform's semantics: a failure skips only
 its dependents, always-run, fail fast, cancel, the report); Dask's scheduler
 places each vertex's task on a worker. Each ready vertex is submitted as one
-future; the future's done-callback completes the vertex and submits what
-that made ready, so no thread waits per vertex and none drives the walk.
+future; the future's done-callback completes the vertex, and one thread of
+the walk's own submits, in one ``client.map``, all that the completions
+since its last submit made ready, so no thread waits per vertex.
 ``distributed`` is imported only when a walk starts: the rest of libdag
 works without it.
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import re
 import threading
 import uuid
 from collections.abc import Mapping, Sequence
@@ -147,7 +149,7 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     for option, given in (("on_result", on_result), ("on_error", on_error)):
         if given is not None and not callable(given):
             raise TypeError(f"libdag.dask: {option} is None or a callable, not {type(given).__name__}")
-    token = uuid.uuid4().hex[:12]
+    token = f"{_prefix(fn)}-{uuid.uuid4().hex[:12]}"
     limits = _limits(limits, distributed.Semaphore)
     tasks = _tasks(graph, token, payload, resources, pool, limits)
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
@@ -158,6 +160,7 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
         running._begin()
     except BaseException:
         running.cancel()  # the futures already submitted; closing the walker cancels the rest
+        running._stop_submitter()
         walker.close()
         raise
     return running
@@ -169,8 +172,9 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
 # finding that source costs 100-340 us a submit on the project's VM (inspect
 # scans sys.modules, then tokenizes the function): more than a tiny task's
 # run, paid once per vertex. libdag's own frames say nothing to a user; on
-# Dask's callback thread, which submits most vertices, the frames outside
-# them are the thread pool's and threading's, so listing those too ends the
+# the walk's submitter thread, which submits most vertices, the frames outside
+# them are threading's (the thread pool's on Dask's callback thread, which
+# submits what a pool's room lets go), so listing those too ends the
 # search without reading any source, and for what the user's thread submits
 # the record is the user's code, as the option intends.
 _IGNORE_MODULES = "distributed.diagnostics.computations.ignore-modules"
@@ -178,7 +182,7 @@ _NOT_THE_CALLERS_CODE = ("libdag", "concurrent", "threading")
 
 
 def _skip_in_code_capture(config):
-    """Adds libdag and the callback thread's modules to distributed's ignore-modules, keeping what is there."""
+    """Adds libdag and the submitting threads' modules to distributed's ignore-modules, keeping what is there."""
     listed = config.get(_IGNORE_MODULES, default=None)
     if not isinstance(listed, list):
         return  # unset or malformed: distributed reports that itself
@@ -217,8 +221,33 @@ def _task_of(source, vertex, token, payload, resources, pool, limits):
     """The _Task of a vertex of `source`, the graph or (for a vertex an update added) the walk."""
     name = source.name(vertex)
     label = str(vertex) if name is None else name
-    return _Task(f"{label}-{token}-{vertex}", label, _argument(source, vertex, name, label, payload),
+    return _Task(_key(f"{token}-{vertex}", label), label, _argument(source, vertex, name, label, payload),
                  _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
+
+
+def _key(name, label):
+    """A task's Dask key: ``('fn-token-vertex', 'label')`` as the string Dask makes of such a tuple.
+
+    Dask's scheduler groups tasks twice over, by the key's first element
+    (a task group) and by that element's leading word (a task prefix). The
+    prefix must be the walk's alone: with every task it places the
+    scheduler sums an estimate over the prefixes of what runs (a key that
+    began with the vertex's label made one a vertex, and at 10,000
+    vertices that sum took 9.5 s of the 12.5 s its graph updates cost),
+    and it learns a prefix's task duration. The group must be the vertex's
+    alone: a group of thousands of tasks without dependencies is held back
+    on the scheduler and handed to workers one at a time as others end
+    (3,000 vertices took 2.5x as long so). The string, not the tuple:
+    ``client.map`` of distributed 2022.12 fails on tuple keys.
+    """
+    return str((name, label))
+
+
+def _prefix(fn):
+    """What a walk's keys begin with: the name of the function it runs, as in client.submit's own keys."""
+    fn = getattr(fn, "func", fn)  # a functools.partial
+    name = getattr(fn, "__name__", None) or type(fn).__name__
+    return re.sub(r"[^0-9A-Za-z_]", "", name) or "libdag"
 
 
 def _lookup(mapping, vertex, name):
@@ -285,7 +314,8 @@ class DaskWalk:
     """A walk running on a Dask cluster, made by :func:`start`.
 
     Its vertices are submitted as they become ready, from the thread that
-    calls :func:`start` and then from Dask's callback thread; call
+    calls :func:`start` and then from a thread of the walk's own, which
+    ends with the walk; call
     :meth:`wait` for the report (it closes the walk) or :meth:`cancel`.
     """
 
@@ -320,6 +350,16 @@ class DaskWalk:
         self._leased = {name: _leased(lease, fn, self._stopped) for name, lease in leases.items()}
         self._cancelled = False
         self._ended = threading.Event()
+        # What completions make ready is taken and submitted by a thread of the walk's own, not by
+        # Dask's callback thread after each completion: a submit costs the client and the
+        # scheduler about a millisecond whatever its size, and while one is under way the
+        # completions that arrive only mark one due, so that the next takes what they all made
+        # ready (1,241 submits for 3,000 vertices, most of one task, took as much CPU as the
+        # tasks themselves).
+        self._due = threading.Condition(threading.Lock())
+        self._submit_due = False
+        self._closed = False
+        self._submitter = threading.Thread(target=self._submitting, name="libdag.dask submitter", daemon=True)
         self._failure = None  # an exception raised inside a done-callback, re-raised by wait()
         self._report = None
 
@@ -366,6 +406,7 @@ class DaskWalk:
 
     def _begin(self):
         self._walker.start()
+        self._submitter.start()
         self._submit_ready()
 
     def _submit_ready(self):
@@ -376,8 +417,28 @@ class DaskWalk:
                 return
             if not ready:
                 self._ended.set()
+                self._wake()  # the submitter ends with the walk
                 return
             self._submit(ready)
+
+    def _wake(self):
+        with self._due:
+            self._submit_due = True
+            self._due.notify()
+
+    def _submitting(self):
+        """The submitter thread: submits what is ready each time a completion marks it due, until the walk ends."""
+        while True:
+            with self._due:
+                while not self._submit_due:
+                    self._due.wait()
+                self._submit_due = False
+            if self._ended.is_set() or self._closed:
+                return
+            try:
+                self._submit_ready()
+            except BaseException as failure:  # noqa: B902 - wait() raises it
+                self._fail(failure)
 
     def _submit(self, vertices):
         placed, submitted, unready, cancelled, refused, error = [], [], [], [], [], None
@@ -471,8 +532,7 @@ class DaskWalk:
         try:
             self._on_error(label, error)
         except BaseException as failure:  # noqa: B902 - Dask would only log it
-            self._failure = failure
-            self.cancel()
+            self._fail(failure)
 
     def _delivered(self, item, value, error):
         """A fetched value (on the fetcher's thread): on_result decides whether the vertex expands."""
@@ -489,14 +549,17 @@ class DaskWalk:
         self._end(vertex, task, error, expanded)
 
     def _end(self, vertex, task, error, expanded=False):
-        """Completes the vertex (unless it was expanded) and submits what that made ready."""
+        """Completes the vertex (unless it was expanded); the submitter submits what that made ready."""
         try:
             if not expanded:
                 self._complete(vertex, error)
-            self._submit_ready()
         except BaseException as failure:  # noqa: B902 - Dask would only log it; wait() raises it
-            self._failure = failure
-            self.cancel()
+            self._fail(failure)
+        self._wake()
+
+    def _fail(self, failure):
+        self._failure = failure
+        self.cancel()
 
     def _complete(self, vertex, error):
         """Completes a vertex; work the walk's cancel stopped (a cancelled future, a task that says
@@ -529,7 +592,7 @@ class DaskWalk:
                         del self._sub_tasks[first:]
                         raise KeyError(f"on_result: the arguments of {task.label}'s sub-graph have none for {label}")
                     argument = label if arguments is None else arguments[label]
-                    key = f"{label}-{self._token}-x{next(self._sub_keys)}"
+                    key = _key(f"{self._token}-x{next(self._sub_keys)}", label)
                     copy.set_user_data(sub_vertex, len(self._sub_tasks))
                     self._sub_tasks.append(_Task(key, label, argument, task.resources, task.pool))
             self._walker.expand(vertex, copy)
@@ -602,7 +665,14 @@ class DaskWalk:
             pass
         return True
 
+    def _stop_submitter(self):
+        self._closed = True
+        self._wake()
+        if self._submitter.ident is not None and self._submitter is not threading.current_thread():
+            self._submitter.join()
+
     def _close(self):
+        self._stop_submitter()
         if self._fetcher is not None:
             self._fetcher.close()
         with self._walker as walker:

@@ -148,6 +148,50 @@ class DaskWalkTest(unittest.TestCase):
                 self.assertEqual(report.count(VertexStatus.OK), 300)
                 self.assert_edges_respected(graph)
 
+    def test_a_walk_is_one_task_prefix_and_each_vertex_its_own_task_group(self):
+        # Dask's scheduler sums an estimate over the task prefixes of what
+        # runs with every task it places, and holds back a big task group
+        # without dependencies to hand it out one task at a time: one prefix
+        # a vertex made the walk slow to place, one group for the walk would
+        # starve the workers.
+        with libdag.Graph() as graph:
+            graph.add_vertices(f"v{i}" for i in range(10))
+            # A resource no worker has: every task stays on the scheduler until cancelled.
+            running = dag_dask.start(graph, task, self.client, parallelism=10, payload=self.payload(graph),
+                                     resources=lambda label: {"absent": 1})
+            keys = running.keys
+            self.assertEqual(len(keys), 10)
+
+            def groups(dask_scheduler):
+                return {key: (state.prefix.name, state.group.name)
+                        for key, state in dask_scheduler.tasks.items() if key in keys}
+
+            seen = {}
+            deadline = time.monotonic() + BOUND_S
+            while len(seen) < len(keys) and time.monotonic() < deadline:
+                seen = self.client.run_on_scheduler(groups)
+            running.cancel()
+            self.assertEqual(running.wait().count(VertexStatus.CANCELLED), 10)
+            for key, vertex in keys.items():
+                self.assertIn(repr(graph.label(vertex)), key, "a key names its vertex")
+        self.assertEqual(len(seen), len(keys))
+        self.assertEqual({prefix for prefix, _ in seen.values()}, {"task"}, "the function's name")
+        self.assertEqual(len({group for _, group in seen.values()}), len(keys))
+
+    def test_no_thread_of_the_walk_outlives_it(self):
+        def submitters():
+            return [t for t in threading.enumerate() if t.name == "libdag.dask submitter"]
+
+        with random_graph(30, 4) as graph:
+            self.assertTrue(dag_dask.walk(graph, task, self.client, payload=self.payload(graph)).ok)
+            self.assertEqual(submitters(), [])
+            running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"v0": "block"}))
+            self.assertEqual(len(submitters()), 1)
+            running.cancel()
+            self.release()
+            running.wait()
+            self.assertEqual(submitters(), [])
+
     def test_the_dashboard_records_the_callers_code_not_libdags(self):
         """distributed records the source of each submit's caller; libdag's own frames are not the caller."""
         import dask.config

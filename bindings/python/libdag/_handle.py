@@ -28,18 +28,25 @@ import threading
 from . import _native
 from .errors import BusyError, ClosedError
 
+_get_ident = threading.get_ident
+
 
 class Handle:
     """A C pointer plus the gate that decides who may use it."""
 
-    __slots__ = ("_ptr", "_free", "_kind", "_cond", "_readers", "_reading", "_writer", "_writers_waiting",
-                 "_walks")
+    __slots__ = ("_ptr", "_free", "_kind", "_lock", "_cond", "_waiting", "_readers", "_reading", "_writer",
+                 "_writers_waiting", "_walks")
 
     def __init__(self, ptr, free, kind):
         self._ptr = ptr
         self._free = free
         self._kind = kind  # "graph" or "walker", for messages
-        self._cond = threading.Condition(threading.Lock())
+        # Every call enters the condition's lock directly: a Condition's own
+        # __enter__ and notify_all are Python code, and a read is made for
+        # every call (a third of what a pull walk's look costs from Python).
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
+        self._waiting = 0  # threads in _wait(): nobody to notify while 0
         self._readers = 0
         self._reading = {}  # thread ident -> reads it has in progress
         self._writer = None  # thread ident of the change in progress
@@ -57,30 +64,31 @@ class Handle:
         """A context manager for a read: ``with handle.read("Graph.name") as ptr``."""
         return _Read(self, who)
 
-    def _begin_read(self, who):
-        me = threading.get_ident()
-        with self._cond:
-            while True:
-                self._check_open(who)
-                if self._writer == me or me in self._reading:
-                    break
-                if self._writer is None and not self._writers_waiting:
-                    break
-                self._cond.wait()
+    def _begin_read(self, who, me):
+        with self._lock:
+            if self._ptr is None or self._writers_waiting or (self._writer is not None and self._writer != me):
+                while True:
+                    self._check_open(who)
+                    if self._writer == me or me in self._reading:
+                        break
+                    if self._writer is None and not self._writers_waiting:
+                        break
+                    self._wait()
             self._readers += 1
-            self._reading[me] = self._reading.get(me, 0) + 1
+            reading = self._reading
+            reading[me] = reading.get(me, 0) + 1
             return self._ptr
 
-    def _end_read(self):
-        me = threading.get_ident()
-        with self._cond:
+    def _end_read(self, me):
+        with self._lock:
             self._readers -= 1
-            depth = self._reading[me] - 1
+            reading = self._reading
+            depth = reading[me] - 1
             if depth:
-                self._reading[me] = depth
+                reading[me] = depth
             else:
-                del self._reading[me]
-            if self._readers == 0:
+                del reading[me]
+            if self._waiting and self._readers == 0:
                 self._cond.notify_all()
 
     # -- changes -----------------------------------------------------------
@@ -91,7 +99,7 @@ class Handle:
 
     def _begin_write(self, who):
         me = threading.get_ident()
-        with self._cond:
+        with self._lock:
             self._writers_waiting += 1
             try:
                 while True:
@@ -101,41 +109,41 @@ class Handle:
                         raise BusyError(_native.E_BUSY, f"{who}: the {self._kind} is being walked")
                     if self._writer is None and self._readers == 0:
                         break
-                    self._cond.wait()
+                    self._wait()
             finally:
                 self._writers_waiting -= 1
                 # Readers held back for this change may go on if it gave up.
-                self._cond.notify_all()
+                self._notify()
             self._writer = me
             return self._ptr
 
     def _end_write(self):
-        with self._cond:
+        with self._lock:
             self._writer = None
-            self._cond.notify_all()
+            self._notify()
 
     # -- walks -------------------------------------------------------------
 
     def begin_walk(self, who):
         """Marks the start of a walk and returns the pointer; pair with end_walk()."""
         me = threading.get_ident()
-        with self._cond:
+        with self._lock:
             while True:
                 self._check_open(who)
                 self._check_not_reading(who, me)
                 if self._writer is None:
                     break
-                self._cond.wait()
+                self._wait()
             self._walks += 1
             # A change waiting for reads must see the walk and give up.
-            self._cond.notify_all()
+            self._notify()
             return self._ptr
 
     def end_walk(self):
         """Marks the end of a walk begun with begin_walk()."""
-        with self._cond:
+        with self._lock:
             self._walks -= 1
-            self._cond.notify_all()
+            self._notify()
 
     # -- closing -----------------------------------------------------------
 
@@ -147,13 +155,13 @@ class Handle:
         for the walk or make short calls) it refuses new users at once and
         frees the pointer when the last one has left.
         """
-        with self._cond:
+        with self._lock:
             if self._ptr is None:
                 return
             if wait:
                 ptr, self._ptr = self._ptr, None
                 while self._readers or self._writer is not None:
-                    self._cond.wait()
+                    self._wait()
             elif self._readers or self._writer is not None or self._walks:
                 raise BusyError(
                     _native.E_BUSY,
@@ -163,6 +171,17 @@ class Handle:
             else:
                 ptr, self._ptr = self._ptr, None
         self._free(ptr)
+
+    def _wait(self):
+        self._waiting += 1
+        try:
+            self._cond.wait()
+        finally:
+            self._waiting -= 1
+
+    def _notify(self):
+        if self._waiting:
+            self._cond.notify_all()
 
     def _check_open(self, who):
         if self._ptr is None:
@@ -178,17 +197,18 @@ class Handle:
 
 
 class _Read:
-    __slots__ = ("_handle", "_who")
+    __slots__ = ("_handle", "_who", "_me")
 
     def __init__(self, handle, who):
         self._handle = handle
         self._who = who
 
     def __enter__(self):
-        return self._handle._begin_read(self._who)
+        self._me = me = _get_ident()
+        return self._handle._begin_read(self._who, me)
 
     def __exit__(self, *exc):
-        self._handle._end_read()
+        self._handle._end_read(self._me)
         return False
 
 

@@ -12,6 +12,7 @@ import collections
 import contextvars
 import functools
 import threading
+import types
 from typing import TYPE_CHECKING, Awaitable, Callable, List
 
 from ._pull_calls import PullCalls
@@ -29,6 +30,8 @@ _BATCH = 256
 _PASS_VERTICES = 1024
 # While nothing runs and nothing is ready, how often the walk looks again.
 _IDLE_LOOK_S = 0.005
+# What an `async def` returns: checked before asyncio.iscoroutine, which costs far more.
+_COROUTINE = types.CoroutineType
 
 
 class ReadyVertices:
@@ -137,7 +140,7 @@ class _Driver:
         # Each task starts from a copy of the walking task's context, not of
         # the task whose end started it.
         self.context = contextvars.copy_context()
-        self.tasks = set()
+        self.tasks = {}  # id(coroutine) -> the task running it
         self.ended = loop.create_future()
         self.stopping = False
         self.finished = []  # (vertex, error) of the tasks that ended, not completed yet
@@ -213,7 +216,7 @@ class _Driver:
         for i, vertex in enumerate(batch):
             try:
                 coroutine = self.fn(vertex)
-                if not asyncio.iscoroutine(coroutine):
+                if type(coroutine) is not _COROUTINE and not asyncio.iscoroutine(coroutine):
                     raise TypeError(f"a coroutine was expected, got {coroutine!r}")
                 task = run_in_context(create_task, self._task(vertex, coroutine))
             except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
@@ -225,7 +228,7 @@ class _Driver:
                 failed = True
                 continue
             if not task.done():  # under an eager task factory it may have ended already
-                self.tasks.add(task)
+                self.tasks[id(coroutine)] = task
         return failed
 
     async def _task(self, vertex, coroutine):
@@ -240,7 +243,7 @@ class _Driver:
             if not isinstance(exc, Exception):
                 raise
         finally:
-            self.tasks.discard(asyncio.current_task())
+            self.tasks.pop(id(coroutine), None)
             self.finished.append((vertex, error))
             self.step()
 
@@ -259,7 +262,7 @@ async def _stop(walker, ready, driver):
         pass  # it has ended already
     for vertex in ready.take_buffered() + driver.unstarted:
         walker.complete(vertex, asyncio.CancelledError(f"vertex {vertex} was cancelled before its task started"))
-    tasks = list(driver.tasks)
+    tasks = list(driver.tasks.values())
     for task in tasks:
         task.cancel()
     if tasks:

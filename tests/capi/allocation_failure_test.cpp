@@ -97,8 +97,9 @@ long sweep(bool persists, Call &&call, Check &&check) {
             check(x, Outcome::untouched, k);
             return k;
         }
-        if (st != DAG_OK)
+        if (st != DAG_OK) {
             EXPECT_EQ(st, DAG_E_NOMEM) << "allocation " << k << ": " << (err ? dag_error_message(err) : "");
+        }
         dag_error_free(err);
         check(x, st == DAG_OK ? Outcome::succeeded : Outcome::refused, k);
         if (::testing::Test::HasFailure()) return k;

@@ -47,8 +47,6 @@ dag_status build(dag_builder *b, std::string *message = nullptr) {
     return st;
 }
 
-const char *aws = R"(provider["registry.terraform.io/hashicorp/aws"])";
-
 // The three-vertex example at the top of the header's "Building a graph".
 TEST(BuildApi, HeaderExampleThroughTheStandardSteps) {
     GraphPtr g = new_graph();

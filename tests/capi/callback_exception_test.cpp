@@ -125,7 +125,9 @@ TEST_P(CallbackThrows, ManyCallbacksThrowingAtOnceEachKeepTheirOwnMessage) {
     EXPECT_EQ(dag_walk_report_count(r.report.get(), DAG_VERTEX_FAILED), static_cast<size_t>(n / 2));
     EXPECT_EQ(dag_walk_report_count(r.report.get(), DAG_VERTEX_OK), static_cast<size_t>(n / 2));
     for (uint64_t v : ids)
-        if (v % 2 == 0) EXPECT_EQ(message_of(r.report.get(), v), described(kind(), "the callback", "id " + std::to_string(v)));
+        if (v % 2 == 0) {
+            EXPECT_EQ(message_of(r.report.get(), v), described(kind(), "the callback", "id " + std::to_string(v)));
+        }
 }
 
 TEST_P(CallbackThrows, FailFastStopsTheWalkAsForAFailure) {
@@ -156,7 +158,7 @@ TEST_P(CallbackThrows, SubWalkCallbackFailsItsVertexAndTheExpandedOne) {
     Recorder rec;
     rec.body = [&](dag_walker *w, uint64_t v, const char **) -> dag_walk_result {
         if (dag_walk_graph(w) == g.get()) {
-            if (v == top) EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
+            if (v == top) { EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, nullptr), DAG_OK); }
             return DAG_WALK_OK;
         }
         if (v == inner) throw_one(kind(), "inside");
@@ -217,7 +219,7 @@ TEST_P(CallbackThrows, ObserverThrowingAtEveryEventLosesNoVertex) {
     for (int i = 0; i < n; ++i) {
         uint64_t v = add(g.get(), ("v" + std::to_string(i)).c_str());
         // Chains of four, so events come from several threads at once.
-        if (i % 4 != 0) ASSERT_EQ(dag_connect(g.get(), v, prev, nullptr), DAG_OK);
+        if (i % 4 != 0) { ASSERT_EQ(dag_connect(g.get(), v, prev, nullptr), DAG_OK); }
         prev = v;
     }
     ThrowingObserver obs{kind()};
@@ -263,7 +265,7 @@ TEST_P(CallbackThrows, ObserverThrowingAfterTheWalkEndedIsStillReported) {
     Recorder rec;
     Latch b_started;
     rec.body = [&](dag_walker *, uint64_t v, const char **) {
-        if (v == a) EXPECT_TRUE(b_started.wait());
+        if (v == a) { EXPECT_TRUE(b_started.wait()); }
         if (v == b) {
             b_started.set();
             EXPECT_TRUE(ctx.observing.wait());

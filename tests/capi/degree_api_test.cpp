@@ -88,7 +88,7 @@ TEST(CapiDegrees, DegreesMatchTheNeighbourListsOnAWideGraph) {
     // i depends on every j > i that i divides: a mix of hubs and leaves.
     for (size_t i = 0; i < v.size(); ++i)
         for (size_t j = i + 1; j < v.size(); ++j)
-            if ((j + 1) % (i + 1) == 0) ASSERT_EQ(dag_connect(g.get(), v[i], v[j], nullptr), DAG_OK);
+            if ((j + 1) % (i + 1) == 0) { ASSERT_EQ(dag_connect(g.get(), v[i], v[j], nullptr), DAG_OK); }
     std::vector<uint64_t> roots, leaves;
     for (uint64_t id : v) {
         dag_ids *deps = nullptr, *dents = nullptr;

@@ -90,7 +90,7 @@ TEST_P(DotCorpus, ReadsEveryNodeAndEdge) {
     dag_status st = dag_topological_order(g.get(), &order, nullptr);
     dag_ids_free(order);
     EXPECT_EQ(st == DAG_OK, f.acyclic) << dag_status_string(st);
-    if (!f.acyclic) EXPECT_EQ(st, DAG_E_CYCLE);
+    if (!f.acyclic) { EXPECT_EQ(st, DAG_E_CYCLE); }
 
     // What was read survives libdag's own formats unchanged.
     char *json = nullptr;

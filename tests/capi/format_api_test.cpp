@@ -295,7 +295,7 @@ TEST(FormatRoundTrip, JsonIsIdentityOnRandomGraphs) {
         for (int e = 0, m = static_cast<int>(rng() % (3 * n)); e < m; ++e)
             ASSERT_EQ(dag_connect(g.get(), ids[rng() % n], ids[rng() % n], nullptr), DAG_OK);
         for (uint64_t id : ids)
-            if (rng() % 5 == 0) ASSERT_EQ(dag_remove_vertex(g.get(), id, nullptr), DAG_OK);
+            if (rng() % 5 == 0) { ASSERT_EQ(dag_remove_vertex(g.get(), id, nullptr), DAG_OK); }
         const std::string json = export_as(g.get(), DAG_FORMAT_JSON);
         GraphPtr back = import_ok(DAG_FORMAT_AUTO, json);
         ASSERT_EQ(shape_of(back.get()), shape_of(g.get())) << json;

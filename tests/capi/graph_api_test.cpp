@@ -326,9 +326,11 @@ TEST(CapiGraph, FindVerticesAnswersAsFindVertexDoes) {
     for (const std::string &n : names) add(g.get(), n.c_str());
     // Removed and renamed vertices: their old names are free.
     for (uint64_t id = 5; id <= 1500; id += 11) ASSERT_EQ(dag_remove_vertex(g.get(), id, nullptr), DAG_OK);
-    for (uint64_t id = 7; id <= 1500; id += 13)
-        if (dag_has_vertex(g.get(), id))
+    for (uint64_t id = 7; id <= 1500; id += 13) {
+        if (dag_has_vertex(g.get(), id)) {
             ASSERT_EQ(dag_set_vertex_name(g.get(), id, ("renamed" + std::to_string(id)).c_str(), nullptr), DAG_OK);
+        }
+    }
     std::vector<std::string> asked;
     for (int i = 0; i < 1500; i += 2) asked.push_back(names[i]);
     for (int i = 0; i < 300; ++i) asked.push_back("renamed" + std::to_string(i));

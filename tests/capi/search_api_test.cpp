@@ -157,7 +157,7 @@ TEST(CapiSearch, PredicatesAreSearchCallbacks) {
     for (size_t i = 0; i < v.size(); ++i)
         for (size_t j = i + 1; j < v.size(); ++j) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            if ((seed >> 60) < 3) ASSERT_EQ(dag_connect(g.get(), v[i], v[j], nullptr), DAG_OK);
+            if ((seed >> 60) < 3) { ASSERT_EQ(dag_connect(g.get(), v[i], v[j], nullptr), DAG_OK); }
         }
     auto every_third = [](uint64_t id, void *) { return id % 3 == 0 ? 1 : 0; };
     for (unsigned dir : {0u, unsigned(DAG_SEARCH_DEPENDENTS)}) {

@@ -54,7 +54,7 @@ TEST(WalkApi, WalksWithAndWithoutAReportTakeTurns) {
     std::vector<uint64_t> chain;
     for (int i = 0; i < 8; ++i) {
         chain.push_back(add(g.get(), ("v" + std::to_string(i)).c_str()));
-        if (i) ASSERT_EQ(dag_connect(g.get(), chain[i], chain[i - 1], nullptr), DAG_OK);
+        if (i) { ASSERT_EQ(dag_connect(g.get(), chain[i], chain[i - 1], nullptr), DAG_OK); }
     }
     const auto callback = [](dag_walker *, uint64_t, const char **, void *) noexcept {
         std::this_thread::sleep_for(1ms);
@@ -1194,7 +1194,7 @@ TEST(WalkApi, ConcurrentStartsOfOneGraphOneWins) {
             if (st == DAG_E_BUSY) ++busy;
             barrier.arrive_and_wait();
             released.store(t);
-            if (w) EXPECT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_OK);
+            if (w) { EXPECT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_OK); }
             dag_walk_free(w);
             barrier.arrive_and_wait();
         }
@@ -1324,7 +1324,7 @@ TEST(WalkProgress, PolledCountsNeverGoBackAndLagByABatchAtMost) {
     std::vector<uint64_t> chain;
     for (int i = 0; i < 200; ++i) {
         uint64_t v = add(g.get(), ("c" + std::to_string(i)).c_str());
-        if (prev) ASSERT_EQ(dag_connect(g.get(), v, prev, nullptr), DAG_OK);
+        if (prev) { ASSERT_EQ(dag_connect(g.get(), v, prev, nullptr), DAG_OK); }
         chain.push_back(prev = v);
     }
     uint64_t gate = add(g.get(), "gate");

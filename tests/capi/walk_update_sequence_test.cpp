@@ -135,7 +135,7 @@ TEST(WalkUpdateSequence, ManySmallUpdatesAllLand) {
     std::vector<uint64_t> chain;
     for (int i = 0; i < 50; ++i) {
         chain.push_back(gw.vertex(("c" + std::to_string(i)).c_str()));
-        if (i) ASSERT_EQ(dag_connect(gw.g.get(), chain[i], chain[i - 1], nullptr), DAG_OK);
+        if (i) { ASSERT_EQ(dag_connect(gw.g.get(), chain[i], chain[i - 1], nullptr), DAG_OK); }
     }
     gw.start();
     std::vector<std::pair<uint64_t, size_t>> inserted;  // new vertex, chain index it precedes

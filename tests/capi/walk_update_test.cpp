@@ -634,8 +634,8 @@ TEST(WalkExpand, CompletingAnExpandedVertexAfterACancelIsAStateError) {
     Recorder rec;
     rec.body = [&](dag_walker *w, uint64_t v, const char **) {
         if (dag_walk_graph(w) != g.get()) return DAG_WALK_PENDING;  // inner
-        if (v == top) EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
-        if (v == blocker) EXPECT_TRUE(release.wait());  // keeps the walk from finishing
+        if (v == top) { EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, nullptr), DAG_OK); }
+        if (v == blocker) { EXPECT_TRUE(release.wait()); }  // keeps the walk from finishing
         return DAG_WALK_OK;
     };
     auto o = options(3, 3);

@@ -220,17 +220,19 @@ TEST(DestroyOrderProperty, RandomActionSetsStayAcyclicAndDestroyDependentsFirst)
                 if (i == j || !reaches(input, ids[i], ids[j])) continue;
                 const std::string a = "v" + std::to_string(i), b = "v" + std::to_string(j);
                 const bool chained = destroyed_chain(input, actions, ids, i, j);
-                if (chained)
+                if (chained) {
                     EXPECT_TRUE(reaches(p.g, p.g.find(destroy_name(b)), p.g.find(destroy_name(a))))
                         << "round " << round << ": " << b << "'s destroy before " << a << "'s";
+                }
                 if (actions[i] != Action::remove && actions[j] != Action::remove &&
-                    input.has_edge(ids[i], ids[j]))
+                    input.has_edge(ids[i], ids[j])) {
                     EXPECT_TRUE(p.g.has_edge(ids[i], ids[j])) << "round " << round;
+                }
             }
             if (actions[i] == Action::replace || actions[i] == Action::create_before_destroy) {
                 const VertexId c = ids[i], d = p.g.find(destroy_name("v" + std::to_string(i)));
                 EXPECT_TRUE(p.g.has_edge(c, d) != p.g.has_edge(d, c)) << "round " << round;
-                if (actions[i] == Action::create_before_destroy) EXPECT_TRUE(p.g.has_edge(d, c));
+                if (actions[i] == Action::create_before_destroy) { EXPECT_TRUE(p.g.has_edge(d, c)); }
             }
         }
     }

@@ -110,7 +110,7 @@ TEST(DynamicOrder, AddedEdgesKeepItATopologicalOrder) {
                 continue;
             }
             if (!agreed) ++moved;
-            if (agreed) EXPECT_EQ(positions(order), before);
+            if (agreed) { EXPECT_EQ(positions(order), before); }
             g.connect(Graph::id_of(a), Graph::id_of(b));
             expect_agrees(order, g);
         }

@@ -55,8 +55,8 @@ void expect_same_as_checking_reader(const std::string &text, bool fast_takes_it)
     EXPECT_EQ(both.graph, checked.graph);
     EXPECT_EQ(both.message, checked.message);
     EXPECT_EQ(both.code, checked.code);
-    if (took) EXPECT_EQ(checked.graph, dag::write_json(fast));
-    if (fast_error) EXPECT_EQ(*fast_error, checked.message);
+    if (took) { EXPECT_EQ(checked.graph, dag::write_json(fast)); }
+    if (fast_error) { EXPECT_EQ(*fast_error, checked.message); }
 }
 
 std::string random_name(std::mt19937 &rng, std::size_t i) {

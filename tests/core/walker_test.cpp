@@ -118,7 +118,7 @@ TEST(Walker, WideGraphsKeepTheOrderWhileWorkersBatchWhatTheyRelease) {
         WalkReport r = walk(g, body, o);
         ASSERT_EQ(r.size(), n);
         for (auto [from, to] : g.edges())
-            if (runs[from].load() != 0) ASSERT_GT(start[from].load(), end[to].load()) << "round " << round;
+            if (runs[from].load() != 0) { ASSERT_GT(start[from].load(), end[to].load()) << "round " << round; }
         // In dependency order (a dependency's id is not always smaller).
         std::vector<VertexId> order = topological_order(g);
         std::reverse(order.begin(), order.end());
@@ -326,8 +326,8 @@ TEST(Walker, RepeatedWalksOfOneGraphStartFresh) {
                                          : fails[v.id] ? VertexStatus::failed : VertexStatus::ok;
             ASSERT_EQ(v.status, want) << "round " << round << " vertex " << v.id;
             ASSERT_EQ(runs[v.id].load(), upstream ? 0 : 1);
-            if (o.timestamps && !upstream) ASSERT_GE(v.end_ns, v.start_ns);
-            if (!o.timestamps) ASSERT_EQ(v.start_ns, 0);
+            if (o.timestamps && !upstream) { ASSERT_GE(v.end_ns, v.start_ns); }
+            if (!o.timestamps) { ASSERT_EQ(v.start_ns, 0); }
         }
     }
 }

@@ -833,6 +833,8 @@ TEST(CliWalk, PriorityChoosesWhichReadyVertexStartsFirst) {
     const std::string graph = "digraph { z3 -> z2 -> z1; a }";
     EXPECT_EQ(dag({"walk", "-", "--parallelism", "1", "--priority", "critical-path"}, graph).out, "z1\nz2\na\nz3\n");
     EXPECT_EQ(dag({"walk", "-", "--parallelism", "1", "--priority", "name"}, graph).out, "a\nz1\nz2\nz3\n");
+    EXPECT_EQ(dag({"walk", "-", "--parallelism", "1"}, graph).out, "z1\nz2\na\nz3\n") << "critical path by default";
+    EXPECT_EQ(lines(dag({"walk", "-", "--parallelism", "1", "--priority", "none"}, graph).out).size(), 4u);
     Result r = dag({"walk", "-", "--priority", "fastest"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--priority"), std::string::npos) << r.err;

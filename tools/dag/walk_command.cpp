@@ -315,14 +315,15 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->type_name("CMD");
     add_pool_options(*command, options->pools);
     command->add_option("--priority", options->priority,
-                        "Which ready vertex starts first: critical-path (the longest chain of vertices "
-                        "still to run through it first), name (by name), or none (the default, the "
-                        "fastest order); ties by name. Reproducible with --parallelism 1")
+                        "Which ready vertex starts first: critical-path (the default: the longest "
+                        "chain of vertices still to run through it first), name (by name), or none "
+                        "(about as they became ready, the fastest for vertices that do almost "
+                        "nothing); ties by name. Reproducible with --parallelism 1")
         ->transform(named_values(std::map<std::string, dag_walk_priority>{
             {"none", DAG_PRIORITY_NONE},
             {"critical-path", DAG_PRIORITY_CRITICAL_PATH},
             {"name", DAG_PRIORITY_NAME}}))
-        ->default_str("none")
+        ->default_str("critical-path")
         ->type_name("ORDER");
     command->add_option("--retries", options->retries,
                         "Run a failed vertex again up to N more times (0 to 1000) before it counts "

@@ -31,7 +31,7 @@ struct WalkOptions {
     PoolOptions pools;
     size_t retries = 0;
     uint64_t retry_delay_ms = 0;
-    dag_walk_priority priority = DAG_PRIORITY_NONE;
+    dag_walk_priority priority = DAG_PRIORITY_CRITICAL_PATH;
 };
 
 // --exec's check: an empty command is refused rather than taken for no

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optiona
 
 from .dask_results import ResultFetcher
 from .errors import StateError
+from .schedule import Schedule
 from .walk import SubwalkVertex
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any)
 def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism: int = 10, reverse: bool = False,
           fail_fast: bool = False, always_run=(), retries: int = 0, resources: Resources = None,
           payload: Payload = None, limits: Optional[Mapping] = None, pool: Pools = None, on_result: OnResult = None,
-          on_error: OnError = None, timestamps: bool = True, observer=None) -> "DaskWalk":
+          on_error: OnError = None, timestamps: bool = True, observer=None, priority: str = "none") -> "DaskWalk":
     """Starts a walk on `client`'s cluster and returns its :class:`DaskWalk` (``cancel()``, ``wait()``).
 
     Args:
@@ -125,6 +126,12 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             `on_result` fails the vertex. The report has the graph's own
             vertices. Without on_result, values stay on the workers and
             are dropped.
+        priority: which ready vertex is submitted first when more are ready
+            than `parallelism` lets go, as :class:`libdag.Schedule`'s:
+            "none" (the default, as for every walk), "critical-path" (the
+            vertex with the longest chain still to run through it) or
+            "name"; ties by name. Vertices an update or an expansion adds
+            have no rank and go after the ranked ones.
         on_error: called on this machine as ``on_error(label, exception)``
             with the exception a vertex's task raised (after Dask's
             retries), before the vertex completes failed with it, on
@@ -153,7 +160,8 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     limits = _limits(limits, distributed.Semaphore)
     tasks = _tasks(graph, token, payload, resources, pool, limits)
     walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
-                               always_run=always_run, timestamps=timestamps, observer=observer)
+                               always_run=always_run, timestamps=timestamps, observer=observer,
+                               schedule=None if priority == "none" else Schedule(priority=priority))
     running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, on_error, token,
                        lambda vertex: _task_of(walker, vertex, token, payload, resources, pool, limits))
     try:

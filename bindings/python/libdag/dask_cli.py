@@ -62,6 +62,10 @@ def _parser():
     parser.add_argument("--reverse", action="store_true", help="dependents before their dependencies")
     parser.add_argument("--fail-fast", action="store_true", help="after a failure start nothing new")
     parser.add_argument("--retries", type=_at_least(0), default=0, metavar="N", help="reruns of a failed command (0)")
+    parser.add_argument("--priority", choices=("critical-path", "name", "none"), default="critical-path",
+                        help="which ready vertex is submitted first: the one with the longest chain still to run "
+                             "through it (the default, as for dag walk), by name, or about as they became ready; "
+                             "ties by name")
     parser.add_argument("--output", choices=("grouped", "none"), default="grouped",
                         help="grouped (each command's standard output and error, sent back from its worker, "
                              "printed whole when it ends, each line after \"vertex: \", a failed command's "
@@ -227,6 +231,7 @@ def _walk(options, signals):
         began_s, began = time.time(), time.monotonic()
         running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
                                  reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
+                                 priority=options.priority,
                                  payload=payload, observer=progress.observe, on_result=received, on_error=failed)
         report, stopped_by = _wait(running, progress, stop, signals)
         elapsed_ms = (time.monotonic() - began) * 1000

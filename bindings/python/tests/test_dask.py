@@ -178,6 +178,20 @@ class DaskWalkTest(unittest.TestCase):
         self.assertEqual({prefix for prefix, _ in seen.values()}, {"task"}, "the function's name")
         self.assertEqual(len({group for _, group in seen.values()}), len(keys))
 
+    def test_priority_chooses_which_ready_vertex_is_submitted_first(self):
+        # z1 heads the longest chain, though "a" sorts first by name.
+        with libdag.Graph.from_dict({"z3": ["z2"], "z2": ["z1"], "z1": [], "a": []}) as graph:
+            for priority, expected in (("critical-path", ["z1", "z2", "a", "z3"]), ("name", ["a", "z1", "z2", "z3"])):
+                with self.subTest(priority=priority):
+                    self.folder = tempfile.mkdtemp()
+                    report = dag_dask.walk(graph, task, self.client, parallelism=1, priority=priority,
+                                           payload=self.payload(graph))
+                    self.assertTrue(report.ok, report.message)
+                    started = sorted(("z1", "z2", "z3", "a"), key=lambda label: self.runs(label)[0][0])
+                    self.assertEqual(started, expected)
+            with self.assertRaisesRegex(libdag.InvalidArgumentError, "priority is 'fastest'"):
+                dag_dask.start(graph, task, self.client, priority="fastest")
+
     def test_no_thread_of_the_walk_outlives_it(self):
         def submitters():
             return [t for t in threading.enumerate() if t.name == "libdag.dask submitter"]

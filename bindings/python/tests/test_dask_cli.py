@@ -258,6 +258,18 @@ class DaskCommandTest(unittest.TestCase):
         with open(pid_file) as pid:
             self.assertFalse(alive(int(pid.read())))
 
+    def test_critical_path_by_default_as_dag_walk(self):
+        folder = tempfile.mkdtemp()
+        graph = os.path.join(folder, "graph.dot")
+        with open(graph, "w") as out:
+            out.write("digraph { z3 -> z2 -> z1; a }\n")
+        for extra, expected in (([], "z1 z2 a z3"), (["--priority", "name"], "a z1 z2 z3")):
+            with self.subTest(priority=extra):
+                done = run_cli(["--scheduler", "local:1", "--exec", 'echo "$DAG_VERTEX"', "--parallelism", "1",
+                                "--progress=never", *extra, graph])
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertEqual(" ".join(line.split(": ")[1] for line in done.stdout.splitlines()), expected)
+
     def test_a_signal_while_the_local_cluster_starts(self):
         # A worker preload holds each worker's start until told, so that the signal comes while
         # the LocalCluster is starting; SIGINT goes to the whole process group, as a terminal's
@@ -318,6 +330,8 @@ class DaskCommandTest(unittest.TestCase):
                       self.run_bad("--scheduler", "local:1", "--exec", "true", "--output", "stream", str(EXAMPLE)))
         self.assertIn("'-1' is not a number of seconds",
                       self.run_bad("--scheduler", "local:1", "--exec", "true", "--grace=-1", str(EXAMPLE)))
+        self.assertIn("invalid choice: 'fastest'",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--priority", "fastest", str(EXAMPLE)))
         self.assertIn("invalid choice: 'sometimes'",
                       self.run_bad("--scheduler", "local:1", "--exec", "true", "--progress=sometimes", str(EXAMPLE)))
         missing = os.path.join(tempfile.mkdtemp(), "missing.dot")

@@ -140,7 +140,7 @@ class _Driver:
         # Each task starts from a copy of the walking task's context, not of
         # the task whose end started it.
         self.context = contextvars.copy_context()
-        self.tasks = {}  # id(coroutine) -> the task running it
+        self.tasks = {}  # a token of each task's own -> the task
         self.ended = loop.create_future()
         self.stopping = False
         self.finished = []  # (vertex, error) of the tasks that ended, not completed yet
@@ -218,7 +218,8 @@ class _Driver:
                 coroutine = self.fn(vertex)
                 if type(coroutine) is not _COROUTINE and not asyncio.iscoroutine(coroutine):
                     raise TypeError(f"a coroutine was expected, got {coroutine!r}")
-                task = run_in_context(create_task, self._task(vertex, coroutine))
+                token = object()  # not the coroutine: fn may hand the same one out twice
+                task = run_in_context(create_task, self._task(vertex, coroutine, token))
             except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
                 self._complete(ptr, vertex, exc)
                 self.walker._changed()
@@ -228,10 +229,10 @@ class _Driver:
                 failed = True
                 continue
             if not task.done():  # under an eager task factory it may have ended already
-                self.tasks[id(coroutine)] = task
+                self.tasks[token] = task
         return failed
 
-    async def _task(self, vertex, coroutine):
+    async def _task(self, vertex, coroutine, token):
         error = None
         try:
             await coroutine
@@ -243,7 +244,7 @@ class _Driver:
             if not isinstance(exc, Exception):
                 raise
         finally:
-            self.tasks.pop(id(coroutine), None)
+            self.tasks.pop(token, None)
             self.finished.append((vertex, error))
             self.step()
 

@@ -167,9 +167,11 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     try:
         running._begin()
     except BaseException:
-        running.cancel()  # the futures already submitted; closing the walker cancels the rest
-        running._stop_submitter()
-        walker.close()
+        try:
+            running.cancel()  # the futures already submitted; closing the walker cancels the rest
+        finally:
+            running._stop_submitter()
+            walker.close()
         raise
     return running
 
@@ -563,11 +565,16 @@ class DaskWalk:
                 self._complete(vertex, error)
         except BaseException as failure:  # noqa: B902 - Dask would only log it; wait() raises it
             self._fail(failure)
-        self._wake()
+        finally:
+            self._wake()
 
     def _fail(self, failure):
+        """Keeps `failure` for wait() to raise and cancels the walk; raises nothing, on whichever thread."""
         self._failure = failure
-        self.cancel()
+        try:
+            self.cancel()
+        except BaseException:  # noqa: B902 - the failure that led here is the one wait() raises
+            pass
 
     def _complete(self, vertex, error):
         """Completes a vertex; work the walk's cancel stopped (a cancelled future, a task that says
@@ -656,7 +663,11 @@ class DaskWalk:
             if not self._wait_ended(timeout):
                 return None
         except BaseException as stop:  # noqa: B902 - Ctrl-C included
-            self.cancel()
+            try:
+                self.cancel()
+            except BaseException:  # noqa: B902 - e.g. the client closed: the walk cannot end, but no thread is left
+                self._stop_submitter()
+                raise
             self._ended.wait()
             stop.walk_report = self._close()
             raise

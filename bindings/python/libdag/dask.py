@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Union
 
+from ._latch import Latch
 from .dask_results import ResultFetcher
 from .errors import StateError
 from .schedule import Schedule
@@ -359,7 +360,7 @@ class DaskWalk:
             self._stopped = distributed.Event(f"libdag-dask-cancelled-{token}", client=client)
         self._leased = {name: _leased(lease, fn, self._stopped) for name, lease in leases.items()}
         self._cancelled = False
-        self._ended = threading.Event()
+        self._ended = Latch()  # not threading.Event: see Latch
         # What completions make ready is taken and submitted by a thread of the walk's own, not by
         # Dask's callback thread after each completion: a submit costs the client and the
         # scheduler about a millisecond whatever its size, and while one is under way the

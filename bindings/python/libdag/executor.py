@@ -13,6 +13,7 @@ import functools
 import threading
 from typing import TYPE_CHECKING, Callable
 
+from ._latch import Latch
 from ._pull_calls import PullCalls
 from .errors import StateError
 
@@ -61,40 +62,6 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     return walker.wait()
 
 
-class _Latch:
-    """A flag set once, waited for in slices: threading.Event without its Python-level Condition.
-
-    Ctrl-C landing inside ``Condition.wait`` while it takes its lock back
-    (Python 3.11) left the lock released, and the ``with`` around it then
-    raised ``RuntimeError: release unlocked lock`` instead of the
-    KeyboardInterrupt, so the walk was not cancelled. A plain lock's
-    ``acquire(timeout=...)`` is one C call that a signal interrupts cleanly.
-    """
-
-    def __init__(self):
-        self._set = False
-        self._held = threading.Lock()
-        self._held.acquire()
-        self._guard = threading.Lock()
-
-    def set(self):
-        with self._guard:
-            if not self._set:
-                self._set = True
-                self._held.release()
-
-    def is_set(self):
-        return self._set
-
-    def wait(self, timeout):
-        """True once set; False if `timeout` seconds passed first."""
-        if self._set:
-            return True
-        if self._held.acquire(timeout=timeout):
-            self._held.release()
-        return self._set
-
-
 class _Submitter:
     """Completes vertices, takes those they made ready and submits them, until the walk ends or is stopped.
 
@@ -118,7 +85,7 @@ class _Submitter:
         self.outstanding = 0  # submitted, not finished
         self.draining = True  # the first drain() is the starting thread's
         self.stopping = threading.Event()
-        self.done = _Latch()
+        self.done = Latch()
         self.error = None
 
     def finish(self, vertex, future):

@@ -529,7 +529,12 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
         const auto room = [&] { return stop_reason() != VertexStatus::ok ? queue_.size() : capacity - out.size(); };
         while (!queue_.empty() && in_flight_ < parallelism_ && room() > 0) {
             ++in_flight_;
-            const std::size_t take = std::min(queue_.size(), room());
+            // No more than the free slots can start: the rest would go back
+            // to the queue's front one by one, and at parallelism 1 a pull
+            // of one vertex would move up to `capacity` entries twice. Stale
+            // entries start nothing; the loop then takes again.
+            const std::size_t slots = stop_reason() != VertexStatus::ok ? queue_.size() : parallelism_ - in_flight_ + 1;
+            const std::size_t take = std::min({queue_.size(), room(), slots});
             local.resize(take);
             for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
             lk.unlock();

@@ -153,8 +153,9 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
         require(o->pool_names, "opts->pool_names");
         require(o->pool_capacities, "opts->pool_capacities");
         dag::capi::require_id_count(o->pool_count, "opts->pool_count");
+        r.pools.reserve(o->pool_count);
         for (std::size_t i = 0; i < o->pool_count; ++i) {
-            require(o->pool_names[i], ("opts->pool_names[" + std::to_string(i) + "]").c_str());
+            if (!o->pool_names[i]) require(nullptr, ("opts->pool_names[" + std::to_string(i) + "]").c_str());
             r.pools.push_back(dag::PoolSpec{o->pool_names[i], o->pool_capacities[i]});
         }
     }
@@ -162,10 +163,12 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
         require(o->pool_need_vertices, "opts->pool_need_vertices");
         require(o->pool_need_names, "opts->pool_need_names");
         dag::capi::require_id_count(o->pool_need_count, "opts->pool_need_count");
-        for (std::size_t i = 0; i < o->pool_need_count; ++i) {
-            require(o->pool_need_names[i], ("opts->pool_need_names[" + std::to_string(i) + "]").c_str());
-            r.pool_needs.push_back(dag::PoolNeed{o->pool_need_vertices[i], o->pool_need_names[i]});
-        }
+        // Often an entry a vertex: nothing is formatted or copied per need
+        // unless it is refused.
+        for (std::size_t i = 0; i < o->pool_need_count; ++i)
+            if (!o->pool_need_names[i])
+                require(nullptr, ("opts->pool_need_names[" + std::to_string(i) + "]").c_str());
+        r.pool_needs = {o->pool_need_vertices, o->pool_need_names, o->pool_need_count};
     }
     r.retry.retries = o->retries;
     // Milliseconds past what nanoseconds hold would wrap: capped at a year.

@@ -1,22 +1,35 @@
 // Named limits (pools) of a walk: a vertex that needs slots in some pools
-// starts only once it holds one in each, all taken at once under one lock,
-// so no vertex holds a slot while it waits for another and pools needed
-// together cannot deadlock. A vertex that cannot have them all is parked
-// off the ready queue, on a full pool it needs: ready vertices that need
-// other pools, or none, run meanwhile. A vertex that finishes frees its
-// slots and hands them, in the order they parked, to parked vertices that
-// can now have all of theirs: they go back to the queue holding them.
+// starts only once it holds one in each, all taken at once, so no vertex
+// holds a slot while it waits for another and pools needed together cannot
+// deadlock. A vertex that cannot have them all is parked off the ready
+// queue, on a full pool it needs: ready vertices that need other pools, or
+// none, run meanwhile. A vertex that finishes frees its slots and hands
+// them, in the order they parked, to parked vertices that can now have all
+// of theirs: they go back to the queue holding them.
 //
 // The executor asks only when the walk declares pools, once per vertex as it
 // starts and once as it finishes; a walk without pools pays nothing. What
 // each vertex needs sits in arrays by the walked graph's dense index (the
 // pools of vertex i are pools[offsets[i]] to pools[offsets[i + 1] - 1]),
 // read without the lock: only the walked graph's own vertices need pools.
+//
+// Slot counts are atomics. While nothing is parked, a vertex needing one
+// pool takes and frees its slot without the lock (the common case: a
+// provider's or a resource type's limit): two atomic operations a vertex
+// instead of two lock round trips. Everything else (several pools, a full
+// pool, anything parked) goes under the lock. No wake-up is lost between a
+// lock-free release and a vertex parking: the parker counts itself parked
+// before it tries the pools a last time, the releaser frees its slot before
+// it reads that count (both sequentially consistent), so either the parker
+// sees the slot or the releaser sees the parker and hands out under the
+// lock.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -47,17 +60,32 @@ public:
     void release(const Slot *s, std::vector<Slot *> &ready);
 
 private:
+    // A vertex's state_ bits. Holding and parked never go together. Parked
+    // is set and cleared under the lock only, and a vertex with it set takes
+    // the locked path, so a hand-out and a lock-free take never race for one
+    // vertex. A parked vertex may have left stale entries in parked_ (an
+    // update made it wait and released it again): an entry counts only while
+    // its vertex is parked.
+    static constexpr std::uint8_t holding = 1, parked = 2;
+    static constexpr std::uint32_t none = ~std::uint32_t{0};
+
     // The dense index of `s` if it needs pools, npos otherwise.
     Snapshot::Index needing(const Slot *s) const noexcept;
-    bool fits(Snapshot::Index i) const noexcept;
-    void take(Snapshot::Index i) noexcept;
+    // Takes a slot in each pool vertex `i` needs, all or none; returns the
+    // first pool found full, or `none` once all are taken.
+    std::uint32_t try_take(Snapshot::Index i) noexcept;
+    bool take_one(std::uint32_t pool) noexcept;
+    // Under the lock: hands pool `p`'s free slots to its parked vertices.
+    void hand_out(std::uint32_t p, std::vector<Slot *> &ready);
 
     const Walk &walk_;
     const std::vector<std::uint32_t> offsets_, pools_;
+    const std::vector<std::size_t> capacity_;
+    std::unique_ptr<std::atomic<std::size_t>[]> used_;
+    std::unique_ptr<std::atomic<std::uint8_t>[]> state_;  // by dense index
+    std::atomic<std::size_t> parked_entries_{0};          // in parked_, stale ones too
     std::mutex mu_;
-    std::vector<std::size_t> capacity_, used_;
     std::vector<std::deque<Slot *>> parked_;  // per pool, oldest first
-    std::vector<std::uint8_t> holding_;       // by dense index
 };
 
 }  // namespace dag::walk_detail

@@ -82,10 +82,14 @@ struct PoolSpec {
     std::size_t capacity = 0;
 };
 
-// A vertex of the walked graph needs one slot in the pool named `pool`.
-struct PoolNeed {
-    VertexId vertex = no_vertex;
-    std::string pool;
+// What the walked graph's vertices need: vertices[i] needs one slot in the
+// pool named names[i] (none NULL). Borrowed until the walk is created, as the
+// C API borrows its arrays: a walk whose every vertex needs a pool copies
+// none of them.
+struct PoolNeeds {
+    const VertexId *vertices = nullptr;
+    const char *const *names = nullptr;
+    std::size_t count = 0;
 };
 
 // Retries of failed attempts (walk_retries.hpp): `retries` for every vertex,
@@ -114,7 +118,7 @@ struct WalkOptions {
     // Named limits (walk_pools.hpp). Only the walked graph's own vertices
     // need pools: those of sub-walks and those added by updates need none.
     std::vector<PoolSpec> pools;
-    std::vector<PoolNeed> pool_needs;
+    PoolNeeds pool_needs;
     RetryPolicy retry;
     Priority priority = Priority::none;
     // Per-vertex weights for Priority::critical_path; others weigh 1.

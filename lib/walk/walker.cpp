@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <optional>
 #include <string_view>
@@ -143,7 +144,7 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
         }
         w->ex_->set_rank_count(w->rank_.size());
     }
-    if (!options.pools.empty() || !options.pool_needs.empty()) w->ex_->set_pools(w->make_pools(options));
+    if (!options.pools.empty() || options.pool_needs.count) w->ex_->set_pools(w->make_pools(options));
     if (options.retry.retries > 0 || !options.retry.per_vertex.empty()) {
         std::unordered_map<const Slot *, std::size_t> counts;
         for (auto [id, count] : options.retry.per_vertex) {
@@ -169,26 +170,30 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
         capacities.push_back(p.capacity);
     }
     // Each need checked, then laid out by dense index (walk_pools.hpp).
+    const PoolNeeds &given = options.pool_needs;
     std::vector<std::pair<Snapshot::Index, std::uint32_t>> needs;
-    needs.reserve(options.pool_needs.size());
-    const std::string *last_name = nullptr;
+    needs.reserve(given.count);
+    const char *last_name = nullptr;
     std::uint32_t last_pool = 0;
-    for (const PoolNeed &n : options.pool_needs) {
-        const Snapshot::Index i = snap_->index_of(n.vertex);
+    for (std::size_t k = 0; k < given.count; ++k) {
+        const VertexId vertex = given.vertices[k];
+        const char *name = given.names[k];
+        const Snapshot::Index i = snap_->index_of(vertex);
         if (i == Snapshot::npos)
-            throw Error(Errc::unknown_vertex, "vertex " + std::to_string(n.vertex) + " needs pool '" + n.pool +
+            throw Error(Errc::unknown_vertex, "vertex " + std::to_string(vertex) + " needs pool '" + name +
                                                   "' but is not in the graph");
-        // Most needs name the pool the one before named: no hash then.
-        if (!last_name || *last_name != n.pool) {
-            auto p = index.find(n.pool);
+        // Most needs name the pool the one before named, often through the
+        // same pointer: no hash then.
+        if (name != last_name && (!last_name || std::strcmp(name, last_name) != 0)) {
+            auto p = index.find(name);
             if (p == index.end())
-                throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" +
-                                                        n.pool + "', which the walk does not declare");
-            last_name = &n.pool;
+                throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(vertex) + "' needs pool '" +
+                                                        name + "', which the walk does not declare");
             last_pool = p->second;
         }
+        last_name = name;
         if (capacities[last_pool] == 0)
-            throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(n.vertex) + "' needs pool '" + n.pool +
+            throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(vertex) + "' needs pool '" + name +
                                                     "', whose capacity is 0: it could never run");
         needs.emplace_back(i, last_pool);
     }

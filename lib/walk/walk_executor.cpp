@@ -656,6 +656,7 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             continue;
         }
         clock = -1;
+        give_back_kept(sec, ready);
         std::lock_guard<std::mutex> lk(mu_);
         if (in_flight_ < parallelism_) {
             ++in_flight_;
@@ -670,9 +671,15 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
         sec.flush_done();
         return false;
     }
+    give_back_kept(sec, ready);
     push(ready);
     sec.flush_done();
     return true;
+}
+
+void Executor::give_back_kept(Section &sec, std::vector<Slot *> &ready) {
+    if (pools_)
+        if (std::uint32_t *kept = sec.kept_pool_slot()) pools_->give_back(*kept, ready);
 }
 
 void Executor::exchange_best(Section &sec, std::vector<Slot *> &ready, std::vector<Slot *> &local) {
@@ -793,7 +800,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
         return true;
     }
     // Parked until its pools have room: the worker goes on with its slot.
-    if (pools_ && !pools_->acquire(s)) return true;
+    if (pools_ && !pools_->acquire(s, sec.kept_pool_slot(), ready)) return true;
     const VertexId id = w.id_of(*s);
     const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;
     // The callback and the observer run outside the section: they may take
@@ -917,7 +924,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                           std::vector<Slot *> &ready, std::vector<Slot *> &skips,
                           Slot **next) {
     Walk &w = *s->walk;
-    if (pools_) pools_->release(s, ready);
+    if (pools_) pools_->release(s, ready, sec.kept_pool_slot());
     if (message) w.set_message(*s, std::move(*message));
     if (status == VertexStatus::failed) {
         w.record_failure(*s);

@@ -101,6 +101,10 @@ public:
     Executor &executor() const noexcept { return ex_; }
     // A worker of a ranked walk: the batches it takes from the queue.
     RankedBatch &ranked_batch() noexcept { return ranked_batch_; }
+    // A worker's (or the puller's) pool slot kept from the vertex it
+    // finished for the next it starts (walk_pools.hpp); null for an outside
+    // caller, which keeps none.
+    std::uint32_t *kept_pool_slot() noexcept { return flag_ ? &kept_pool_slot_ : nullptr; }
 
     // Counts `w`'s finished vertex, now or later.
     inline void count_done(Walk &w);
@@ -128,6 +132,7 @@ private:
     Walk *batch_walk_ = nullptr;
     std::size_t batch_count_ = 0;
     RankedBatch ranked_batch_;
+    std::uint32_t kept_pool_slot_ = ~std::uint32_t{0};
 };
 
 class Executor {
@@ -285,6 +290,9 @@ private:
     // Runs the batch in `local`; false when the worker lost its slot to a
     // pending vertex and could not get another.
     bool drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot *> &ready);
+    // Gives back the pool slot the worker kept, if any: before it leaves
+    // the queue's work, so that no slot is held while no vertex uses it.
+    void give_back_kept(Section &sec, std::vector<Slot *> &ready);
     // Adds finished vertices to a walk's count; the last one finishes it.
     void count_done(Section &sec, Walk &w, std::size_t n);
     // Runs one claimed vertex, inside `sec`; false when its slot went to the

@@ -40,30 +40,37 @@ std::uint32_t Pools::try_take(Snapshot::Index i) noexcept {
     return none;
 }
 
-bool Pools::acquire(Slot *s) {
+bool Pools::acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready) {
     const Snapshot::Index i = needing(s);
-    if (i == Snapshot::npos) return true;
-    std::atomic<std::uint8_t> &state = state_[i];
-    const std::uint8_t now = state.load(std::memory_order_acquire);
-    if (now == holding) return true;
-    // Parked vertices are served in order: nobody passes them lock-free.
-    if (now == 0 && offsets_[i + 1] - offsets_[i] == 1 && parked_entries_.load() == 0 &&
-        take_one(pools_[offsets_[i]])) {
-        state.store(holding, std::memory_order_release);
+    const bool single = i != Snapshot::npos && offsets_[i + 1] - offsets_[i] == 1;
+    std::atomic<std::uint8_t> *state = i != Snapshot::npos ? &state_[i] : nullptr;
+    const std::uint8_t now = state ? state->load(std::memory_order_acquire) : 0;
+    if (kept && *kept != none) {
+        // Parked vertices are served in order: they get it first.
+        if (single && now == 0 && *kept == pools_[offsets_[i]] && parked_entries_.load() == 0) {
+            *kept = none;
+            state->store(holding, std::memory_order_release);
+            return true;
+        }
+        give_back(*kept, ready);
+    }
+    if (!state || now == holding) return true;
+    if (now == 0 && single && parked_entries_.load() == 0 && take_one(pools_[offsets_[i]])) {
+        state->store(holding, std::memory_order_release);
         return true;
     }
     std::lock_guard<std::mutex> lk(mu_);
-    if (state.load(std::memory_order_acquire) == holding) return true;
+    if (state->load(std::memory_order_acquire) == holding) return true;
     // Counted before the last try: a lock-free release that frees a slot
     // after that try sees the count and hands the slot out under the lock.
     ++parked_entries_;
     const std::uint32_t full = try_take(i);
     if (full == none) {
         --parked_entries_;
-        state.store(holding, std::memory_order_release);
+        state->store(holding, std::memory_order_release);
         return true;
     }
-    state.store(parked, std::memory_order_relaxed);
+    state->store(parked, std::memory_order_relaxed);
     // Waiting again before it is parked: a release may queue it as soon as
     // the lock is let go, and the queue only runs waiting vertices. The
     // store publishes the parked bit to whoever claims the vertex next.
@@ -72,17 +79,35 @@ bool Pools::acquire(Slot *s) {
     return false;
 }
 
-void Pools::release(const Slot *s, std::vector<Slot *> &ready) {
+void Pools::release(const Slot *s, std::vector<Slot *> &ready, std::uint32_t *kept) {
     const Snapshot::Index i = needing(s);
     if (i == Snapshot::npos) return;
     // Only the vertex's own finisher changes a holding state.
     std::atomic<std::uint8_t> &state = state_[i];
     if (state.load(std::memory_order_relaxed) != holding) return;
     state.store(0, std::memory_order_relaxed);
+    if (kept && *kept == none && offsets_[i + 1] - offsets_[i] == 1 && parked_entries_.load() == 0) {
+        *kept = pools_[offsets_[i]];
+        return;
+    }
     for (std::uint32_t k = offsets_[i]; k != offsets_[i + 1]; ++k) used_[pools_[k]].fetch_sub(1);
     if (parked_entries_.load() == 0) return;
     std::lock_guard<std::mutex> lk(mu_);
     for (std::uint32_t k = offsets_[i]; k != offsets_[i + 1]; ++k) hand_out(pools_[k], ready);
+}
+
+void Pools::give_back(std::uint32_t &kept, std::vector<Slot *> &ready) {
+    if (kept == none) return;
+    const std::uint32_t p = kept;
+    kept = none;
+    freed(p, ready);
+}
+
+void Pools::freed(std::uint32_t p, std::vector<Slot *> &ready) {
+    used_[p].fetch_sub(1);
+    if (parked_entries_.load() == 0) return;
+    std::lock_guard<std::mutex> lk(mu_);
+    hand_out(p, ready);
 }
 
 void Pools::hand_out(std::uint32_t p, std::vector<Slot *> &ready) {

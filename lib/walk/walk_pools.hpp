@@ -23,6 +23,15 @@
 // it reads that count (both sequentially consistent), so either the parker
 // sees the slot or the releaser sees the parker and hands out under the
 // lock.
+//
+// A worker that finishes a vertex needing one pool, with nothing parked,
+// keeps the slot for the next vertex it starts (`kept`: a chain's next link,
+// a tree's first child): if that one needs the same pool it takes the slot
+// with no atomic operation at all. Anything else the worker does next gives
+// the slot back first: starting a vertex that needs another pool or none, or
+// leaving the queue's work (Executor::give_back_kept). So a kept slot is
+// never held while a callback runs that does not use it, and a vertex that
+// parks meanwhile is handed it at once then (it counted itself parked).
 #pragma once
 
 #include <atomic>
@@ -53,11 +62,18 @@ public:
     // `s`, claimed to run, may start: it needs no pool, or holds a slot in
     // each it needs (now, or handed to it while parked). Otherwise it is
     // parked, its phase back to waiting, and false is returned: a release
-    // will queue it again.
-    bool acquire(Slot *s);
+    // will queue it again. `kept` (null, `none` or a pool): the calling
+    // worker's kept slot, taken over by `s` or given back; parked vertices
+    // that a slot given back lets run are appended to `ready`.
+    bool acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready);
     // `s` finished: frees its slots, if it holds any, and appends to `ready`
-    // the parked vertices that now hold theirs.
-    void release(const Slot *s, std::vector<Slot *> &ready);
+    // the parked vertices that now hold theirs. With `kept` (a worker's,
+    // holding none), a single pool's slot may be kept there instead.
+    void release(const Slot *s, std::vector<Slot *> &ready, std::uint32_t *kept = nullptr);
+    // Frees the slot in `kept`, if any, as release() would.
+    void give_back(std::uint32_t &kept, std::vector<Slot *> &ready);
+
+    static constexpr std::uint32_t none = ~std::uint32_t{0};
 
 private:
     // A vertex's state_ bits. Holding and parked never go together. Parked
@@ -67,7 +83,6 @@ private:
     // update made it wait and released it again): an entry counts only while
     // its vertex is parked.
     static constexpr std::uint8_t holding = 1, parked = 2;
-    static constexpr std::uint32_t none = ~std::uint32_t{0};
 
     // The dense index of `s` if it needs pools, npos otherwise.
     Snapshot::Index needing(const Slot *s) const noexcept;
@@ -77,6 +92,8 @@ private:
     bool take_one(std::uint32_t pool) noexcept;
     // Under the lock: hands pool `p`'s free slots to its parked vertices.
     void hand_out(std::uint32_t p, std::vector<Slot *> &ready);
+    // A slot of `p` freed: hands it out if anything is parked.
+    void freed(std::uint32_t p, std::vector<Slot *> &ready);
 
     const Walk &walk_;
     const std::vector<std::uint32_t> offsets_, pools_;

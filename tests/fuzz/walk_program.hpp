@@ -1,7 +1,7 @@
 // Short walks driven by the program's bytes: callbacks that succeed, fail,
 // go pending (completed from the harness's own thread), cancel, apply
-// updates (some refused) and expand; and pull-mode walks doing the same by
-// hand. Walks stay small and use one or two threads so that executions stay
+// updates (some refused) and expand, at times with pools, a priority and a
+// retry; and pull-mode walks doing the same by hand. Walks stay small and use one or two threads so that executions stay
 // quick; the report must account for every vertex.
 #pragma once
 
@@ -15,6 +15,7 @@
 #include <deque>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 namespace fuzz {
 
@@ -139,15 +140,50 @@ inline void check_report(const dag_graph *g, dag_status walk_status, dag_walk_re
     dag_walk_report_free(report);
 }
 
-inline dag_walk_options walk_options(ProgramInput &in) {
+// A walk's options and the arrays they borrow, alive until the walk starts.
+struct WalkSetup {
     dag_walk_options o = DAG_WALK_OPTIONS_INIT;
+    const char *pool_names[2] = {"a", "b"};
+    size_t capacities[2] = {1, 1};
+    std::vector<uint64_t> need_vertices;
+    std::vector<const char *> need_names;
+};
+
+// By bit 6 of the options byte, the scheduling options too: two pools (one
+// of capacity 0 at times, refused if a vertex needs it) that some of the
+// graph's vertices need (once an unknown id, refused), a priority, a retry.
+inline void schedule_options(const dag_graph *g, ProgramInput &in, WalkSetup &w) {
+    const uint8_t b = in.byte();
+    w.capacities[0] = b % 3;
+    w.capacities[1] = 1 + (b >> 2) % 2;
+    w.o.priority = static_cast<dag_walk_priority>((b >> 3) % 3);
+    w.o.retries = (b >> 5) & 1;
+    const auto ids = vertices(g);
+    for (size_t k = in.below(8); k-- > 0 && !ids.empty();) {
+        w.need_vertices.push_back(ids[in.below(ids.size())]);
+        w.need_names.push_back(w.pool_names[in.byte() & 1]);
+    }
+    if ((b >> 6) & 1) {
+        w.need_vertices.push_back(~uint64_t{0} >> 1);
+        w.need_names.push_back(w.pool_names[1]);
+    }
+    w.o.pool_names = w.pool_names;
+    w.o.pool_capacities = w.capacities;
+    w.o.pool_count = 2;
+    w.o.pool_need_vertices = w.need_vertices.data();
+    w.o.pool_need_names = w.need_names.data();
+    w.o.pool_need_count = w.need_vertices.size();
+}
+
+inline void walk_options(const dag_graph *g, ProgramInput &in, WalkSetup &w) {
+    dag_walk_options &o = w.o;
     const uint8_t b = in.byte();
     o.parallelism = 1 + b % 3;
     o.threads = 1 + (b >> 2) % 2;
     o.reverse = (b >> 3) & 1;
     o.failure_policy = ((b >> 4) & 1) ? DAG_FAILURE_FAIL_FAST : DAG_FAILURE_CONTINUE;
     o.timestamps = (b >> 5) & 1;
-    return o;
+    if (((b >> 6) & 1) && g != nullptr) schedule_options(g, in, w);
 }
 
 // A callback walk; this thread completes the pending vertices and, by the
@@ -156,7 +192,9 @@ inline void run_callback_walk(dag_graph *g, ProgramInput &in, const std::vector<
     WalkScript s;
     s.graph = g;
     for (auto &a : s.acts) a = in.byte();
-    dag_walk_options o = walk_options(in);
+    WalkSetup setup;
+    walk_options(g, in, setup);
+    dag_walk_options &o = setup.o;
     const uint64_t always = in.id(seen);
     if (in.chance(4)) {
         o.always_run = &always;
@@ -201,7 +239,9 @@ inline void run_callback_walk(dag_graph *g, ProgramInput &in, const std::vector<
 inline void run_pull_walk(dag_graph *g, ProgramInput &in) {
     std::array<uint8_t, 16> acts{};
     for (auto &a : acts) a = in.byte();
-    dag_walk_options o = walk_options(in);
+    WalkSetup setup;
+    walk_options(g, in, setup);
+    const dag_walk_options &o = setup.o;
     dag_walker *w = nullptr;
     if (FUZZ_CALL(dag_walk_begin(g, &o, &w, &e)) != DAG_OK) return;
     int updates = 0, expansions = 0;

@@ -656,30 +656,35 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
             continue;
         }
         clock = -1;
-        give_back_kept(sec, ready);
-        std::lock_guard<std::mutex> lk(mu_);
-        if (in_flight_ < parallelism_) {
-            ++in_flight_;
-            continue;
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            if (in_flight_ < parallelism_) {
+                ++in_flight_;
+                continue;
+            }
+            if (solo_)
+                while (!solo_->empty()) ready.push_back(solo_->pop());
+            queue_.push_back(ready.begin(), ready.end());
+            ready.clear();
+            queue_.push_front(local.rbegin(), local.rend());
+            local.clear();
         }
-        if (solo_)
-            while (!solo_->empty()) ready.push_back(solo_->pop());
-        queue_.push_back(ready.begin(), ready.end());
-        ready.clear();
-        queue_.push_front(local.rbegin(), local.rend());
-        local.clear();
-        sec.flush_done();
+        leave_queue_work(sec, ready);
         return false;
     }
-    give_back_kept(sec, ready);
     push(ready);
-    sec.flush_done();
+    leave_queue_work(sec, ready);
     return true;
 }
 
-void Executor::give_back_kept(Section &sec, std::vector<Slot *> &ready) {
+void Executor::leave_queue_work(Section &sec, std::vector<Slot *> &ready) {
+    // Outside the lock: finishing a sub-walk here settles its parent vertex,
+    // which queues what that releases (taking the lock) and may free the
+    // parent's pool slots into the kept one, given back after.
+    sec.flush_done();
     if (pools_)
         if (std::uint32_t *kept = sec.kept_pool_slot()) pools_->give_back(*kept, ready);
+    push(ready);
 }
 
 void Executor::exchange_best(Section &sec, std::vector<Slot *> &ready, std::vector<Slot *> &local) {
@@ -800,7 +805,14 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
         return true;
     }
     // Parked until its pools have room: the worker goes on with its slot.
-    if (pools_ && !pools_->acquire(s, sec.kept_pool_slot(), ready)) return true;
+    if (pools_) {
+        const std::size_t had = ready.size();
+        const bool may_start = pools_->acquire(s, sec.kept_pool_slot(), ready);
+        // Vertices handed the slot it gave back hold it: queued now, not
+        // after this vertex's callback.
+        if (ready.size() != had) push_nonempty(ready);
+        if (!may_start) return true;
+    }
     const VertexId id = w.id_of(*s);
     const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;
     // The callback and the observer run outside the section: they may take
@@ -924,7 +936,9 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                           std::vector<Slot *> &ready, std::vector<Slot *> &skips,
                           Slot **next) {
     Walk &w = *s->walk;
-    if (pools_) pools_->release(s, ready, sec.kept_pool_slot());
+    // An observer is user code that may take long or wait for others: no
+    // slot is kept while it runs.
+    if (pools_) pools_->release(s, ready, observer_.call ? nullptr : sec.kept_pool_slot());
     if (message) w.set_message(*s, std::move(*message));
     if (status == VertexStatus::failed) {
         w.record_failure(*s);

@@ -290,9 +290,10 @@ private:
     // Runs the batch in `local`; false when the worker lost its slot to a
     // pending vertex and could not get another.
     bool drain(Section &sec, std::vector<Slot *> &local, std::vector<Slot *> &ready);
-    // Gives back the pool slot the worker kept, if any: before it leaves
-    // the queue's work, so that no slot is held while no vertex uses it.
-    void give_back_kept(Section &sec, std::vector<Slot *> &ready);
+    // A worker (or the puller) done with the queue's work for now: counts
+    // what it finished, gives back the pool slot it kept, if any, and
+    // queues `ready`.
+    void leave_queue_work(Section &sec, std::vector<Slot *> &ready);
     // Adds finished vertices to a walk's count; the last one finishes it.
     void count_done(Section &sec, Walk &w, std::size_t n);
     // Runs one claimed vertex, inside `sec`; false when its slot went to the

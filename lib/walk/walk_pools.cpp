@@ -82,7 +82,9 @@ bool Pools::acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready) {
 void Pools::release(const Slot *s, std::vector<Slot *> &ready, std::uint32_t *kept) {
     const Snapshot::Index i = needing(s);
     if (i == Snapshot::npos) return;
-    // Only the vertex's own finisher changes a holding state.
+    // Only the vertex's own finisher changes a holding state; an update
+    // releasing a vertex it held back or removed runs with every worker out
+    // of its section (Executor::quiesce), after any hand-out to it.
     std::atomic<std::uint8_t> &state = state_[i];
     if (state.load(std::memory_order_relaxed) != holding) return;
     state.store(0, std::memory_order_relaxed);

@@ -28,10 +28,13 @@
 // keeps the slot for the next vertex it starts (`kept`: a chain's next link,
 // a tree's first child): if that one needs the same pool it takes the slot
 // with no atomic operation at all. Anything else the worker does next gives
-// the slot back first: starting a vertex that needs another pool or none, or
-// leaving the queue's work (Executor::give_back_kept). So a kept slot is
-// never held while a callback runs that does not use it, and a vertex that
-// parks meanwhile is handed it at once then (it counted itself parked).
+// the slot back first: starting a vertex that needs another pool or none
+// (what that hands out is queued before the vertex's callback runs), or
+// leaving the queue's work, after counting what it finished, which may end a
+// sub-walk and free its parent's slot (Executor::leave_queue_work). No slot
+// is kept while an observer runs. So a kept slot is never held while user
+// code runs that does not use it, and a vertex that parks meanwhile is
+// handed it at once then (it counted itself parked).
 #pragma once
 
 #include <atomic>

@@ -5,6 +5,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 #include "walk_test_support.hpp"
@@ -192,6 +193,93 @@ TEST(WalkPools, ShortVerticesOnNarrowPoolsAllRunWithinTheBound) {
         EXPECT_LE(peak[0].load(), 1u) << "round " << round;
         EXPECT_LE(peak[1].load(), 2u) << "round " << round;
     }
+}
+
+// A vertex needing a pool of capacity 1 is expanded; the sub-walk's last
+// vertex ends the sub-walk as its worker leaves the queue's work, which
+// frees the parent's slot there. Another vertex needing the pool, ready only
+// later, still runs: the slot is not lost with the worker.
+TEST(WalkPools, ASlotFreedAsASubWalkEndsIsNotLost) {
+    auto g = new_graph();
+    const uint64_t parent = add(g.get(), "parent"), slow = add(g.get(), "slow"), later = add(g.get(), "later");
+    ASSERT_EQ(dag_connect(g.get(), later, slow, nullptr), DAG_OK);
+    auto sub = new_graph();
+    add(sub.get(), "x");
+    PoolSetup pools;
+    pools.names = {"one"};
+    pools.capacities = {1};
+    pools.need(parent, "one");
+    pools.need(later, "one");
+    struct Script {
+        const dag_graph *graph, *sub;
+        uint64_t parent, slow;
+    } script{g.get(), sub.get(), parent, slow};
+    const auto cb = [](dag_walker *w, uint64_t v, const char **, void *ud) -> dag_walk_result {
+        auto &s = *static_cast<Script *>(ud);
+        if (dag_walk_graph(w) != s.graph) return DAG_WALK_OK;
+        if (v == s.parent) EXPECT_EQ(dag_walk_expand(w, v, s.sub, nullptr, nullptr, nullptr), DAG_OK);
+        if (v == s.slow) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(4, 4);
+    pools.apply(o);
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), cb, &script, &o, &raw, nullptr), DAG_OK);
+    WalkPtr w(raw);
+    dag_walk_report *r = nullptr;
+    const dag_status st = dag_walk_wait_for(w.get(), 20000, &r, nullptr);
+    if (st == DAG_E_TIMEOUT) {
+        // Parked for a slot nobody holds: not even a cancel ends the walk.
+        std::fprintf(stderr, "the walk hangs\n");
+        std::abort();
+    }
+    ReportPtr report(r);
+    ASSERT_EQ(st, DAG_OK);
+    EXPECT_EQ(status_of(r, parent), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(r, later), DAG_VERTEX_OK);
+}
+
+// An observer may take long, or wait for other vertices: a worker keeps no
+// pool slot while it runs one. The observer of the first vertex's finish
+// waits for the second vertex, which needs the same pool of capacity 1 and
+// becomes ready meanwhile, to start.
+TEST(WalkPools, AnObserverRunsWithoutHoldingTheSlotOfTheVertexItReports) {
+    auto g = new_graph();
+    const uint64_t first = add(g.get(), "first"), gate = add(g.get(), "gate"), second = add(g.get(), "second");
+    ASSERT_EQ(dag_connect(g.get(), second, gate, nullptr), DAG_OK);
+    PoolSetup pools;
+    pools.names = {"one"};
+    pools.capacities = {1};
+    pools.need(first, "one");
+    pools.need(second, "one");
+    struct Script {
+        uint64_t first, gate, second;
+        Latch first_finished, second_started;
+        std::atomic<bool> second_seen_in_time{false};
+    } script{first, gate, second, {}, {}, {}};
+    const auto cb = [](dag_walker *, uint64_t v, const char **, void *ud) -> dag_walk_result {
+        auto &s = *static_cast<Script *>(ud);
+        if (v == s.gate) s.first_finished.wait();
+        if (v == s.second) s.second_started.set();
+        return DAG_WALK_OK;
+    };
+    const auto observe = [](dag_walker *, dag_walk_event e, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
+                            void *ud) {
+        auto &s = *static_cast<Script *>(ud);
+        if (e != DAG_WALK_EVENT_FINISHED || v != s.first) return;
+        s.first_finished.set();
+        s.second_seen_in_time = s.second_started.wait(std::chrono::milliseconds(5000));
+    };
+    dag_walk_options o = options(3, 3);
+    o.observer = observe;
+    o.observer_data = &script;
+    pools.apply(o);
+    ReportPtr report;
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk(g.get(), cb, &script, &o, &r, nullptr), DAG_OK);
+    report.reset(r);
+    EXPECT_TRUE(script.second_seen_in_time.load());
+    EXPECT_EQ(status_of(r, second), DAG_VERTEX_OK);
 }
 
 // Six vertices need pool "slow" (capacity 1) and stay pending until the test

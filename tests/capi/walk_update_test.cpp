@@ -581,6 +581,63 @@ TEST(WalkExpand, NestedThreeDeepAtParallelismOne) {
     EXPECT_LE(root_end, after_start);
 }
 
+// At parallelism 1 the worker's batch may hold the sub-walk's last vertex and
+// then a vertex that goes pending: the worker loses its slot to it, and
+// counting what it finished ends the sub-walk, which settles its parent and
+// queues the parent's dependent. That queueing took the executor's lock the
+// worker still held: the walk hung for good.
+TEST(WalkExpand, ASubWalkEndingAsItsWorkerLosesItsSlotQueuesItsParentsDependents) {
+    auto g = new_graph();
+    const uint64_t root = add(g.get(), "root"), gate = add(g.get(), "gate"), after = add(g.get(), "after");
+    ASSERT_EQ(dag_connect(g.get(), after, root, nullptr), DAG_OK);
+    std::vector<uint64_t> held;
+    for (int i = 0; i < 4; ++i) {
+        held.push_back(add(g.get(), ("held" + std::to_string(i)).c_str()));
+        ASSERT_EQ(dag_connect(g.get(), held.back(), gate, nullptr), DAG_OK);
+    }
+    auto sub = new_graph();
+    add(sub.get(), "x");
+    struct Script {
+        uint64_t root;
+        const dag_graph *graph, *sub;
+        std::vector<uint64_t> held;
+        std::vector<std::thread> completers;
+    } script{root, g.get(), sub.get(), held, {}};
+    const auto cb = [](dag_walker *w, uint64_t v, const char **, void *ud) -> dag_walk_result {
+        auto &s = *static_cast<Script *>(ud);
+        // The sub-walk's vertex may have the root's id: told apart by graph.
+        if (dag_walk_graph(w) != s.graph) return DAG_WALK_OK;
+        if (v == s.root) {
+            EXPECT_EQ(dag_walk_expand(w, v, s.sub, nullptr, nullptr, nullptr), DAG_OK);
+            return DAG_WALK_OK;
+        }
+        if (std::find(s.held.begin(), s.held.end(), v) != s.held.end()) {
+            s.completers.emplace_back([w, v] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                EXPECT_EQ(dag_walk_complete(w, v, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+            });
+            return DAG_WALK_PENDING;
+        }
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), cb, &script, &o, &raw, nullptr), DAG_OK);
+    WalkPtr w(raw);
+    dag_walk_report *r = nullptr;
+    const dag_status st = dag_walk_wait_for(w.get(), 20000, &r, nullptr);
+    if (st == DAG_E_TIMEOUT) {
+        std::fprintf(stderr, "the walk hangs\n");
+        std::abort();
+    }
+    ReportPtr report(r);
+    for (auto &t : script.completers) t.join();
+    ASSERT_EQ(st, DAG_OK);
+    EXPECT_EQ(status_of(r, root), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(r, after), DAG_VERTEX_OK);
+    for (uint64_t v : held) EXPECT_EQ(status_of(r, v), DAG_VERTEX_OK);
+}
+
 TEST(WalkExpand, SubWalkFailureBecomesTheVertexFailure) {
     auto g = new_graph();
     uint64_t root = add(g.get(), "expand"), after = add(g.get(), "after"), other = add(g.get(), "other");

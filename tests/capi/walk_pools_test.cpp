@@ -1,7 +1,6 @@
 // Named limits (pools) of a walk: the bound of each pool over random graphs
 // and random needs, in callback and pull mode; ready vertices that need no
 // full pool run past those waiting for one; the refusals before a walk.
-#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
@@ -35,6 +34,14 @@ struct PoolSetup {
     void need(uint64_t v, const std::string &pool) {
         need_vertices.push_back(v);
         need_names.push_back(pool);
+    }
+    // One pool, "one", of capacity 1, that `vertices` need.
+    static PoolSetup one_slot_for(std::initializer_list<uint64_t> vertices) {
+        PoolSetup p;
+        p.names = {"one"};
+        p.capacities = {1};
+        for (uint64_t v : vertices) p.need(v, "one");
+        return p;
     }
 };
 
@@ -176,18 +183,11 @@ TEST(WalkPools, ShortVerticesOnNarrowPoolsAllRunWithinTheBound) {
         dag_walk_options o = options(8, 8);
         o.timestamps = 0;
         pools.apply(o);
-        dag_walker *raw = nullptr;
-        ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &raw, nullptr), DAG_OK);
-        WalkPtr w(raw);
-        dag_walk_report *r = nullptr;
-        const dag_status st = dag_walk_wait_for(w.get(), 20000, &r, nullptr);
-        if (st == DAG_E_TIMEOUT) {
-            // A parked vertex nobody will hand a slot: not even a cancel
-            // ends the walk, so neither would this test.
-            std::fprintf(stderr, "round %d: the walk hangs with %zu of %zu vertices run\n", round, ran.load(), n);
-            std::abort();
-        }
-        ReportPtr report(r);
+        ReportPtr report;
+        const dag_status st = walk_or_abort(g.get(), record_cb, &rec, o, report, [&] {
+            return "round " + std::to_string(round) + ", " + std::to_string(ran.load()) + " of " + std::to_string(n) +
+                   " vertices run";
+        });
         ASSERT_EQ(st, DAG_OK) << "round " << round << ": " << ran.load() << " of " << n << " ran";
         EXPECT_EQ(ran.load(), n);
         EXPECT_LE(peak[0].load(), 1u) << "round " << round;
@@ -205,11 +205,7 @@ TEST(WalkPools, ASlotFreedAsASubWalkEndsIsNotLost) {
     ASSERT_EQ(dag_connect(g.get(), later, slow, nullptr), DAG_OK);
     auto sub = new_graph();
     add(sub.get(), "x");
-    PoolSetup pools;
-    pools.names = {"one"};
-    pools.capacities = {1};
-    pools.need(parent, "one");
-    pools.need(later, "one");
+    PoolSetup pools = PoolSetup::one_slot_for({parent, later});
     struct Script {
         const dag_graph *graph, *sub;
         uint64_t parent, slow;
@@ -223,20 +219,10 @@ TEST(WalkPools, ASlotFreedAsASubWalkEndsIsNotLost) {
     };
     dag_walk_options o = options(4, 4);
     pools.apply(o);
-    dag_walker *raw = nullptr;
-    ASSERT_EQ(dag_walk_start(g.get(), cb, &script, &o, &raw, nullptr), DAG_OK);
-    WalkPtr w(raw);
-    dag_walk_report *r = nullptr;
-    const dag_status st = dag_walk_wait_for(w.get(), 20000, &r, nullptr);
-    if (st == DAG_E_TIMEOUT) {
-        // Parked for a slot nobody holds: not even a cancel ends the walk.
-        std::fprintf(stderr, "the walk hangs\n");
-        std::abort();
-    }
-    ReportPtr report(r);
-    ASSERT_EQ(st, DAG_OK);
-    EXPECT_EQ(status_of(r, parent), DAG_VERTEX_OK);
-    EXPECT_EQ(status_of(r, later), DAG_VERTEX_OK);
+    ReportPtr report;
+    ASSERT_EQ(walk_or_abort(g.get(), cb, &script, o, report), DAG_OK);
+    EXPECT_EQ(status_of(report.get(), parent), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(report.get(), later), DAG_VERTEX_OK);
 }
 
 // An observer may take long, or wait for other vertices: a worker keeps no
@@ -247,11 +233,7 @@ TEST(WalkPools, AnObserverRunsWithoutHoldingTheSlotOfTheVertexItReports) {
     auto g = new_graph();
     const uint64_t first = add(g.get(), "first"), gate = add(g.get(), "gate"), second = add(g.get(), "second");
     ASSERT_EQ(dag_connect(g.get(), second, gate, nullptr), DAG_OK);
-    PoolSetup pools;
-    pools.names = {"one"};
-    pools.capacities = {1};
-    pools.need(first, "one");
-    pools.need(second, "one");
+    PoolSetup pools = PoolSetup::one_slot_for({first, second});
     struct Script {
         uint64_t first, gate, second;
         Latch first_finished, second_started;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -182,6 +183,26 @@ inline dag_status pull_walk(dag_graph *g, dag_walk_fn callback, void *user_data,
     for (auto &t : hosts) t.join();
     st = dag_walk_wait(w, out, nullptr);
     dag_walk_free(w);
+    return st;
+}
+
+// Starts a callback walk and waits for its end, for walks a defect could
+// leave waiting for ever with a vertex parked or a worker stuck: a cancel
+// would not end those either, so after 20 s the process stops, printing
+// `hang` and what `progress` says, instead of hanging the suite.
+inline dag_status walk_or_abort(dag_graph *g, dag_walk_fn cb, void *user_data, const dag_walk_options &o,
+                                ReportPtr &report, const std::function<std::string()> &progress = {}) {
+    dag_walker *raw = nullptr;
+    const dag_status started = dag_walk_start(g, cb, user_data, &o, &raw, nullptr);
+    if (started != DAG_OK) return started;
+    WalkPtr w(raw);
+    dag_walk_report *r = nullptr;
+    const dag_status st = dag_walk_wait_for(w.get(), 20000, &r, nullptr);
+    if (st == DAG_E_TIMEOUT) {
+        std::fprintf(stderr, "the walk hangs%s%s\n", progress ? ": " : "", progress ? progress().c_str() : "");
+        std::abort();
+    }
+    report.reset(r);
     return st;
 }
 

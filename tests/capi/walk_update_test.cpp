@@ -621,21 +621,13 @@ TEST(WalkExpand, ASubWalkEndingAsItsWorkerLosesItsSlotQueuesItsParentsDependents
         return DAG_WALK_OK;
     };
     auto o = options(1, 1);
-    dag_walker *raw = nullptr;
-    ASSERT_EQ(dag_walk_start(g.get(), cb, &script, &o, &raw, nullptr), DAG_OK);
-    WalkPtr w(raw);
-    dag_walk_report *r = nullptr;
-    const dag_status st = dag_walk_wait_for(w.get(), 20000, &r, nullptr);
-    if (st == DAG_E_TIMEOUT) {
-        std::fprintf(stderr, "the walk hangs\n");
-        std::abort();
-    }
-    ReportPtr report(r);
+    ReportPtr report;
+    const dag_status st = walk_or_abort(g.get(), cb, &script, o, report);
     for (auto &t : script.completers) t.join();
     ASSERT_EQ(st, DAG_OK);
-    EXPECT_EQ(status_of(r, root), DAG_VERTEX_OK);
-    EXPECT_EQ(status_of(r, after), DAG_VERTEX_OK);
-    for (uint64_t v : held) EXPECT_EQ(status_of(r, v), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(report.get(), root), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(report.get(), after), DAG_VERTEX_OK);
+    for (uint64_t v : held) EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
 }
 
 TEST(WalkExpand, SubWalkFailureBecomesTheVertexFailure) {

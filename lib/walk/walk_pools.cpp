@@ -1,25 +1,30 @@
 #include "walk/walk_pools.hpp"
 
+#include <numeric>
 #include <utility>
 
 #include "walk/walker.hpp"
 
 namespace dag::walk_detail {
 
-Pools::Pools(const Walk &walk, std::vector<std::size_t> capacities, std::vector<std::uint32_t> offsets,
+Pools::Pools(const Walk &walk, std::size_t vertex_count, std::vector<std::size_t> capacities, Several several,
              std::vector<std::uint32_t> pools)
-    : walk_(walk),
-      offsets_(std::move(offsets)),
-      pools_(std::move(pools)),
+    : slots_(walk.slot_mem_.get()),
+      slot_shift_(walk.slot_shift_),
       capacity_(std::move(capacities)),
+      identity_(capacity_.size()),
+      several_(std::move(several)),
+      several_pools_(std::move(pools)),
       used_(new std::atomic<std::size_t>[capacity_.size()]()),
-      state_(new std::atomic<std::uint8_t>[offsets_.size() - 1]()),
-      parked_(capacity_.size()) {}
+      state_(new std::atomic<std::uint8_t>[vertex_count]()),
+      parked_(capacity_.size()) {
+    std::iota(identity_.begin(), identity_.end(), std::uint32_t{0});
+}
 
-Snapshot::Index Pools::needing(const Slot *s) const noexcept {
-    if (s->walk != &walk_) return Snapshot::npos;
-    const Snapshot::Index i = walk_.index_of(*s);
-    return i != Snapshot::npos && offsets_[i] != offsets_[i + 1] ? i : Snapshot::npos;
+Pools::Range Pools::needs(const Slot *s, std::uint32_t need) const noexcept {
+    if (need != several_needs) return {&identity_[need - 1], &identity_[need - 1] + 1};
+    const auto [first, last] = several_.find(s)->second;
+    return {several_pools_.data() + first, several_pools_.data() + last};
 }
 
 bool Pools::take_one(std::uint32_t pool) noexcept {
@@ -29,25 +34,26 @@ bool Pools::take_one(std::uint32_t pool) noexcept {
     return false;
 }
 
-std::uint32_t Pools::try_take(Snapshot::Index i) noexcept {
-    for (std::uint32_t k = offsets_[i]; k != offsets_[i + 1]; ++k)
-        if (!take_one(pools_[k])) {
+std::uint32_t Pools::try_take(Range r) noexcept {
+    for (const std::uint32_t *k = r.first; k != r.last; ++k)
+        if (!take_one(*k)) {
             // Held for an instant only, under the lock: a lock-free start
             // that found one of them full retries under the lock, after this.
-            for (std::uint32_t j = offsets_[i]; j != k; ++j) used_[pools_[j]].fetch_sub(1);
-            return pools_[k];
+            for (const std::uint32_t *j = r.first; j != k; ++j) used_[*j].fetch_sub(1);
+            return *k;
         }
     return none;
 }
 
-bool Pools::acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready) {
-    const Snapshot::Index i = needing(s);
-    const bool single = i != Snapshot::npos && offsets_[i + 1] - offsets_[i] == 1;
-    std::atomic<std::uint8_t> *state = i != Snapshot::npos ? &state_[i] : nullptr;
+bool Pools::acquire_needed(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready) {
+    const std::uint32_t need = need_of(s->word.load(std::memory_order_relaxed));
+    // A slot carrying a need is one of the walked graph's own.
+    std::atomic<std::uint8_t> *state = need ? &state_of(s) : nullptr;
+    const bool single = need && need != several_needs;
     const std::uint8_t now = state ? state->load(std::memory_order_acquire) : 0;
     if (kept && *kept != none) {
         // Parked vertices are served in order: they get it first.
-        if (single && now == 0 && *kept == pools_[offsets_[i]] && parked_entries_.load() == 0) {
+        if (single && now == 0 && *kept == need - 1 && parked_entries_.load() == 0) {
             *kept = none;
             state->store(holding, std::memory_order_release);
             return true;
@@ -55,7 +61,7 @@ bool Pools::acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready) {
         give_back(*kept, ready);
     }
     if (!state || now == holding) return true;
-    if (now == 0 && single && parked_entries_.load() == 0 && take_one(pools_[offsets_[i]])) {
+    if (now == 0 && single && parked_entries_.load() == 0 && take_one(need - 1)) {
         state->store(holding, std::memory_order_release);
         return true;
     }
@@ -64,7 +70,7 @@ bool Pools::acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready) {
     // Counted before the last try: a lock-free release that frees a slot
     // after that try sees the count and hands the slot out under the lock.
     ++parked_entries_;
-    const std::uint32_t full = try_take(i);
+    const std::uint32_t full = try_take(needs(s, need));
     if (full == none) {
         --parked_entries_;
         state->store(holding, std::memory_order_release);
@@ -79,23 +85,16 @@ bool Pools::acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready) {
     return false;
 }
 
-void Pools::release(const Slot *s, std::vector<Slot *> &ready, std::uint32_t *kept) {
-    const Snapshot::Index i = needing(s);
-    if (i == Snapshot::npos) return;
-    // Only the vertex's own finisher changes a holding state; an update
-    // releasing a vertex it held back or removed runs with every worker out
-    // of its section (Executor::quiesce), after any hand-out to it.
-    std::atomic<std::uint8_t> &state = state_[i];
+void Pools::release_needed(const Slot *s, std::vector<Slot *> &ready) {
+    const std::uint32_t need = need_of(s->word.load(std::memory_order_relaxed));
+    std::atomic<std::uint8_t> &state = state_of(s);
     if (state.load(std::memory_order_relaxed) != holding) return;
     state.store(0, std::memory_order_relaxed);
-    if (kept && *kept == none && offsets_[i + 1] - offsets_[i] == 1 && parked_entries_.load() == 0) {
-        *kept = pools_[offsets_[i]];
-        return;
-    }
-    for (std::uint32_t k = offsets_[i]; k != offsets_[i + 1]; ++k) used_[pools_[k]].fetch_sub(1);
+    const Range r = needs(s, need);
+    for (const std::uint32_t *k = r.first; k != r.last; ++k) used_[*k].fetch_sub(1);
     if (parked_entries_.load() == 0) return;
     std::lock_guard<std::mutex> lk(mu_);
-    for (std::uint32_t k = offsets_[i]; k != offsets_[i + 1]; ++k) hand_out(pools_[k], ready);
+    for (const std::uint32_t *k = r.first; k != r.last; ++k) hand_out(*k, ready);
 }
 
 void Pools::give_back(std::uint32_t &kept, std::vector<Slot *> &ready) {
@@ -117,8 +116,7 @@ void Pools::hand_out(std::uint32_t p, std::vector<Slot *> &ready) {
     while (!queue.empty() && used_[p].load() < capacity_[p]) {
         Slot *d = queue.front();
         queue.pop_front();
-        const Snapshot::Index di = walk_.index_of(*d);
-        std::atomic<std::uint8_t> &state = state_[di];
+        std::atomic<std::uint8_t> &state = state_of(d);
         const Word w = d->word.load(std::memory_order_acquire);
         // A stale entry: the vertex took its slots itself since (an update
         // made it wait and released it again), or was removed or made to
@@ -127,7 +125,7 @@ void Pools::hand_out(std::uint32_t p, std::vector<Slot *> &ready) {
             --parked_entries_;
             continue;
         }
-        const std::uint32_t full = try_take(di);
+        const std::uint32_t full = try_take(needs(d, need_of(w)));
         if (full == p) {
             // A lock-free start took the slot first: still first in line.
             queue.push_front(d);

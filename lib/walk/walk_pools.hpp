@@ -9,9 +9,10 @@
 //
 // The executor asks only when the walk declares pools, once per vertex as it
 // starts and once as it finishes; a walk without pools pays nothing. What
-// each vertex needs sits in arrays by the walked graph's dense index (the
-// pools of vertex i are pools[offsets[i]] to pools[offsets[i + 1] - 1]),
-// read without the lock: only the walked graph's own vertices need pools.
+// each vertex needs is in its slot's word (walk_state.hpp, need_of): one
+// pool there, several in a table by slot, read without the lock; only the
+// walked graph's own vertices need pools. Laying the needs out is one pass
+// over them, writing the slots the walk has just initialised.
 //
 // Slot counts are atomics. While nothing is parked, a vertex needing one
 // pool takes and frees its slot without the lock (the common case: a
@@ -43,6 +44,8 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "graph/snapshot.hpp"
@@ -56,10 +59,12 @@ namespace dag::walk_detail {
 
 class Pools {
 public:
-    // `offsets` (one per vertex of `walk`'s snapshot, plus one) and `pools`:
-    // the pools (indices into `capacities`) each vertex needs, each pool
-    // once, none of capacity 0 (checked by the walk).
-    Pools(const Walk &walk, std::vector<std::size_t> capacities, std::vector<std::uint32_t> offsets,
+    // The needs of several pools, by slot: `several[s]` is the range of
+    // `pools` (indices into `capacities`) the vertex of slot s needs, each
+    // pool once, none of capacity 0 (checked by the walk); the slot's word
+    // says several_needs. `vertex_count`: the walked graph's.
+    using Several = std::unordered_map<const Slot *, std::pair<std::uint32_t, std::uint32_t>>;
+    Pools(const Walk &walk, std::size_t vertex_count, std::vector<std::size_t> capacities, Several several,
           std::vector<std::uint32_t> pools);
 
     // `s`, claimed to run, may start: it needs no pool, or holds a slot in
@@ -68,11 +73,43 @@ public:
     // will queue it again. `kept` (null, `none` or a pool): the calling
     // worker's kept slot, taken over by `s` or given back; parked vertices
     // that a slot given back lets run are appended to `ready`.
-    bool acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready);
+    bool acquire(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready) {
+        const std::uint32_t need = need_of(s->word.load(std::memory_order_relaxed));
+        if (!kept || *kept == none) {
+            if (need == 0) return true;
+        } else if (need == *kept + 1 && parked_entries_.load() == 0) {
+            // The common case inline: a chain's next link, a tree's first
+            // child takes over the slot its worker kept (a kept pool always
+            // fits the word, so `need` is not several_needs).
+            std::atomic<std::uint8_t> &state = state_of(s);
+            if (state.load(std::memory_order_acquire) == 0) {
+                *kept = none;
+                state.store(holding, std::memory_order_release);
+                return true;
+            }
+        }
+        return acquire_needed(s, kept, ready);
+    }
     // `s` finished: frees its slots, if it holds any, and appends to `ready`
     // the parked vertices that now hold theirs. With `kept` (a worker's,
     // holding none), a single pool's slot may be kept there instead.
-    void release(const Slot *s, std::vector<Slot *> &ready, std::uint32_t *kept = nullptr);
+    void release(const Slot *s, std::vector<Slot *> &ready, std::uint32_t *kept = nullptr) {
+        const std::uint32_t need = need_of(s->word.load(std::memory_order_relaxed));
+        if (need == 0) return;
+        if (kept && *kept == none && need != several_needs && parked_entries_.load() == 0) {
+            // Only the vertex's own finisher changes a holding state; an
+            // update releasing a vertex it held back or removed runs with
+            // every worker out of its section (Executor::quiesce), after
+            // any hand-out to it.
+            std::atomic<std::uint8_t> &state = state_of(s);
+            if (state.load(std::memory_order_relaxed) == holding) {
+                state.store(0, std::memory_order_relaxed);
+                *kept = need - 1;
+            }
+            return;
+        }
+        release_needed(s, ready);
+    }
     // Frees the slot in `kept`, if any, as release() would.
     void give_back(std::uint32_t &kept, std::vector<Slot *> &ready);
 
@@ -87,20 +124,35 @@ private:
     // its vertex is parked.
     static constexpr std::uint8_t holding = 1, parked = 2;
 
-    // The dense index of `s` if it needs pools, npos otherwise.
-    Snapshot::Index needing(const Slot *s) const noexcept;
-    // Takes a slot in each pool vertex `i` needs, all or none; returns the
-    // first pool found full, or `none` once all are taken.
-    std::uint32_t try_take(Snapshot::Index i) noexcept;
+    // The state of the vertex of `s`, one of the walked graph's own.
+    std::atomic<std::uint8_t> &state_of(const Slot *s) const noexcept {
+        return state_[static_cast<std::size_t>(reinterpret_cast<const unsigned char *>(s) - slots_) >> slot_shift_];
+    }
+
+    struct Range {
+        const std::uint32_t *first, *last;
+    };
+    // The pools the vertex of `s` needs (its need_of `need`, not 0).
+    Range needs(const Slot *s, std::uint32_t need) const noexcept;
+    bool acquire_needed(Slot *s, std::uint32_t *kept, std::vector<Slot *> &ready);
+    void release_needed(const Slot *s, std::vector<Slot *> &ready);
+    // Takes a slot in each pool of `r`, all or none; returns the first pool
+    // found full, or `none` once all are taken.
+    std::uint32_t try_take(Range r) noexcept;
     bool take_one(std::uint32_t pool) noexcept;
     // Under the lock: hands pool `p`'s free slots to its parked vertices.
     void hand_out(std::uint32_t p, std::vector<Slot *> &ready);
     // A slot of `p` freed: hands it out if anything is parked.
     void freed(std::uint32_t p, std::vector<Slot *> &ready);
 
-    const Walk &walk_;
-    const std::vector<std::uint32_t> offsets_, pools_;
+    // The walk's frozen slots (Walk::index_of), fixed while it runs.
+    const unsigned char *const slots_;
+    const unsigned slot_shift_;
     const std::vector<std::size_t> capacity_;
+    // Pool p at index p: the range of a vertex that needs p alone.
+    std::vector<std::uint32_t> identity_;
+    const Several several_;
+    const std::vector<std::uint32_t> several_pools_;
     std::unique_ptr<std::atomic<std::size_t>[]> used_;
     std::unique_ptr<std::atomic<std::uint8_t>[]> state_;  // by dense index
     std::atomic<std::size_t> parked_entries_{0};          // in parked_, stale ones too

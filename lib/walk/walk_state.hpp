@@ -66,6 +66,14 @@ inline constexpr Word status_bits(VertexStatus s) noexcept { return static_cast<
 // Its callback was called: published with the done phase, for the report
 // (a cancelled vertex may have been pending, or never started).
 inline constexpr Word ran_bit = Word{1} << 47;
+// The pools a frozen vertex needs (walk_pools.hpp), set before the walk
+// launches and never changed while it runs: 0 for none, p + 1 for pool p
+// alone, all ones for several (or a pool index too large for the field),
+// found in the pools' table. In the word the worker reads anyway, so a
+// vertex needing no pool, or one, costs no other memory access to find out.
+inline constexpr int need_shift = 48;
+inline constexpr std::uint32_t several_needs = 0xffff;
+inline constexpr std::uint32_t need_of(Word w) noexcept { return static_cast<std::uint32_t>(w >> need_shift); }
 
 // 16 bytes, since a walk initialises one per vertex and the scheduler sweeps
 // them: a frozen vertex's id and dense index follow from the slot's place in

@@ -169,10 +169,13 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
             throw Error(Errc::invalid_argument, "pool '" + p.name + "' is declared twice");
         capacities.push_back(p.capacity);
     }
-    // Each need checked, then laid out by dense index (walk_pools.hpp).
+    // Each need checked, then written into its vertex's slot, or into the
+    // table of vertices that need several pools (walk_pools.hpp).
+    using walk_detail::need_of;
+    using walk_detail::need_shift;
+    using walk_detail::several_needs;
     const PoolNeeds &given = options.pool_needs;
-    std::vector<std::pair<Snapshot::Index, std::uint32_t>> needs;
-    needs.reserve(given.count);
+    std::vector<std::pair<const Slot *, std::uint32_t>> several;
     const char *last_name = nullptr;
     std::uint32_t last_pool = 0;
     for (std::size_t k = 0; k < given.count; ++k) {
@@ -195,28 +198,34 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
         if (capacities[last_pool] == 0)
             throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(vertex) + "' needs pool '" + name +
                                                     "', whose capacity is 0: it could never run");
-        needs.emplace_back(i, last_pool);
-    }
-    const std::size_t count = snap_->size();
-    std::vector<std::uint32_t> offsets(count + 1, 0), pools(needs.size());
-    for (auto [i, p] : needs) ++offsets[i + 1];
-    for (std::size_t i = 0; i < count; ++i) offsets[i + 1] += offsets[i];
-    std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
-    for (auto [i, p] : needs) {
+        Slot &s = slot_at(i);
+        const walk_detail::Word word = s.word.load(std::memory_order_relaxed);
+        const std::uint32_t need = need_of(word);
         // A pool needed twice by one vertex counts once.
-        const auto begin = pools.begin() + offsets[i], end = pools.begin() + fill[i];
-        if (std::find(begin, end, p) == end) pools[fill[i]++] = p;
+        if (need == last_pool + 1) continue;
+        if (need == 0 && last_pool + 1 < several_needs) {
+            s.word.store(word | walk_detail::Word{last_pool + 1} << need_shift, std::memory_order_relaxed);
+            continue;
+        }
+        if (need != several_needs) {
+            if (need) several.emplace_back(&s, need - 1);
+            s.word.store(word | walk_detail::Word{several_needs} << need_shift, std::memory_order_relaxed);
+        }
+        several.emplace_back(&s, last_pool);
     }
-    // Closes the gaps the repeated needs left.
-    std::uint32_t out = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t from = offsets[i], to = fill[i];
-        offsets[i] = out;
-        for (std::uint32_t k = from; k != to; ++k) pools[out++] = pools[k];
+    std::sort(several.begin(), several.end());
+    several.erase(std::unique(several.begin(), several.end()), several.end());
+    walk_detail::Pools::Several ranges;
+    std::vector<std::uint32_t> pools;
+    pools.reserve(several.size());
+    for (std::size_t k = 0; k < several.size(); ++k) {
+        if (k == 0 || several[k].first != several[k - 1].first)
+            ranges[several[k].first].first = static_cast<std::uint32_t>(pools.size());
+        pools.push_back(several[k].second);
+        ranges[several[k].first].second = static_cast<std::uint32_t>(pools.size());
     }
-    offsets[count] = out;
-    pools.resize(out);
-    return std::make_unique<walk_detail::Pools>(*this, std::move(capacities), std::move(offsets), std::move(pools));
+    return std::make_unique<walk_detail::Pools>(*this, snap_->size(), std::move(capacities), std::move(ranges),
+                                                std::move(pools));
 }
 
 Walk::~Walk() {

@@ -368,6 +368,66 @@ TEST(WalkPools, VerticesNeedingSeveralPoolsDoNotDeadlock) {
     EXPECT_EQ(rec.ran().size(), 30u);
 }
 
+// Each vertex runs alone in every pool it needs (all of capacity 1) and the
+// walk ends; `needs` lists a vertex's pools as the options name them.
+void runs_alone_in_its_pools(PoolSetup &pools, const std::map<uint64_t, std::vector<std::string>> &needs,
+                             dag_graph *g) {
+    for (const auto &[v, names] : needs)
+        for (const auto &p : names) pools.need(v, p);
+    std::mutex mu;
+    std::map<std::string, int> in;
+    bool overlapped = false;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t v, const char **) {
+        const std::set<std::string> mine(needs.at(v).begin(), needs.at(v).end());
+        {
+            std::lock_guard<std::mutex> lk(mu);
+            for (const auto &p : mine)
+                if (++in[p] > 1) overlapped = true;
+        }
+        std::this_thread::yield();
+        std::lock_guard<std::mutex> lk(mu);
+        for (const auto &p : mine) --in[p];
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(4, 4);
+    pools.apply(o);
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g, rec, o, report), DAG_OK);
+    EXPECT_FALSE(overlapped);
+    EXPECT_EQ(rec.ran().size(), needs.size());
+}
+
+// A pool named twice in one vertex's needs takes one slot: with capacity 1,
+// a vertex that counted it twice could never start.
+TEST(WalkPools, APoolNeededTwiceByOneVertexTakesOneSlot) {
+    auto g = new_graph();
+    PoolSetup pools;
+    pools.names = {"a", "b"};
+    pools.capacities = {1, 1};
+    const std::vector<std::vector<std::string>> shapes = {{"a", "a"}, {"a", "b", "a"}, {"b", "a", "b", "a"}, {"b"}};
+    std::map<uint64_t, std::vector<std::string>> needs;
+    for (int i = 0; i < 12; ++i) needs[add(g.get(), ("v" + std::to_string(i)).c_str())] = shapes[i % shapes.size()];
+    runs_alone_in_its_pools(pools, needs, g.get());
+}
+
+// The slot's word holds a pool's index only up to 65,533 (walk_state.hpp):
+// the pools past it are found in the pools' table, alone or with others,
+// and bound their vertices just the same.
+TEST(WalkPools, PoolsPastTheWordsRangeBoundTheirVerticesToo) {
+    auto g = new_graph();
+    PoolSetup pools;
+    for (int p = 0; p < 70000; ++p) {
+        pools.names.push_back("p" + std::to_string(p));
+        pools.capacities.push_back(1);
+    }
+    const std::vector<std::vector<std::string>> shapes = {
+        {"p69999"}, {"p65533"}, {"p65532"}, {"p0", "p69999"}, {"p65533", "p65533"}, {"p65532", "p65533"}};
+    std::map<uint64_t, std::vector<std::string>> needs;
+    for (int i = 0; i < 24; ++i) needs[add(g.get(), ("v" + std::to_string(i)).c_str())] = shapes[i % shapes.size()];
+    runs_alone_in_its_pools(pools, needs, g.get());
+}
+
 // A failed vertex that held a pool frees it: its dependents are skipped,
 // and the vertices waiting for the pool still run.
 TEST(WalkPools, AFailedVertexFreesItsPool) {

@@ -58,7 +58,7 @@ bool printed_before(const Graph &g, VertexId a, VertexId b) {
 // first along dependencies inside the component, neighbours in name order.
 // Iterative: a ring of a million vertices is one component.
 std::vector<VertexId> order_cycle(const Graph &g, const Snapshot &s, const Components &c, std::size_t comp,
-                                  const std::vector<Index> &rank, std::vector<char> &seen) {
+                                  const HugeVector<Index> &rank, std::vector<char> &seen) {
     const Index *first = c.begin(comp);
     const Index *last = c.end(comp);
     const Index start =

@@ -1,5 +1,5 @@
 // An allocator for the large arrays of snapshots, ranks and walks: arrays of
-// 4 MiB and more come from their own mapping, 2 MiB-aligned and advised
+// 2 MiB and more come from their own mapping, 2 MiB-aligned and advised
 // MADV_HUGEPAGE, so first touching them costs a page fault per 2 MiB instead
 // of per 4 KiB (measured in bench/README.md: 72 MB of fresh 4 KiB pages cost
 // 210 ms of faults, huge pages 8-18 ms). Where the kernel gives no huge
@@ -14,7 +14,9 @@
 namespace dag {
 
 namespace huge_pages {
-inline constexpr std::size_t threshold = std::size_t{4} << 20;
+// One huge page: 4 MiB left 10^6 four-byte entries (a rank or offset per
+// vertex of a 10^6-vertex graph) on 4 KiB pages, 977 faults each.
+inline constexpr std::size_t threshold = std::size_t{2} << 20;
 // Throw std::bad_alloc on failure.
 void *allocate(std::size_t bytes);
 void deallocate(void *p, std::size_t bytes) noexcept;

@@ -42,9 +42,9 @@ enum class Neighbours { dependencies, dependents };
 struct NameRanks {
     // rank[i] for each dense index i of the snapshot: a permutation of
     // 0..n-1 where a smaller rank means "smaller name, then smaller id".
-    std::vector<Snapshot::Index> rank;
+    HugeVector<Snapshot::Index> rank;
     // Its inverse: the dense index holding each rank.
-    std::vector<Snapshot::Index> by_rank;
+    HugeVector<Snapshot::Index> by_rank;
     // rank[i] == i for every i: the vertices were added in name order (a
     // graph read from a DOT file libdag wrote, which lists them by name), so
     // the snapshot's own rows are already in rank order and need no

@@ -17,10 +17,10 @@ using Index = Snapshot::Index;
 // Longest weighted path from each vertex through what waits for it,
 // saturating: processed once all its waiters are, from the vertices nothing
 // waits for. `weight` empty: every vertex weighs 1.
-std::vector<std::uint64_t> critical_paths(const Snapshot &snap, bool reverse, const std::vector<std::uint64_t> &weight) {
+HugeVector<std::uint64_t> critical_paths(const Snapshot &snap, bool reverse, const std::vector<std::uint64_t> &weight) {
     const std::size_t n = snap.size();
-    std::vector<std::uint64_t> path(n, 0);
-    std::vector<Index> waiters_left(n), stack;
+    HugeVector<std::uint64_t> path(n, 0);
+    HugeVector<Index> waiters_left(n), stack;
     for (Index i = 0; i < n; ++i) {
         waiters_left[i] = reverse ? snap.out_degree(i) : snap.in_degree(i);
         if (waiters_left[i] == 0) stack.push_back(i);
@@ -45,7 +45,7 @@ std::vector<std::uint64_t> critical_paths(const Snapshot &snap, bool reverse, co
 
 }  // namespace
 
-std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, bool reverse, Priority priority,
+HugeVector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, bool reverse, Priority priority,
                                          const std::vector<std::pair<VertexId, std::uint64_t>> &weights) {
     const std::size_t n = snap.size();
     // Ties go by the graph's name ranks, kept with its snapshot (an unchanged
@@ -64,7 +64,7 @@ std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, b
         const std::size_t r = names->rank[i];
         return static_cast<std::uint32_t>(r >= unnamed ? r - unnamed : n - unnamed + r);
     };
-    std::vector<std::uint32_t> rank(n);
+    HugeVector<std::uint32_t> rank(n);
     if (priority != Priority::critical_path) {
         for (Index i = 0; i < n; ++i) rank[i] = tie(i);
         return rank;
@@ -77,7 +77,7 @@ std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, b
             throw Error(Errc::unknown_vertex, "weight for vertex " + std::to_string(id) + ", which is not in the graph");
         weight[i] = w;
     }
-    const std::vector<std::uint64_t> path = critical_paths(snap, reverse, weight);
+    const HugeVector<std::uint64_t> path = critical_paths(snap, reverse, weight);
     if (n == 0) return rank;
     // Paths counted in vertices (or small weights) are at most a few times
     // n: one counting pass places every vertex, visited in tie order, after
@@ -85,7 +85,7 @@ std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, b
     // of a first ranked walk.
     const std::uint64_t longest = *std::max_element(path.begin(), path.end());
     if (longest <= 4 * static_cast<std::uint64_t>(n)) {
-        std::vector<std::uint32_t> next(static_cast<std::size_t>(longest) + 2, 0);  // by longest - path
+        HugeVector<std::uint32_t> next(static_cast<std::size_t>(longest) + 2, 0);  // by longest - path
         for (std::uint64_t p : path) ++next[static_cast<std::size_t>(longest - p) + 1];
         for (std::size_t b = 1; b < next.size(); ++b) next[b] += next[b - 1];
         const auto place = [&](Index v) { rank[v] = next[static_cast<std::size_t>(longest - path[v])]++; };
@@ -99,7 +99,7 @@ std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, b
         std::uint32_t tie;
         Index vertex;
     };
-    std::vector<Key> keys(n);
+    HugeVector<Key> keys(n);
     for (Index i = 0; i < n; ++i) keys[i] = Key{path[i], tie(i), i};
     std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
         return a.path != b.path ? a.path > b.path : a.tie < b.tie;

@@ -24,7 +24,7 @@ inline constexpr std::uint32_t unranked = ~std::uint32_t{0};
 //   named vertices before unnamed ones), then by id.
 // - name: by name, then id, as above.
 // Throws unknown_vertex for a weight of a vertex not in the snapshot.
-std::vector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, bool reverse, Priority priority,
+HugeVector<std::uint32_t> rank_vertices(const Graph &g, const Snapshot &snap, bool reverse, Priority priority,
                                          const std::vector<std::pair<VertexId, std::uint64_t>> &weights);
 
 }  // namespace dag::walk_detail

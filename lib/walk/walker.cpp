@@ -70,7 +70,7 @@ struct Scratch {
     // A walk with a priority ranks every vertex (a pass over the edges and
     // a sort, and 32 bytes a vertex of fresh memory to page in): the next
     // walk with the same priority and direction takes them over.
-    std::vector<std::uint32_t> ranks;
+    HugeVector<std::uint32_t> ranks;
     int rank_key = -1;
     // The name order they were made with: a rename keeps the snapshot.
     std::weak_ptr<const NameRanks> names;

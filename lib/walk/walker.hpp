@@ -237,14 +237,14 @@ private:
     const Snapshot::Index *waited_offsets_ = nullptr, *waited_rows_ = nullptr;
     std::deque<walk_detail::ExtraSlot> extra_;  // added by updates; deque keeps addresses stable
     std::vector<Slot *> roots_;  // waiting for nothing; found by init_slots, queued by launch
-    std::vector<std::uint32_t> rank_;  // by dense index; empty without a priority, and for sub-walks
+    HugeVector<std::uint32_t> rank_;  // by dense index; empty without a priority, and for sub-walks
     // Which ranks rank_ holds, for the next walk of the same snapshot to
     // take over (ranks depend on the snapshot, the priority and the
     // direction only, when no weights are given); -1 for none to keep.
     // Until create() has ranks of its own, the ones the last walk left;
     // a walk that uses none passes those on (spare_ranks_).
     int rank_key_ = -1;
-    std::vector<std::uint32_t> spare_ranks_;
+    HugeVector<std::uint32_t> spare_ranks_;
     std::weak_ptr<const NameRanks> rank_names_;  // the name order rank_ was made with
 
     Visitor visitor_;

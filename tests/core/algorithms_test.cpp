@@ -158,7 +158,7 @@ TEST(TopologicalOrder, TheFirstOrderKeepsItsNameRanksForTheNext) {
         ASSERT_NE(s, nullptr);
         const std::shared_ptr<const NameRanks> kept = g.cached_ranks(s.get());
         ASSERT_NE(kept, nullptr) << (reverse ? "reverse" : "topological");
-        EXPECT_EQ(kept->rank, (std::vector<Snapshot::Index>{2, 0, 1}));
+        EXPECT_EQ(std::vector<Snapshot::Index>(kept->rank.begin(), kept->rank.end()), (std::vector<Snapshot::Index>{2, 0, 1}));
         EXPECT_EQ(reverse ? reverse_topological_order(g) : topological_order(g), first);
         EXPECT_EQ(g.cached_ranks(s.get()), kept);
     }

@@ -201,8 +201,9 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
         Slot &s = slot_at(i);
         const walk_detail::Word word = s.word.load(std::memory_order_relaxed);
         const std::uint32_t need = need_of(word);
-        // A pool needed twice by one vertex counts once.
-        if (need == last_pool + 1) continue;
+        // A pool needed twice by one vertex counts once (for several, the
+        // sort below drops the repeats: last_pool + 1 may be several_needs).
+        if (need != several_needs && need == last_pool + 1) continue;
         if (need == 0 && last_pool + 1 < several_needs) {
             s.word.store(word | walk_detail::Word{last_pool + 1} << need_shift, std::memory_order_relaxed);
             continue;

@@ -385,7 +385,8 @@ void runs_alone_in_its_pools(PoolSetup &pools, const std::map<uint64_t, std::vec
             for (const auto &p : mine)
                 if (++in[p] > 1) overlapped = true;
         }
-        std::this_thread::yield();
+        // Long enough for the other workers to start theirs.
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
         std::lock_guard<std::mutex> lk(mu);
         for (const auto &p : mine) --in[p];
         return DAG_WALK_OK;
@@ -421,10 +422,17 @@ TEST(WalkPools, PoolsPastTheWordsRangeBoundTheirVerticesToo) {
         pools.names.push_back("p" + std::to_string(p));
         pools.capacities.push_back(1);
     }
-    const std::vector<std::vector<std::string>> shapes = {
+    // p65534 is the first pool past the word's range: its index plus one is
+    // the word's "several", and it must not read as a repeat of it.
+    std::vector<std::vector<std::string>> shapes = {
         {"p69999"}, {"p65533"}, {"p65532"}, {"p0", "p69999"}, {"p65533", "p65533"}, {"p65532", "p65533"}};
+    for (int k = 0; k < 4; ++k) {
+        shapes.push_back({"p" + std::to_string(10 + 2 * k), "p" + std::to_string(11 + 2 * k), "p65534"});
+        shapes.push_back({"p" + std::to_string(65540 + k), "p65534"});
+    }
     std::map<uint64_t, std::vector<std::string>> needs;
-    for (int i = 0; i < 24; ++i) needs[add(g.get(), ("v" + std::to_string(i)).c_str())] = shapes[i % shapes.size()];
+    for (size_t i = 0; i < 2 * shapes.size(); ++i)
+        needs[add(g.get(), ("v" + std::to_string(i)).c_str())] = shapes[i % shapes.size()];
     runs_alone_in_its_pools(pools, needs, g.get());
 }
 

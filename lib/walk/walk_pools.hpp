@@ -48,7 +48,6 @@
 #include <utility>
 #include <vector>
 
-#include "graph/snapshot.hpp"
 #include "walk/walk_state.hpp"
 
 namespace dag {

@@ -7,13 +7,13 @@
 
 namespace dag::walk_detail {
 
-Pools::Pools(const Walk &walk, std::size_t vertex_count, std::vector<std::size_t> capacities, Several several,
-             std::vector<std::uint32_t> pools)
+Pools::Pools(const Walk &walk, std::size_t vertex_count, std::vector<std::size_t> capacities,
+             std::vector<std::uint32_t> offsets, std::vector<std::uint32_t> pools)
     : slots_(walk.slot_mem_.get()),
       slot_shift_(walk.slot_shift_),
       capacity_(std::move(capacities)),
       identity_(capacity_.size()),
-      several_(std::move(several)),
+      offsets_(std::move(offsets)),
       several_pools_(std::move(pools)),
       used_(new std::atomic<std::size_t>[capacity_.size()]()),
       state_(new std::atomic<std::uint8_t>[vertex_count]()),
@@ -23,8 +23,8 @@ Pools::Pools(const Walk &walk, std::size_t vertex_count, std::vector<std::size_t
 
 Pools::Range Pools::needs(const Slot *s, std::uint32_t need) const noexcept {
     if (need != several_needs) return {&identity_[need - 1], &identity_[need - 1] + 1};
-    const auto [first, last] = several_.find(s)->second;
-    return {several_pools_.data() + first, several_pools_.data() + last};
+    const std::size_t i = index_of(s);
+    return {several_pools_.data() + offsets_[i], several_pools_.data() + offsets_[i + 1]};
 }
 
 bool Pools::take_one(std::uint32_t pool) noexcept {

@@ -10,7 +10,9 @@
 // The executor asks only when the walk declares pools, once per vertex as it
 // starts and once as it finishes; a walk without pools pays nothing. What
 // each vertex needs is in its slot's word (walk_state.hpp, need_of): one
-// pool there, several in a table by slot, read without the lock; only the
+// pool there, several in arrays by dense index (the pools of vertex i are
+// pools[offsets[i]] to pools[offsets[i + 1] - 1], made only when some
+// vertex needs several), read without the lock; only the
 // walked graph's own vertices need pools. Laying the needs out is one pass
 // over them, writing the slots the walk has just initialised.
 //
@@ -44,8 +46,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "walk/walk_state.hpp"
@@ -58,13 +58,12 @@ namespace dag::walk_detail {
 
 class Pools {
 public:
-    // The needs of several pools, by slot: `several[s]` is the range of
-    // `pools` (indices into `capacities`) the vertex of slot s needs, each
-    // pool once, none of capacity 0 (checked by the walk); the slot's word
-    // says several_needs. `vertex_count`: the walked graph's.
-    using Several = std::unordered_map<const Slot *, std::pair<std::uint32_t, std::uint32_t>>;
-    Pools(const Walk &walk, std::size_t vertex_count, std::vector<std::size_t> capacities, Several several,
-          std::vector<std::uint32_t> pools);
+    // `offsets` (one per vertex of the walked graph, plus one; empty if no
+    // vertex's word says several_needs) and `pools`: the pools (indices into
+    // `capacities`) of each vertex that needs several, each pool once, none
+    // of capacity 0 (checked by the walk). `vertex_count`: the walked graph's.
+    Pools(const Walk &walk, std::size_t vertex_count, std::vector<std::size_t> capacities,
+          std::vector<std::uint32_t> offsets, std::vector<std::uint32_t> pools);
 
     // `s`, claimed to run, may start: it needs no pool, or holds a slot in
     // each it needs (now, or handed to it while parked). Otherwise it is
@@ -123,10 +122,11 @@ private:
     // its vertex is parked.
     static constexpr std::uint8_t holding = 1, parked = 2;
 
-    // The state of the vertex of `s`, one of the walked graph's own.
-    std::atomic<std::uint8_t> &state_of(const Slot *s) const noexcept {
-        return state_[static_cast<std::size_t>(reinterpret_cast<const unsigned char *>(s) - slots_) >> slot_shift_];
+    // The dense index of `s`, one of the walked graph's own slots.
+    std::size_t index_of(const Slot *s) const noexcept {
+        return static_cast<std::size_t>(reinterpret_cast<const unsigned char *>(s) - slots_) >> slot_shift_;
     }
+    std::atomic<std::uint8_t> &state_of(const Slot *s) const noexcept { return state_[index_of(s)]; }
 
     struct Range {
         const std::uint32_t *first, *last;
@@ -150,8 +150,7 @@ private:
     const std::vector<std::size_t> capacity_;
     // Pool p at index p: the range of a vertex that needs p alone.
     std::vector<std::uint32_t> identity_;
-    const Several several_;
-    const std::vector<std::uint32_t> several_pools_;
+    const std::vector<std::uint32_t> offsets_, several_pools_;
     std::unique_ptr<std::atomic<std::size_t>[]> used_;
     std::unique_ptr<std::atomic<std::uint8_t>[]> state_;  // by dense index
     std::atomic<std::size_t> parked_entries_{0};          // in parked_, stale ones too

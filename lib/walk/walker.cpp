@@ -169,13 +169,14 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
             throw Error(Errc::invalid_argument, "pool '" + p.name + "' is declared twice");
         capacities.push_back(p.capacity);
     }
-    // Each need checked, then written into its vertex's slot, or into the
-    // table of vertices that need several pools (walk_pools.hpp).
+    // Each need checked, then written into its vertex's slot, or, for a
+    // vertex that needs several pools, laid out by dense index
+    // (walk_pools.hpp).
     using walk_detail::need_of;
     using walk_detail::need_shift;
     using walk_detail::several_needs;
     const PoolNeeds &given = options.pool_needs;
-    std::vector<std::pair<const Slot *, std::uint32_t>> several;
+    std::vector<std::pair<Snapshot::Index, std::uint32_t>> several;
     const char *last_name = nullptr;
     std::uint32_t last_pool = 0;
     for (std::size_t k = 0; k < given.count; ++k) {
@@ -202,30 +203,40 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
         const walk_detail::Word word = s.word.load(std::memory_order_relaxed);
         const std::uint32_t need = need_of(word);
         // A pool needed twice by one vertex counts once (for several, the
-        // sort below drops the repeats: last_pool + 1 may be several_needs).
+        // layout below drops the repeats: last_pool + 1 may be several_needs).
         if (need != several_needs && need == last_pool + 1) continue;
         if (need == 0 && last_pool + 1 < several_needs) {
             s.word.store(word | walk_detail::Word{last_pool + 1} << need_shift, std::memory_order_relaxed);
             continue;
         }
         if (need != several_needs) {
-            if (need) several.emplace_back(&s, need - 1);
+            if (need) several.emplace_back(i, need - 1);
             s.word.store(word | walk_detail::Word{several_needs} << need_shift, std::memory_order_relaxed);
         }
-        several.emplace_back(&s, last_pool);
+        several.emplace_back(i, last_pool);
     }
-    std::sort(several.begin(), several.end());
-    several.erase(std::unique(several.begin(), several.end()), several.end());
-    walk_detail::Pools::Several ranges;
-    std::vector<std::uint32_t> pools;
-    pools.reserve(several.size());
-    for (std::size_t k = 0; k < several.size(); ++k) {
-        if (k == 0 || several[k].first != several[k - 1].first)
-            ranges[several[k].first].first = static_cast<std::uint32_t>(pools.size());
-        pools.push_back(several[k].second);
-        ranges[several[k].first].second = static_cast<std::uint32_t>(pools.size());
+    std::vector<std::uint32_t> offsets, pools(several.size());
+    if (!several.empty()) {
+        const std::size_t count = snap_->size();
+        offsets.assign(count + 1, 0);
+        for (auto [i, p] : several) ++offsets[i + 1];
+        for (std::size_t i = 0; i < count; ++i) offsets[i + 1] += offsets[i];
+        std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+        for (auto [i, p] : several) {
+            const auto begin = pools.begin() + offsets[i], end = pools.begin() + fill[i];
+            if (std::find(begin, end, p) == end) pools[fill[i]++] = p;
+        }
+        // Closes the gaps the repeated needs left.
+        std::uint32_t out = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::uint32_t from = offsets[i], to = fill[i];
+            offsets[i] = out;
+            for (std::uint32_t k = from; k != to; ++k) pools[out++] = pools[k];
+        }
+        offsets[count] = out;
+        pools.resize(out);
     }
-    return std::make_unique<walk_detail::Pools>(*this, snap_->size(), std::move(capacities), std::move(ranges),
+    return std::make_unique<walk_detail::Pools>(*this, snap_->size(), std::move(capacities), std::move(offsets),
                                                 std::move(pools));
 }
 

@@ -936,9 +936,15 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                           std::vector<Slot *> &ready, std::vector<Slot *> &skips,
                           Slot **next) {
     Walk &w = *s->walk;
-    // An observer is user code that may take long or wait for others: no
-    // slot is kept while it runs.
-    if (pools_) pools_->release(s, ready, observer_.call ? nullptr : sec.kept_pool_slot());
+    if (pools_) {
+        const std::size_t had = ready.size();
+        // An observer is user code that may take long or wait for others: no
+        // slot is kept while it runs.
+        pools_->release(s, ready, observer_.call ? nullptr : sec.kept_pool_slot());
+        // Vertices handed its slots hold them: queued now, not after the
+        // vertex this worker runs next, for which the slots would idle.
+        if (ready.size() != had) push_nonempty(ready);
+    }
     if (message) w.set_message(*s, std::move(*message));
     if (status == VertexStatus::failed) {
         w.record_failure(*s);

@@ -264,6 +264,53 @@ TEST(WalkPools, AnObserverRunsWithoutHoldingTheSlotOfTheVertexItReports) {
     EXPECT_EQ(status_of(r, second), DAG_VERTEX_OK);
 }
 
+// A slot that a finishing vertex hands to a parked one is queued at once,
+// not after the vertex its worker runs next. Two workers; `root` releases
+// `holder` (run next on its worker), then `parked`, `blocker` and four
+// fillers, queued in that order: the other worker tries `parked` (it parks:
+// `holder` has the pool) and blocks in `blocker`. When `holder` finishes, its
+// slot goes to `parked` while four fillers are queued, enough for the worker
+// to keep what it released and run `next` first; `next` lets `blocker` end
+// and waits for `parked` to start on the other worker. Before the fix,
+// `parked` waited in the first worker's list until `next` returned.
+TEST(WalkPools, AVertexHandedASlotIsQueuedBeforeItsWorkersNextCallback) {
+    auto g = new_graph();
+    const uint64_t root = add(g.get(), "root"), holder = add(g.get(), "holder"), parked = add(g.get(), "parked"),
+                   blocker = add(g.get(), "blocker"), next = add(g.get(), "next");
+    for (uint64_t v : {holder, parked, blocker}) ASSERT_EQ(dag_connect(g.get(), v, root, nullptr), DAG_OK);
+    for (int i = 0; i < 4; ++i)
+        ASSERT_EQ(dag_connect(g.get(), add(g.get(), ("filler" + std::to_string(i)).c_str()), root, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), next, holder, nullptr), DAG_OK);
+    PoolSetup pools = PoolSetup::one_slot_for({holder, parked});
+    struct Script {
+        uint64_t holder, parked, blocker, next;
+        Latch blocker_started, next_started, parked_started;
+        std::atomic<bool> parked_seen_in_time{false};
+    } script{holder, parked, blocker, next, {}, {}, {}, {}};
+    const auto cb = [](dag_walker *, uint64_t v, const char **, void *ud) -> dag_walk_result {
+        auto &s = *static_cast<Script *>(ud);
+        if (v == s.holder) s.blocker_started.wait();
+        if (v == s.blocker) {
+            s.blocker_started.set();
+            s.next_started.wait();
+        }
+        if (v == s.next) {
+            s.next_started.set();
+            s.parked_seen_in_time = s.parked_started.wait(std::chrono::milliseconds(5000));
+        }
+        if (v == s.parked) s.parked_started.set();
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(2, 2);
+    pools.apply(o);
+    ReportPtr report;
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk(g.get(), cb, &script, &o, &r, nullptr), DAG_OK);
+    report.reset(r);
+    EXPECT_TRUE(script.parked_seen_in_time.load());
+    EXPECT_EQ(status_of(r, parked), DAG_VERTEX_OK);
+}
+
 // Six vertices need pool "slow" (capacity 1) and stay pending until the test
 // completes them; six others need nothing. With parallelism 2, the first
 // slow vertex holds the pool and one slot; the others wait off the queue,

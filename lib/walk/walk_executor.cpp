@@ -222,6 +222,14 @@ void Executor::release_pools(const Slot *s, std::vector<Slot *> &ready) {
     if (pools_) pools_->release(s, ready);
 }
 
+void Executor::free_pools(const Slot *s, std::vector<Slot *> &ready, std::uint32_t *kept) {
+    const std::size_t had = ready.size();
+    pools_->release(s, ready, kept);
+    // Vertices handed its slots hold them: queued now, not after the vertex
+    // this worker runs next, for which the slots would idle.
+    if (ready.size() != had) push_nonempty(ready);
+}
+
 void Executor::set_retries(std::unique_ptr<Retries> retries) { retries_ = std::move(retries); }
 
 bool Executor::retry(Slot *s, const std::string *message, std::vector<Slot *> &ready) {
@@ -231,7 +239,7 @@ bool Executor::retry(Slot *s, const std::string *message, std::vector<Slot *> &r
     if (phase_of(word) == Phase::expanded || stop_reason() != VertexStatus::ok) return false;
     std::chrono::nanoseconds delay{0};
     if (!retries_->failed(s, message, delay)) return false;
-    if (pools_) pools_->release(s, ready);
+    if (pools_) free_pools(s, ready, nullptr);
     // It counted as running since its start event; the next attempt starts
     // again.
     if (observer_.call) s->walk->running_.fetch_sub(1, std::memory_order_acq_rel);
@@ -936,15 +944,9 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
                           std::vector<Slot *> &ready, std::vector<Slot *> &skips,
                           Slot **next) {
     Walk &w = *s->walk;
-    if (pools_) {
-        const std::size_t had = ready.size();
-        // An observer is user code that may take long or wait for others: no
-        // slot is kept while it runs.
-        pools_->release(s, ready, observer_.call ? nullptr : sec.kept_pool_slot());
-        // Vertices handed its slots hold them: queued now, not after the
-        // vertex this worker runs next, for which the slots would idle.
-        if (ready.size() != had) push_nonempty(ready);
-    }
+    // An observer is user code that may take long or wait for others: no
+    // slot is kept while it runs.
+    if (pools_) free_pools(s, ready, observer_.call ? nullptr : sec.kept_pool_slot());
     if (message) w.set_message(*s, std::move(*message));
     if (status == VertexStatus::failed) {
         w.record_failure(*s);

@@ -313,6 +313,10 @@ private:
     // `s`'s attempt failed with `message`: true when it will be tried again
     // (it then holds no pool slot and is not finished). Inside a section.
     bool retry(Slot *s, const std::string *message, std::vector<Slot *> &ready);
+    // As a vertex finishes or fails an attempt: frees its pools' slots
+    // (into `kept`, a worker's, where one may stay) and queues at once the
+    // vertices handed them.
+    void free_pools(const Slot *s, std::vector<Slot *> &ready, std::uint32_t *kept);
     // A vertex whose word is `w` will be finished without running.
     bool will_skip(Word w) const noexcept;
     // Sets the stop word's reason (unless one is set) and cancel bit.

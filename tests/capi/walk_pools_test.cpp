@@ -311,6 +311,63 @@ TEST(WalkPools, AVertexHandedASlotIsQueuedBeforeItsWorkersNextCallback) {
     EXPECT_EQ(status_of(r, parked), DAG_VERTEX_OK);
 }
 
+// The same through a failed attempt that is tried again: the slot it frees
+// goes to `parked`, queued at once. Ten roots, two workers: a worker takes
+// the queue's first two (`holder`, then `next`, a batch of ten over twice two
+// workers), the other `gate` and `blocker`; `gate` lets `parked` (its
+// dependent) try the pool while `holder` holds it. `holder` fails once with
+// a retry left while six fillers are queued, and its worker goes on to
+// `next`, which waits for `parked` to start on the other worker.
+TEST(WalkPools, AVertexHandedASlotByAFailedAttemptIsQueuedAtOnce) {
+    auto g = new_graph();
+    const uint64_t holder = add(g.get(), "holder"), next = add(g.get(), "next"), gate = add(g.get(), "gate"),
+                   blocker = add(g.get(), "blocker");
+    for (int i = 0; i < 6; ++i) add(g.get(), ("filler" + std::to_string(i)).c_str());
+    const uint64_t parked = add(g.get(), "parked");
+    ASSERT_EQ(dag_connect(g.get(), parked, gate, nullptr), DAG_OK);
+    PoolSetup pools = PoolSetup::one_slot_for({holder, parked});
+    struct Script {
+        uint64_t holder, next, gate, blocker, parked;
+        Latch holder_started, blocker_started, next_started, parked_started;
+        std::atomic<int> holder_calls{0};
+        std::atomic<bool> parked_seen_in_time{false};
+    } script{holder, next, gate, blocker, parked, {}, {}, {}, {}, {}, {}};
+    const auto cb = [](dag_walker *, uint64_t v, const char **, void *ud) -> dag_walk_result {
+        auto &s = *static_cast<Script *>(ud);
+        if (v == s.holder && s.holder_calls++ == 0) {
+            s.holder_started.set();
+            s.blocker_started.wait();
+            return DAG_WALK_FAILED;
+        }
+        if (v == s.gate) s.holder_started.wait();
+        if (v == s.blocker) {
+            s.blocker_started.set();
+            s.next_started.wait();
+        }
+        if (v == s.next) {
+            s.next_started.set();
+            s.parked_seen_in_time = s.parked_started.wait(std::chrono::milliseconds(5000));
+        }
+        if (v == s.parked) s.parked_started.set();
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(2, 2);
+    pools.apply(o);
+    const uint64_t retried[] = {holder};
+    const size_t counts[] = {1};
+    o.retry_vertices = retried;
+    o.retry_counts = counts;
+    o.retry_vertex_count = 1;
+    ReportPtr report;
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk(g.get(), cb, &script, &o, &r, nullptr), DAG_OK);
+    report.reset(r);
+    EXPECT_TRUE(script.parked_seen_in_time.load());
+    EXPECT_EQ(script.holder_calls.load(), 2);
+    EXPECT_EQ(status_of(r, holder), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(r, parked), DAG_VERTEX_OK);
+}
+
 // Six vertices need pool "slow" (capacity 1) and stay pending until the test
 // completes them; six others need nothing. With parallelism 2, the first
 // slow vertex holds the pool and one slot; the others wait off the queue,

@@ -52,6 +52,15 @@ dag_status walk_in(bool pull, dag_graph *g, Recorder &rec, const dag_walk_option
     return st;
 }
 
+// A callback walk, whatever DAG_TEST_WALK_MODE says: for the tests whose
+// script depends on which worker runs what.
+dag_status callback_walk(dag_graph *g, dag_walk_fn cb, void *data, const dag_walk_options &o, ReportPtr &report) {
+    dag_walk_report *r = nullptr;
+    const dag_status st = dag_walk(g, cb, data, &o, &r, nullptr);
+    report.reset(r);
+    return st;
+}
+
 // Over random graphs, random pools and random needs (a vertex may need
 // several pools), no pool ever has more vertices in their callbacks than its
 // capacity, and every vertex runs: no deadlock.
@@ -257,9 +266,8 @@ TEST(WalkPools, AnObserverRunsWithoutHoldingTheSlotOfTheVertexItReports) {
     o.observer_data = &script;
     pools.apply(o);
     ReportPtr report;
-    dag_walk_report *r = nullptr;
-    ASSERT_EQ(dag_walk(g.get(), cb, &script, &o, &r, nullptr), DAG_OK);
-    report.reset(r);
+    ASSERT_EQ(callback_walk(g.get(), cb, &script, o, report), DAG_OK);
+    const dag_walk_report *r = report.get();
     EXPECT_TRUE(script.second_seen_in_time.load());
     EXPECT_EQ(status_of(r, second), DAG_VERTEX_OK);
 }
@@ -304,9 +312,8 @@ TEST(WalkPools, AVertexHandedASlotIsQueuedBeforeItsWorkersNextCallback) {
     dag_walk_options o = options(2, 2);
     pools.apply(o);
     ReportPtr report;
-    dag_walk_report *r = nullptr;
-    ASSERT_EQ(dag_walk(g.get(), cb, &script, &o, &r, nullptr), DAG_OK);
-    report.reset(r);
+    ASSERT_EQ(callback_walk(g.get(), cb, &script, o, report), DAG_OK);
+    const dag_walk_report *r = report.get();
     EXPECT_TRUE(script.parked_seen_in_time.load());
     EXPECT_EQ(status_of(r, parked), DAG_VERTEX_OK);
 }
@@ -359,9 +366,8 @@ TEST(WalkPools, AVertexHandedASlotByAFailedAttemptIsQueuedAtOnce) {
     o.retry_counts = counts;
     o.retry_vertex_count = 1;
     ReportPtr report;
-    dag_walk_report *r = nullptr;
-    ASSERT_EQ(dag_walk(g.get(), cb, &script, &o, &r, nullptr), DAG_OK);
-    report.reset(r);
+    ASSERT_EQ(callback_walk(g.get(), cb, &script, o, report), DAG_OK);
+    const dag_walk_report *r = report.get();
     EXPECT_TRUE(script.parked_seen_in_time.load());
     EXPECT_EQ(script.holder_calls.load(), 2);
     EXPECT_EQ(status_of(r, holder), DAG_VERTEX_OK);

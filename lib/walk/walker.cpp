@@ -616,9 +616,15 @@ void Walk::cancel_pending() {
 
 void Walk::finish_claimed(Section &sec, Slot *s, VertexStatus status, std::unique_ptr<std::string> message) noexcept {
     if (ex_->timestamps()) times(*s).end_ns = ex_->now();
-    std::vector<Slot *> ready;
+    // A host completes its vertices one call each: the list of what they
+    // release is kept per thread, not allocated each time. Taken out while
+    // in use, since an observer called from settle() may complete another
+    // vertex on this thread.
+    thread_local std::vector<Slot *> spare;
+    std::vector<Slot *> ready = std::move(spare);
     ex_->settle(sec, s, status, true, std::move(message), ready);
     ex_->release_slot(ready);
+    spare = std::move(ready);
 }
 
 void Walk::cancel() { cancel_walk(!ex_->pulls()); }

@@ -367,7 +367,10 @@ dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag_walker 
         constexpr std::size_t most = 1024;
         // Kept per thread: a pull loop calls this once for every few
         // vertices, and a fresh vector each time cost a malloc and a free.
-        thread_local std::vector<dag::ReadyVertex> ready;
+        // Taken out while in use: the observer, called on this thread while
+        // vertices are handed out, may call this again (for another walk).
+        thread_local std::vector<dag::ReadyVertex> spare;
+        std::vector<dag::ReadyVertex> ready = std::move(spare);
         const bool ended = w.next_ready(ready, std::min(capacity, most), deadline_after(timeout_ms));
         for (std::size_t i = 0; i < ready.size(); ++i) {
             vertices[i] = ready[i].id;
@@ -375,6 +378,7 @@ dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag_walker 
         }
         *out_count = ready.size();
         timed_out = ready.empty() && !ended;
+        spare = std::move(ready);
     });
     // Not thrown: a caller polling with timeout 0 meets this on most calls,
     // and an exception costs more than the poll.

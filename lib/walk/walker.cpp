@@ -428,12 +428,12 @@ void Walk::on_finished(Section *sec) {
 
 bool Walk::next_ready(std::vector<ReadyVertex> &out, std::size_t capacity,
                       std::optional<std::chrono::steady_clock::time_point> deadline) {
-    out.clear();
     if (!ex_->pulls())
         throw Error(Errc::state, "the walk runs its vertices on its callback; only a walk begun without one hands them out");
     if (!is_root()) throw Error(Errc::state, "ready vertices are handed out by the walk that was begun, not by a sub-walk");
     if (ex_->pulling_here())
         throw Error(Errc::state, "cannot take ready vertices from inside an observer called while handing them out");
+    out.clear();
     CallScope scope(*ex_);
     out.reserve(capacity);
     ex_->pull(out, capacity, deadline);

@@ -579,6 +579,74 @@ TEST(WalkPull, ObserverSeesHandOutsAndCompletionsOnTheHostThreads) {
     EXPECT_EQ(seen.nested, DAG_E_STATE);
 }
 
+// The observer runs on the host's thread inside its dag_walk_next_ready; a
+// poll from there is refused, and must leave the outer call's vertices
+// alone: it once emptied the per-thread list they were gathered in, so the
+// first vertex handed out was lost (running, never returned to the host, the
+// walk unable to end).
+TEST(WalkPull, APollFromTheObserverLeavesTheOuterCallsVerticesAlone) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    std::vector<dag_status> nested;
+    auto o = options(2);
+    o.observer = [](dag_walker *w, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t,
+                    void *data) {
+        if (e != DAG_WALK_EVENT_STARTED) return;
+        uint64_t id;
+        dag_walker *hw;
+        size_t n;
+        static_cast<std::vector<dag_status> *>(data)->push_back(dag_walk_next_ready(w, &id, &hw, 1, 0, &n, nullptr));
+    };
+    o.observer_data = &nested;
+    WalkPtr w = begin(g.get(), o);
+    dag_status st;
+    std::vector<Handed> got = next(w.get(), 2, 0, st);
+    ASSERT_EQ(st, DAG_OK);
+    EXPECT_EQ(nested, (std::vector<dag_status>{DAG_E_STATE, DAG_E_STATE}));
+    std::vector<uint64_t> ids;
+    for (const Handed &h : got) ids.push_back(h.vertex);
+    std::sort(ids.begin(), ids.end());
+    ASSERT_EQ(ids, (std::vector<uint64_t>{a, b}));
+    for (const Handed &h : got) ASSERT_EQ(complete(h), DAG_OK);
+    wait(w.get(), DAG_OK);
+}
+
+// The same, for a poll of another walk from the observer: it is allowed,
+// and gathers its own vertices apart from the outer call's.
+TEST(WalkPull, APollOfAnotherWalkFromTheObserverKeepsBothCallsVertices) {
+    GraphPtr g = new_graph(), other = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), x = add(other.get(), "x");
+    struct Nested {
+        dag_walker *other = nullptr;
+        std::vector<Handed> got;
+    } nested;
+    auto o = options(2);
+    o.observer = [](dag_walker *, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t,
+                    void *data) {
+        if (e != DAG_WALK_EVENT_STARTED) return;
+        auto *n = static_cast<Nested *>(data);
+        dag_status st;
+        for (const Handed &h : next(n->other, 4, 0, st)) n->got.push_back(h);
+    };
+    o.observer_data = &nested;
+    WalkPtr w2 = begin(other.get(), options(2));
+    nested.other = w2.get();
+    WalkPtr w = begin(g.get(), o);
+    dag_status st;
+    std::vector<Handed> got = next(w.get(), 2, 0, st);
+    ASSERT_EQ(st, DAG_OK);
+    std::vector<uint64_t> ids;
+    for (const Handed &h : got) ids.push_back(h.vertex);
+    std::sort(ids.begin(), ids.end());
+    ASSERT_EQ(ids, (std::vector<uint64_t>{a, b}));
+    ASSERT_EQ(nested.got.size(), 1u);
+    EXPECT_EQ(nested.got[0].vertex, x);
+    for (const Handed &h : got) ASSERT_EQ(complete(h), DAG_OK);
+    ASSERT_EQ(complete(nested.got[0]), DAG_OK);
+    wait(w.get(), DAG_OK);
+    wait(w2.get(), DAG_OK);
+}
+
 TEST(WalkPull, Misuse) {
     GraphPtr g = new_graph();
     add(g.get(), "a");

@@ -16,12 +16,11 @@ from ctypes import byref, c_int, c_size_t, c_uint64, c_void_p
 from . import _native
 from ._native import lib
 from .errors import error_for, in_python_terms, status_name, take_error
-from .walk import SubwalkVertex, _describe, _encode_message
+from .walk import _COMPLETE, SubwalkVertex, _describe, _encode_message
 
 __all__ = ["PullCalls"]
 
 _LOOK = ctypes.CFUNCTYPE(c_int)(("dag_walk_next_ready", lib))
-_COMPLETE = ctypes.CFUNCTYPE(c_int)(("dag_walk_complete", lib))
 _OK = _native.OK
 _TIMEOUT = _native.E_TIMEOUT
 
@@ -35,6 +34,7 @@ class PullCalls:
 
     def __init__(self, walker, limit=256):
         self.limit = limit
+        self.busy = False  # in a look on its thread (PullWalker.next_ready's per-thread instance)
         self._main = walker._callbacks_main()
         self._callbacks = walker._callbacks
         self._vertices = (c_uint64 * limit)()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, List, Optional
 
 from . import _native
 from ._native import lib
+from ._pull_calls import PullCalls
 from .errors import error_for, in_python_terms, take_error
 from .walk import SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _count
 
@@ -55,6 +56,7 @@ class PullWalker(Walker):
         # expand, apply): only they can make a vertex ready, so a host whose
         # last look found none need not look again until it moves.
         self.changes = 0
+        self._polls = threading.local()  # each thread's PullCalls for next_ready(timeout=0)
 
     def next_ready(self, limit: int = 256, timeout: Optional[float] = None) -> Optional[List[int]]:
         """Takes up to `limit` ready vertices, waiting up to `timeout` seconds while none is ready.
@@ -75,6 +77,17 @@ class PullWalker(Walker):
         who = "PullWalker.next_ready"
         limit = _count(limit, "limit", who)
         handle, _ = self._started(who)
+        if timeout == 0:
+            # A poll, what a host without a thread to block makes per vertex
+            # or batch (``async for``): through this thread's PullCalls, its
+            # buffers made once and its arguments in C form.
+            calls = self._poll_calls(limit)
+            if calls is not None:
+                try:
+                    with handle.read(who) as ptr:
+                        return calls.look(ptr)
+                finally:
+                    calls.busy = False
         vertices = (ctypes.c_uint64 * limit)()
         walks = (ctypes.c_void_p * limit)()
         count = ctypes.c_size_t()
@@ -101,6 +114,17 @@ class PullWalker(Walker):
         if handed.count(main) != n:
             ready = [v if w == main else SubwalkVertex(v, w) for v, w in zip(ready, handed)]
         return ready
+
+    def _poll_calls(self, limit):
+        """This thread's PullCalls for `limit`, marked busy; None while a look of this thread's is under way."""
+        polls = self._polls
+        calls = getattr(polls, "calls", None)
+        if calls is not None and calls.busy:
+            return None  # an observer of that look polls: it gets buffers of its own
+        if calls is None or calls.limit != limit:
+            calls = polls.calls = PullCalls(self, limit)
+        calls.busy = True
+        return calls
 
     def _callbacks_main(self):
         callbacks = self._callbacks

@@ -52,6 +52,31 @@ class HandPulledTest(unittest.TestCase):
             report = walk.wait()
         self.assertEqual(statuses(g, report), {"a": VertexStatus.FAILED, "b": VertexStatus.UPSTREAM_FAILED})
 
+    def test_a_poll_from_the_observer_of_a_poll_is_refused_and_the_outer_poll_keeps_its_vertices(self):
+        # Polls reuse a buffer per thread; the observer runs on the polling
+        # thread, inside the outer poll, and must not write over its buffers.
+        g = libdag.Graph.from_dict({"b": [], "a": []})
+        inner = []
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.STARTED:
+                try:
+                    inner.append(walk.next_ready(timeout=0))
+                except libdag.StateError as e:
+                    inner.append(e)
+
+        with g.pull_walker(parallelism=2, observer=observer) as walk:
+            walk.start()
+            self.assertEqual(sorted(walk.next_ready(timeout=0)), sorted([g.find("a"), g.find("b")]))
+            self.assertEqual(len(inner), 2)
+            for refused in inner:
+                self.assertIsInstance(refused, libdag.StateError)
+                self.assertTrue(refused.message.startswith("PullWalker.next_ready: "), refused.message)
+            for vertex in ("a", "b"):
+                walk.complete(vertex)
+            self.assertEqual(walk.next_ready(timeout=0), [])
+            self.assertTrue(walk.wait().ok)
+
     def test_work_the_cancel_stopped_ends_cancelled(self):
         g = libdag.Graph.from_dict({"b": ["a"]})
         with g.pull_walker() as walk:

@@ -25,6 +25,11 @@ struct dag_builder {
     dag::Declarations declarations;
     dag::Builder builder;
     std::vector<std::string> warnings;
+    // In dag_build(): the steps, the prune predicate and the observer are
+    // user code on this builder's thread, and a change they made to the
+    // builder would move what the build is running.
+    bool building = false;
+    bool free_when_built = false;  // dag_builder_free() from inside the build
 };
 
 using dag::capi::ApiError;
@@ -45,8 +50,17 @@ std::string text(const char *s, const char *what) {
     return t;
 }
 
-dag::VertexDeclarations &declared(dag_builder *b, uint64_t vertex) {
+// The builder, for a change: refused while it runs its steps.
+dag_builder *idle(dag_builder *b) {
     require(b, "b");
+    if (b->building)
+        throw ApiError{DAG_E_STATE, "the builder is running its steps (dag_build); it cannot be changed from "
+                                    "inside a step, the prune predicate or the observer"};
+    return b;
+}
+
+dag::VertexDeclarations &declared(dag_builder *b, uint64_t vertex) {
+    idle(b);
     if (!b->graph->graph.has_vertex(vertex))
         throw ApiError{DAG_E_UNKNOWN_VERTEX, "vertex " + std::to_string(vertex) + " is not in the graph"};
     return b->declarations.of(vertex);
@@ -71,7 +85,12 @@ dag_status dag_builder_new(dag_graph *g, dag_builder **out, dag_error **err) {
     });
 }
 
-void dag_builder_free(dag_builder *b) { delete b; }
+void dag_builder_free(dag_builder *b) {
+    if (b && b->building)
+        b->free_when_built = true;
+    else
+        delete b;
+}
 
 dag_status dag_builder_provide(dag_builder *b, uint64_t vertex, const char *address, dag_error **err) {
     return guard(__func__, err, [&] { declared(b, vertex).provides.push_back(text(address, "address")); });
@@ -98,7 +117,7 @@ dag_status dag_builder_set_action(dag_builder *b, uint64_t vertex, dag_action ac
 dag_status dag_builder_add_step(dag_builder *b, const char *name, dag_build_step_fn fn, void *user_data,
                                 dag_error **err) {
     return guard(__func__, err, [&] {
-        require(b, "b");
+        idle(b);
         std::string step = text(name, "name");
         require(reinterpret_cast<const void *>(fn), "fn");
         dag_graph *g = b->graph;
@@ -114,7 +133,7 @@ dag_status dag_builder_add_step(dag_builder *b, const char *name, dag_build_step
 
 dag_status dag_builder_add_references(dag_builder *b, unsigned flags, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(b, "b");
+        idle(b);
         check_flags(flags, DAG_REFERENCES_WARN);
         const auto policy = flags & DAG_REFERENCES_WARN ? dag::UnresolvedPolicy::warn : dag::UnresolvedPolicy::error;
         b->builder.add_step("references", [policy](dag::BuildContext &c) {
@@ -125,7 +144,7 @@ dag_status dag_builder_add_references(dag_builder *b, unsigned flags, dag_error 
 
 dag_status dag_builder_add_shared(dag_builder *b, unsigned flags, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(b, "b");
+        idle(b);
         check_flags(flags, DAG_SHARED_CLOSE);
         dag::SharedOptions options;
         options.close = flags & DAG_SHARED_CLOSE;
@@ -137,7 +156,7 @@ dag_status dag_builder_add_shared(dag_builder *b, unsigned flags, dag_error **er
 
 dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(b, "b");
+        idle(b);
         std::string root = name ? text(name, "name") : std::string("root");
         b->builder.add_step("root", [root](dag::BuildContext &c) { dag::add_root(c.graph, root); });
     });
@@ -145,7 +164,7 @@ dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_error **er
 
 dag_status dag_builder_add_destroy_order(dag_builder *b, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(b, "b");
+        idle(b);
         b->builder.add_step("destroy order",
                             [](dag::BuildContext &c) { dag::order_destroys(c.graph, c.declarations); });
     });
@@ -153,7 +172,7 @@ dag_status dag_builder_add_destroy_order(dag_builder *b, dag_error **err) {
 
 dag_status dag_builder_add_transitive_reduction(dag_builder *b, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(b, "b");
+        idle(b);
         b->builder.add_step("transitive reduction",
                             [](dag::BuildContext &c) { dag::transitive_reduction(c.graph); });
     });
@@ -161,7 +180,7 @@ dag_status dag_builder_add_transitive_reduction(dag_builder *b, dag_error **err)
 
 dag_status dag_builder_add_prune(dag_builder *b, dag_predicate_fn fn, void *user_data, dag_error **err) {
     return guard(__func__, err, [&] {
-        require(b, "b");
+        idle(b);
         require(reinterpret_cast<const void *>(fn), "fn");
         b->builder.add_step("prune", [fn, user_data](dag::BuildContext &c) {
             dag::prune(c.graph, [&](dag::VertexId v) {
@@ -179,8 +198,8 @@ dag_status dag_build_options_init(dag_build_options *opts, size_t size, dag_erro
 }
 
 dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **err) {
-    return guard(__func__, err, [&] {
-        require(b, "b");
+    const dag_status st = guard(__func__, err, [&] {
+        idle(b);
         const dag_build_options o =
             opts ? dag::capi::read_sized(opts, build_options_1_3, dag_build_options DAG_BUILD_OPTIONS_INIT,
                                          "opts->size")
@@ -205,6 +224,11 @@ dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **
         }
         b->warnings.clear();
         dag::BuildContext context{b->graph->graph, b->declarations, b->warnings};
+        struct Building {
+            dag_builder &b;
+            explicit Building(dag_builder &builder) : b(builder) { b.building = true; }
+            ~Building() { b.building = false; }
+        } building(*b);
         try {
             b->builder.run(context, options);
         } catch (const ApiError &e) {
@@ -212,6 +236,8 @@ dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **
             throw ApiError{e.status, "step '" + b->builder.failed_step() + "': " + e.message};
         }
     });
+    if (b && b->free_when_built) delete b;
+    return st;
 }
 
 dag_status dag_builder_warnings(const dag_builder *b, char **out, dag_error **err) {

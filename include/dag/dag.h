@@ -1782,7 +1782,9 @@ DAG_API dag_status dag_builder_new(dag_graph *g, dag_builder **out, dag_error **
 
 /**
  * Frees a builder and its declarations; the graph stays as the steps left it.
- * NULL allowed.
+ * NULL allowed. From inside a step, the prune predicate or the observer of
+ * the builder's own dag_build(), the builder goes as that dag_build()
+ * returns (the steps after the current one still run).
  *
  * @param b  the builder; NULL is allowed.
  * @since 1.3
@@ -1805,6 +1807,8 @@ DAG_API void dag_builder_free(dag_builder *b);
  * @retval DAG_E_INVALID_ARGUMENT  `address` is empty.
  * @retval DAG_E_BAD_UTF8          `address` is not valid UTF-8.
  * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not live.
+ * @retval DAG_E_STATE             the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.3
  */
@@ -1855,6 +1859,8 @@ DAG_API dag_status dag_builder_need(dag_builder *b, uint64_t vertex, const char 
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `action` is not a dag_action.
  * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not live.
+ * @retval DAG_E_STATE             the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.3
  */
@@ -1885,6 +1891,8 @@ typedef int (*dag_build_step_fn)(dag_graph *g, const char **message, void *user_
  * @retval DAG_E_NULL_ARGUMENT     `b`, `name` or `fn` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
  * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
+ * @retval DAG_E_STATE             the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.3
  */
@@ -1921,6 +1929,8 @@ enum {
  * @param err    NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits.
+ * @retval DAG_E_STATE             the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.3
  */
@@ -1947,6 +1957,8 @@ enum {
  * @param err    NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits.
+ * @retval DAG_E_STATE             the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.3
  */
@@ -1964,6 +1976,8 @@ DAG_API dag_status dag_builder_add_shared(dag_builder *b, unsigned flags, dag_er
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
  * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
+ * @retval DAG_E_STATE             the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.3
  */
@@ -2019,6 +2033,8 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  * @param b    the builder.
  * @param err  NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT  `b` is NULL.
+ * @retval DAG_E_STATE          the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM          out of memory.
  * @since 1.3
  */
@@ -2032,6 +2048,8 @@ DAG_API dag_status dag_builder_add_destroy_order(dag_builder *b, dag_error **err
  * @param b    the builder.
  * @param err  NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT  `b` is NULL.
+ * @retval DAG_E_STATE          the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM          out of memory.
  * @since 1.3
  */
@@ -2051,6 +2069,8 @@ DAG_API dag_status dag_builder_add_transitive_reduction(dag_builder *b, dag_erro
  * @param user_data  passed to `fn`.
  * @param err        NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT  `b` or `fn` is NULL.
+ * @retval DAG_E_STATE          the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_NOMEM          out of memory.
  * @since 1.3
  */
@@ -2143,6 +2163,8 @@ DAG_API dag_status dag_build_options_init(dag_build_options *opts, size_t size, 
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.3 layout, or above
  *         this library's with a non-zero byte it does not know.
+ * @retval DAG_E_STATE             the builder is running its steps: called from inside
+ *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_BUSY              the graph is being walked.
  * @retval DAG_E_CANCELLED         a step of yours returned nonzero.
  * @retval DAG_E_CALLBACK          a C++ exception escaped a step, the prune

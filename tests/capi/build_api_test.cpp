@@ -210,6 +210,111 @@ TEST(BuildApi, PruneAndActionsThroughTheBuilder) {
                                         {"web", "db"}, {"web", "db (destroy)"}, {"db", "db (destroy)"}}));
 }
 
+// What a step, the prune predicate or the observer tries on the builder
+// running them, and what each call said.
+struct Meddler {
+    dag_builder *b = nullptr;
+    uint64_t vertex = 0;
+    std::vector<dag_status> said;
+    std::string warnings;
+    bool free_builder = false;
+
+    std::string message;  // the first refusal's
+
+    void meddle() {
+        dag_error *err = nullptr;
+        said.push_back(dag_builder_add_step(b, "a step added while building", add_two_vertices, nullptr, &err));
+        if (message.empty() && err) message = dag_error_message(err);
+        dag_error_free(err);
+        said.push_back(dag_builder_add_references(b, 0, nullptr));
+        said.push_back(dag_builder_add_shared(b, 0, nullptr));
+        said.push_back(dag_builder_add_root(b, nullptr, nullptr));
+        said.push_back(dag_builder_add_destroy_order(b, nullptr));
+        said.push_back(dag_builder_add_transitive_reduction(b, nullptr));
+        said.push_back(dag_builder_add_prune(b, [](uint64_t, void *) { return 0; }, nullptr, nullptr));
+        said.push_back(dag_builder_provide(b, vertex, "x.late", nullptr));
+        said.push_back(dag_builder_reference(b, vertex, "x.late", nullptr));
+        said.push_back(dag_builder_need(b, vertex, "late", nullptr));
+        said.push_back(dag_builder_set_action(b, vertex, DAG_ACTION_UPDATE, nullptr));
+        said.push_back(dag_build(b, nullptr, nullptr));
+        char *w = nullptr;  // reading is fine
+        if (dag_builder_warnings(b, &w, nullptr) == DAG_OK) warnings = w ? w : "(null)";
+        dag_string_free(w);
+        if (free_builder) dag_builder_free(b);
+    }
+};
+
+int meddling_step(dag_graph *, const char **, void *data) {
+    static_cast<Meddler *>(data)->meddle();
+    return 0;
+}
+
+// Every change of a builder from inside its own dag_build() is refused with
+// DAG_E_STATE and changes nothing: a step added from a step used to move
+// the step list under the running step (a use after free).
+TEST(BuildApi, ABuilderCannotBeChangedFromInsideItsOwnBuild) {
+    GraphPtr g = new_graph();
+    Meddler m;
+    m.vertex = add(g.get(), "v");
+    BuilderPtr b = new_builder(g.get());
+    m.b = b.get();
+    ASSERT_EQ(dag_builder_add_step(b.get(), "meddling step with a name too long for a short string", meddling_step,
+                                   &m, nullptr),
+              DAG_OK);
+    Seen seen;
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.observer = observe;
+    o.observer_data = &seen;
+    ASSERT_EQ(dag_build(b.get(), &o, nullptr), DAG_OK);
+    EXPECT_EQ(m.said, std::vector<dag_status>(12, DAG_E_STATE));
+    EXPECT_EQ(m.warnings, "");
+    EXPECT_EQ(seen.steps, (std::vector<std::string>{"meddling step with a name too long for a short string"}));
+    EXPECT_EQ(dag_vertex_count(g.get()), 1u) << "no step was added";
+    EXPECT_EQ(m.message, "dag_builder_add_step: the builder is running its steps (dag_build); it cannot be "
+                         "changed from inside a step, the prune predicate or the observer");
+    // Once the build is over, the builder takes changes again.
+    EXPECT_EQ(dag_builder_add_step(b.get(), "after the build", add_two_vertices, nullptr, nullptr), DAG_OK);
+}
+
+// The same from the prune predicate and from the observer.
+TEST(BuildApi, ThePrunePredicateAndTheObserverCannotChangeTheBuilderEither) {
+    GraphPtr g = new_graph();
+    Meddler from_predicate, from_observer;
+    from_predicate.vertex = from_observer.vertex = add(g.get(), "output.ip");
+    BuilderPtr b = new_builder(g.get());
+    from_predicate.b = from_observer.b = b.get();
+    ASSERT_EQ(dag_builder_add_prune(b.get(),
+                                    [](uint64_t, void *data) {
+                                        static_cast<Meddler *>(data)->meddle();
+                                        return 0;
+                                    },
+                                    &from_predicate, nullptr),
+              DAG_OK);
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.observer = [](const dag_build_step_info *, void *data) { static_cast<Meddler *>(data)->meddle(); };
+    o.observer_data = &from_observer;
+    ASSERT_EQ(dag_build(b.get(), &o, nullptr), DAG_OK);
+    EXPECT_EQ(from_predicate.said, std::vector<dag_status>(12, DAG_E_STATE));
+    EXPECT_EQ(from_observer.said, std::vector<dag_status>(12, DAG_E_STATE));
+}
+
+// A builder freed from inside its own build is freed as the build returns.
+TEST(BuildApi, ABuilderFreedFromInsideItsBuildGoesAsTheBuildReturns) {
+    GraphPtr g = new_graph();
+    Meddler m;
+    m.vertex = add(g.get(), "v");
+    m.free_builder = true;
+    dag_builder *b = nullptr;
+    ASSERT_EQ(dag_builder_new(g.get(), &b, nullptr), DAG_OK);
+    m.b = b;
+    ASSERT_EQ(dag_builder_add_step(b, "frees its builder", meddling_step, &m, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_step(b, "config", add_two_vertices, nullptr, nullptr), DAG_OK);
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.validate = 0;  // v, x.a: two roots
+    EXPECT_EQ(dag_build(b, &o, nullptr), DAG_OK);
+    EXPECT_EQ(dag_vertex_count(g.get()), 3u) << "the steps after it still ran";
+}
+
 TEST(BuildApi, BuilderKeepsItsGraphAlive) {
     dag_graph *g = nullptr;
     ASSERT_EQ(dag_new(&g, nullptr), DAG_OK);

@@ -34,12 +34,41 @@
 namespace dag::walk_detail {
 
 namespace {
-// The executor whose pool runs the current thread, to refuse a wait() that
-// would wait for itself.
-thread_local const Executor *current_executor = nullptr;
-// The executor whose scheduler the current thread runs in pull(): an
+// What the current thread is inside of, innermost first: user code that one
+// executor calls (a callback, an observer) may call into another walk,
+// whose observer may call back into the first, so a thread can be inside
+// several at once, and each question is about any of them.
+struct ExecutorFrame {
+    const Executor *ex;
+    const ExecutorFrame *outer;
+};
+// The executors whose pool runs the current thread, or whose observer it
+// runs: to refuse a wait() that would wait for itself.
+thread_local const ExecutorFrame *current_executor = nullptr;
+// The executors whose scheduler the current thread runs in pull(): an
 // observer it calls may complete or cancel, which must not wait for it.
-thread_local const Executor *current_puller = nullptr;
+thread_local const ExecutorFrame *current_puller = nullptr;
+
+bool inside(const ExecutorFrame *f, const Executor *ex) noexcept {
+    for (; f; f = f->outer)
+        if (f->ex == ex) return true;
+    return false;
+}
+
+// Puts `ex` on top of `chain` for the scope.
+class InsideScope {
+public:
+    InsideScope(const ExecutorFrame *&chain, const Executor *ex) noexcept : chain_(chain), frame_{ex, chain} {
+        chain_ = &frame_;
+    }
+    ~InsideScope() { chain_ = frame_.outer; }
+    InsideScope(const InsideScope &) = delete;
+    InsideScope &operator=(const InsideScope &) = delete;
+
+private:
+    const ExecutorFrame *&chain_;
+    ExecutorFrame frame_;
+};
 
 // A worker takes this share of the queue at once: large enough that a wide
 // fan-out costs one lock per batch, small enough that blocking callbacks
@@ -288,7 +317,7 @@ void Executor::leave() noexcept {
     if (--calls_ == 0) calls_cv_.notify_all();
 }
 
-bool Executor::calling_back() const noexcept { return current_executor == this; }
+bool Executor::calling_back() const noexcept { return inside(current_executor, this); }
 
 bool Executor::calling_back_any() noexcept { return current_executor != nullptr; }
 
@@ -307,11 +336,7 @@ std::size_t Executor::observe(Walk &w, Event event, VertexId id, VertexStatus st
         c.total = w.total_.load(std::memory_order_acquire);
         c.sequence = ++sequence_;
     }
-    struct Mark {
-        const Executor *saved = current_executor;
-        explicit Mark(const Executor *ex) { current_executor = ex; }
-        ~Mark() { current_executor = saved; }
-    } mark(this);
+    const InsideScope observing(current_executor, this);
     observer_.call(observer_.context, w, event, id, status, c);
     return c.done;
 }
@@ -472,7 +497,7 @@ void Executor::release_slot(std::vector<Slot *> &ready) {
 }
 
 void Executor::worker() {
-    current_executor = this;
+    const InsideScope working(current_executor, this);
     std::vector<Slot *> local, ready;
     std::unique_lock<std::mutex> lk(mu_);
     // spawn_locked() never runs more workers than there are flags.
@@ -493,7 +518,6 @@ void Executor::worker() {
     }
     free_flags_.push_back(flag);
     --active_;
-    current_executor = nullptr;
 }
 
 void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
@@ -526,11 +550,7 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
         } turn{*this, lk};
         // Only the puller whose turn it is uses them.
         std::vector<Slot *> &local = pull_local_, &ready = pull_ready_;
-        struct Mark {
-            const Executor *saved = current_puller;
-            explicit Mark(const Executor *ex) { current_puller = ex; }
-            ~Mark() { current_puller = saved; }
-        } mark(this);
+        const InsideScope pulling(current_puller, this);
         Section sec(*this, flags_[0]);
         // A stopping walk hands nothing out: what is queued is only settled,
         // however little room the caller has.
@@ -557,13 +577,13 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
 
 void Executor::settle_stopped() {
     // On the puller's own thread (its observer), the puller's loop settles.
-    if (pull_ && stop_reason() != VertexStatus::ok && current_puller != this) {
+    if (pull_ && stop_reason() != VertexStatus::ok && !inside(current_puller, this)) {
         std::vector<ReadyVertex> none;
         pull(none, 0, std::nullopt);
     }
 }
 
-bool Executor::pulling_here() const noexcept { return current_puller == this; }
+bool Executor::pulling_here() const noexcept { return inside(current_puller, this); }
 
 void Executor::end_pulls() {
     std::lock_guard<std::mutex> lk(mu_);
@@ -863,8 +883,9 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
             // parked has missed it; finish it here. Both sides use seq_cst,
             // so at least one of them sees the other.
             // A pull walk's vertex is handed out by now, to be completed
-            // by its host whatever a cancel says.
-            if (pull_ || !cancel_requested()) return false;
+            // by its host whatever a cancel says, unless the walk was freed
+            // from its observer and has no host left (abandon()).
+            if ((pull_ && !abandoned_.load(std::memory_order_seq_cst)) || !cancel_requested()) return false;
             word = s->word.load(std::memory_order_seq_cst);
             bool reclaimed = false;
             while (phase_of(word) == Phase::pending && !reclaimed)

@@ -202,6 +202,10 @@ public:
     }
     bool cancel_requested() const noexcept { return stop_.load(std::memory_order_seq_cst) & cancel_bit; }
     void request_cancel() noexcept;
+    // A pull walk freed from its own observer: no host can complete what it
+    // hands out any more, so a vertex handed out from now on ends cancelled
+    // at once. Set before the cancel that finishes what is out.
+    void abandon() noexcept { abandoned_.store(true, std::memory_order_seq_cst); }
 
     // A raw timestamp since the walk started: TSC ticks where the kernel
     // itself keeps its monotonic clock on the TSC (a read costs about two
@@ -369,6 +373,7 @@ private:
     // for every few vertices.
     std::vector<Slot *> pull_local_, pull_ready_;
     std::vector<ReadyVertex> *pull_out_ = nullptr;  // the current puller's
+    std::atomic<bool> abandoned_{false};  // abandon()
 
     std::unique_ptr<SectionFlag[]> flags_;  // one per worker that can run at once
     std::atomic<bool> quiescing_{false};

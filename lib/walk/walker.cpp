@@ -472,7 +472,11 @@ void Walk::release_when_finished(std::function<void()> release) noexcept {
         return;
     }
     try {
-        cancel();
+        // As in ~Walk: vertices a pull walk handed out can no longer be
+        // completed through the walk being freed, so they end cancelled,
+        // and so does one its observer (this call) is about to hand out.
+        ex_->abandon();
+        cancel_walk(true);
     } catch (const Error &) {
         // It finished meanwhile, and release_ has run or will.
     } catch (const std::bad_alloc &) {

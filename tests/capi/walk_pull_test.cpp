@@ -647,6 +647,126 @@ TEST(WalkPull, APollOfAnotherWalkFromTheObserverKeepsBothCallsVertices) {
     wait(w2.get(), DAG_OK);
 }
 
+// One thread inside two pulls: A's observer pulls from B, whose observer
+// turns back to A. A is still handing out on this thread, so a pull of A is
+// refused (it used to wait for itself: DAG_E_TIMEOUT, or for ever), and a
+// cancel of A returns at once (it used to wait for A's pull to end, that is
+// for itself).
+TEST(WalkPull, AnObserverTwoWalksDeepStillKnowsItsThreadIsHandingOutTheFirst) {
+    GraphPtr ga = new_graph(), gb = new_graph();
+    add(ga.get(), "a0");
+    add(ga.get(), "a1");
+    add(gb.get(), "b0");
+    struct Nest {
+        dag_walker *a = nullptr, *b = nullptr;
+        int in_a = 0, in_b = 0;
+        dag_status b_pulled = DAG_E_INTERNAL, a_pulled = DAG_E_INTERNAL, a_cancelled = DAG_E_INTERNAL;
+        std::vector<Handed> from_b;
+    } nest;
+    auto oa = options(2), ob = options(2);
+    oa.observer = [](dag_walker *, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t, void *d) {
+        auto *n = static_cast<Nest *>(d);
+        if (e != DAG_WALK_EVENT_STARTED || n->in_a++) return;
+        n->from_b = next(n->b, 4, 0, n->b_pulled);
+    };
+    oa.observer_data = &nest;
+    ob.observer = [](dag_walker *, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t, void *d) {
+        auto *n = static_cast<Nest *>(d);
+        if (e != DAG_WALK_EVENT_STARTED || n->in_b++) return;
+        next(n->a, 4, 300, n->a_pulled);
+        n->a_cancelled = dag_walk_cancel(n->a, nullptr);
+    };
+    ob.observer_data = &nest;
+    WalkPtr b = begin(gb.get(), ob);
+    WalkPtr a = begin(ga.get(), oa);
+    nest.a = a.get();
+    nest.b = b.get();
+    dag_status st;
+    std::vector<Handed> from_a = next(a.get(), 4, 0, st);
+    EXPECT_EQ(st, DAG_OK);
+    EXPECT_EQ(nest.b_pulled, DAG_OK);
+    EXPECT_EQ(nest.a_pulled, DAG_E_STATE);
+    EXPECT_EQ(nest.a_cancelled, DAG_OK);
+    ASSERT_EQ(nest.from_b.size(), 1u);
+    for (const Handed &h : from_a) EXPECT_EQ(complete(h), DAG_OK);
+    EXPECT_EQ(complete(nest.from_b[0]), DAG_OK);
+    wait(b.get(), DAG_OK);
+    ReportPtr r = wait(a.get(), DAG_E_CANCELLED);
+    EXPECT_EQ(dag_walk_report_size(r.get()), 2u);
+}
+
+// A callback of walk A pulls from B, whose observer asks about A: the thread
+// is inside A's callback, so waiting for A is refused (it used to time out,
+// or wait for ever).
+TEST(WalkPull, AnObserverInsideAnotherWalksCallbackCannotWaitForThatWalk) {
+    GraphPtr ga = new_graph(), gb = new_graph();
+    add(ga.get(), "a");
+    add(gb.get(), "b");
+    struct Nest {
+        dag_walker *a = nullptr, *b = nullptr;
+        std::atomic<dag_walker *> a_ready{nullptr};
+        dag_status waited = DAG_E_INTERNAL, completed = DAG_E_INTERNAL;
+    } nest;
+    auto ob = options(2);
+    ob.observer = [](dag_walker *, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t, void *d) {
+        auto *n = static_cast<Nest *>(d);
+        if (e == DAG_WALK_EVENT_STARTED) n->waited = dag_walk_wait_for(n->a, 300, nullptr, nullptr);
+    };
+    ob.observer_data = &nest;
+    WalkPtr b = begin(gb.get(), ob);
+    nest.b = b.get();
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **) {
+        while (!nest.a_ready.load()) std::this_thread::yield();
+        dag_status st;
+        for (const Handed &h : next(nest.b, 4, 5000, st)) nest.completed = complete(h);
+        return DAG_WALK_OK;
+    };
+    auto oa = options(1, 1);
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_start(ga.get(), record_cb, &rec, &oa, &raw, nullptr), DAG_OK);
+    WalkPtr a(raw);
+    nest.a = raw;
+    nest.a_ready = raw;
+    wait(a.get(), DAG_OK);
+    wait(b.get(), DAG_OK);
+    EXPECT_EQ(nest.waited, DAG_E_STATE);
+    EXPECT_EQ(nest.completed, DAG_OK);
+}
+
+// dag_walk_free from the walk's own observer cancels it and frees it once it
+// has finished; what was handed out can no longer be completed through it,
+// so it ends cancelled, as when the walk is freed elsewhere (it used to stay
+// out, and the walk, and the graph's busy state, for ever).
+TEST(WalkPull, AWalkFreedFromItsOwnObserverFinishesWhatItHandedOut) {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    add(g.get(), "b");
+    struct Freer {
+        dag_walker *w = nullptr;
+        int started = 0;
+    } freer;
+    auto o = options(2);
+    o.observer = [](dag_walker *, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t, void *d) {
+        auto *f = static_cast<Freer *>(d);
+        if (e == DAG_WALK_EVENT_STARTED && ++f->started == 2) dag_walk_free(f->w);
+    };
+    o.observer_data = &freer;
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), &o, &w, nullptr), DAG_OK);
+    freer.w = w;
+    dag_status st;
+    next(w, 4, 0, st);  // the walk is freed inside this call; its vertices are not to be used
+    EXPECT_EQ(st, DAG_OK);
+    // The walk frees itself once finished, and the graph is the caller's again.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    dag_status added;
+    while ((added = dag_add_vertex(g.get(), "c", nullptr, nullptr, nullptr)) == DAG_E_BUSY &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_EQ(added, DAG_OK) << "the freed walk never finished";
+}
+
 TEST(WalkPull, Misuse) {
     GraphPtr g = new_graph();
     add(g.get(), "a");

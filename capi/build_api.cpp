@@ -198,6 +198,9 @@ dag_status dag_build_options_init(dag_build_options *opts, size_t size, dag_erro
 }
 
 dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **err) {
+    // Whether this call ran the build: a nested one, refused, must leave a
+    // deferred free to the build under way.
+    bool owner = false;
     const dag_status st = guard(__func__, err, [&] {
         idle(b);
         const dag_build_options o =
@@ -229,6 +232,7 @@ dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **
             explicit Building(dag_builder &builder) : b(builder) { b.building = true; }
             ~Building() { b.building = false; }
         } building(*b);
+        owner = true;
         try {
             b->builder.run(context, options);
         } catch (const ApiError &e) {
@@ -236,7 +240,7 @@ dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **
             throw ApiError{e.status, "step '" + b->builder.failed_step() + "': " + e.message};
         }
     });
-    if (b && b->free_when_built) delete b;
+    if (owner && b->free_when_built) delete b;
     return st;
 }
 

@@ -374,7 +374,7 @@ dag_status dag_walk_next_ready(dag_walker *walk, uint64_t *vertices, dag_walker 
         const bool ended = w.next_ready(ready, std::min(capacity, most), deadline_after(timeout_ms));
         for (std::size_t i = 0; i < ready.size(); ++i) {
             vertices[i] = ready[i].id;
-            walks[i] = static_cast<dag_walker *>(ready[i].walk->tag());
+            walks[i] = static_cast<dag_walker *>(ready[i].walk_tag);
         }
         *out_count = ready.size();
         timed_out = ready.empty() && !ended;

@@ -852,7 +852,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
     Outcome outcome;
     if (pull_) {
         // Room was made for it (pull()); the vertex waits for its host.
-        pull_out_->push_back(ReadyVertex{&w, id});
+        pull_out_->push_back(ReadyVertex{w.tag(), id});
         outcome = Outcome::pending;
     } else {
         outcome = w.visitor_.call(w.visitor_.context, w, id, &msg);

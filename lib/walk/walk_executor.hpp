@@ -206,6 +206,7 @@ public:
     // hands out any more, so a vertex handed out from now on ends cancelled
     // at once. Set before the cancel that finishes what is out.
     void abandon() noexcept { abandoned_.store(true, std::memory_order_seq_cst); }
+    bool abandoned() const noexcept { return abandoned_.load(std::memory_order_seq_cst); }
 
     // A raw timestamp since the walk started: TSC ticks where the kernel
     // itself keeps its monotonic clock on the TSC (a read costs about two

@@ -129,10 +129,12 @@ struct WalkOptions {
     bool pull = false;
 };
 
-// A vertex handed out by a pull-mode walk: the walk (or sub-walk) it
-// belongs to, and its id there.
+// A vertex handed out by a pull-mode walk: the tag of the walk (or sub-walk)
+// it belongs to, read as it was handed out (the walk may be gone by the
+// time the caller reads this: freed from its observer, it ends at once),
+// and its id there.
 struct ReadyVertex {
-    Walk *walk;
+    void *walk_tag;
     VertexId id;
 };
 

@@ -246,7 +246,9 @@ Walk::~Walk() {
     if (launched_ && !finished()) {
         try {
             // Vertices a pull walk handed out can no longer be completed
-            // through the walk being freed: they end cancelled.
+            // through the walk being freed: they end cancelled, and so does
+            // one another thread's pull is handing out meanwhile.
+            ex_->abandon();
             cancel_walk(true);
         } catch (const Error &) {
             // Finished between the check and the cancel: nothing to stop.
@@ -437,6 +439,9 @@ bool Walk::next_ready(std::vector<ReadyVertex> &out, std::size_t capacity,
     CallScope scope(*ex_);
     out.reserve(capacity);
     ex_->pull(out, capacity, deadline);
+    // Freed from its observer during this call: what it handed out has
+    // ended cancelled, and is nobody's to complete.
+    if (ex_->abandoned()) out.clear();
     return out.empty() && finished();
 }
 

@@ -315,6 +315,26 @@ TEST(BuildApi, ABuilderFreedFromInsideItsBuildGoesAsTheBuildReturns) {
     EXPECT_EQ(dag_vertex_count(g.get()), 3u) << "the steps after it still ran";
 }
 
+int free_then_build(dag_graph *, const char **, void *data) {
+    auto *m = static_cast<Meddler *>(data);
+    dag_builder_free(m->b);
+    m->said.push_back(dag_build(m->b, nullptr, nullptr));  // refused: it must not free the builder under way
+    return 0;
+}
+
+TEST(BuildApi, ARefusedBuildInsideABuildLeavesTheDeferredFreeToTheBuildUnderWay) {
+    GraphPtr g = new_graph();
+    Meddler m;
+    dag_builder *b = nullptr;
+    ASSERT_EQ(dag_builder_new(g.get(), &b, nullptr), DAG_OK);
+    m.b = b;
+    ASSERT_EQ(dag_builder_add_step(b, "frees, then builds", free_then_build, &m, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_step(b, "config", add_two_vertices, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(dag_build(b, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(m.said, std::vector<dag_status>{DAG_E_STATE});
+    EXPECT_EQ(dag_vertex_count(g.get()), 2u) << "the steps after it still ran";
+}
+
 TEST(BuildApi, BuilderKeepsItsGraphAlive) {
     dag_graph *g = nullptr;
     ASSERT_EQ(dag_new(&g, nullptr), DAG_OK);

@@ -756,7 +756,10 @@ TEST(WalkPull, AWalkFreedFromItsOwnObserverFinishesWhatItHandedOut) {
     ASSERT_EQ(dag_walk_begin(g.get(), &o, &w, nullptr), DAG_OK);
     freer.w = w;
     dag_status st;
-    next(w, 4, 0, st);  // the walk is freed inside this call; its vertices are not to be used
+    // Freed inside this call: what it handed out has ended cancelled, and
+    // nothing is handed to the caller (the handles would point into a walk
+    // that is gone).
+    EXPECT_TRUE(next(w, 4, 0, st).empty());
     EXPECT_EQ(st, DAG_OK);
     // The walk frees itself once finished, and the graph is the caller's again.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -765,6 +768,49 @@ TEST(WalkPull, AWalkFreedFromItsOwnObserverFinishesWhatItHandedOut) {
            std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     EXPECT_EQ(added, DAG_OK) << "the freed walk never finished";
+}
+
+// dag_walk_free on one thread while another thread's pull is handing out a
+// vertex (its observer runs): the cancel that the free makes may scan before
+// that vertex is out, and the vertex must still end cancelled, not wait for
+// a host the freed walk no longer has (the free used to wait for ever).
+TEST(WalkPull, AFreeRacingWithAHandOutStillEnds) {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    struct Race {
+        Latch in_observer, freeing;
+    } race;
+    auto o = options(2);
+    o.observer = [](dag_walker *, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t, void *d) {
+        auto *r = static_cast<Race *>(d);
+        if (e != DAG_WALK_EVENT_STARTED) return;
+        r->in_observer.set();
+        r->freeing.wait();
+        // Long enough for the free's cancel to scan for pending vertices.
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    };
+    o.observer_data = &race;
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), &o, &w, nullptr), DAG_OK);
+    std::thread puller([&] {
+        dag_status st;
+        next(w, 4, 0, st);  // the walk is freed meanwhile: its result is not to be used
+    });
+    race.in_observer.wait();
+    std::atomic<bool> freed{false};
+    std::thread watchdog([&] {
+        for (int i = 0; i < 2000 && !freed; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (!freed) {
+            std::fprintf(stderr, "dag_walk_free never returned\n");
+            std::abort();
+        }
+    });
+    race.freeing.set();
+    dag_walk_free(w);
+    freed = true;
+    puller.join();
+    watchdog.join();
+    EXPECT_EQ(dag_add_vertex(g.get(), "b", nullptr, nullptr, nullptr), DAG_OK) << "the graph is still busy";
 }
 
 TEST(WalkPull, Misuse) {

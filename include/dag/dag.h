@@ -2781,12 +2781,16 @@ DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report,
 DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
 
 /**
- * Frees a walk. A walk still running is cancelled and waited for first.
- * Called from the walk's own callback or observer, where waiting would wait
- * for itself, it cancels the walk and returns at once; the walk is freed on
- * a thread of libdag's own once its running callbacks have returned, and
- * leaving the process (exit) waits for that: a callback of such a walk that
- * never returns keeps it waiting too. Unloading the library (dlclose) does
+ * Frees a walk. A walk still running is cancelled and waited for first; a
+ * pull walk's vertices handed out and not completed end cancelled, since
+ * nobody can complete them through it any more. Called from the walk's own
+ * callback or observer (also from a walk that one calls into), where
+ * waiting would wait for itself, it cancels the walk the same way and
+ * returns at once (a dag_walk_next_ready() under way on that thread then
+ * hands out nothing); the walk is freed on a thread of libdag's own once
+ * its running callbacks have returned, and leaving the process (exit) waits
+ * for that: a callback of such a walk that never returns keeps it waiting
+ * too. Unloading the library (dlclose) does
  * not end it: the library stays mapped (see dag_api()). A walk freed this
  * way once the exit has begun is left as it is. Either way `walk` must not be
  * used after this call.

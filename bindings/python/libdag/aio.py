@@ -30,6 +30,7 @@ _BATCH = 256
 _PASS_VERTICES = 1024
 # While nothing runs and nothing is ready, how often the walk looks again.
 _IDLE_LOOK_S = 0.005
+_WHO = "PullWalker.next_ready"
 # What an `async def` returns: checked before asyncio.iscoroutine, which costs far more.
 _COROUTINE = types.CoroutineType
 
@@ -46,6 +47,7 @@ class ReadyVertices:
         self._walker = walker
         self._buffer = collections.deque()
         self._idle_at = None  # walker.changes when a look last found nothing ready
+        self._calls = None  # made by the first look, once the walk has started
 
     def __aiter__(self):
         return self
@@ -59,7 +61,7 @@ class ReadyVertices:
             # that finds something: look only after a change.
             seen = walker.changes
             if seen != self._idle_at:
-                batch = walker.next_ready(_BATCH, timeout=0)
+                batch = self._look()
                 if batch is None or 0 < len(batch) < _BATCH:
                     self._idle_at = seen  # nothing more was ready
                 if batch is not None:
@@ -73,6 +75,15 @@ class ReadyVertices:
             raise StopAsyncIteration
         self._buffer.extend(batch)
         return self._buffer.popleft()
+
+    def _look(self):
+        # As walker.next_ready(_BATCH, timeout=0), through buffers of the
+        # iterator's own: it runs on its loop's thread alone.
+        handle, _ = self._walker._started(_WHO)
+        if self._calls is None:
+            self._calls = PullCalls(self._walker, _BATCH)
+        with handle.read(_WHO) as ptr:
+            return self._calls.look(ptr)
 
     def take_buffered(self) -> List[int]:
         """The vertices handed out to this iterator and not yielded yet (emptying it)."""

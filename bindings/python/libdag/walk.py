@@ -41,7 +41,7 @@ from .errors import (
     take_error,
 )
 from ._closeable import Closeable
-from ._handle import Handle
+from ._handle import WalkerHandle
 from ._outcomes import Outcomes
 from ._owned import decode_name, ids_result, vertex_id
 from ._native import lib
@@ -525,16 +525,23 @@ def _cancel_quietly(handle):
         pass
 
 
+def _closed_while_waiting(who):
+    return ClosedError(_native.E_STATE, f"{who}: the walker was closed while this waited")
+
+
 def _walk_message(message):
     prefix = "dag_walk_wait_for: "
     return message[len(prefix):] if message.startswith(prefix) else message
 
 
-def _wait_in_slices(handle, who):
+def _wait_in_slices(handle, who, pull=False):
     """Waits for a walk to end; returns (status, message, report), the report owned by the caller.
 
     In slices, so that the main thread runs its signal handlers between
-    them: Ctrl-C raises KeyboardInterrupt here while the walk runs.
+    them: Ctrl-C raises KeyboardInterrupt here while the walk runs. A pull
+    walk closed meanwhile raises ClosedError: its vertices handed out can no
+    longer be completed, so it ends only as close() frees it, which waits
+    for this read to leave.
     """
     report = _native.walk_report_p()
     err = _native.error_p()
@@ -546,6 +553,8 @@ def _wait_in_slices(handle, who):
                 message = take_error(err)
             if status != _native.E_TIMEOUT:
                 break
+            if pull and handle.closed:
+                raise _closed_while_waiting(who)
     # The walk's outcome in its own words, not the C function's.
     return status, _walk_message(message), report
 
@@ -649,7 +658,7 @@ class Walker(Closeable):
                 raise
             else:
                 self._walking = True
-                self._handle = Handle(out, lib.dag_walk_free, "walker")
+                self._handle = WalkerHandle(out, lib.dag_walk_free)
                 self._callbacks.main = ctypes.cast(out, ctypes.c_void_p).value
                 _LIVE.add(self)
             finally:
@@ -661,8 +670,12 @@ class Walker(Closeable):
 
     def _started(self, who):
         """The walk's handle and callbacks, read together: close() may clear both at any moment."""
-        with self._lock:
-            handle, callbacks = self._handle, self._callbacks
+        # Without the lock, in this order: close() clears the callbacks
+        # before the handle, so a handle read before it was cleared comes
+        # with callbacks read after it, or with None (closed); and a handle
+        # read as None with callbacks that are not is a walk not started.
+        handle = self._handle
+        callbacks = self._callbacks
         if callbacks is None:
             raise ClosedError(_native.E_STATE, f"{who}: the walker is closed")
         if handle is None:
@@ -684,19 +697,20 @@ class Walker(Closeable):
         Raises:
             StateError: called from a callback or the observer of this walk,
                 or before start().
-            ClosedError: the walker is closed.
+            ClosedError: the walker is closed (a pull walk: also when
+                another thread closes it while this waits).
             KeyboardInterrupt: see above.
         """
         who = self._name("wait")
         handle, callbacks = self._started(who)
         try:
-            status, message, report = _wait_in_slices(handle, who)
+            status, message, report = _wait_in_slices(handle, who, self._PULL)
         except KeyboardInterrupt as interrupt:
             # Ctrl-C cancels the walk and waits for the callbacks still
             # running (a second Ctrl-C stops that wait too); the report of
             # the cancelled walk goes with the exception.
             _cancel_quietly(handle)
-            status, message, report = _wait_in_slices(handle, who)
+            status, message, report = _wait_in_slices(handle, who, self._PULL)
             interrupt.walk_report = self._report(report, status, message, callbacks, who)
             raise
         return self._report(report, status, message, callbacks, who)
@@ -891,7 +905,7 @@ class Walker(Closeable):
         # cancelled; dag_walk_free() then waits for the callbacks to return,
         # and joins the walk's threads, before `callbacks` may go.
         _cancel_quietly(handle)
-        handle.close("Walker.close", wait=True)
+        handle.close("Walker.close")
         self._release_graph()
         del callbacks
 

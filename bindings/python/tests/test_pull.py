@@ -4,6 +4,7 @@ import asyncio
 import concurrent.futures
 import contextvars
 import threading
+import time
 import unittest
 
 import libdag
@@ -105,6 +106,99 @@ class HandPulledTest(unittest.TestCase):
             walk.next_ready()
         with self.assertRaises(TypeError):
             g.walker(None)
+
+
+    def test_closing_the_walker_ends_the_waits_of_other_threads(self):
+        # A vertex is out and never completed, so the walk cannot end by
+        # itself: the waits below last until the close reaches them.
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        walk = g.pull_walker()
+        walk.start()
+        self.assertEqual(walk.next_ready(timeout=0), [g.find("a")])
+        raised = {}
+        waiting = threading.Barrier(3)
+
+        def wait_in(name, call):
+            waiting.wait()
+            try:
+                call()
+            except libdag.ClosedError as error:
+                raised[name] = error.message
+
+        waiters = [threading.Thread(target=wait_in, args=("next_ready", lambda: walk.next_ready(timeout=None)),
+                                    daemon=True),
+                   threading.Thread(target=wait_in, args=("wait", walk.wait), daemon=True)]
+        for waiter in waiters:
+            waiter.start()
+        waiting.wait()
+        time.sleep(0.2)  # both inside their waits
+        closer = threading.Thread(target=walk.close, daemon=True)
+        closer.start()
+        closer.join(5)
+        self.assertFalse(closer.is_alive(), "close() waited for the other threads' waits")
+        for waiter in waiters:
+            waiter.join(5)
+            self.assertFalse(waiter.is_alive())
+        self.assertEqual(raised, {
+            "next_ready": "PullWalker.next_ready: the walker was closed while this waited",
+            "wait": "Walker.wait: the walker was closed while this waited",
+        })
+        g.add_vertex("the walk is over")
+
+    def test_calls_racing_a_close_either_run_or_raise_closed_error(self):
+        # The walker's handle takes no lock for a call: a call must either
+        # see the close (ClosedError) or be waited for by it (the walk is
+        # freed only after), never use the freed walk.
+        g = libdag.Graph.from_dict({f"v{i}": [] for i in range(64)})
+        unexpected = []
+        for _ in range(40):
+            walk = g.pull_walker(parallelism=64)
+            walk.start()
+            go = threading.Barrier(4)
+
+            def hammer():
+                go.wait()
+                try:
+                    while True:
+                        for vertex in walk.next_ready(8, timeout=0) or []:
+                            walk.complete(vertex)
+                except libdag.ClosedError:
+                    pass
+                except BaseException as error:  # noqa: B902 - reported below
+                    unexpected.append(error)
+
+            threads = [threading.Thread(target=hammer) for _ in range(3)]
+            for thread in threads:
+                thread.start()
+            go.wait()
+            walk.close()
+            for thread in threads:
+                thread.join(5)
+                self.assertFalse(thread.is_alive())
+        self.assertEqual(unexpected, [])
+
+    def test_closing_the_walker_ends_async_for_waiting_for_a_vertex(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+
+        async def main():
+            walk = g.pull_walker()
+            walk.start()
+            taken = []
+
+            async def take():
+                async for vertex in walk:
+                    taken.append(vertex)  # never completed: b never comes
+
+            taker = asyncio.ensure_future(take())
+            while not taken:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)
+            walk.close()
+            with self.assertRaises(libdag.ClosedError):
+                await asyncio.wait_for(taker, 5)
+            return taken
+
+        self.assertEqual(asyncio.run(main()), [g.find("a")])
 
 
 class ExecutorTest(unittest.TestCase):

@@ -21,6 +21,7 @@ from .walk import _COMPLETE, SubwalkVertex, _describe, _encode_message
 __all__ = ["PullCalls"]
 
 _LOOK = ctypes.CFUNCTYPE(c_int)(("dag_walk_next_ready", lib))
+_ERROR_FREE = ctypes.CFUNCTYPE(None)(("dag_error_free", lib))
 _OK = _native.OK
 _TIMEOUT = _native.E_TIMEOUT
 
@@ -40,16 +41,23 @@ class PullCalls:
         self._vertices = (c_uint64 * limit)()
         self._walks = (c_void_p * limit)()
         self._count = c_size_t()
-        self._err = _native.error_p()
-        self._look_args = (self._vertices, self._walks, c_size_t(limit), 0, byref(self._count), byref(self._err))
+        # The dag_error * both calls fill: an address, reset in place once
+        # read, so the arguments made here stay valid.
+        self._err = c_void_p()
         self._err_ref = byref(self._err)
+        self._look_args = (self._vertices, self._walks, c_size_t(limit), 0, byref(self._count), self._err_ref)
 
     def look(self, ptr):
         """The ready vertices, taken without waiting: a list, [] once the walk has ended, None when none is ready."""
         status = _LOOK(ptr, *self._look_args)
-        message = self._take_error() if self._err else ""
         if status == _TIMEOUT:
+            # What a host polling finds most often: the error's message is
+            # not needed, only freed.
+            if self._err.value:
+                _ERROR_FREE(self._err)
+                self._err.value = None
             return None
+        message = self._take_error() if self._err.value else ""
         if status != _OK:
             raise _error(status, message, "dag_walk_next_ready", "PullWalker.next_ready")
         n = self._count.value
@@ -70,14 +78,12 @@ class PullCalls:
         walk = ptr if type(vertex) is int else c_void_p(vertex.walk)  # noqa: E721 - a SubwalkVertex is an int too
         status = _COMPLETE(walk, c_uint64(vertex), result, message, self._err_ref)
         if status != _OK:
-            raise _error(status, self._take_error() if self._err else "", "dag_walk_complete", "Walker.complete")
+            raise _error(status, self._take_error() if self._err.value else "", "dag_walk_complete", "Walker.complete")
 
     def _take_error(self):
         # The error is freed: the next call must not find its address there.
-        message = take_error(self._err)
-        self._err = _native.error_p()
-        self._err_ref = byref(self._err)
-        self._look_args = self._look_args[:5] + (self._err_ref,)
+        message = take_error(ctypes.cast(self._err, _native.error_p))
+        self._err.value = None
         return message
 
 

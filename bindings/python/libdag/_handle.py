@@ -29,6 +29,7 @@ gate cost 1.6 us a read on the project's VM.
 import threading
 
 from . import _native
+from ._latch import Latch
 from .errors import BusyError, ClosedError
 
 _get_ident = threading.get_ident
@@ -222,23 +223,22 @@ class _Write:
 class WalkerHandle:
     """A walker's pointer: only read (any number of threads at once, also reentrantly) and closed.
 
-    close() refuses new reads at once and frees the pointer when the last
-    read in progress has left. A read marks itself with one append to a
-    list, then reads the pointer; close() clears the pointer, then waits
-    for the list to empty. Each is one step under the interpreter's lock
-    (or, without a GIL, under the list's and the object's own), so either
-    the read sees the pointer cleared or close() sees the read.
+    A read marks itself with its thread's id, appended to a list, then reads
+    the pointer; close() clears the pointer, then frees it once the list is
+    empty. Each is one step under the interpreter's lock (or, without a GIL,
+    under the list's and the object's own), so either the read sees the
+    pointer cleared or close() sees the read. The last read to leave a
+    cleared handle sets ``_drained``, which close() waits for.
     """
 
-    __slots__ = ("_ptr", "_free", "_reads", "_lock", "_cond", "_closing")
+    __slots__ = ("_ptr", "_free", "_reads", "_drained", "_closing")
 
     def __init__(self, ptr, free):
         self._ptr = ptr
         self._free = free
-        self._reads = []  # one entry per read in progress
-        self._lock = threading.Lock()
-        self._cond = threading.Condition(self._lock)
-        self._closing = False
+        self._reads = []  # the thread id of each read in progress
+        self._drained = None  # a Latch, made by close()
+        self._closing = threading.Lock()  # one close() at a time takes the pointer
 
     @property
     def closed(self):
@@ -251,7 +251,7 @@ class WalkerHandle:
 
     def enter(self, who):
         """Begins a read and returns the pointer; pair with leave() (read() does both)."""
-        self._reads.append(None)
+        self._reads.append(_get_ident())
         ptr = self._ptr
         if ptr is None:
             self.leave()
@@ -259,22 +259,52 @@ class WalkerHandle:
         return ptr
 
     def leave(self):
-        """Ends a read begun with enter()."""
-        self._reads.pop()
-        if self._closing:
-            with self._lock:
-                self._cond.notify_all()
+        """Ends a read begun with enter() on this thread."""
+        reads = self._reads
+        reads.remove(_get_ident())
+        if not reads and self._ptr is None:
+            drained = self._drained
+            if drained is not None:
+                drained.set()
 
-    def close(self, who):
-        """Refuses new reads and frees the pointer once the reads in progress have left. Idempotent."""
-        with self._lock:
-            ptr, self._ptr = self._ptr, None
+    def close(self, after=None):
+        """Refuses new reads, frees the pointer once the reads in progress have left, then calls `after()`.
+
+        Idempotent. Waits for those reads on this thread, unless this thread
+        is inside one itself (a vertex function, waker or observer closing
+        its own walker), which would wait for itself: then, and when the
+        wait is interrupted (Ctrl-C, re-raised), the free and `after()`
+        happen on a background thread as the last read leaves.
+        """
+        with self._closing:
+            ptr = self._ptr
             if ptr is None:
                 return
-            self._closing = True
-            while self._reads:
-                self._cond.wait()
+            drained = self._drained = Latch()
+            self._ptr = None
+        if _get_ident() in self._reads:
+            self._free_later(ptr, drained, after)
+            return
+        try:
+            if self._reads:
+                drained.wait()
+        except BaseException:  # noqa: B902 - Ctrl-C: the walk is still freed
+            self._free_later(ptr, drained, after)
+            raise
+        self._release(ptr, after)
+
+    def _free_later(self, ptr, drained, after):
+        def free():
+            if self._reads:
+                drained.wait()
+            self._release(ptr, after)
+
+        threading.Thread(target=free, name="libdag-walker-free", daemon=True).start()
+
+    def _release(self, ptr, after):
         self._free(ptr)
+        if after is not None:
+            after()
 
 
 class _WalkerRead:

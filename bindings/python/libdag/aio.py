@@ -16,7 +16,7 @@ import types
 from typing import TYPE_CHECKING, Awaitable, Callable, List
 
 from ._pull_calls import PullCalls
-from .errors import StateError
+from .errors import ClosedError, StateError
 
 if TYPE_CHECKING:
     from .pull import PullWalker
@@ -114,7 +114,11 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
     When the coroutine running this is cancelled (or interrupted), the walk
     is cancelled, the tasks still running are cancelled and awaited (their
     vertices fail with the CancelledError), and the exception is re-raised
-    with the walk's report as its ``walk_report`` attribute.
+    with the walk's report as its ``walk_report`` attribute. When the walker
+    is closed meanwhile (by a task or another thread), this learns it as
+    the next task ends: the tasks still running are cancelled and awaited
+    the same way and ClosedError is raised, its ``walk_report`` None (a
+    closed walk has no report to read).
     """
     if not walker.started:
         walker.start()
@@ -181,6 +185,11 @@ class _Driver:
         try:
             with self.handle.read("PullWalker.run_async") as ptr:
                 self._pass(ptr)
+        except ClosedError as closed:
+            # Closed under the walk (by a task, or another thread): nothing
+            # more can be taken or completed, so run() ends with it.
+            if not self.ended.done():
+                self.ended.set_exception(closed)
         except Exception as exc:  # noqa: B902 - a pass runs from the loop; the walk goes on
             self.loop.call_exception_handler({"message": "libdag asyncio walk", "exception": exc})
         finally:
@@ -267,19 +276,30 @@ class _Driver:
 
 
 async def _stop(walker, ready, driver):
-    """Cancels the walk and its tasks, waits for what is out, and returns the report."""
+    """Cancels the walk and its tasks, waits for what is out, and returns the report (None once closed)."""
+    closed = False
     try:
-        walker.cancel()
-    except StateError:
-        pass  # it has ended already
-    for vertex in ready.take_buffered() + driver.unstarted:
-        walker.complete(vertex, asyncio.CancelledError(f"vertex {vertex} was cancelled before its task started"))
+        try:
+            walker.cancel()
+        except ClosedError:
+            raise
+        except StateError:
+            pass  # it has ended already
+        for vertex in ready.take_buffered() + driver.unstarted:
+            walker.complete(vertex, asyncio.CancelledError(f"vertex {vertex} was cancelled before its task started"))
+    except ClosedError:
+        closed = True  # its tasks are still to be cancelled and awaited
     tasks = list(driver.tasks.values())
     for task in tasks:
         task.cancel()
     if tasks:
         await asyncio.wait(tasks)
-    driver.step()  # completes what the tasks' ends left to a pass under way
-    async for vertex in ready:
-        walker.complete(vertex, asyncio.CancelledError("the walk was cancelled"))
-    return walker.wait()
+    if closed:
+        return None
+    try:
+        driver.step()  # completes what the tasks' ends left to a pass under way
+        async for vertex in ready:
+            walker.complete(vertex, asyncio.CancelledError("the walk was cancelled"))
+        return walker.wait()
+    except ClosedError:
+        return None

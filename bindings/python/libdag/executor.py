@@ -13,9 +13,10 @@ import functools
 import threading
 from typing import TYPE_CHECKING, Callable
 
+from . import _native
 from ._latch import Latch
 from ._pull_calls import PullCalls
-from .errors import StateError
+from .errors import ClosedError, StateError
 
 if TYPE_CHECKING:
     from .pull import PullWalker
@@ -36,7 +37,9 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     Ctrl-C (or any exception) while this waits cancels the walk, cancels
     the futures that have not started (their vertices fail with
     CancelledError), waits for the running ones, and re-raises with the
-    walk's report as the exception's ``walk_report`` attribute.
+    walk's report as the exception's ``walk_report`` attribute. A walker
+    closed during the walk (by `fn` or another thread) raises ClosedError
+    once the calls submitted have ended, its ``walk_report`` None.
     """
     if not walker.started:
         walker.start()
@@ -56,8 +59,11 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
         stop.walk_report = submitter.stop(thread)
         raise
     thread.join()
+    if submitter.error is None and walker.closed:
+        submitter.error = ClosedError(_native.E_STATE, "PullWalker.run_on: the walker was closed during the walk")
     if submitter.error is not None:
-        submitter.error.walk_report = walker.wait()
+        # A closed walk has no report to read.
+        submitter.error.walk_report = None if walker.closed else walker.wait()
         raise submitter.error
     return walker.wait()
 
@@ -114,10 +120,14 @@ class _Submitter:
             if self.error is None:
                 self.error = error
             self.stopping.set()
-            self._cancel()
-            for vertex in unsubmitted:
-                self.walker.complete(vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"))
-            self.done.set()
+            try:
+                self._cancel()
+                for vertex in unsubmitted:
+                    self.walker.complete(vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"))
+            except ClosedError:
+                pass  # closed under the walk: its vertices ended with it
+            finally:
+                self.done.set()
 
     def _drain(self, ptr, unsubmitted):
         calls = self.calls

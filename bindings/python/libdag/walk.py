@@ -23,6 +23,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import enum
+import functools
 import threading
 import weakref
 from ctypes import byref
@@ -658,8 +659,10 @@ class Walker(Closeable):
                 raise
             else:
                 self._walking = True
-                self._handle = WalkerHandle(out, lib.dag_walk_free)
+                # Before the handle: a thread that finds the handle (read
+                # without the lock, _started) must find this too.
                 self._callbacks.main = ctypes.cast(out, ctypes.c_void_p).value
+                self._handle = WalkerHandle(out, lib.dag_walk_free)
                 _LIVE.add(self)
             finally:
                 self._callbacks.ready.set()
@@ -880,9 +883,12 @@ class Walker(Closeable):
     def close(self) -> None:
         """Cancels the walk if it still runs, waits for it to end, and frees it. Idempotent.
 
-        Called from one of the walk's own callbacks (or its observer), where
-        waiting would wait for itself, it cancels the walk and returns; the
-        walk is freed on a background thread once it has ended.
+        Called from one of the walk's own callbacks (or its observer), or
+        from inside another call on this walker (a waker, a vertex function
+        an executor runs inside ``submit()``, an asyncio walk's vertex
+        function), where waiting would wait for itself, it cancels the walk
+        and returns; the walk is freed on a background thread once it has
+        ended. Ctrl-C while it waits leaves the same to a background thread.
         """
         with self._lock:
             callbacks, handle = self._callbacks, self._handle
@@ -903,11 +909,14 @@ class Walker(Closeable):
     def _free(self, handle, callbacks):
         # A wait() in progress on another thread returns once the walk is
         # cancelled; dag_walk_free() then waits for the callbacks to return,
-        # and joins the walk's threads, before `callbacks` may go.
+        # and joins the walk's threads, before `callbacks` may go (held by
+        # the partial until then, wherever the handle frees the walk).
         _cancel_quietly(handle)
-        handle.close("Walker.close")
+        handle.close(functools.partial(self._freed, callbacks))
+
+    def _freed(self, callbacks):
         self._release_graph()
-        del callbacks
+        del callbacks  # the walk is freed: nothing calls them any more
 
     def _release_graph(self):
         with self._lock:

@@ -6,6 +6,7 @@ import contextvars
 import threading
 import time
 import unittest
+import unittest.mock
 
 import libdag
 from libdag import VertexStatus
@@ -18,6 +19,36 @@ def deployment():
 
 def statuses(g, report):
     return {g.name(r.id): r.status for r in report}
+
+
+def changeable(g):
+    """Whether the graph takes a change: no walk holds it."""
+    try:
+        g.add_vertex()
+        return True
+    except libdag.BusyError:
+        return False
+
+
+def wait_for(condition, seconds=5):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+class Inline(concurrent.futures.Executor):
+    """An executor that runs each call inside submit()."""
+
+    def submit(self, fn, *args, **kwargs):
+        future = concurrent.futures.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # noqa: B902 - the future carries it
+            future.set_exception(error)
+        return future
 
 
 class HandPulledTest(unittest.TestCase):
@@ -177,6 +208,54 @@ class HandPulledTest(unittest.TestCase):
                 self.assertFalse(thread.is_alive())
         self.assertEqual(unexpected, [])
 
+    def test_a_waker_may_close_its_walker(self):
+        # Wakers run inside the call that made the change, which holds a read
+        # of the walker: a close there must not wait for that read.
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        walk = g.pull_walker()
+        walk.start()
+        closed = threading.Event()
+        walk.wake_on_change(lambda: (walk.close(), closed.set()))
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            with self.assertRaises(libdag.ClosedError):
+                walk.run_on(pool, lambda vertex: None)
+        self.assertTrue(closed.is_set())
+        self.assertTrue(wait_for(lambda: changeable(g)), "the closed walk was never freed")
+
+    def test_a_poll_racing_start_sees_the_walks_own_vertices(self):
+        # start() publishes the walk's handle; a poll that finds it must also
+        # find which walk is the main one, or its vertices look like a
+        # sub-walk's (their exceptions then missing from the report). The
+        # window is widened by slowing the step between the two.
+        g = libdag.Graph.from_dict({"a": []})
+        walk = g.pull_walker()
+        taken = []
+        real_cast = libdag.walk.ctypes.cast
+
+        def slow_cast(obj, typ):
+            time.sleep(0.2)
+            return real_cast(obj, typ)
+
+        def poll():
+            while not taken:
+                try:
+                    batch = walk.next_ready(timeout=0)
+                except libdag.StateError:
+                    continue  # not started yet
+                for vertex in batch or []:
+                    taken.append(vertex)
+                    walk.complete(vertex, ValueError("boom"))
+
+        poller = threading.Thread(target=poll, daemon=True)
+        poller.start()
+        with unittest.mock.patch.object(libdag.walk.ctypes, "cast", slow_cast):
+            walk.start()
+        poller.join(5)
+        report = walk.wait()
+        walk.close()
+        self.assertEqual([type(vertex) for vertex in taken], [int])
+        self.assertIsInstance(report[g.find("a")].exception, ValueError)
+
     def test_closing_the_walker_ends_async_for_waiting_for_a_vertex(self):
         g = libdag.Graph.from_dict({"b": ["a"]})
 
@@ -255,6 +334,67 @@ class ExecutorTest(unittest.TestCase):
         self.assertTrue(report.ok)
         self.assertEqual(tries, ["a", "a", "b"])
         self.assertEqual(report[g.find("a")].attempts, 2)
+
+
+class ClosingFromInsideTest(unittest.TestCase):
+    """A walker closed by code its own walk runs: the close must not wait for the walk's call it is inside."""
+
+    def test_a_function_run_inside_submit_may_close_its_walker(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        walk = g.pull_walker()
+        ran = []
+
+        def fn(vertex):
+            ran.append(g.name(vertex))
+            walk.close()
+
+        with self.assertRaises(libdag.ClosedError) as caught:
+            walk.run_on(Inline(), fn)
+        self.assertIsNone(caught.exception.walk_report)
+        self.assertEqual(ran, ["a"])
+        self.assertTrue(wait_for(lambda: changeable(g)), "the closed walk was never freed")
+
+    def test_an_asyncio_vertex_function_may_close_its_walker(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+
+        async def main():
+            walk = g.pull_walker()
+
+            def fn(vertex):
+                walk.close()  # before its coroutine exists: inside the driver's pass
+                return asyncio.sleep(0)
+
+            with self.assertRaises(libdag.ClosedError):
+                await walk.run_async(fn)
+
+        asyncio.run(asyncio.wait_for(main(), 10))
+        self.assertTrue(wait_for(lambda: changeable(g)), "the closed walk was never freed")
+
+    def test_an_asyncio_task_closing_its_walker_ends_run_and_the_other_tasks(self):
+        g = libdag.Graph.from_dict({"slow": [], "closer": []})
+        cancelled = []
+
+        async def main():
+            walk = g.pull_walker()
+
+            async def fn(vertex):
+                if g.name(vertex) == "closer":
+                    await asyncio.sleep(0.05)
+                    walk.close()
+                    return
+                try:
+                    await asyncio.sleep(30)
+                except asyncio.CancelledError:
+                    cancelled.append(g.name(vertex))
+                    raise
+
+            with self.assertRaises(libdag.ClosedError) as caught:
+                await walk.run_async(fn)
+            self.assertIsNone(caught.exception.walk_report)
+
+        asyncio.run(asyncio.wait_for(main(), 10))
+        self.assertEqual(cancelled, ["slow"])
+        self.assertTrue(wait_for(lambda: changeable(g)), "the closed walk was never freed")
 
 
 class AsyncioTest(unittest.TestCase):

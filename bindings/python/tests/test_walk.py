@@ -534,6 +534,38 @@ class WalkerTest(unittest.TestCase):
         self.assertTrue(walker.closed)
         g.add_vertex("free again")
 
+    def test_ctrl_c_while_close_waits_still_frees_the_walk(self):
+        # close() waits for another thread's wait() to leave the walker; a
+        # Ctrl-C there used to leave the walk unfreed and the graph walked.
+        def threads():
+            return len(os.listdir("/proc/self/task"))
+
+        g = libdag.Graph()
+        g.add_vertex("a")
+        started = threading.Event()
+        before = threads()
+
+        def callback(vertex):
+            started.set()
+            time.sleep(1.5)
+
+        walker = g.walker(callback).start()
+        self.assertTrue(started.wait(5))
+        waiter = threading.Thread(target=walker.wait, daemon=True)
+        waiter.start()
+        time.sleep(0.1)  # inside its wait
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with self.assertRaises(KeyboardInterrupt):
+            walker.close()
+        self.assertTrue(walker.closed)
+        deadline = time.monotonic() + 10
+        # Freed in the background once the callback and the wait have
+        # returned: the walk's pool threads are joined then.
+        while threads() > before:
+            self.assertLess(time.monotonic(), deadline, "the walk was never freed")
+            time.sleep(0.01)
+        g.add_vertex("after")
+
     def test_pending_vertex_cancelled(self):
         g, ids = build([("b", "a")])
         holder = {}

@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -21,7 +23,9 @@ import (
 // completes them from its own goroutines, so libdag never calls Go from a
 // thread of its own (opts.Threads does not apply). A goroutine that
 // finishes a vertex goes on with the next ready one, so a chain of vertices
-// runs on one goroutine without waking another.
+// runs on one goroutine without waking another. Vertices made ready
+// otherwise (an expanded vertex's sub-walk, a retry after its back-off, an
+// update) start within 5 ms while other vertices run.
 //
 // fn gets a context that is cancelled when ctx is, and a Vertex: its id, and
 // methods to read its name, expand it into a sub-graph, change the running
@@ -88,7 +92,7 @@ func Walk(ctx context.Context, g *Graph, fn func(ctx context.Context, v Vertex) 
 	}
 	walkCtx, stopCallbacks := context.WithCancel(ctx)
 	defer stopCallbacks()
-	r := &pullRun{root: root, graph: ptr, fn: fn, ctx: walkCtx}
+	r := &pullRun{root: root, graph: ptr, fn: fn, ctx: walkCtx, idle: make(chan struct{}, 1)}
 	r.outcomes.retries = opts.hasRetries()
 	defer r.free()
 
@@ -202,8 +206,12 @@ type pullRun struct {
 	fn    func(context.Context, Vertex) error
 	ctx   context.Context
 
-	// running counts the goroutines that hold vertices.
+	// running counts the goroutines that hold vertices; active is the
+	// same count for drive to read, and idle is signalled when it drops to
+	// zero.
 	running sync.WaitGroup
+	active  atomic.Int64
+	idle    chan struct{}
 
 	// handout lets one goroutine at a time into libdag to complete and
 	// take vertices.
@@ -233,37 +241,75 @@ type pullRun struct {
 // readyBatch is the most vertices one call takes from libdag.
 const readyBatch = C.DAGBIND_READY_BATCH
 
+// handOutPoll is how often drive looks for ready vertices while goroutines
+// hold vertices: most are taken by the goroutine whose completion made them
+// ready, but some become ready otherwise (an expanded vertex's sub-walk, a
+// retry whose back-off has passed, the dependents of a vertex whose fn
+// called runtime.Goexit, an update) and must not wait for every running fn
+// to return.
+const handOutPoll = 5 * time.Millisecond
+
 // drive hands out vertices until the walk has ended: it blocks in libdag
-// only while no goroutine holds a vertex, since otherwise the goroutine
-// finishing one takes the next.
+// while no goroutine holds a vertex, and otherwise looks every handOutPoll.
 func (r *pullRun) drive() error {
 	var ids [readyBatch]C.uint64_t
 	var walks [readyBatch]*C.dag_walker
 	for {
+		timeout := C.int(0)
+		if r.active.Load() == 0 {
+			// A broken walk cannot end: wait for nothing more.
+			if err := r.brokenErr(); err != nil {
+				return err
+			}
+			timeout = -1
+		}
 		var n C.size_t
 		var cerr *C.dag_error
-		status := C.dag_walk_next_ready(r.root, &ids[0], &walks[0], readyBatch, -1, &n, &cerr)
+		status := C.dag_walk_next_ready(r.root, &ids[0], &walks[0], readyBatch, timeout, &n, &cerr)
+		if status == C.DAG_E_TIMEOUT {
+			C.dag_error_free(cerr)
+			select {
+			case <-r.idle:
+			case <-time.After(handOutPoll):
+			}
+			continue
+		}
 		if err := check(status, cerr); err != nil {
+			r.running.Wait()
 			return err
 		}
 		if n == 0 {
-			return nil
+			r.running.Wait()
+			return r.brokenErr()
 		}
-		r.running.Add(int(n))
+		r.hold(int(n))
 		for i := 0; i < int(n); i++ {
 			go r.work(Vertex{ID: uint64(ids[i]), walk: walks[i], run: r})
 		}
-		r.running.Wait()
-		if err := r.brokenErr(); err != nil {
-			return err
+	}
+}
+
+// hold counts n more goroutines holding vertices.
+func (r *pullRun) hold(n int) {
+	r.running.Add(n)
+	r.active.Add(int64(n))
+}
+
+// release counts one goroutine holding vertices fewer.
+func (r *pullRun) release() {
+	if r.active.Add(-1) == 0 {
+		select {
+		case r.idle <- struct{}{}:
+		default:
 		}
 	}
+	r.running.Done()
 }
 
 // work runs v, then each vertex that its completion made ready, handing
 // any further ones to new goroutines.
 func (r *pullRun) work(v Vertex) {
-	defer r.running.Done()
+	defer r.release()
 	p := (*C.dagbind_puller)(C.malloc(C.sizeof_dagbind_puller))
 	defer C.free(unsafe.Pointer(p))
 	finished := false
@@ -280,7 +326,7 @@ func (r *pullRun) work(v Vertex) {
 		if n == 0 {
 			return
 		}
-		r.running.Add(n - 1)
+		r.hold(n - 1)
 		for i := 1; i < n; i++ {
 			go r.work(Vertex{ID: uint64(p.ids[i]), walk: p.walks[i], run: r})
 		}

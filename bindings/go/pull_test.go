@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	dag "libdag/bindings/go"
 )
@@ -448,5 +449,88 @@ func TestGoroutineWalkRefusals(t *testing.T) {
 	_, err = dag.Walk(context.Background(), closed, noop, dag.WalkOptions{})
 	if err != dag.ErrClosed {
 		t.Errorf("Walk(nil graph) = %v", err)
+	}
+}
+
+// A vertex made ready other than by a goroutine's own completion (an
+// expanded vertex's sub-walk, a retry after its back-off, the dependent of
+// a vertex whose fn called runtime.Goexit) runs while other vertices still
+// run: here "waiter" runs until that vertex has run, which it could not if
+// Walk handed such vertices out only once every fn had returned.
+func TestGoroutineWalkHandsOutWhatBecameReadyWhileOthersRun(t *testing.T) {
+	sub, _ := build(t, "s")
+	cases := []struct {
+		name  string
+		specs []string
+		opts  dag.WalkOptions
+		fn    func(v dag.Vertex, name string, attempt int) error
+		// whether v is the vertex the waiter waits for
+		awaited func(v dag.Vertex, name string, attempt int) bool
+	}{
+		{"expand", []string{"a", "waiter"}, dag.WalkOptions{Parallelism: 4},
+			func(v dag.Vertex, name string, attempt int) error {
+				if name == "a" && !v.Sub() {
+					return v.Expand(sub)
+				}
+				return nil
+			},
+			func(v dag.Vertex, name string, attempt int) bool { return v.Sub() }},
+		{"retry", []string{"a", "waiter"}, dag.WalkOptions{Parallelism: 4, Retries: 1, RetryDelay: 20 * time.Millisecond},
+			func(v dag.Vertex, name string, attempt int) error {
+				if name == "a" && attempt == 1 {
+					return errors.New("try again")
+				}
+				return nil
+			},
+			func(v dag.Vertex, name string, attempt int) bool { return name == "a" && attempt == 2 }},
+		{"goexit", []string{"c->a", "waiter"}, dag.WalkOptions{Parallelism: 4},
+			func(v dag.Vertex, name string, attempt int) error {
+				if name == "a" {
+					runtime.Goexit()
+				}
+				return nil
+			},
+			func(v dag.Vertex, name string, attempt int) bool { return name == "c" }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, ids := build(t, c.specs...)
+			if c.name == "goexit" {
+				c.opts.AlwaysRun = []uint64{ids["c"]}
+			}
+			ran := make(chan struct{})
+			var once sync.Once
+			var mu sync.Mutex
+			attempts := map[string]int{}
+			report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+				name, err := v.Name()
+				if err != nil {
+					return err
+				}
+				mu.Lock()
+				attempts[name]++
+				attempt := attempts[name]
+				mu.Unlock()
+				if name == "waiter" && !v.Sub() {
+					select {
+					case <-ran:
+						return nil
+					case <-time.After(10 * time.Second):
+						return errors.New("the awaited vertex did not run while this one ran")
+					}
+				}
+				if c.awaited(v, name, attempt) {
+					once.Do(func() { close(ran) })
+				}
+				return c.fn(v, name, attempt)
+			}, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// On its first attempt: a timed-out wait is not hidden by a retry.
+			if r, _ := report.Result(ids["waiter"]); r.Status != dag.VertexOK || r.Attempts != 1 {
+				t.Errorf("waiter: %+v", r)
+			}
+		})
 	}
 }

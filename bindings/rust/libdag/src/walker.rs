@@ -24,6 +24,9 @@ use crate::report::WalkReport;
 use crate::update::WalkUpdate;
 use crate::walk::{finish, run_vertex, shared_error, Failures, WalkingFlag};
 
+/// The most vertices one [`Walker::next_ready_many`] call takes.
+const NEXT_READY_MANY_MAX: usize = 1 << 16;
+
 /// What a walk and every handle on it share; frees the walk when the last
 /// of them goes.
 struct WalkState {
@@ -651,15 +654,19 @@ impl Walker<'_> {
     }
 
     /// Pull mode: takes up to `max` ready vertices at once (fewer calls into
-    /// libdag per vertex than [`next_ready`](Walker::next_ready)), waiting
-    /// up to `timeout` while none is ready. Empty when the walk has ended.
-    /// Each vertex taken holds a parallelism slot until completed.
+    /// libdag per vertex than [`next_ready`](Walker::next_ready); at most
+    /// 65,536 a call, whatever `max`), waiting up to `timeout` while none is
+    /// ready. Empty when the walk has ended. Each vertex taken holds a
+    /// parallelism slot until completed.
     ///
     /// # Errors
     /// As [`next_ready`](Walker::next_ready);
     /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) for `max`
     /// 0.
     pub fn next_ready_many(&self, max: usize, timeout: Option<Duration>) -> Result<Vec<Pending>> {
+        // The room is allocated for each call: `usize::MAX` means "all of
+        // them", not a buffer that large.
+        let max = max.min(NEXT_READY_MANY_MAX);
         let mut vertices = vec![0u64; max];
         let mut walks = vec![ptr::null_mut(); max];
         let mut count = 0usize;

@@ -219,6 +219,14 @@ fn ready_vertices_taken_many_at_a_time() {
     let first = walker.next_ready_many(10, None).unwrap();
     assert_eq!(first.len(), 4);
     assert!(first.iter().all(|p| layers[0].contains(&p.id())));
+    // "All that are ready" is no buffer of usize::MAX entries.
+    assert_eq!(
+        walker
+            .next_ready_many(usize::MAX, Some(Duration::ZERO))
+            .unwrap_err()
+            .status(),
+        Status::Timeout
+    );
     let err = walker.next_ready_many(0, None).unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
     assert!(

@@ -68,7 +68,10 @@ fn walk_options_have_the_library_size_and_defaults() {
     assert!(opts.thread_start.is_none() && opts.thread_exit.is_none());
     assert!(opts.pool_names.is_null() && opts.pool_need_vertices.is_null());
     assert_eq!((opts.pool_count, opts.pool_need_count), (0, 0));
-    assert_eq!((opts.retries, opts.retry_delay_ms, opts.retry_doubling), (0, 0, 0));
+    assert_eq!(
+        (opts.retries, opts.retry_delay_ms, opts.retry_doubling),
+        (0, 0, 0)
+    );
     assert_eq!((opts.priority, opts.weight_count), (DAG_PRIORITY_NONE, 0));
 }
 

@@ -18,7 +18,10 @@ impl std::fmt::Display for Failure {
 impl std::error::Error for Failure {}
 
 fn vertices(g: &mut Graph, names: &[&str]) -> Vec<VertexId> {
-    names.iter().map(|n| g.add_vertex(Some(n)).unwrap()).collect()
+    names
+        .iter()
+        .map(|n| g.add_vertex(Some(n)).unwrap())
+        .collect()
 }
 
 #[test]
@@ -93,14 +96,20 @@ fn a_pull_walk_hands_out_only_what_the_pool_allows() {
         .need(ids[1], "one");
     let walker = g.begin_walk(&options).unwrap();
     let now = Some(Duration::ZERO);
-    let first = walker.next_ready(now).unwrap().expect("one vertex is ready");
+    let first = walker
+        .next_ready(now)
+        .unwrap()
+        .expect("one vertex is ready");
     assert_eq!(
         walker.next_ready(now).unwrap_err().status(),
         Status::Timeout,
         "the other needs the pool's only slot"
     );
     first.complete(Ok::<(), Failure>(())).unwrap();
-    let second = walker.next_ready(now).unwrap().expect("the pool's slot is free again");
+    let second = walker
+        .next_ready(now)
+        .unwrap()
+        .expect("the pool's slot is free again");
     second.complete(Ok::<(), Failure>(())).unwrap();
     assert!(walker.wait().unwrap().ok());
 }
@@ -187,7 +196,10 @@ fn per_vertex_retries_then_dependents_are_skipped() {
         })
         .unwrap();
     assert_eq!(report.status(ids[0]), Some(VertexStatus::Failed));
-    assert_eq!(report.attempt_messages(ids[0]).unwrap(), vec!["down", "down"]);
+    assert_eq!(
+        report.attempt_messages(ids[0]).unwrap(),
+        vec!["down", "down"]
+    );
     assert_eq!(report.attempts(ids[2]), Some(1));
     assert_eq!(report.status(ids[1]), Some(VertexStatus::UpstreamFailed));
     assert_eq!(report.attempts(ids[1]), Some(0));

@@ -99,6 +99,13 @@ def _wake(loop, loop_thread, changed):
         loop.call_soon_threadsafe(_resolve, changed)
 
 
+def _step_soon(loop, driver):
+    try:
+        loop.call_soon_threadsafe(driver.step)
+    except RuntimeError:
+        pass  # the loop has closed: the run is over
+
+
 def _resolve(changed):
     if not changed.done():
         changed.set_result(None)
@@ -115,14 +122,18 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
     is cancelled, the tasks still running are cancelled and awaited (their
     vertices fail with the CancelledError), and the exception is re-raised
     with the walk's report as its ``walk_report`` attribute. When the walker
-    is closed meanwhile (by a task or another thread), this learns it as
-    the next task ends: the tasks still running are cancelled and awaited
-    the same way and ClosedError is raised, its ``walk_report`` None (a
-    closed walk has no report to read).
+    is closed meanwhile (by a task or another thread), the tasks still
+    running are cancelled and awaited the same way and ClosedError is
+    raised, its ``walk_report`` None (a closed walk has no report to read).
     """
     if not walker.started:
         walker.start()
-    driver = _Driver(walker, fn, asyncio.get_running_loop())
+    loop = asyncio.get_running_loop()
+    driver = _Driver(walker, fn, loop)
+    # A close from anywhere ends the walk's pass at once (the pass finds the
+    # walker closed), not when the next task ends.
+    on_close = functools.partial(_step_soon, loop, driver)
+    walker._on_close(on_close)
     try:
         driver.schedule()
         await driver.ended
@@ -130,6 +141,8 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
         driver.stopping = True
         stop.walk_report = await _stop(walker, ReadyVertices(walker), driver)
         raise
+    finally:
+        walker._forget_close_hook(on_close)
     # The walk has ended: every vertex is complete, every task has finished.
     return walker.wait()
 

@@ -57,6 +57,7 @@ class PullWalker(Walker):
         # last look found none need not look again until it moves.
         self.changes = 0
         self._polls = threading.local()  # each thread's PullCalls for next_ready(timeout=0)
+        self._close_hooks = []  # called once close() has freed or handed off the walk (asyncio runs)
 
     def next_ready(self, limit: int = 256, timeout: Optional[float] = None) -> Optional[List[int]]:
         """Takes up to `limit` ready vertices, waiting up to `timeout` seconds while none is ready.
@@ -171,6 +172,20 @@ class PullWalker(Walker):
         """
         super().close()
         self._changed()  # wakes the asynchronous iterators, whose next look finds the walker closed
+        with self._wake_lock:
+            hooks, self._close_hooks = self._close_hooks, []
+        for hook in hooks:
+            hook()
+
+    def _on_close(self, hook):
+        """Calls `hook()` once close() has run (an asyncio run ends at once, not when a task ends)."""
+        with self._wake_lock:
+            self._close_hooks.append(hook)
+
+    def _forget_close_hook(self, hook):
+        with self._wake_lock:
+            if hook in self._close_hooks:
+                self._close_hooks.remove(hook)
 
     def run_on(self, executor: concurrent.futures.Executor, fn: Callable[[int], object]) -> WalkReport:
         """Runs ``fn(vertex)`` for each vertex on `executor` and returns the :class:`WalkReport`.

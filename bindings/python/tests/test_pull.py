@@ -397,6 +397,26 @@ class ClosingFromInsideTest(unittest.TestCase):
         self.assertTrue(wait_for(lambda: changeable(g)), "the closed walk was never freed")
 
 
+    def test_closing_an_asyncio_walk_from_another_thread_ends_it_at_once(self):
+        g = libdag.Graph.from_dict({"slow": []})
+        started = threading.Event()
+
+        async def main():
+            walk = g.pull_walker()
+
+            async def fn(vertex):
+                started.set()
+                await asyncio.sleep(30)
+
+            threading.Thread(target=lambda: (started.wait(5), walk.close()), daemon=True).start()
+            began = time.monotonic()
+            with self.assertRaises(libdag.ClosedError):
+                await walk.run_async(fn)
+            return time.monotonic() - began
+
+        self.assertLess(asyncio.run(asyncio.wait_for(main(), 20)), 5)
+
+
 class AsyncioTest(unittest.TestCase):
     def test_a_retry_after_a_delay_with_nothing_else_running(self):
         g = libdag.Graph.from_dict({"b": ["a"]})

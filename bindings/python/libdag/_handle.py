@@ -47,8 +47,13 @@ class Handle:
         self._kind = kind  # "graph" or "walker", for messages
         # Every call enters the condition's lock directly: a Condition's own
         # __enter__ and notify_all are Python code, and a read is made for
-        # every call (a third of what a pull walk's look costs from Python).
-        self._lock = threading.Lock()
+        # every call. Reentrant: the garbage collector may run a finaliser
+        # (a dropped Walker ending its walk of this graph) inside a section
+        # under this lock on the same thread; and a Condition over an RLock
+        # takes it back after a wait in one C call that Ctrl-C cannot cut in
+        # two (over a Lock, an interrupt there left it released, and the
+        # section's exit then released another thread's hold).
+        self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         self._waiting = 0  # threads in _wait(): nobody to notify while 0
         self._readers = 0
@@ -186,6 +191,13 @@ class Handle:
                 _native.E_BUSY,
                 f"{who}: called from inside a read of the same {self._kind} "
                 "(a traversal visitor or predicate); it cannot be changed or walked from there",
+            )
+        if self._writer == me:
+            # It would wait for itself.
+            raise BusyError(
+                _native.E_BUSY,
+                f"{who}: called from inside a change of the same {self._kind} "
+                "(a build's prune predicate or observer); it cannot be changed or walked from there",
             )
 
 

@@ -1,5 +1,6 @@
 """Builder: Terraform-like declarations through the built-in steps, Python steps, the observer and errors."""
 
+import threading
 import unittest
 
 import libdag
@@ -13,7 +14,60 @@ def named_edges(graph):
 AWS = 'provider["registry.terraform.io/hashicorp/aws"]'
 
 
+def within(test, seconds, fn):
+    """Runs fn on a thread of its own; fails the test if it has not returned in time (it waited for itself)."""
+    outcome = []
+
+    def run():
+        try:
+            outcome.append(("returned", fn()))
+        except BaseException as error:  # noqa: B902 - handed to the test
+            outcome.append(("raised", error))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    test.assertFalse(thread.is_alive(), "it never returned")
+    return outcome[0]
+
+
 class BuilderTest(unittest.TestCase):
+    def test_the_prune_predicate_and_the_observer_cannot_change_or_walk_the_graph(self):
+        # The build holds the graph's write gate while they run: a change,
+        # a walk or another build from there must be refused, not wait for
+        # the build.
+        attempts = {
+            "change": lambda g, b: g.add_vertex(),
+            "walk": lambda g, b: g.walk(lambda vertex: None),
+            "build": lambda g, b: b.build(validate=False),
+        }
+        for where in ("predicate", "observer"):
+            for what, attempt in attempts.items():
+                with self.subTest(where=where, what=what):
+                    g = libdag.Graph()
+                    g.add_vertex("a")
+                    b = Builder(g)
+                    refused = []
+
+                    def call(*_, g=g, b=b, attempt=attempt, refused=refused):
+                        try:
+                            attempt(g, b)
+                        except libdag.BusyError as error:
+                            refused.append(error.message)
+                        return False
+
+                    if where == "predicate":
+                        b.add_prune(call)
+                        result = within(self, 10, lambda b=b: b.build(validate=False))
+                    else:
+                        b.add_root()
+                        result = within(self, 10, lambda b=b, call=call: b.build(validate=False, observer=call))
+                    self.assertEqual(result[0], "returned", result)
+                    self.assertEqual(len(refused), 1, refused)
+                    self.assertIn("called from inside a change of the same graph", refused[0])
+                    g.add_vertex("the build is over")
+
+
     def test_references_providers_root_and_reduction(self):
         with libdag.Graph() as g, Builder(g) as b:
             vpc = g.add_vertex("aws_vpc.main")

@@ -566,6 +566,25 @@ class WalkerTest(unittest.TestCase):
             time.sleep(0.01)
         g.add_vertex("after")
 
+    def test_a_walker_finalised_inside_the_graphs_gate_ends_its_walk(self):
+        # The garbage collector may run a dropped Walker's finaliser on a
+        # thread that is inside a section under the graph's gate lock (an
+        # allocation there); ending the walk of that graph from there must
+        # not wait for the lock its own thread holds.
+        g = libdag.Graph()
+        g.add_vertex("a")
+        walker = g.walker(lambda vertex: None).start()
+
+        def finalise_inside_the_gate():
+            with g._handle._lock:
+                walker.close()
+
+        thread = threading.Thread(target=finalise_inside_the_gate, daemon=True)
+        thread.start()
+        thread.join(10)
+        self.assertFalse(thread.is_alive(), "closing the walker waited for its own thread's lock")
+        g.add_vertex("the walk is over")
+
     def test_pending_vertex_cancelled(self):
         g, ids = build([("b", "a")])
         holder = {}

@@ -8,6 +8,8 @@ unchanged, once the C call has returned.
 """
 
 import enum
+import signal
+import threading
 from ctypes import byref
 
 from . import _native
@@ -29,6 +31,34 @@ class Visit(enum.IntEnum):
     STOP = 2
 
 
+def _calling_back(trampoline, run):
+    """Runs `run()` (a C call that calls `trampoline` back), Ctrl-C included.
+
+    A KeyboardInterrupt lands at the next bytecode the main thread runs, which
+    during these calls is most often the first line of a trampoline, before
+    its ``try``: ctypes then prints and swallows it, and the C call goes on
+    as if the callback had answered 0 (continue, or no match), the vertex
+    unrecorded. So on the main thread, while Python's own handler is the one
+    installed, Ctrl-C only marks the trampoline, whose next call stops the C
+    call, and is raised once it has returned.
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        return run()
+
+    def mark(_signum, _frame):
+        trampoline.interrupted = True
+
+    signal.signal(signal.SIGINT, mark)
+    try:
+        result = run()
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if trampoline.interrupted:
+        raise KeyboardInterrupt
+    return result
+
+
 class _Visitor:
     """Calls a Python visitor from dag_traverse() and records what was visited."""
 
@@ -37,10 +67,11 @@ class _Visitor:
         self.who = who
         self.visited = []
         self.error = None
+        self.interrupted = False  # Ctrl-C: see _calling_back()
         self.c_fn = _native.VISIT_FN(self._call)
 
     def _call(self, vertex, depth, _user_data):
-        if self.error is not None:
+        if self.error is not None or self.interrupted:
             return Visit.STOP
         self.visited.append((vertex, depth))
         if self.visitor is None:
@@ -64,7 +95,7 @@ def traverse(ptr, start, flags, visitor, who):
     """Runs dag_traverse(); returns [(id, depth), ...] in visiting order."""
     ids, count = start
     trampoline = _Visitor(visitor, who)
-    call(lib.dag_traverse, ptr, ids, count, flags, trampoline.c_fn, None, who=who)
+    _calling_back(trampoline, lambda: call(lib.dag_traverse, ptr, ids, count, flags, trampoline.c_fn, None, who=who))
     if trampoline.error is not None:
         error, trampoline.error = trampoline.error, None  # no cycle through the traceback
         raise error
@@ -100,9 +131,12 @@ class _Searcher:
         # or None for a Search-returning callback.
         self.answers = answers
         self.error = None
+        self.interrupted = False  # Ctrl-C: see _calling_back()
         self.c_fn = _native.SEARCH_FN(self._call)
 
     def _call(self, vertex, _user_data):
+        if self.interrupted:
+            return Search.ABORT
         try:
             answer = self.callback(vertex)
             if self.answers is not None:
@@ -130,8 +164,11 @@ def search(ptr, start, flags, callback, who, answers=None):
     ids, count = start
     trampoline = _Searcher(callback, who, answers)
     try:
-        result = ids_result(lib.dag_search, ptr, ids, count, flags, trampoline.c_fn, None, who=who)
+        result = _calling_back(
+            trampoline, lambda: ids_result(lib.dag_search, ptr, ids, count, flags, trampoline.c_fn, None, who=who))
     except BaseException:
+        if trampoline.interrupted:
+            raise KeyboardInterrupt from None  # the search aborted for it
         if trampoline.error is not None:
             # The callback's own exception explains best (the library only
             # says it was aborted).

@@ -9,6 +9,8 @@ import threading
 import time
 import unittest
 
+import libdag
+
 # Runs a walk of 40 slow vertices, 4 at a time, as a callback walk, on a
 # thread pool of two (so that two submitted vertices wait in its queue) or on
 # asyncio; says "started" once the fifth vertex runs, then, on
@@ -133,3 +135,32 @@ class CtrlCTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CtrlCInTraversalTest(unittest.TestCase):
+    """Ctrl-C while a traversal or search calls Python back: raised, never swallowed by ctypes."""
+
+    def check(self, run):
+        g = libdag.Graph()
+        ids = g.add_vertices([None] * 300000)
+        g.connect_many(zip(ids[:-1], ids[1:]))
+
+        def busy(*_):
+            sum(range(200))  # a little Python work a vertex: most signals land between two callbacks
+
+        timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                run(g, ids[0], busy)
+        finally:
+            timer.cancel()
+        self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+        self.assertEqual(len(g.traverse(ids[0], busy)), 300000)  # and the next one runs whole
+
+    def test_traverse(self):
+        self.check(lambda g, start, busy: g.traverse(start, busy))
+
+    def test_search(self):
+        self.check(lambda g, start, busy: g.search(start, busy))
+

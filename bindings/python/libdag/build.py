@@ -283,6 +283,8 @@ class Builder(Closeable):
             if callbacks.error is not None:
                 error, callbacks.error = callbacks.error, None
                 raise error
+            if self._ptr is None:
+                return []  # closed by one of its own steps: freed as the build returned
             return self.warnings()
 
     def warnings(self) -> List[str]:

@@ -32,6 +32,16 @@ def within(test, seconds, fn):
 
 
 class BuilderTest(unittest.TestCase):
+    def test_a_builder_closed_by_its_own_step_finishes_the_build(self):
+        g = libdag.Graph()
+        g.add_vertex("a")
+        b = Builder(g)
+        b.add_step("close", lambda graph: b.close())
+        b.add_root()
+        self.assertEqual(b.build(validate=False), [])
+        with self.assertRaises(libdag.ClosedError):
+            b.build()
+
     def test_the_prune_predicate_and_the_observer_cannot_change_or_walk_the_graph(self):
         # The build holds the graph's write gate while they run: a change,
         # a walk or another build from there must be refused, not wait for

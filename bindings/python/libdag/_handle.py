@@ -73,7 +73,9 @@ class Handle:
         """A context manager for a read: ``with handle.read("Graph.name") as ptr``."""
         return _Read(self, who)
 
-    def _begin_read(self, who, me):
+    def enter(self, who):
+        """Begins a read and returns the pointer; pair with leave() (read() does both)."""
+        me = _get_ident()
         with self._lock:
             if self._ptr is None or self._writers_waiting or (self._writer is not None and self._writer != me):
                 while True:
@@ -88,7 +90,9 @@ class Handle:
             reading[me] = reading.get(me, 0) + 1
             return self._ptr
 
-    def _end_read(self, me):
+    def leave(self):
+        """Ends a read begun with enter() on this thread."""
+        me = _get_ident()
         with self._lock:
             self._readers -= 1
             reading = self._reading
@@ -202,18 +206,19 @@ class Handle:
 
 
 class _Read:
-    __slots__ = ("_handle", "_who", "_me")
+    """``with handle.read(who) as ptr``, for both kinds of handle."""
+
+    __slots__ = ("_handle", "_who")
 
     def __init__(self, handle, who):
         self._handle = handle
         self._who = who
 
     def __enter__(self):
-        self._me = me = _get_ident()
-        return self._handle._begin_read(self._who, me)
+        return self._handle.enter(self._who)
 
     def __exit__(self, *exc):
-        self._handle._end_read(self._me)
+        self._handle.leave()
         return False
 
 
@@ -259,7 +264,7 @@ class WalkerHandle:
 
     def read(self, who):
         """A context manager for a read: ``with handle.read("Walker.cancel") as ptr``."""
-        return _WalkerRead(self, who)
+        return _Read(self, who)
 
     def enter(self, who):
         """Begins a read and returns the pointer; pair with leave() (read() does both)."""
@@ -317,18 +322,3 @@ class WalkerHandle:
         self._free(ptr)
         if after is not None:
             after()
-
-
-class _WalkerRead:
-    __slots__ = ("_handle", "_who")
-
-    def __init__(self, handle, who):
-        self._handle = handle
-        self._who = who
-
-    def __enter__(self):
-        return self._handle.enter(self._who)
-
-    def __exit__(self, *exc):
-        self._handle.leave()
-        return False

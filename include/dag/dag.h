@@ -1287,6 +1287,11 @@ DAG_API dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, d
  * Example: with a->b and b->c (a depends on b, b on c): a, b, c. With no
  * edges at all between a, b and c: a, b, c (name order).
  *
+ * Cost: O(V + E) the first time; the order is then kept with the graph (8
+ * bytes a vertex, until the graph or a name changes) and a call on the
+ * unchanged graph copies it, O(V). Any thread; calls on one graph may run
+ * at once (a second caller waits for the first computation, then shares it).
+ *
  * @param g    the graph.
  * @param out  receives every live id (free with dag_ids_free()).
  * @param err  NULL, or receives the error on failure (see dag_error).
@@ -1307,6 +1312,9 @@ DAG_API dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_
  * among the vertices free first in this direction.
  *
  * Example: with a->b and b->c: c, b, a.
+ *
+ * Cost and threads as dag_topological_order(); each direction is kept on
+ * its own.
  *
  * @param g    the graph.
  * @param out  receives every live id (free with dag_ids_free()).

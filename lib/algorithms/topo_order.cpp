@@ -46,7 +46,7 @@ struct EmitIndices {
 
 // `ids` is null where an id is its index plus one (Snapshot::id_table).
 struct EmitIds {
-    std::vector<VertexId> &out;
+    HugeVector<VertexId> &out;
     const VertexId *ids;
     void prefetch(Index v) const {
         if (ids) __builtin_prefetch(ids + v);
@@ -121,28 +121,36 @@ Index kahn_by_rank(const RankedRows &r, TopoDirection direction, const Emit &emi
     return kahn(n, row_offsets, row, wait_offsets, SlotKeys{}, emit);
 }
 
-std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
-    const SharedSnapshot s = shared_snapshot(g);
-    const std::shared_ptr<const NameRanks> ranks = g.has_names() ? name_ranks(g, *s) : nullptr;
-    std::vector<VertexId> out;
-    out.reserve(s->size());
+// Kahn's pass over `s` in `direction`; throws Errc::cycle for a cyclic graph.
+HugeVector<VertexId> compute_order(const Graph &g, const Snapshot &s, const NameRanks *ranks, TopoDirection direction) {
+    HugeVector<VertexId> out;
+    out.reserve(s.size());
     Index emitted = 0;
     if (ranks && !ranks->identity) {
         const bool down = direction == TopoDirection::dependents_first;
-        const RankedRows &rows = ranks->rows(*s, down ? Neighbours::dependencies : Neighbours::dependents);
+        const RankedRows rows = ranked_rows(*ranks, s, down ? Neighbours::dependencies : Neighbours::dependents);
         emitted = kahn_by_rank(rows, direction, EmitIds{out, rows.ids.data()});
     } else {
         // Unnamed, or named in dense order: a vertex's dense index is its rank.
-        emitted = kahn_ranked(*s, nullptr, direction, EmitIds{out, s->id_table()});
+        emitted = kahn_ranked(s, nullptr, direction, EmitIds{out, s.id_table()});
     }
     // Kahn's pass stops short of every vertex on or behind a cycle.
-    if (emitted != s->size()) require_acyclic(g, *s);
+    if (emitted != s.size()) require_acyclic(g, s);
+    return out;
+}
+
+std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
+    const SharedSnapshot s = shared_snapshot(g);
+    const std::shared_ptr<const NameRanks> ranks = g.has_names() ? name_ranks(g, *s) : nullptr;
+    const KeptOrders &kept = ranks ? ranks->orders : s->kept_orders();
+    const HugeVector<VertexId> &ids = kept.get(direction == TopoDirection::dependencies_first,
+                                               [&] { return compute_order(g, *s, ranks.get(), direction); });
     share_if_acyclic(g, s, true);
     // name_ranks() keeps ranks only with the graph's cached snapshot, which
     // a fresh one became just now: kept here, or the next order would rank
-    // and renumber again.
+    // and compute again.
     if (ranks && !s.cached) g.keep_ranks(s.snapshot.get(), ranks);
-    return out;
+    return std::vector<VertexId>(ids.begin(), ids.end());
 }
 
 }  // namespace

@@ -23,8 +23,9 @@ enum class TopoDirection {
 // O(V + E) plus a few word operations per vertex for the tie-break.
 std::vector<Snapshot::Index> topological_indices(const Snapshot &s, const NameRanks *ranks, TopoDirection direction);
 
-// Through the graph's shared snapshot (shared_snapshot.hpp): an order of an
-// unchanged graph after the first costs the algorithm alone. Throws
+// Through the graph's shared snapshot (shared_snapshot.hpp), and kept once
+// computed (kept_orders.hpp): an order of an unchanged graph after the first
+// is a copy. Throws
 // Errc::cycle (with the validation text of every cycle) for a cyclic graph,
 // including one with a self reference.
 std::vector<VertexId> topological_order(const Graph &g);

@@ -61,20 +61,17 @@ void renumber_row(const NameRanks &r, const HugeVector<Index> &offsets, const Hu
 
 }  // namespace
 
-const RankedRows &NameRanks::rows(const Snapshot &s, Neighbours lists) const {
-    std::call_once(offsets_built_, [&] {
-        renumber_offsets(*this, s.out_offsets, rows_.out_offsets);
-        renumber_offsets(*this, s.in_offsets, rows_.in_offsets);
-        rows_.ids.resize(by_rank.size());
-        for (std::size_t k = 0; k < by_rank.size(); ++k) rows_.ids[k] = s.id_of(by_rank[k]);
-    });
+RankedRows ranked_rows(const NameRanks &r, const Snapshot &s, Neighbours lists) {
+    RankedRows rows;
+    renumber_offsets(r, s.out_offsets, rows.out_offsets);
+    renumber_offsets(r, s.in_offsets, rows.in_offsets);
+    rows.ids.resize(r.by_rank.size());
+    for (std::size_t k = 0; k < r.by_rank.size(); ++k) rows.ids[k] = s.id_of(r.by_rank[k]);
     if (lists == Neighbours::dependencies)
-        std::call_once(dependencies_built_,
-                       [&] { renumber_row(*this, s.out_offsets, s.out_targets, rows_.out_offsets, rows_.out_targets); });
+        renumber_row(r, s.out_offsets, s.out_targets, rows.out_offsets, rows.out_targets);
     else
-        std::call_once(dependents_built_,
-                       [&] { renumber_row(*this, s.in_offsets, s.in_sources, rows_.in_offsets, rows_.in_sources); });
-    return rows_;
+        renumber_row(r, s.in_offsets, s.in_sources, rows.in_offsets, rows.in_sources);
+    return rows;
 }
 
 std::shared_ptr<const NameRanks> name_ranks(const Graph &g, const Snapshot &s) {

@@ -9,25 +9,26 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "graph/graph.hpp"
 #include "graph/huge_pages.hpp"
+#include "graph/kept_orders.hpp"
 #include "graph/snapshot.hpp"
 
 namespace dag {
 
 // The snapshot's rows renumbered by rank: row k belongs to the vertex of
-// rank k and lists its neighbours by rank. The orders take the smallest free
-// rank again and again and read its row: here a rank is its own queue key
+// rank k and lists its neighbours by rank. An order takes the smallest free
+// rank again and again and reads its row: here a rank is its own queue key
 // and row number, so the pass reads no rank table on the way (a miss per
 // neighbour on a large graph). Where the names follow the graph's shape
 // (a chain named in order, say) the rows are also read in sequence; where
 // they do not, the pops jump about the rows (bench/README.md, "The second
-// order of a named graph").
+// order of a named graph"). Made for an order's first computation and
+// dropped after it: the order itself is what is kept.
 struct RankedRows {
     HugeVector<Snapshot::Index> out_offsets, out_targets;  // dependencies
     HugeVector<Snapshot::Index> in_offsets, in_sources;    // dependents
@@ -50,20 +51,15 @@ struct NameRanks {
     // the snapshot's own rows are already in rank order and need no
     // renumbering.
     bool identity = false;
-
-    // The rows of `s`, the snapshot these ranks are for, that an order
-    // reading `lists` needs: both directions' offsets (what a vertex waits
-    // for is counted in the other direction), the ids, and the `lists`
-    // neighbours, renumbered by the first caller that needs each (any
-    // thread) and then kept. The other lists stay empty until an order
-    // asks for them: 4 bytes an edge that a graph only ever ordered one way
-    // (as `dag order` and most hosts do) never keeps.
-    const RankedRows &rows(const Snapshot &s, Neighbours lists) const;
-
-private:
-    mutable std::once_flag offsets_built_, dependencies_built_, dependents_built_;
-    mutable RankedRows rows_;
+    // The orders of the graph while these ranks are its ranks.
+    KeptOrders orders;
 };
+
+// The rows of `s`, the snapshot `r` is for, that an order reading `lists`
+// needs: both directions' offsets (what a vertex waits for is counted in
+// the other direction), the ids, and the `lists` neighbours; the other
+// lists stay empty. O(V + E).
+RankedRows ranked_rows(const NameRanks &r, const Snapshot &s, Neighbours lists);
 
 // The ranks for snapshot `s` of `g`: cached while `s` is g's cached snapshot
 // and no name changed; otherwise O(V) plus the name order's upkeep

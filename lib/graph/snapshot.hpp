@@ -9,10 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "graph/graph.hpp"
 #include "graph/huge_pages.hpp"
+#include "graph/kept_orders.hpp"
 
 namespace dag {
 
@@ -46,6 +48,10 @@ struct Snapshot {
     Index out_degree(Index v) const noexcept { return out_offsets[v + 1] - out_offsets[v]; }
     Index in_degree(Index v) const noexcept { return in_offsets[v + 1] - in_offsets[v]; }
 
+    // The orders of this topology when the graph has no names (a named
+    // graph keeps its orders with its name ranks, name_order.hpp).
+    const KeptOrders &kept_orders() const noexcept { return *orders_; }
+
 private:
     friend Snapshot freeze(const Graph &g);
     // A graph that never lost a vertex numbers its vertices densely
@@ -55,6 +61,7 @@ private:
     HugeVector<Index> dense_;   // graph index (id - 1) -> dense index, or npos
     std::size_t count_ = 0;
     std::size_t bound_ = 0;
+    std::unique_ptr<KeptOrders> orders_ = std::make_unique<KeptOrders>();
 };
 
 // Builds the snapshot in O(V + E), in one pass over the vertex records.

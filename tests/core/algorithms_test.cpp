@@ -164,6 +164,48 @@ TEST(TopologicalOrder, TheFirstOrderKeepsItsNameRanksForTheNext) {
     }
 }
 
+// What an order keeps, asked for with a computation that must not run.
+std::vector<VertexId> kept_order(const KeptOrders &kept, bool dependencies_first) {
+    const HugeVector<VertexId> &ids = kept.get(dependencies_first, [] {
+        ADD_FAILURE() << "the order was not kept";
+        return HugeVector<VertexId>{};
+    });
+    return {ids.begin(), ids.end()};
+}
+
+// An order of an unchanged graph is kept and copied; each change that can
+// alter it (an edge, a rename, the last name gone) gives a fresh one.
+TEST(TopologicalOrder, AnOrderIsKeptUntilTheGraphOrANameChanges) {
+    Graph g = named({"c", "a", "b"});
+    g.connect(1, 2);
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 3, 1}));
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{3, 1, 2}));
+    std::shared_ptr<const Snapshot> s = g.cached_snapshot();
+    ASSERT_NE(s, nullptr);
+    const std::shared_ptr<const NameRanks> ranks = g.cached_ranks(s.get());
+    ASSERT_NE(ranks, nullptr);
+    EXPECT_EQ(kept_order(ranks->orders, true), (std::vector<VertexId>{2, 3, 1}));
+    EXPECT_EQ(kept_order(ranks->orders, false), (std::vector<VertexId>{3, 1, 2}));
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 3, 1}));
+
+    g.set_name(3, "0");  // now the smallest name
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{3, 2, 1}));
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{3, 1, 2}));
+
+    g.connect(2, 3);
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{3, 2, 1}));
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{1, 2, 3}));
+
+    for (VertexId v : {1, 2, 3}) g.set_name(v, std::nullopt);
+    g.disconnect(2, 3);
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 1, 3}));
+    s = g.cached_snapshot();
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(kept_order(s->kept_orders(), true), (std::vector<VertexId>{2, 1, 3}));
+    g.set_name(1, "z");  // unnamed vertices first, by id
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 3, 1}));
+}
+
 TEST(TopologicalOrder, EmptyGraphGivesEmptyOrder) {
     Graph g;
     EXPECT_TRUE(topological_order(g).empty());

@@ -189,7 +189,7 @@ dag_status dag_topological_order(const dag_graph *g, dag_ids **out, dag_error **
     return guard(__func__, err, [&] {
         const GraphRead reading(g, "g");
         require(out, "out");
-        *out = dag::capi::make_ids(dag::topological_order(g->graph));
+        *out = dag::capi::copy_ids(*dag::kept_order(g->graph, dag::TopoDirection::dependents_first));
     });
 }
 
@@ -197,7 +197,7 @@ dag_status dag_reverse_topological_order(const dag_graph *g, dag_ids **out, dag_
     return guard(__func__, err, [&] {
         const GraphRead reading(g, "g");
         require(out, "out");
-        *out = dag::capi::make_ids(dag::reverse_topological_order(g->graph));
+        *out = dag::capi::copy_ids(*dag::kept_order(g->graph, dag::TopoDirection::dependencies_first));
     });
 }
 

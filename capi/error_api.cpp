@@ -41,7 +41,9 @@ dag_status fail(dag_error **err, dag_status status, const char *fn, const char *
     return status;
 }
 
-dag_ids *make_ids(std::vector<std::uint64_t> &&values) { return new dag_ids{std::move(values)}; }
+dag_ids *make_ids(std::vector<std::uint64_t> &&values) { return new dag_ids{std::move(values), {}}; }
+
+dag_ids *copy_ids(const HugeVector<std::uint64_t> &values) { return new dag_ids{{}, values}; }
 
 char *make_string(const std::string &s) {
     char *out = static_cast<char *>(std::malloc(s.size() + 1));
@@ -93,11 +95,9 @@ void dag_error_free(dag_error *err) {
     if (!dag::capi::is_static_error(err)) delete err;
 }
 
-size_t dag_ids_count(const dag_ids *ids) { return ids ? ids->values.size() : 0; }
+size_t dag_ids_count(const dag_ids *ids) { return ids ? ids->size() : 0; }
 
-const uint64_t *dag_ids_data(const dag_ids *ids) {
-    return ids && !ids->values.empty() ? ids->values.data() : nullptr;
-}
+const uint64_t *dag_ids_data(const dag_ids *ids) { return ids && ids->size() != 0 ? ids->data() : nullptr; }
 
 void dag_ids_free(dag_ids *ids) { delete ids; }
 

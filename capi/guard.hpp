@@ -86,6 +86,8 @@ dag_status guard(const char *fn, dag_error **err, F &&body) noexcept {
 
 // Moves a vector into a new owned dag_ids.
 dag_ids *make_ids(std::vector<std::uint64_t> &&values);
+// Copies an array the library keeps into a new owned dag_ids.
+dag_ids *copy_ids(const HugeVector<std::uint64_t> &values);
 
 // Copies a string into memory released by dag_string_free().
 char *make_string(const std::string &s);

@@ -139,7 +139,9 @@ HugeVector<VertexId> compute_order(const Graph &g, const Snapshot &s, const Name
     return out;
 }
 
-std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
+}  // namespace
+
+std::shared_ptr<const HugeVector<VertexId>> kept_order(const Graph &g, TopoDirection direction) {
     const SharedSnapshot s = shared_snapshot(g);
     const std::shared_ptr<const NameRanks> ranks = g.has_names() ? name_ranks(g, *s) : nullptr;
     const KeptOrders &kept = ranks ? ranks->orders : s->kept_orders();
@@ -150,7 +152,15 @@ std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
     // a fresh one became just now: kept here, or the next order would rank
     // and compute again.
     if (ranks && !s.cached) g.keep_ranks(s.snapshot.get(), ranks);
-    return std::vector<VertexId>(ids.begin(), ids.end());
+    if (ranks) return {ranks, &ids};
+    return {s.snapshot, &ids};
+}
+
+namespace {
+
+std::vector<VertexId> order(const Graph &g, TopoDirection direction) {
+    const std::shared_ptr<const HugeVector<VertexId>> ids = kept_order(g, direction);
+    return std::vector<VertexId>(ids->begin(), ids->end());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // smallest name goes first, then the smallest id (see name_order.hpp).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -30,5 +31,9 @@ std::vector<Snapshot::Index> topological_indices(const Snapshot &s, const NameRa
 // including one with a self reference.
 std::vector<VertexId> topological_order(const Graph &g);
 std::vector<VertexId> reverse_topological_order(const Graph &g);
+// The order as it is kept, sharing ownership with the snapshot or the name
+// ranks that keep it (valid while the returned pointer lives, whatever
+// happens to the graph): what the C API copies out.
+std::shared_ptr<const HugeVector<VertexId>> kept_order(const Graph &g, TopoDirection direction);
 
 }  // namespace dag

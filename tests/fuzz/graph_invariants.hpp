@@ -6,6 +6,9 @@
 
 #include <map>
 #include <set>
+#include <string>
+#include <tuple>
+#include <vector>
 
 namespace fuzz {
 
@@ -35,9 +38,44 @@ inline bool has_self_edge(const dag_graph *g) {
     return false;
 }
 
+// The documented order, computed here per call: Kahn's algorithm taking,
+// among the free vertices, unnamed ones first by id, then the bytewise
+// smallest name, then the smallest id. A kept order (dag.h: an order of an
+// unchanged graph is kept) that outlived a rename, say, differs from it.
+inline std::vector<uint64_t> reference_order(const dag_graph *g, bool reverse) {
+    const auto pairs = edges(g);
+    std::map<uint64_t, std::vector<uint64_t>> next;
+    std::map<uint64_t, size_t> waiting;
+    for (uint64_t v : vertices(g)) waiting[v] = 0;
+    for (size_t i = 0; i + 1 < pairs.size(); i += 2) {
+        // Dependents first: an edge's source (the dependent) frees its target.
+        const uint64_t first = reverse ? pairs[i + 1] : pairs[i], then = reverse ? pairs[i] : pairs[i + 1];
+        next[first].push_back(then);
+        ++waiting[then];
+    }
+    using Key = std::tuple<bool, std::string, uint64_t>;
+    auto key = [&](uint64_t v) {
+        const char *name = name_of(g, v);
+        return Key{name != nullptr, name ? name : "", v};
+    };
+    std::set<Key> free;
+    for (const auto &[v, n] : waiting)
+        if (n == 0) free.insert(key(v));
+    std::vector<uint64_t> order;
+    while (!free.empty()) {
+        const uint64_t v = std::get<2>(*free.begin());
+        free.erase(free.begin());
+        order.push_back(v);
+        for (uint64_t w : next[v])
+            if (--waiting[w] == 0) free.insert(key(w));
+    }
+    return order;
+}
+
 // dag_topological_order (dependents first) or its reverse: a permutation of
 // the vertices that puts every edge's two ends in the promised order, given
-// exactly when the graph has neither a cycle nor a self reference.
+// exactly when the graph has neither a cycle nor a self reference, with the
+// documented tie-break.
 inline void check_order(const dag_graph *g, bool reverse) {
     dag_ids *ids = nullptr;
     const dag_status st = reverse ? FUZZ_CALL(dag_reverse_topological_order(g, &ids, &e))
@@ -58,6 +96,7 @@ inline void check_order(const dag_graph *g, bool reverse) {
         const bool dependent_first = pos.at(e[i]) < pos.at(e[i + 1]);
         require(dependent_first != reverse, "order breaks an edge");
     }
+    require(order == reference_order(g, reverse), "order differs from the documented tie-break");
 }
 
 // Transitive reduction of a DAG keeps what reaches what, and only removes.

@@ -1288,9 +1288,9 @@ DAG_API dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, d
  * edges at all between a, b and c: a, b, c (name order).
  *
  * Cost: O(V + E) the first time; the order is then kept with the graph (8
- * bytes a vertex, until the graph or a name changes) and a call on the
- * unchanged graph copies it, O(V). Any thread; calls on one graph may run
- * at once (a second caller waits for the first computation, then shares it).
+ * bytes a vertex) and a call on the unchanged graph copies it, O(V); after a
+ * change to the graph or to a name the next call computes it afresh. Any
+ * thread; calls on one graph may run at once.
  *
  * @param g    the graph.
  * @param out  receives every live id (free with dag_ids_free()).

@@ -10,6 +10,7 @@
 // a topology change the snapshot and with it the ranks).
 #pragma once
 
+#include <atomic>
 #include <mutex>
 
 #include "graph/graph.hpp"
@@ -22,18 +23,26 @@ public:
     // The order going dependencies first (`dependencies_first`) or
     // dependents first: computed by `compute()` on the first call (other
     // threads asking meanwhile wait for it), then the kept one. An
-    // exception from `compute` (a cycle) propagates and keeps nothing, so
-    // the next call computes again.
+    // exception from `compute` (a cycle, no memory) propagates and keeps
+    // nothing, so the next call computes again. A mutex, not
+    // std::call_once: ThreadSanitizer's call_once never lets a flag whose
+    // function threw be tried again (the next call hangs).
     template <class Compute>
     const HugeVector<VertexId> &get(bool dependencies_first, const Compute &compute) const {
         Slot &slot = slots_[dependencies_first ? 1 : 0];
-        std::call_once(slot.once, [&] { slot.ids = compute(); });
+        if (slot.done.load(std::memory_order_acquire)) return slot.ids;
+        std::lock_guard<std::mutex> lk(slot.mu);
+        if (!slot.done.load(std::memory_order_relaxed)) {
+            slot.ids = compute();
+            slot.done.store(true, std::memory_order_release);
+        }
         return slot.ids;
     }
 
 private:
     struct Slot {
-        std::once_flag once;
+        std::mutex mu;
+        std::atomic<bool> done{false};
         HugeVector<VertexId> ids;
     };
     mutable Slot slots_[2];

@@ -1,9 +1,12 @@
 // Validation wording, bad input, deep graphs and the visitor's controls.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <queue>
 #include <random>
+#include <thread>
 
 #include "algo_test_support.hpp"
 #include "algorithms/rank_queue.hpp"
@@ -204,6 +207,37 @@ TEST(TopologicalOrder, AnOrderIsKeptUntilTheGraphOrANameChanges) {
     EXPECT_EQ(kept_order(s->kept_orders(), true), (std::vector<VertexId>{2, 1, 3}));
     g.set_name(1, "z");  // unnamed vertices first, by id
     EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 3, 1}));
+}
+
+// A computation that threw (a cycle, no memory) keeps nothing and is tried
+// again; under ThreadSanitizer, std::call_once hung on the second try.
+TEST(TopologicalOrder, AKeptOrderWhoseComputationThrewIsComputedAgain) {
+    KeptOrders kept;
+    for (int attempt = 0; attempt < 2; ++attempt)
+        EXPECT_THROW(kept.get(true, []() -> HugeVector<VertexId> { throw Error(Errc::cycle, "Cycle"); }), Error);
+    const HugeVector<VertexId> &ids = kept.get(true, [] { return HugeVector<VertexId>{4, 2}; });
+    EXPECT_EQ(std::vector<VertexId>(ids.begin(), ids.end()), (std::vector<VertexId>{4, 2}));
+    EXPECT_EQ(kept_order(kept, true), (std::vector<VertexId>{4, 2}));
+}
+
+// Threads asking at once share one computation.
+TEST(TopologicalOrder, AKeptOrderIsComputedOnceForThreadsAskingAtOnce) {
+    KeptOrders kept;
+    std::atomic<int> computed{0};
+    std::vector<std::thread> threads;
+    std::vector<std::vector<VertexId>> seen(8);
+    for (std::size_t t = 0; t < seen.size(); ++t)
+        threads.emplace_back([&, t] {
+            const HugeVector<VertexId> &ids = kept.get(true, [&] {
+                ++computed;
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                return HugeVector<VertexId>{3, 1, 2};
+            });
+            seen[t].assign(ids.begin(), ids.end());
+        });
+    for (std::thread &t : threads) t.join();
+    EXPECT_EQ(computed.load(), 1);
+    for (const auto &ids : seen) EXPECT_EQ(ids, (std::vector<VertexId>{3, 1, 2}));
 }
 
 TEST(TopologicalOrder, EmptyGraphGivesEmptyOrder) {

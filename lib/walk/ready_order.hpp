@@ -69,6 +69,16 @@ public:
         publish();
     }
 
+    // Ranked: the same with each vertex's rank read already, `ranks[i]` for
+    // `first[i]`, so that a caller reads them (a cache miss each where the
+    // ranks are far apart) before it takes the lock that guards the queue.
+    template <class It>
+    void push_back_ranked(It first, It last, const std::uint32_t *ranks) {
+        reserve_more(static_cast<std::size_t>(last - first));  // nothing below throws
+        for (; first != last; ++first, ++ranks) push_ranked(*first, *ranks);
+        publish();
+    }
+
     // Back in front: in FIFO order, [first, last) starts next; ranked, the
     // ranks decide again.
     template <class It>
@@ -81,26 +91,33 @@ public:
     }
 
     Slot *pop_front() noexcept {
-        Slot *s;
-        if (bulk_ && !bulk_->empty())
-            s = bulk_->pop();
-        else if (!few_.empty())
-            s = few_.pop();
-        else
-            s = fifo_.pop_front();
+        Slot *s = take_front();
         publish();
         return s;
     }
 
+    // Pops `n` into out[n - 1], out[n - 2], ..., out[0] (a batch runs from
+    // the back), publishing once. Precondition: n <= size().
+    void pop_front_reversed(Slot **out, std::size_t n) noexcept {
+        while (n-- > 0) out[n] = take_front();
+        publish();
+    }
+
 private:
+    Slot *take_front() noexcept {
+        if (bulk_ && !bulk_->empty()) return bulk_->pop();
+        if (!few_.empty()) return few_.pop();
+        return fifo_.pop_front();
+    }
+
     std::size_t ranked_size() const noexcept { return bulk_ ? bulk_->size() : few_.size(); }
 
     // Vertices without a rank (of sub-walks, or added by updates) start
     // after every ranked one, first in first out. A vertex queued again
     // while its entry still waits (an update held it back and released it)
     // may be claimed from either entry, once.
-    void push_ranked(Slot *s) noexcept {
-        const std::uint32_t r = rank_(s);
+    void push_ranked(Slot *s) noexcept { push_ranked(s, rank_(s)); }
+    void push_ranked(Slot *s, std::uint32_t r) noexcept {
         if (r >= rank_count_)
             fifo_.push_back(&s, &s + 1);
         else if (bulk_)

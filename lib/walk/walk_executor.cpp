@@ -18,6 +18,7 @@
 #include "walk/asymmetric_fence.hpp"
 #include "walk/deadline_wait.hpp"
 #include "graph/error.hpp"
+#include "walk/spinning_lock.hpp"
 #include "walk/walk_pools.hpp"
 #include "walk/walk_retries.hpp"
 #include "walk/walker.hpp"
@@ -484,6 +485,25 @@ void Executor::push_nonempty(std::vector<Slot *> &ready) {
     post_workers(n);
 }
 
+void Executor::read_ranks(Section &sec, const std::vector<Slot *> &ready) {
+    std::vector<std::uint32_t> &ranks = sec.ready_ranks();
+    ranks.resize(ready.size());
+    for (std::size_t i = 0; i < ready.size(); ++i) ranks[i] = queue_.rank_of(ready[i]);
+}
+
+void Executor::push_ranked(Section &sec, std::vector<Slot *> &ready) {
+    read_ranks(sec, ready);
+    std::size_t n;
+    {
+        lock_spinning(mu_);
+        std::lock_guard<std::mutex> lk(mu_, std::adopt_lock);
+        queue_.push_back_ranked(ready.begin(), ready.end(), sec.ready_ranks().data());
+        n = spawn_locked();
+    }
+    ready.clear();
+    post_workers(n);
+}
+
 void Executor::release_slot(std::vector<Slot *> &ready) {
     std::size_t n;
     {
@@ -510,7 +530,7 @@ void Executor::worker() {
             queue_.ranked() ? ranked_take(sec.ranked_batch()) : std::clamp<std::size_t>(queue_.size() / (2 * max_workers_), 1, max_batch);
         // The batch runs from the back of `local`; keep queue order.
         local.resize(take);
-        for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
+        queue_.pop_front_reversed(local.data(), take);
         lk.unlock();
         bool holding = drain(sec, local, ready);
         lk.lock();
@@ -564,7 +584,7 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
             const std::size_t slots = stop_reason() != VertexStatus::ok ? queue_.size() : parallelism_ - in_flight_ + 1;
             const std::size_t take = std::min({queue_.size(), room(), slots});
             local.resize(take);
-            for (std::size_t i = take; i-- > 0;) local[i] = queue_.pop_front();
+            queue_.pop_front_reversed(local.data(), take);
             lk.unlock();
             const bool holding = drain(sec, local, ready);
             lk.lock();
@@ -675,7 +695,7 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
                 // unranked walk's while the others have enough.
                 if (!ready.empty() && (max_workers_ == 1 || ready.size() >= max_batch ||
                                        queue_.size_hint() < 2 * max_workers_))
-                    push_nonempty(ready);
+                    push_ranked(sec, ready);
             } else if (!hold_ready_ && !ready.empty() &&
                        (ready.size() >= max_batch || queue_.size_hint() < 2 * max_workers_)) {
                 push_nonempty(ready);
@@ -718,12 +738,14 @@ void Executor::leave_queue_work(Section &sec, std::vector<Slot *> &ready) {
 void Executor::exchange_best(Section &sec, std::vector<Slot *> &ready, std::vector<Slot *> &local) {
     RankedBatch &batch = sec.ranked_batch();
     if (max_workers_ > 1) batch.taken(std::chrono::steady_clock::now());
+    read_ranks(sec, ready);
     std::size_t n;
     {
-        std::lock_guard<std::mutex> lk(mu_);
-        queue_.push_back(ready.begin(), ready.end());
+        lock_spinning(mu_);
+        std::lock_guard<std::mutex> lk(mu_, std::adopt_lock);
+        queue_.push_back_ranked(ready.begin(), ready.end(), sec.ready_ranks().data());
         local.resize(ranked_take(batch));
-        for (std::size_t i = local.size(); i-- > 0;) local[i] = queue_.pop_front();
+        queue_.pop_front_reversed(local.data(), local.size());
         n = spawn_locked();
     }
     ready.clear();

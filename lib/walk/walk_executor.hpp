@@ -101,6 +101,9 @@ public:
     Executor &executor() const noexcept { return ex_; }
     // A worker of a ranked walk: the batches it takes from the queue.
     RankedBatch &ranked_batch() noexcept { return ranked_batch_; }
+    // A worker of a ranked walk: the ranks of the vertices it is about to
+    // queue, read before it takes the queue's lock.
+    std::vector<std::uint32_t> &ready_ranks() noexcept { return ready_ranks_; }
     // A worker's (or the puller's) pool slot kept from the vertex it
     // finished for the next it starts (walk_pools.hpp); null for an outside
     // caller, which keeps none.
@@ -132,6 +135,7 @@ private:
     Walk *batch_walk_ = nullptr;
     std::size_t batch_count_ = 0;
     RankedBatch ranked_batch_;
+    std::vector<std::uint32_t> ready_ranks_;
     std::uint32_t kept_pool_slot_ = ~std::uint32_t{0};
 };
 
@@ -272,6 +276,14 @@ private:
     static std::uint32_t rank_of(const Slot *s) noexcept;
     void worker();
     void push_nonempty(std::vector<Slot *> &ready);
+    // Ranked, from a worker: push_nonempty() with the ranks read before the
+    // lock is taken (into `sec`'s ready_ranks()). Every worker of a ranked
+    // walk takes that lock for every batch, so what is done under it is
+    // time the others may wait: a rank is a cache miss where ranks are far
+    // apart.
+    void push_ranked(Section &sec, std::vector<Slot *> &ready);
+    // Reads the ranks of `ready` into `sec`'s ready_ranks().
+    void read_ranks(Section &sec, const std::vector<Slot *> &ready);
     // Ranked: claims and removes the best-ranked vertex of `ready` if
     // nothing queued outranks it; null otherwise.
     Slot *take_best(std::vector<Slot *> &ready) noexcept;

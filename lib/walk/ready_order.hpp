@@ -69,7 +69,7 @@ public:
         publish();
     }
 
-    // Ranked: the same with each vertex's rank read already, `ranks[i]` for
+    // push_back() with each vertex's rank read already, `ranks[i]` for
     // `first[i]`, so that a caller reads them (a cache miss each where the
     // ranks are far apart) before it takes the lock that guards the queue.
     template <class It>
@@ -88,12 +88,6 @@ public:
             return publish();
         }
         push_back(first, last);
-    }
-
-    Slot *pop_front() noexcept {
-        Slot *s = take_front();
-        publish();
-        return s;
     }
 
     // Pops `n` into out[n - 1], out[n - 2], ..., out[0] (a batch runs from

@@ -10,8 +10,10 @@
 namespace dag::walk_detail {
 
 inline void lock_spinning(std::mutex &mu) {
-    // 64 pauses: a few microseconds where a pause is long (recent Intel
-    // cores), well under one elsewhere; as long as the lock is usually held.
+    // 64 tries, each a locked compare-and-swap and a pause: a few
+    // microseconds where a pause is long (recent Intel cores, about as long
+    // as the lock is usually held), less where it is short, and 64 tries
+    // back to back where there is no pause instruction.
     for (int i = 0; i < 64; ++i) {
         if (mu.try_lock()) return;
 #if defined(__x86_64__) || defined(__i386__)

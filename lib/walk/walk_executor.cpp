@@ -492,6 +492,7 @@ void Executor::read_ranks(Section &sec, const std::vector<Slot *> &ready) {
 }
 
 void Executor::push_ranked(Section &sec, std::vector<Slot *> &ready) {
+    if (pull_) return push_nonempty(ready);
     read_ranks(sec, ready);
     std::size_t n;
     {

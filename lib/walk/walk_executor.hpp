@@ -280,7 +280,8 @@ private:
     // lock is taken (into `sec`'s ready_ranks()). Every worker of a ranked
     // walk takes that lock for every batch, so what is done under it is
     // time the others may wait: a rank is a cache miss where ranks are far
-    // apart.
+    // apart. A pull walk has one puller at a time, whose Section lives for
+    // one turn: there it is push_nonempty(), with nothing to allocate.
     void push_ranked(Section &sec, std::vector<Slot *> &ready);
     // Reads the ranks of `ready` into `sec`'s ready_ranks().
     void read_ranks(Section &sec, const std::vector<Slot *> &ready);

@@ -21,34 +21,112 @@ through a :class:`Handle`, a readers-writer gate around the pointer:
   BusyError otherwise. Every later call raises ClosedError.
 
 A walker is never changed through its handle, only read and closed, so its
-handle is a :class:`WalkerHandle`, whose reads take no lock: a pull walk's
-host reads it twice a vertex (a look and a completion), where the full
-gate cost 1.6 us a read on the project's VM.
+handle is a :class:`WalkerHandle`, whose reads take no gate: a pull walk's
+host reads it twice a vertex (a look and a completion).
+
+Ctrl-C (KeyboardInterrupt) may land wherever CPython checks for signals:
+at the top of every Python function and after every C call. A call is
+therefore counted as in progress by a lock of its own (a :class:`_Mark`)
+that the ``with`` statement releases in C, never by a count a Python
+``__exit__`` would have to undo: wherever one Ctrl-C lands, nothing stays
+counted (tests/test_interrupt.py raises it at each of those places in turn).
 """
 
+import _thread
 import threading
 
 from . import _native
-from ._latch import Latch
 from .errors import BusyError, ClosedError
 
 _get_ident = threading.get_ident
 
 
+class _Mark(_thread.RLock):
+    """One read or change in progress: a lock its thread holds from the moment it counts.
+
+    The ``with`` statement around a call ends it with the lock's own
+    ``__exit__``, which is C: CPython raises a Ctrl-C's KeyboardInterrupt at
+    the first instruction of any Python function and after C calls, so a
+    Python ``__exit__`` could be cut off before its first line and leave the
+    call counted for ever (measured: about one interrupt in 10,000 on a loop
+    of reads). ``__enter__`` counts the call last, with stores that are not
+    calls, and returns at once, so it is counted only if the ``with`` will
+    end it. Others see that a call has ended when its lock is free
+    (:func:`_released`) and wait for its end by taking the lock and giving
+    it back (:func:`_wait_released`).
+    """
+
+    __slots__ = ("_gate", "_who")  # set by the handle's read() or write(): no __init__ to call
+
+
+def _released(mark):
+    """True when no thread holds `mark`, another thread's mark (this thread's own is never asked about)."""
+    got = False
+    try:
+        got = mark.acquire(False)
+    finally:
+        # `got or`: no call between the acquire and the release. The other
+        # test covers a Ctrl-C raised just after the acquire: a mark left
+        # held by the wrong thread would look like a call in progress.
+        if got or mark._is_owned():
+            mark.release()
+    return got
+
+
+def _wait_released(mark):
+    """Waits until the thread holding `mark` lets it go; Ctrl-C interrupts the wait.
+
+    Not ``with mark``: a mark's ``__enter__`` is the gate's own.
+    """
+    got = False
+    try:
+        got = mark.acquire()
+    finally:
+        if got or mark._is_owned():
+            mark.release()
+
+
+def _drop_released(marks):
+    """Drops the ended calls of this thread from the end of its marks (they end in reverse order).
+
+    Only a mark's own thread changes its list: another thread removing an
+    entry between this loop's test and its ``del`` would make it drop a
+    call in progress.
+    """
+    while marks and not marks[-1]._is_owned():
+        del marks[-1]
+
+
+def _read_in_progress(reads, me):
+    """A read of a thread other than `me` still in progress, or None."""
+    for thread, marks in list(reads.items()):
+        if thread != me:
+            for read in list(marks):
+                if not _released(read):
+                    return read
+    return None
+
+
+def _new_mark(kind, gate, who):
+    mark = kind()
+    mark._gate = gate
+    mark._who = who
+    return mark
+
+
 class Handle:
     """A C pointer plus the gate that decides who may use it."""
 
-    __slots__ = ("_ptr", "_free", "_kind", "_lock", "_cond", "_waiting", "_readers", "_reading", "_writer",
-                 "_writers_waiting", "_walks")
+    __slots__ = ("_ptr", "_free", "_kind", "_lock", "_cond", "_waiting", "_reads", "_writer", "_writers_waiting",
+                 "_walks")
 
     def __init__(self, ptr, free, kind):
         self._ptr = ptr
         self._free = free
         self._kind = kind  # "graph" or "walker", for messages
-        # Every call enters the condition's lock directly: a Condition's own
-        # __enter__ and notify_all are Python code, and a read is made for
-        # every call. Reentrant: the garbage collector may run a finaliser
-        # (a dropped Walker ending its walk of this graph) inside a section
+        # Taken for the slow paths only: a read that meets no change takes
+        # no lock. Reentrant: the garbage collector may run a finaliser (a
+        # dropped Walker ending its walk of this graph) inside a section
         # under this lock on the same thread; and a Condition over an RLock
         # takes it back after a wait in one C call that Ctrl-C cannot cut in
         # two (over a Lock, an interrupt there left it released, and the
@@ -56,9 +134,11 @@ class Handle:
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         self._waiting = 0  # threads in _wait(): nobody to notify while 0
-        self._readers = 0
-        self._reading = {}  # thread ident -> reads it has in progress
-        self._writer = None  # thread ident of the change in progress
+        # thread id -> [_Read], in the order begun; a read is in progress
+        # while its thread holds its mark. Ended ones are dropped by their
+        # thread's next call.
+        self._reads = {}
+        self._writer = None  # the _Write of the latest change; in progress while held
         self._writers_waiting = 0
         self._walks = 0
 
@@ -71,92 +151,145 @@ class Handle:
 
     def read(self, who):
         """A context manager for a read: ``with handle.read("Graph.name") as ptr``."""
-        return _Read(self, who)
+        return _new_mark(_Read, self, who)
 
-    def enter(self, who):
-        """Begins a read and returns the pointer; pair with leave() (read() does both)."""
-        me = _get_ident()
-        with self._lock:
-            if self._ptr is None or self._writers_waiting or (self._writer is not None and self._writer != me):
-                while True:
-                    self._check_open(who)
-                    if self._writer == me or me in self._reading:
-                        break
-                    if self._writer is None and not self._writers_waiting:
-                        break
-                    self._wait()
-            self._readers += 1
-            reading = self._reading
-            reading[me] = reading.get(me, 0) + 1
-            return self._ptr
+    def _wait_for_changes(self, who):
+        """Returns once no change runs or waits to (nothing counted yet: Ctrl-C may land anywhere)."""
+        while True:
+            with self._lock:
+                self._check_open(who)
+                writer = self._current_writer()
+                if writer is None:
+                    if not self._writers_waiting:
+                        return
+                    self._wait()  # the change starts (then it is waited for) or gives up
+                    continue
+            _wait_released(writer)
 
-    def leave(self):
-        """Ends a read begun with enter() on this thread."""
-        me = _get_ident()
-        with self._lock:
-            self._readers -= 1
-            reading = self._reading
-            depth = reading[me] - 1
-            if depth:
-                reading[me] = depth
-            else:
-                del reading[me]
-            if self._waiting and self._readers == 0:
-                self._cond.notify_all()
+    def _current_writer(self):
+        """The change in progress, or None (forgetting one that has ended); under the lock."""
+        writer = self._writer
+        if writer is not None and not writer._is_owned() and _released(writer):
+            self._writer = writer = None
+        return writer
 
     # -- changes -----------------------------------------------------------
 
     def write(self, who):
         """A context manager for a change: ``with handle.write("Graph.connect") as ptr``."""
-        return _Write(self, who)
+        return _new_mark(_Write, self, who)
 
-    def _begin_write(self, who):
-        me = threading.get_ident()
-        with self._lock:
-            self._writers_waiting += 1
-            try:
-                while True:
-                    self._check_open(who)
-                    self._check_not_reading(who, me)
-                    if self._walks:
-                        raise BusyError(_native.E_BUSY, f"{who}: the {self._kind} is being walked")
-                    if self._writer is None and self._readers == 0:
-                        break
-                    self._wait()
-            finally:
-                self._writers_waiting -= 1
-                # Readers held back for this change may go on if it gave up.
-                self._notify()
-            self._writer = me
-            return self._ptr
+    def _begin_write(self, mark, me, who):
+        """Makes `mark` the change in progress and returns the pointer once no other call runs.
 
-    def _end_write(self):
+        The caller undoes ``_writer`` if this raises after setting it.
+        """
         with self._lock:
-            self._writer = None
+            self._check_write(who, me)
+            taken = self._take_write(mark, me)
+        if not taken:
+            self._wait_to_write(mark, me, who)
+        # Reads that began before this change was announced: new ones see it
+        # and wait, or are nested in one of these.
+        while True:
+            read = _read_in_progress(self._reads, me)
+            if read is None:
+                return self._ptr
+            _wait_released(read)
+
+    def _check_write(self, who, me):
+        self._check_open(who)
+        self._check_not_reading(who, me)
+        if self._walks:
+            raise BusyError(_native.E_BUSY, f"{who}: the {self._kind} is being walked")
+
+    def _take_write(self, mark, me):
+        """Under the lock: makes `mark` the change in progress unless another one is."""
+        if self._current_writer() is not None:
+            return False
+        if not mark._is_owned():  # held already by a build resuming (resume_write)
+            mark.acquire()
+        self._writer = mark
+        if self._waiting:
+            self._cond.notify_all()  # readers held back for a waiting change now wait for this one
+        return True
+
+    def _wait_to_write(self, mark, me, who):
+        """Waits for the change in progress, counted as waiting (new reads hold back), then takes it."""
+        counted = False
+        try:
+            with self._lock:
+                self._writers_waiting += 1
+                counted = True
+            while True:
+                with self._lock:
+                    self._check_write(who, me)
+                    if self._take_write(mark, me):
+                        return
+                    writer = self._writer
+                _wait_released(writer)
+        finally:
+            if counted:
+                with self._lock:
+                    self._writers_waiting -= 1
+                    # Readers held back for this change may go on if it gave up.
+                    self._notify()
+
+    def _undo_write(self, mark):
+        """Ends a change whose ``__enter__`` failed after it was announced."""
+        with self._lock:
+            if self._writer is mark:
+                self._writer = None
+                mark.release()
             self._notify()
+
+    def pause_write(self, mark):
+        """Lets others in during a change: a build's Python step changes the graph through its methods.
+
+        `mark` stays held (so that the ``with`` around the build ends it as
+        usual) but is no longer the change in progress, which nobody sees.
+        """
+        with self._lock:
+            if self._writer is mark:
+                self._writer = None
+            self._notify()
+
+    def resume_write(self, mark, who):
+        """Makes the paused `mark` the change in progress again, once no other call runs."""
+        try:
+            self._begin_write(mark, _get_ident(), who)
+        except BaseException:
+            self.pause_write(mark)
+            raise
 
     # -- walks -------------------------------------------------------------
 
-    def begin_walk(self, who):
-        """Marks the start of a walk and returns the pointer; pair with end_walk()."""
-        me = threading.get_ident()
-        with self._lock:
-            while True:
+    def begin_walk(self, who, walker):
+        """Marks the start of `walker`'s walk and returns the pointer; end_walk(walker) ends it.
+
+        Sets ``walker._walking`` in the same step as the count, with no
+        call between, so a Ctrl-C anywhere leaves both or neither, and
+        end_walk() undoes exactly what was done.
+        """
+        me = _get_ident()
+        while True:
+            with self._lock:
                 self._check_open(who)
                 self._check_not_reading(who, me)
-                if self._writer is None:
-                    break
-                self._wait()
-            self._walks += 1
-            # A change waiting for reads must see the walk and give up.
-            self._notify()
-            return self._ptr
+                writer = self._current_writer()
+                if writer is None:
+                    self._walks += 1
+                    walker._walking = True
+                    return self._ptr
+            _wait_released(writer)
 
-    def end_walk(self):
-        """Marks the end of a walk begun with begin_walk()."""
+    def end_walk(self, walker):
+        """Ends the walk begun by begin_walk(walker), if it is marked; idempotent."""
         with self._lock:
-            self._walks -= 1
-            self._notify()
+            if walker._walking:
+                walker._walking = False
+                self._walks -= 1
+                self._notify()
 
     # -- closing -----------------------------------------------------------
 
@@ -165,7 +298,12 @@ class Handle:
         with self._lock:
             if self._ptr is None:
                 return
-            if self._readers or self._writer is not None or self._walks:
+            me = _get_ident()
+            mine = self._reads.get(me)
+            if mine:
+                _drop_released(mine)
+            if mine or self._current_writer() is not None or self._walks or \
+                    _read_in_progress(self._reads, me) is not None:
                 raise BusyError(
                     _native.E_BUSY,
                     f"{who}: the {self._kind} is in use (being walked, read or changed); "
@@ -190,13 +328,17 @@ class Handle:
             raise ClosedError(_native.E_STATE, f"{who}: the {self._kind} is closed")
 
     def _check_not_reading(self, who, me):
-        if me in self._reading:
-            raise BusyError(
-                _native.E_BUSY,
-                f"{who}: called from inside a read of the same {self._kind} "
-                "(a traversal visitor or predicate); it cannot be changed or walked from there",
-            )
-        if self._writer == me:
+        mine = self._reads.get(me)
+        if mine:
+            _drop_released(mine)
+            if mine:
+                raise BusyError(
+                    _native.E_BUSY,
+                    f"{who}: called from inside a read of the same {self._kind} "
+                    "(a traversal visitor or predicate); it cannot be changed or walked from there",
+                )
+        writer = self._writer
+        if writer is not None and writer._is_owned():
             # It would wait for itself.
             raise BusyError(
                 _native.E_BUSY,
@@ -205,56 +347,75 @@ class Handle:
             )
 
 
-class _Read:
-    """``with handle.read(who) as ptr``, for both kinds of handle."""
+class _Read(_Mark):
+    """``with handle.read(who) as ptr`` on a :class:`Handle`; ended by the lock's C ``__exit__``."""
 
-    __slots__ = ("_handle", "_who")
-
-    def __init__(self, handle, who):
-        self._handle = handle
-        self._who = who
+    __slots__ = ()
 
     def __enter__(self):
-        return self._handle.enter(self._who)
+        gate = self._gate
+        me = _get_ident()
+        reads = gate._reads
+        mine = reads.get(me)
+        if mine is None:
+            mine = reads.setdefault(me, [])
+        elif mine:
+            _drop_released(mine)
+        # Inside a read or a change of this thread: it would wait for itself.
+        writer = gate._writer
+        nested = bool(mine) or (writer is not None and writer._is_owned())
+        n = len(mine)
+        while True:
+            if not nested and (gate._writer is not None or gate._writers_waiting or gate._ptr is None):
+                gate._wait_for_changes(self._who)
+            self.acquire()
+            # From here to the return: no call, so no Ctrl-C (a slice
+            # assignment appends without one).
+            mine[n:] = (self,)
+            if nested or (gate._writer is None and not gate._writers_waiting):
+                ptr = gate._ptr
+                if ptr is not None:
+                    return ptr
+            # A change was announced meanwhile (or the handle closed): let it go first.
+            del mine[n:]
+            self.release()
+            if nested:
+                gate._check_open(self._who)
 
-    def __exit__(self, *exc):
-        self._handle.leave()
-        return False
 
+class _Write(_Mark):
+    """``with handle.write(who) as ptr``; the change is in progress while its mark is held."""
 
-class _Write:
-    __slots__ = ("_handle", "_who")
-
-    def __init__(self, handle, who):
-        self._handle = handle
-        self._who = who
+    __slots__ = ()
 
     def __enter__(self):
-        return self._handle._begin_write(self._who)
-
-    def __exit__(self, *exc):
-        self._handle._end_write()
-        return False
+        gate = self._gate
+        try:
+            ptr = gate._begin_write(self, _get_ident(), self._who)
+        except BaseException:
+            gate._undo_write(self)
+            raise
+        # Outside the try: no call, so no Ctrl-C (a return inside it is not covered by its except).
+        return ptr
 
 
 class WalkerHandle:
     """A walker's pointer: only read (any number of threads at once, also reentrantly) and closed.
 
-    A read marks itself with its thread's id, appended to a list, then reads
-    the pointer; close() clears the pointer, then frees it once the list is
-    empty. Each is one step under the interpreter's lock (or, without a GIL,
-    under the list's and the object's own), so either the read sees the
-    pointer cleared or close() sees the read. The last read to leave a
-    cleared handle sets ``_drained``, which close() waits for.
+    A read takes a mark of its own (:class:`_WalkerRead`), records it under
+    its thread, then reads the pointer; close() clears the pointer, then
+    frees it once every recorded mark is free. Each step is one bytecode
+    under the interpreter's lock (or, without a GIL, under the dict's and
+    the object's own), so either the read sees the pointer cleared or
+    close() sees the read.
     """
 
-    __slots__ = ("_ptr", "_free", "_reads", "_drained", "_closing")
+    __slots__ = ("_ptr", "_free", "_reads", "_closing")
 
     def __init__(self, ptr, free):
         self._ptr = ptr
         self._free = free
-        self._reads = []  # the thread id of each read in progress
-        self._drained = None  # a Latch, made by close()
+        self._reads = {}  # thread id -> [_WalkerRead], as Handle._reads
         self._closing = threading.Lock()  # one close() at a time takes the pointer
 
     @property
@@ -264,25 +425,7 @@ class WalkerHandle:
 
     def read(self, who):
         """A context manager for a read: ``with handle.read("Walker.cancel") as ptr``."""
-        return _Read(self, who)
-
-    def enter(self, who):
-        """Begins a read and returns the pointer; pair with leave() (read() does both)."""
-        self._reads.append(_get_ident())
-        ptr = self._ptr
-        if ptr is None:
-            self.leave()
-            raise ClosedError(_native.E_STATE, f"{who}: the walker is closed")
-        return ptr
-
-    def leave(self):
-        """Ends a read begun with enter() on this thread."""
-        reads = self._reads
-        reads.remove(_get_ident())
-        if not reads and self._ptr is None:
-            drained = self._drained
-            if drained is not None:
-                drained.set()
+        return _new_mark(_WalkerRead, self, who)
 
     def close(self, after=None):
         """Refuses new reads, frees the pointer once the reads in progress have left, then calls `after()`.
@@ -293,32 +436,83 @@ class WalkerHandle:
         wait is interrupted (Ctrl-C, re-raised), the free and `after()`
         happen on a background thread as the last read leaves.
         """
-        with self._closing:
-            ptr = self._ptr
-            if ptr is None:
-                return
-            drained = self._drained = Latch()
-            self._ptr = None
-        if _get_ident() in self._reads:
-            self._free_later(ptr, drained, after)
-            return
+        ptr = None
+        inside = False
         try:
-            if self._reads:
-                drained.wait()
-        except BaseException:  # noqa: B902 - Ctrl-C: the walk is still freed
-            self._free_later(ptr, drained, after)
+            with self._closing:
+                ptr = self._ptr
+                if ptr is None:
+                    return
+                self._ptr = None
+            mine = self._reads.get(_get_ident())
+            if mine:
+                _drop_released(mine)
+                inside = bool(mine)
+            if not inside:
+                self._wait_for_reads()
+        except BaseException:  # noqa: B902 - Ctrl-C, also just after the pointer was taken: still freed
+            if ptr is not None:
+                self._free_later(ptr, after)
             raise
-        self._release(ptr, after)
+        if inside:
+            self._free_later(ptr, after)
+            return
+        # _release() inline: a Ctrl-C at the top of a call to it would leave
+        # the walk taken and never freed.
+        try:
+            self._free(ptr)
+        finally:
+            if after is not None:
+                try:
+                    after()
+                except KeyboardInterrupt:
+                    # Ctrl-C as it began (the walk freed, the graph not yet
+                    # let go): it is idempotent, so run it whole, then raise.
+                    after()
+                    raise
 
-    def _free_later(self, ptr, drained, after):
+    def _wait_for_reads(self):
+        me = _get_ident()
+        while True:
+            read = _read_in_progress(self._reads, me)
+            if read is None:
+                return
+            _wait_released(read)
+
+    def _free_later(self, ptr, after):
         def free():
-            if self._reads:
-                drained.wait()
+            self._wait_for_reads()
             self._release(ptr, after)
 
         threading.Thread(target=free, name="libdag-walker-free", daemon=True).start()
 
     def _release(self, ptr, after):
-        self._free(ptr)
+        self._free(ptr)  # on a thread of its own: no KeyboardInterrupt comes there
         if after is not None:
             after()
+
+
+class _WalkerRead(_Mark):
+    """``with handle.read(who) as ptr`` on a :class:`WalkerHandle`: no lock but the mark."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        gate = self._gate
+        me = _get_ident()
+        reads = gate._reads
+        mine = reads.get(me)
+        if mine is None:
+            mine = reads.setdefault(me, [])
+        elif mine:
+            _drop_released(mine)
+        n = len(mine)
+        self.acquire()
+        # From here to the return: no call, so no Ctrl-C.
+        mine[n:] = (self,)
+        ptr = gate._ptr
+        if ptr is not None:
+            return ptr
+        del mine[n:]
+        self.release()
+        raise ClosedError(_native.E_STATE, f"{self._who}: the walker is closed")

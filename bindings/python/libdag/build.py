@@ -74,8 +74,8 @@ class _Callbacks:
     def __init__(self, graph):
         self.graph = graph
         self.error = None
-        # Whether this build holds the graph's write gate now.
-        self.writing = False
+        # The graph's change (Handle.write) the running build holds.
+        self.change = None
         self.keep = []  # ctypes function objects must outlive every build
 
     def step(self, fn):
@@ -85,8 +85,7 @@ class _Callbacks:
             # The build holds the graph's write gate; a step changes the graph
             # through the Graph's own methods, which take it themselves.
             handle = self.graph._handle
-            handle._end_write()
-            self.writing = False
+            handle.pause_write(self.change)
             status = 0
             try:
                 fn(self.graph)
@@ -94,8 +93,7 @@ class _Callbacks:
                 self.error = exc
                 status = 1
             try:
-                handle._begin_write("Builder.build")
-                self.writing = True
+                handle.resume_write(self.change, "Builder.build")
             except BaseException as exc:  # noqa: B902 - closed or walked by another thread meanwhile
                 if self.error is None:
                     self.error = exc
@@ -268,18 +266,16 @@ class Builder(Closeable):
                             callbacks.error = exc
 
                 options.observer = _native.BUILD_OBSERVER_FN(call_observer)
-            handle = self._graph._handle
-            handle._begin_write(who)
-            callbacks.writing = True
-            try:
-                call(lib.dag_build, b, byref(options), who=who)
-            except Exception:
-                if callbacks.error is None:
-                    raise
-            finally:
-                if callbacks.writing:
-                    callbacks.writing = False
-                    handle._end_write()
+            change = self._graph._handle.write(who)
+            with change:
+                callbacks.change = change
+                try:
+                    call(lib.dag_build, b, byref(options), who=who)
+                except Exception:
+                    if callbacks.error is None:
+                        raise
+                finally:
+                    callbacks.change = None
             if callbacks.error is not None:
                 error, callbacks.error = callbacks.error, None
                 raise error

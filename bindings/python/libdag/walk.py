@@ -627,7 +627,7 @@ class Walker(Closeable):
         self._retries = schedule is not None and schedule.has_retries
         self._handle = None
         self._lock = threading.Lock()  # held for short steps only, never across a wait
-        self._walking = False  # holds the graph's walk mark (Handle.begin_walk)
+        self._walking = False  # holds the graph's walk mark (Handle.begin_walk sets it, end_walk clears it)
 
     def start(self) -> "Walker":
         """Starts the walk and returns self.
@@ -646,24 +646,31 @@ class Walker(Closeable):
             if self._handle is not None:
                 raise StateError(_native.E_STATE, f"{who}: a walker starts only once")
             graph_handle = self._graph._handle
-            ptr = graph_handle.begin_walk(who)
             out = _native.walker_p()
             try:
+                # Inside the try: it marks the walk in self._walking, which
+                # the except clause reads, wherever a Ctrl-C lands.
+                ptr = graph_handle.begin_walk(who, self)
                 if self._callbacks.callback is None:
                     call(lib.dag_walk_begin, ptr, byref(self._opts), byref(out), who=who)
                 else:
                     call(lib.dag_walk_start, ptr, self._callbacks.c_callback, None, byref(self._opts), byref(out),
                          who=who)
-            except BaseException:
-                graph_handle.end_walk()
-                raise
-            else:
-                self._walking = True
                 # Before the handle: a thread that finds the handle (read
                 # without the lock, _started) must find this too.
                 self._callbacks.main = ctypes.cast(out, ctypes.c_void_p).value
                 self._handle = WalkerHandle(out, lib.dag_walk_free)
                 _LIVE.add(self)
+            except BaseException:
+                if self._handle is None:
+                    if out:
+                        # Started, but a Ctrl-C came before a handle owned
+                        # the walk: nobody else could end it.
+                        self._callbacks.ready.set()
+                        lib.dag_walk_cancel(out, None)
+                        lib.dag_walk_free(out)
+                    graph_handle.end_walk(self)
+                raise
             finally:
                 self._callbacks.ready.set()
         return self
@@ -890,21 +897,32 @@ class Walker(Closeable):
         and returns; the walk is freed on a background thread once it has
         ended. Ctrl-C while it waits leaves the same to a background thread.
         """
-        with self._lock:
-            callbacks, handle = self._callbacks, self._handle
-            if callbacks is None:
+        handle = None
+        try:
+            with self._lock:
+                callbacks, handle = self._callbacks, self._handle
+                if callbacks is None:
+                    return
+                # From here on every other method raises ClosedError.
+                self._callbacks = None
+                self._handle = None
+            if handle is None:
                 return
-            # From here on every other method raises ClosedError.
-            self._callbacks = None
-            self._handle = None
-        if handle is None:
-            return
-        if callbacks.in_callback():
-            _cancel_quietly(handle)
-            threading.Thread(target=self._free, args=(handle, callbacks), name="libdag-walker-close",
-                             daemon=True).start()
-        else:
-            self._free(handle, callbacks)
+            if callbacks.in_callback():
+                _cancel_quietly(handle)
+                self._free_later(handle, callbacks)
+            else:
+                self._free(handle, callbacks)
+        except BaseException:
+            # Ctrl-C once the walk was taken from this walker: nobody else
+            # can free it now (and its callbacks must outlive it).
+            if handle is not None:
+                self._free_later(handle, callbacks)
+            raise
+
+    def _free_later(self, handle, callbacks):
+        threading.Thread(target=self._free, args=(handle, callbacks), name="libdag-walker-close",
+                         daemon=True).start()
 
     def _free(self, handle, callbacks):
         # A wait() in progress on another thread returns once the walk is
@@ -919,10 +937,7 @@ class Walker(Closeable):
         del callbacks  # the walk is freed: nothing calls them any more
 
     def _release_graph(self):
-        with self._lock:
-            walking, self._walking = self._walking, False
-        if walking:
-            self._graph._handle.end_walk()
+        self._graph._handle.end_walk(self)
 
     @property
     def parallelism(self) -> int:

@@ -1,5 +1,8 @@
 """Ctrl-C delivered to a process in the middle of a walk."""
 
+import dis
+import faulthandler
+import gc
 import json
 import os
 import signal
@@ -133,9 +136,6 @@ class CtrlCTest(unittest.TestCase):
         self.assertIn("CANCELLED", statuses)
         self.assertEqual(set(statuses) - {"OK", "FAILED"}, {"CANCELLED"})
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class CtrlCInTraversalTest(unittest.TestCase):
     """Ctrl-C while a traversal or search calls Python back: raised, never swallowed by ctypes."""
@@ -164,3 +164,186 @@ class CtrlCInTraversalTest(unittest.TestCase):
     def test_search(self):
         self.check(lambda g, start, busy: g.search(start, busy))
 
+
+_PACKAGE = os.path.dirname(libdag.__file__)
+_CALLS = {code for code, name in enumerate(dis.opname) if name.startswith("CALL")}
+_JUMP_BACK = {code for code, name in enumerate(dis.opname) if name.startswith("JUMP_BACKWARD")}
+
+
+class _InterruptAt:
+    """Raises KeyboardInterrupt, on this thread, at the n-th place in libdag's Python code where
+    CPython raises a Ctrl-C's: entering a function, after a call, on a loop's jump back.
+
+    Counting from 0; `fired` says whether the n-th place came. Where a real
+    signal lands is chance; this makes each place happen, one run each.
+    """
+
+    def __init__(self, n):
+        self.n = n
+        self.seen = 0
+        self.fired = False
+        self.after_call = {}
+
+    def __enter__(self):
+        sys.settrace(self._call)
+        return self
+
+    def __exit__(self, *exc):
+        sys.settrace(None)
+        return False
+
+    def _place(self):
+        if self.seen == self.n:
+            self.fired = True
+            sys.settrace(None)
+            raise KeyboardInterrupt(f"injected at place {self.n}")
+        self.seen += 1
+
+    def _call(self, frame, _event, _arg):
+        if self.fired or not frame.f_code.co_filename.startswith(_PACKAGE):
+            return None
+        frame.f_trace_opcodes = True
+        self._place()
+        return self._opcode
+
+    def _opcode(self, frame, event, _arg):
+        # By id, forgotten on return: holding the frame would hold its
+        # locals (a walker the test waits to see freed).
+        if event == "return":
+            self.after_call.pop(id(frame), None)
+        if event != "opcode" or self.fired:
+            return self._opcode
+        op = frame.f_code.co_code[frame.f_lasti]
+        place = self.after_call.get(id(frame), False) or op in _JUMP_BACK
+        self.after_call[id(frame)] = op in _CALLS
+        if place:
+            self._place()
+        return self._opcode
+
+
+class CtrlCInTheGateTest(unittest.TestCase):
+    """Ctrl-C at every place it can land in a call's bookkeeping (the gates of Graph and Walker):
+    nothing stays counted, so the graph can still be changed, walked and closed from any thread."""
+
+    def every_place(self, run, check):
+        # A call left counted can make the next change wait for ever: end
+        # the test run then, with every thread's stack, rather than hang.
+        faulthandler.dump_traceback_later(120, exit=True)
+        try:
+            return self._every_place(run, check)
+        finally:
+            faulthandler.cancel_dump_traceback_later()
+
+    def _every_place(self, run, check):
+        n = 0
+        while True:
+            # The collector stays out of the traced call: a finaliser run
+            # there (the last run's garbage) would take the place.
+            gc.collect()
+            gc.disable()
+            try:
+                with _InterruptAt(n) as interrupt:
+                    try:
+                        run()
+                    except KeyboardInterrupt:
+                        pass
+            finally:
+                gc.enable()
+            check(n)
+            if not interrupt.fired:
+                return n
+            n += 1
+
+    def usable(self, g):
+        def check(n):
+            # From this thread: a read left counted makes a change "called
+            # from inside a read"; from another, a change would wait for it.
+            v = g.add_vertex()
+            g.remove_vertex(v)
+            changed = []
+            other = threading.Thread(target=lambda: changed.append(g.add_vertex()), daemon=True)
+            other.start()
+            other.join(10)
+            self.assertEqual(len(changed), 1, f"place {n}: a change from another thread waited for ever")
+            g.remove_vertex(changed[0])
+            g.walk(lambda vertex: None)
+        return check
+
+    def test_a_read(self):
+        g = libdag.Graph()
+        g.add_vertex("a")
+        places = self.every_place(lambda: g.find("a"), self.usable(g))
+        self.assertGreater(places, 3)
+        g.close()
+
+    def test_a_change(self):
+        g = libdag.Graph()
+        a = g.add_vertex("a")
+        b = g.add_vertex("b")
+
+        def change():
+            g.connect(a, b)
+            g.disconnect(a, b)
+
+        places = self.every_place(change, self.usable(g))
+        self.assertGreater(places, 3)
+        self.assertEqual(g.edge_count(), 0)
+        g.close()
+
+    def test_a_walk(self):
+        g = libdag.Graph()
+        g.add_vertices(["a", "b"])
+        places = self.every_place(lambda: g.walk(lambda vertex: None), self.usable(g))
+        self.assertGreater(places, 3)
+        g.close()
+
+    def test_closing_a_running_walk(self):
+        # Ctrl-C as close() takes the walk from its walker: the walk must
+        # still be cancelled and freed (else its callbacks, freed with the
+        # walker, would be called: a crash), and the graph let go.
+        g = libdag.Graph()
+        g.add_vertices(["a", "b"])
+
+        def run():
+            with g.walker(lambda vertex: time.sleep(0.05)) as walker:
+                walker.start()
+            # The with statement closes it while the callbacks run.
+
+        def check(n):
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    g.add_vertex("x")
+                    break
+                except libdag.BusyError:
+                    # A walk freed in the background ends a moment later. A
+                    # Ctrl-C at the top of the with statement's __exit__
+                    # (Python code) leaves the walker to its finaliser, as
+                    # any object: it runs once the callbacks, which hold
+                    # the walker, have returned and the collector runs.
+                    self.assertLess(time.monotonic(), deadline, f"place {n}: the walk was never freed")
+                    time.sleep(0.01)
+                    gc.collect()
+            g.remove_vertex(g.find("x"))
+
+        places = self.every_place(run, check)
+        self.assertGreater(places, 3)
+        g.close()
+
+    def test_a_read_of_a_walker(self):
+        g = libdag.Graph()
+        g.add_vertices(["a", "b"])
+        walker = g.pull_walker().start()
+        places = self.every_place(lambda: walker.next_ready(1, timeout=0), lambda n: None)
+        self.assertGreater(places, 3)
+        # A read left counted would make close() wait for ever.
+        closer = threading.Thread(target=walker.close, daemon=True)
+        closer.start()
+        closer.join(10)
+        self.assertFalse(closer.is_alive(), "close() waited for ever")
+        self.usable(g)(places)
+        g.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -97,6 +97,17 @@ def _drop_released(marks):
         del marks[-1]
 
 
+def _marks_of_this_thread(reads):
+    """This thread's list in `reads` (made if new), its ended calls dropped: those in progress."""
+    me = _get_ident()
+    mine = reads.get(me)
+    if mine is None:
+        return reads.setdefault(me, [])
+    if mine:
+        _drop_released(mine)
+    return mine
+
+
 def _read_in_progress(reads, me):
     """A read of a thread other than `me` still in progress, or None."""
     for thread, marks in list(reads.items()):
@@ -354,13 +365,7 @@ class _Read(_Mark):
 
     def __enter__(self):
         gate = self._gate
-        me = _get_ident()
-        reads = gate._reads
-        mine = reads.get(me)
-        if mine is None:
-            mine = reads.setdefault(me, [])
-        elif mine:
-            _drop_released(mine)
+        mine = _marks_of_this_thread(gate._reads)
         # Inside a read or a change of this thread: it would wait for itself.
         writer = gate._writer
         nested = bool(mine) or (writer is not None and writer._is_owned())
@@ -499,13 +504,7 @@ class _WalkerRead(_Mark):
 
     def __enter__(self):
         gate = self._gate
-        me = _get_ident()
-        reads = gate._reads
-        mine = reads.get(me)
-        if mine is None:
-            mine = reads.setdefault(me, [])
-        elif mine:
-            _drop_released(mine)
+        mine = _marks_of_this_thread(gate._reads)
         n = len(mine)
         self.acquire()
         # From here to the return: no call, so no Ctrl-C.

@@ -28,12 +28,15 @@ Ctrl-C (KeyboardInterrupt) may land wherever CPython checks for signals:
 at the top of every Python function and after every C call. A call is
 therefore counted as in progress by a lock of its own (a :class:`_Mark`)
 that the ``with`` statement releases in C, never by a count a Python
-``__exit__`` would have to undo: wherever one Ctrl-C lands, nothing stays
-counted (tests/test_interrupt.py raises it at each of those places in turn).
+``__exit__`` would have to undo, and whoever waits for a call waits by
+taking its lock, never for a notification a Ctrl-C could skip: wherever one
+Ctrl-C lands, nothing stays counted (tests/test_interrupt.py raises it at
+each of those places in turn).
 """
 
 import _thread
 import threading
+import time
 
 from . import _native
 from .errors import BusyError, ClosedError
@@ -128,8 +131,7 @@ def _new_mark(kind, gate, who):
 class Handle:
     """A C pointer plus the gate that decides who may use it."""
 
-    __slots__ = ("_ptr", "_free", "_kind", "_lock", "_cond", "_waiting", "_reads", "_writer", "_writers_waiting",
-                 "_walks")
+    __slots__ = ("_ptr", "_free", "_kind", "_lock", "_reads", "_writer", "_writers_waiting", "_walks")
 
     def __init__(self, ptr, free, kind):
         self._ptr = ptr
@@ -138,13 +140,10 @@ class Handle:
         # Taken for the slow paths only: a read that meets no change takes
         # no lock. Reentrant: the garbage collector may run a finaliser (a
         # dropped Walker ending its walk of this graph) inside a section
-        # under this lock on the same thread; and a Condition over an RLock
-        # takes it back after a wait in one C call that Ctrl-C cannot cut in
-        # two (over a Lock, an interrupt there left it released, and the
-        # section's exit then released another thread's hold).
+        # under this lock on the same thread. Nobody waits under it: waits
+        # are on marks, whose release (C) needs no notification, which a
+        # Ctrl-C could skip.
         self._lock = threading.RLock()
-        self._cond = threading.Condition(self._lock)
-        self._waiting = 0  # threads in _wait(): nobody to notify while 0
         # thread id -> [_Read], in the order begun; a read is in progress
         # while its thread holds its mark. Ended ones are dropped by their
         # thread's next call.
@@ -170,12 +169,14 @@ class Handle:
             with self._lock:
                 self._check_open(who)
                 writer = self._current_writer()
-                if writer is None:
-                    if not self._writers_waiting:
-                        return
-                    self._wait()  # the change starts (then it is waited for) or gives up
-                    continue
-            _wait_released(writer)
+                if writer is None and not self._writers_waiting:
+                    return
+            if writer is None:
+                # A change waiting for another is taking over (or giving up):
+                # a moment, then it is waited for like any.
+                time.sleep(0.0005)
+            else:
+                _wait_released(writer)
 
     def _current_writer(self):
         """The change in progress, or None (forgetting one that has ended); under the lock."""
@@ -221,8 +222,6 @@ class Handle:
         if not mark._is_owned():  # held already by a build resuming (resume_write)
             mark.acquire()
         self._writer = mark
-        if self._waiting:
-            self._cond.notify_all()  # readers held back for a waiting change now wait for this one
         return True
 
     def _wait_to_write(self, mark, me, who):
@@ -243,34 +242,42 @@ class Handle:
             if counted:
                 with self._lock:
                     self._writers_waiting -= 1
-                    # Readers held back for this change may go on if it gave up.
-                    self._notify()
 
     def _undo_write(self, mark):
-        """Ends a change whose ``__enter__`` failed after it was announced."""
-        with self._lock:
-            if self._writer is mark:
-                self._writer = None
-                mark.release()
-            self._notify()
+        """Ends a change whose ``__enter__`` failed after it was announced.
+
+        Without the lock: while `mark` is held nobody else sets ``_writer``,
+        and it is cleared before the release lets anyone in.
+        """
+        if self._writer is mark:
+            self._writer = None
+            mark.release()
 
     def pause_write(self, mark):
         """Lets others in during a change: a build's Python step changes the graph through its methods.
 
-        `mark` stays held (so that the ``with`` around the build ends it as
-        usual) but is no longer the change in progress, which nobody sees.
+        Releases `mark`, so that whoever waits for the change goes on;
+        resume_write() takes it back for the ``with`` around the build to
+        end as usual.
         """
-        with self._lock:
-            if self._writer is mark:
-                self._writer = None
-            self._notify()
+        if self._writer is mark:
+            self._writer = None
+        if mark._is_owned():
+            mark.release()
 
     def resume_write(self, mark, who):
-        """Makes the paused `mark` the change in progress again, once no other call runs."""
+        """Makes the paused `mark` the change in progress again, once no other call runs.
+
+        On failure `mark` is held all the same, but not the change in
+        progress: the build stops at the failed step and its ``with`` ends.
+        """
         try:
             self._begin_write(mark, _get_ident(), who)
         except BaseException:
-            self.pause_write(mark)
+            if self._writer is mark:
+                self._writer = None
+            if not mark._is_owned():
+                mark.acquire()
             raise
 
     # -- walks -------------------------------------------------------------
@@ -300,39 +307,41 @@ class Handle:
             if walker._walking:
                 walker._walking = False
                 self._walks -= 1
-                self._notify()
 
     # -- closing -----------------------------------------------------------
 
     def close(self, who):
-        """Frees the pointer once; fails with BusyError while anything uses the handle. Idempotent."""
-        with self._lock:
-            if self._ptr is None:
-                return
-            me = _get_ident()
-            mine = self._reads.get(me)
-            if mine:
-                _drop_released(mine)
-            if mine or self._current_writer() is not None or self._walks or \
-                    _read_in_progress(self._reads, me) is not None:
-                raise BusyError(
-                    _native.E_BUSY,
-                    f"{who}: the {self._kind} is in use (being walked, read or changed); "
-                    "close it once that has finished",
-                )
-            ptr, self._ptr = self._ptr, None
-        self._free(ptr)
+        """Frees the pointer once; fails with BusyError while anything uses the handle. Idempotent.
 
-    def _wait(self):
-        self._waiting += 1
+        Announced as a change while it looks: reads take no lock, and one
+        that begins after its thread was looked at backs off on seeing it.
+        """
+        mark = _new_mark(_Write, self, who)
+        freed = False
         try:
-            self._cond.wait()
+            with self._lock:
+                if self._ptr is None:
+                    return
+                me = _get_ident()
+                if not (_marks_of_this_thread(self._reads) or self._current_writer() is not None or self._walks):
+                    mark.acquire()
+                    self._writer = mark
+            if self._writer is mark and _read_in_progress(self._reads, me) is None:
+                ptr, self._ptr = self._ptr, None
+                freed = True
+                self._free(ptr)
         finally:
-            self._waiting -= 1
-
-    def _notify(self):
-        if self._waiting:
-            self._cond.notify_all()
+            # Inline, not _undo_write(): a Ctrl-C at the top of a call would
+            # leave the mark held.
+            if self._writer is mark:
+                self._writer = None
+                mark.release()
+        if not freed:
+            raise BusyError(
+                _native.E_BUSY,
+                f"{who}: the {self._kind} is in use (being walked, read or changed); "
+                "close it once that has finished",
+            )
 
     def _check_open(self, who):
         if self._ptr is None:
@@ -415,13 +424,14 @@ class WalkerHandle:
     close() sees the read.
     """
 
-    __slots__ = ("_ptr", "_free", "_reads", "_closing")
+    __slots__ = ("_ptr", "_free", "_reads", "_closing", "_pending")
 
     def __init__(self, ptr, free):
         self._ptr = ptr
         self._free = free
         self._reads = {}  # thread id -> [_WalkerRead], as Handle._reads
         self._closing = threading.Lock()  # one close() at a time takes the pointer
+        self._pending = None  # (pointer, after) taken by close() and not freed yet
 
     @property
     def closed(self):
@@ -440,33 +450,36 @@ class WalkerHandle:
         its own walker), which would wait for itself: then, and when the
         wait is interrupted (Ctrl-C, re-raised), the free and `after()`
         happen on a background thread as the last read leaves.
+
+        The pointer taken and `after` wait in ``_pending``, which exactly
+        one of this call and the background thread empties and frees: a
+        Ctrl-C anywhere here leaves the walk to the background thread, and
+        it is never freed twice.
         """
-        ptr = None
-        inside = False
         try:
             with self._closing:
                 ptr = self._ptr
                 if ptr is None:
                     return
                 self._ptr = None
+                self._pending = (ptr, after)
             mine = self._reads.get(_get_ident())
             if mine:
                 _drop_released(mine)
-                inside = bool(mine)
-            if not inside:
-                self._wait_for_reads()
+                if mine:
+                    self._free_later()
+                    return
+            self._wait_for_reads()
         except BaseException:  # noqa: B902 - Ctrl-C, also just after the pointer was taken: still freed
-            if ptr is not None:
-                self._free_later(ptr, after)
+            self._free_later()
             raise
-        if inside:
-            self._free_later(ptr, after)
-            return
-        # _release() inline: a Ctrl-C at the top of a call to it would leave
-        # the walk taken and never freed.
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return  # a background thread of an interrupted close() has it
         try:
-            self._free(ptr)
+            self._free(pending[0])
         finally:
+            after = pending[1]
             if after is not None:
                 try:
                     after()
@@ -484,17 +497,18 @@ class WalkerHandle:
                 return
             _wait_released(read)
 
-    def _free_later(self, ptr, after):
+    def _free_later(self):
         def free():
+            # On a thread of its own: no KeyboardInterrupt comes there.
             self._wait_for_reads()
-            self._release(ptr, after)
+            with self._closing:
+                pending, self._pending = self._pending, None
+            if pending is not None:
+                self._free(pending[0])
+                if pending[1] is not None:
+                    pending[1]()
 
         threading.Thread(target=free, name="libdag-walker-free", daemon=True).start()
-
-    def _release(self, ptr, after):
-        self._free(ptr)  # on a thread of its own: no KeyboardInterrupt comes there
-        if after is not None:
-            after()
 
 
 class _WalkerRead(_Mark):

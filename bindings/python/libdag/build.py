@@ -85,9 +85,9 @@ class _Callbacks:
             # The build holds the graph's write gate; a step changes the graph
             # through the Graph's own methods, which take it themselves.
             handle = self.graph._handle
-            handle.pause_write(self.change)
             status = 0
             try:
+                handle.pause_write(self.change)
                 fn(self.graph)
             except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
                 self.error = exc

@@ -20,6 +20,7 @@ What the callback does decides the vertex's outcome:
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import ctypes
 import enum
@@ -407,8 +408,12 @@ class _Callbacks:
         # Set once the Walker knows its handle: the library may call back
         # before dag_walk_start() has returned it, a callback that calls
         # walker.cancel() or walker.complete() must find the walk started,
-        # and `main` must be known to tell sub-walk vertices apart.
-        self.ready = threading.Event()
+        # and `main` must be known to tell sub-walk vertices apart. A lock
+        # held until then, not an Event: Event.set() is Python code, which
+        # a Ctrl-C can stop before its first line, and the callbacks would
+        # wait for ever.
+        self.ready = _thread.allocate_lock()
+        self.ready.acquire()
         self.c_callback = _native.WALK_FN(self._call) if callback is not None else None
         self.c_thread_start = _native.THREAD_HOOK_FN(_keep_thread_state)
         self.c_thread_exit = _native.THREAD_HOOK_FN(_drop_thread_state)
@@ -447,8 +452,8 @@ class _Callbacks:
         self._enter()
         try:
             try:
-                if not self.ready.is_set():  # is_set() takes no lock, wait() does
-                    self.ready.wait()
+                if self.ready.locked():
+                    _wait_ready(self.ready)
                 if walker != self.main:
                     vertex = SubwalkVertex(vertex, walker)
                 result = self.callback(vertex)
@@ -475,11 +480,24 @@ class _Callbacks:
         # reports it through sys.unraisablehook, and the walk goes on.
         self._enter()
         try:
-            if not self.ready.is_set():
-                self.ready.wait()
+            if self.ready.locked():
+                _wait_ready(self.ready)
             self.observer(WalkEvent(event), vertex, VertexStatus(status), running, done, total)
         finally:
             self._leave()
+
+
+def _wait_ready(ready):
+    """On a thread of the walk (no KeyboardInterrupt comes there): waits until start() has the handle."""
+    with ready:
+        pass
+
+
+def _set_ready(ready):
+    try:
+        ready.release()
+    except RuntimeError:  # released already
+        pass
 
 
 def _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps, schedule, callbacks, who):
@@ -648,6 +666,9 @@ class Walker(Closeable):
             graph_handle = self._graph._handle
             out = _native.walker_p()
             try:
+                # Before the walk starts: once it runs, a Ctrl-C in
+                # WeakSet.add (Python code) would keep it from the exit's close.
+                _LIVE.add(self)
                 # Inside the try: it marks the walk in self._walking, which
                 # the except clause reads, wherever a Ctrl-C lands.
                 ptr = graph_handle.begin_walk(who, self)
@@ -660,19 +681,21 @@ class Walker(Closeable):
                 # without the lock, _started) must find this too.
                 self._callbacks.main = ctypes.cast(out, ctypes.c_void_p).value
                 self._handle = WalkerHandle(out, lib.dag_walk_free)
-                _LIVE.add(self)
             except BaseException:
                 if self._handle is None:
                     if out:
                         # Started, but a Ctrl-C came before a handle owned
                         # the walk: nobody else could end it.
-                        self._callbacks.ready.set()
+                        _set_ready(self._callbacks.ready)
                         lib.dag_walk_cancel(out, None)
                         lib.dag_walk_free(out)
                     graph_handle.end_walk(self)
                 raise
             finally:
-                self._callbacks.ready.set()
+                try:
+                    self._callbacks.ready.release()  # C: whatever lands next, it is done
+                except RuntimeError:  # released already, by the except clause
+                    pass
         return self
 
     def _name(self, method):

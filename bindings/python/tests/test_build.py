@@ -1,6 +1,7 @@
 """Builder: Terraform-like declarations through the built-in steps, Python steps, the observer and errors."""
 
 import threading
+import time
 import unittest
 
 import libdag
@@ -149,6 +150,36 @@ class BuilderTest(unittest.TestCase):
             with self.assertRaises(Locked):
                 b.build()
             g.add_vertex("still changeable")
+
+    def test_a_change_waiting_for_a_build_goes_on_during_its_python_step(self):
+        # Another thread's change that began waiting for the build must get
+        # in while a Python step has the graph, and the step must be able to
+        # read it meanwhile: neither waits for the other.
+        with libdag.Graph() as g, Builder(g) as b:
+            g.add_vertex("root")
+            waiting = threading.Event()
+            changed = threading.Event()
+            seen = []
+
+            def change():
+                waiting.set()
+                g.add_vertex("from another thread")  # waits for the build
+                changed.set()
+
+            def observer(step):
+                if not waiting.is_set():
+                    threading.Thread(target=change, daemon=True).start()
+                    waiting.wait(10)
+                    time.sleep(0.1)  # it waits for the build now
+
+            def step(graph):
+                self.assertTrue(changed.wait(10), "the waiting change never got in during the step")
+                seen.append(len(graph))
+
+            b.add_transitive_reduction()  # the observer hears of it before the Python step runs
+            b.add_step("mine", step)
+            b.build(validate=False, observer=observer)
+            self.assertEqual(seen, [2])
 
     def test_destroy_order_and_prune(self):
         with libdag.Graph() as g, Builder(g) as b:

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import unittest
+import weakref
 
 import libdag
 
@@ -165,13 +166,16 @@ class CtrlCInTraversalTest(unittest.TestCase):
         self.check(lambda g, start, busy: g.search(start, busy))
 
 
-_PACKAGE = os.path.dirname(libdag.__file__)
+# libdag's Python code and the standard library's it calls on the way
+# (threading's Event, Thread and Condition, WeakSet).
+_TRACED = (os.path.dirname(libdag.__file__), threading.__file__, weakref.__file__,
+           os.path.join(os.path.dirname(threading.__file__), "_weakrefset.py"))
 _CALLS = {code for code, name in enumerate(dis.opname) if name.startswith("CALL")}
 _JUMP_BACK = {code for code, name in enumerate(dis.opname) if name.startswith("JUMP_BACKWARD")}
 
 
 class _InterruptAt:
-    """Raises KeyboardInterrupt, on this thread, at the n-th place in libdag's Python code where
+    """Raises KeyboardInterrupt, on this thread, at the n-th place in the traced Python code where
     CPython raises a Ctrl-C's: entering a function, after a call, on a loop's jump back.
 
     Counting from 0; `fired` says whether the n-th place came. Where a real
@@ -200,7 +204,7 @@ class _InterruptAt:
         self.seen += 1
 
     def _call(self, frame, _event, _arg):
-        if self.fired or not frame.f_code.co_filename.startswith(_PACKAGE):
+        if self.fired or not frame.f_code.co_filename.startswith(_TRACED):
             return None
         frame.f_trace_opcodes = True
         self._place()

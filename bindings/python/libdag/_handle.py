@@ -316,16 +316,22 @@ class Handle:
         Announced as a change while it looks: reads take no lock, and one
         that begins after its thread was looked at backs off on seeing it.
         """
-        mark = _new_mark(_Write, self, who)
+        mark = _new_mark(_Close, self, who)
         freed = False
         try:
-            with self._lock:
-                if self._ptr is None:
-                    return
-                me = _get_ident()
-                if not (_marks_of_this_thread(self._reads) or self._current_writer() is not None or self._walks):
-                    mark.acquire()
-                    self._writer = mark
+            while True:
+                with self._lock:
+                    if self._ptr is None:
+                        return
+                    me = _get_ident()
+                    writer = self._current_writer()
+                    if type(writer) is not _Close or writer._is_owned():
+                        if not (_marks_of_this_thread(self._reads) or writer is not None or self._walks):
+                            mark.acquire()
+                            self._writer = mark
+                        break
+                # Another close() is looking: it closes the handle, or finds it in use.
+                _wait_released(writer)
             if self._writer is mark and _read_in_progress(self._reads, me) is None:
                 ptr, self._ptr = self._ptr, None
                 freed = True
@@ -509,6 +515,12 @@ class WalkerHandle:
                     pending[1]()
 
         threading.Thread(target=free, name="libdag-walker-free", daemon=True).start()
+
+
+class _Close(_Write):
+    """The change a Graph close() announces while it looks for reads: another close() waits for it."""
+
+    __slots__ = ()
 
 
 class _WalkerRead(_Mark):

@@ -276,6 +276,11 @@ class Builder(Closeable):
                         raise
                 finally:
                     callbacks.change = None
+                    # A step whose resume_write() a Ctrl-C stopped at its
+                    # first line left the mark released: the with's exit
+                    # releases it.
+                    if not change._is_owned():
+                        change.acquire()
             if callbacks.error is not None:
                 error, callbacks.error = callbacks.error, None
                 raise error

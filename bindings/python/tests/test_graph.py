@@ -2,6 +2,7 @@
 
 import copy
 import gc
+import sys
 import threading
 import unittest
 import weakref
@@ -383,6 +384,39 @@ class LifetimeTest(unittest.TestCase):
         g.traverse([ids["a"]], visitor)
         self.assertEqual(seen, [ids["a"], ids["b"]])
         self.assertFalse(g.closed)
+
+    def test_two_threads_closing_a_graph_both_return(self):
+        # Each close() announces itself while it looks for reads; one that
+        # finds the other looking waits for it and finds the graph closed.
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)
+        try:
+            for _ in range(400):
+                g = libdag.Graph()
+                g.add_vertex("a")
+                # Reads ended on other threads: each close() looks at them.
+                readers = [threading.Thread(target=len, args=(g,)) for _ in range(3)]
+                for t in readers:
+                    t.start()
+                for t in readers:
+                    t.join()
+                errors = []
+
+                def close():
+                    try:
+                        g.close()
+                    except BaseException as exc:  # noqa: B902
+                        errors.append(exc)
+
+                threads = [threading.Thread(target=close) for _ in range(2)]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                self.assertEqual(errors, [])
+                self.assertTrue(g.closed)
+        finally:
+            sys.setswitchinterval(switch)
 
     def test_concurrent_reads_and_writes_do_not_race(self):
         # Readers and writers on several threads: the binding serialises

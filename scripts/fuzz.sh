@@ -32,6 +32,11 @@ cmake --build build-fuzz --target "${harnesses[@]}"
 
 declare -A dict=([dot_import_fuzzer]=tests/fuzz/dot.dict [json_import_fuzzer]=tests/fuzz/json.dict
                  [json_readers_fuzzer]=tests/fuzz/json.dict)
+# Each program input reaches tens of thousands of features, and libFuzzer's
+# entropic schedule spent 60% of the harness's time updating their frequencies
+# (perf, 2026-11-30): without it the harness runs 2.6x the inputs a second and,
+# in a 40-second comparison from the same corpus, kept more new ones.
+declare -A extra=([capi_program_fuzzer]=-entropic=0)
 # The readers' harness shares the JSON import harness's corpus.
 declare -A corpus_of=([json_readers_fuzzer]=tests/fuzz/corpus/json_import_fuzzer)
 mkdir -p build-fuzz/crashes
@@ -45,6 +50,7 @@ for h in "${harnesses[@]}"; do
   args=(-max_total_time="$seconds" -timeout=20 -print_final_stats=1
         -artifact_prefix="build-fuzz/crashes/$h-")
   [ -z "${dict[$h]:-}" ] || args+=(-dict="${dict[$h]}")
+  [ -z "${extra[$h]:-}" ] || args+=("${extra[$h]}")
   echo "=== $h: corpus $corpus, then ${seconds}s of new inputs"
   log=build-fuzz/$h.log
   if ! "build-fuzz/tests/fuzz/$h" "${args[@]}" "$scratch" "$corpus" > "$log" 2>&1; then

@@ -62,24 +62,24 @@ struct ScratchDir {
     }
 };
 
-// Processes of session `sid` that have not exited. A zombie has exited: it
-// only waits to be reaped by its parent, which for an orphan is init.
-inline std::vector<pid_t> live_in_session(pid_t sid) {
+// Processes that have not exited whose environment holds the entry `mark`
+// (NAME=VALUE): a dag a test started and whatever its commands started, in
+// whichever session (each command has one of its own). A zombie has exited:
+// it only waits to be reaped by its parent, which for an orphan is init.
+inline std::vector<pid_t> live_with(const std::string &mark) {
     std::vector<pid_t> live;
+    const std::string entry = std::string(1, '\0') + mark + std::string(1, '\0');
     DIR *proc = opendir("/proc");
     if (!proc) return live;
-    while (dirent *entry = readdir(proc)) {
-        const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+    while (dirent *dir_entry = readdir(proc)) {
+        const pid_t pid = static_cast<pid_t>(std::atoi(dir_entry->d_name));
         if (pid <= 0) continue;
         const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-        // "pid (comm) state ppid pgrp session ...": comm may hold anything.
+        // "pid (comm) state ...": comm may hold anything.
         const size_t close = stat.rfind(')');
-        if (close == std::string::npos) continue;
-        std::istringstream fields(stat.substr(close + 1));
-        char state = 0;
-        long ppid = 0, pgrp = 0, session = 0;
-        if (fields >> state >> ppid >> pgrp >> session && session == sid && state != 'Z')
-            live.push_back(pid);
+        if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] == 'Z') continue;
+        const std::string environment = '\0' + read_file("/proc/" + std::to_string(pid) + "/environ");
+        if (environment.find(entry) != std::string::npos) live.push_back(pid);
     }
     closedir(proc);
     return live;
@@ -92,7 +92,7 @@ class BackgroundDag {
     // a pipe the test reads with read_line() instead.
     BackgroundDag(const std::vector<std::string> &args, const std::string &input_file,
                   const std::string &dir, int piped = -1)
-        : out_(dir + "/stdout"), err_(dir + "/stderr") {
+        : out_(dir + "/stdout"), err_(dir + "/stderr"), mark_("DAG_CLI_TEST_RUN=" + dir + "/" + std::to_string(++runs())) {
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
         posix_spawn_file_actions_addopen(&actions, 0, input_file.c_str(), O_RDONLY, 0);
@@ -117,7 +117,11 @@ class BackgroundDag {
         std::vector<char *> pointers;
         for (std::string &arg : argv) pointers.push_back(arg.data());
         pointers.push_back(nullptr);
-        const int error = posix_spawn(&pid_, DAG_CLI, &actions, &attributes, pointers.data(), environ);
+        std::vector<char *> environment;
+        for (char **entry = environ; *entry != nullptr; ++entry) environment.push_back(*entry);
+        environment.push_back(mark_.data());
+        environment.push_back(nullptr);
+        const int error = posix_spawn(&pid_, DAG_CLI, &actions, &attributes, pointers.data(), environment.data());
         posix_spawn_file_actions_destroy(&actions);
         posix_spawnattr_destroy(&attributes);
         EXPECT_EQ(error, 0) << "cannot start " << DAG_CLI;
@@ -134,13 +138,16 @@ class BackgroundDag {
         }
         // A failing test may leave commands behind; none may outlive it.
         if (pid_ > 0)
-            for (pid_t left : live_in_session(pid_)) kill(left, SIGKILL);
+            for (pid_t left : live()) kill(left, SIGKILL);
     }
     BackgroundDag(const BackgroundDag &) = delete;
     BackgroundDag &operator=(const BackgroundDag &) = delete;
 
     // Also the id of its session and of its process group.
     pid_t pid() const { return pid_; }
+
+    // It and what its commands started, while they run.
+    std::vector<pid_t> live() const { return live_with(mark_); }
 
     // Its exit status (128 + signal if a signal ended it) once it has
     // exited, waiting up to `limit`; -1 if it is still running then.
@@ -181,7 +188,13 @@ class BackgroundDag {
     }
 
   private:
+    static int &runs() {
+        static int count = 0;
+        return count;
+    }
+
     std::string out_, err_;
+    std::string mark_;
     int pipe_ = -1;
     pid_t pid_ = -1;
     int status_ = -1;

@@ -102,4 +102,20 @@ TEST(CliWalkOutput, ABackgroundProcessHoldingThePipeDoesNotStallTheWalk) {
     EXPECT_LT(r.seconds, 20);
 }
 
+// A command that changes the terminal's settings or reads /dev/tty (a
+// password prompt) while dag runs on a terminal: in a background group of
+// dag's session, SIGTTOU or SIGTTIN stopped it and the walk waited for ever.
+TEST(CliWalkOutput, ACommandTouchingTheTerminalDoesNotStopTheWalk) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a }");
+    const Outcome r =
+        on_terminal(dir, {"walk", graph, "--progress=never", "--output", "stream", "--exec",
+                          "stty sane && echo settings-changed; if head -c 1 /dev/tty; then echo read-tty; "
+                          "else echo no-terminal; fi"});
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("settings-changed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("no-terminal"), std::string::npos) << r.out;
+    EXPECT_LT(r.seconds, 30) << r.out;
+}
+
 }  // namespace

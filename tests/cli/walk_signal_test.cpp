@@ -39,7 +39,7 @@ TEST(CliWalkSignals, SigintStopsTheCommandsAndExits130) {
     std::unique_ptr<BackgroundDag> dag;
     // Each command marks that it runs, then blocks until it is terminated.
     start_walk(dir, dag, "touch " + dir.path + "/$DAG_VERTEX; exec sleep 30");
-    ASSERT_GE(live_in_session(dag->pid()).size(), 3u) << "dag and two commands";
+    ASSERT_GE(dag->live().size(), 3u) << "dag and two commands";
 
     const auto sent = Clock::now();
     ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
@@ -47,8 +47,8 @@ TEST(CliWalkSignals, SigintStopsTheCommandsAndExits130) {
     EXPECT_EQ(dag->wait(milliseconds(5000)), 130) << dag->err();
     EXPECT_LT(Clock::now() - sent, milliseconds(5000));
     // What was killed may take a moment to be gone; a survivor stays.
-    EXPECT_TRUE(wait_until([&] { return live_in_session(dag->pid()).empty(); }, milliseconds(2000)))
-        << live_in_session(dag->pid()).size() << " processes left in dag's session";
+    EXPECT_TRUE(wait_until([&] { return dag->live().empty(); }, milliseconds(2000)))
+        << dag->live().size() << " processes of dag's left running";
     EXPECT_FALSE(exists(dir.path + "/c")) << "c started after the interrupt";
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
                           "never ran: c\n"
@@ -70,8 +70,8 @@ TEST(CliWalkSignals, SigtermKillsWhatIgnoresItAfterTheGracePeriod) {
     const auto took = Clock::now() - sent;
     EXPECT_GE(took, milliseconds(1000)) << "killed before the grace period ended";
     EXPECT_LT(took, milliseconds(5000)) << "the grace period was not applied";
-    EXPECT_TRUE(wait_until([&] { return live_in_session(dag->pid()).empty(); }, milliseconds(2000)))
-        << live_in_session(dag->pid()).size() << " processes left in dag's session";
+    EXPECT_TRUE(wait_until([&] { return dag->live().empty(); }, milliseconds(2000)))
+        << dag->live().size() << " processes of dag's left running";
     EXPECT_FALSE(exists(dir.path + "/c"));
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
                           "never ran: c\n"
@@ -98,8 +98,8 @@ TEST(CliWalkSignals, SecondSigintEndsTheGraceAtOnce) {
     ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
     EXPECT_EQ(dag->wait(milliseconds(10000)), 130) << dag->err();
     EXPECT_LT(Clock::now() - sent, milliseconds(10000)) << "the grace ran on";
-    EXPECT_TRUE(wait_until([&] { return live_in_session(dag->pid()).empty(); }, milliseconds(2000)))
-        << live_in_session(dag->pid()).size() << " processes left in dag's session";
+    EXPECT_TRUE(wait_until([&] { return dag->live().empty(); }, milliseconds(2000)))
+        << dag->live().size() << " processes of dag's left running";
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
                           "never ran: c\n"
                           "interrupted by SIGINT\n");
@@ -112,8 +112,8 @@ TEST(CliWalkSignals, SighupStopsTheCommandsAndExits129) {
                {"--report", dir.path + "/report.json"});
     ASSERT_EQ(kill(dag->pid(), SIGHUP), 0);
     EXPECT_EQ(dag->wait(milliseconds(5000)), 129) << dag->err();
-    EXPECT_TRUE(wait_until([&] { return live_in_session(dag->pid()).empty(); }, milliseconds(2000)))
-        << live_in_session(dag->pid()).size() << " processes left in dag's session";
+    EXPECT_TRUE(wait_until([&] { return dag->live().empty(); }, milliseconds(2000)))
+        << dag->live().size() << " processes of dag's left running";
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
                           "never ran: c\n"
                           "interrupted by SIGHUP\n");
@@ -141,8 +141,8 @@ void reader_goes_away(int stream) {
     dag.close_pipe();
     std::ofstream(dir.path + "/go") << "";
     EXPECT_EQ(dag.wait(milliseconds(10000)), 141) << dag.err();
-    EXPECT_TRUE(wait_until([&] { return live_in_session(dag.pid()).empty(); }, milliseconds(2000)))
-        << live_in_session(dag.pid()).size() << " processes left in dag's session";
+    EXPECT_TRUE(wait_until([&] { return dag.live().empty(); }, milliseconds(2000)))
+        << dag.live().size() << " processes of dag's left running";
     const nlohmann::json document = nlohmann::json::parse(read_file(report), nullptr, false);
     ASSERT_FALSE(document.is_discarded()) << read_file(report);
     EXPECT_EQ(document.at("ok"), 2) << document.dump();
@@ -163,8 +163,8 @@ TEST(CliWalkSignals, WhatACommandLeavesRunningIsStoppedWhenItExits) {
     std::ofstream(input) << "digraph { a; b -> a }";
     BackgroundDag dag({"walk", "-", "--exec", "sleep 300 & exit 0"}, input, dir.path);
     EXPECT_EQ(dag.wait(milliseconds(10000)), 0) << dag.err();
-    EXPECT_TRUE(wait_until([&] { return live_in_session(dag.pid()).empty(); }, milliseconds(2000)))
-        << live_in_session(dag.pid()).size() << " processes left in dag's session";
+    EXPECT_TRUE(wait_until([&] { return dag.live().empty(); }, milliseconds(2000)))
+        << dag.live().size() << " processes of dag's left running";
     EXPECT_EQ(dag.err(), "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
 
     // What ignores SIGTERM gets SIGKILL after the grace.
@@ -174,8 +174,8 @@ TEST(CliWalkSignals, WhatACommandLeavesRunningIsStoppedWhenItExits) {
                            input, dir.path);
     EXPECT_EQ(stubborn.wait(milliseconds(10000)), 0) << stubborn.err();
     EXPECT_GE(Clock::now() - began, milliseconds(1000)) << "killed before the grace period ended";
-    EXPECT_TRUE(wait_until([&] { return live_in_session(stubborn.pid()).empty(); }, milliseconds(2000)))
-        << live_in_session(stubborn.pid()).size() << " processes left in dag's session";
+    EXPECT_TRUE(wait_until([&] { return stubborn.live().empty(); }, milliseconds(2000)))
+        << stubborn.live().size() << " processes of dag's left running";
 }
 
 TEST(CliWalkSignals, WalkThatEndsOnItsOwnIsNotInterrupted) {

@@ -39,15 +39,19 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
 
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
-    // Its own group (0: its pid), which stop() signals as a whole. The
-    // signals dag catches are reset by exec anyway; SIGPIPE may be ignored
-    // by whoever started dag, and a command should get the default.
-    posix_spawnattr_setpgroup(&attributes, 0);
+    // A session of its own, so a group of its own (its pid), which stop()
+    // signals as a whole. Its own session has no controlling terminal: a
+    // command in a background group of dag's session that changed the
+    // terminal's settings or read it through /dev/tty (a password prompt)
+    // was stopped by SIGTTOU or SIGTTIN and waited for ever; now the first
+    // is allowed and the second fails at once. The signals dag catches are
+    // reset by exec anyway; SIGPIPE may be ignored by whoever started dag,
+    // and a command should get the default.
     sigset_t defaults;
     sigemptyset(&defaults);
     sigaddset(&defaults, SIGPIPE);
     posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF);
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);

@@ -32,8 +32,9 @@ class Shell {
 
     // Runs `/bin/sh -c command` with DAG_VERTEX=vertex added to the
     // environment, inheriting standard input, its output and error going
-    // where the output mode says, in a process
-    // group of its own (so that stop() reaches what it starts too), and
+    // where the output mode says, in a session (and so a process group) of
+    // its own, without a controlling terminal (so that stop() reaches what
+    // it starts too, and the terminal cannot stop it), and
     // waits for it, then stops what it left running in its group (SIGTERM,
     // SIGKILL after the grace). Safe to call from several threads at once.
     CommandResult run(const std::string &command, const std::string &vertex);

@@ -84,10 +84,23 @@ func (b *Builder) call(f func(*C.dag_builder) error) error {
 	return f(b.ptr)
 }
 
+// callReading runs f under the builder's lock and a read of its graph: a
+// declaration looks its vertex up in the graph, which a change on another
+// goroutine could be moving.
+func (b *Builder) callReading(f func(*C.dag_builder) error) error {
+	return b.call(func(ptr *C.dag_builder) error {
+		if _, err := b.g.handle().beginRead(); err != nil {
+			return err
+		}
+		defer b.g.h.endRead()
+		return f(ptr)
+	})
+}
+
 type declareFn func(*C.dag_builder, C.uint64_t, *C.char, **C.dag_error) C.dag_status
 
 func (b *Builder) declare(op string, fn declareFn, vertex uint64, texts []string) error {
-	return b.call(func(ptr *C.dag_builder) error {
+	return b.callReading(func(ptr *C.dag_builder) error {
 		for _, t := range texts {
 			ct, err := cString(op, "the address", t)
 			if err != nil {
@@ -136,7 +149,7 @@ func (b *Builder) Need(vertex uint64, keys ...string) error {
 //
 // Errors: ErrUnknownVertex, ErrInvalidArgument (not an Action), ErrClosed.
 func (b *Builder) SetAction(vertex uint64, action Action) error {
-	return b.call(func(ptr *C.dag_builder) error {
+	return b.callReading(func(ptr *C.dag_builder) error {
 		var cerr *C.dag_error
 		return check(C.dag_builder_set_action(ptr, C.uint64_t(vertex), C.dag_action(action), &cerr), cerr)
 	})

@@ -220,3 +220,37 @@ func TestCloseWhileInUse(t *testing.T) {
 		}
 	}
 }
+
+// A Close landing while Walk starts (a long AlwaysRun list makes the start
+// long enough to hit): the walk runs on the whole graph or fails with
+// ErrClosed, and never starts on a graph already freed.
+func TestCloseWhileAWalkStarts(t *testing.T) {
+	always := make([]uint64, 4_000_000)
+	for round := 0; round < 60; round++ {
+		g, err := dag.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := g.AddVertex("a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range always {
+			always[i] = id
+		}
+		closed := make(chan struct{})
+		go func(after time.Duration) {
+			time.Sleep(after)
+			g.Close()
+			close(closed)
+		}(time.Duration(round%30) * 250 * time.Microsecond)
+		report, err := g.Walk(dag.WalkOptions{AlwaysRun: always}, func(uint64) error { return nil })
+		switch {
+		case err == nil && (report == nil || !report.OK() || len(report.Vertices) != 1):
+			t.Fatalf("round %d: report %+v, want one vertex ok", round, report)
+		case err != nil && !errors.Is(err, dag.ErrClosed):
+			t.Fatalf("round %d: %v", round, err)
+		}
+		<-closed
+	}
+}

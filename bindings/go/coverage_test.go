@@ -20,8 +20,10 @@ var unbound = map[string]string{
 	"dag_walk_report_vertex":   "reports are read whole with dag_walk_report_read, which gives the same fields for many vertices per call",
 	"dag_walk_report_ran":      "reports are read whole with dag_walk_report_read, whose outcomes carry `ran`",
 	"dag_api":                  "the function table is for hosts that dlopen libdag; cgo links every function directly",
-	"dag_builder_add_step":     goStepsNotWrapped,
-	"dag_builder_add_prune":    goStepsNotWrapped,
+	"dag_walk": "Graph.Walk starts with dag_walk_start under the graph's write lock and waits with dag_walk_wait: " +
+		"with dag_walk the lock had to be let go before libdag held the graph, and a Close there freed it",
+	"dag_builder_add_step":  goStepsNotWrapped,
+	"dag_builder_add_prune": goStepsNotWrapped,
 }
 
 // goStepsNotWrapped is why the builder's callback steps have no Go binding yet.

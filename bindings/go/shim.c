@@ -158,17 +158,6 @@ dag_status dagbind_walk_start(dag_graph *g, dagbind_walk_config cfg, const uint6
     return dag_walk_start(g, walk_trampoline, (void *)handle, &opts, out, err);
 }
 
-dag_status dagbind_walk_run(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
-                            size_t always_run_count, uintptr_t handle, dag_walk_report **report,
-                            dag_error **err) {
-    dag_walk_options opts;
-    dag_status status = walk_options(cfg, always_run, always_run_count, &opts, err);
-    if (status != DAG_OK) {
-        return status;
-    }
-    return dag_walk(g, walk_trampoline, (void *)handle, &opts, report, err);
-}
-
 dag_status dagbind_walk_begin(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
                               size_t always_run_count, dag_walker **out, dag_error **err) {
     dag_walk_options opts;

@@ -75,11 +75,6 @@ dag_status dagbind_walk_start(dag_graph *g, dagbind_walk_config cfg, const uint6
                               size_t always_run_count, uintptr_t handle, dag_walker **out,
                               dag_error **err);
 
-/* dag_walk (start and wait in one call) with the Go callback behind `handle`. */
-dag_status dagbind_walk_run(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
-                            size_t always_run_count, uintptr_t handle, dag_walk_report **report,
-                            dag_error **err);
-
 /* dag_walk_begin: a pull walk, whose vertices Go runs on goroutines. */
 dag_status dagbind_walk_begin(dag_graph *g, dagbind_walk_config cfg, const uint64_t *always_run,
                               size_t always_run_count, dag_walker **out, dag_error **err);

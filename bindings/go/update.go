@@ -9,7 +9,9 @@ import "runtime"
 // remove, edges to add and remove, applied all or nothing by Vertex.Apply.
 // Unlike a Graph it is not safe for concurrent use: build it on one
 // goroutine at a time. Close it when done (a finalizer frees a forgotten
-// one).
+// one). Each method keeps the batch alive until its C call has returned
+// (runtime.KeepAlive): once u.ptr is read, nothing else keeps u, and the
+// finalizer could free the batch during the call.
 type WalkUpdate struct {
 	ptr *C.dag_walk_update
 }
@@ -64,7 +66,9 @@ func (u *WalkUpdate) AddVertex(name string, data uintptr, alwaysRun bool) (uint6
 	}
 	var id C.uint64_t
 	var cerr *C.dag_error
-	if err := check(C.dagbind_update_add_vertex(u.ptr, cname, C.uintptr_t(data), cbool(alwaysRun), &id, &cerr), cerr); err != nil {
+	err := check(C.dagbind_update_add_vertex(u.ptr, cname, C.uintptr_t(data), cbool(alwaysRun), &id, &cerr), cerr)
+	runtime.KeepAlive(u)
+	if err != nil {
 		return NoVertex, err
 	}
 	return uint64(id), nil
@@ -78,7 +82,9 @@ func (u *WalkUpdate) Connect(from, to uint64) error {
 		return err
 	}
 	var cerr *C.dag_error
-	return check(C.dag_walk_update_connect(u.ptr, C.uint64_t(from), C.uint64_t(to), &cerr), cerr)
+	err := check(C.dag_walk_update_connect(u.ptr, C.uint64_t(from), C.uint64_t(to), &cerr), cerr)
+	runtime.KeepAlive(u)
+	return err
 }
 
 // Disconnect removes the edge from -> to.
@@ -87,7 +93,9 @@ func (u *WalkUpdate) Disconnect(from, to uint64) error {
 		return err
 	}
 	var cerr *C.dag_error
-	return check(C.dag_walk_update_disconnect(u.ptr, C.uint64_t(from), C.uint64_t(to), &cerr), cerr)
+	err := check(C.dag_walk_update_disconnect(u.ptr, C.uint64_t(from), C.uint64_t(to), &cerr), cerr)
+	runtime.KeepAlive(u)
+	return err
 }
 
 // RemoveVertex removes a vertex that has not started, and its edges; it is
@@ -97,7 +105,9 @@ func (u *WalkUpdate) RemoveVertex(id uint64) error {
 		return err
 	}
 	var cerr *C.dag_error
-	return check(C.dag_walk_update_remove_vertex(u.ptr, C.uint64_t(id), &cerr), cerr)
+	err := check(C.dag_walk_update_remove_vertex(u.ptr, C.uint64_t(id), &cerr), cerr)
+	runtime.KeepAlive(u)
+	return err
 }
 
 // Apply applies the batch to the running walk that v belongs to (its

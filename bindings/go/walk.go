@@ -155,16 +155,9 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	defer releaseObserver()
 	cfg := opts.config(obs, sched)
 	always, alwaysCount := idsArg(opts.AlwaysRun)
-	if opts.Context == nil || opts.Context.Done() == nil {
-		// Nothing can cancel the walk: start and wait in one call. The
-		// graph stays write-locked meanwhile, as libdag holds it anyway;
-		// reads still go through, the walk having no lock of its own.
-		g.h.endWrite()
-		var creport *C.dag_walk_report
-		var cerr *C.dag_error
-		status := C.dagbind_walk_run(ptr, cfg, always, alwaysCount, C.uintptr_t(h), &creport, &cerr)
-		return walkResult(status, creport, cerr, &state.outcomes, nil)
-	}
+	// Started under the write lock, also when nothing can cancel the walk:
+	// a Close landing between the unlock and the start would free the
+	// graph the start reads, and a change could run beside it.
 	var walker *C.dag_walker
 	var cerr *C.dag_error
 	status := C.dagbind_walk_start(ptr, cfg, always, alwaysCount, C.uintptr_t(h), &walker, &cerr)
@@ -181,7 +174,7 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	stop := make(chan struct{})
 	var watcher sync.WaitGroup
 	var cause error
-	if ctx := opts.Context; ctx != nil {
+	if ctx := opts.Context; ctx != nil && ctx.Done() != nil {
 		watcher.Add(1)
 		go func() {
 			defer watcher.Done()

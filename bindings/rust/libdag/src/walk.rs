@@ -83,13 +83,20 @@ where
     C: FnOnce() -> std::result::Result<(), E>,
     E: Into<BoxError>,
 {
-    let text = match panic::catch_unwind(AssertUnwindSafe(call)) {
-        Ok(Ok(())) => return Ok(()),
-        Ok(Err(error)) => {
+    // Turning the error into its text runs the user's code too (its
+    // conversion and Display, and the Drop of an error it replaces): all of
+    // it inside catch_unwind.
+    let failed = panic::catch_unwind(AssertUnwindSafe(|| match call() {
+        Ok(()) => None,
+        Err(error) => {
             let (error, text) = shared_error(error);
             failures.record(walk, vertex, Some(error));
-            text
+            Some(text)
         }
+    }));
+    let text = match failed {
+        Ok(None) => return Ok(()),
+        Ok(Some(text)) => text,
         Err(payload) => {
             let text = format!("callback panicked: {}", panic_message(&*payload));
             drop_payload(payload);

@@ -246,6 +246,43 @@ fn a_panic_in_the_callback_fails_that_vertex() {
         .ok());
 }
 
+/// An error whose Display panics: the panic came after the callback had
+/// returned, outside catch_unwind, and aborted the process.
+#[derive(Debug)]
+struct UnprintableError;
+
+impl std::fmt::Display for UnprintableError {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        panic!("{}Display of an error", EXPECTED_PANIC)
+    }
+}
+
+impl std::error::Error for UnprintableError {}
+
+#[test]
+fn an_error_whose_display_panics_fails_that_vertex() {
+    hide_expected_panics();
+    let g = graph(&["a", "b"], &[("a", "b")]);
+    let b = id(&g, "b");
+    let report = g
+        .walk(&WalkOptions::new(), |v| {
+            if v == b {
+                return Err(UnprintableError);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(report.status(b), Some(VertexStatus::Failed));
+    assert_eq!(
+        report.vertex(b).unwrap().message(),
+        format!("callback panicked: {}Display of an error", EXPECTED_PANIC)
+    );
+    assert_eq!(
+        report.status(id(&g, "a")),
+        Some(VertexStatus::UpstreamFailed)
+    );
+}
+
 #[test]
 fn failure_messages_with_nul_bytes_survive() {
     let g = graph(&["a"], &[]);

@@ -706,8 +706,22 @@ TEST(CliInput, ExitStatusTellsABadGraphFromBadInput) {
 TEST(CliInput, FullOutputDeviceIsAnError) {
     Result r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' order '" + deploy +
                                          "' > /dev/full"});
-    EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err, "dag: cannot write standard output\n");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag: cannot write standard output: No space left on device\n");
+}
+
+// With SIGPIPE ignored by whoever started dag, a reader going away is a
+// failed write (EPIPE), not a signal: the same exit status as the signal.
+TEST(CliInput, ReaderGoneWithSigpipeIgnoredExits141) {
+    TempDir dir;
+    std::string dot = "digraph {";
+    for (int i = 0; i < 20000; ++i) dot += " v" + std::to_string(i) + " -> v" + std::to_string(i + 1) + ";";
+    const std::string graph = dir.path + "/long.dot";
+    std::ofstream(graph) << dot << " }";
+    Result r = run({"/bin/bash", "-c", std::string("trap '' PIPE; '") + DAG_CLI + "' order '" + graph +
+                                           "' | head -c 1 >/dev/null; echo ${PIPESTATUS[0]}"});
+    EXPECT_EQ(r.out, "141\n");
+    EXPECT_EQ(r.err, "");
 }
 
 // ------------------------------------------------------------------------
@@ -868,6 +882,17 @@ TEST(CliWalk, RetriesOutsideZeroToAThousandExitTwo) {
         EXPECT_NE(r.err.find("--retries"), std::string::npos) << retries << "\n" << r.err;
     }
     EXPECT_EQ(dag({"walk", "-", "--retries", "1000", "--exec", "true"}, "digraph { a }").status, 0);
+}
+
+TEST(CliWalk, GraceThatIsNotANumberOfSecondsExitsTwo) {
+    // NaN passed the range check (every comparison with it is false) and
+    // meant no grace at all.
+    for (const char *grace : {"nan", "NaN", "-nan", "inf", "-1", "86401", "some"}) {
+        Result r = dag({"walk", "-", "--grace", grace, "--exec", "true"}, "digraph { a }");
+        EXPECT_EQ(r.status, 2) << grace << "\n" << r.err;
+        EXPECT_NE(r.err.find("--grace"), std::string::npos) << grace << "\n" << r.err;
+    }
+    EXPECT_EQ(dag({"walk", "-", "--grace", "0.5", "--exec", "true"}, "digraph { a }").status, 0);
 }
 
 TEST(CliWalk, EmptyExecIsRefusedNotADryRun) {

@@ -35,6 +35,21 @@ TEST(CliWalkProgress, StatusLineIsRedrawnInPlaceOnATerminal) {
     EXPECT_EQ(r.out.find("[3/3]"), std::string::npos) << r.out;
 }
 
+// Streamed commands write to the terminal themselves: a line redrawn in
+// place was left under their output, a piece of it before every line.
+TEST(CliWalkProgress, StreamedOutputOnATerminalGetsLinesNotARedrawnLine) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { a -> b }");
+    Outcome r = on_terminal(dir, {"walk", graph, "--output", "stream", "--parallelism", "1", "--exec",
+                                  "sleep 0.2; echo \"out of $DAG_VERTEX\""});
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.find("\x1b[K"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("running"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("out of b\r\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[1/2] b\r\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[2/2] a\r\n"), std::string::npos) << r.out;
+}
+
 TEST(CliWalkProgress, StatusLineFitsTheTerminalsWidth) {
     ScratchDir dir;
     const std::string name(100, 'v');

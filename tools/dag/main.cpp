@@ -1,8 +1,13 @@
 // dag: check, order, convert, walk and draw dependency graphs from the command line.
 #include <CLI/CLI.hpp>
 #include <dag/dag.h>
+#include <poll.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -12,6 +17,17 @@
 #include "libdag.hpp"
 #include "man_page.hpp"
 #include "usage_error.hpp"
+
+namespace {
+
+// A pipe whose reading end is closed polls as an error; a write's errno is
+// long overwritten by the time main() looks.
+bool reader_gone() {
+    pollfd out = {STDOUT_FILENO, POLLOUT, 0};
+    return poll(&out, 1, 0) == 1 && (out.revents & POLLERR) != 0;
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
     CLI::App app("Check, order, convert and walk dependency graphs with Terraform's semantics.\n"
@@ -23,8 +39,9 @@ int main(int argc, char **argv) {
     app.formatter(dagcli::help_formatter());
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 1 the graph failed the check or a vertex failed; 2 usage "
-               "error,\nunreadable or malformed input, unknown vertex name; 130, 143, 129 and 141 "
-               "after\nSIGINT, SIGTERM, SIGHUP and SIGPIPE.");
+               "error,\nunreadable or malformed input, output that cannot be written, unknown "
+               "vertex name;\n130, 143, 129 and 141 after SIGINT, SIGTERM, SIGHUP and SIGPIPE (or "
+               "a reader of\nthe output gone).");
 
     int exit_code = 0;
     dagcli::add_check_commands(app, exit_code);
@@ -56,9 +73,17 @@ int main(int argc, char **argv) {
     // Output that never reached its file (a full disk) is a failure too,
     // unless a signal ended the command: after SIGPIPE it cannot have.
     const bool by_signal = exit_code > 128;
-    if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && !by_signal) {
-        std::fputs("dag: cannot write standard output\n", stderr);
-        return 1;
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    const int why = flushed ? 0 : errno;
+    if ((!flushed || std::ferror(stdout)) && !by_signal) {
+        // With SIGPIPE ignored by whoever started dag, a reader gone is a
+        // failed write: told by the exit status SIGPIPE would have given,
+        // as a walk's report file does.
+        if (reader_gone()) return 128 + SIGPIPE;
+        std::fprintf(stderr, "dag: cannot write standard output%s%s\n", why != 0 ? ": " : "",
+                     why != 0 ? std::strerror(why) : "");
+        return dagcli::bad_input;
     }
     return exit_code;
 }

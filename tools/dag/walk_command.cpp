@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -218,7 +220,9 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     check_result_files(options);
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
-    if (progress && can_redraw(2)) run.status.emplace(2);
+    // Streamed commands write to the terminal themselves, over a line
+    // redrawn in place that dag could not erase first: lines then.
+    if (progress && can_redraw(2) && options.output != OutputMode::stream) run.status.emplace(2);
     dag_walk_options walk_options;
     dag_error *err = nullptr;
     check(dag_walk_options_init(&walk_options, sizeof walk_options, &err), &err);
@@ -352,14 +356,21 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                       "Show progress on standard error: --progress=auto (the default: when it is a "
                       "terminal), --progress=always (or a bare --progress) or --progress=never. On a "
                       "terminal, one status line redrawn in place: \"[done/total] running N, failed F, "
-                      "elapsed, rate: a running vertex\"; elsewhere \"[done/total] name\" as each "
-                      "vertex finishes")
+                      "elapsed, rate: a running vertex\"; elsewhere, and with --output stream, "
+                      "\"[done/total] name\" as each vertex finishes")
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->option_text("[=WHEN]");
     command->add_option("--grace", options->grace_seconds,
                         "On SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
                         "SIGTERM before their process groups are killed; as long for what a command "
                         "leaves running in its group when it exits")
+        // NaN would pass the range (every comparison with it is false).
+        ->check(CLI::Validator(
+            [](std::string &text) {
+                return std::isnan(std::strtod(text.c_str(), nullptr)) ? "not a number of seconds: " + text
+                                                                       : std::string();
+            },
+            ""))
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str()
         ->type_name("SECONDS");

@@ -157,6 +157,28 @@ TEST(CliWalkSignals, ReaderOfStandardOutputGoneStopsTheCommandsAndExits141) { re
 
 TEST(CliWalkSignals, ReaderOfStandardErrorGoneStopsTheCommandsAndExits141) { reader_goes_away(2); }
 
+// Streamed, the commands write to dag's output themselves, and a reader
+// gone raised SIGPIPE in them, not in dag: every later vertex still started
+// and died of it. It stops the walk as dag's own SIGPIPE does.
+TEST(CliWalkSignals, ReaderGoneWhileStreamingStopsTheWalkAndExits141) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a; b -> a; c -> b; d -> c; e -> d }";
+    const std::string command = "echo $DAG_VERTEX; touch " + dir.path + "/ran-$DAG_VERTEX; "
+                                "i=0; while [ ! -e " + dir.path + "/go ] && [ $i -lt 2000 ]; do sleep 0.01; "
+                                "i=$((i+1)); done; echo more";
+    BackgroundDag dag({"walk", "-", "--output", "stream", "--parallelism", "1", "--exec", command}, input,
+                      dir.path, 1);
+    EXPECT_EQ(dag.read_line(milliseconds(10000)), "a");
+    dag.close_pipe();
+    std::ofstream(dir.path + "/go") << "";
+    EXPECT_EQ(dag.wait(milliseconds(20000)), 141) << dag.err();
+    EXPECT_NE(dag.err().find("interrupted by SIGPIPE\n"), std::string::npos) << dag.err();
+    EXPECT_FALSE(exists(dir.path + "/ran-c")) << dag.err();
+    EXPECT_TRUE(wait_until([&] { return dag.live().empty(); }, milliseconds(2000)))
+        << dag.live().size() << " processes of dag's left running";
+}
+
 TEST(CliWalkSignals, WhatACommandLeavesRunningIsStoppedWhenItExits) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";

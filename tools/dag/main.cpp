@@ -1,7 +1,6 @@
 // dag: check, order, convert, walk and draw dependency graphs from the command line.
 #include <CLI/CLI.hpp>
 #include <dag/dag.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,18 +15,8 @@
 #include "help_text.hpp"
 #include "libdag.hpp"
 #include "man_page.hpp"
+#include "reader_gone.hpp"
 #include "usage_error.hpp"
-
-namespace {
-
-// A pipe whose reading end is closed polls as an error; a write's errno is
-// long overwritten by the time main() looks.
-bool reader_gone() {
-    pollfd out = {STDOUT_FILENO, POLLOUT, 0};
-    return poll(&out, 1, 0) == 1 && (out.revents & POLLERR) != 0;
-}
-
-}  // namespace
 
 int main(int argc, char **argv) {
     CLI::App app("Check, order, convert and walk dependency graphs with Terraform's semantics.\n"
@@ -80,7 +69,7 @@ int main(int argc, char **argv) {
         // With SIGPIPE ignored by whoever started dag, a reader gone is a
         // failed write: told by the exit status SIGPIPE would have given,
         // as a walk's report file does.
-        if (reader_gone()) return 128 + SIGPIPE;
+        if (dagcli::reader_gone(STDOUT_FILENO)) return 128 + SIGPIPE;
         std::fprintf(stderr, "dag: cannot write standard output%s%s\n", why != 0 ? ": " : "",
                      why != 0 ? std::strerror(why) : "");
         return dagcli::bad_input;

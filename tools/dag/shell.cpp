@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "process_group.hpp"
+#include "reader_gone.hpp"
 
 namespace dagcli {
 namespace {
@@ -103,6 +104,12 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     unreaped_.erase(pid);
     const bool interrupted = signalled_.count(pid) > 0;
     lock.unlock();
+
+    // Streamed, a command writes to dag's own output: when its reader has
+    // gone, the command dies of SIGPIPE and dag, writing nothing, gets none.
+    // It is dag's SIGPIPE all the same, which stops the walk.
+    if (output_ == OutputMode::stream && (reader_gone(STDOUT_FILENO) || reader_gone(STDERR_FILENO)))
+        kill(getpid(), SIGPIPE);
 
     std::string failure = why(status);
     if (failure.empty()) return {std::nullopt, false, std::move(output)};

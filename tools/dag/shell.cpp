@@ -89,6 +89,17 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     siginfo_t info{};
     while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
     }
+    // Streamed, a command writes to dag's own output: when its reader has
+    // gone, the command dies of SIGPIPE and dag, writing nothing, gets none.
+    // It is dag's SIGPIPE all the same: raised here, it stops the walk on
+    // the signal watcher's thread, and this command counts as stopped by
+    // it, before its dependents could count as failed upstream.
+    if (output_ == OutputMode::stream && (reader_gone(STDOUT_FILENO) || reader_gone(STDERR_FILENO))) {
+        kill(getpid(), SIGPIPE);
+        std::unique_lock lock(mutex_);
+        changed_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; });
+        signalled_.insert(pid);
+    }
     // Its background processes end with it: a vertex whose command is done
     // has nothing running, and nothing outlives dag. The unreaped leader
     // keeps the group's id ours meanwhile.
@@ -104,12 +115,6 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     unreaped_.erase(pid);
     const bool interrupted = signalled_.count(pid) > 0;
     lock.unlock();
-
-    // Streamed, a command writes to dag's own output: when its reader has
-    // gone, the command dies of SIGPIPE and dag, writing nothing, gets none.
-    // It is dag's SIGPIPE all the same, which stops the walk.
-    if (output_ == OutputMode::stream && (reader_gone(STDOUT_FILENO) || reader_gone(STDERR_FILENO)))
-        kill(getpid(), SIGPIPE);
 
     std::string failure = why(status);
     if (failure.empty()) return {std::nullopt, false, std::move(output)};

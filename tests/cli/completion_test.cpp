@@ -69,6 +69,9 @@ TEST(CliCompletion, BashCompletesCommandsOptionsAndTheirValues) {
     EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--report", "pl"}), Words{"plan.dot"});
     EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--exec", "pl"}), Words{});
     EXPECT_EQ(bash_offers(dir, {"dag", "order", "pl"}), Words{"plan.dot"});
+    // A picture written and a report read are files too.
+    EXPECT_EQ(bash_offers(dir, {"dag", "render", "plan.dot", "-o", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "render", "plan.dot", "--report", "pl"}), Words{"plan.dot"});
     EXPECT_EQ(bash_offers(dir, {"dag", "convert", "--to", ""}), (Words{"dot", "json", "mermaid", "text"}));
     EXPECT_EQ(bash_offers(dir, {"dag", "completion", ""}), (Words{"bash", "fish", "zsh"}));
 }

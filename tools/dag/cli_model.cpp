@@ -22,7 +22,9 @@ std::vector<std::string> choices_of(const std::string &type_name) {
 // The name alone, without what CLI11 appended ("FILE:{...}" -> "FILE").
 std::string value_name(const std::string &type_name) { return type_name.substr(0, type_name.find(':')); }
 
-bool names_a_file(const std::string &value) { return value == "FILE"; }
+// The value names of options and arguments that take a path: the graph or
+// plan read (FILE), a picture written (OUT), a walk's report read (REPORT).
+bool names_a_file(const std::string &value) { return value == "FILE" || value == "OUT" || value == "REPORT"; }
 
 OptionModel option_model(const CLI::Option &option) {
     OptionModel model;

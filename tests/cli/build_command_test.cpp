@@ -104,7 +104,11 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         {R"({"vertices": 3})", "\"vertices\" array"},
         {R"({"vertices": [{"name": "a", "action": "destroy"}]})", "\"action\" is none, create"},
         {R"({"vertices": [{"name": "a", "depends_on": ["b"]}]})", "depends_on names \"b\""},
-        {R"({"vertices": [{"name": "a"}, {"name": "a"}]})", "vertex 1"},
+        // The plan's numbering only (libdag's id of the first "a" read as another vertex).
+        {R"({"vertices": [{"name": "a"}, {"name": "a"}]})", ": vertex 1: the name \"a\" is taken by vertex 0\n"},
+        // The line where the syntax error is, not line 1.
+        {"{\n \"vertices\": [\n  {\"name\": \"a\"},\n  {\"name\": b}\n ]\n}\n", ": line 4: not valid JSON\n"},
+        {R"({"vertices": [{"name": "a"}], "root": ""})", ": \"root\": not a vertex name"},
         {R"({"vertices": [{"name": "a", "provide": ["x"]}]})", "unknown field \"provide\""},
         {R"({"vertices": [{"name": "a", "needs": "x"}]})", "\"needs\" is not an array of strings"},
     };

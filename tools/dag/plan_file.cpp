@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -56,8 +57,15 @@ private:
 
 Plan read_plan(const std::string &text, const std::string &shown) {
     const Reader r(shown);
-    const json doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded()) r.fail("line 1", "not valid JSON");
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error &e) {
+        // e.byte is 1-based, the byte where reading stopped.
+        const std::size_t stop = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(stop), '\n');
+        r.fail("line " + std::to_string(line), "not valid JSON");
+    }
     if (!doc.is_object() || !doc.contains("vertices") || !doc["vertices"].is_array())
         r.fail("top level", "a plan is an object with a \"vertices\" array");
     for (const auto &field : doc.items())
@@ -72,16 +80,21 @@ Plan read_plan(const std::string &text, const std::string &shown) {
     check(dag_builder_new(g, &b, &err), &err);
     plan.builder.reset(b);
     if (auto root = doc.find("root"); root != doc.end()) {
-        if (!root->is_string()) r.fail("\"root\"", "not a string");
+        if (!root->is_string() || root->get<std::string>().empty())
+            r.fail("\"root\"", "not a vertex name (a non-empty string); leave \"root\" out for no root vertex");
         plan.root = root->get<std::string>();
     }
     const json &vertices = doc["vertices"];
     std::vector<uint64_t> ids;
+    // By the plan's own numbering: libdag's ids would read as a second one.
+    std::map<std::string, std::size_t> named;
     for (std::size_t i = 0; i < vertices.size(); ++i) {
         const json &v = vertices[i];
         const std::string where = "vertex " + std::to_string(i);
         if (!v.is_object() || !v.contains("name") || !v["name"].is_string())
             r.fail(where, "a vertex is an object with a \"name\" string");
+        if (const auto [first, added] = named.emplace(v["name"].get<std::string>(), i); !added)
+            r.fail(where, "the name \"" + first->first + "\" is taken by vertex " + std::to_string(first->second));
         for (const auto &field : v.items())
             if (!vertex_fields.count(field.key())) r.fail(where, "unknown field \"" + field.key() + "\"");
         uint64_t id = 0;

@@ -65,6 +65,9 @@ def vertex_id(value, who):
         TypeError: `value` is not an integer.
         UnknownVertexError: it is negative or 2**64 or more; no vertex has such an id.
     """
+    if isinstance(value, bool):
+        # An int to Python, but True is a flag passed where an id goes, not vertex 1.
+        raise TypeError(f"{who}: a vertex id is an int, not bool")
     try:
         value = value.__index__()
     except AttributeError:
@@ -85,6 +88,8 @@ def id_array(values, who):
         values = (values,)
     elif not isinstance(values, (list, tuple)):
         values = list(values)  # read once: the error path below reads it again
+    if any(isinstance(v, bool) for v in values):
+        raise TypeError(f"{who}: vertex ids must be ints, not bool")
     try:
         packed = array.array("Q", values)
     except OverflowError:

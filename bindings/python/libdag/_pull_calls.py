@@ -16,7 +16,7 @@ from ctypes import byref, c_int, c_size_t, c_uint64, c_void_p
 from . import _native
 from ._native import lib
 from .errors import error_for, in_python_terms, status_name, take_error
-from .walk import _COMPLETE, SubwalkVertex, _describe, _encode_message
+from .walk import _COMPLETE, SubwalkVertex, _describe, _encode_message, _walk_of
 
 __all__ = ["PullCalls"]
 
@@ -65,7 +65,7 @@ class PullCalls:
         handed = self._walks[:n]
         main = self._main
         if handed.count(main) != n:
-            ready = [v if w == main else SubwalkVertex(v, w) for v, w in zip(ready, handed)]
+            ready = [v if w == main else SubwalkVertex(v, w, self._callbacks) for v, w in zip(ready, handed)]
         return ready
 
     def complete(self, ptr, vertex, error=None):
@@ -75,7 +75,7 @@ class PullCalls:
         else:
             result, message = _native.WALK_FAILED, _encode_message(_describe(error))
             self._callbacks.keep_exception(vertex, error)
-        walk = ptr if type(vertex) is int else c_void_p(vertex.walk)  # noqa: E721 - a SubwalkVertex is an int too
+        walk = ptr if type(vertex) is int else c_void_p(_walk_of(vertex, ptr, self._callbacks, "Walker.complete"))  # noqa: E721 - a SubwalkVertex is an int too
         status = _COMPLETE(walk, c_uint64(vertex), result, message, self._err_ref)
         if status != _OK:
             raise _error(status, self._take_error() if self._err.value else "", "dag_walk_complete", "Walker.complete")

@@ -25,6 +25,12 @@ if TYPE_CHECKING:
 __all__ = ["Graph"]
 
 
+def _not_one_name(names, who):
+    """A str or bytes is one name, where a list of them is wanted: iterated, it would be its letters."""
+    if isinstance(names, (str, bytes, bytearray)):
+        raise TypeError(f"{who}: expected a list of names, got one name ({names!r}); wrap it in a list")
+
+
 def _pointer_value(value, who):
     try:
         value = value.__index__()
@@ -112,6 +118,10 @@ class Graph(Closeable):
     def __deepcopy__(self, memo):
         return self.clone()
 
+    def __reduce__(self):
+        raise TypeError("a Graph owns a C object and cannot be pickled: send g.export('json') and read it back "
+                        "with Graph.from_text(text, 'json')")
+
     # -- vertices ----------------------------------------------------------
 
     def add_vertex(self, name: Optional[Union[str, bytes]] = None) -> int:
@@ -146,6 +156,7 @@ class Graph(Closeable):
             position ("vertex 3: ...").
         """
         who = "Graph.add_vertices"
+        _not_one_name(names, who)
         data = [encode_name(name, who) for name in names]
         count = len(data)
         out = (c_uint64 * max(count, 1))()
@@ -240,6 +251,7 @@ class Graph(Closeable):
             BadUtf8Error: a name is not UTF-8.
         """
         who = "Graph.find_vertices"
+        _not_one_name(names, who)
         data = [encode_name(name, who, allow_none=False) for name in names]
         count = len(data)
         out = (c_uint64 * max(count, 1))()

@@ -115,10 +115,11 @@ class PullWalker(Walker):
             raise error_for(status, in_python_terms(message, "dag_walk_next_ready", who))
         n = count.value
         ready = vertices[:n]
-        main = self._callbacks_main()
+        callbacks = self._callbacks
+        main = callbacks.main if callbacks is not None else None
         handed = walks[:n]
         if handed.count(main) != n:
-            ready = [v if w == main else SubwalkVertex(v, w) for v, w in zip(ready, handed)]
+            ready = [v if w == main else SubwalkVertex(v, w, callbacks) for v, w in zip(ready, handed)]
         return ready
 
     def _poll_calls(self, limit):

@@ -36,6 +36,7 @@ from .errors import (
     ClosedError,
     InvalidArgumentError,
     StateError,
+    UnknownVertexError,
     call,
     error_for,
     in_python_terms,
@@ -62,19 +63,33 @@ class SubwalkVertex(int):
     An int, the vertex's id in the sub-graph, that also knows its sub-walk:
     :meth:`Walker.complete`, :meth:`Walker.expand` and :meth:`Walker.name`
     take it as they take the walk's own ids. Its ``walk`` attribute is the
-    sub-walk's handle, an address valid until the walker is closed.
+    sub-walk's handle, an address valid until the walker is closed. A walker
+    takes only the ones its own walk handed out: another walk's, one made by
+    hand or one unpickled raise :class:`UnknownVertexError` (a process pool's
+    worker gets the id).
     """
 
-    def __new__(cls, vertex, walk):
+    def __new__(cls, vertex, walk, owner=None):
         self = super().__new__(cls, vertex)
         self.walk = walk
+        # The walk that handed it out (its callbacks' object, one per walk):
+        # an identity, where the address could be a later walk's.
+        self._owner = owner
         return self
 
     def __repr__(self):
         return f"SubwalkVertex({int(self)}, walk={self.walk:#x})"
 
     def __reduce__(self):
+        # Without its walk: a process pool's worker gets the id, and a walker
+        # refuses what comes back.
         return (SubwalkVertex, (int(self), self.walk))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
 
 # dag_walk_expand's NULL callback: the sub-walk runs the walk's own.
@@ -86,9 +101,17 @@ _NO_CALLBACK = _native.WALK_FN()
 _COMPLETE = ctypes.CFUNCTYPE(ctypes.c_int)(("dag_walk_complete", lib))
 
 
-def _walk_of(vertex, ptr):
-    """The walk handle to pass to C for `vertex`: its sub-walk's, or the walk's own `ptr`."""
-    return vertex.walk if isinstance(vertex, SubwalkVertex) else ptr
+def _walk_of(vertex, ptr, callbacks, who):
+    """The walk handle to pass to C for `vertex`: its sub-walk's, or the walk's own `ptr`.
+
+    A :class:`SubwalkVertex` must come from this walk (`callbacks` its
+    callbacks' object): another's address may be freed, or a later walk's.
+    """
+    if not isinstance(vertex, SubwalkVertex):
+        return ptr
+    if vertex._owner is not callbacks:
+        raise UnknownVertexError(_native.E_UNKNOWN_VERTEX, f"{who}: {vertex!r} is not a vertex this walk handed out")
+    return vertex.walk
 
 
 class _Pending:
@@ -455,7 +478,7 @@ class _Callbacks:
                 if self.ready.locked():
                     _wait_ready(self.ready)
                 if walker != self.main:
-                    vertex = SubwalkVertex(vertex, walker)
+                    vertex = SubwalkVertex(vertex, walker, self)
                 result = self.callback(vertex)
             except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
                 return self._fail(walker, vertex, exc)
@@ -822,7 +845,8 @@ class Walker(Closeable):
             # Recorded first: the report may be read as soon as the vertex is complete.
             callbacks.keep_exception(vertex, error)
         with handle.read("Walker.complete") as ptr:
-            call(lib.dag_walk_complete, _walk_of(vertex, ptr), vertex, result, message, who="Walker.complete")
+            call(lib.dag_walk_complete, _walk_of(vertex, ptr, callbacks, "Walker.complete"), vertex, result, message,
+                 who="Walker.complete")
         self._changed()
 
     def _changed(self):
@@ -849,9 +873,9 @@ class Walker(Closeable):
         who = "Walker.expand"
         if not isinstance(vertex, SubwalkVertex):
             vertex = self._graph._vertex(vertex, who)
-        handle, _ = self._started(who)
+        handle, callbacks = self._started(who)
         with handle.read(who) as ptr, subgraph._handle.read(who) as sub:
-            call(lib.dag_walk_expand, _walk_of(vertex, ptr), vertex, sub, _NO_CALLBACK, None, who=who)
+            call(lib.dag_walk_expand, _walk_of(vertex, ptr, callbacks, who), vertex, sub, _NO_CALLBACK, None, who=who)
         self._changed()
 
     def apply(self, update: WalkUpdate) -> List[int]:
@@ -889,10 +913,10 @@ class Walker(Closeable):
     def name(self, vertex: Vertex) -> Optional[str]:
         """The name of a vertex of this walk, a :class:`SubwalkVertex` included (None when unnamed)."""
         who = "Walker.name"
-        handle, _ = self._started(who)
+        handle, callbacks = self._started(who)
         out = ctypes.c_char_p()
         with handle.read(who) as ptr:
-            graph = lib.dag_walk_graph(_walk_of(vertex, ptr))
+            graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
             call(lib.dag_vertex_name, graph, vertex_id(vertex, who), byref(out), who=who)
         return decode_name(out.value)
 
@@ -903,10 +927,10 @@ class Walker(Closeable):
         with it, including for the vertices of sub-graphs it expanded.
         """
         who = "Walker.user_data"
-        handle, _ = self._started(who)
+        handle, callbacks = self._started(who)
         out = ctypes.c_void_p()
         with handle.read(who) as ptr:
-            graph = lib.dag_walk_graph(_walk_of(vertex, ptr))
+            graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
             call(lib.dag_vertex_user_data, graph, vertex_id(vertex, who), byref(out), who=who)
         return out.value or 0
 

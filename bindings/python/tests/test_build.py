@@ -1,5 +1,7 @@
 """Builder: Terraform-like declarations through the built-in steps, Python steps, the observer and errors."""
 
+import copy
+import pickle
 import threading
 import time
 import unittest
@@ -33,6 +35,18 @@ def within(test, seconds, fn):
 
 
 class BuilderTest(unittest.TestCase):
+    def test_a_builder_walker_or_update_cannot_be_copied_or_pickled(self):
+        # A copy shared the C object, and each copy's close() freed it (a crash).
+        g = libdag.Graph.from_dict({"a": [], "b": []})
+        with Builder(g) as b, g.walker(lambda v: None) as w, libdag.WalkUpdate() as u:
+            for obj in (b, w, u):
+                for attempt in (copy.copy, copy.deepcopy, pickle.dumps):
+                    with self.assertRaises(TypeError):
+                        attempt(obj)
+            b.add_root("root")
+            b.build()
+        self.assertEqual(len(g), 3)
+
     def test_a_builder_closed_by_its_own_step_finishes_the_build(self):
         g = libdag.Graph()
         g.add_vertex("a")

@@ -2,6 +2,7 @@
 
 import copy
 import gc
+import pickle
 import sys
 import threading
 import unittest
@@ -290,6 +291,34 @@ class CopyTest(unittest.TestCase):
             c.find("only-in-g")
         self.assertEqual(str(copy.copy(g)), str(g))
         self.assertEqual(str(copy.deepcopy(c)), str(c))
+
+    def test_a_graph_does_not_pickle_but_its_copy_is_a_clone(self):
+        g, _ = build([("a", "b")])
+        with self.assertRaisesRegex(TypeError, "export"):
+            pickle.dumps(g)
+        c = copy.copy(g)
+        c.add_vertex("only-in-c")
+        self.assertNotIn("only-in-c", g)
+
+    def test_one_name_where_a_list_of_names_goes_is_a_type_error(self):
+        # Iterated, "web" was three vertices "w", "e" and "b".
+        g = libdag.Graph()
+        for call in (g.add_vertices, g.find_vertices):
+            for one in ("web", b"web"):
+                with self.assertRaises(TypeError):
+                    call(one)
+        self.assertEqual(len(g), 0)
+        self.assertEqual(g.add_vertices(["web"]), [1])
+
+    def test_a_bool_is_not_a_vertex_id(self):
+        g, ids = build([("a", "b")])
+        self.assertNotIn(True, g)
+        for call in (g.name, g.dependencies, g.remove_vertex):
+            with self.assertRaises(TypeError):
+                call(True)
+        with self.assertRaises(TypeError):
+            g.connect_many([(True, False)])
+        self.assertEqual(len(g), 2)
 
     def test_subsume_merges_named_vertices(self):
         g, ids = build([("a", "b")])

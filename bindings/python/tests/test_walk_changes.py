@@ -1,5 +1,6 @@
 """Changing a running walk: updates, expansion; and progress, user data, selection."""
 
+import pickle
 import threading
 import unittest
 
@@ -98,6 +99,38 @@ class ExpandTest(unittest.TestCase):
         self.assertIn("step1 broke", report[module].message)
         self.assertEqual(report[g.find("app")].status, VertexStatus.UPSTREAM_FAILED)
         self.assertIsNone(report[module].exception)  # the sub-vertex's exception is not the module's
+
+    def test_a_sub_vertex_of_another_walk_is_refused(self):
+        # Its address was used as it came: after its walker was closed, or on
+        # another walker, that read freed or foreign memory (a crash).
+        g = libdag.Graph.from_dict({"module": []})
+        with g.pull_walker() as first:
+            first.start()
+            [module] = first.next_ready(timeout=5)
+            first.expand(module, self.sub_graph())
+            [step1] = first.next_ready(timeout=5)
+            kept = step1
+            first.complete(step1)
+            [step2] = first.next_ready(timeout=5)
+            first.complete(step2)
+            self.assertTrue(first.wait().ok)
+        other = libdag.Graph.from_dict({"x": []})
+        with other.pull_walker() as second:
+            second.start()
+            for call in (second.name, second.user_data, second.complete,
+                         lambda v: second.expand(v, self.sub_graph())):
+                with self.assertRaises(libdag.UnknownVertexError):
+                    call(kept)
+            made = libdag.SubwalkVertex(int(kept), kept.walk)
+            with self.assertRaises(libdag.UnknownVertexError):
+                second.complete(made)
+            unpickled = pickle.loads(pickle.dumps(kept))
+            self.assertEqual(unpickled, kept)
+            with self.assertRaises(libdag.UnknownVertexError):
+                second.name(unpickled)
+            [x] = second.next_ready(timeout=5)
+            second.complete(x)
+            self.assertTrue(second.wait().ok)
 
     def test_cyclic_sub_graph_is_refused(self):
         g = libdag.Graph.from_dict({"module": []})

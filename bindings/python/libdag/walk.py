@@ -505,6 +505,10 @@ class _Callbacks:
         try:
             if self.ready.locked():
                 _wait_ready(self.ready)
+            if _walker != self.main:
+                # A sub-graph's vertex, as the callback gets it: its bare id
+                # would read as the main graph's vertex of that number.
+                vertex = SubwalkVertex(vertex, _walker, self)
             self.observer(WalkEvent(event), vertex, VertexStatus(status), running, done, total)
         finally:
             self._leave()

@@ -83,6 +83,27 @@ class ExpandTest(unittest.TestCase):
         self.assertEqual(seen, [("int", "module"), ("SubwalkVertex", "step1"), ("SubwalkVertex", "step2"),
                                 ("int", "app")])
 
+    def test_the_observer_gets_sub_vertices_as_the_callback_does(self):
+        # It got their bare ids, which name the main graph's vertices.
+        g = libdag.Graph.from_dict({"app": ["module"], "module": []})
+        sub = self.sub_graph()
+        started = []
+
+        def step(vertex):
+            if not isinstance(vertex, libdag.SubwalkVertex) and g.name(vertex) == "module":
+                walker.expand(vertex, sub)
+
+        def observe(event, vertex, *_):
+            if event == libdag.WalkEvent.STARTED:
+                started.append((type(vertex).__name__, walker.name(vertex)))
+
+        walker = g.walker(step, observer=observe, parallelism=1)
+        with walker:
+            walker.start()
+            self.assertTrue(walker.wait().ok)
+        self.assertEqual(sorted(started), [("SubwalkVertex", "step1"), ("SubwalkVertex", "step2"), ("int", "app"),
+                                           ("int", "module")])
+
     def test_pull_walk_sub_failure_fails_the_vertex(self):
         g = libdag.Graph.from_dict({"app": ["module"], "module": []})
         with g.pull_walker() as walk:

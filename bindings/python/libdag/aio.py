@@ -95,8 +95,11 @@ class ReadyVertices:
 def _wake(loop, loop_thread, changed):
     if threading.get_ident() == loop_thread:
         _resolve(changed)
-    else:
+        return
+    try:
         loop.call_soon_threadsafe(_resolve, changed)
+    except RuntimeError:
+        pass  # the loop has closed: a look cancelled there (wait_for's timeout) left its waker behind
 
 
 def _step_soon(loop, driver):

@@ -145,7 +145,9 @@ class PullWalker(Walker):
         gives None, register a waker; if :attr:`changes` has moved since it
         was read, look again, else wait for the waker. Every change that can
         make a vertex ready goes through these methods, and bumps
-        :attr:`changes` before it calls the wakers.
+        :attr:`changes` before it calls the wakers. Every waker is called
+        even when one raises; the first exception is then raised by the
+        method that made the change (the change itself has happened).
         """
         with self._wake_lock:
             self._wakers.append(waker)
@@ -156,8 +158,17 @@ class PullWalker(Walker):
             return
         with self._wake_lock:
             wakers, self._wakers = self._wakers, []
+        # Each is called, whatever another raises: a waker skipped would
+        # leave its iterator waiting for ever.
+        first = None
         for waker in wakers:
-            waker()
+            try:
+                waker()
+            except BaseException as exc:  # noqa: B902 - raised again below, once all are called
+                if first is None:
+                    first = exc
+        if first is not None:
+            raise first
 
     def cancel(self) -> None:
         """Cancels the walk: nothing more is handed out; what is out ends as it is completed."""

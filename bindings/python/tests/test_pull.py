@@ -418,6 +418,52 @@ class ClosingFromInsideTest(unittest.TestCase):
 
 
 class AsyncioTest(unittest.TestCase):
+    def test_a_look_cancelled_on_a_closed_loop_does_not_fail_a_completion(self):
+        # Its waker stayed registered, and a completion from another thread
+        # then raised RuntimeError("Event loop is closed"), skipping the
+        # wakers after it.
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        with g.pull_walker() as walk:
+            walk.start()
+            [a] = walk.next_ready(timeout=5)
+
+            async def look():
+                with self.assertRaises(asyncio.TimeoutError):
+                    await asyncio.wait_for(walk.__aiter__().__anext__(), 0.05)
+
+            asyncio.run(look())
+            woken = []
+            walk.wake_on_change(lambda: woken.append(True))
+            outcome = []
+            completing = threading.Thread(target=lambda: outcome.append(walk.complete(a)))
+            completing.start()
+            completing.join(10)
+            self.assertEqual(outcome, [None])
+            self.assertEqual(woken, [True])
+            [b] = walk.next_ready(timeout=5)
+            self.assertEqual(g.name(b), "b")
+            walk.complete(b)
+            self.assertTrue(walk.wait().ok)
+
+    def test_every_waker_is_called_when_one_raises(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        with g.pull_walker() as walk:
+            walk.start()
+            [a] = walk.next_ready(timeout=5)
+            woken = []
+
+            def broken():
+                raise ValueError("a waker of the host's")
+
+            walk.wake_on_change(broken)
+            walk.wake_on_change(lambda: woken.append(True))
+            with self.assertRaisesRegex(ValueError, "a waker of the host's"):
+                walk.complete(a)
+            self.assertEqual(woken, [True])
+            [b] = walk.next_ready(timeout=5)
+            walk.complete(b)
+            self.assertTrue(walk.wait().ok)
+
     def test_a_retry_after_a_delay_with_nothing_else_running(self):
         g = libdag.Graph.from_dict({"b": ["a"]})
         tries = []

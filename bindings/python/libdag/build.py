@@ -13,8 +13,11 @@ built-in ones and Python functions), then :meth:`Builder.build`::
         b.build()                      # subnet -> vpc
 
 The C library calls steps, the prune predicate and the observer on the
-thread that called build(); a Python exception raised in one stops the build
-and is raised, unchanged, from build().
+thread that called build(); a Python exception raised in one is raised,
+unchanged, from build(). One raised in a step stops the build there; the
+predicate and the observer return no status to C, so the built-in steps
+after one that raised still run (the predicate then counts as false, the
+observer is not called again, and the next Python step stops the build).
 """
 
 from __future__ import annotations
@@ -246,7 +249,9 @@ class Builder(Closeable):
 
         Raises:
             the failing step's error (its message names the step), or the
-            exception a Python step, predicate or observer raised.
+            exception a Python step, predicate or observer raised (after
+            the predicate's or the observer's, the built-in steps still run:
+            see the module's documentation).
         """
         who = "Builder.build"
         with self._lock:

@@ -61,6 +61,8 @@ dag_builder *idle(dag_builder *b) {
 
 dag::VertexDeclarations &declared(dag_builder *b, uint64_t vertex) {
     idle(b);
+    // A walk of the graph may be applying an update meanwhile.
+    const dag::ReadScope reading(b->graph->graph);
     if (!b->graph->graph.has_vertex(vertex))
         throw ApiError{DAG_E_UNKNOWN_VERTEX, "vertex " + std::to_string(vertex) + " is not in the graph"};
     return b->declarations.of(vertex);
@@ -225,8 +227,16 @@ dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **
                 dag::capi::call_user("the build observer", [&] { o.observer(&info, o.observer_data); });
             };
         }
+        dag::Graph &graph = b->graph->graph;
+        if (!graph.try_begin_build())
+            throw ApiError{DAG_E_BUSY, "the graph is being built by another builder"};
+        struct Claim {
+            dag::Graph &g;
+            ~Claim() { g.end_build(); }
+        } claim{graph};
+        graph.check_changeable();
         b->warnings.clear();
-        dag::BuildContext context{b->graph->graph, b->declarations, b->warnings};
+        dag::BuildContext context{graph, b->declarations, b->warnings};
         struct Building {
             dag_builder &b;
             explicit Building(dag_builder &builder) : b(builder) { b.building = true; }

@@ -1750,7 +1750,9 @@ DAG_API dag_status dag_select(const dag_graph *g, const uint64_t *targets, size_
  *
  * The builder works on the caller's graph in place and keeps it alive (as a
  * walk does) until dag_builder_free(). A builder is used by one thread at a
- * time; the graph must not be walked while a build runs (DAG_E_BUSY).
+ * time; a graph has one build at a time and is not walked while it runs:
+ * dag_build() refuses a graph being walked or traversed, and a walk started
+ * during a build (from a step, say) is refused, both with DAG_E_BUSY.
  */
 
 /** A graph's declarations and building steps. @since 1.3 */
@@ -2173,7 +2175,8 @@ DAG_API dag_status dag_build_options_init(dag_build_options *opts, size_t size, 
  *         this library's with a non-zero byte it does not know.
  * @retval DAG_E_STATE             the builder is running its steps: called from inside
  *         a step, the prune predicate or the observer of its dag_build().
- * @retval DAG_E_BUSY              the graph is being walked.
+ * @retval DAG_E_BUSY              the graph is being walked or traversed, or
+ *         built by another builder; nothing ran.
  * @retval DAG_E_CANCELLED         a step of yours returned nonzero.
  * @retval DAG_E_CALLBACK          a C++ exception escaped a step, the prune
  *         predicate or the observer.
@@ -2710,7 +2713,7 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  * @retval DAG_E_CYCLE             the graph has a cycle or a self reference.
  * @retval DAG_E_BUSY              the graph is already being walked, e.g. from
  *         one of its own callbacks, or a traversal's visitor or predicate of
- *         it is running.
+ *         it is running, or it is being built (dag_build(), since 1.3).
  * @retval DAG_E_NOMEM             out of memory, also when the walk's threads
  *         cannot all be started (the message says how many were).
  * @retval DAG_E_CALLBACK          since 1.2: a C++ exception escaped a
@@ -2750,7 +2753,8 @@ DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user
  * @param walk        the walk.
  * @param out_report  NULL, or receives a new report (free with
  *                    dag_walk_report_free()) on DAG_OK, DAG_E_WALK_FAILED,
- *                    DAG_E_CANCELLED and DAG_E_CALLBACK.
+ *                    DAG_E_CANCELLED and DAG_E_CALLBACK, and NULL on the
+ *                    other statuses.
  * @param err         NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK               every vertex finished ok.
  * @retval DAG_E_WALK_FAILED    at least one vertex failed.
@@ -2946,11 +2950,13 @@ DAG_API dag_status dag_walk_progress(dag_walker *walk, size_t *out_done, size_t 
  * @param walk        the walk (not a sub-walk).
  * @param timeout_ms  the limit; 0 only looks; a negative value waits as long
  *                    as it takes (as dag_walk_wait()).
- * @param out_report  as for dag_walk_wait(); NULL on timeout.
+ * @param out_report  as for dag_walk_wait() (NULL on a timeout too).
  * @param err         NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK               the walk finished and every vertex ended ok.
  * @retval DAG_E_WALK_FAILED    it finished and a vertex failed.
  * @retval DAG_E_CANCELLED      it finished after a cancel.
+ * @retval DAG_E_CALLBACK       it finished, and a C++ exception had escaped a
+ *         callback or the observer (as for dag_walk_wait()).
  * @retval DAG_E_TIMEOUT        the walk is still running; nothing changed.
  * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
  * @retval DAG_E_STATE          called from a callback or observer of this
@@ -2989,11 +2995,13 @@ DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_
  * @retval DAG_OK                  the walk has begun.
  * @retval DAG_E_NULL_ARGUMENT     `g` or `out` is NULL, or `always_run`
  *         with `always_run_count` above 0.
- * @retval DAG_E_INVALID_ARGUMENT  bad options, as for dag_walk().
+ * @retval DAG_E_INVALID_ARGUMENT  bad options, as for dag_walk() (a
+ *         `threads` above DAG_WALK_MAX_THREADS included, although unused).
  * @retval DAG_E_UNKNOWN_VERTEX    an `always_run` id is not in the graph.
  * @retval DAG_E_CYCLE             the graph has a cycle; nothing began.
- * @retval DAG_E_BUSY              the graph is already being walked, or a
- *         traversal's visitor or predicate of it is running.
+ * @retval DAG_E_BUSY              the graph is already being walked, a
+ *         traversal's visitor or predicate of it is running, or it is being
+ *         built (dag_build(), since 1.3).
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.2
  */
@@ -3021,7 +3029,8 @@ DAG_API dag_status dag_walk_begin(dag_graph *g, const dag_walk_options *opts, da
  *                    (or sub-walk) of vertices[i], borrowed from `walk`.
  * @param capacity    at least 1.
  * @param timeout_ms  0 only looks; negative waits as long as it takes.
- * @param out_count   receives how many entries were written.
+ * @param out_count   receives how many entries were written (0 on every
+ *                    failure but a NULL `out_count`).
  * @param err         NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  `*out_count` vertices were handed out, at
  *         least 1; or 0: the walk has ended.

@@ -200,10 +200,20 @@ public:
     // held in one step, so of two starts racing for it exactly one wins.
     bool try_begin_walk() noexcept {
         unsigned none = 0;
-        return walks_.compare_exchange_strong(none, 1, std::memory_order_acq_rel);
+        return walks_.compare_exchange_strong(none, 1, std::memory_order_seq_cst);
     }
     void end_walk() noexcept { walks_.fetch_sub(1, std::memory_order_acq_rel); }
     bool walking() const noexcept { return walks_.load(std::memory_order_acquire) != 0; }
+    // A build's claim (dag_build), as a walk's: at most one build at a time,
+    // and no walk while it runs. A build claims, then looks for walks; a
+    // walk claims, then looks for a build: sequentially consistent, so of a
+    // build and a walk starting together at least one sees the other.
+    bool try_begin_build() noexcept {
+        unsigned none = 0;
+        return builds_.compare_exchange_strong(none, 1, std::memory_order_seq_cst);
+    }
+    void end_build() noexcept { builds_.store(0, std::memory_order_seq_cst); }
+    bool building() const noexcept { return builds_.load(std::memory_order_seq_cst) != 0; }
 
     // --- raw access for the algorithms in lib/ ------------------------------
     // Each vertex's dependencies (and the vertex records), and each vertex's
@@ -278,6 +288,7 @@ private:
     mutable SortedNames sorted_names_;
     std::size_t live_ = 0;
     std::atomic<unsigned> walks_{0};
+    std::atomic<unsigned> builds_{0};
     mutable std::atomic<unsigned> visits_{0};
     mutable std::mutex snapshot_mu_;
     mutable std::shared_ptr<const Snapshot> snapshot_;

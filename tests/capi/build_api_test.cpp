@@ -1,10 +1,12 @@
 // dag_builder and dag_build: a Terraform-like configuration built through the
 // standard steps, the observer seeing every step in order, steps of your
 // own, warnings, options sizes, and an error status for every bad input.
+#include <atomic>
 #include <cstddef>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -274,6 +276,98 @@ TEST(BuildApi, ABuilderCannotBeChangedFromInsideItsOwnBuild) {
                          "changed from inside a step, the prune predicate or the observer");
     // Once the build is over, the builder takes changes again.
     EXPECT_EQ(dag_builder_add_step(b.get(), "after the build", add_two_vertices, nullptr, nullptr), DAG_OK);
+}
+
+// The header: "the graph must not be walked while a build runs (DAG_E_BUSY)".
+// A build of a graph being walked ran (its validation reading the walked
+// graph unguarded), and a walk started from a step ran in the middle of the
+// build, whose later steps change the graph.
+TEST(BuildApi, ABuildAndAWalkOfOneGraphExcludeEachOther) {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    BuilderPtr b = new_builder(g.get());
+    struct Tried {
+        dag_status walk = DAG_OK, begin = DAG_OK;
+    } tried;
+    ASSERT_EQ(dag_builder_add_step(
+                  b.get(), "walks",
+                  [](dag_graph *graph, const char **, void *data) {
+                      auto &t = *static_cast<Tried *>(data);
+                      dag_walk_report *report = nullptr;
+                      t.walk = dag_walk(
+                          graph, [](dag_walker *, uint64_t, const char **, void *) { return DAG_WALK_OK; }, nullptr,
+                          nullptr, &report, nullptr);
+                      dag_walk_report_free(report);
+                      dag_walker *pulled = nullptr;
+                      t.begin = dag_walk_begin(graph, nullptr, &pulled, nullptr);
+                      dag_walk_free(pulled);
+                      return 0;
+                  },
+                  &tried, nullptr),
+              DAG_OK);
+
+    dag_walker *walk = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), nullptr, &walk, nullptr), DAG_OK);
+    std::string message;
+    EXPECT_EQ(build(b.get(), &message), DAG_E_BUSY);
+    EXPECT_EQ(message, "dag_build: the graph is being walked; change it through the walk handle or wait for the walk "
+                       "to end");
+    EXPECT_EQ(dag_walk_cancel(walk, nullptr), DAG_OK);
+    dag_walk_report *report = nullptr;
+    EXPECT_EQ(dag_walk_wait_for(walk, 10000, &report, nullptr), DAG_E_CANCELLED);
+    dag_walk_report_free(report);
+    dag_walk_free(walk);
+
+    EXPECT_EQ(build(b.get(), &message), DAG_OK) << message;
+    EXPECT_EQ(tried.walk, DAG_E_BUSY);
+    EXPECT_EQ(tried.begin, DAG_E_BUSY);
+    // Once the build has returned, the graph walks again.
+    ASSERT_EQ(dag_walk_begin(g.get(), nullptr, &walk, nullptr), DAG_OK);
+    EXPECT_EQ(dag_walk_cancel(walk, nullptr), DAG_OK);
+    EXPECT_EQ(dag_walk_wait_for(walk, 10000, &report, nullptr), DAG_E_CANCELLED);
+    dag_walk_report_free(report);
+    dag_walk_free(walk);
+}
+
+// Declarations look their vertex up in the graph while a walk of it may be
+// applying updates that add vertices (and so move the vertex records): a
+// data race ThreadSanitizer reported before they read under the graph's
+// read scope.
+TEST(BuildApi, DeclaringWhileAWalkAddsVerticesIsNotARace) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a");
+    BuilderPtr b = new_builder(g.get());
+    dag_walker *walk = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), nullptr, &walk, nullptr), DAG_OK);
+    uint64_t ready = 0;
+    dag_walker *of = nullptr;
+    size_t count = 0;
+    ASSERT_EQ(dag_walk_next_ready(walk, &ready, &of, 1, -1, &count, nullptr), DAG_OK);
+    ASSERT_EQ(count, 1u);
+    std::atomic<bool> done{false};
+    std::thread declaring([&] {
+        for (int i = 0; !done.load() || i < 200; ++i)
+            EXPECT_EQ(dag_builder_provide(b.get(), a, ("aws_instance.web" + std::to_string(i)).c_str(), nullptr),
+                      DAG_OK);
+    });
+    for (int round = 0; round < 200; ++round) {
+        dag_walk_update *u = nullptr;
+        ASSERT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+        uint64_t provisional = 0;
+        ASSERT_EQ(dag_walk_update_add_vertex(u, nullptr, nullptr, 0, &provisional, nullptr), DAG_OK);
+        dag_ids *added = nullptr;
+        ASSERT_EQ(dag_walk_apply(walk, u, &added, nullptr), DAG_OK);
+        dag_ids_free(added);
+        dag_walk_update_free(u);
+    }
+    done.store(true);
+    declaring.join();
+    EXPECT_EQ(dag_walk_cancel(walk, nullptr), DAG_OK);
+    EXPECT_EQ(dag_walk_complete(of, ready, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+    dag_walk_report *report = nullptr;
+    EXPECT_EQ(dag_walk_wait_for(walk, 10000, &report, nullptr), DAG_E_CANCELLED);
+    dag_walk_report_free(report);
+    dag_walk_free(walk);
 }
 
 // The same from the prune predicate and from the observer.

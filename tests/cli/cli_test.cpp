@@ -232,6 +232,16 @@ TEST(CliUsage, UsageErrorsSpeakAsDagAndNameTheCommandsHelp) {
     EXPECT_EQ(r.err.rfind("dag: unknown command 'frobnicate' (commands: validate, ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(", walk, "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("\nRun 'dag --help' for usage.\n"), std::string::npos) << r.err;
+    // With --help after it, the top-level help came out with status 0.
+    for (const char *help : {"--help", "-h"}) {
+        r = dag({"frobnicate", help});
+        EXPECT_EQ(r.status, 2) << help;
+        EXPECT_EQ(r.out, "") << help;
+        EXPECT_EQ(r.err.rfind("dag: unknown command 'frobnicate' (commands: validate, ", 0), 0u) << r.err;
+    }
+    r = dag({"order", "--help"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Usage: dag order"), std::string::npos) << r.out;
     r = dag({});
     EXPECT_EQ(r.err.rfind("dag: a command is required (commands: ", 0), 0u) << r.err;
     r = dag({"order", deploy, "--bogus"});

@@ -3,6 +3,7 @@
 #include <dag/dag.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -45,8 +46,15 @@ int main(int argc, char **argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
-        // --help and --version arrive here too, with CLI11's exit code 0.
-        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+        // --help and --version arrive here too, with CLI11's exit code 0;
+        // CLI11 answers them before it looks at an unknown command's word
+        // (`dag check --help`), which is still a usage error.
+        const auto commands = app.get_subcommands([](const CLI::App *) { return true; });
+        const bool unknown_first_word =
+            argc > 1 && argv[1][0] != '-' &&
+            std::none_of(commands.begin(), commands.end(), [&](const CLI::App *c) { return c->check_name(argv[1]); });
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success) && !unknown_first_word)
+            return app.exit(e);
         std::fflush(stdout);
         std::fprintf(stderr, "%s", dagcli::usage_error(app, e, argc, argv).c_str());
         return dagcli::bad_input;

@@ -191,6 +191,11 @@ class Render(unittest.TestCase):
         result = dag("render", graph, "--report", self.path("none.json"), "-o", self.path("o.svg"))
         self.assertEqual(result.returncode, 2, result.stderr)
         self.assertFalse(os.path.exists(self.path("o.svg")))
+        # A directory was "not JSON", which sent the user looking at its content.
+        os.mkdir(self.path("reports"))
+        result = dag("render", graph, "--report", self.path("reports"), "-o", self.path("o.svg"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(b"Is a directory", result.stderr)
 
     def test_usage_and_file_errors_exit_2(self):
         cases = [

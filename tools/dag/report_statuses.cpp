@@ -2,32 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "input.hpp"
 #include "libdag.hpp"
 #include "names.hpp"
 
 namespace dagcli {
 
-namespace {
-
-std::string read_whole(const std::string &path) {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream text;
-    if (file) text << file.rdbuf();
-    if (!file || file.bad())
-        throw Failure("cannot read " + path + ": " + std::strerror(errno), bad_input);
-    return text.str();
-}
-
-}  // namespace
-
 std::unordered_map<uint64_t, std::string> read_statuses(const std::string &path, const dag_graph *g) {
-    const nlohmann::json report = nlohmann::json::parse(read_whole(path), nullptr, false);
+    const nlohmann::json report = nlohmann::json::parse(read_text(path), nullptr, false);
     if (report.is_discarded()) throw Failure(path + ": not JSON", bad_input);
     auto malformed = [&](const std::string &why) {
         return Failure(path + ": not a report of `dag walk --report`: " + why, bad_input);

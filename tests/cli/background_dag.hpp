@@ -75,11 +75,24 @@ inline std::vector<pid_t> live_with(const std::string &mark) {
         const pid_t pid = static_cast<pid_t>(std::atoi(dir_entry->d_name));
         if (pid <= 0) continue;
         const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-        // "pid (comm) state ...": comm may hold anything.
+        // "pid (comm) state ppid pgrp session tty_nr tpgid flags ...": comm may hold anything.
         const size_t close = stat.rfind(')');
-        if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] == 'Z') continue;
-        const std::string environment = '\0' + read_file("/proc/" + std::to_string(pid) + "/environ");
-        if (environment.find(entry) != std::string::npos) live.push_back(pid);
+        if (close == std::string::npos) continue;
+        std::istringstream fields(stat.substr(close + 1));
+        char state = 0;
+        long skip = 0;
+        unsigned long flags = 0;
+        if (!(fields >> state >> skip >> skip >> skip >> skip >> skip >> flags) || state == 'Z') continue;
+        constexpr unsigned long kernel_thread = 0x00200000;  // PF_KTHREAD: no environment ever
+        if (flags & kernel_thread) continue;
+        // A process in the middle of an exec (a command's `exec sleep`)
+        // reads as having no environment for a moment: read again.
+        std::string environment;
+        for (int attempt = 0; attempt < 100 && environment.empty(); ++attempt) {
+            if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            environment = read_file("/proc/" + std::to_string(pid) + "/environ");
+        }
+        if (('\0' + environment).find(entry) != std::string::npos) live.push_back(pid);
     }
     closedir(proc);
     return live;

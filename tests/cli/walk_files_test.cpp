@@ -168,7 +168,7 @@ TEST(CliWalkFiles, WrittenAfterSigintWithEveryVertexAccountedFor) {
     std::ofstream(input) << "digraph { a; b; c -> a; d -> b; e -> c }";
     const std::string report_file = dir.path + "/report.json", trace_file = dir.path + "/trace.json";
     BackgroundDag dag({"walk", "-", "--parallelism", "2", "--exec",
-                       "touch " + dir.path + "/$DAG_VERTEX; exec sleep 30", "--report", report_file,
+                       ": > " + dir.path + "/$DAG_VERTEX; exec sleep 30", "--report", report_file,
                        "--trace", trace_file},
                       input, dir.path);
     ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/a") && exists(dir.path + "/b"); },

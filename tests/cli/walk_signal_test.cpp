@@ -22,6 +22,10 @@ using namespace cli_test;
 const char graph[] = "digraph { a; b; c -> a }";
 
 // Starts the walk and waits (a bounded wait) until a's and b's commands run.
+// The commands here make the files a test waits for with the shell's own
+// redirection (`: > FILE`), not touch: a signal landing while a touch that
+// had made its file still ran killed it, and the shell printed "Terminated"
+// into the output the tests compare (1 run in 40 on a loaded machine).
 void start_walk(ScratchDir &dir, std::unique_ptr<BackgroundDag> &dag, const std::string &command,
                 const std::vector<std::string> &more = {}) {
     const std::string input = dir.path + "/graph.dot";
@@ -38,8 +42,9 @@ TEST(CliWalkSignals, SigintStopsTheCommandsAndExits130) {
     ScratchDir dir;
     std::unique_ptr<BackgroundDag> dag;
     // Each command marks that it runs, then blocks until it is terminated.
-    start_walk(dir, dag, "touch " + dir.path + "/$DAG_VERTEX; exec sleep 30");
-    ASSERT_GE(dag->live().size(), 3u) << "dag and two commands";
+    start_walk(dir, dag, ": > " + dir.path + "/$DAG_VERTEX; exec sleep 30");
+    ASSERT_TRUE(wait_until([&] { return dag->live().size() >= 3u; }, milliseconds(2000)))
+        << dag->live().size() << " of dag and its two commands found";
 
     const auto sent = Clock::now();
     ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
@@ -61,7 +66,7 @@ TEST(CliWalkSignals, SigtermKillsWhatIgnoresItAfterTheGracePeriod) {
     std::unique_ptr<BackgroundDag> dag;
     // The commands ignore SIGTERM (and so does the sleep they start), so only
     // SIGKILL, after the 1 s grace, stops them.
-    start_walk(dir, dag, "trap '' TERM; touch " + dir.path + "/$DAG_VERTEX; sleep 30",
+    start_walk(dir, dag, "trap '' TERM; : > " + dir.path + "/$DAG_VERTEX; sleep 30",
                {"--grace", "1"});
 
     const auto sent = Clock::now();
@@ -85,7 +90,7 @@ TEST(CliWalkSignals, SecondSigintEndsTheGraceAtOnce) {
     // started again), under a grace long enough that only the second Ctrl-C
     // can explain an exit within the test's bounds.
     start_walk(dir, dag,
-               "trap 'touch " + dir.path + "/$DAG_VERTEX.term' TERM; touch " + dir.path +
+               "trap ': > " + dir.path + "/$DAG_VERTEX.term' TERM; : > " + dir.path +
                    "/$DAG_VERTEX; while :; do sleep 30 & wait; done",
                {"--grace", "60"});
     ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
@@ -108,7 +113,7 @@ TEST(CliWalkSignals, SecondSigintEndsTheGraceAtOnce) {
 TEST(CliWalkSignals, SighupStopsTheCommandsAndExits129) {
     ScratchDir dir;
     std::unique_ptr<BackgroundDag> dag;
-    start_walk(dir, dag, "touch " + dir.path + "/$DAG_VERTEX; exec sleep 30",
+    start_walk(dir, dag, ": > " + dir.path + "/$DAG_VERTEX; exec sleep 30",
                {"--report", dir.path + "/report.json"});
     ASSERT_EQ(kill(dag->pid(), SIGHUP), 0);
     EXPECT_EQ(dag->wait(milliseconds(5000)), 129) << dag->err();
@@ -129,7 +134,7 @@ void reader_goes_away(int stream) {
     const std::string to = stream == 2 ? " >&2" : "";
     const std::string command = "case $DAG_VERTEX in a) echo x" + to +
                                 ";; b) i=0; while [ ! -e " + dir.path + "/go ] && [ $i -lt 2000 ]; do sleep 0.01; "
-                                "i=$((i+1)); done; echo y" + to + ";; *) touch " + dir.path +
+                                "i=$((i+1)); done; echo y" + to + ";; *) : > " + dir.path +
                                 "/$DAG_VERTEX; exec sleep 30;; esac";
     const std::string report = dir.path + "/report.json", trace = dir.path + "/trace.json";
     BackgroundDag dag({"walk", "-", "--parallelism", "3", "--exec", command, "--report", report,
@@ -164,11 +169,13 @@ TEST(CliWalkSignals, ReaderGoneWhileStreamingStopsTheWalkAndExits141) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";
     std::ofstream(input) << "digraph { a; b -> a; c -> b; d -> c; e -> d }";
-    const std::string command = "echo $DAG_VERTEX; touch " + dir.path + "/ran-$DAG_VERTEX; "
+    const std::string command = "echo $DAG_VERTEX; : > " + dir.path + "/ran-$DAG_VERTEX; "
                                 "i=0; while [ ! -e " + dir.path + "/go ] && [ $i -lt 2000 ]; do sleep 0.01; "
                                 "i=$((i+1)); done; echo more";
-    BackgroundDag dag({"walk", "-", "--output", "stream", "--parallelism", "1", "--exec", command}, input,
-                      dir.path, 1);
+    // A long grace: the stop must not wait it out for the command that met
+    // the gone reader, which has exited already.
+    BackgroundDag dag({"walk", "-", "--output", "stream", "--parallelism", "1", "--grace", "60", "--exec", command},
+                      input, dir.path, 1);
     EXPECT_EQ(dag.read_line(milliseconds(10000)), "a");
     dag.close_pipe();
     std::ofstream(dir.path + "/go") << "";

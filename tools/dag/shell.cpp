@@ -125,6 +125,9 @@ void Shell::stop(std::chrono::milliseconds grace) {
     std::unique_lock lock(mutex_);
     stopping_ = true;
     signalled_ = running_;
+    // A command's thread that raised SIGPIPE for its gone reader waits for
+    // stopping_ (see run()) while its command still counts as running.
+    changed_.notify_all();
     for (pid_t group : signalled_) kill(-group, SIGTERM);
     changed_.wait_for(lock, grace, [this] { return running_.empty() || hurried_; });
     for (pid_t group : unreaped_) kill(-group, SIGKILL);

@@ -90,8 +90,9 @@ type WalkOptions struct {
 	// Priority says which ready vertex starts first (libdag 1.3).
 	Priority Priority
 	// Weights gives vertices a weight for PriorityCriticalPath, such as
-	// their expected duration; others weigh 1. An id not in the graph is
-	// ErrUnknownVertex.
+	// their expected duration; others weigh 1. With that priority an id
+	// not in the graph is ErrUnknownVertex; with another, Weights is not
+	// read.
 	Weights map[uint64]uint64
 }
 

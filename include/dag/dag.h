@@ -2639,8 +2639,9 @@ typedef struct dag_walk_options {
      * weight_vertices[i] weighs weights[i], an expected duration in any unit,
      * 0 allowed; every other vertex weighs 1. Two parallel arrays of
      * weight_count entries, borrowed for the duration of the call that takes
-     * the options; NULL when weight_count is 0. An id not in the graph is
-     * refused (DAG_E_UNKNOWN_VERTEX). Default none. @since 1.3
+     * the options; NULL when weight_count is 0. With that priority, an id
+     * not in the graph is refused (DAG_E_UNKNOWN_VERTEX); with another, the
+     * three fields are not read at all. Default none. @since 1.3
      */
     const uint64_t *weight_vertices;
     /** The weight of each vertex in weight_vertices. @since 1.3 */

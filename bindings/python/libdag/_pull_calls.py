@@ -66,6 +66,8 @@ class PullCalls:
         main = self._main
         if handed.count(main) != n:
             ready = [v if w == main else SubwalkVertex(v, w, self._callbacks) for v, w in zip(ready, handed)]
+        if self._callbacks is not None:
+            self._callbacks.new_attempts(ready)
         return ready
 
     def complete(self, ptr, vertex, error=None):

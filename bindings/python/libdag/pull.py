@@ -120,6 +120,8 @@ class PullWalker(Walker):
         handed = walks[:n]
         if handed.count(main) != n:
             ready = [v if w == main else SubwalkVertex(v, w, callbacks) for v, w in zip(ready, handed)]
+        if callbacks is not None:
+            callbacks.new_attempts(ready)
         return ready
 
     def _poll_calls(self, limit):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import ctypes
 from dataclasses import dataclass, field
 from typing import Iterable, List, Mapping
@@ -62,10 +63,19 @@ _PRIORITIES = {"none": _native.PRIORITY_NONE, "critical-path": _native.PRIORITY_
 
 
 def _names(names: List[str], who):
-    try:
-        encoded = [name.encode("utf-8") for name in names]
-    except (AttributeError, UnicodeEncodeError) as exc:
-        raise TypeError(f"{who}: pool names are str ({exc})") from None
+    encoded = []
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{who}: a pool name is a str, not {type(name).__name__} ({name!r})")
+        try:
+            data = name.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise TypeError(f"{who}: pool name {name!r} is not UTF-8 ({exc})") from None
+        if b"\0" in data:
+            # C would read the name up to it: a different pool, or a clash.
+            raise InvalidArgumentError(_native.E_INVALID_ARGUMENT,
+                                       f"{who}: pool name {name!r} holds a NUL character")
+        encoded.append(data)
     return (ctypes.c_char_p * len(encoded))(*encoded)
 
 
@@ -95,6 +105,9 @@ def apply_schedule(graph, schedule, opts, who, count):
     for vertex, needed in schedule.needs.items():
         if isinstance(needed, str):
             needed = (needed,)
+        elif isinstance(needed, (bytes, bytearray)) or not isinstance(needed, collections.abc.Iterable):
+            raise TypeError(f"{who}: the pools vertex {vertex!r} needs are a str or an iterable of str, "
+                            f"not {type(needed).__name__}")
         for pool in needed:
             vertices.append(graph._vertex(vertex, who))
             pools.append(pool)

@@ -178,7 +178,10 @@ class VertexResult:
             nanoseconds since the walk started; 0 when it never ran or
             timestamps were off.
         ran: True when its callback was called.
-        exception: the exception its callback raised, or None.
+        exception: the exception its callback raised (or a pull walk's
+            completion failed it with), or None; with retries, the last
+            attempt's only (None when that attempt succeeded or failed
+            with a message).
         attempts: how many times its callback was called: more than 1 when
             failed attempts were tried again (:class:`Schedule` retries).
         attempt_messages: each attempt's message, oldest first ("" for
@@ -463,6 +466,17 @@ class _Callbacks:
         if not isinstance(vertex, SubwalkVertex):
             self.exceptions[vertex] = exc
 
+    def new_attempts(self, vertices):
+        """Forgets what earlier attempts of the walk's own `vertices` raised, as they start again (retries).
+
+        The report keeps the last attempt's exception only: a vertex that
+        succeeded on a retry, or last failed with a message, has none.
+        """
+        if self.exceptions:
+            for vertex in vertices:
+                if type(vertex) is int:  # noqa: E721 - a SubwalkVertex is an int too, of another graph
+                    self.exceptions.pop(vertex, None)
+
     def _fail(self, walker, vertex, exc):
         self.keep_exception(vertex, exc)
         # Refused only where another thread completed the vertex while this
@@ -479,6 +493,8 @@ class _Callbacks:
                     _wait_ready(self.ready)
                 if walker != self.main:
                     vertex = SubwalkVertex(vertex, walker, self)
+                elif self.exceptions:
+                    self.exceptions.pop(vertex, None)  # an earlier attempt's (new_attempts)
                 result = self.callback(vertex)
             except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
                 return self._fail(walker, vertex, exc)

@@ -75,6 +75,17 @@ class PoolTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             graph.walk(lambda v: None, schedule={"aws": 1})
 
+    def test_a_pool_name_holding_a_nul_or_a_need_that_is_no_name_is_refused(self):
+        graph, _ = build(vertices=["a"])
+        # C would read "aws\0x" as "aws": the vertex would silently take aws's slot.
+        with self.assertRaisesRegex(libdag.InvalidArgumentError, "NUL"):
+            graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 1}, needs={"a": "aws\0x"}))
+        with self.assertRaisesRegex(libdag.InvalidArgumentError, "NUL"):
+            graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 1, "aws\0x": 5}))
+        for needed in (5, b"aws", [b"aws"]):
+            with self.subTest(needed=needed), self.assertRaisesRegex(TypeError, "^Graph.walk: "):
+                graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 1}, needs={"a": needed}))
+
     def test_a_pull_walk_hands_out_only_what_the_pool_allows(self):
         graph, _ = build(vertices=["a", "b", "c"])
         schedule = Schedule(pools={"one": 1}, needs={"a": "one", "b": "one", "c": "one"})
@@ -130,6 +141,43 @@ class RetryTest(unittest.TestCase):
         self.assertEqual(db.attempts, 3)
         self.assertEqual(db.attempt_messages, ("db try 1", "db try 2", ""))
         self.assertEqual(report[ids["app"]].attempts, 1)
+
+    def test_the_report_keeps_the_last_attempts_exception_only(self):
+        graph, ids = build(vertices=["ok_later", "fails_twice"])
+        tries = {}
+
+        def callback(vertex):
+            tries[vertex] = tries.get(vertex, 0) + 1
+            if vertex == ids["ok_later"] and tries[vertex] == 1:
+                raise ValueError("first")
+            if vertex == ids["fails_twice"]:
+                raise (ValueError if tries[vertex] == 1 else KeyError)(f"try {tries[vertex]}")
+
+        report = graph.walk(callback, parallelism=1, schedule=Schedule(retries=1))
+        self.assertEqual(report[ids["ok_later"]].status, VertexStatus.OK)
+        self.assertIsNone(report[ids["ok_later"]].exception)
+        self.assertIsInstance(report[ids["fails_twice"]].exception, KeyError)
+
+    def test_a_pull_walks_report_keeps_the_last_attempts_exception_only(self):
+        for poll in (False, True):  # next_ready waiting, and polling as the asyncio walk does
+            with self.subTest(poll=poll):
+                graph, ids = build(vertices=["a"])
+                with graph.pull_walker(schedule=Schedule(retries=1)) as walker:
+                    walker.start()
+                    failures = [ValueError("attempt 1"), "attempt 2 quota"]
+                    while True:
+                        ready = walker.next_ready(timeout=0 if poll else WAIT_S)
+                        if ready is None:
+                            continue
+                        if not ready:
+                            break
+                        walker.complete(ready[0], failures.pop(0))
+                    report = walker.wait()
+                self.assertEqual(report[ids["a"]].attempts, 2)
+                self.assertIsNone(report[ids["a"]].exception)
+                with self.assertRaises(libdag.WalkFailedError) as raised:
+                    report.raise_for_status()
+                self.assertIsNone(raised.exception.__cause__)
 
     def test_per_vertex_counts_and_dependents_skipped_after_the_last(self):
         graph, ids = build([("app", "db"), ("web", "cache")])

@@ -218,8 +218,10 @@ impl WalkOptions {
     }
 
     /// `vertex`'s weight for [`Priority::CriticalPath`] (libdag 1.3), such
-    /// as its expected duration; other vertices weigh 1. An id not in the
-    /// graph fails the walk with [`Status::UnknownVertex`](crate::Status::UnknownVertex).
+    /// as its expected duration; other vertices weigh 1. With that priority
+    /// an id not in the graph fails the walk with
+    /// [`Status::UnknownVertex`](crate::Status::UnknownVertex); with another
+    /// the weights are not read.
     #[must_use]
     pub fn weight(mut self, vertex: VertexId, weight: u64) -> WalkOptions {
         self.schedule.add_weight(vertex, weight);

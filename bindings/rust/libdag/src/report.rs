@@ -342,7 +342,8 @@ impl WalkReport {
     /// The error a vertex's callback failed it with, as the callback
     /// returned it: `downcast_ref` gets the callback's own type back.
     /// `None` for a vertex that did not fail by returning an error (a
-    /// panic, a skipped vertex, one that succeeded).
+    /// panic, a skipped vertex, one that succeeded). With retries, the last
+    /// attempt's: `None` when that one succeeded or panicked.
     pub fn source(&self, id: VertexId) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
         self.sources.get(&id.0).map(|e| &**e)
     }

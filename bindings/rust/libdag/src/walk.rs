@@ -7,7 +7,7 @@ use std::ffi::CString;
 use std::os::raw::{c_char, c_void};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use libdag_sys as sys;
@@ -19,9 +19,15 @@ use crate::raw::{drop_payload, panic_message};
 use crate::report::WalkReport;
 
 /// The errors vertices failed with, by (walk handle, vertex): a sub-walk's
-/// vertices have ids of their own, which may equal the walk's.
+/// vertices have ids of their own, which may equal the walk's. With
+/// retries only the last attempt's is kept (`forget`).
 #[derive(Default)]
-pub(crate) struct Failures(Mutex<HashMap<(usize, u64), SharedError>>);
+pub(crate) struct Failures {
+    map: Mutex<HashMap<(usize, u64), SharedError>>,
+    // Set once an error is recorded: until then an attempt starting has
+    // nothing to forget and takes no lock.
+    any: AtomicBool,
+}
 
 impl Failures {
     /// Keeps `error` for the vertex; returns what it replaced.
@@ -31,17 +37,31 @@ impl Failures {
         vertex: u64,
         error: Option<SharedError>,
     ) -> Option<SharedError> {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
         match error {
-            Some(error) => map.insert((walk as usize, vertex), error),
+            Some(error) => {
+                self.any.store(true, Ordering::Relaxed);
+                map.insert((walk as usize, vertex), error)
+            }
             None => map.remove(&(walk as usize, vertex)),
+        }
+    }
+
+    /// Drops what an earlier attempt of the vertex failed with, as a new
+    /// attempt starts (a retry): a vertex that then succeeds, panics or
+    /// fails with another error must not report the old one. libdag starts
+    /// a retry only after the failure that asked for it was handed over,
+    /// which the error's recording came before.
+    pub(crate) fn forget(&self, walk: *mut sys::dag_walker, vertex: u64) {
+        if self.any.load(Ordering::Relaxed) {
+            self.record(walk, vertex, None);
         }
     }
 
     /// The errors of one walk's own vertices (every one recorded, for
     /// `None`), by vertex.
     fn of(&self, walk: Option<*mut sys::dag_walker>) -> HashMap<u64, SharedError> {
-        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let map = self.map.lock().unwrap_or_else(|e| e.into_inner());
         map.iter()
             .filter(|((w, _), _)| walk.map_or(true, |walk| *w == walk as usize))
             .map(|((_, v), e)| (*v, e.clone()))
@@ -84,14 +104,17 @@ where
     E: Into<BoxError>,
 {
     // Turning the error into its text runs the user's code too (its
-    // conversion and Display, and the Drop of an error it replaces): all of
-    // it inside catch_unwind.
-    let failed = panic::catch_unwind(AssertUnwindSafe(|| match call() {
-        Ok(()) => None,
-        Err(error) => {
-            let (error, text) = shared_error(error);
-            failures.record(walk, vertex, Some(error));
-            Some(text)
+    // conversion and Display, and the Drop of an error it replaces, or of
+    // an earlier attempt's it forgets): all of it inside catch_unwind.
+    let failed = panic::catch_unwind(AssertUnwindSafe(|| {
+        failures.forget(walk, vertex);
+        match call() {
+            Ok(()) => None,
+            Err(error) => {
+                let (error, text) = shared_error(error);
+                failures.record(walk, vertex, Some(error));
+                Some(text)
+            }
         }
     }));
     let text = match failed {

@@ -644,12 +644,16 @@ impl Walker<'_> {
         Ok(if count == 0 {
             None
         } else {
-            Some(Pending {
+            let pending = Pending {
                 walk,
                 id: VertexId(vertex),
                 state: self.state.clone(),
                 done: false,
-            })
+            };
+            // After the Pending exists: should an earlier attempt's error
+            // panic as it drops, the Pending's own Drop still fails the vertex.
+            self.state.failures.forget(walk, vertex);
+            Some(pending)
         })
     }
 
@@ -685,7 +689,7 @@ impl Walker<'_> {
             check(status, err)
                 .map_err(|e| e.in_method("Walker::next_ready", "Walker::next_ready_many"))?;
         }
-        Ok(vertices[..count]
+        let pending: Vec<Pending> = vertices[..count]
             .iter()
             .zip(&walks[..count])
             .map(|(&vertex, &walk)| Pending {
@@ -694,7 +698,12 @@ impl Walker<'_> {
                 state: self.state.clone(),
                 done: false,
             })
-            .collect())
+            .collect();
+        // Once every Pending exists, as in next_ready.
+        for p in &pending {
+            self.state.failures.forget(p.walk, p.id.0);
+        }
+        Ok(pending)
     }
 
     /// Pull mode: the ready vertices, each as soon as its dependencies have

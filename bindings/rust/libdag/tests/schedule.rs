@@ -205,3 +205,61 @@ fn per_vertex_retries_then_dependents_are_skipped() {
     assert_eq!(report.attempts(ids[1]), Some(0));
     assert!(report.attempt_messages(ids[1]).unwrap().is_empty());
 }
+
+#[test]
+fn the_report_keeps_the_last_attempts_error_only() {
+    let mut g = Graph::new().unwrap();
+    let ids = vertices(&mut g, &["ok_later", "panics_later"]);
+    let tries = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let options = WalkOptions::new().parallelism(1).retries(1);
+    let report = g
+        .walk(&options, |v| {
+            let which = usize::from(v == ids[1]);
+            if tries[which].fetch_add(1, Ordering::SeqCst) == 0 {
+                return Err(Failure(format!("first try of {}", which)));
+            }
+            if which == 1 {
+                panic!("second try");
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(report.status(ids[0]), Some(VertexStatus::Ok));
+    assert!(report.source(ids[0]).is_none());
+    assert_eq!(report.status(ids[1]), Some(VertexStatus::Failed));
+    assert!(report.source(ids[1]).is_none());
+    let error = report.error().unwrap();
+    assert!(error.to_string().contains("second try"), "{}", error);
+    assert!(std::error::Error::source(error).is_none());
+}
+
+#[test]
+fn a_pull_walks_report_keeps_the_last_attempts_error_only() {
+    for many in [false, true] {
+        let mut g = Graph::new().unwrap();
+        let a = vertices(&mut g, &["a"])[0];
+        let walker = g.begin_walk(&WalkOptions::new().retries(2)).unwrap();
+        let mut tries = 0;
+        loop {
+            let ready = if many {
+                walker.next_ready_many(4, None).unwrap()
+            } else {
+                walker.next_ready(None).unwrap().into_iter().collect()
+            };
+            if ready.is_empty() {
+                break;
+            }
+            for pending in ready {
+                tries += 1;
+                match tries {
+                    1 => pending.fail(Failure("first".into())).unwrap(),
+                    _ => pending.succeed().unwrap(),
+                }
+            }
+        }
+        let report = walker.wait().unwrap();
+        assert_eq!(report.attempts(a), Some(2));
+        assert_eq!(report.status(a), Some(VertexStatus::Ok));
+        assert!(report.source(a).is_none(), "many: {}", many);
+    }
+}

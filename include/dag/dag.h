@@ -2555,7 +2555,8 @@ typedef struct dag_walk_options {
      * run at once, a pending vertex counting as running. Two parallel arrays
      * of pool_count entries, borrowed for the duration of the call that takes
      * the options; NULL when pool_count is 0. A pool no vertex needs may have
-     * capacity 0. Default none. @since 1.3
+     * capacity 0. An empty or repeated name is refused (DAG_E_INVALID_ARGUMENT),
+     * one that is not valid UTF-8 too (DAG_E_BAD_UTF8). Default none. @since 1.3
      *
      * A vertex that needs pools (pool_need_vertices) starts only when it can
      * have a slot in every pool it needs and a slot of `parallelism`: all are
@@ -2583,7 +2584,8 @@ typedef struct dag_walk_options {
      * pool_need_count entries, borrowed for the duration of the call that
      * takes the options; NULL when pool_need_count is 0. A name no pool has,
      * or a pool of capacity 0, is refused before the walk starts
-     * (DAG_E_INVALID_ARGUMENT), as is a vertex not in the graph
+     * (DAG_E_INVALID_ARGUMENT; DAG_E_BAD_UTF8 for a name that is not valid
+     * UTF-8), as is a vertex not in the graph
      * (DAG_E_UNKNOWN_VERTEX). Default none. @since 1.3
      */
     const uint64_t *pool_need_vertices;
@@ -2598,7 +2600,10 @@ typedef struct dag_walk_options {
      * skipped. Each new attempt calls its callback again (in pull mode,
      * dag_walk_next_ready() hands it out again) after a back-off of
      * retry_delay_ms, doubled for each retry before it when retry_doubling
-     * is non-zero, never longer than retry_max_delay_ms when that is not 0.
+     * is non-zero, never longer than retry_max_delay_ms when that is not 0,
+     * nor than a year (365 days; a longer delay or cap counts as a year).
+     * A vertex waiting again to be tried has started: an update may not
+     * remove it or make it wait (DAG_E_STATE), during its back-off or after.
      * A vertex waiting out its back-off holds no slot of `parallelism` nor
      * of any pool, and no thread: the wait is a deadline on one timer thread
      * the walk starts with its first delayed retry. Cancel and fail fast stop

@@ -273,13 +273,16 @@ bool Executor::retry(Slot *s, const std::string *message, std::vector<Slot *> &r
     // It counted as running since its start event; the next attempt starts
     // again.
     if (observer_.call) s->walk->running_.fetch_sub(1, std::memory_order_acq_rel);
+    // Waiting again, but it has run: the ran bit keeps an update from
+    // removing it or making it wait (walk_update.cpp, hold_back), as it
+    // would a vertex that never started.
     if (delay.count() == 0) {
-        s->word.store(with_phase(word, Phase::waiting), std::memory_order_release);
+        s->word.store(with_phase(word, Phase::waiting) | ran_bit, std::memory_order_release);
         ready.push_back(s);
         return true;
     }
     // Marked before the timer can see it: retry_due() moves it on from here.
-    s->word.store(with_phase(word, Phase::retrying), std::memory_order_release);
+    s->word.store(with_phase(word, Phase::retrying) | ran_bit, std::memory_order_release);
     retries_->schedule(s, delay);
     return true;
 }

@@ -5,6 +5,12 @@
 
 namespace dag::walk_detail {
 
+namespace {
+
+constexpr std::chrono::nanoseconds longest_delay = std::chrono::hours(24 * 365);
+
+}  // namespace
+
 Retries::Retries(const RetryPolicy &policy, std::unordered_map<const Slot *, std::size_t> counts,
                  std::function<void(Slot *)> due)
     : policy_(policy), counts_(std::move(counts)), due_(std::move(due)) {}
@@ -31,12 +37,18 @@ bool Retries::failed(const Slot *s, const std::string *message, std::chrono::nan
         r.closed = true;
         return false;
     }
-    // Doubling from the first delay, never past the cap (0: no cap).
+    // Doubling from the first delay, never past the cap (0: no cap) nor
+    // past a year (the longest delay the C API takes; the timer adds the
+    // delay to the clock, which must not overflow): at most 55 doublings of
+    // a delay of at least a nanosecond reach it, however many attempts
+    // came before.
     delay = policy_.delay;
-    if (policy_.doubling)
-        for (std::size_t i = 0; i < retried && (policy_.max_delay.count() == 0 || delay < policy_.max_delay); ++i)
-            delay *= 2;
-    if (policy_.max_delay.count() > 0) delay = std::min(delay, policy_.max_delay);
+    const std::chrono::nanoseconds cap = policy_.max_delay.count() > 0
+                                             ? std::min<std::chrono::nanoseconds>(policy_.max_delay, longest_delay)
+                                             : longest_delay;
+    if (policy_.doubling && delay.count() > 0)
+        for (std::size_t i = 0; i < retried && delay < cap; ++i) delay = delay > cap / 2 ? cap : delay * 2;
+    delay = std::min(delay, cap);
     r.waiting = true;
     return true;
 }

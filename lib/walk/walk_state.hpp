@@ -64,7 +64,8 @@ inline constexpr VertexStatus status_of(Word w) noexcept {
 }
 inline constexpr Word status_bits(VertexStatus s) noexcept { return static_cast<Word>(s) << status_shift; }
 // Its callback was called: published with the done phase, for the report
-// (a cancelled vertex may have been pending, or never started).
+// (a cancelled vertex may have been pending, or never started), and set
+// earlier on a vertex waiting to be tried again (retrying, then waiting).
 inline constexpr Word ran_bit = Word{1} << 47;
 // The pools a frozen vertex needs (walk_pools.hpp), set before the walk
 // launches and never changed while it runs: 0 for none, p + 1 for pool p

@@ -35,17 +35,22 @@ VertexId WalkUpdate::add_vertex(std::optional<std::string_view> name, void *user
 
 namespace {
 
+// A vertex waiting again to be tried again has started (its ran bit).
+bool never_started(Word w) {
+    return walk_detail::phase_of(w) == Phase::waiting && !(w & walk_detail::ran_bit);
+}
+
 // Adds one to a waiting vertex's count; false once it has started.
 bool hold_back(Slot *s) {
     Word w = s->word.load(std::memory_order_acquire);
-    while (walk_detail::phase_of(w) == Phase::waiting)
+    while (never_started(w))
         if (s->word.compare_exchange_weak(w, w + 1, std::memory_order_acq_rel, std::memory_order_acquire)) return true;
     return false;
 }
 
 bool mark_removed(Slot *s) {
     Word w = s->word.load(std::memory_order_acquire);
-    while (walk_detail::phase_of(w) == Phase::waiting)
+    while (never_started(w))
         if (s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::removed), std::memory_order_acq_rel,
                                           std::memory_order_acquire))
             return true;

@@ -16,6 +16,7 @@
 
 #include "graph/error.hpp"
 #include "graph/name_order.hpp"
+#include "graph/utf8.hpp"
 #include "algorithms/validate.hpp"
 #include "walk/deadline_wait.hpp"
 #include "walk/walk_executor.hpp"
@@ -167,6 +168,8 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
     std::vector<std::size_t> capacities;
     for (const PoolSpec &p : options.pools) {
         if (p.name.empty()) throw Error(Errc::invalid_argument, "a pool's name is empty");
+        if (!is_valid_utf8(p.name))
+            throw Error(Errc::bad_utf8, "pool name '" + printable_utf8(p.name) + "' is not valid UTF-8");
         if (!index.emplace(p.name, static_cast<std::uint32_t>(capacities.size())).second)
             throw Error(Errc::invalid_argument, "pool '" + p.name + "' is declared twice");
         capacities.push_back(p.capacity);
@@ -186,15 +189,17 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
         const char *name = given.names[k];
         const Snapshot::Index i = snap_->index_of(vertex);
         if (i == Snapshot::npos)
-            throw Error(Errc::unknown_vertex, "vertex " + std::to_string(vertex) + " needs pool '" + name +
-                                                  "' but is not in the graph");
+            throw Error(Errc::unknown_vertex, "vertex " + std::to_string(vertex) + " needs pool '" +
+                                                  printable_utf8(name) + "' but is not in the graph");
         // Most needs name the pool the one before named, often through the
         // same pointer: no hash then.
         if (name != last_name && (!last_name || std::strcmp(name, last_name) != 0)) {
             auto p = index.find(name);
+            // Declared names are valid UTF-8: only an unknown one may not be.
             if (p == index.end())
-                throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(vertex) + "' needs pool '" +
-                                                        name + "', which the walk does not declare");
+                throw Error(is_valid_utf8(name) ? Errc::invalid_argument : Errc::bad_utf8,
+                            "vertex '" + graph_->display_name(vertex) + "' needs pool '" + printable_utf8(name) +
+                                "', which the walk does not declare");
             last_pool = p->second;
         }
         last_name = name;
@@ -710,6 +715,8 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 lk.lock();
                 continue;
             case Phase::waiting:
+                if (w & walk_detail::ran_bit)
+                    throw Error(Errc::state, who() + " failed an attempt and waits to be tried again");
                 throw Error(Errc::state, who() + " has not started; only a vertex whose callback returned pending can be completed");
             case Phase::expanded:
                 throw Error(Errc::state, who() + " was expanded; it finishes when its sub-walk does");

@@ -646,6 +646,19 @@ TEST(WalkPools, BadPoolsAreRefusedBeforeTheWalk) {
     msg = expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return walk_with(g.get(), unnamed, e); });
     EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
 
+    // Names are UTF-8, as vertex names are; a refusal's message is too.
+    PoolSetup garbled;
+    garbled.names = {"\xff\xfe"};
+    garbled.capacities = {1};
+    msg = expect_error(DAG_E_BAD_UTF8, [&](dag_error **e) { return walk_with(g.get(), garbled, e); });
+    EXPECT_NE(msg.find("\\xff\\xfe"), std::string::npos) << msg;
+    PoolSetup garbled_need;
+    garbled_need.names = {"aws"};
+    garbled_need.capacities = {1};
+    garbled_need.need(v, "\xc3");
+    msg = expect_error(DAG_E_BAD_UTF8, [&](dag_error **e) { return walk_with(g.get(), garbled_need, e); });
+    EXPECT_EQ(msg.find('\xc3'), std::string::npos) << msg;
+
     PoolSetup stranger;
     stranger.names = {"aws"};
     stranger.capacities = {1};

@@ -162,6 +162,60 @@ TEST(WalkRetries, PullModeHandsAFailedVertexOutAgain) {
     EXPECT_EQ(status_of(report.get(), after), DAG_VERTEX_OK);
 }
 
+// A vertex whose first attempt failed has started, also once its back-off
+// has passed and it waits in the queue for its next attempt: an update may
+// not remove it or make it wait. At parallelism 1, b holds the one slot
+// past a's back-off of 1 ms, so a is queued again when b's update comes
+// (were the timer late, a would still be retrying: refused either way).
+TEST(WalkRetries, AVertexWaitingToBeTriedAgainCannotBeRemovedOrHeldBack) {
+    for (const bool remove : {true, false}) {
+        SCOPED_TRACE(remove ? "remove it" : "make it wait");
+        auto g = new_graph();
+        const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+        std::atomic<int> a_calls{0};
+        std::string refusal;
+        dag_status applied = DAG_OK;
+        Recorder rec;
+        rec.body = [&](dag_walker *w, uint64_t v, const char **msg) {
+            if (v == a) {
+                if (a_calls++ == 0) {
+                    *msg = "first attempt";
+                    return DAG_WALK_FAILED;
+                }
+                return DAG_WALK_OK;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            dag_walk_update *up = nullptr;
+            EXPECT_EQ(dag_walk_update_new(&up, nullptr), DAG_OK);
+            if (remove) {
+                EXPECT_EQ(dag_walk_update_remove_vertex(up, a, nullptr), DAG_OK);
+            } else {
+                uint64_t n = 0;
+                EXPECT_EQ(dag_walk_update_add_vertex(up, "n", nullptr, 0, &n, nullptr), DAG_OK);
+                EXPECT_EQ(dag_walk_update_connect(up, a, n, nullptr), DAG_OK);
+            }
+            dag_error *err = nullptr;
+            applied = dag_walk_apply(w, up, nullptr, &err);
+            if (err) refusal = dag_error_message(err);
+            dag_error_free(err);
+            dag_walk_update_free(up);
+            return DAG_WALK_OK;
+        };
+        dag_walk_options o = options(1, 1);
+        o.priority = DAG_PRIORITY_NAME;
+        o.retries = 2;
+        o.retry_delay_ms = 1;
+        ReportPtr report;
+        ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+        EXPECT_EQ(applied, DAG_E_STATE) << refusal;
+        EXPECT_NE(refusal.find("has already started"), std::string::npos) << refusal;
+        EXPECT_EQ(a_calls.load(), 2);
+        EXPECT_EQ(status_of(report.get(), a), DAG_VERTEX_OK);
+        EXPECT_TRUE(dag_walk_report_ran(report.get(), a));
+        EXPECT_EQ(attempts_of(report.get(), a), 2u);
+    }
+}
+
 TEST(WalkRetries, UnknownRetryVertexIsRefused) {
     auto g = new_graph();
     const uint64_t v = add(g.get(), "v");

@@ -134,6 +134,39 @@ TEST(CliWalkFiles, EveryDependencyEndsBeforeItsDependentStarts) {
     }
 }
 
+TEST(CliWalkFiles, EachAttemptOfARetriedCommandIsInTheResultFiles) {
+    // c exits 3, then 4, then succeeds; d always exits 5: with --retries 2
+    // it runs three times and fails, so b and a never run.
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a -> b; b -> d; c }";
+    const std::string report_file = dir.path + "/report.json", trace_file = dir.path + "/trace.json";
+    const std::string tries = dir.path + "/tries";
+    const std::string command = "[ \"$DAG_VERTEX\" = d ] && exit 5; n=$(cat " + tries + " 2>/dev/null || echo 3); "
+                                "echo $((n + 1)) > " + tries + "; [ $n = 5 ] || exit $n";
+    BackgroundDag dag({"walk", "-", "--parallelism", "1", "--retries", "2", "--retry-delay", "1", "--exec", command,
+                       "--report", report_file, "--trace", trace_file},
+                      input, dir.path);
+    ASSERT_EQ(dag.wait(milliseconds(20000)), 1) << dag.err();
+    const json report = parse_file(report_file);
+    expect_totals_add_up(report);
+    auto vertices = by_name(report);
+    EXPECT_EQ(vertices["c"].at("status"), "ok");
+    EXPECT_EQ(vertices["c"].at("attempts"), 3);
+    EXPECT_EQ(vertices["c"].at("attempt_messages"), json({"exit status 3", "exit status 4", ""}));
+    EXPECT_EQ(vertices["d"].at("status"), "failed");
+    EXPECT_EQ(vertices["d"].at("attempts"), 3);
+    EXPECT_EQ(vertices["d"].at("attempt_messages"), json({"exit status 5", "exit status 5", "exit status 5"}));
+    for (const char *skipped : {"a", "b"}) {
+        EXPECT_EQ(vertices[skipped].at("attempts"), 0) << skipped;
+        EXPECT_FALSE(vertices[skipped].contains("attempt_messages")) << skipped;
+    }
+    const auto events = spans(parse_file(trace_file));
+    ASSERT_EQ(events.size(), 2u) << "c and d ran (their last attempts), a and b did not";
+    EXPECT_EQ(events.at("c").at("args").at("attempts"), 3);
+    EXPECT_EQ(events.at("d").at("args").at("attempt_messages").size(), 3u);
+}
+
 TEST(CliWalkFiles, FailuresAndWhatNeverRan) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";
@@ -150,6 +183,8 @@ TEST(CliWalkFiles, FailuresAndWhatNeverRan) {
     EXPECT_EQ(vertices["c"].at("status"), "failed");
     EXPECT_EQ(vertices["c"].at("message"), "exit status 3");
     EXPECT_EQ(vertices["d"].at("status"), "ok");
+    EXPECT_EQ(vertices["d"].at("attempts"), 1);
+    EXPECT_FALSE(vertices["d"].contains("attempt_messages"));
     for (const char *skipped : {"a", "b"}) {
         EXPECT_EQ(vertices[skipped].at("status"), "upstream_failed");
         EXPECT_TRUE(vertices[skipped].at("start_ms").is_null());

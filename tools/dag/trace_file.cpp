@@ -6,6 +6,21 @@
 
 namespace dagcli {
 
+namespace {
+
+// A span is the vertex's last attempt (libdag keeps its times only); a
+// vertex tried again says how many there were, and what each said.
+nlohmann::ordered_json trace_args(const VertexResult &v) {
+    nlohmann::ordered_json args = {{"status", status_key(v.status)}, {"message", v.message}};
+    if (v.attempts > 1) {
+        args["attempts"] = v.attempts;
+        args["attempt_messages"] = v.attempt_messages;
+    }
+    return args;
+}
+
+}  // namespace
+
 void write_trace_file(const std::string &path, const WalkResult &result) {
     constexpr int pid = 1;  // one process: the walk
     nlohmann::ordered_json events = nlohmann::ordered_json::array();
@@ -20,7 +35,7 @@ void write_trace_file(const std::string &path, const WalkResult &result) {
                           {"dur", static_cast<double>(v.end_ns - v.start_ns) / 1e3},
                           {"pid", pid},
                           {"tid", v.worker},
-                          {"args", {{"status", status_key(v.status)}, {"message", v.message}}}});
+                          {"args", trace_args(v)}});
     }
     // Metadata events give the tracks their names in the viewers.
     events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid},

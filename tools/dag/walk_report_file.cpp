@@ -17,11 +17,14 @@ void write_report_file(const std::string &path, const WalkResult &result) {
         document[key] = 0;
     for (const VertexResult &v : result.vertices) {
         const bool timed = v.ran && v.end_ns > 0;
-        document["vertices"].push_back({{"name", v.name},
-                                        {"status", status_key(v.status)},
-                                        {"message", v.message},
-                                        {"start_ms", timed ? milliseconds(v.start_ns) : nullptr},
-                                        {"end_ms", timed ? milliseconds(v.end_ns) : nullptr}});
+        nlohmann::ordered_json &entry = document["vertices"].emplace_back(
+            nlohmann::ordered_json{{"name", v.name},
+                                   {"status", status_key(v.status)},
+                                   {"message", v.message},
+                                   {"start_ms", timed ? milliseconds(v.start_ns) : nullptr},
+                                   {"end_ms", timed ? milliseconds(v.end_ns) : nullptr},
+                                   {"attempts", v.attempts}});
+        if (v.attempts > 1) entry["attempt_messages"] = v.attempt_messages;
         document[status_key(v.status)] = document[status_key(v.status)].get<int>() + 1;
     }
     document["elapsed_ms"] = milliseconds(result.elapsed_ns);

@@ -17,9 +17,24 @@ WalkResult walk_result(const dag_graph *g, const dag_walk_report *report, const 
                        int64_t elapsed_ns) {
     WalkResult result;
     result.elapsed_ns = elapsed_ns;
-    for (const dag_vertex_outcome &o : outcomes(report))
-        result.vertices.push_back({o.vertex, vertex_name(g, o.vertex), o.status, o.ran != 0, o.message,
-                                   o.start_ns, o.end_ns, tracks.of(o.vertex)});
+    for (const dag_vertex_outcome &o : outcomes(report)) {
+        VertexResult &v = result.vertices.emplace_back();
+        v.id = o.vertex;
+        v.name = vertex_name(g, o.vertex);
+        v.status = o.status;
+        v.ran = o.ran != 0;
+        v.message = o.message;
+        v.start_ns = o.start_ns;
+        v.end_ns = o.end_ns;
+        v.worker = tracks.of(o.vertex);
+        dag_error *err = nullptr;
+        check(dag_walk_report_attempts(report, o.vertex, &v.attempts, &err), &err);
+        for (std::size_t i = 0; v.attempts > 1 && i < v.attempts; ++i) {
+            const char *message = nullptr;
+            check(dag_walk_report_attempt_message(report, o.vertex, i, &message, &err), &err);
+            v.attempt_messages.emplace_back(message ? message : "");
+        }
+    }
     return result;
 }
 

@@ -20,6 +20,10 @@ struct VertexResult {
     std::string message;
     int64_t start_ns = 0, end_ns = 0;  // since the walk began; 0 when it did not run
     int worker = 0;                    // WorkerTracks' number; 0 when it did not run
+    // How many times its command ran (--retries); with more than one, each
+    // attempt's message, oldest first (the last is `message`).
+    std::size_t attempts = 0;
+    std::vector<std::string> attempt_messages;
 };
 
 struct WalkResult {

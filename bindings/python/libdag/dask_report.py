@@ -18,9 +18,12 @@ def write_report(path, label, report, elapsed_ms):
     vertices = []
     for result in report:
         timed = result.ran and result.end_ns > 0
-        vertices.append({"name": label(result.id), "status": STATUS_KEYS[result.status], "message": result.message,
-                         "start_ms": result.start_ns / 1e6 if timed else None,
-                         "end_ms": result.end_ns / 1e6 if timed else None})
+        entry = {"name": label(result.id), "status": STATUS_KEYS[result.status], "message": result.message,
+                 "start_ms": result.start_ns / 1e6 if timed else None,
+                 "end_ms": result.end_ns / 1e6 if timed else None, "attempts": result.attempts}
+        if result.attempts > 1:
+            entry["attempt_messages"] = list(result.attempt_messages)
+        vertices.append(entry)
     document = {"vertices": vertices}
     document.update({key: report.count(status) for status, key in STATUS_KEYS.items()})
     document["elapsed_ms"] = elapsed_ms

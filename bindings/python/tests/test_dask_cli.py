@@ -119,6 +119,10 @@ class DaskCommandTest(unittest.TestCase):
         failed = [v for v in report["vertices"] if v["status"] == "failed"]
         self.assertEqual([v["name"] for v in failed], [VICTIM])
         self.assertEqual(failed[0]["message"], f"exit status 3: err of {VICTIM}\nno subnet today")
+        self.assertEqual(failed[0]["attempts"], 1)
+        self.assertNotIn("attempt_messages", failed[0])
+        self.assertEqual({v["name"]: v["attempts"] for v in report["vertices"] if v["status"] == "upstream_failed"},
+                         dict.fromkeys(SKIPPED, 0))
         self.assertEqual(report["ok"], 11 - 1 - len(SKIPPED))
         ran = set()
         for entry in os.listdir(folder):

@@ -1,5 +1,6 @@
 #include "walk/walk_pools.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <utility>
 
@@ -70,7 +71,9 @@ bool Pools::acquire_needed(Slot *s, std::uint32_t *kept, std::vector<Slot *> &re
     // Counted before the last try: a lock-free release that frees a slot
     // after that try sees the count and hands the slot out under the lock.
     ++parked_entries_;
-    const std::uint32_t full = try_take(needs(s, need));
+    const Range r = needs(s, need);
+    std::uint32_t full = kept_for_head(s, r);
+    if (full == none) full = try_take(r);
     if (full == none) {
         --parked_entries_;
         state->store(holding, std::memory_order_release);
@@ -82,6 +85,7 @@ bool Pools::acquire_needed(Slot *s, std::uint32_t *kept, std::vector<Slot *> &re
     // store publishes the parked bit to whoever claims the vertex next.
     s->word.store(with_phase(s->word.load(std::memory_order_relaxed), Phase::waiting), std::memory_order_release);
     parked_[full].push_back(s);
+    order_.push_back(s);
     return false;
 }
 
@@ -111,34 +115,87 @@ void Pools::freed(std::uint32_t p, std::vector<Slot *> &ready) {
     hand_out(p, ready);
 }
 
+bool Pools::still_parked(const Slot *d) const noexcept {
+    const Word w = d->word.load(std::memory_order_acquire);
+    return state_of(d).load(std::memory_order_relaxed) == parked && phase_of(w) == Phase::waiting &&
+           count_of(w) == 0;
+}
+
+Slot *Pools::head() {
+    while (!order_.empty()) {
+        if (still_parked(order_.front())) return order_.front();
+        order_.pop_front();
+    }
+    return nullptr;
+}
+
+std::uint32_t Pools::kept_for_head(const Slot *s, Range r) {
+    const Slot *h = head();
+    if (!h || h == s) return none;
+    const Range kept = needs(h, need_of(h->word.load(std::memory_order_relaxed)));
+    for (const std::uint32_t *k = r.first; k != r.last; ++k)
+        if (std::find(kept.first, kept.last, *k) != kept.last) return *k;
+    return none;
+}
+
+void Pools::serve_head(std::vector<Slot *> &ready, std::vector<std::uint32_t> &revisit) {
+    for (Slot *h = head(); h; h = head()) {
+        const Range r = needs(h, need_of(h->word.load(std::memory_order_relaxed)));
+        if (try_take(r) != none) return;
+        // Its entry in parked_ is stale now: dropped, and uncounted, when a
+        // hand-out meets it.
+        state_of(h).store(holding, std::memory_order_release);
+        order_.pop_front();
+        ready.push_back(h);
+        revisit.insert(revisit.end(), r.first, r.last);
+    }
+}
+
 void Pools::hand_out(std::uint32_t p, std::vector<Slot *> &ready) {
+    // The pools where a vertex served may have left room for others.
+    std::vector<std::uint32_t> revisit{p};
+    serve_head(ready, revisit);
+    while (!revisit.empty()) {
+        const std::uint32_t q = revisit.back();
+        revisit.pop_back();
+        serve_parked(q, ready, revisit);
+    }
+}
+
+void Pools::serve_parked(std::uint32_t p, std::vector<Slot *> &ready, std::vector<std::uint32_t> &revisit) {
     auto &queue = parked_[p];
     while (!queue.empty() && used_[p].load() < capacity_[p]) {
         Slot *d = queue.front();
         queue.pop_front();
-        std::atomic<std::uint8_t> &state = state_of(d);
-        const Word w = d->word.load(std::memory_order_acquire);
         // A stale entry: the vertex took its slots itself since (an update
-        // made it wait and released it again), or was removed or made to
-        // wait again by an update: when it is ready again it asks for itself.
-        if (state.load(std::memory_order_relaxed) != parked || phase_of(w) != Phase::waiting || count_of(w) != 0) {
+        // made it wait and released it again), or was served as the head,
+        // or was removed or made to wait again by an update: when it is
+        // ready again it asks for itself.
+        if (!still_parked(d)) {
             --parked_entries_;
             continue;
         }
-        const std::uint32_t full = try_take(needs(d, need_of(w)));
+        const Range r = needs(d, need_of(d->word.load(std::memory_order_relaxed)));
+        std::uint32_t full = kept_for_head(d, r);
+        if (full == none) full = try_take(r);
         if (full == p) {
-            // A lock-free start took the slot first: still first in line.
+            // A lock-free start took the slot first, or the head needs it:
+            // still first in line here.
             queue.push_front(d);
             return;
         }
         if (full != none) {
-            // Full elsewhere: it waits on that pool instead.
+            // Full elsewhere, or kept there: it waits on that pool instead.
             parked_[full].push_back(d);
             continue;
         }
         --parked_entries_;
-        state.store(holding, std::memory_order_release);
+        const bool was_head = head() == d;
+        state_of(d).store(holding, std::memory_order_release);
         ready.push_back(d);
+        // The next head may now have all it needs; what it then takes
+        // leaves other pools to revisit.
+        if (was_head) serve_head(ready, revisit);
     }
 }
 

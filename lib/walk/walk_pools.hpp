@@ -27,6 +27,18 @@
 // sees the slot or the releaser sees the parker and hands out under the
 // lock.
 //
+// Parked vertices are served oldest first, also across pools: the oldest
+// vertex still parked (the head of `order_`) has the pools it needs kept
+// for it. Nobody else, parked or newly ready, takes a slot in one of them
+// while it waits, and every slot freed in one is offered to it first. A
+// vertex that needs several pools is otherwise overtaken for ever by
+// vertices needing one of them, each taking the slot it waits for while
+// another of its pools is full. That costs idle slots, only while the head
+// needs several pools and one of them is full; a vertex that needs one
+// pool parks only on a full pool, where the head waits anyway. Only one
+// vertex is kept for, so the keeping cannot deadlock: the slots it waits for
+// are held by running vertices, which finish.
+//
 // A worker that finishes a vertex needing one pool, with nothing parked,
 // keeps the slot for the next vertex it starts (`kept`: a chain's next link,
 // a tree's first child): if that one needs the same pool it takes the slot
@@ -139,8 +151,24 @@ private:
     // found full, or `none` once all are taken.
     std::uint32_t try_take(Range r) noexcept;
     bool take_one(std::uint32_t pool) noexcept;
-    // Under the lock: hands pool `p`'s free slots to its parked vertices.
+    // Under the lock: hands pool `p`'s free slots to its parked vertices,
+    // the head first, then those parked on `p` in turn.
     void hand_out(std::uint32_t p, std::vector<Slot *> &ready);
+    // Under the lock: serves parked vertices on `p`, in turn, while it has
+    // room; appends to `revisit` the pools of a head served.
+    void serve_parked(std::uint32_t p, std::vector<Slot *> &ready, std::vector<std::uint32_t> &revisit);
+    // Under the lock: serves the head while it can have all its pools;
+    // appends their pools to `revisit`.
+    void serve_head(std::vector<Slot *> &ready, std::vector<std::uint32_t> &revisit);
+    // Under the lock: the oldest vertex still parked (popping those that
+    // are not any more), or null.
+    Slot *head();
+    // Under the lock: the first pool of `r` kept for the head, unless `s`
+    // is the head; `none` if none is.
+    std::uint32_t kept_for_head(const Slot *s, Range r);
+    // A parked vertex's entry still counts: parked, ready, not made to wait
+    // or removed by an update since.
+    bool still_parked(const Slot *d) const noexcept;
     // A slot of `p` freed: hands it out if anything is parked.
     void freed(std::uint32_t p, std::vector<Slot *> &ready);
 
@@ -156,6 +184,7 @@ private:
     std::atomic<std::size_t> parked_entries_{0};          // in parked_, stale ones too
     std::mutex mu_;
     std::vector<std::deque<Slot *>> parked_;  // per pool, oldest first
+    std::deque<Slot *> order_;                // every vertex parked, oldest first, stale ones too
 };
 
 }  // namespace dag::walk_detail

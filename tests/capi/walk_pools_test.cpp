@@ -478,6 +478,60 @@ TEST(WalkPools, VerticesNeedingSeveralPoolsDoNotDeadlock) {
     EXPECT_EQ(rec.ran().size(), 30u);
 }
 
+// zz needs pools p and q (capacity 1 each) and is ready from the start,
+// beside a chain of vertices needing p and a chain needing q. Each time one
+// pool frees the other is still held, and the chain's next vertex, ready
+// just then, took the freed slot: zz was overtaken for ever and started
+// after both chains (41st of 41). The oldest parked vertex has its pools
+// kept for it: zz starts as soon as the two vertices holding them end.
+void several_pools_not_overtaken(bool pull) {
+    auto g = new_graph();
+    PoolSetup pools;
+    pools.names = {"p", "q"};
+    pools.capacities = {1, 1};
+    const uint64_t zz = add(g.get(), "zz");
+    pools.need(zz, "p");
+    pools.need(zz, "q");
+    uint64_t last_p = 0, last_q = 0;
+    for (int i = 0; i < 10; ++i) {
+        const uint64_t vp = add(g.get(), ("p" + std::to_string(i)).c_str());
+        const uint64_t vq = add(g.get(), ("q" + std::to_string(i)).c_str());
+        pools.need(vp, "p");
+        pools.need(vq, "q");
+        if (last_p) {
+            ASSERT_EQ(dag_connect(g.get(), vp, last_p, nullptr), DAG_OK);
+            ASSERT_EQ(dag_connect(g.get(), vq, last_q, nullptr), DAG_OK);
+        }
+        last_p = vp;
+        last_q = vq;
+    }
+    auto body = [&](dag_walker *, uint64_t v, const char **) {
+        // Long enough for zz, ready with the chains' first vertices, to
+        // park before either of them ends.
+        if (v != zz) std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        return DAG_WALK_OK;
+    };
+    for (const dag_walk_priority priority : {DAG_PRIORITY_NONE, DAG_PRIORITY_CRITICAL_PATH, DAG_PRIORITY_NAME}) {
+        SCOPED_TRACE(priority);
+        Recorder rec;
+        rec.body = body;
+        dag_walk_options o = options(8, 8);
+        o.priority = priority;
+        pools.apply(o);
+        ReportPtr report;
+        ASSERT_EQ(walk_in(pull, g.get(), rec, o, report), DAG_OK);
+        const std::vector<uint64_t> order = rec.ran();
+        ASSERT_EQ(order.size(), 21u);
+        const size_t at = std::find(order.begin(), order.end(), zz) - order.begin();
+        // Third at the latest, after p0 and q0; fifth leaves room for a slow start.
+        EXPECT_LE(at, 4u);
+    }
+}
+
+TEST(WalkPools, AVertexNeedingSeveralPoolsIsNotOvertakenForEver) { several_pools_not_overtaken(false); }
+
+TEST(WalkPools, AVertexNeedingSeveralPoolsIsNotOvertakenForEverInPullMode) { several_pools_not_overtaken(true); }
+
 // Each vertex runs alone in every pool it needs (all of capacity 1) and the
 // walk ends; `needs` lists a vertex's pools as the options name them.
 void runs_alone_in_its_pools(PoolSetup &pools, const std::map<uint64_t, std::vector<std::string>> &needs,

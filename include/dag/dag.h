@@ -2570,9 +2570,9 @@ typedef struct dag_walk_options {
      * has the pools it needs kept for it: no other vertex takes a slot in
      * one of them until it starts, so a vertex needing several pools is not
      * overtaken for ever by vertices needing one of them (a slot may then
-     * stay free while another of its pools is full). Only the walked graph's own vertices
-     * need pools: vertices of sub-walks and vertices added by an update need
-     * none. The same in pull mode (dag_walk_begin): a vertex is handed out by
+     * stay free while another of its pools is full). Only the walked
+     * graph's own vertices need pools: vertices of sub-walks and vertices
+     * added by an update need none. The same in pull mode (dag_walk_begin): a vertex is handed out by
      * dag_walk_next_ready() only with its pools' slots, and gives them back
      * when it is completed.
      */

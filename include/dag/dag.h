@@ -2572,9 +2572,9 @@ typedef struct dag_walk_options {
      * overtaken for ever by vertices needing one of them (a slot may then
      * stay free while another of its pools is full). Only the walked
      * graph's own vertices need pools: vertices of sub-walks and vertices
-     * added by an update need none. The same in pull mode (dag_walk_begin): a vertex is handed out by
-     * dag_walk_next_ready() only with its pools' slots, and gives them back
-     * when it is completed.
+     * added by an update need none. The same in pull mode (dag_walk_begin):
+     * a vertex is handed out by dag_walk_next_ready() only with its pools'
+     * slots, and gives them back when it is completed.
      */
     const char *const *pool_names;
     /** The capacity of each pool in pool_names. @since 1.3 */

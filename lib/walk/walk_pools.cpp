@@ -72,11 +72,13 @@ bool Pools::acquire_needed(Slot *s, std::uint32_t *kept, std::vector<Slot *> &re
     // after that try sees the count and hands the slot out under the lock.
     ++parked_entries_;
     const Range r = needs(s, need);
+    revisit_.clear();
     std::uint32_t full = kept_for_head(s, r);
     if (full == none) full = try_take(r);
     if (full == none) {
         --parked_entries_;
         state->store(holding, std::memory_order_release);
+        serve_revisits(ready);
         return true;
     }
     state->store(parked, std::memory_order_relaxed);
@@ -86,12 +88,22 @@ bool Pools::acquire_needed(Slot *s, std::uint32_t *kept, std::vector<Slot *> &re
     s->word.store(with_phase(s->word.load(std::memory_order_relaxed), Phase::waiting), std::memory_order_release);
     parked_[full].push_back(s);
     order_.push_back(s);
+    serve_revisits(ready);
     return false;
 }
 
 void Pools::release_needed(const Slot *s, std::vector<Slot *> &ready) {
     const std::uint32_t need = need_of(s->word.load(std::memory_order_relaxed));
     std::atomic<std::uint8_t> &state = state_of(s);
+    if (state.load(std::memory_order_relaxed) == parked) {
+        // Removed or made to wait by an update while parked: if it was the
+        // head, the pools kept for it go to the next.
+        std::lock_guard<std::mutex> lk(mu_);
+        revisit_.clear();
+        serve_head(ready);
+        serve_revisits(ready);
+        return;
+    }
     if (state.load(std::memory_order_relaxed) != holding) return;
     state.store(0, std::memory_order_relaxed);
     const Range r = needs(s, need);
@@ -122,11 +134,19 @@ bool Pools::still_parked(const Slot *d) const noexcept {
 }
 
 Slot *Pools::head() {
-    while (!order_.empty()) {
-        if (still_parked(order_.front())) return order_.front();
-        order_.pop_front();
+    while (!order_.empty() && !still_parked(order_.front())) order_.pop_front();
+    Slot *h = order_.empty() ? nullptr : order_.front();
+    if (h != kept_head_) {
+        // The one kept for before is gone without being served (removed or
+        // made to wait by an update, or claimed again): vertices parked on
+        // its free slots for it may start.
+        if (kept_head_) {
+            const Range r = needs(kept_head_, need_of(kept_head_->word.load(std::memory_order_relaxed)));
+            revisit_.insert(revisit_.end(), r.first, r.last);
+        }
+        kept_head_ = h;
     }
-    return nullptr;
+    return h;
 }
 
 std::uint32_t Pools::kept_for_head(const Slot *s, Range r) {
@@ -138,43 +158,55 @@ std::uint32_t Pools::kept_for_head(const Slot *s, Range r) {
     return none;
 }
 
-void Pools::serve_head(std::vector<Slot *> &ready, std::vector<std::uint32_t> &revisit) {
+void Pools::served_head(Slot *h, Range r, std::vector<Slot *> &ready) {
+    state_of(h).store(holding, std::memory_order_release);
+    ready.push_back(h);
+    // Its pools are no longer kept: vertices parked on them for it may
+    // start (its own entry in parked_ goes as a hand-out meets it).
+    kept_head_ = nullptr;
+    revisit_.insert(revisit_.end(), r.first, r.last);
+}
+
+void Pools::serve_head(std::vector<Slot *> &ready) {
     for (Slot *h = head(); h; h = head()) {
         const Range r = needs(h, need_of(h->word.load(std::memory_order_relaxed)));
         if (try_take(r) != none) return;
-        // Its entry in parked_ is stale now: dropped, and uncounted, when a
-        // hand-out meets it.
-        state_of(h).store(holding, std::memory_order_release);
         order_.pop_front();
-        ready.push_back(h);
-        revisit.insert(revisit.end(), r.first, r.last);
+        served_head(h, r, ready);
+    }
+}
+
+void Pools::serve_revisits(std::vector<Slot *> &ready) {
+    while (!revisit_.empty()) {
+        const std::uint32_t q = revisit_.back();
+        revisit_.pop_back();
+        serve_parked(q, ready);
     }
 }
 
 void Pools::hand_out(std::uint32_t p, std::vector<Slot *> &ready) {
-    // The pools where a vertex served may have left room for others.
-    std::vector<std::uint32_t> revisit{p};
-    serve_head(ready, revisit);
-    while (!revisit.empty()) {
-        const std::uint32_t q = revisit.back();
-        revisit.pop_back();
-        serve_parked(q, ready, revisit);
-    }
+    revisit_.clear();
+    revisit_.push_back(p);
+    serve_head(ready);
+    serve_revisits(ready);
 }
 
-void Pools::serve_parked(std::uint32_t p, std::vector<Slot *> &ready, std::vector<std::uint32_t> &revisit) {
+void Pools::serve_parked(std::uint32_t p, std::vector<Slot *> &ready) {
     auto &queue = parked_[p];
-    while (!queue.empty() && used_[p].load() < capacity_[p]) {
+    while (!queue.empty()) {
         Slot *d = queue.front();
-        queue.pop_front();
         // A stale entry: the vertex took its slots itself since (an update
         // made it wait and released it again), or was served as the head,
         // or was removed or made to wait again by an update: when it is
-        // ready again it asks for itself.
+        // ready again it asks for itself. Dropped also when the pool is
+        // full: while it is counted, starts and ends take the lock.
         if (!still_parked(d)) {
+            queue.pop_front();
             --parked_entries_;
             continue;
         }
+        if (used_[p].load() >= capacity_[p]) return;
+        queue.pop_front();
         const Range r = needs(d, need_of(d->word.load(std::memory_order_relaxed)));
         std::uint32_t full = kept_for_head(d, r);
         if (full == none) full = try_take(r);
@@ -190,12 +222,15 @@ void Pools::serve_parked(std::uint32_t p, std::vector<Slot *> &ready, std::vecto
             continue;
         }
         --parked_entries_;
-        const bool was_head = head() == d;
-        state_of(d).store(holding, std::memory_order_release);
-        ready.push_back(d);
-        // The next head may now have all it needs; what it then takes
-        // leaves other pools to revisit.
-        if (was_head) serve_head(ready, revisit);
+        if (head() == d) {
+            order_.pop_front();
+            served_head(d, r, ready);
+            // The next head may have all it needs now.
+            serve_head(ready);
+        } else {
+            state_of(d).store(holding, std::memory_order_release);
+            ready.push_back(d);
+        }
     }
 }
 

@@ -30,14 +30,18 @@
 // Parked vertices are served oldest first, also across pools: the oldest
 // vertex still parked (the head of `order_`) has the pools it needs kept
 // for it. Nobody else, parked or newly ready, takes a slot in one of them
-// while it waits, and every slot freed in one is offered to it first. A
+// under the lock while it waits (a lock-free start that read nothing parked
+// just before the head counted itself may, once), and every slot freed in
+// one is offered to it first; a vertex kept from a free slot parks on it. A
 // vertex that needs several pools is otherwise overtaken for ever by
 // vertices needing one of them, each taking the slot it waits for while
-// another of its pools is full. That costs idle slots, only while the head
-// needs several pools and one of them is full; a vertex that needs one
-// pool parks only on a full pool, where the head waits anyway. Only one
-// vertex is kept for, so the keeping cannot deadlock: the slots it waits for
-// are held by running vertices, which finish.
+// another of its pools is full. That costs idle slots only while the head
+// needs several pools and one of them is full. Only one vertex is kept for,
+// so the keeping cannot deadlock: the slots it waits for are held by
+// running (or handed, or a worker's kept) vertices' owners, which let go.
+// When the head is served, or goes without being served (an update removed
+// it or made it wait), the pools kept for it are looked at again before
+// the lock is let go, for the vertices parked on them meanwhile.
 //
 // A worker that finishes a vertex needing one pool, with nothing parked,
 // keeps the slot for the next vertex it starts (`kept`: a chain's next link,
@@ -154,14 +158,19 @@ private:
     // Under the lock: hands pool `p`'s free slots to its parked vertices,
     // the head first, then those parked on `p` in turn.
     void hand_out(std::uint32_t p, std::vector<Slot *> &ready);
-    // Under the lock: serves parked vertices on `p`, in turn, while it has
-    // room; appends to `revisit` the pools of a head served.
-    void serve_parked(std::uint32_t p, std::vector<Slot *> &ready, std::vector<std::uint32_t> &revisit);
-    // Under the lock: serves the head while it can have all its pools;
-    // appends their pools to `revisit`.
-    void serve_head(std::vector<Slot *> &ready, std::vector<std::uint32_t> &revisit);
+    // Under the lock: serves the vertices parked on `p`, in turn, while it
+    // has room.
+    void serve_parked(std::uint32_t p, std::vector<Slot *> &ready);
+    // Under the lock: serves the head while it can have all its pools.
+    void serve_head(std::vector<Slot *> &ready);
+    // Under the lock: `h`, the head, holds its pools `r` now.
+    void served_head(Slot *h, Range r, std::vector<Slot *> &ready);
+    // Under the lock: serve_parked for each pool in revisit_, until none is
+    // left (serving a head adds its pools).
+    void serve_revisits(std::vector<Slot *> &ready);
     // Under the lock: the oldest vertex still parked (popping those that
-    // are not any more), or null.
+    // are not any more), or null. When it is another than the one kept for
+    // last, that one's pools go to revisit_.
     Slot *head();
     // Under the lock: the first pool of `r` kept for the head, unless `s`
     // is the head; `none` if none is.
@@ -185,6 +194,10 @@ private:
     std::mutex mu_;
     std::vector<std::deque<Slot *>> parked_;  // per pool, oldest first
     std::deque<Slot *> order_;                // every vertex parked, oldest first, stale ones too
+    Slot *kept_head_ = nullptr;               // whose pools are kept; under the lock
+    // Pools where a vertex served or a head gone may have left room for a
+    // parked vertex, to serve before the lock is let go; under the lock.
+    std::vector<std::uint32_t> revisit_;
 };
 
 }  // namespace dag::walk_detail

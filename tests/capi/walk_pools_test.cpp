@@ -532,6 +532,52 @@ TEST(WalkPools, AVertexNeedingSeveralPoolsIsNotOvertakenForEver) { several_pools
 
 TEST(WalkPools, AVertexNeedingSeveralPoolsIsNotOvertakenForEverInPullMode) { several_pools_not_overtaken(true); }
 
+// The pools kept for the longest-waiting vertex go to the next when it
+// goes without starting. In pull mode, so that the host says who waits for
+// what: holder takes pool b; head, needing a and b, parks on b; later, needing
+// only a, finds a free but kept for head and parks too. An update removes
+// head: later starts at once, while holder still runs (it waited for
+// holder to finish, with a idle).
+TEST(WalkPools, PoolsKeptForAVertexRemovedByAnUpdateGoToTheNext) {
+    auto g = new_graph();
+    const uint64_t holder = add(g.get(), "a_holder"), head = add(g.get(), "b_head"), later = add(g.get(), "c_later");
+    PoolSetup pools;
+    pools.names = {"a", "b"};
+    pools.capacities = {2, 1};
+    pools.need(holder, "b");
+    pools.need(head, "a");
+    pools.need(head, "b");
+    pools.need(later, "a");
+    dag_walk_options o = options(8, 1);
+    o.priority = DAG_PRIORITY_NAME;
+    pools.apply(o);
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), &o, &raw, nullptr), DAG_OK);
+    WalkPtr walk(raw);
+    uint64_t got[8];
+    dag_walker *walks[8];
+    size_t n = 0;
+    ASSERT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 10000, &n, nullptr), DAG_OK);
+    ASSERT_EQ(n, 1u);
+    ASSERT_EQ(got[0], holder);
+    EXPECT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 0, &n, nullptr), DAG_E_TIMEOUT);
+    UpdatePtr update = new_update();
+    ASSERT_EQ(dag_walk_update_remove_vertex(update.get(), head, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_apply(walk.get(), update.get(), nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 10000, &n, nullptr), DAG_OK);
+    ASSERT_EQ(n, 1u);
+    EXPECT_EQ(got[0], later);
+    EXPECT_EQ(dag_walk_complete(walk.get(), later, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(dag_walk_complete(walk.get(), holder, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 10000, &n, nullptr), DAG_OK);
+    EXPECT_EQ(n, 0u);
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk_wait(walk.get(), &r, nullptr), DAG_OK);
+    ReportPtr report(r);
+    EXPECT_EQ(status_of(report.get(), later), DAG_VERTEX_OK);
+    EXPECT_EQ(status_of(report.get(), head), DAG_VERTEX_NOT_RUN);
+}
+
 // Each vertex runs alone in every pool it needs (all of capacity 1) and the
 // walk ends; `needs` lists a vertex's pools as the options name them.
 void runs_alone_in_its_pools(PoolSetup &pools, const std::map<uint64_t, std::vector<std::string>> &needs,

@@ -70,4 +70,36 @@ Snapshot freeze(const Graph &g) {
     return s;
 }
 
+Snapshot renumber(const Snapshot &s, const std::uint32_t *to) {
+    using Index = Snapshot::Index;
+    const std::size_t n = s.size();
+    Snapshot r;
+    r.count_ = n;
+    r.bound_ = s.bound_;
+    r.ids_.resize(n);
+    r.dense_.resize(s.bound_);
+    if (s.dense_.empty()) {
+        for (Index i = 0; i < n; ++i) r.dense_[i] = to[i];
+    } else {
+        for (std::size_t v = 0; v < s.bound_; ++v) r.dense_[v] = s.dense_[v] == Snapshot::npos ? Snapshot::npos : to[s.dense_[v]];
+    }
+    for (Index i = 0; i < n; ++i) r.ids_[to[i]] = s.id_of(i);
+    // Each direction: the row lengths moved to their new places, summed,
+    // then each row copied with its entries renumbered.
+    auto rows = [&](const HugeVector<Index> &offsets, const HugeVector<Index> &entries, HugeVector<Index> &new_offsets,
+                    HugeVector<Index> &new_entries) {
+        new_offsets.assign(n + 1, 0);
+        for (Index i = 0; i < n; ++i) new_offsets[to[i] + 1] = offsets[i + 1] - offsets[i];
+        for (std::size_t j = 0; j < n; ++j) new_offsets[j + 1] += new_offsets[j];
+        new_entries.resize(entries.size());
+        for (Index i = 0; i < n; ++i) {
+            Index *out = new_entries.data() + new_offsets[to[i]];
+            for (Index k = offsets[i]; k != offsets[i + 1]; ++k) *out++ = to[entries[k]];
+        }
+    };
+    rows(s.out_offsets, s.out_targets, r.out_offsets, r.out_targets);
+    rows(s.in_offsets, s.in_sources, r.in_offsets, r.in_sources);
+    return r;
+}
+
 }  // namespace dag

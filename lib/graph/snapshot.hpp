@@ -54,6 +54,7 @@ struct Snapshot {
 
 private:
     friend Snapshot freeze(const Graph &g);
+    friend Snapshot renumber(const Snapshot &s, const std::uint32_t *to);
     // A graph that never lost a vertex numbers its vertices densely
     // already: both tables would be the identity (12 bytes a vertex), so
     // they stay empty and the accessors compute it.
@@ -67,5 +68,11 @@ private:
 // Builds the snapshot in O(V + E), in one pass over the vertex records.
 // Throws Errc::invalid_argument for graphs beyond 2^32 - 2 vertices or edges.
 Snapshot freeze(const Graph &g);
+
+// The same topology with dense index i moved to to[i], a permutation of
+// 0..n-1; each neighbour list keeps its order. A walk whose vertices start
+// about in the order of `to` (its ranks) then reads every array in
+// sequence instead of jumping between rows. Its kept orders start empty.
+Snapshot renumber(const Snapshot &s, const std::uint32_t *to);
 
 }  // namespace dag

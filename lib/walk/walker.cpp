@@ -75,6 +75,8 @@ struct Scratch {
     int rank_key = -1;
     // The name order they were made with: a rename keeps the snapshot.
     std::weak_ptr<const NameRanks> names;
+    // The snapshot renumbered by those ranks, once a walk used it.
+    std::shared_ptr<const Snapshot> layout;
 };
 
 int rank_key(const WalkOptions &options) {
@@ -131,22 +133,38 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     auto ex = std::make_shared<Executor>(options);
     std::unique_ptr<Walk> w(new Walk(g, visitor, tag, std::move(ex), nullptr, nullptr));
     claim.g = nullptr;
+    w->base_ = snap;
     w->snap_ = std::move(snap);
     w->reverse_ = options.reverse;
-    w->init_slots(options.always_run);
+    w->take_scratch();
     const int key = rank_key(options);
     if (options.priority == Priority::none) {
         w->spare_ranks_ = std::move(w->rank_);
         w->rank_.clear();
     } else {
-        std::shared_ptr<const NameRanks> names = name_ranks(g, *w->snap_);
-        if (key < 0 || key != w->rank_key_ || w->rank_.size() != w->snap_->size() || names != w->rank_names_.lock()) {
-            w->rank_ = walk_detail::rank_vertices(g, *w->snap_, options.reverse, options.priority, options.weights);
+        std::shared_ptr<const NameRanks> names = name_ranks(g, *w->base_);
+        if (key < 0 || key != w->rank_key_ || w->rank_.size() != w->base_->size() || names != w->rank_names_.lock()) {
+            w->rank_ = walk_detail::rank_vertices(g, *w->base_, options.reverse, options.priority, options.weights);
             w->rank_key_ = key;
             w->rank_names_ = names;
+            w->layout_.reset();
+        }
+        // Weights are the walk's own: its ranks, made for it alone, are
+        // not worth a renumbered copy of the graph.
+        if (key >= 0) {
+            if (!w->layout_) {
+                // Ranks in id order (an unnamed graph by name) need no copy.
+                const HugeVector<std::uint32_t> &r = w->rank_;
+                bool in_order = true;
+                for (std::size_t i = 0; in_order && i < r.size(); ++i) in_order = r[i] == i;
+                w->layout_ = in_order ? w->base_ : std::make_shared<const Snapshot>(renumber(*w->base_, r.data()));
+            }
+            w->snap_ = w->layout_;
+            w->ranked_layout_ = true;
         }
         w->ex_->set_rank_count(w->rank_.size());
     }
+    w->init_slots(options.always_run);
     if (!options.pools.empty() || options.pool_needs.count) w->ex_->set_pools(w->make_pools(options));
     if (options.retry.retries > 0 || !options.retry.per_vertex.empty()) {
         std::unordered_map<const Slot *, std::size_t> counts;
@@ -271,10 +289,26 @@ Walk::~Walk() {
             scratch->ranks = std::move(rank_.empty() ? spare_ranks_ : rank_);
             scratch->rank_key = rank_key_;
             scratch->names = rank_names_;
+            scratch->layout = std::move(layout_);
         }
-        graph_->keep_walk_scratch(snap_.get(), std::move(scratch));
+        graph_->keep_walk_scratch(base_.get(), std::move(scratch));
     } catch (const std::bad_alloc &) {
         // The arrays are freed with the walk instead.
+    }
+}
+
+void Walk::take_scratch() {
+    std::shared_ptr<void> kept = graph_->take_walk_scratch(base_.get());
+    if (!kept) return;
+    auto &scratch = *static_cast<Scratch *>(kept.get());
+    // Slots of 32 bytes with timestamps, 16 without (init_slots).
+    if (scratch.bytes == base_->size() << (ex_->timestamps() ? 5 : 4)) slot_mem_ = std::move(scratch.memory);
+    // A sub-walk's vertices have no rank.
+    if (is_root()) {
+        rank_ = std::move(scratch.ranks);
+        rank_key_ = scratch.rank_key;
+        rank_names_ = scratch.names;
+        layout_ = std::move(scratch.layout);
     }
 }
 
@@ -292,16 +326,6 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
     waiter_rows_ = reverse_ ? f.out_targets.data() : f.in_sources.data();
     waited_offsets_ = reverse_ ? f.in_offsets.data() : f.out_offsets.data();
     waited_rows_ = reverse_ ? f.in_sources.data() : f.out_targets.data();
-    if (std::shared_ptr<void> kept = graph_->take_walk_scratch(snap_.get())) {
-        auto &scratch = *static_cast<Scratch *>(kept.get());
-        if (scratch.bytes == bytes) slot_mem_ = std::move(scratch.memory);
-        // A sub-walk's vertices have no rank.
-        if (is_root()) {
-            rank_ = std::move(scratch.ranks);
-            rank_key_ = scratch.rank_key;
-            rank_names_ = scratch.names;
-        }
-    }
     if (!slot_mem_) slot_mem_.reset(static_cast<unsigned char *>(bulk_alloc(bytes)));
     for (Snapshot::Index i = 0; i < n; ++i) {
         // Constructed here rather than up front: one pass over the array.
@@ -510,7 +534,7 @@ WalkReport Walk::report() const {
     WalkReport r;
     std::lock_guard<std::mutex> lk(mu_);
     const std::size_t n = snap_->size() + extra_.size();
-    r.snap_ = snap_;
+    r.snap_ = base_;
     r.frozen_ = snap_->size();
     r.state_.resize(n);
     if (ex_->timestamps()) r.times_.resize(2 * n);
@@ -532,7 +556,9 @@ WalkReport Walk::report() const {
         ++r.totals[static_cast<std::size_t>(status)];
         ++i;
     };
-    for (Snapshot::Index k = 0; k < snap_->size(); ++k) add(slot_at(k));
+    // In ascending id order: base_'s, whose index k a ranked layout moved
+    // to its rank.
+    for (Snapshot::Index k = 0; k < snap_->size(); ++k) add(slot_at(ranked_layout_ ? rank_[k] : k));
     r.added_ids_.reserve(extra_.size());
     for (const Slot &s : extra_) {  // ids issued later are larger
         r.added_ids_.push_back(id_of(s));
@@ -542,7 +568,7 @@ WalkReport Walk::report() const {
     // ordered by the slot's place in the report.
     r.messages_.reserve(messages_.size());
     for (const auto &[slot, text] : messages_) {
-        const Snapshot::Index k = index_of(*slot);
+        const Snapshot::Index k = report_index(*slot);
         std::size_t at;
         if (k != Snapshot::npos) {
             at = k;
@@ -558,7 +584,7 @@ WalkReport Walk::report() const {
     if (const walk_detail::Retries *retries = ex_->retries()) {
         for (auto &[slot, messages] : retries->all()) {
             if (slot->walk != this) continue;
-            const Snapshot::Index k = index_of(*slot);
+            const Snapshot::Index k = report_index(*slot);
             const std::size_t at =
                 k != Snapshot::npos
                     ? k
@@ -745,8 +771,10 @@ Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag,
     if (!visitor.call && !ex_->pulls()) throw Error(Errc::invalid_argument, "the sub-walk callback is NULL");
     std::shared_ptr<const Snapshot> snap = acyclic_snapshot(sub);
     std::unique_ptr<Walk> child(new Walk(sub, visitor, tag, ex_, this, nullptr));
+    child->base_ = snap;
     child->snap_ = std::move(snap);
     child->reverse_ = reverse_;
+    child->take_scratch();
     child->init_slots({});
 
     // A pull walk's vertex is handed out pending, and expanded from there.

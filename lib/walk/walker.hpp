@@ -132,8 +132,13 @@ private:
     // Its rank among the ready vertices (walk_priority.hpp), for a walk with a priority.
     std::uint32_t rank_of(const Slot &s) const noexcept {
         const Snapshot::Index i = index_of(s);
-        return i != Snapshot::npos && !rank_.empty() ? rank_[i] : walk_detail::unranked;
+        if (i == Snapshot::npos) return walk_detail::unranked;
+        if (ranked_layout_) return i;
+        return !rank_.empty() ? rank_[i] : walk_detail::unranked;
     }
+    // Takes over what the last walk of the same snapshot left (Scratch in
+    // walker.cpp): its slot array and, for a root walk, its ranks.
+    void take_scratch();
     // `always_run` ids must be in the snapshot.
     void init_slots(const std::vector<VertexId> &always_run);
     // `sec`: the caller's section, if it is inside one (a sub-walk's
@@ -146,6 +151,12 @@ private:
         // Compared as addresses: an added vertex's slot is not in the array.
         const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(&s) - reinterpret_cast<std::uintptr_t>(slot_mem_.get());
         return off < frozen_bytes_ ? static_cast<Snapshot::Index>(off >> slot_shift_) : Snapshot::npos;
+    }
+    // A frozen slot's dense index in base_ (the report's order); npos for
+    // a vertex added by an update.
+    Snapshot::Index report_index(const Slot &s) const noexcept {
+        const Snapshot::Index i = index_of(s);
+        return ranked_layout_ && i != Snapshot::npos ? base_->index_of(id_of(s)) : i;
     }
     Slot &slot_at(Snapshot::Index i) noexcept {
         return *reinterpret_cast<Slot *>(slot_mem_.get() + (std::size_t{i} << slot_shift_));
@@ -219,7 +230,16 @@ private:
 
     // Topology.
     Graph *graph_;
+    // The graph's snapshot: the report's order (ascending ids) and the key
+    // of what a walk leaves to the next.
+    std::shared_ptr<const Snapshot> base_;
+    // What the walk's slots follow: base_, or for a walk ranked without
+    // weights base_ renumbered by rank (ranked_layout_), so that a vertex's
+    // dense index is its rank and the walk, which starts vertices about in
+    // rank order, reads its arrays in sequence (a grid's critical path
+    // otherwise jumps a row of the grid from one vertex to the next).
     std::shared_ptr<const Snapshot> snap_;
+    bool ranked_layout_ = false;
     bool reverse_ = false;
     bool launched_ = false;
     // The frozen vertices' slots, by dense index: every 16 bytes, or every 32
@@ -237,7 +257,7 @@ private:
     const Snapshot::Index *waited_offsets_ = nullptr, *waited_rows_ = nullptr;
     std::deque<walk_detail::ExtraSlot> extra_;  // added by updates; deque keeps addresses stable
     std::vector<Slot *> roots_;  // waiting for nothing; found by init_slots, queued by launch
-    HugeVector<std::uint32_t> rank_;  // by dense index; empty without a priority, and for sub-walks
+    HugeVector<std::uint32_t> rank_;  // by base_'s dense index; empty without a priority, and for sub-walks
     // Which ranks rank_ holds, for the next walk of the same snapshot to
     // take over (ranks depend on the snapshot, the priority and the
     // direction only, when no weights are given); -1 for none to keep.
@@ -246,6 +266,8 @@ private:
     int rank_key_ = -1;
     HugeVector<std::uint32_t> spare_ranks_;
     std::weak_ptr<const NameRanks> rank_names_;  // the name order rank_ was made with
+    // base_ renumbered by the ranks of rank_key_, once made: kept with them.
+    std::shared_ptr<const Snapshot> layout_;
 
     Visitor visitor_;
     void *tag_;

@@ -244,6 +244,111 @@ TEST(WalkPriority, RepeatedWalksFollowRenamesBetweenThem) {
     }
 }
 
+// A ranked walk lays its vertices out by rank, not by id; its report still
+// lists them in ascending id order, each with its own status, message,
+// attempts and times, on graphs whose ids have gaps (removed vertices),
+// walked again with the kept layout, after a rename, and with a vertex an
+// update added, at one slot and at several.
+TEST(WalkPriority, ARankedWalkReportsEachVertexUnderItsOwnId) {
+    std::mt19937 rng(4242);
+    for (int round = 0; round < 8; ++round) {
+        RandomGraph r = random_graph(rng, 80, 0.06);
+        std::vector<uint64_t> live;
+        for (uint64_t v : r.ids) {
+            if (rng() % 5 == 0) {
+                ASSERT_EQ(dag_remove_vertex(r.g.get(), v, nullptr), DAG_OK);
+                continue;
+            }
+            live.push_back(v);
+        }
+        const uint64_t renamed = live[rng() % live.size()];
+        // Walks 1 and 2 walk the same graph (2 takes over 1's layout); 0
+        // and 3 add a vertex as they go, 3 after a rename.
+        for (int walk = 0; walk < 4; ++walk) {
+            const bool adds = walk == 0 || walk == 3;
+            if (walk == 3)
+                ASSERT_EQ(dag_set_vertex_name(r.g.get(), renamed, ("renamed" + std::to_string(round)).c_str(), nullptr),
+                          DAG_OK);
+            // Vertices whose id is a multiple of 5 fail with a message of
+            // their own; multiples of 3 fail their first attempt only.
+            std::mutex mu;
+            std::map<uint64_t, int> attempts;
+            uint64_t added = 0;
+            Recorder rec;
+            rec.body = [&](dag_walker *w, uint64_t v, const char **msg) {
+                int attempt;
+                {
+                    std::lock_guard<std::mutex> lk(mu);
+                    attempt = ++attempts[v];
+                }
+                if (adds && v == live.front() && attempt == 1) {
+                    auto u = new_update();
+                    const std::string name = "added" + std::to_string(walk);
+                    EXPECT_EQ(dag_walk_update_add_vertex(u.get(), name.c_str(), nullptr, 0, nullptr, nullptr), DAG_OK);
+                    dag_ids *real = nullptr;
+                    EXPECT_EQ(dag_walk_apply(w, u.get(), &real, nullptr), DAG_OK);
+                    const std::vector<uint64_t> got = take_ids(real);
+                    EXPECT_EQ(got.size(), 1u);
+                    std::lock_guard<std::mutex> lk(mu);
+                    if (!got.empty()) added = got[0];
+                }
+                thread_local std::string text;
+                if (v % 5 == 0 || (v % 3 == 0 && attempt == 1)) {
+                    text = "m" + std::to_string(v) + "." + std::to_string(attempt);
+                    *msg = text.c_str();
+                    return DAG_WALK_FAILED;
+                }
+                return DAG_WALK_OK;
+            };
+            dag_walk_options o = options(walk == 2 ? 4 : 1, walk == 2 ? 4 : 1);
+            o.priority = round % 2 ? DAG_PRIORITY_NAME : DAG_PRIORITY_CRITICAL_PATH;
+            o.timestamps = 1;
+            o.retries = 1;
+            ReportPtr report;
+            ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_E_WALK_FAILED) << "round " << round << ", walk " << walk;
+            ASSERT_EQ(added != 0, adds);
+            // The added vertex stays in the graph: the next walk has it frozen.
+            if (adds) live.push_back(added);
+            const std::vector<uint64_t> expected_ids = live;
+            dag_ids *ids = nullptr;
+            ASSERT_EQ(dag_walk_report_vertices(report.get(), &ids, nullptr), DAG_OK);
+            ASSERT_EQ(take_ids(ids), expected_ids);
+            std::vector<dag_vertex_outcome> outcomes(expected_ids.size());
+            size_t written = 0;
+            ASSERT_EQ(dag_walk_report_read(report.get(), 0, outcomes.data(), outcomes.size(), sizeof(dag_vertex_outcome),
+                                           &written, nullptr),
+                      DAG_OK);
+            ASSERT_EQ(written, expected_ids.size());
+            for (size_t k = 0; k < expected_ids.size(); ++k) {
+                const uint64_t v = expected_ids[k];
+                const dag_vertex_outcome &out = outcomes[k];
+                EXPECT_EQ(out.vertex, v);
+                size_t count = 0;
+                ASSERT_EQ(dag_walk_report_attempts(report.get(), v, &count, nullptr), DAG_OK);
+                const int ran = attempts.count(v) ? attempts.at(v) : 0;
+                EXPECT_EQ(count, static_cast<size_t>(ran)) << v;
+                EXPECT_EQ(out.ran != 0, ran > 0) << v;
+                if (ran == 0) {
+                    EXPECT_EQ(out.status, DAG_VERTEX_UPSTREAM_FAILED) << v;
+                    continue;
+                }
+                EXPECT_LE(out.start_ns, out.end_ns) << v;
+                EXPECT_GT(out.end_ns, 0) << v;
+                if (v % 5 == 0) {
+                    EXPECT_EQ(out.status, DAG_VERTEX_FAILED) << v;
+                    EXPECT_EQ(std::string(out.message), "m" + std::to_string(v) + ".2") << v;
+                    const char *first = nullptr;
+                    ASSERT_EQ(dag_walk_report_attempt_message(report.get(), v, 0, &first, nullptr), DAG_OK);
+                    EXPECT_EQ(std::string(first), "m" + std::to_string(v) + ".1") << v;
+                } else {
+                    EXPECT_EQ(out.status, DAG_VERTEX_OK) << v;
+                    EXPECT_EQ(count, v % 3 == 0 ? 2u : 1u) << v;
+                }
+            }
+        }
+    }
+}
+
 // With several slots the order is the workers' race, but every vertex
 // still starts once, after everything it waits for has finished: a worker
 // that runs a vertex it released itself, or takes the queue's best as it

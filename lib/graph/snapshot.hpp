@@ -1,5 +1,6 @@
 // A frozen, compact copy of a graph's topology for algorithms and walks:
-// live vertices renumbered densely 0..n-1 in ascending id order, with
+// live vertices renumbered densely 0..n-1 in ascending id order (or, in a
+// renumbered copy, in the order its caller gave: renumber()), with
 // compressed-sparse-row arrays in both directions. Reading neighbours is then
 // a contiguous array scan instead of chasing adjacency_list nodes.
 //
@@ -58,7 +59,7 @@ private:
     // A graph that never lost a vertex numbers its vertices densely
     // already: both tables would be the identity (12 bytes a vertex), so
     // they stay empty and the accessors compute it.
-    HugeVector<VertexId> ids_;  // dense index -> vertex id, ascending
+    HugeVector<VertexId> ids_;  // dense index -> vertex id, ascending but in a renumbered copy
     HugeVector<Index> dense_;   // graph index (id - 1) -> dense index, or npos
     std::size_t count_ = 0;
     std::size_t bound_ = 0;

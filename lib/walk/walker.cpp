@@ -283,7 +283,7 @@ Walk::~Walk() {
     ex_->join();
     try {
         auto scratch = std::make_shared<Scratch>();
-        scratch->bytes = snap_->size() << slot_shift_;
+        scratch->bytes = slot_bytes_;
         scratch->memory = std::move(slot_mem_);
         if (rank_key_ >= 0) {
             scratch->ranks = std::move(rank_.empty() ? spare_ranks_ : rank_);
@@ -302,7 +302,10 @@ void Walk::take_scratch() {
     if (!kept) return;
     auto &scratch = *static_cast<Scratch *>(kept.get());
     // Slots of 32 bytes with timestamps, 16 without (init_slots).
-    if (scratch.bytes == base_->size() << (ex_->timestamps() ? 5 : 4)) slot_mem_ = std::move(scratch.memory);
+    if (scratch.bytes == base_->size() << (ex_->timestamps() ? 5 : 4)) {
+        slot_mem_ = std::move(scratch.memory);
+        slot_bytes_ = scratch.bytes;
+    }
     // A sub-walk's vertices have no rank.
     if (is_root()) {
         rank_ = std::move(scratch.ranks);
@@ -326,7 +329,10 @@ void Walk::init_slots(const std::vector<VertexId> &always_run) {
     waiter_rows_ = reverse_ ? f.out_targets.data() : f.in_sources.data();
     waited_offsets_ = reverse_ ? f.in_offsets.data() : f.out_offsets.data();
     waited_rows_ = reverse_ ? f.in_sources.data() : f.out_targets.data();
-    if (!slot_mem_) slot_mem_.reset(static_cast<unsigned char *>(bulk_alloc(bytes)));
+    if (!slot_mem_) {
+        slot_mem_.reset(static_cast<unsigned char *>(bulk_alloc(bytes)));
+        slot_bytes_ = bytes;
+    }
     for (Snapshot::Index i = 0; i < n; ++i) {
         // Constructed here rather than up front: one pass over the array.
         unsigned char *cell = slot_mem_.get() + (std::size_t{i} << slot_shift_);

@@ -247,6 +247,10 @@ private:
     // so that where the walk order jumps around the two cost one cache miss,
     // not two.
     walk_detail::BulkArray<unsigned char> slot_mem_;
+    // slot_mem_'s size, for the next walk to know whether it fits: set with
+    // the block, so a walk refused before init_slots passes on the size of
+    // the block it took over.
+    std::size_t slot_bytes_ = 0;
     unsigned slot_shift_ = 4;
     // Fixed by init_slots for the scheduler, which reads them for every
     // vertex: the frozen arrays' addresses, read through snap_ and the

@@ -248,7 +248,8 @@ TEST(WalkPriority, RepeatedWalksFollowRenamesBetweenThem) {
 // lists them in ascending id order, each with its own status, message,
 // attempts and times, on graphs whose ids have gaps (removed vertices),
 // walked again with the kept layout, after a rename, and with a vertex an
-// update added, at one slot and at several.
+// update added, at one slot and at several, forward and in reverse, with
+// always-run vertices and pools.
 TEST(WalkPriority, ARankedWalkReportsEachVertexUnderItsOwnId) {
     std::mt19937 rng(4242);
     for (int round = 0; round < 8; ++round) {
@@ -274,6 +275,7 @@ TEST(WalkPriority, ARankedWalkReportsEachVertexUnderItsOwnId) {
             std::mutex mu;
             std::map<uint64_t, int> attempts;
             uint64_t added = 0;
+            std::atomic<bool> claimed{false};  // the first callback adds a vertex
             Recorder rec;
             rec.body = [&](dag_walker *w, uint64_t v, const char **msg) {
                 int attempt;
@@ -281,7 +283,7 @@ TEST(WalkPriority, ARankedWalkReportsEachVertexUnderItsOwnId) {
                     std::lock_guard<std::mutex> lk(mu);
                     attempt = ++attempts[v];
                 }
-                if (adds && v == live.front() && attempt == 1) {
+                if (adds && !claimed.exchange(true)) {
                     auto u = new_update();
                     const std::string name = "added" + std::to_string(walk);
                     EXPECT_EQ(dag_walk_update_add_vertex(u.get(), name.c_str(), nullptr, 0, nullptr, nullptr), DAG_OK);
@@ -302,8 +304,28 @@ TEST(WalkPriority, ARankedWalkReportsEachVertexUnderItsOwnId) {
             };
             dag_walk_options o = options(walk == 2 ? 4 : 1, walk == 2 ? 4 : 1);
             o.priority = round % 2 ? DAG_PRIORITY_NAME : DAG_PRIORITY_CRITICAL_PATH;
+            o.reverse = round % 4 >= 2;
             o.timestamps = 1;
             o.retries = 1;
+            // Every other vertex runs even after a failure; vertices need
+            // one pool, or two.
+            std::vector<uint64_t> always, need_ids;
+            std::vector<const char *> need_names;
+            const char *pool_names[] = {"p", "q"};
+            const size_t capacities[] = {2, 1};
+            for (size_t k = 0; k < live.size(); ++k) {
+                if (k % 2) always.push_back(live[k]);
+                if (k % 3 == 0) need_ids.push_back(live[k]), need_names.push_back("p");
+                if (k % 4 == 0) need_ids.push_back(live[k]), need_names.push_back("q");
+            }
+            o.always_run = always.data();
+            o.always_run_count = always.size();
+            o.pool_names = pool_names;
+            o.pool_capacities = capacities;
+            o.pool_count = 2;
+            o.pool_need_vertices = need_ids.data();
+            o.pool_need_names = need_names.data();
+            o.pool_need_count = need_ids.size();
             ReportPtr report;
             ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_E_WALK_FAILED) << "round " << round << ", walk " << walk;
             ASSERT_EQ(added != 0, adds);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <vector>
+
 namespace dag {
 namespace {
 
@@ -53,6 +56,54 @@ TEST(Snapshot, GraphWithoutRemovalsNeedsNoIdTable) {
     EXPECT_NE(after.id_table(), nullptr);
     EXPECT_EQ(after.index_of(c), Snapshot::npos);
     EXPECT_EQ(after.id_of(1), b);
+}
+
+// A renumbered copy (a ranked walk's layout) moves each vertex to its new
+// index and keeps each neighbour list's order, with or without gaps in the
+// ids; an empty graph stays empty.
+TEST(Snapshot, RenumberedCopyMovesEachVertexAndKeepsItsRows) {
+    for (bool gaps : {false, true}) {
+        Graph g;
+        auto a = g.add_vertex("a", nullptr), b = g.add_vertex("b", nullptr), c = g.add_vertex("c", nullptr);
+        auto d = g.add_vertex("d", nullptr), e = g.add_vertex("e", nullptr);
+        g.connect(a, d);
+        g.connect(a, c);
+        g.connect(d, c);
+        g.connect(e, a);
+        g.connect(e, c);
+        if (gaps) g.remove_vertex(b);
+        const Snapshot s = freeze(g);
+        const std::size_t n = s.size();
+        // Reversed: the last dense index first.
+        std::vector<std::uint32_t> to(n);
+        for (std::uint32_t i = 0; i < n; ++i) to[i] = static_cast<std::uint32_t>(n - 1 - i);
+        const Snapshot r = renumber(s, to.data());
+        ASSERT_EQ(r.size(), n);
+        EXPECT_EQ(r.edge_count(), s.edge_count());
+        EXPECT_NE(r.id_table(), nullptr);
+        EXPECT_EQ(r.index_of(b), gaps ? Snapshot::npos : to[s.index_of(b)]);
+        EXPECT_EQ(r.index_of(0), Snapshot::npos);
+        EXPECT_EQ(r.index_of(e + 1), Snapshot::npos);
+        auto ids = [](const Snapshot &x, const Snapshot::Index *p, const Snapshot::Index *end) {
+            std::vector<VertexId> out;
+            for (; p != end; ++p) out.push_back(x.id_of(*p));
+            return out;
+        };
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const VertexId v = s.id_of(i);
+            ASSERT_EQ(r.index_of(v), to[i]) << v;
+            ASSERT_EQ(r.id_of(to[i]), v);
+            EXPECT_EQ(ids(r, r.out_begin(to[i]), r.out_end(to[i])), ids(s, s.out_begin(i), s.out_end(i))) << v;
+            EXPECT_EQ(ids(r, r.in_begin(to[i]), r.in_end(to[i])), ids(s, s.in_begin(i), s.in_end(i))) << v;
+        }
+        EXPECT_EQ(ids(r, r.out_begin(r.index_of(a)), r.out_end(r.index_of(a))), (std::vector<VertexId>{d, c}));
+        EXPECT_EQ(ids(r, r.in_begin(r.index_of(c)), r.in_end(r.index_of(c))), (std::vector<VertexId>{a, d, e}));
+    }
+    Graph empty;
+    const Snapshot none = renumber(freeze(empty), nullptr);
+    EXPECT_EQ(none.size(), 0u);
+    EXPECT_EQ(none.out_offsets.size(), 1u);
+    EXPECT_EQ(none.in_offsets.size(), 1u);
 }
 
 TEST(Snapshot, EmptyGraph) {

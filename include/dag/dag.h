@@ -2295,10 +2295,11 @@ typedef enum dag_failure_policy {
  * With several threads and slots the order is kept only roughly: each
  * worker takes a few of the best ready vertices at a time, and the workers
  * race. A worker's batch doubles while its batches run in under 50
- * microseconds, up to 64 vertices, and halves when one takes longer, down
+ * microseconds, up to 512 vertices and its share of the queue (the ready
+ * vertices divided by the workers), and halves when one takes longer, down
  * to one: vertices that do almost nothing share the queue at little cost,
- * and long ones, where the order pays, start close to it. Vertices of sub-walks and vertices added by updates
- * have no rank: they start after every ranked ready vertex, in the order
+ * and long ones, where the order pays, start close to it. Vertices of
+ * sub-walks and vertices added by updates have no rank: they start after every ranked ready vertex, in the order
  * they became ready. The ranks are computed as the walk starts, in
  * O(V log V + E) time and 4 bytes a vertex, and kept with the graph: the
  * next walk with the same priority and direction and no weights takes them

@@ -86,19 +86,20 @@ TEST(RankedBatch, GrowsWhileBatchesAreQuickAndShrinksWhenTheyAreSlow) {
     batch.taken(t);  // the first batch: nothing ran before it
     EXPECT_EQ(batch.size(), 1u);
     std::vector<std::size_t> sizes;
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < 11; ++i) {
         t += RankedBatch::quick / 2;
         batch.taken(t);
         sizes.push_back(batch.size());
     }
-    EXPECT_EQ(sizes, (std::vector<std::size_t>{2, 4, 8, 16, 32, 64, 64, 64}));
+    EXPECT_EQ(sizes, (std::vector<std::size_t>{2, 4, 8, 16, 32, 64, 128, 256, 512, 512, 512}));
+    EXPECT_EQ(RankedBatch::most, 512u);
     sizes.clear();
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < 11; ++i) {
         t += RankedBatch::quick * 3;
         batch.taken(t);
         sizes.push_back(batch.size());
     }
-    EXPECT_EQ(sizes, (std::vector<std::size_t>{32, 16, 8, 4, 2, 1, 1, 1}));
+    EXPECT_EQ(sizes, (std::vector<std::size_t>{256, 128, 64, 32, 16, 8, 4, 2, 1, 1, 1}));
 }
 
 }  // namespace

@@ -57,10 +57,10 @@ struct alignas(64) SectionFlag {
 // which every worker takes, the cost, and a batch's few places of order
 // cost nothing. One that took long halves it, down to one: long vertices
 // are where the order pays, and a batch holds back better-ranked vertices
-// released while it runs. The most is high (512) because a ranked walk's
-// vertices lie in rank order in memory (walker.hpp): a longer run of the
-// queue's best is a longer sequential read, and one lock less; at 50 us a
-// batch, holding back better ones costs the order little.
+// released while it runs. The most is high (512) because a ranked walk
+// without weights lies in rank order in memory (walker.hpp): a longer run
+// of the queue's best is a longer sequential read, and one lock less; at
+// 50 us a batch, holding back better ones costs the order little.
 class RankedBatch {
 public:
     static constexpr std::size_t most = 512;

@@ -2299,16 +2299,16 @@ typedef enum dag_failure_policy {
  * vertices divided by the workers), and halves when one takes longer, down
  * to one: vertices that do almost nothing share the queue at little cost,
  * and long ones, where the order pays, start close to it. Vertices of
- * sub-walks and vertices added by updates have no rank: they start after every ranked ready vertex, in the order
- * they became ready. The ranks are computed as the walk starts, in
- * O(V log V + E) time and 4 bytes a vertex, and kept with the graph: the
- * next walk with the same priority and direction and no weights takes them
- * over, until the graph or a vertex name changes. A walk without weights
- * also lays the graph out in rank order once, where that differs from id
- * order (O(V + E) time, 20 bytes a vertex and 8 an edge, kept with the
- * ranks), so that it reads its memory about in sequence however the
- * vertices were numbered (a random graph of 10^6 vertices walked by
- * critical path: 1.7x faster).
+ * sub-walks and vertices added by updates have no rank: they start after
+ * every ranked ready vertex, in the order they became ready. The ranks
+ * are computed as the walk starts, in O(V log V + E) time and 4 bytes a
+ * vertex, and kept with the graph: the next walk with the same priority
+ * and direction and no weights takes them over, until the graph or a
+ * vertex name changes. A walk without weights also lays the graph out in
+ * rank order once, where that differs from id order (O(V + E) time, 20
+ * bytes a vertex and 8 an edge, kept with the ranks), so that it reads its
+ * memory about in sequence however the vertices were numbered (a random
+ * graph of 10^6 vertices walked by critical path: 1.7x faster).
  * @since 1.3
  */
 typedef enum dag_walk_priority {

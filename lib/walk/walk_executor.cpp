@@ -801,7 +801,8 @@ std::size_t Executor::ranked_take(const RankedBatch &batch) const noexcept {
     // releases. With several, the order is their race anyway, and each
     // takes up to its share of the queue: a grid's anti-diagonal is then
     // split in as many runs as there are workers, not cut in small batches
-    // they trade (measured 17% faster at 2 threads, bench/README.md).
+    // they trade (with the larger batches of RankedBatch::most, 15-25%
+    // faster at 2 threads, bench/README.md).
     const std::size_t size = queue_.size();
     if (max_workers_ == 1) return std::min<std::size_t>(size, 1);
     return std::min(size, std::clamp<std::size_t>(size / max_workers_, 1, batch.size()));

@@ -1,7 +1,6 @@
 #include "algorithms/tarjan.hpp"
 
 #include <algorithm>
-#include <memory>
 
 #include "graph/shared_snapshot.hpp"
 
@@ -35,19 +34,18 @@ Components strongly_connected(const Snapshot &s) {
     Components out;
     out.members.resize(n);
     out.offsets.resize(std::size_t{n} + 1);
-    std::vector<Index> num(n, 0);
+    LargeVector<Index> num(n, 0);
     // The explicit call stack (a vertex, where its edge scan stands, its
     // discovery number) replaces one native stack frame per level of
     // recursion; with Tarjan's stack of open vertices it is at most n deep.
-    // Left uninitialised: only the used part is read.
     struct Frame {
         Index v, next, end, discovered;
     };
-    const std::unique_ptr<Frame[]> calls(new Frame[n ? n : 1]);
-    const std::unique_ptr<Index[]> open(new Index[n ? n : 1]);
-    Frame *const bottom = calls.get();
+    const LargeBuffer<Frame> calls(n);
+    const LargeBuffer<Index> open(n);
+    Frame *const bottom = calls.data();
     Frame *top = bottom;  // one past the innermost frame
-    Index *open_top = open.get();
+    Index *open_top = open.data();
     Index *members = out.members.data();
     Index counter = 1;    // the next discovery number
     Index component = n;  // the next component's number, counting down
@@ -114,8 +112,8 @@ bool has_cycle(const Snapshot &s) {
     // Kahn's pass is cheaper than Tarjan when only a yes/no is needed; a
     // self edge keeps its vertex's in-degree above zero, so it counts too.
     const Index n = static_cast<Index>(s.size());
-    std::vector<Index> indegree(n);
-    std::vector<Index> ready;
+    LargeVector<Index> indegree(n);
+    LargeVector<Index> ready;
     for (Index v = 0; v < n; ++v) {
         indegree[v] = s.in_degree(v);
         if (indegree[v] == 0) ready.push_back(v);

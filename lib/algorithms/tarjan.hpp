@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "graph/huge_pages.hpp"
 #include "graph/snapshot.hpp"
 
 namespace dag {
@@ -16,8 +17,8 @@ namespace dag {
 // Tarjan pops them off its stack.
 struct Components {
     std::vector<Snapshot::Index> offsets{0};
-    std::vector<Snapshot::Index> members;
-    std::vector<Snapshot::Index> component_of;  // index -> component
+    LargeVector<Snapshot::Index> members;
+    LargeVector<Snapshot::Index> component_of;  // index -> component
 
     std::size_t count() const noexcept { return offsets.size() - 1; }
     std::size_t size(std::size_t c) const noexcept { return offsets[c + 1] - offsets[c]; }

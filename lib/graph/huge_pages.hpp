@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 namespace dag {
@@ -22,38 +23,73 @@ void *allocate(std::size_t bytes);
 void deallocate(void *p, std::size_t bytes) noexcept;
 }  // namespace huge_pages
 
-template <class T>
+// `MinBytes`: arrays smaller than this use the ordinary heap.
+template <class T, std::size_t MinBytes = huge_pages::threshold>
 struct HugePageAllocator {
     using value_type = T;
+    template <class U>
+    struct rebind {
+        using other = HugePageAllocator<U, MinBytes>;
+    };
 
     HugePageAllocator() noexcept = default;
     template <class U>
-    HugePageAllocator(const HugePageAllocator<U> &) noexcept {}
+    HugePageAllocator(const HugePageAllocator<U, MinBytes> &) noexcept {}
 
     T *allocate(std::size_t n) {
         if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_alloc();
         const std::size_t bytes = n * sizeof(T);
-        if (bytes < huge_pages::threshold) return static_cast<T *>(::operator new(bytes));
+        if (bytes < MinBytes) return static_cast<T *>(::operator new(bytes));
         return static_cast<T *>(huge_pages::allocate(bytes));
     }
     void deallocate(T *p, std::size_t n) noexcept {
         const std::size_t bytes = n * sizeof(T);
-        if (bytes < huge_pages::threshold)
+        if (bytes < MinBytes)
             ::operator delete(p);
         else
             huge_pages::deallocate(p, bytes);
     }
     template <class U>
-    bool operator==(const HugePageAllocator<U> &) const noexcept {
+    bool operator==(const HugePageAllocator<U, MinBytes> &) const noexcept {
         return true;
     }
     template <class U>
-    bool operator!=(const HugePageAllocator<U> &) const noexcept {
+    bool operator!=(const HugePageAllocator<U, MinBytes> &) const noexcept {
         return false;
     }
 };
 
 template <class T>
 using HugeVector = std::vector<T, HugePageAllocator<T>>;
+
+// For arrays made anew on every call (a walk's report, a validation's
+// scratch): huge pages only from 32 MiB, glibc's largest mmap threshold.
+// Below it malloc serves a repeated array from memory a free gave back to
+// it, with no fault at all, where a mapping of its own would fault (and
+// grow the resident set) each time; above it malloc maps fresh 4 KiB pages
+// every call.
+template <class T>
+using LargeAllocator = HugePageAllocator<T, std::size_t{32} << 20>;
+template <class T>
+using LargeVector = std::vector<T, LargeAllocator<T>>;
+
+// An array left uninitialised, for scratch space of which a call touches
+// only what it uses (a stack sized for the worst case): a LargeVector would
+// write, and so fault in, all of it.
+template <class T>
+class LargeBuffer {
+    static_assert(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>);
+
+public:
+    explicit LargeBuffer(std::size_t n) : n_(n ? n : 1), p_(LargeAllocator<T>().allocate(n_)) {}
+    ~LargeBuffer() { LargeAllocator<T>().deallocate(p_, n_); }
+    LargeBuffer(const LargeBuffer &) = delete;
+    LargeBuffer &operator=(const LargeBuffer &) = delete;
+    T *data() const noexcept { return p_; }
+
+private:
+    std::size_t n_;
+    T *p_;
+};
 
 }  // namespace dag

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph/huge_pages.hpp"
 #include "graph/snapshot.hpp"
 #include "walk/walk_types.hpp"
 
@@ -66,8 +67,10 @@ private:
     std::shared_ptr<const Snapshot> snap_;
     std::size_t frozen_ = 0;
     std::vector<VertexId> added_ids_;
-    std::vector<std::uint8_t> state_;  // VertexStatus | ran_flag
-    std::vector<std::int64_t> times_;  // start, end per vertex; empty without timestamps
+    // At 10^7 vertices a report's timestamps are 160 MB, which on fresh
+    // 4 KiB pages cost 39,000 page faults (about 0.45 s) every walk.
+    LargeVector<std::uint8_t> state_;  // VertexStatus | ran_flag
+    LargeVector<std::int64_t> times_;  // start, end per vertex; empty without timestamps
     std::vector<std::pair<std::size_t, std::string>> messages_;  // by index, ascending
     // Vertices tried more than once: each attempt's message, by index, ascending.
     std::vector<std::pair<std::size_t, std::vector<std::string>>> attempts_;

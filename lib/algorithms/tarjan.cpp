@@ -111,23 +111,35 @@ Components strongly_connected(const Snapshot &s) {
 bool has_cycle(const Snapshot &s) {
     // Kahn's pass is cheaper than Tarjan when only a yes/no is needed; a
     // self edge keeps its vertex's in-degree above zero, so it counts too.
+    // First in, first out, because then the vertices handled next are known
+    // ahead: each is asked for in steps, as a loop over an array prefetches
+    // (its row's offset, then its row, then the counters the row points
+    // to), so the random reads of a large graph overlap instead of each
+    // waiting for its miss. Every vertex enters the queue once at most.
     const Index n = static_cast<Index>(s.size());
+    const Index *offsets = s.out_offsets.data();
+    const Index *targets = s.out_targets.data();
     LargeVector<Index> indegree(n);
-    LargeVector<Index> ready;
+    const LargeBuffer<Index> queue(n);
+    Index *const q = queue.data();
+    Index head = 0, tail = 0;
     for (Index v = 0; v < n; ++v) {
         indegree[v] = s.in_degree(v);
-        if (indegree[v] == 0) ready.push_back(v);
+        if (indegree[v] == 0) q[tail++] = v;
     }
-    Index done = 0;
-    while (!ready.empty()) {
-        const Index v = ready.back();
-        ready.pop_back();
-        ++done;
-        for (const Index *w = s.out_begin(v); w != s.out_end(v); ++w) __builtin_prefetch(indegree.data() + *w);
-        for (const Index *w = s.out_begin(v); w != s.out_end(v); ++w)
-            if (--indegree[*w] == 0) ready.push_back(*w);
+    constexpr Index offset_ahead = 12, row_ahead = 8, counters_ahead = 4;
+    while (head < tail) {
+        if (head + offset_ahead < tail) __builtin_prefetch(offsets + q[head + offset_ahead]);
+        if (head + row_ahead < tail) __builtin_prefetch(targets + offsets[q[head + row_ahead]]);
+        if (head + counters_ahead < tail) {
+            const Index u = q[head + counters_ahead];
+            for (Index e = offsets[u]; e < offsets[u + 1]; ++e) __builtin_prefetch(indegree.data() + targets[e]);
+        }
+        const Index v = q[head++];
+        for (Index e = offsets[v]; e < offsets[v + 1]; ++e)
+            if (--indegree[targets[e]] == 0) q[tail++] = targets[e];
     }
-    return done != n;
+    return tail != n;
 }
 
 ComponentIds strongly_connected_components(const Graph &g) {

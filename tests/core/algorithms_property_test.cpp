@@ -385,6 +385,35 @@ TEST(AlgorithmProperties, AncestorsAndDescendantsMatchBruteForce) {
     }
 }
 
+// Large enough that the cycle check's queue runs far ahead of the vertex it
+// handles (it prefetches a dozen entries ahead): one edge back along a long
+// path makes the only cycle, and taking it away again leaves none.
+TEST(AlgorithmProperties, OneEdgeBackInALargeGraphIsFound) {
+    std::mt19937 rng(11);
+    for (int round = 0; round < 20; ++round) {
+        Graph g;
+        const int n = 3000;
+        std::vector<VertexId> ids;
+        for (int i = 0; i < n; ++i) ids.push_back(g.add_vertex(std::nullopt, nullptr));
+        std::shuffle(ids.begin(), ids.end(), rng);
+        // A path through every vertex, in the shuffled order, and random
+        // edges forward in that order.
+        for (int i = 0; i + 1 < n; ++i) g.connect(ids[i], ids[i + 1]);
+        for (int k = 0; k < 3 * n; ++k) {
+            const int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+            if (a < b) g.connect(ids[a], ids[b]);
+        }
+        EXPECT_TRUE(validate(g, false).cycles.empty());
+        const int from = static_cast<int>(rng() % (n - 1)) + 1, to = static_cast<int>(rng() % from);
+        g.connect(ids[from], ids[to]);
+        const Validation v = validate(g, false);
+        ASSERT_EQ(v.cycles.size(), 1u);
+        EXPECT_EQ(v.cycles[0].size(), static_cast<std::size_t>(from - to + 1));
+        g.disconnect(ids[from], ids[to]);
+        EXPECT_TRUE(validate(g, false).cycles.empty());
+    }
+}
+
 TEST(AlgorithmProperties, CyclesAreRealAndComplete) {
     std::mt19937 rng(5);
     for (int round = 0; round < graphs_per_property; ++round) {

@@ -405,12 +405,18 @@ TEST(AlgorithmProperties, OneEdgeBackInALargeGraphIsFound) {
         }
         const int to = static_cast<int>(rng() % (n - 60)), from = to + 2 + static_cast<int>(rng() % 50);
         for (int i = to; i < from; ++i) g.connect(ids[i], ids[i + 1]);
+        // The check's own answer first (a walk's and a reduction's): a cycle
+        // seen where there is none would refuse the graph.
+        EXPECT_FALSE(has_cycle(freeze(g)));
+        EXPECT_NO_THROW(require_acyclic(g, freeze(g)));
         EXPECT_TRUE(validate(g, false).cycles.empty());
         g.connect(ids[from], ids[to]);
+        EXPECT_TRUE(has_cycle(freeze(g)));
         const Validation v = validate(g, false);
         ASSERT_EQ(v.cycles.size(), 1u);
         EXPECT_EQ(v.cycles[0].size(), static_cast<std::size_t>(from - to + 1));
         g.disconnect(ids[from], ids[to]);
+        EXPECT_FALSE(has_cycle(freeze(g)));
         EXPECT_TRUE(validate(g, false).cycles.empty());
     }
 }

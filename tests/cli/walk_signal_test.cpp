@@ -83,6 +83,33 @@ TEST(CliWalkSignals, SigtermKillsWhatIgnoresItAfterTheGracePeriod) {
                           "interrupted by SIGTERM\n");
 }
 
+TEST(CliWalkSignals, WhatACommandMovedToAGroupOfItsOwnIsStoppedToo) {
+    ScratchDir dir;
+    std::unique_ptr<BackgroundDag> dag;
+    // timeout(1) runs its command in a process group of its own: signalling
+    // the command's group alone left both running.
+    start_walk(dir, dag, ": > " + dir.path + "/$DAG_VERTEX; timeout 60 sleep 33", {"--grace", "1"});
+    ASSERT_TRUE(wait_until([&] { return dag->live().size() >= 5u; }, milliseconds(2000)))
+        << dag->live().size() << " of dag, its two commands and what they started found";
+    ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
+    EXPECT_EQ(dag->wait(milliseconds(6000)), 130) << dag->err();
+    EXPECT_TRUE(wait_until([&] { return dag->live().empty(); }, milliseconds(2000)))
+        << dag->live().size() << " processes of dag's left running";
+}
+
+TEST(CliWalkSignals, StoppedCommandThatExitsZeroCountsAsCancelled) {
+    ScratchDir dir;
+    std::unique_ptr<BackgroundDag> dag;
+    // The commands end with status 0 when terminated: their work was cut
+    // short all the same.
+    start_walk(dir, dag, "trap 'exit 0' TERM; : > " + dir.path + "/$DAG_VERTEX; sleep 30 & wait");
+    ASSERT_EQ(kill(dag->pid(), SIGTERM), 0);
+    EXPECT_EQ(dag->wait(milliseconds(6000)), 143) << dag->err();
+    EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "never ran: c\n"
+                          "interrupted by SIGTERM\n");
+}
+
 TEST(CliWalkSignals, SecondSigintEndsTheGraceAtOnce) {
     ScratchDir dir;
     std::unique_ptr<BackgroundDag> dag;
@@ -195,6 +222,12 @@ TEST(CliWalkSignals, WhatACommandLeavesRunningIsStoppedWhenItExits) {
     EXPECT_TRUE(wait_until([&] { return dag.live().empty(); }, milliseconds(2000)))
         << dag.live().size() << " processes of dag's left running";
     EXPECT_EQ(dag.err(), "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+
+    // Also what moved to a process group of its own (timeout(1) does).
+    BackgroundDag moved({"walk", "-", "--exec", "timeout 60 sleep 300 & exit 0"}, input, dir.path);
+    EXPECT_EQ(moved.wait(milliseconds(10000)), 0) << moved.err();
+    EXPECT_TRUE(wait_until([&] { return moved.live().empty(); }, milliseconds(2000)))
+        << moved.live().size() << " processes of dag's left running";
 
     // What ignores SIGTERM gets SIGKILL after the grace.
     std::ofstream(input) << "digraph { a }";

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "process_group.hpp"
+#include "process_session.hpp"
 #include "reader_gone.hpp"
 
 namespace dagcli {
@@ -40,7 +40,7 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
 
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
-    // A session of its own, so a group of its own (its pid), which stop()
+    // A session of its own (its pid), which stop()
     // signals as a whole. Its own session has no controlling terminal: a
     // command in a background group of dag's session that changed the
     // terminal's settings or read it through /dev/tty (a password prompt)
@@ -89,6 +89,14 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     siginfo_t info{};
     while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
     }
+    // A command that stop() signalled and that then exited 0 (one that
+    // traps SIGTERM) was stopped all the same; one that had exited before
+    // the signal came was not.
+    bool stopped_before_exit = false;
+    {
+        std::lock_guard lock(mutex_);
+        stopped_before_exit = signalled_.count(pid) > 0;
+    }
     // Streamed, a command writes to dag's own output: when its reader has
     // gone, the command dies of SIGPIPE and dag, writing nothing, gets none.
     // It is dag's SIGPIPE all the same: raised here, it stops the walk on
@@ -100,14 +108,15 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
         changed_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; });
         signalled_.insert(pid);
     }
-    // Its background processes end with it: a vertex whose command is done
-    // has nothing running, and nothing outlives dag. The unreaped leader
-    // keeps the group's id ours meanwhile.
-    empty_group(pid, grace_);
+    // Its background processes end with it, whatever group they moved to
+    // within its session: a vertex whose command is done has nothing
+    // running, and nothing outlives dag. The unreaped leader keeps the
+    // session's id ours meanwhile.
+    empty_session(pid, grace_);
     std::unique_lock lock(mutex_);
     running_.erase(pid);
     changed_.notify_all();
-    // While stop() runs, the group must stay signallable until it is killed.
+    // While stop() runs, the session must stay signallable until it is killed.
     changed_.wait(lock, [this] { return !stopping_ || killed_; });
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -117,6 +126,7 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     lock.unlock();
 
     std::string failure = why(status);
+    if (failure.empty() && stopped_before_exit) return {"exit status 0", true, std::move(output)};
     if (failure.empty()) return {std::nullopt, false, std::move(output)};
     return {failure, interrupted, std::move(output)};
 }
@@ -128,9 +138,9 @@ void Shell::stop(std::chrono::milliseconds grace) {
     // A command's thread that raised SIGPIPE for its gone reader waits for
     // stopping_ (see run()) while its command still counts as running.
     changed_.notify_all();
-    for (pid_t group : signalled_) kill(-group, SIGTERM);
+    for (pid_t session : signalled_) signal_session(session, SIGTERM);
     changed_.wait_for(lock, grace, [this] { return running_.empty() || hurried_; });
-    for (pid_t group : unreaped_) kill(-group, SIGKILL);
+    for (pid_t session : unreaped_) signal_session(session, SIGKILL);
     killed_ = true;
     changed_.notify_all();
     // The killed commands' threads reap them; dag exits after the walk,

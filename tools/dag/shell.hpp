@@ -16,7 +16,7 @@ namespace dagcli {
 
 // How a command ended: failure says why ("exit status 3"), nothing when it
 // exited with status 0; `stopped` when it did not start because stop() had
-// been called, or failed after stop() signalled it.
+// been called, or failed (or exited 0) after stop() signalled it.
 struct CommandResult {
     std::optional<std::string> failure;
     bool stopped = false;
@@ -34,13 +34,14 @@ class Shell {
     // environment, inheriting standard input, its output and error going
     // where the output mode says, in a session (and so a process group) of
     // its own, without a controlling terminal (so that stop() reaches what
-    // it starts too, and the terminal cannot stop it), and
-    // waits for it, then stops what it left running in its group (SIGTERM,
-    // SIGKILL after the grace). Safe to call from several threads at once.
+    // it starts too, in whatever group, and the terminal cannot stop it),
+    // and waits for it, then stops what it left running in its session
+    // (SIGTERM, SIGKILL after the grace). Safe to call from several threads
+    // at once.
     CommandResult run(const std::string &command, const std::string &vertex);
 
-    // Starts no command from now on, sends SIGTERM to the process group of
-    // each running one, and SIGKILL to all those groups once every command
+    // Starts no command from now on, sends SIGTERM to the session of each
+    // running one, and SIGKILL to all those sessions once every command
     // has exited or `grace` has passed, whichever comes first: nothing they
     // started is left behind. Returns once that is done. Called once.
     void stop(std::chrono::milliseconds grace);
@@ -58,7 +59,7 @@ class Shell {
     bool hurried_ = false;
     // Commands not yet exited, and those not yet reaped (running ones
     // included): a process kept unreaped keeps its id, and with it the id of
-    // its group, from being reused, so signalling the group is always safe.
+    // its session, from being reused, so signalling the session is always safe.
     std::set<pid_t> running_, unreaped_;
     // The commands stop() sent SIGTERM: their failure is dag's doing.
     std::set<pid_t> signalled_;

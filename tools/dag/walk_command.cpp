@@ -362,8 +362,8 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->option_text("[=WHEN]");
     command->add_option("--grace", options->grace_seconds,
                         "On SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
-                        "SIGTERM before their process groups are killed; as long for what a command "
-                        "leaves running in its group when it exits")
+                        "SIGTERM before their sessions are killed; as long for what a command "
+                        "leaves running in its session when it exits")
         // NaN would pass the range (every comparison with it is false).
         ->check(CLI::Validator(
             [](std::string &text) {

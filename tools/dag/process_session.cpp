@@ -1,0 +1,90 @@
+#include "process_session.hpp"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace dagcli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The process's session from /proc/PID/stat ("pid (comm) state ppid pgrp
+// session ..."), or -1 for a zombie (it has exited) or a process gone.
+pid_t live_session_of(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%ld/stat", static_cast<long>(pid));
+    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path, "r"), std::fclose);
+    if (!file) return -1;
+    char stat[1024];
+    const size_t n = std::fread(stat, 1, sizeof stat - 1, file.get());
+    stat[n] = '\0';
+    // comm may hold anything, spaces and parentheses too: the last ')' ends it.
+    const char *close = nullptr;
+    for (const char *c = stat; *c != '\0'; ++c)
+        if (*c == ')') close = c;
+    char state = 0;
+    long ppid = 0, pgrp = 0, session = 0;
+    if (close == nullptr || std::sscanf(close + 1, " %c %ld %ld %ld", &state, &ppid, &pgrp, &session) != 4) return -1;
+    return state == 'Z' ? -1 : static_cast<pid_t>(session);
+}
+
+// Linux has no call that lists a session's members: /proc is read whole.
+std::vector<pid_t> live_members(pid_t session) {
+    std::vector<pid_t> members;
+    std::unique_ptr<DIR, int (*)(DIR *)> proc(opendir("/proc"), closedir);
+    if (!proc) return members;
+    while (const dirent *entry = readdir(proc.get())) {
+        const pid_t pid = static_cast<pid_t>(std::atol(entry->d_name));
+        if (pid > 0 && pid != session && live_session_of(pid) == session) members.push_back(pid);
+    }
+    return members;
+}
+
+// Signals `pid` only if it is still in `session`: through a pidfd, which
+// names the process whose membership is checked after it was opened, so a
+// process id reused meanwhile is never signalled. Without pidfds (before
+// Linux 5.3) by its id, as kill(1) would.
+void signal_member(pid_t pid, pid_t session, int signal) {
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+    const long fd = syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0) {
+        if (live_session_of(pid) == session) syscall(SYS_pidfd_send_signal, static_cast<int>(fd), signal, nullptr, 0);
+        close(static_cast<int>(fd));
+        return;
+    }
+#endif
+    if (live_session_of(pid) == session) kill(pid, signal);
+}
+
+}  // namespace
+
+void signal_session(pid_t session, int signal) {
+    // The leader's group first: its id is safe while the leader is unreaped.
+    kill(-session, signal);
+    for (pid_t pid : live_members(session)) signal_member(pid, session, signal);
+}
+
+void empty_session(pid_t session, std::chrono::milliseconds grace) {
+    if (live_members(session).empty()) return;
+    signal_session(session, SIGTERM);
+    const auto deadline = Clock::now() + grace;
+    for (;;) {
+        const std::vector<pid_t> members = live_members(session);
+        if (members.empty()) return;
+        // Gone only once the kernel has delivered the SIGKILL: waited for
+        // too. Sent again each round: a member may have started another.
+        if (Clock::now() >= deadline)
+            for (pid_t pid : members) signal_member(pid, session, SIGKILL);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+}  // namespace dagcli

@@ -5,8 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <dag/dag.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
@@ -297,6 +303,77 @@ TEST(CliWalkFiles, UnwritableFileIsFoundBeforeAnyCommandRuns) {
         const std::string why = option == "--trace" ? "Is a directory" : "No such file or directory";
         EXPECT_EQ(dag.err(), "dag: cannot write \"" + path + "\": " + why + "\n") << option;
     }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliWalkFiles, ReportAndTraceNamingOneFileAreRefused) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a }";
+    const std::string ran = dir.path + "/ran", file = dir.path + "/result.json", link = dir.path + "/link.json";
+    std::ofstream(file) << "kept\n";
+    ASSERT_EQ(symlink(file.c_str(), link.c_str()), 0);
+    // The second file written replaced the first: the report was lost.
+    for (const std::string &other : {file, link}) {
+        BackgroundDag dag({"walk", "-", "--exec", "touch " + ran, "--report", file, "--trace", other}, input,
+                          dir.path);
+        EXPECT_EQ(dag.wait(milliseconds(10000)), 2) << dag.err();
+        EXPECT_EQ(dag.err(), "dag: --report and --trace cannot both be \"" + file + "\"\n");
+        EXPECT_FALSE(exists(ran)) << "the command ran";
+        EXPECT_EQ(read_file(file), "kept\n");
+    }
+}
+
+TEST(CliWalkFiles, FailedWriteLeavesTheOldFileWhole) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream in(input);
+    in << "digraph {";
+    for (int i = 0; i < 100; ++i) in << " v" << i << ";";
+    in << " }";
+    in.close();
+    const std::string report_file = dir.path + "/report.json";
+    std::ofstream(report_file) << "old\n";
+    // Files of at most 1 KiB (a full disk, for a report of 100 vertices);
+    // SIGXFSZ ignored, so the write fails with EFBIG instead of killing dag.
+    const std::string command = "trap '' XFSZ; ulimit -f 1; exec " + std::string(DAG_CLI) + " walk " + input +
+                                " --report " + report_file + " 2>" + dir.path + "/stderr";
+    const int status = std::system(("sh -c \"" + command + "\"").c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2) << read_file(dir.path + "/stderr");
+    EXPECT_NE(read_file(dir.path + "/stderr").find("dag: cannot write \"" + report_file + "\": File too large"),
+              std::string::npos)
+        << read_file(dir.path + "/stderr");
+    EXPECT_EQ(read_file(report_file), "old\n") << "the old report was cut short";
+    // Nothing of the attempt is left beside it.
+    EXPECT_EQ(std::system(("test $(ls " + dir.path + " | grep -c report) -eq 1").c_str()), 0);
+}
+
+TEST(CliWalkFiles, ReportToAFifoWaitsForItsReaderOnlyAfterTheWalk) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot", fifo = dir.path + "/report.fifo";
+    std::ofstream(input) << "digraph { a }";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    // Opening the FIFO to check it waited for a reader before anything ran,
+    // with Ctrl-C caught and so unable to end that wait; and a reader there
+    // got the check's empty document.
+    BackgroundDag dag({"walk", "-", "--exec", ": > " + dir.path + "/$DAG_VERTEX", "--report", fifo}, input,
+                      dir.path);
+    ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/a"); }, milliseconds(10000)))
+        << "the walk did not start before the FIFO had a reader";
+    const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    EXPECT_EQ(dag.wait(milliseconds(10000)), 0) << dag.err();
+    std::string text;
+    char buffer[4096];
+    for (ssize_t n; (n = read(reader, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<size_t>(n));
+    close(reader);
+    const json report = json::parse(text, nullptr, false);
+    ASSERT_FALSE(report.is_discarded()) << text;
+    EXPECT_EQ(report.at("ok"), 1);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "help_text.hpp"
 #include "input.hpp"
+#include "output_file.hpp"
 #include "picture.hpp"
 #include "report_statuses.hpp"
 #include "walk_result.hpp"

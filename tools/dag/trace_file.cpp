@@ -1,4 +1,5 @@
 #include "trace_file.hpp"
+#include "output_file.hpp"
 
 #include <set>
 

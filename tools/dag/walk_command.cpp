@@ -21,6 +21,7 @@
 #include "named_values.hpp"
 #include "names.hpp"
 #include "output_capture.hpp"
+#include "output_file.hpp"
 #include "selection.hpp"
 #include "shell.hpp"
 #include "signals.hpp"
@@ -184,6 +185,9 @@ int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
 void check_result_files(const WalkOptions &options) {
     if (options.report_file == "-" && options.trace_file == "-")
         throw Failure("--report and --trace cannot both be standard output", bad_input);
+    if (!options.report_file.empty() && !options.trace_file.empty() &&
+        same_output(options.report_file, options.trace_file))
+        throw Failure("--report and --trace cannot both be \"" + options.report_file + "\"", bad_input);
     if (!options.report_file.empty()) check_writable(options.report_file);
     if (!options.trace_file.empty()) check_writable(options.trace_file);
 }
@@ -204,6 +208,11 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
     Shell shell(options.output, grace);
     Cancellation cancellation;
+    Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
+    const WalkPools pools(g.get(), options.pools, file_pools);
+    // Before the signals are caught: a check that waits (a FIFO's reader
+    // not there yet) can still be ended by Ctrl-C, and nothing has started.
+    check_result_files(options);
     // From here on Ctrl-C, a hangup or a reader of the output going away
     // stops the walk instead of killing dag, so that the commands are
     // stopped too and the summary and the result files are written.
@@ -215,9 +224,6 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
         // A second one: the user will not wait out the grace.
         [&](int) { shell.hurry(); });
 
-    Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
-    const WalkPools pools(g.get(), options.pools, file_pools);
-    check_result_files(options);
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
     // Streamed commands write to the terminal themselves, over a line

@@ -1,4 +1,5 @@
 #include "walk_report_file.hpp"
+#include "output_file.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,13 +1,5 @@
 #include "walk_result.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
-
 #include "libdag.hpp"
 #include "names.hpp"
 
@@ -61,30 +53,6 @@ const char *status_key(dag_vertex_status status) {
     case DAG_VERTEX_NOT_RUN: break;
     }
     return "not_run";
-}
-
-void write_file(const std::string &path, const std::string &text) {
-    if (path == "-") {
-        // After everything the commands printed: the walk is over.
-        // EPIPE: the reader went away, which SIGPIPE's exit status says.
-        const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
-        if (!written && errno != EPIPE)
-            throw Failure(std::string("cannot write standard output: ") + std::strerror(errno), bad_input);
-        return;
-    }
-    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "w"), std::fclose);
-    bool written = file && std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
-    // fclose flushes: a full disk shows up there.
-    written = written && std::fclose(file.release()) == 0;
-    if (!written) throw Failure("cannot write \"" + path + "\": " + std::strerror(errno), bad_input);
-}
-
-void check_writable(const std::string &path) {
-    if (path == "-") return;
-    // Not truncated: a file that is there keeps its contents until written.
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) throw Failure("cannot write \"" + path + "\": " + std::strerror(errno), bad_input);
-    close(fd);
 }
 
 }  // namespace dagcli

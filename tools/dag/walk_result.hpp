@@ -41,11 +41,4 @@ WalkResult unwalked(const dag_graph *g);
 // cancelled, not_run.
 const char *status_key(dag_vertex_status status);
 
-// Writes `text` to `path` whole, or throws Failure naming the file; "-" is
-// standard output.
-void write_file(const std::string &path, const std::string &text);
-// Throws write_file's Failure now if `path` cannot be opened for writing
-// (creating it if need be), rather than after a walk has run its commands.
-void check_writable(const std::string &path);
-
 }  // namespace dagcli

@@ -1,0 +1,26 @@
+// The files dag writes whole (--report, --trace, render -o): a file that is
+// there is replaced only by a complete new one, never left half-written.
+#pragma once
+
+#include <string>
+
+namespace dagcli {
+
+// Writes `text` to `path` whole, or throws Failure naming the file; "-" is
+// standard output. A regular file (or a new one) is written beside itself
+// under a temporary name and renamed over the old one, keeping its mode and
+// following a symbolic link to it: a full disk or a signal leaves the old
+// contents. Anything else there (a FIFO, a device) is written in place.
+void write_file(const std::string &path, const std::string &text);
+
+// Throws write_file's Failure now if `path` could not be written, rather
+// than after a walk has run its commands. Opens nothing that would wait: a
+// FIFO is only checked for permission, so that its reader does not see the
+// check as a whole (empty) document.
+void check_writable(const std::string &path);
+
+// Whether two output paths name the same file (the same path, or the same
+// file through links), where writing both would keep only the last.
+bool same_output(const std::string &a, const std::string &b);
+
+}  // namespace dagcli

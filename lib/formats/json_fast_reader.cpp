@@ -40,9 +40,16 @@ bool key_is(const od::raw_json_string &key, std::string_view name) { return key.
 // A value under a key this reader does not use, read to its end: simdjson
 // skips what it is not asked for without checking it, and the checking
 // reader refuses a malformed value wherever it is.
-bool consume_field(od::field &field, std::initializer_list<std::string_view> known = {});
+//
+// Recursive, so a value nested deeper than `max_nesting` declines the
+// document (the checking reader reads any depth without recursing): 70,000
+// levels of brackets overflowed the stack.
+constexpr int max_nesting = 256;
 
-bool consume(od::value value) {
+bool consume_field(od::field &field, std::initializer_list<std::string_view> known = {}, int depth = 0);
+
+bool consume(od::value value, int depth) {
+    if (depth > max_nesting) return false;
     od::json_type type;
     if (value.type().get(type)) return false;
     switch (type) {
@@ -51,7 +58,7 @@ bool consume(od::value value) {
         if (value.get_object().get(object)) return false;
         for (auto field_result : object) {
             od::field field;
-            if (std::move(field_result).get(field) || !consume_field(field)) return false;
+            if (std::move(field_result).get(field) || !consume_field(field, {}, depth + 1)) return false;
         }
         return true;
     }
@@ -60,7 +67,7 @@ bool consume(od::value value) {
         if (value.get_array().get(array)) return false;
         for (auto element : array) {
             od::value item;
-            if (std::move(element).get(item) || !consume(item)) return false;
+            if (std::move(element).get(item) || !consume(item, depth + 1)) return false;
         }
         return true;
     }
@@ -88,12 +95,12 @@ bool consume(od::value value) {
 // checks its escapes) and its value read to its end. A key that spells one
 // of the `known` ones with an escape ("\u0069d") declines the document: the
 // checking reader would read it as that key.
-bool consume_field(od::field &field, std::initializer_list<std::string_view> known) {
+bool consume_field(od::field &field, std::initializer_list<std::string_view> known, int depth) {
     std::string_view key;
     if (field.unescaped_key().get(key)) return false;
     for (std::string_view k : known)
         if (key == k) return false;
-    return consume(field.value());
+    return consume(field.value(), depth);
 }
 
 struct Listed {

@@ -186,6 +186,14 @@ TEST(JsonReaders, TheFastPathTakesKeysInAnyOrderAndValuesItDoesNotUse) {
         expect_same_as_checking_reader(text, true);
 }
 
+TEST(JsonReaders, ValuesNestedDeeperThanTheFastPathRecursesGoToTheCheckingReader) {
+    // 70,000 levels overflowed the fast path's stack; a few levels it reads.
+    const auto nested = [](int levels) { return std::string(levels, '[') + std::string(levels, ']'); };
+    expect_same_as_checking_reader("{\"vertices\": [{\"id\": 1, \"x\": " + nested(70000) + "}]}", false);
+    expect_same_as_checking_reader("{\"x\": " + nested(70000) + ", \"vertices\": [{\"id\": 1}]}", false);
+    expect_same_as_checking_reader("{\"x\": " + nested(200) + ", \"vertices\": [{\"id\": 1}]}", true);
+}
+
 TEST(JsonReaders, TheGraphsOwnErrorsComeFromTheFastPathAsFromTheCheckingReader) {
     for (const std::string text : {"{\"vertices\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"a\"}]}",
                                    "{\"vertices\": [{\"id\": 1, \"name\": \"\"}]}"})

@@ -111,6 +111,12 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         {R"({"vertices": [{"name": "a"}], "root": ""})", ": \"root\": not a vertex name"},
         {R"({"vertices": [{"name": "a", "provide": ["x"]}]})", "unknown field \"provide\""},
         {R"({"vertices": [{"name": "a", "needs": "x"}]})", "\"needs\" is not an array of strings"},
+        // A NUL cut the name there: "a\u0000b" built a vertex named "a".
+        {R"({"vertices": [{"name": "a\u0000b"}]})", ": vertex 0: \"name\" holds a NUL character"},
+        {R"({"vertices": [{"name": "a", "provides": ["x\u0000y"]}]})", ": a: \"provides\" holds a NUL character"},
+        {R"({"root": "r\u0000", "vertices": [{"name": "a"}]})", ": \"root\": the name holds a NUL character"},
+        // The root vertex the build adds: this was a failed build (exit 1) naming libdag's id.
+        {R"({"root": "a", "vertices": [{"name": "b"}, {"name": "a"}]})", ": \"root\": the name \"a\" is taken by vertex 1\n"},
     };
     for (const auto &[text, gist] : bad) {
         std::ofstream(plan) << text;
@@ -124,6 +130,11 @@ TEST(CliBuild, BadPlansAreInputErrors) {
     const Outcome exec_alone = shell(dir, dag_command({"build", plan, "--exec", "true"}));
     EXPECT_EQ(exec_alone.status, 2);
     EXPECT_NE(exec_alone.err.find("--walk"), std::string::npos) << exec_alone.err;
+    // A name DOT cannot carry is the input's, as for `dag convert` (it exited 1).
+    std::ofstream(plan) << R"({"vertices": [{"name": "%x"}]})";
+    const Outcome uncarried = shell(dir, dag_command({"build", plan, "--to", "dot"}));
+    EXPECT_EQ(uncarried.status, 2) << uncarried.err;
+    EXPECT_NE(uncarried.err.find("DOT cannot quote"), std::string::npos) << uncarried.err;
     const Outcome walk_and_to = shell(dir, dag_command({"build", plan, "--walk", "--to", "dot"}));
     EXPECT_EQ(walk_and_to.status, 2);
     EXPECT_NE(walk_and_to.err.find("--to"), std::string::npos) << walk_and_to.err;

@@ -65,7 +65,8 @@ int build(const BuildOptions &options) {
         walking.input.path = options.path;
         return walk_graph(std::move(plan.graph), walking);
     }
-    check(dag_export_graph(plan.graph.get(), options.to, &raw, &err), &err);
+    // As `dag convert`: a name the format cannot carry is the input's (exit 2).
+    check(dag_export_graph(plan.graph.get(), options.to, &raw, &err), &err, bad_input);
     const String text(raw);
     std::fputs(text.get(), stdout);
     return 0;

@@ -28,6 +28,14 @@ public:
         throw Failure(shown_ + ": " + where + ": " + what, bad_input);
     }
 
+    // A string value as libdag takes it: a C string, so without a NUL, which
+    // would cut it short there (two names alike up to a NUL read as one).
+    std::string text(const json &value, const std::string &where, const std::string &what) const {
+        std::string out = value.get<std::string>();
+        if (out.find('\0') != std::string::npos) fail(where, what + " holds a NUL character, which no C string can carry");
+        return out;
+    }
+
     std::vector<std::string> strings(const json &vertex, const char *key, const std::string &where) const {
         std::vector<std::string> out;
         auto it = vertex.find(key);
@@ -35,7 +43,7 @@ public:
         if (!it->is_array()) fail(where, std::string("\"") + key + "\" is not an array of strings");
         for (const json &s : *it) {
             if (!s.is_string()) fail(where, std::string("\"") + key + "\" is not an array of strings");
-            out.push_back(s.get<std::string>());
+            out.push_back(text(s, where, std::string("\"") + key + "\""));
         }
         return out;
     }
@@ -82,7 +90,7 @@ Plan read_plan(const std::string &text, const std::string &shown) {
     if (auto root = doc.find("root"); root != doc.end()) {
         if (!root->is_string() || root->get<std::string>().empty())
             r.fail("\"root\"", "not a vertex name (a non-empty string); leave \"root\" out for no root vertex");
-        plan.root = root->get<std::string>();
+        plan.root = r.text(*root, "\"root\"", "the name");
     }
     const json &vertices = doc["vertices"];
     std::vector<uint64_t> ids;
@@ -93,7 +101,7 @@ Plan read_plan(const std::string &text, const std::string &shown) {
         const std::string where = "vertex " + std::to_string(i);
         if (!v.is_object() || !v.contains("name") || !v["name"].is_string())
             r.fail(where, "a vertex is an object with a \"name\" string");
-        if (const auto [first, added] = named.emplace(v["name"].get<std::string>(), i); !added)
+        if (const auto [first, added] = named.emplace(r.text(v["name"], where, "\"name\""), i); !added)
             r.fail(where, "the name \"" + first->first + "\" is taken by vertex " + std::to_string(first->second));
         for (const auto &field : v.items())
             if (!vertex_fields.count(field.key())) r.fail(where, "unknown field \"" + field.key() + "\"");
@@ -101,6 +109,10 @@ Plan read_plan(const std::string &text, const std::string &shown) {
         r.call(where, dag_add_vertex(g, v["name"].get<std::string>().c_str(), nullptr, &id, &err), &err);
         ids.push_back(id);
     }
+    // The build adds the root vertex by this name: one of the plan's taking
+    // it is the plan's mistake, told by the plan's numbering.
+    if (const auto taken = named.find(plan.root); !plan.root.empty() && taken != named.end())
+        r.fail("\"root\"", "the name \"" + plan.root + "\" is taken by vertex " + std::to_string(taken->second));
     for (std::size_t i = 0; i < vertices.size(); ++i) {
         const json &v = vertices[i];
         const std::string where = v["name"].get<std::string>();

@@ -110,6 +110,11 @@ class Render(unittest.TestCase):
         self.assertEqual(picture.node_count, 3)
         self.assertEqual(sorted(picture.texts), ["3", "3", "C:\\new\\N"])
         self.assertEqual(len(picture.edges), 2)
+        # Graphviz reads entities in a label: "x&lt;y" was drawn as "x<y".
+        names = ["x&lt;y", "&#65;BC", "&amp;", "a & b"]
+        graph = self.graph(json.dumps({"vertices": [{"id": i + 1, "name": n} for i, n in enumerate(names)]}),
+                           "entities.json")
+        self.assertEqual(sorted(self.render(graph).texts), sorted(names))
 
     def test_png_and_pdf_by_extension_or_format(self):
         for out, extra, magic in [("g.png", [], b"\x89PNG\r\n\x1a\n"), ("g.pdf", [], b"%PDF-"),

@@ -79,12 +79,16 @@ const StatusLook *look_of(const std::string &status) {
     return nullptr;
 }
 
-// Labels are Graphviz escString: a backslash starts an escape (\N, \n, \l).
+// Labels are Graphviz escString: a backslash starts an escape (\N, \n, \l),
+// and Graphviz reads an entity (&lt;) in one as the character it names.
 std::string label_of(const std::string &name) {
     std::string label;
     for (char c : name) {
         if (c == '\\') label += '\\';
-        label += c;
+        if (c == '&')
+            label += "&amp;";
+        else
+            label += c;
     }
     return label;
 }

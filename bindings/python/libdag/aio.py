@@ -11,6 +11,7 @@ import asyncio
 import collections
 import contextvars
 import functools
+import inspect
 import threading
 import types
 from typing import TYPE_CHECKING, Awaitable, Callable, List
@@ -171,7 +172,7 @@ class _Driver:
         # Each task starts from a copy of the walking task's context, not of
         # the task whose end started it.
         self.context = contextvars.copy_context()
-        self.tasks = {}  # a token of each task's own -> the task
+        self.tasks = {}  # a token of each task's own -> (the task, its vertex, fn's coroutine)
         self.ended = loop.create_future()
         self.stopping = False
         self.finished = []  # (vertex, error) of the tasks that ended, not completed yet
@@ -265,7 +266,7 @@ class _Driver:
                 failed = True
                 continue
             if not task.done():  # under an eager task factory it may have ended already
-                self.tasks[token] = task
+                self.tasks[token] = (task, vertex, coroutine)
         return failed
 
     async def _task(self, vertex, coroutine, token):
@@ -305,11 +306,20 @@ async def _stop(walker, ready, driver):
             walker.complete(vertex, asyncio.CancelledError(f"vertex {vertex} was cancelled before its task started"))
     except ClosedError:
         closed = True  # its tasks are still to be cancelled and awaited
-    tasks = list(driver.tasks.values())
+    tasks = [task for task, _, _ in driver.tasks.values()]
     for task in tasks:
         task.cancel()
     if tasks:
         await asyncio.wait(tasks)
+    # A task cancelled before it first ran never entered _task, whose end
+    # completes the vertex: its vertex is still out, and fn's coroutine was
+    # never awaited.
+    for token, (_, vertex, coroutine) in list(driver.tasks.items()):
+        del driver.tasks[token]
+        if inspect.iscoroutine(coroutine) and inspect.getcoroutinestate(coroutine) == inspect.CORO_CREATED:
+            coroutine.close()
+        driver.finished.append((vertex, asyncio.CancelledError(
+            f"the task of vertex {vertex} was cancelled before it started")))
     if closed:
         return None
     try:

@@ -26,6 +26,7 @@ import ctypes
 import enum
 import functools
 import threading
+import time
 import weakref
 from ctypes import byref
 from typing import TYPE_CHECKING, List, Optional, Tuple, Union
@@ -411,6 +412,23 @@ def _drop_thread_state(_data):
     _GIL_STATE.PyGILState_Release(_POOL_THREAD.gil_state)
 
 
+# Callbacks that follow each other on a pool thread starve every other
+# Python thread of the GIL: each callback's end releases it and wakes the
+# waiter, which restarts its 5 ms wait before it may ask for the GIL, and
+# the next callback has taken it again by then. The main thread then never
+# ran between its waits for the walk, and Ctrl-C stayed unseen until the
+# walk ended. So a pool thread, at least every _YIELD_EVERY_NS, sleeps for
+# no time between callbacks: the GIL goes to a thread waiting for it.
+_YIELD_EVERY_NS = 10_000_000
+_monotonic_ns = time.monotonic_ns
+_next_yield = [0]
+
+
+def _yield_gil():
+    _next_yield[0] = _monotonic_ns() + _YIELD_EVERY_NS
+    time.sleep(0)
+
+
 class _Callbacks:
     """The C callbacks of one walk and everything they must keep alive.
 
@@ -456,6 +474,8 @@ class _Callbacks:
             self.calling[me] = depth
         else:
             del self.calling[me]
+        if _monotonic_ns() >= _next_yield[0]:
+            _yield_gil()
 
     def in_callback(self):
         """True on a thread that is running one of this walk's callbacks or its observer."""

@@ -7,6 +7,7 @@ import threading
 import time
 import unittest
 import unittest.mock
+import warnings
 
 import libdag
 from libdag import VertexStatus
@@ -519,6 +520,39 @@ class AsyncioTest(unittest.TestCase):
         self.assertTrue(asyncio.run(g.walk_async(deploy, parallelism=2)).ok)
         self.assertEqual(most, 2)  # net and dns at once, never three
         self.assertEqual(len(finished), 5)
+
+    def test_cancelling_the_walking_task_before_a_started_task_first_ran(self):
+        # The walking task is cancelled from the task of a's, which, as it
+        # ends, starts b's task: cancelled before it first ran, its vertex
+        # was never completed and the cancelled walk waited for it for ever.
+        g = libdag.Graph()
+        chain = g.add_vertices(["a", "b", "c"])
+        g.connect_many(zip(chain[1:], chain))
+
+        async def main():
+            walking = asyncio.current_task()
+
+            async def work(vertex):
+                if vertex == chain[0]:
+                    walking.cancel()
+
+            try:
+                await g.walk_async(work)
+            except asyncio.CancelledError as cancelled:
+                return cancelled.walk_report
+            self.fail("the walk was not cancelled")
+
+        async def bounded():
+            return await asyncio.wait_for(main(), 20)
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # b's coroutine, never awaited, is closed
+            report = asyncio.run(bounded())
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[chain[0]].status, VertexStatus.OK)
+        self.assertEqual(report[chain[1]].status, VertexStatus.FAILED)
+        self.assertIsInstance(report[chain[1]].exception, asyncio.CancelledError)
+        self.assertEqual(report[chain[2]].status, VertexStatus.UPSTREAM_FAILED)
 
     def test_cancelling_the_walking_task(self):
         g = libdag.Graph()

@@ -368,6 +368,38 @@ class WalkerTest(unittest.TestCase):
         with self.assertRaises(libdag.ClosedError):
             walker.start()
 
+    def test_other_threads_run_while_quick_callbacks_follow_each_other(self):
+        # Each callback's end released the GIL and woke a thread waiting for
+        # it, which then waited its 5 ms again while the next callback took
+        # the GIL: such a thread ran only once the walk had ended (the main
+        # thread too, so Ctrl-C went unseen). Here a timer cancels the walk.
+        g = libdag.Graph()
+        g.add_vertices([f"v{i}" for i in range(50000)])
+
+        def busy(_vertex):
+            total = 0
+            for i in range(20000):
+                total += i
+
+        with g.walker(busy, parallelism=1) as walker:
+            cancelled = []
+
+            def cancel():
+                try:
+                    walker.cancel()
+                    cancelled.append(True)
+                except libdag.StateError:
+                    cancelled.append(False)  # the walk had ended first
+
+            timer = threading.Timer(1.0, cancel)
+            timer.start()
+            walker.start()
+            report = walker.wait()
+            timer.join()
+        # 25 s of callbacks: the cancel at 1 s finds most of them to come.
+        self.assertEqual(cancelled, [True])
+        self.assertGreater(report.count(VertexStatus.CANCELLED), 25000)
+
     def test_misuse(self):
         g, ids = build([("a", "b")])
         walker = g.walker(lambda v: None)

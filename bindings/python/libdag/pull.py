@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Awaitable, Callable, List, Optional
 from . import _native
 from ._native import lib
 from ._pull_calls import PullCalls
-from .errors import error_for, in_python_terms, take_error
-from .walk import SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _count, _closed_while_waiting
+from .errors import ClosedError, error_for, in_python_terms, take_error
+from .walk import (SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _cancel_quietly, _closed_while_waiting, _count,
+                   _walk_message)
 
 if TYPE_CHECKING:
     from .aio import ReadyVertices
@@ -75,6 +76,10 @@ class PullWalker(Walker):
             ClosedError: the walker is closed, or was closed by another
                 thread while this waited.
             InvalidArgumentError: `limit` is 0.
+            KeyboardInterrupt: Ctrl-C while this waited: the walk is
+                cancelled (nothing more is handed out). Its report is the
+                exception's ``walk_report`` when no vertex is still handed
+                out, else None: complete those, then :meth:`wait` gives it.
         """
         who = "PullWalker.next_ready"
         limit = _count(limit, "limit", who)
@@ -96,21 +101,29 @@ class PullWalker(Walker):
         forever = timeout is None
         left_ms = 0 if forever else max(0, int(timeout * 1000))
         err = _native.error_p()
-        with handle.read(who) as ptr:
-            while True:
-                slice_ms = _WAIT_SLICE_MS if forever else min(left_ms, _WAIT_SLICE_MS)
-                status = lib.dag_walk_next_ready(ptr, vertices, walks, limit, slice_ms, byref(count), byref(err))
-                message = take_error(err)
-                if status != _native.E_TIMEOUT:
-                    break
-                if handle.closed:
-                    # Closed by another thread: close() waits for this read
-                    # to leave before it frees the walk.
-                    raise _closed_while_waiting(who)
-                if not forever:
-                    left_ms -= slice_ms
-                    if left_ms <= 0:
-                        return None
+        try:
+            with handle.read(who) as ptr:
+                while True:
+                    slice_ms = _WAIT_SLICE_MS if forever else min(left_ms, _WAIT_SLICE_MS)
+                    status = lib.dag_walk_next_ready(ptr, vertices, walks, limit, slice_ms, byref(count), byref(err))
+                    message = take_error(err)
+                    if status != _native.E_TIMEOUT:
+                        break
+                    if handle.closed:
+                        # Closed by another thread: close() waits for this read
+                        # to leave before it frees the walk.
+                        raise _closed_while_waiting(who)
+                    if not forever:
+                        left_ms -= slice_ms
+                        if left_ms <= 0:
+                            return None
+        except KeyboardInterrupt as interrupt:
+            # Ctrl-C cancels the walk, as in the other waits. Its report
+            # waits for the vertices handed out, which only the host can
+            # complete: it comes with the exception only if none is out.
+            _cancel_quietly(handle)
+            interrupt.walk_report = self._report_if_ended(handle, who)
+            raise
         if status != _native.OK:
             raise error_for(status, in_python_terms(message, "dag_walk_next_ready", who))
         n = count.value
@@ -123,6 +136,20 @@ class PullWalker(Walker):
         if callbacks is not None:
             callbacks.new_attempts(ready)
         return ready
+
+    def _report_if_ended(self, handle, who):
+        """The report of a walk that has ended, or None while vertices are still out."""
+        report = _native.walk_report_p()
+        err = _native.error_p()
+        try:
+            with handle.read(who) as ptr:
+                status = lib.dag_walk_wait_for(ptr, 0, byref(report), byref(err))
+        except ClosedError:
+            return None
+        message = take_error(err)
+        if status == _native.E_TIMEOUT:
+            return None
+        return self._report(report, status, _walk_message(message), self._callbacks, who)
 
     def _poll_calls(self, limit):
         """This thread's PullCalls for `limit`, marked busy; None while a look of this thread's is under way."""

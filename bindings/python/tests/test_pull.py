@@ -1,5 +1,6 @@
 """Pull walks: next_ready by hand, on an Executor, and on asyncio; failure and cancel in each."""
 
+import _thread
 import asyncio
 import concurrent.futures
 import contextvars
@@ -303,6 +304,27 @@ class ExecutorTest(unittest.TestCase):
         with self.assertRaises(libdag.WalkFailedError) as cm:
             report.raise_for_status()
         self.assertIsInstance(cm.exception.__cause__, RuntimeError)
+
+    def test_ctrl_c_while_next_ready_waits_cancels_the_walk(self):
+        # It raised KeyboardInterrupt and left the walk running: b was handed
+        # out once a was complete.
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        a, b = g.find("a"), g.find("b")
+        with g.pull_walker() as walk:
+            walk.start()
+            self.assertEqual(walk.next_ready(), [a])
+            timer = threading.Timer(0.2, _thread.interrupt_main)
+            timer.start()
+            with self.assertRaises(KeyboardInterrupt) as cm:
+                walk.next_ready()  # b waits for a, which this thread holds
+            timer.join()
+            self.assertIsNone(cm.exception.walk_report)  # a is still out
+            walk.complete(a)
+            self.assertEqual(walk.next_ready(), [])
+            report = walk.wait()
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[a].status, VertexStatus.OK)
+        self.assertEqual(report[b].status, VertexStatus.CANCELLED)
 
     def test_cancel_from_a_vertex(self):
         g = libdag.Graph()

@@ -902,7 +902,10 @@ class Walker(Closeable):
         :meth:`PullWalker.next_ready`) as :class:`SubwalkVertex` ids of the
         sub-graph. The vertex gives its parallelism slot back at once, and
         ends ok when every sub-vertex did, failed with the sub-walk's first
-        error otherwise (cancelled if the walk was).
+        error otherwise (cancelled if the walk was). What the callback
+        returns or raises after this no longer decides the vertex (an
+        exception raised then is kept as the report's ``exception`` of the
+        vertex, whose status is the sub-walk's).
 
         Raises:
             CycleError: `subgraph` has a cycle; nothing changed.

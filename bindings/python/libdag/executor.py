@@ -41,6 +41,10 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     closed during the walk (by `fn` or another thread) raises ClosedError
     once the calls submitted have ended, its ``walk_report`` None.
     """
+    if not callable(getattr(executor, "submit", None)):
+        raise TypeError(f"PullWalker.run_on: an executor has a submit() method, {type(executor).__name__} has none")
+    if not callable(fn):
+        raise TypeError(f"PullWalker.run_on: fn must be callable, not {type(fn).__name__}")
     if not walker.started:
         walker.start()
     submitter = _Submitter(walker, executor, fn)

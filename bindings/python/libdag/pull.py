@@ -83,6 +83,8 @@ class PullWalker(Walker):
         """
         who = "PullWalker.next_ready"
         limit = _count(limit, "limit", who)
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
+            raise TypeError(f"{who}: timeout is a number of seconds or None, not {type(timeout).__name__}")
         handle, _ = self._started(who)
         if timeout == 0:
             # A poll, what a host without a thread to block makes per vertex

@@ -914,6 +914,10 @@ class Walker(Closeable):
             UnknownVertexError, NotFoundError: no such vertex in this walk.
         """
         who = "Walker.expand"
+        from .graph import Graph  # noqa: F811 - graph.py imports this module
+
+        if not isinstance(subgraph, Graph):
+            raise TypeError(f"{who}: the sub-graph is a Graph, not {type(subgraph).__name__}")
         if not isinstance(vertex, SubwalkVertex):
             vertex = self._graph._vertex(vertex, who)
         handle, callbacks = self._started(who)
@@ -934,6 +938,10 @@ class Walker(Closeable):
                 the update's content says.
         """
         who = "Walker.apply"
+        from .update import WalkUpdate  # noqa: F811 - only for typing above
+
+        if not isinstance(update, WalkUpdate):
+            raise TypeError(f"{who}: the update is a WalkUpdate, not {type(update).__name__}")
         handle, _ = self._started(who)
         with handle.read(who) as ptr, update._handle.read(who) as batch:
             ids = ids_result(lib.dag_walk_apply, ptr, batch, who=who)
@@ -956,6 +964,8 @@ class Walker(Closeable):
     def name(self, vertex: Vertex) -> Optional[str]:
         """The name of a vertex of this walk, a :class:`SubwalkVertex` included (None when unnamed)."""
         who = "Walker.name"
+        if isinstance(vertex, (str, bytes)):
+            vertex = self._graph._vertex(vertex, who)
         handle, callbacks = self._started(who)
         out = ctypes.c_char_p()
         with handle.read(who) as ptr:
@@ -970,6 +980,8 @@ class Walker(Closeable):
         with it, including for the vertices of sub-graphs it expanded.
         """
         who = "Walker.user_data"
+        if isinstance(vertex, (str, bytes)):
+            vertex = self._graph._vertex(vertex, who)
         handle, callbacks = self._started(who)
         out = ctypes.c_void_p()
         with handle.read(who) as ptr:

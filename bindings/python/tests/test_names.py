@@ -73,6 +73,11 @@ class NamesTest(unittest.TestCase):
         with g.walker(pending) as walker:
             walker.start()
             self.assertTrue(called["db"].wait(10))
+            # Both raised TypeError for a name.
+            self.assertEqual(walker.name("db"), "db")
+            self.assertEqual(walker.user_data("db"), 0)
+            with self.assertRaises(libdag.NotFoundError):
+                walker.name("nothing")
             walker.complete("db")
             self.assertTrue(called["app"].wait(10))
             walker.complete("app", error="app failed")

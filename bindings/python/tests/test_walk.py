@@ -400,6 +400,25 @@ class WalkerTest(unittest.TestCase):
         self.assertEqual(cancelled, [True])
         self.assertGreater(report.count(VertexStatus.CANCELLED), 25000)
 
+    def test_arguments_of_the_wrong_type(self):
+        # AttributeError for the objects, and a text timeout repeated a
+        # thousand times into a number of seconds.
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        with g.pull_walker() as walk:
+            walk.start()
+            for timeout in ("1", True, [1]):
+                with self.assertRaises(TypeError):
+                    walk.next_ready(timeout=timeout)
+            (a,) = walk.next_ready()
+            with self.assertRaises(TypeError):
+                walk.expand(a, None)
+            with self.assertRaises(TypeError):
+                walk.apply(None)
+            walk.complete(a)
+            self.assertEqual(len(walk.next_ready(timeout=10)), 1)
+        with self.assertRaises(TypeError):
+            g.walk_on(None, lambda v: None)
+
     def test_misuse(self):
         g, ids = build([("a", "b")])
         walker = g.walker(lambda v: None)

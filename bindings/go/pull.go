@@ -141,7 +141,7 @@ type Vertex struct {
 // Sub reports whether the vertex belongs to a sub-graph that Expand handed
 // over, rather than to the walked graph.
 func (v Vertex) Sub() bool {
-	return v.walk != v.run.root
+	return v.run != nil && v.walk != v.run.root
 }
 
 // Name returns the vertex's name ("" for an unnamed vertex), from the
@@ -436,6 +436,9 @@ func (r *pullRun) brokenErr() error {
 
 // alive runs f while the walk has not been freed.
 func (r *pullRun) alive(op string, f func() error) error {
+	if r == nil {
+		return newError(StatusState, op, "the zero Vertex belongs to no walk")
+	}
 	r.life.RLock()
 	defer r.life.RUnlock()
 	if r.ended {

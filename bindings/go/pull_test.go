@@ -444,6 +444,16 @@ func TestGoroutineWalkRefusals(t *testing.T) {
 	}
 	_, err = kept.Name()
 	wantErr(t, "Vertex.Name after the walk", err, dag.ErrState, "Vertex.Name: the walk has ended")
+	// The zero Vertex, of no walk: a nil pointer dereference before.
+	var zero dag.Vertex
+	_, err = zero.Name()
+	wantErr(t, "Vertex{}.Name", err, dag.ErrState, "Vertex.Name: the zero Vertex belongs to no walk")
+	_, _, err = zero.Progress()
+	wantErr(t, "Vertex{}.Progress", err, dag.ErrState, "")
+	wantErr(t, "Vertex{}.Expand", zero.Expand(g), dag.ErrState, "")
+	if zero.Sub() {
+		t.Error("the zero Vertex is of a sub-graph")
+	}
 	_ = ids
 	var closed *dag.Graph
 	_, err = dag.Walk(context.Background(), closed, noop, dag.WalkOptions{})

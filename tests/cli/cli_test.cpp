@@ -244,6 +244,12 @@ TEST(CliUsage, UsageErrorsSpeakAsDagAndNameTheCommandsHelp) {
     EXPECT_NE(r.out.find("Usage: dag order"), std::string::npos) << r.out;
     r = dag({});
     EXPECT_EQ(r.err.rfind("dag: a command is required (commands: ", 0), 0u) << r.err;
+    // An unknown option before any command was "a command is required" too.
+    for (const char *bogus : {"--bogus", "--bogus=1"}) {
+        r = dag({bogus});
+        EXPECT_EQ(r.status, 2);
+        EXPECT_EQ(r.err, "dag: unknown option '--bogus'\nRun 'dag --help' for usage.\n");
+    }
     r = dag({"order", deploy, "--bogus"});
     EXPECT_EQ(r.err, "dag order: The following argument was not expected: --bogus\n"
                      "Run 'dag order --help' for usage.\n");

@@ -36,8 +36,14 @@ std::string usage_error(const CLI::App &app, const CLI::ParseError &error, int a
     if (command != &app)
         return command_path(command) + ": " + error.what() + "\nRun '" + command_path(command) +
                " --help' for usage.\n";
-    // CLI11 says "A subcommand is required" both when none was given and when
-    // the first word is not one: say which.
+    // CLI11 says "A subcommand is required" when none was given, when the
+    // first word is not one, and when an option before it is unknown: say which.
+    for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i];
+        const std::string option = word.substr(0, word.find('='));
+        if (word.size() > 1 && word[0] == '-' && option != "--" && app.get_option_no_throw(option) == nullptr)
+            return "dag: unknown option '" + option + "'\nRun 'dag --help' for usage.\n";
+    }
     for (int i = 1; i < argc; ++i)
         if (argv[i][0] != '-')
             return std::string("dag: unknown command '") + argv[i] + "' (commands: " + command_names(app) +

@@ -127,6 +127,8 @@ TEST(CliBuild, BadPlansAreInputErrors) {
     }
     const Outcome missing = shell(dir, dag_command({"build", dir.path + "/none.json"}));
     EXPECT_EQ(missing.status, 2);
+    // As a graph file that cannot be read is told (it was `cannot open PATH: ...`).
+    EXPECT_EQ(missing.err, "dag: cannot read \"" + dir.path + "/none.json\": No such file or directory\n");
     const Outcome exec_alone = shell(dir, dag_command({"build", plan, "--exec", "true"}));
     EXPECT_EQ(exec_alone.status, 2);
     EXPECT_NE(exec_alone.err.find("--walk"), std::string::npos) << exec_alone.err;

@@ -70,7 +70,8 @@ Graph load(const Input &input, const std::string &text) {
 std::string read_text(const std::string &path) {
     if (path == "-") return read_stdin();
     std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(std::fopen(path.c_str(), "rb"), std::fclose);
-    if (!file) throw Failure("cannot open " + path + ": " + std::strerror(errno), bad_input);
+    // Worded as a graph file that cannot be read is (by libdag).
+    if (!file) throw Failure("cannot read \"" + path + "\": " + std::strerror(errno), bad_input);
     return read_all(file.get(), path);
 }
 

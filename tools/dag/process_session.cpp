@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -36,14 +37,21 @@ pid_t live_session_of(pid_t pid) {
     return state == 'Z' ? -1 : static_cast<pid_t>(session);
 }
 
-// Linux has no call that lists a session's members: /proc is read whole.
-std::vector<pid_t> live_members(pid_t session) {
-    std::vector<pid_t> members;
+struct Member {
+    pid_t pid, session;
+};
+
+// The live processes of `sessions` other than their leaders. Linux has no
+// call that lists a session's members: /proc is read whole, once for all.
+std::vector<Member> live_members(const std::set<pid_t> &sessions) {
+    std::vector<Member> members;
     std::unique_ptr<DIR, int (*)(DIR *)> proc(opendir("/proc"), closedir);
     if (!proc) return members;
     while (const dirent *entry = readdir(proc.get())) {
         const pid_t pid = static_cast<pid_t>(std::atol(entry->d_name));
-        if (pid > 0 && pid != session && live_session_of(pid) == session) members.push_back(pid);
+        if (pid <= 0 || sessions.count(pid)) continue;
+        const pid_t session = live_session_of(pid);
+        if (sessions.count(session)) members.push_back({pid, session});
     }
     return members;
 }
@@ -66,23 +74,25 @@ void signal_member(pid_t pid, pid_t session, int signal) {
 
 }  // namespace
 
-void signal_session(pid_t session, int signal) {
-    // The leader's group first: its id is safe while the leader is unreaped.
-    kill(-session, signal);
-    for (pid_t pid : live_members(session)) signal_member(pid, session, signal);
+void signal_sessions(const std::set<pid_t> &sessions, int signal) {
+    if (sessions.empty()) return;
+    // The leaders' groups first: their ids are safe while the leaders are unreaped.
+    for (pid_t session : sessions) kill(-session, signal);
+    for (const Member &m : live_members(sessions)) signal_member(m.pid, m.session, signal);
 }
 
 void empty_session(pid_t session, std::chrono::milliseconds grace) {
-    if (live_members(session).empty()) return;
-    signal_session(session, SIGTERM);
+    const std::set<pid_t> sessions = {session};
+    if (live_members(sessions).empty()) return;
+    signal_sessions(sessions, SIGTERM);
     const auto deadline = Clock::now() + grace;
     for (;;) {
-        const std::vector<pid_t> members = live_members(session);
+        const std::vector<Member> members = live_members(sessions);
         if (members.empty()) return;
         // Gone only once the kernel has delivered the SIGKILL: waited for
         // too. Sent again each round: a member may have started another.
         if (Clock::now() >= deadline)
-            for (pid_t pid : members) signal_member(pid, session, SIGKILL);
+            for (const Member &m : members) signal_member(m.pid, session, SIGKILL);
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 }

@@ -6,13 +6,15 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <set>
 
 namespace dagcli {
 
-// Sends `signal` to every live process of session `session` (a command's,
-// whose leader is `session`): its own process group and any group its
-// processes made. One that leaves the session (setsid) is out of reach.
-void signal_session(pid_t session, int signal);
+// Sends `signal` to every live process of each of `sessions` (commands',
+// each session's id its leader's): their own process groups and any group
+// their processes made, reading /proc once for all. One that leaves its
+// session (setsid) is out of reach.
+void signal_sessions(const std::set<pid_t> &sessions, int signal);
 
 // Sends SIGTERM to session `session` if a live process other than its exited
 // leader is still in it, then SIGKILL, to whatever is there, once `grace`

@@ -138,9 +138,9 @@ void Shell::stop(std::chrono::milliseconds grace) {
     // A command's thread that raised SIGPIPE for its gone reader waits for
     // stopping_ (see run()) while its command still counts as running.
     changed_.notify_all();
-    for (pid_t session : signalled_) signal_session(session, SIGTERM);
+    signal_sessions(signalled_, SIGTERM);
     changed_.wait_for(lock, grace, [this] { return running_.empty() || hurried_; });
-    for (pid_t session : unreaped_) signal_session(session, SIGKILL);
+    signal_sessions(unreaped_, SIGKILL);
     killed_ = true;
     changed_.notify_all();
     // The killed commands' threads reap them; dag exits after the walk,

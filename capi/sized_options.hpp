@@ -35,7 +35,12 @@ void init_sized(T *out, std::size_t size, std::size_t first, const T &defaults, 
 }
 
 // The caller's options as this build's struct: its bytes up to its size over
-// `defaults`.
+// `defaults`, in whole fields. A compiled struct's size is a multiple of its
+// alignment, and no field is wider than that or straddles a multiple of it;
+// the first layout ends where its last field does. Any other size (set by
+// hand) would copy part of a field, such as half a hook's address: the bytes
+// past the last multiple of the alignment (or past the first layout) are
+// not read, and the field they start keeps its default.
 template <class T>
 T read_sized(const T *in, std::size_t first, const T &defaults, const char *what) {
     const std::size_t size = in->size;
@@ -48,7 +53,7 @@ T read_sized(const T *in, std::size_t first, const T &defaults, const char *what
                                " is not zero: it sets an option this library (" + std::to_string(sizeof(T)) +
                                " bytes) does not have"};
     T out = defaults;
-    std::memcpy(&out, in, std::min(size, sizeof(T)));
+    std::memcpy(&out, in, std::min(std::max(size / alignof(T) * alignof(T), first), sizeof(T)));
     return out;
 }
 

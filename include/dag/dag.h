@@ -2491,7 +2491,9 @@ typedef void (*dag_thread_hook_fn)(void *thread_hook_data);
  * DAG_WALK_OPTIONS_INIT, then change fields. The struct grows only at its
  * end, and `size` says how much of it the caller has: a library accepts
  * every size from the first released layout (1.0) up to its own, giving the
- * fields a smaller caller lacks their defaults, and a larger size when the
+ * fields a smaller caller lacks their defaults (also a field that a size set
+ * by hand ends inside of: since 1.3 it is never read in part), and a larger
+ * size when the
  * bytes it does not know are all zero (DAG_E_INVALID_ARGUMENT otherwise, as
  * that caller asks for something this library cannot do). So a program built
  * against any release's header works with this and every later library.

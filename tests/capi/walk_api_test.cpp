@@ -352,6 +352,31 @@ TEST(WalkApi, OptionsOfEverySizeFromTheFirstLayoutOn) {
     }
 }
 
+// A size ending inside a field (one no compiled struct has, set by hand)
+// copied part of it over its default: half of thread_start's address, then
+// called on every pool thread.
+TEST(WalkApi, OptionsEndingInsideAFieldLeaveThatFieldItsDefault) {
+    auto g = new_graph();
+    add(g.get(), "a");
+    static std::atomic<int> calls{0};
+    const auto hook = [](void *) { calls.fetch_add(1); };
+    const size_t at = offsetof(dag_walk_options, thread_start);
+    for (size_t size = at + 1; size <= at + sizeof(void *); ++size) {
+        SCOPED_TRACE(size);
+        dag_walk_options o;
+        ASSERT_EQ(dag_walk_options_init(&o, sizeof o, nullptr), DAG_OK);
+        o.thread_start = hook;
+        o.size = size;
+        calls = 0;
+        ASSERT_EQ(dag_walk(
+                      g.get(), [](dag_walker *, uint64_t, const char **, void *) { return DAG_WALK_OK; }, nullptr,
+                      &o, nullptr, nullptr),
+                  DAG_OK);
+        // The whole field is the caller's only at its last byte.
+        EXPECT_EQ(calls.load() > 0, size == at + sizeof(void *));
+    }
+}
+
 // threads 0, the default: one pool thread per slot, each started and ended
 // through the hooks.
 TEST(WalkApi, DefaultThreadsFollowParallelismAndHooksSeeEveryPoolThread) {

@@ -250,6 +250,10 @@ TEST(CliUsage, UsageErrorsSpeakAsDagAndNameTheCommandsHelp) {
         EXPECT_EQ(r.status, 2);
         EXPECT_EQ(r.err, "dag: unknown option '--bogus'\nRun 'dag --help' for usage.\n");
     }
+    // A mistyped command's own options are not the top level's.
+    r = dag({"wakl", deploy, "--exec", "make"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("dag: unknown command 'wakl' (commands: ", 0), 0u) << r.err;
     r = dag({"order", deploy, "--bogus"});
     EXPECT_EQ(r.err, "dag order: The following argument was not expected: --bogus\n"
                      "Run 'dag order --help' for usage.\n");

@@ -130,6 +130,18 @@ class Render(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(set(Picture(result.stdout).vertices), names_of(DEPLOY))
 
+    def test_a_file_named_as_long_as_the_file_system_allows(self):
+        # 255 bytes, NAME_MAX: the temporary name beside it had no room for
+        # its suffix, and a picture `>` would write was refused.
+        out = self.path("p" * 251 + ".svg")
+        for run in ("new", "replaced"):
+            with self.subTest(run=run):
+                result = dag("render", DEPLOY, "-o", out)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                with open(out, "rb") as f:
+                    self.assertEqual(set(Picture(f.read()).vertices), names_of(DEPLOY))
+        self.assertEqual([n for n in os.listdir(os.path.dirname(out)) if not n.startswith("p")], [])
+
     def test_cycles_and_self_references_are_red(self):
         graph = self.graph("digraph { a -> b; b -> c; c -> b; a -> d; d -> d; a -> e; e -> f; f -> e }")
         picture = self.render(graph)

@@ -325,6 +325,17 @@ TEST(CliWalkFiles, ReportAndTraceNamingOneFileAreRefused) {
         EXPECT_FALSE(exists(ran)) << "the command ran";
         EXPECT_EQ(read_file(file), "kept\n");
     }
+    // Neither there yet: one spelled two ways was taken as two files.
+    const std::vector<std::pair<std::string, std::string>> unborn = {
+        {dir.path + "/new.json", dir.path + "/./new.json"}, {dir.path + "/out.json", dir.path + "//out.json"}};
+    for (const auto &[report, trace] : unborn) {
+        BackgroundDag dag({"walk", "-", "--exec", "touch " + ran, "--report", report, "--trace", trace}, input,
+                          dir.path);
+        EXPECT_EQ(dag.wait(milliseconds(10000)), 2) << dag.err();
+        EXPECT_EQ(dag.err(), "dag: --report and --trace cannot both be \"" + report + "\"\n");
+        EXPECT_FALSE(exists(ran)) << "the command ran";
+        EXPECT_FALSE(exists(dir.path + "/" + report.substr(report.rfind('/') + 1))) << report;
+    }
 }
 
 TEST(CliWalkFiles, FailedWriteLeavesTheOldFileWhole) {
@@ -352,6 +363,22 @@ TEST(CliWalkFiles, FailedWriteLeavesTheOldFileWhole) {
     EXPECT_EQ(std::system(("test $(ls " + dir.path + " | grep -c report) -eq 1").c_str()), 0);
 }
 
+TEST(CliWalkFiles, AReportNamedAsLongAsTheFileSystemAllowsIsWritten) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a }";
+    // 255 bytes, NAME_MAX: the temporary name beside it (name.XXXXXX) is too
+    // long for the file system, which must not refuse a report `>` writes.
+    const std::string report_file = dir.path + "/" + std::string(250, 'r') + ".json";
+    for (int run = 0; run < 2; ++run) {  // new, then replacing the first
+        BackgroundDag dag({"walk", "-", "--report", report_file}, input, dir.path);
+        EXPECT_EQ(dag.wait(milliseconds(10000)), 0) << dag.err();
+        EXPECT_NE(read_file(report_file).find("\"a\""), std::string::npos) << run;
+    }
+    EXPECT_EQ(std::system(("test $(ls -A " + dir.path + " | grep -c -v -e graph -e std -e rrr) -eq 0").c_str()), 0)
+        << "a temporary file was left";
+}
+
 TEST(CliWalkFiles, ReportToAFifoWaitsForItsReaderOnlyAfterTheWalk) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot", fifo = dir.path + "/report.fifo";
@@ -374,6 +401,25 @@ TEST(CliWalkFiles, ReportToAFifoWaitsForItsReaderOnlyAfterTheWalk) {
     const json report = json::parse(text, nullptr, false);
     ASSERT_FALSE(report.is_discarded()) << text;
     EXPECT_EQ(report.at("ok"), 1);
+}
+
+TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReader) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot", fifo = dir.path + "/report.fifo";
+    std::ofstream(input) << "digraph { a }";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    // The walk is over and nobody reads the FIFO: the open waited with
+    // Ctrl-C caught, and only SIGKILL ended dag.
+    BackgroundDag dag({"walk", "-", "--exec", ": > " + dir.path + "/$DAG_VERTEX", "--report", fifo}, input,
+                      dir.path);
+    ASSERT_TRUE(wait_until([&] { return read_file(dir.path + "/stderr").find("1 ok") != std::string::npos; },
+                           milliseconds(10000)))
+        << "the walk did not end";
+    ASSERT_EQ(kill(dag.pid(), SIGINT), 0);
+    EXPECT_EQ(dag.wait(milliseconds(5000)), 130) << dag.err();
+    EXPECT_NE(dag.err().find("dag: cannot write \"" + fifo + "\": interrupted while it waited for a reader"),
+              std::string::npos)
+        << dag.err();
 }
 
 }  // namespace

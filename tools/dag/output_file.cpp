@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <thread>
 
 #include "libdag.hpp"
 
@@ -39,8 +41,34 @@ mode_t new_file_mode() {
     return 0666 & ~mask;
 }
 
-void write_in_place(const std::string &path, const std::string &text) {
-    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "w"), std::fclose);
+std::string directory_of(const std::string &path) {
+    const std::string::size_type slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// A FIFO's open waits for a reader, where a signal dag catches cannot end
+// it: opened without waiting, again and again, until one is there or the
+// caller gives up.
+FILE *open_fifo(const std::string &path, const std::function<bool()> &give_up) {
+    for (;;) {
+        const int fd = open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+            // The reader is there: the writes may wait for it to read.
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            return fdopen(fd, "w");
+        }
+        if (errno != ENXIO) return nullptr;
+        if (give_up())
+            throw Failure("cannot write \"" + path + "\": interrupted while it waited for a reader", bad_input);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+void write_in_place(const std::string &path, const std::string &text, bool fifo,
+                    const std::function<bool()> &give_up) {
+    std::unique_ptr<FILE, int (*)(FILE *)> file(
+        fifo && give_up ? open_fifo(path, give_up) : std::fopen(path.c_str(), "w"), std::fclose);
     bool written = file && std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
     // fclose flushes: a full disk shows up there.
     written = written && std::fclose(file.release()) == 0;
@@ -49,7 +77,7 @@ void write_in_place(const std::string &path, const std::string &text) {
 
 }  // namespace
 
-void write_file(const std::string &path, const std::string &text) {
+void write_file(const std::string &path, const std::string &text, const std::function<bool()> &give_up) {
     if (path == "-") {
         // After everything the commands printed: the walk is over.
         // EPIPE: the reader went away, which SIGPIPE's exit status says.
@@ -61,13 +89,21 @@ void write_file(const std::string &path, const std::string &text) {
     const std::string target = target_of(path);
     struct stat there {};
     const bool exists = stat(target.c_str(), &there) == 0;
-    if (exists && !S_ISREG(there.st_mode)) return write_in_place(path, text);
+    if (exists && !S_ISREG(there.st_mode)) return write_in_place(path, text, S_ISFIFO(there.st_mode), give_up);
 
+    // Renaming over a file would replace one the user may not write to.
+    if (exists && access(target.c_str(), W_OK) != 0) cannot_write(path, errno);
     std::string temporary = target + ".XXXXXX";
-    const int fd = mkstemp(temporary.data());
+    int fd = mkstemp(temporary.data());
+    // A name as long as the file system takes has no room for the suffix.
+    if (fd < 0 && errno == ENAMETOOLONG) {
+        temporary = directory_of(target) + "/.dag.XXXXXX";
+        fd = mkstemp(temporary.data());
+    }
+    const int not_created = errno;
     // A writable file in a directory that is not: only in place.
-    if (fd < 0 && exists && access(target.c_str(), W_OK) == 0) return write_in_place(path, text);
-    if (fd < 0) cannot_write(path, errno);
+    if (fd < 0 && exists) return write_in_place(path, text, false, give_up);
+    if (fd < 0) cannot_write(path, not_created);
     std::unique_ptr<FILE, int (*)(FILE *)> file(fdopen(fd, "w"), std::fclose);
     if (!file) {
         const int error = errno;
@@ -75,8 +111,10 @@ void write_file(const std::string &path, const std::string &text) {
         unlink(temporary.c_str());
         cannot_write(path, error);
     }
-    bool written = fchmod(fd, exists ? there.st_mode & 07777 : new_file_mode()) == 0 &&
-                   std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
+    // The mode is kept where the file system keeps modes: one that has
+    // none (vfat) refuses fchmod, and the file is still worth writing.
+    (void)fchmod(fd, exists ? there.st_mode & 07777 : new_file_mode());
+    bool written = std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
     written = std::fclose(file.release()) == 0 && written;
     const int error = errno;
     if (!written || rename(temporary.c_str(), target.c_str()) != 0) {
@@ -99,11 +137,39 @@ void check_writable(const std::string &path) {
     close(fd);
 }
 
+namespace {
+
+// What names the file a path would be written to, whether or not it is
+// there yet: the file itself, or its directory and its name in it.
+struct OutputIdentity {
+    dev_t device = 0;
+    ino_t inode = 0;
+    std::string name;  // empty when the file is there
+
+    bool operator==(const OutputIdentity &other) const {
+        return device == other.device && inode == other.inode && name == other.name;
+    }
+};
+
+bool identify(const std::string &path, OutputIdentity &out) {
+    const std::string target = target_of(path);
+    struct stat there {};
+    if (stat(target.c_str(), &there) == 0) {
+        out = {there.st_dev, there.st_ino, ""};
+        return true;
+    }
+    if (stat(directory_of(target).c_str(), &there) != 0) return false;
+    const std::string::size_type slash = target.rfind('/');
+    out = {there.st_dev, there.st_ino, slash == std::string::npos ? target : target.substr(slash + 1)};
+    return true;
+}
+
+}  // namespace
+
 bool same_output(const std::string &a, const std::string &b) {
     if (a == b) return true;
-    struct stat first {}, second {};
-    return stat(a.c_str(), &first) == 0 && stat(b.c_str(), &second) == 0 && first.st_dev == second.st_dev &&
-           first.st_ino == second.st_ino;
+    OutputIdentity first, second;
+    return identify(a, first) && identify(b, second) && first == second;
 }
 
 }  // namespace dagcli

@@ -2,6 +2,7 @@
 // there is replaced only by a complete new one, never left half-written.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace dagcli {
@@ -10,8 +11,11 @@ namespace dagcli {
 // standard output. A regular file (or a new one) is written beside itself
 // under a temporary name and renamed over the old one, keeping its mode and
 // following a symbolic link to it: a full disk or a signal leaves the old
-// contents. Anything else there (a FIFO, a device) is written in place.
-void write_file(const std::string &path, const std::string &text);
+// contents. Anything else there (a FIFO, a device) is written in place. A
+// FIFO is waited on for a reader for as long as `give_up` (if given) says
+// false, asked every few milliseconds; then Failure.
+void write_file(const std::string &path, const std::string &text,
+                const std::function<bool()> &give_up = {});
 
 // Throws write_file's Failure now if `path` could not be written, rather
 // than after a walk has run its commands. Opens nothing that would wait: a

@@ -22,7 +22,7 @@ nlohmann::ordered_json trace_args(const VertexResult &v) {
 
 }  // namespace
 
-void write_trace_file(const std::string &path, const WalkResult &result) {
+void write_trace_file(const std::string &path, const WalkResult &result, const std::function<bool()> &give_up) {
     constexpr int pid = 1;  // one process: the walk
     nlohmann::ordered_json events = nlohmann::ordered_json::array();
     std::set<int> workers;
@@ -45,7 +45,7 @@ void write_trace_file(const std::string &path, const WalkResult &result) {
         events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", worker},
                           {"args", {{"name", "worker " + std::to_string(worker)}}}});
     nlohmann::ordered_json document = {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
-    write_file(path, document.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    write_file(path, document.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n", give_up);
 }
 
 }  // namespace dagcli

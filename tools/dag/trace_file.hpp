@@ -2,6 +2,7 @@
 // chrome://tracing draw as one track per worker thread.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "walk_result.hpp"
@@ -10,6 +11,7 @@ namespace dagcli {
 
 // One complete event ("ph": "X", microseconds) per vertex that ran, named by
 // the vertex, on its worker's track (tid), its status and message in args.
-void write_trace_file(const std::string &path, const WalkResult &result);
+// `give_up`: as write_file's, for a FIFO without a reader yet.
+void write_trace_file(const std::string &path, const WalkResult &result, const std::function<bool()> &give_up = {});
 
 }  // namespace dagcli

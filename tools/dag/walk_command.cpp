@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -192,10 +193,12 @@ void check_result_files(const WalkOptions &options) {
     if (!options.trace_file.empty()) check_writable(options.trace_file);
 }
 
-// --report and --trace, whichever were asked for.
-void write_result_files(const WalkOptions &options, const WalkResult &result) {
-    if (!options.report_file.empty()) write_report_file(options.report_file, result);
-    if (!options.trace_file.empty()) write_trace_file(options.trace_file, result);
+// --report and --trace, whichever were asked for; `give_up` ends a wait
+// for a FIFO's reader.
+void write_result_files(const WalkOptions &options, const WalkResult &result,
+                        const std::function<bool()> &give_up = {}) {
+    if (!options.report_file.empty()) write_report_file(options.report_file, result, give_up);
+    if (!options.trace_file.empty()) write_trace_file(options.trace_file, result, give_up);
 }
 
 }  // namespace
@@ -210,19 +213,24 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     Cancellation cancellation;
     Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
     const WalkPools pools(g.get(), options.pools, file_pools);
-    // Before the signals are caught: a check that waits (a FIFO's reader
-    // not there yet) can still be ended by Ctrl-C, and nothing has started.
+    // Before anything runs: a file that cannot be written is said now,
+    // not after the walk's commands have run.
     check_result_files(options);
     // From here on Ctrl-C, a hangup or a reader of the output going away
     // stops the walk instead of killing dag, so that the commands are
     // stopped too and the summary and the result files are written.
+    std::atomic<int> signals_caught{0};
     SignalWatcher signals(
         [&](int) {
+            signals_caught.fetch_add(1);
             cancellation.request();
             shell.stop(grace);
         },
         // A second one: the user will not wait out the grace.
-        [&](int) { shell.hurry(); });
+        [&](int) {
+            signals_caught.fetch_add(1);
+            shell.hurry();
+        });
 
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
@@ -283,7 +291,16 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
                                     std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
     for (VertexResult &vertex : result.vertices)
         if (auto found = run.stopped.find(vertex.id); found != run.stopped.end()) vertex.message = found->second;
-    write_result_files(options, result);
+    // A signal once the walk is over ends a wait for a FIFO's reader (the
+    // first such signal, if the walk had none, ended no command).
+    const int caught_by_then = signals_caught.load();
+    try {
+        write_result_files(options, result, [&] { return signals_caught.load() > caught_by_then; });
+    } catch (const Failure &failure) {
+        const int last = signals.received();
+        if (signals_caught.load() == caught_by_then || last == 0) throw;
+        throw Failure(failure.what(), exit_status_after(last));
+    }
     // Failed vertices and a cancelled walk are the summary's business; any
     // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but
     // after the summary and the files.

@@ -11,7 +11,7 @@ nlohmann::ordered_json milliseconds(int64_t ns) { return static_cast<double>(ns)
 
 }  // namespace
 
-void write_report_file(const std::string &path, const WalkResult &result) {
+void write_report_file(const std::string &path, const WalkResult &result, const std::function<bool()> &give_up) {
     // ordered_json: the keys in the order the README lists them, for people reading the file.
     nlohmann::ordered_json document = {{"vertices", nlohmann::ordered_json::array()}};
     for (const char *key : {"ok", "failed", "upstream_failed", "cancelled", "not_run"})
@@ -31,7 +31,7 @@ void write_report_file(const std::string &path, const WalkResult &result) {
     document["elapsed_ms"] = milliseconds(result.elapsed_ns);
     // Names are valid UTF-8 (libdag checks them), and so are dag's messages;
     // should a stray byte get in, it costs a character, not the whole file.
-    write_file(path, document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    write_file(path, document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n", give_up);
 }
 
 }  // namespace dagcli

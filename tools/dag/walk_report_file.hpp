@@ -1,6 +1,7 @@
 // --report FILE: the walk's outcome as one JSON document, for scripts.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "walk_result.hpp"
@@ -10,6 +11,7 @@ namespace dagcli {
 // {"vertices": [{"name", "status", "message", "start_ms", "end_ms"}...],
 //  "ok", "failed", "upstream_failed", "cancelled", "not_run", "elapsed_ms"};
 // a vertex that did not run has null times.
-void write_report_file(const std::string &path, const WalkResult &result);
+// `give_up`: as write_file's, for a FIFO without a reader yet.
+void write_report_file(const std::string &path, const WalkResult &result, const std::function<bool()> &give_up = {});
 
 }  // namespace dagcli

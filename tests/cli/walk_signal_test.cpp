@@ -87,8 +87,9 @@ TEST(CliWalkSignals, WhatACommandMovedToAGroupOfItsOwnIsStoppedToo) {
     ScratchDir dir;
     std::unique_ptr<BackgroundDag> dag;
     // timeout(1) runs its command in a process group of its own: signalling
-    // the command's group alone left both running.
-    start_walk(dir, dag, ": > " + dir.path + "/$DAG_VERTEX; timeout 60 sleep 33", {"--grace", "1"});
+    // the command's group alone left both running. Not the script's last
+    // command, which sh would exec, timeout then leading the session.
+    start_walk(dir, dag, ": > " + dir.path + "/$DAG_VERTEX; timeout 60 sleep 33; true", {"--grace", "1"});
     ASSERT_TRUE(wait_until([&] { return dag->live().size() >= 5u; }, milliseconds(2000)))
         << dag->live().size() << " of dag, its two commands and what they started found";
     ASSERT_EQ(kill(dag->pid(), SIGINT), 0);

@@ -37,6 +37,16 @@ pid_t live_session_of(pid_t pid) {
     return state == 'Z' ? -1 : static_cast<pid_t>(session);
 }
 
+// Whether /proc shows this process's pid namespace: in a container that
+// mounts another's, its pids name other processes, never to be signalled.
+bool proc_is_ours() {
+    char self[32];
+    const ssize_t n = readlink("/proc/self", self, sizeof self - 1);
+    if (n <= 0) return false;
+    self[n] = '\0';
+    return std::atol(self) == static_cast<long>(getpid());
+}
+
 struct Member {
     pid_t pid, session;
 };
@@ -78,11 +88,19 @@ void signal_sessions(const std::set<pid_t> &sessions, int signal) {
     if (sessions.empty()) return;
     // The leaders' groups first: their ids are safe while the leaders are unreaped.
     for (pid_t session : sessions) kill(-session, signal);
+    if (!proc_is_ours()) return;
     for (const Member &m : live_members(sessions)) signal_member(m.pid, m.session, signal);
 }
 
 void empty_session(pid_t session, std::chrono::milliseconds grace) {
     const std::set<pid_t> sessions = {session};
+    if (!proc_is_ours()) {
+        // No way to see who is left, nor when it has gone (the unreaped
+        // leader keeps its group alive): the leader's group, whose id is
+        // safe while the leader is unreaped, is asked to stop, no more.
+        kill(-session, SIGTERM);
+        return;
+    }
     if (live_members(sessions).empty()) return;
     signal_sessions(sessions, SIGTERM);
     const auto deadline = Clock::now() + grace;
@@ -91,8 +109,10 @@ void empty_session(pid_t session, std::chrono::milliseconds grace) {
         if (members.empty()) return;
         // Gone only once the kernel has delivered the SIGKILL: waited for
         // too. Sent again each round: a member may have started another.
-        if (Clock::now() >= deadline)
+        if (Clock::now() >= deadline) {
+            kill(-session, SIGKILL);
             for (const Member &m : members) signal_member(m.pid, session, SIGKILL);
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 }

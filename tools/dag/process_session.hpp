@@ -20,7 +20,9 @@ void signal_sessions(const std::set<pid_t> &sessions, int signal);
 // leader is still in it, then SIGKILL, to whatever is there, once `grace`
 // has passed with one still there, and returns once none is left. The
 // leader must be left unreaped until this returns, so that the session's id
-// cannot be taken by another process meanwhile.
+// cannot be taken by another process meanwhile. Where /proc shows another
+// pid namespace than dag's (some containers), members are not looked for:
+// both calls signal the leaders' process groups only.
 void empty_session(pid_t session, std::chrono::milliseconds grace);
 
 }  // namespace dagcli

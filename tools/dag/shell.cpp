@@ -25,6 +25,12 @@ std::string why(int status) {
     return {};
 }
 
+// Whether an unreaped child has exited, leaving it unreaped.
+bool has_exited(pid_t pid) {
+    siginfo_t info{};
+    return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
 }  // namespace
 
 CommandResult Shell::run(const std::string &command, const std::string &vertex) {
@@ -134,11 +140,15 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
 void Shell::stop(std::chrono::milliseconds grace) {
     std::unique_lock lock(mutex_);
     stopping_ = true;
-    signalled_ = running_;
+    // A command that has exited already, its thread not yet told, ended by
+    // itself: its exit status stands. Its session is signalled all the same,
+    // for what it left running.
+    for (pid_t pid : running_)
+        if (!has_exited(pid)) signalled_.insert(pid);
     // A command's thread that raised SIGPIPE for its gone reader waits for
     // stopping_ (see run()) while its command still counts as running.
     changed_.notify_all();
-    signal_sessions(signalled_, SIGTERM);
+    signal_sessions(running_, SIGTERM);
     changed_.wait_for(lock, grace, [this] { return running_.empty() || hurried_; });
     signal_sessions(unreaped_, SIGKILL);
     killed_ = true;

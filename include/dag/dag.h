@@ -2781,7 +2781,9 @@ DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user
  *         observer (since 1.2).
  * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
  * @retval DAG_E_STATE          called from a callback or observer of this
- *         walk, or on a sub-walk handle.
+ *         walk (or of a walk started from one, on whichever thread: the
+ *         callback that started it may be waiting for it), or on a sub-walk
+ *         handle.
  * @since 1.0
  */
 DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_error **err);
@@ -2814,7 +2816,8 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * Frees a walk. A walk still running is cancelled and waited for first; a
  * pull walk's vertices handed out and not completed end cancelled, since
  * nobody can complete them through it any more. Called from the walk's own
- * callback or observer (also from a walk that one calls into), where
+ * callback or observer (also from the callbacks or observer of a walk that
+ * one started, on whichever thread they run), where
  * waiting would wait for itself, it cancels the walk the same way and
  * returns at once (a dag_walk_next_ready() under way on that thread then
  * hands out nothing); the walk is freed on a thread of libdag's own once
@@ -2978,7 +2981,9 @@ DAG_API dag_status dag_walk_progress(dag_walker *walk, size_t *out_done, size_t 
  * @retval DAG_E_TIMEOUT        the walk is still running; nothing changed.
  * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
  * @retval DAG_E_STATE          called from a callback or observer of this
- *         walk, or on a sub-walk handle.
+ *         walk (or of a walk started from one, on whichever thread: the
+ *         callback that started it may be waiting for it), or on a sub-walk
+ *         handle.
  * @since 1.2
  */
 DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report **out_report,

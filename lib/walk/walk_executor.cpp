@@ -46,6 +46,7 @@ struct ExecutorFrame {
 // The executors whose pool runs the current thread, or whose observer it
 // runs: to refuse a wait() that would wait for itself.
 thread_local const ExecutorFrame *current_executor = nullptr;
+std::atomic<std::uint64_t> next_serial{1};
 // The executors whose scheduler the current thread runs in pull(): an
 // observer it calls may complete or cancel, which must not wait for it.
 thread_local const ExecutorFrame *current_puller = nullptr;
@@ -140,7 +141,9 @@ Executor::Executor(const WalkOptions &options)
       tsc0_(tsc_ ? read_tsc_ordered() : 0),
       queue_(options.priority != Priority::none ? &Executor::rank_of : nullptr),
       solo_ranked_(options.priority != Priority::none && max_workers_ == 1 && !pull_),
-      flags_(new SectionFlag[max_workers_]) {
+      flags_(new SectionFlag[max_workers_]),
+      serial_(next_serial.fetch_add(1, std::memory_order_relaxed)),
+      started_inside_(inside_now()) {
     free_flags_.reserve(max_workers_);
     for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
     if (pull_) return;
@@ -321,7 +324,23 @@ void Executor::leave() noexcept {
     if (--calls_ == 0) calls_cv_.notify_all();
 }
 
-bool Executor::calling_back() const noexcept { return inside(current_executor, this); }
+std::vector<std::uint64_t> Executor::inside_now() {
+    std::vector<std::uint64_t> serials;
+    for (const ExecutorFrame *f = current_executor; f; f = f->outer) {
+        serials.push_back(f->ex->serial_);
+        serials.insert(serials.end(), f->ex->started_inside_.begin(), f->ex->started_inside_.end());
+    }
+    return serials;
+}
+
+bool Executor::calling_back() const noexcept {
+    // The frames' executors are alive: their calls are on this thread's stack.
+    for (const ExecutorFrame *f = current_executor; f; f = f->outer)
+        if (f->ex == this || std::find(f->ex->started_inside_.begin(), f->ex->started_inside_.end(), serial_) !=
+                                 f->ex->started_inside_.end())
+            return true;
+    return false;
+}
 
 bool Executor::calling_back_any() noexcept { return current_executor != nullptr; }
 

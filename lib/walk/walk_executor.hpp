@@ -240,7 +240,9 @@ public:
     std::size_t observe(Walk &w, Event event, VertexId id, VertexStatus status, int running_delta, bool finishes);
     // True on a pool thread of this executor (inside a callback or observer)
     // and inside any of its observer calls: where waiting for the walk
-    // would wait for itself.
+    // would wait for itself. Also inside the callbacks and observer of a
+    // walk started from one of those, on whichever thread they run: the
+    // callback that started it may be waiting for that walk.
     bool calling_back() const noexcept;
     // calling_back() for any executor.
     static bool calling_back_any() noexcept;
@@ -411,6 +413,15 @@ private:
     std::mutex calls_mu_;
     std::condition_variable calls_cv_;
     std::size_t calls_ = 0;
+
+    // Unique for the process's life, unlike an address: an executor freed
+    // and another made in its place must not count as this one.
+    const std::uint64_t serial_;
+    // The serials of the executors whose callbacks or observer the thread
+    // that made this one was inside (and of those they were started
+    // inside): empty unless this walk was started from a callback.
+    const std::vector<std::uint64_t> started_inside_;
+    static std::vector<std::uint64_t> inside_now();
 
     // Started without threads of its own; threads_ run it (attach). Boost's
     // own start hangs when one of its threads cannot be created: it joins

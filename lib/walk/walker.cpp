@@ -492,7 +492,8 @@ void Walk::progress(std::size_t &done, std::size_t &total) {
 bool Walk::wait_until(std::chrono::steady_clock::time_point deadline) {
     if (!is_root()) throw Error(Errc::state, "a sub-walk cannot be waited for; wait for the walk that expanded it");
     if (ex_->calling_back())
-        throw Error(Errc::state, "cannot wait for a walk from inside its own callback or observer");
+        throw Error(Errc::state,
+                    "cannot wait for a walk from inside its own callback or observer, or a walk's started from one");
     std::unique_lock<std::mutex> lk(mu_);
     return walk_detail::wait_until(finished_cv_, lk, deadline, [&] { return finished_; });
 }
@@ -531,7 +532,8 @@ void Walk::release_when_finished(std::function<void()> release) noexcept {
 void Walk::wait() {
     if (!is_root()) throw Error(Errc::state, "a sub-walk cannot be waited for; wait for the walk that expanded it");
     if (ex_->calling_back())
-        throw Error(Errc::state, "cannot wait for a walk from inside its own callback or observer");
+        throw Error(Errc::state,
+                    "cannot wait for a walk from inside its own callback or observer, or a walk's started from one");
     std::unique_lock<std::mutex> lk(mu_);
     finished_cv_.wait(lk, [&] { return finished_; });
 }

@@ -179,6 +179,62 @@ TEST(WalkReentry, CallbackFreesItsOwnWalk) {
     EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{first, freer}));
 }
 
+// A walk started (and waited for) from a callback of another: its callbacks
+// run on its own pool threads, where the first walk's frames are not, yet
+// waiting for the first walk there waits for the callback waiting for this
+// one. dag_walk_free of the first walk from there deadlocked; now it
+// returns at once as from the first walk's own callback, and a wait for it
+// is refused.
+TEST(WalkReentry, AWalkStartedFromACallbackMayFreeTheWalkThatStartedIt) {
+    GraphPtr outer_graph = new_graph(), inner_graph = new_graph();
+    const uint64_t outer_vertex = add(outer_graph.get(), "outer"), after = add(outer_graph.get(), "after");
+    ASSERT_EQ(dag_connect(outer_graph.get(), after, outer_vertex, nullptr), DAG_OK);
+    const uint64_t inner_vertex = add(inner_graph.get(), "inner");
+    Latch freed, outer_done, outer_known;
+    std::atomic<dag_walker *> outer{nullptr};
+    std::atomic<dag_status> waited{DAG_OK}, inner_walk{DAG_E_INTERNAL};
+    std::thread::id outer_thread, inner_thread;
+    Recorder inner_rec;
+    inner_rec.body = [&](dag_walker *, uint64_t, const char **) {
+        inner_thread = std::this_thread::get_id();
+        waited = dag_walk_wait(outer.load(), nullptr, nullptr);
+        dag_walk_free(outer.load());
+        freed.set();
+        return DAG_WALK_OK;
+    };
+    Recorder outer_rec;
+    outer_rec.body = [&](dag_walker *, uint64_t, const char **) {
+        outer_thread = std::this_thread::get_id();
+        EXPECT_TRUE(outer_known.wait());
+        auto o = options(1, 1);
+        dag_walk_report *r = nullptr;
+        inner_walk = dag_walk(inner_graph.get(), record_cb, &inner_rec, &o, &r, nullptr);
+        dag_walk_report_free(r);
+        outer_done.set();
+        return DAG_WALK_OK;
+    };
+    // A deadlock would hang the test binary: it fails it instead.
+    std::thread watchdog([&] {
+        if (!outer_done.wait()) {
+            std::fprintf(stderr, "deadlock: the walk freed from a nested walk's callback never returned\n");
+            std::_Exit(1);
+        }
+    });
+    auto o = options(1, 1);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(outer_graph.get(), record_cb, &outer_rec, &o, &w, nullptr), DAG_OK);
+    outer = w;
+    outer_known.set();
+    watchdog.join();
+    EXPECT_TRUE(freed.is_set());
+    EXPECT_EQ(waited.load(), DAG_E_STATE);
+    EXPECT_EQ(inner_walk.load(), DAG_OK);
+    EXPECT_NE(outer_thread, inner_thread);
+    EXPECT_EQ(inner_rec.ran(), (std::vector<uint64_t>{inner_vertex}));
+    // Freed from inside, the walk was cancelled: `after` never ran.
+    EXPECT_EQ(outer_rec.ran(), (std::vector<uint64_t>{outer_vertex}));
+}
+
 // No more pool threads than callbacks can be in flight: 16 threads at
 // parallelism 2 start 2 (they used to start all 16, 14 of them idle for
 // good).

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import ctypes
+import math
+import numbers
 import threading
 from ctypes import byref
 from typing import TYPE_CHECKING, Awaitable, Callable, List, Optional
@@ -20,8 +22,8 @@ from . import _native
 from ._native import lib
 from ._pull_calls import PullCalls
 from .errors import ClosedError, error_for, in_python_terms, take_error
-from .walk import (SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _cancel_quietly, _closed_while_waiting, _count,
-                   _walk_message)
+from .walk import (_COMPLETE, SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _cancel_quietly,
+                   _closed_while_waiting, _count, _walk_message)
 
 if TYPE_CHECKING:
     from .aio import ReadyVertices
@@ -68,14 +70,17 @@ class PullWalker(Walker):
         be completed with :meth:`complete` (or expanded). An empty list means
         the walk has ended: every vertex finished, or the walk was cancelled
         and what was handed out has been completed. None means `timeout`
-        passed with nothing ready. `timeout` None waits as long as it takes,
-        in slices that let Ctrl-C through; 0 only looks.
+        passed with nothing ready. `timeout` (any real number of seconds)
+        None or ``math.inf`` waits as long as it takes, in slices that let
+        Ctrl-C through; 0 only looks.
 
         Raises:
             StateError: the walk has not been started.
             ClosedError: the walker is closed, or was closed by another
                 thread while this waited.
             InvalidArgumentError: `limit` is 0.
+            TypeError: `timeout` is not a real number or None.
+            ValueError: `timeout` is NaN.
             KeyboardInterrupt: Ctrl-C while this waited: the walk is
                 cancelled (nothing more is handed out). Its report is the
                 exception's ``walk_report`` when no vertex is still handed
@@ -83,8 +88,14 @@ class PullWalker(Walker):
         """
         who = "PullWalker.next_ready"
         limit = _count(limit, "limit", who)
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
-            raise TypeError(f"{who}: timeout is a number of seconds or None, not {type(timeout).__name__}")
+        if timeout is not None:
+            if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+                raise TypeError(f"{who}: timeout is a number of seconds or None, not {type(timeout).__name__}")
+            timeout = float(timeout)
+            if math.isnan(timeout):
+                raise ValueError(f"{who}: timeout is NaN")
+            if math.isinf(timeout) and timeout > 0:
+                timeout = None
         handle, _ = self._started(who)
         if timeout == 0:
             # A poll, what a host without a thread to block makes per vertex
@@ -124,6 +135,9 @@ class PullWalker(Walker):
             # waits for the vertices handed out, which only the host can
             # complete: it comes with the exception only if none is out.
             _cancel_quietly(handle)
+            # Vertices handed out by a call that returned just before Ctrl-C
+            # reach no caller: nobody else could ever complete them.
+            self._complete_cancelled(handle, vertices, walks, count.value, who)
             interrupt.walk_report = self._report_if_ended(handle, who)
             raise
         if status != _native.OK:
@@ -138,6 +152,18 @@ class PullWalker(Walker):
         if callbacks is not None:
             callbacks.new_attempts(ready)
         return ready
+
+    def _complete_cancelled(self, handle, vertices, walks, n, who):
+        """Completes as cancelled the first `n` vertices a next_ready call handed out (each on its walks[i])."""
+        if n == 0:
+            return
+        try:
+            with handle.read(who):
+                for i in range(n):
+                    _COMPLETE(ctypes.c_void_p(walks[i]), ctypes.c_uint64(vertices[i]), _native.WALK_CANCELLED, None, None)
+        except ClosedError:
+            return
+        self._changed()
 
     def _report_if_ended(self, handle, who):
         """The report of a walk that has ended, or None while vertices are still out."""

@@ -4,6 +4,7 @@ import _thread
 import asyncio
 import concurrent.futures
 import contextvars
+import gc
 import threading
 import time
 import unittest
@@ -326,6 +327,33 @@ class ExecutorTest(unittest.TestCase):
         self.assertEqual(report[a].status, VertexStatus.OK)
         self.assertEqual(report[b].status, VertexStatus.CANCELLED)
 
+    def test_ctrl_c_just_after_vertices_were_handed_out_completes_them(self):
+        # Ctrl-C landing after dag_walk_next_ready handed a out, before
+        # next_ready returned it: nobody held a, so the walk never ended.
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        a, b = g.find("a"), g.find("b")
+        real_take_error = libdag.pull.take_error
+        pressed = []
+
+        def interrupted(err):
+            message = real_take_error(err)
+            if not pressed:
+                pressed.append(True)
+                raise KeyboardInterrupt
+            return message
+
+        with g.pull_walker() as walk:
+            walk.start()
+            with unittest.mock.patch.object(libdag.pull, "take_error", interrupted):
+                with self.assertRaises(KeyboardInterrupt) as cm:
+                    walk.next_ready()
+            report = cm.exception.walk_report
+            self.assertIsNotNone(report)
+            self.assertEqual(walk.next_ready(), [])
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[a].status, VertexStatus.CANCELLED)
+        self.assertEqual(report[b].status, VertexStatus.CANCELLED)
+
     def test_cancel_from_a_vertex(self):
         g = libdag.Graph()
         chain = g.add_vertices([f"v{i}" for i in range(20)])
@@ -567,9 +595,14 @@ class AsyncioTest(unittest.TestCase):
         async def bounded():
             return await asyncio.wait_for(main(), 20)
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # b's coroutine, never awaited, is closed
+        # b's coroutine, never awaited, is closed: else a RuntimeWarning when
+        # it is collected, which only a record of warnings sees (an "error"
+        # filter's exception in a finalizer goes unraisable).
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             report = asyncio.run(bounded())
+            gc.collect()
+        self.assertEqual([str(w.message) for w in caught if "never awaited" in str(w.message)], [])
         self.assertTrue(report.cancelled)
         self.assertEqual(report[chain[0]].status, VertexStatus.OK)
         self.assertEqual(report[chain[1]].status, VertexStatus.FAILED)

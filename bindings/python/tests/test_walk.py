@@ -1,5 +1,7 @@
 """Walks: order, parallelism, failures, exceptions, options, observers, background walkers."""
 
+import fractions
+import math
 import os
 import queue
 import signal
@@ -418,6 +420,19 @@ class WalkerTest(unittest.TestCase):
             self.assertEqual(len(walk.next_ready(timeout=10)), 1)
         with self.assertRaises(TypeError):
             g.walk_on(None, lambda v: None)
+
+    def test_a_timeout_may_be_any_real_number(self):
+        # A Fraction (any numbers.Real) was refused as not a number; NaN is
+        # no time at all, and an infinite one waits as None does.
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        with g.pull_walker() as walk:
+            walk.start()
+            self.assertEqual(walk.next_ready(timeout=fractions.Fraction(1, 2)), [g.find("a")])
+            self.assertIsNone(walk.next_ready(timeout=fractions.Fraction(1, 100)))
+            with self.assertRaises(ValueError):
+                walk.next_ready(timeout=math.nan)
+            walk.complete(g.find("a"))
+            self.assertEqual(walk.next_ready(timeout=math.inf), [g.find("b")])
 
     def test_misuse(self):
         g, ids = build([("a", "b")])

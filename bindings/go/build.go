@@ -62,8 +62,11 @@ func NewBuilder(g *Graph) (*Builder, error) {
 }
 
 // Close frees the builder; the graph stays as the steps left it.
-// Idempotent.
+// Idempotent; nothing to do on a nil builder.
 func (b *Builder) Close() error {
+	if b == nil {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.ptr != nil {
@@ -76,6 +79,9 @@ func (b *Builder) Close() error {
 
 // call runs f with the builder under its lock.
 func (b *Builder) call(f func(*C.dag_builder) error) error {
+	if b == nil {
+		return ErrClosed
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.ptr == nil {

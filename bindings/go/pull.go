@@ -359,14 +359,16 @@ func (r *pullRun) call(v Vertex) (err error, text string) {
 func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string, next bool) int {
 	var ctext *C.char
 	result := C.int(C.DAG_WALK_OK)
+	if cause := r.ctx.Err(); cause != nil {
+		// The context may be done before the watcher has cancelled the
+		// walk: cancel it here, so that an error counts as the
+		// interruption it is and, whatever fn returned, nothing more is
+		// handed out (a chain of quick vertices outran the watcher, and a
+		// walk that ended first lost the cancellation).
+		r.cancel(cause)
+	}
 	if err != nil {
 		result = C.DAG_WALK_FAILED
-		if cause := r.ctx.Err(); cause != nil {
-			// The callback may have seen its context done before the
-			// watcher cancelled the walk: cancel it first, so that the
-			// error counts as the interruption it is.
-			r.cancel(cause)
-		}
 		// Ordered against the cancellation: see pullRun.order.
 		r.order.RLock()
 		defer r.order.RUnlock()

@@ -171,6 +171,49 @@ func TestGoroutineWalkCancelReportsCancelled(t *testing.T) {
 	}
 }
 
+func TestGoroutineWalkStartsNothingOnceItsContextIsDone(t *testing.T) {
+	// Quick vertices returning nil, one after another on one goroutine:
+	// they outran the watcher that cancels the walk, and a walk that ended
+	// first reported a clean success.
+	g, err := dag.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ids, err := g.AddVertices(make([]string, 1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(ids); i++ {
+		if err := g.Connect(ids[i], ids[i-1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for run := 0; run < 20; run++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		var afterCancel int64
+		report, err := dag.Walk(ctx, g, func(c context.Context, v dag.Vertex) error {
+			if c.Err() != nil {
+				atomic.AddInt64(&afterCancel, 1)
+			}
+			if v.ID == ids[9] {
+				cancel()
+			}
+			return nil
+		}, dag.WalkOptions{})
+		cancel()
+		if !errors.Is(err, dag.ErrCancelled) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("run %d: Walk error %v, want ErrCancelled and context.Canceled", run, err)
+		}
+		if afterCancel != 0 {
+			t.Errorf("run %d: %d vertices started after the context was done", run, afterCancel)
+		}
+		if ok := report.Count(dag.VertexOK); ok != 10 {
+			t.Errorf("run %d: %d vertices ok, want the 10 up to the cancel", run, ok)
+		}
+	}
+}
+
 func TestGoroutineWalkAlreadyCancelledRunsNothing(t *testing.T) {
 	g, _ := build(t, "a->b", "c")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -453,6 +496,21 @@ func TestGoroutineWalkRefusals(t *testing.T) {
 	wantErr(t, "Vertex{}.Expand", zero.Expand(g), dag.ErrState, "")
 	if zero.Sub() {
 		t.Error("the zero Vertex is of a sub-graph")
+	}
+	// The nil report Walk returns with an error, and a nil builder: nil
+	// pointer dereferences before.
+	var none *dag.WalkReport
+	if none.OK() || none.Count(dag.VertexOK) != 0 {
+		t.Error("a nil report counts vertices")
+	}
+	if _, found := none.Result(0); found {
+		t.Error("a nil report has a result")
+	}
+	wantErr(t, "(*WalkReport)(nil).Err", none.Err(), dag.ErrState, "dag: no walk report: the walk did not run")
+	var noBuilder *dag.Builder
+	wantErr(t, "(*Builder)(nil).Provide", noBuilder.Provide(0, "x"), dag.ErrClosed, "")
+	if err := noBuilder.Close(); err != nil {
+		t.Errorf("(*Builder)(nil).Close: %v", err)
 	}
 	_ = ids
 	var closed *dag.Graph

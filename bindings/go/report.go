@@ -85,14 +85,15 @@ type WalkReport struct {
 	firstErr error
 }
 
-// OK reports whether every vertex finished ok.
+// OK reports whether every vertex finished ok; false for a nil report (a
+// walk that did not run).
 func (r *WalkReport) OK() bool {
-	return r.counts[VertexOK] == len(r.Vertices)
+	return r != nil && r.counts[VertexOK] == len(r.Vertices)
 }
 
 // Count returns how many vertices finished with status s.
 func (r *WalkReport) Count(s VertexStatus) int {
-	if s < 0 || int(s) >= len(r.counts) {
+	if r == nil || s < 0 || int(s) >= len(r.counts) {
 		return 0
 	}
 	return r.counts[s]
@@ -111,9 +112,12 @@ func (r *WalkReport) Result(id uint64) (VertexResult, bool) {
 // walk in which a vertex failed: ErrWalkFailed with FirstErrorMessage,
 // wrapping the error FirstError's callback returned, so that errors.Is and
 // errors.As reach it. Otherwise, for a cancelled walk: ErrCancelled,
-// wrapping the context's error where a context cancelled it.
+// wrapping the context's error where a context cancelled it. A nil report
+// (what Walk returns with an error when nothing ran) gives ErrState.
 func (r *WalkReport) Err() error {
 	switch {
+	case r == nil:
+		return &Error{Status: StatusState, Message: "dag: no walk report: the walk did not run"}
 	case r.OK():
 		return nil
 	case r.FirstError != NoVertex:
@@ -253,6 +257,9 @@ func readAttempts(report *C.dag_walk_report, vertices []VertexResult) error {
 
 // find returns a pointer to vertex id's result.
 func (r *WalkReport) find(id uint64) (*VertexResult, bool) {
+	if r == nil {
+		return nil, false
+	}
 	i := sort.Search(len(r.Vertices), func(i int) bool { return r.Vertices[i].ID >= id })
 	if i < len(r.Vertices) && r.Vertices[i].ID == id {
 		return &r.Vertices[i], true

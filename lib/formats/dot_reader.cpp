@@ -96,6 +96,11 @@ private:
 [[noreturn]] void parse_error(std::string message) {
     for (const char *tag : {"Error: ", "Warning: "})
         if (message.rfind(tag, 0) == 0) message.erase(0, std::strlen(tag));
+    // The first diagnostic says where reading went wrong; what cgraph said
+    // after it (each tagged as above) would be lines of its own, untagged
+    // by the host that prints the message.
+    for (const char *next : {"\nError: ", "\nWarning: "})
+        if (const std::size_t at = message.find(next); at != std::string::npos) message.erase(at);
     while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
     // An unterminated string or comment runs into the sentinel.
     if (message.find(sentinel_name) != std::string::npos || message.find("libdag: end of text") != std::string::npos)
@@ -110,10 +115,66 @@ std::size_t last_line(std::string_view text) {
     return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + end, '\n'));
 }
 
+// The text's line of cgraph's line `line`. Its lexer does not count a
+// newline inside a quoted string (it does one escaped by a backslash, and
+// those in comments and HTML strings), so its lines fall behind the text's
+// after a quoted ID spanning lines: those newlines before the lexer's end
+// of `line` are added back.
+std::size_t text_line(std::string_view text, std::size_t line) {
+    enum { code, quoted, html, block_comment, line_comment } state = code;
+    std::size_t counted = 0, uncounted = 0, depth = 0;
+    for (std::size_t i = 0; i < text.size() && counted < line; ++i) {
+        const char c = text[i], next = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (c == '\n') {
+            ++(state == quoted ? uncounted : counted);
+            if (state == line_comment) state = code;
+            continue;
+        }
+        switch (state) {
+        case code:
+            if (c == '"') state = quoted;
+            else if (c == '<') state = html, depth = 1;
+            else if (c == '/' && next == '*') state = block_comment, ++i;
+            else if ((c == '/' && next == '/') || c == '#') state = line_comment;
+            break;
+        case quoted:
+            if (c == '\\' && next == '\n') ++counted, ++i;
+            else if (c == '\\') ++i;
+            else if (c == '"') state = code;
+            break;
+        case html:
+            if (c == '<') ++depth;
+            else if (c == '>' && --depth == 0) state = code;
+            break;
+        case block_comment:
+            if (c == '*' && next == '/') state = code, ++i;
+            break;
+        case line_comment:
+            break;
+        }
+    }
+    return line + uncounted;
+}
+
+// cgraph's "line N" in `message`, as the text's line.
+std::string with_text_lines(std::string message, std::string_view text) {
+    const char word[] = "in line ";
+    for (std::size_t at = message.find(word); at != std::string::npos; at = message.find(word, at + 1)) {
+        const std::size_t digits = at + sizeof word - 1;
+        std::size_t end = digits;
+        while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end]))) ++end;
+        if (end == digits) continue;
+        const std::size_t line = std::strtoul(message.c_str() + digits, nullptr, 10);
+        message.replace(digits, end - digits, std::to_string(text_line(text, line)));
+    }
+    return message;
+}
+
 // A text that ends inside a statement fails only at the sentinel's first
 // token, whose line (past the text's end) and token mean nothing to the
 // user: such an error is told as an end of text, on the text's last line.
 std::string in_the_text(std::string message, std::string_view text) {
+    message = with_text_lines(std::move(message), text);
     const char prefix[] = "syntax error in line ";
     const std::size_t at = message.find(prefix);
     if (at == std::string::npos) return message;

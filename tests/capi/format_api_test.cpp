@@ -399,6 +399,20 @@ TEST(FormatImport, MalformedDot) {
     // Line numbers start again for every import.
     msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph {\n  ->\n}");
     EXPECT_NE(msg.find("line 2"), std::string::npos) << msg;
+    // cgraph does not count a newline inside a quoted ID: the lines after
+    // one were told short by as many. Those in comments, HTML IDs and
+    // escaped by a backslash it counts.
+    const std::vector<std::pair<const char *, const char *>> multi_line = {
+        {"digraph {\n \"x\ny\nz\" -> b\n c -> -> d\n}\n", "syntax error in line 5 near '->'"},
+        {"digraph {\n \"x\ny\" -> \"b\n\nc\" -> 1a\n}\n", "in line 5 of input"},
+        {"digraph {\n <x\ny\nz> -> b\n c -> -> d\n}\n", "syntax error in line 5 near '->'"},
+        {"digraph {\n /* \"x\ny */ a -> \"b\"\n c -> -> d\n}\n", "syntax error in line 4 near '->'"},
+        {"digraph {\n \"x\\\ny\\\nz\" -> b\n c -> -> d\n}\n", "syntax error in line 5 near '->'"},
+        {"digraph {\n // \"x\n \"y\nz\" -> -> d\n}\n", "syntax error in line 4 near '->'"}};
+    for (const auto &[text, expected] : multi_line) {
+        msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, text);
+        EXPECT_NE(msg.find(expected), std::string::npos) << text << "\n" << msg;
+    }
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "").find("no graph"), std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "  \n").find("no graph"), std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "graph { a -- b }").find("undirected"), std::string::npos);
@@ -609,6 +623,14 @@ TEST(FormatImport, GraphvizWarningsAreErrors) {
     EXPECT_NE(msg.find("1a"), std::string::npos) << msg;
     GraphPtr g = import_ok(DAG_FORMAT_DOT, "digraph { \"1a\" -> b }");
     EXPECT_EQ(find(g.get(), "1a"), 1u);
+    // The first of several: the others came after it on lines of their own,
+    // each "Warning: ...", which a host printing the message showed as
+    // Graphviz's own output.
+    for (const char *text : {"digraph { c -> 1a -> 2b }", "Name: x\n a 0x1\n"}) {
+        msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, text);
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+        EXPECT_EQ(msg.find("Warning"), std::string::npos) << msg;
+    }
 }
 
 TEST(FormatImport, MessagesAreUtf8WhateverTheInput) {

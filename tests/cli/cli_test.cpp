@@ -728,6 +728,12 @@ TEST(CliInput, FullOutputDeviceIsAnError) {
                                          "' > /dev/full"});
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "dag: cannot write standard output: No space left on device\n");
+    // Help and the version too: they exited 0, nothing written.
+    for (const std::string args : {"--help", "--version", "validate --help"}) {
+        r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' " + args + " > /dev/full"});
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_EQ(r.err.rfind("dag: cannot write standard output", 0), 0u) << args << ": " << r.err;
+    }
 }
 
 // With SIGPIPE ignored by whoever started dag, a reader going away is a

@@ -19,6 +19,30 @@
 #include "reader_gone.hpp"
 #include "usage_error.hpp"
 
+namespace {
+
+// `exit_code`, unless output never reached its file (a full disk): that is
+// a failure too, unless a signal ended the command: after SIGPIPE it cannot
+// have.
+int after_flushing(int exit_code) {
+    const bool by_signal = exit_code > 128;
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    const int why = flushed ? 0 : errno;
+    if ((!flushed || std::ferror(stdout)) && !by_signal) {
+        // With SIGPIPE ignored by whoever started dag, a reader gone is a
+        // failed write: told by the exit status SIGPIPE would have given,
+        // as a walk's report file does.
+        if (dagcli::reader_gone(STDOUT_FILENO)) return 128 + SIGPIPE;
+        std::fprintf(stderr, "dag: cannot write standard output%s%s\n", why != 0 ? ": " : "",
+                     why != 0 ? std::strerror(why) : "");
+        return dagcli::bad_input;
+    }
+    return exit_code;
+}
+
+}  // namespace
+
 int main(int argc, char **argv) {
     CLI::App app("Check, order, convert and walk dependency graphs with Terraform's semantics.\n"
                  "FILE is DOT (as `terraform graph` prints it) or libdag JSON, - for standard "
@@ -54,7 +78,7 @@ int main(int argc, char **argv) {
             argc > 1 && argv[1][0] != '-' &&
             std::none_of(commands.begin(), commands.end(), [&](const CLI::App *c) { return c->check_name(argv[1]); });
         if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success) && !unknown_first_word)
-            return app.exit(e);
+            return after_flushing(app.exit(e));
         std::fflush(stdout);
         std::fprintf(stderr, "%s", dagcli::usage_error(app, e, argc, argv).c_str());
         return dagcli::bad_input;
@@ -67,20 +91,5 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "dag: %s\n", e.what());
         return dagcli::check_failed;
     }
-    // Output that never reached its file (a full disk) is a failure too,
-    // unless a signal ended the command: after SIGPIPE it cannot have.
-    const bool by_signal = exit_code > 128;
-    errno = 0;
-    const bool flushed = std::fflush(stdout) == 0;
-    const int why = flushed ? 0 : errno;
-    if ((!flushed || std::ferror(stdout)) && !by_signal) {
-        // With SIGPIPE ignored by whoever started dag, a reader gone is a
-        // failed write: told by the exit status SIGPIPE would have given,
-        // as a walk's report file does.
-        if (dagcli::reader_gone(STDOUT_FILENO)) return 128 + SIGPIPE;
-        std::fprintf(stderr, "dag: cannot write standard output%s%s\n", why != 0 ? ": " : "",
-                     why != 0 ? std::strerror(why) : "");
-        return dagcli::bad_input;
-    }
-    return exit_code;
+    return after_flushing(exit_code);
 }

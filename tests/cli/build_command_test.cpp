@@ -96,6 +96,21 @@ TEST(CliBuild, UnresolvedReferencesFailOrWarn) {
                      "dag: warning: web: nothing provides \"var.region\"\n");
 }
 
+TEST(CliBuild, APlanVertexMayBeTheRootByItsName) {
+    ScratchDir dir;
+    const std::string plan = dir.path + "/plan.json";
+    // The only root already, named as the root step would name one: the
+    // step changes nothing. The name was refused as taken.
+    for (const std::string root : {"", R"("root": "top", )"}) {
+        const std::string name = root.empty() ? "root" : "top";
+        std::ofstream(plan) << "{" << root << R"("vertices": [{"name": ")" << name
+                            << R"(", "depends_on": ["a"]}, {"name": "a"}]})";
+        const Outcome r = shell(dir, dag_command({"build", plan}));
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(r.out, "a\n" + name + "\n  a\n") << r.out;
+    }
+}
+
 TEST(CliBuild, BadPlansAreInputErrors) {
     ScratchDir dir;
     const std::string plan = dir.path + "/plan.json";
@@ -116,7 +131,9 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         {R"({"vertices": [{"name": "a", "provides": ["x\u0000y"]}]})", ": a: \"provides\" holds a NUL character"},
         {R"({"root": "r\u0000", "vertices": [{"name": "a"}]})", ": \"root\": the name holds a NUL character"},
         // The root vertex the build adds: this was a failed build (exit 1) naming libdag's id.
-        {R"({"root": "a", "vertices": [{"name": "b"}, {"name": "a"}]})", ": \"root\": the name \"a\" is taken by vertex 1\n"},
+        {R"({"root": "a", "vertices": [{"name": "b"}, {"name": "a"}]})",
+         ": \"root\": the name \"a\" is taken by vertex 1, and the graph has more than one root\n"},
+        {R"({"vertices": [{"name": "root"}, {"name": "a"}]})", ": \"root\": the name \"root\" is taken by vertex 0"},
     };
     for (const auto &[text, gist] : bad) {
         std::ofstream(plan) << text;

@@ -46,7 +46,13 @@ int build(const BuildOptions &options) {
     dag_build_options build_options;
     check(dag_build_options_init(&build_options, sizeof build_options, &err), &err);
     if (options.steps) build_options.observer = print_step;
-    check(dag_build(b, &build_options, &err), &err);
+    const dag_status built = dag_build(b, &build_options, &err);
+    // Only the root step adds a vertex by a name the plan could have used.
+    if (built == DAG_E_DUPLICATE_NAME && !plan.root_taken.empty()) {
+        dag_error_free(err);
+        throw Failure(plan.root_taken, bad_input);
+    }
+    check(built, &err);
     char *raw = nullptr;
     check(dag_builder_warnings(b, &raw, &err), &err);
     const String warnings(raw);

@@ -89,7 +89,7 @@ Plan read_plan(const std::string &text, const std::string &shown) {
     plan.builder.reset(b);
     if (auto root = doc.find("root"); root != doc.end()) {
         if (!root->is_string() || root->get<std::string>().empty())
-            r.fail("\"root\"", "not a vertex name (a non-empty string); leave \"root\" out for no root vertex");
+            r.fail("\"root\"", "not a vertex name (a non-empty string); leave \"root\" out for the default name \"root\"");
         plan.root = r.text(*root, "\"root\"", "the name");
     }
     const json &vertices = doc["vertices"];
@@ -109,10 +109,12 @@ Plan read_plan(const std::string &text, const std::string &shown) {
         r.call(where, dag_add_vertex(g, v["name"].get<std::string>().c_str(), nullptr, &id, &err), &err);
         ids.push_back(id);
     }
-    // The build adds the root vertex by this name: one of the plan's taking
-    // it is the plan's mistake, told by the plan's numbering.
-    if (const auto taken = named.find(plan.root); !plan.root.empty() && taken != named.end())
-        r.fail("\"root\"", "the name \"" + plan.root + "\" is taken by vertex " + std::to_string(taken->second));
+    // The build adds a root vertex by this name unless the graph has one
+    // root already (which may be this vertex): only then is a plan vertex
+    // taking it the plan's mistake, told by the plan's numbering.
+    if (const auto taken = named.find(plan.root); taken != named.end())
+        plan.root_taken = shown + ": \"root\": the name \"" + plan.root + "\" is taken by vertex " +
+                          std::to_string(taken->second) + ", and the graph has more than one root";
     for (std::size_t i = 0; i < vertices.size(); ++i) {
         const json &v = vertices[i];
         const std::string where = v["name"].get<std::string>();

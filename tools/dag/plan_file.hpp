@@ -17,6 +17,9 @@ struct Plan {
     Builder builder;
     // The root vertex's name ("root" unless the plan says).
     std::string root = "root";
+    // When a plan vertex has that name: the message of a build whose root
+    // step could not add the root vertex.
+    std::string root_taken;
 };
 
 // Reads the plan in `text`; `shown` names it in messages. Anything malformed

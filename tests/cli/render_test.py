@@ -213,6 +213,22 @@ class Render(unittest.TestCase):
         result = dag("render", graph, "--report", self.path("reports"), "-o", self.path("o.svg"))
         self.assertEqual(result.returncode, 2, result.stderr)
         self.assertIn(b"Is a directory", result.stderr)
+        self.assertIn(f'cannot read "{self.path("reports")}"'.encode(), result.stderr)
+        # One vertex twice, with two statuses: one was taken silently.
+        with open(self.path("r.json"), "w", encoding="utf-8") as f:
+            f.write('{"vertices": [{"name": "a", "status": "ok"}, {"name": "a", "status": "failed"}]}')
+        result = dag("render", graph, "--report", self.path("r.json"), "-o", self.path("o.svg"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(b'"a" is in it twice', result.stderr)
+        # Where the syntax error is, as for a graph file; standard input by name.
+        result = dag("render", graph, "--report", "-", "-o", self.path("o.svg"), stdin=b'{\n"vertices": [\n}')
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stderr, b"dag: standard input: line 3: not JSON\n")
+        # Both from standard input: the report read an empty stream.
+        with open(graph, "rb") as f:
+            result = dag("render", "-", "--report", "-", "-o", self.path("o.svg"), stdin=f.read())
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stderr, b"dag: FILE and --report cannot both be standard input\n")
 
     def test_usage_and_file_errors_exit_2(self):
         cases = [

@@ -72,7 +72,7 @@ std::string read_text(const std::string &path) {
     std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(std::fopen(path.c_str(), "rb"), std::fclose);
     // Worded as a graph file that cannot be read is (by libdag).
     if (!file) throw Failure("cannot read \"" + path + "\": " + std::strerror(errno), bad_input);
-    return read_all(file.get(), path);
+    return read_all(file.get(), "\"" + path + "\"");
 }
 
 }  // namespace dagcli

@@ -68,6 +68,9 @@ std::unordered_map<uint64_t, size_t> cycles_of(const dag_graph *g) {
 
 int render(const RenderOptions &options) {
     const std::string format = format_of(options);
+    // The second reader would find standard input used up: an empty report.
+    if (options.input.path == "-" && options.report == "-")
+        throw Failure("FILE and --report cannot both be standard input", bad_input);
     Graph g = load(options.input);
     if (options.reduce) {
         dag_error *err = nullptr;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "input.hpp"
@@ -10,9 +11,18 @@
 
 namespace dagcli {
 
-std::unordered_map<uint64_t, std::string> read_statuses(const std::string &path, const dag_graph *g) {
-    const nlohmann::json report = nlohmann::json::parse(read_text(path), nullptr, false);
-    if (report.is_discarded()) throw Failure(path + ": not JSON", bad_input);
+std::unordered_map<uint64_t, std::string> read_statuses(const std::string &file, const dag_graph *g) {
+    const std::string path = file == "-" ? "standard input" : file;
+    const std::string text = read_text(file);
+    nlohmann::json report;
+    try {
+        report = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error &e) {
+        // As a graph file's: where in the file.
+        const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+        throw Failure(path + ": line " + std::to_string(line) + ": not JSON", bad_input);
+    }
     auto malformed = [&](const std::string &why) {
         return Failure(path + ": not a report of `dag walk --report`: " + why, bad_input);
     };
@@ -32,7 +42,8 @@ std::unordered_map<uint64_t, std::string> read_statuses(const std::string &path,
         } catch (const Failure &e) {
             throw Failure(path + ": a report of another graph: " + e.what(), bad_input);
         }
-        statuses[id] = status;
+        if (!statuses.emplace(id, status).second)
+            throw malformed("\"" + vertex["name"].get<std::string>() + "\" is in it twice");
     }
     return statuses;
 }

@@ -728,6 +728,10 @@ TEST(CliInput, FullOutputDeviceIsAnError) {
                                          "' > /dev/full"});
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "dag: cannot write standard output: No space left on device\n");
+    // No count of edges removed from a graph that was not written.
+    r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' reduce '" + deploy + "' > /dev/full"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag: cannot write standard output: No space left on device\n");
     // Help and the version too: they exited 0, nothing written.
     for (const std::string args : {"--help", "--version", "validate --help"}) {
         r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' " + args + " > /dev/full"});

@@ -1,5 +1,7 @@
 // Commands that write the graph out: convert, reduce.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -44,8 +46,11 @@ int reduce(const WriteOptions &options) {
     dag_error *err = nullptr;
     check(dag_transitive_reduction(g.get(), &removed, &err), &err);
     write_graph(g.get(), options.to);
-    // The graph before the count when both streams go to one place.
-    std::fflush(stdout);
+    // The graph before the count when both streams go to one place; and
+    // no count of a graph that was not written (main says why).
+    if (std::fflush(stdout) != 0 && errno != EPIPE)
+        throw Failure(std::string("cannot write standard output: ") + std::strerror(errno), bad_input);
+    if (std::ferror(stdout)) return 0;
     std::fprintf(stderr, "removed %zu edge%s\n", removed, removed == 1 ? "" : "s");
     return 0;
 }

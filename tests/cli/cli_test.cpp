@@ -479,6 +479,13 @@ TEST(CliRelatives, UnnamedVertexByItsId) {
     const std::string json = R"({"vertices": [{"id": 1, "name": "a"}, {"id": 2}], "edges": [[1, 2]]})";
     EXPECT_EQ(dag({"ancestors", "-", "a"}, json).out, "2\n");
     EXPECT_EQ(dag({"descendants", "-", "2"}, json).out, "a\n");
+    // A vertex named "5" and unnamed vertex 5 both print as 5: the name won
+    // without a word.
+    const std::string both = R"({"vertices": [{"id": 1, "name": "5"}, {"id": 5}], "edges": [[1, 5]]})";
+    const Result r = dag({"ancestors", "-", "5"}, both);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("\"5\" is both a vertex's name and the id of an unnamed vertex"), std::string::npos) << r.err;
 }
 
 TEST(CliRelatives, UnknownNameIsAnError) {

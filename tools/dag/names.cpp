@@ -37,7 +37,17 @@ uint64_t find_vertex(const dag_graph *g, const std::string &name) {
     uint64_t id = DAG_NO_VERTEX;
     dag_error *err = nullptr;
     dag_status status = dag_find_vertex(g, name.c_str(), &id, &err);
-    if (status == DAG_E_NOT_FOUND && unnamed_vertex_id(g, name, &id)) status = DAG_OK;
+    uint64_t unnamed = DAG_NO_VERTEX;
+    if (unnamed_vertex_id(g, name, &unnamed)) {
+        // Output shows both as the same word: which one is meant cannot be told.
+        if (status == DAG_OK)
+            throw Failure("\"" + name + "\" is both a vertex's name and the id of an unnamed vertex; rename that vertex",
+                          bad_input);
+        if (status == DAG_E_NOT_FOUND) {
+            dag_error_free(err);
+            return unnamed;
+        }
+    }
     check(status, &err, bad_input);
     return id;
 }

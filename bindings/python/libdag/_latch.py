@@ -32,6 +32,7 @@ class Latch:
         """True once set; False if `timeout` seconds (None: no limit) passed first."""
         if self._set:
             return True
-        if self._held.acquire(timeout=-1 if timeout is None else timeout):
+        # A negative timeout is no time at all, not a Lock's "for ever".
+        if self._held.acquire(timeout=-1 if timeout is None else max(0.0, float(timeout))):
             self._held.release()
         return self._set

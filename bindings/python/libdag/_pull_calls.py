@@ -72,14 +72,18 @@ class PullCalls:
 
     def complete(self, ptr, vertex, error=None):
         """Completes a vertex handed out: ok for `error` None, else failed with it (kept for the report)."""
+        before = None
         if error is None:
             result, message = _native.WALK_OK, None
         else:
             result, message = _native.WALK_FAILED, _encode_message(_describe(error))
-            self._callbacks.keep_exception(vertex, error)
+            before = self._callbacks.keep_exception(vertex, error)
         walk = ptr if type(vertex) is int else c_void_p(_walk_of(vertex, ptr, self._callbacks, "Walker.complete"))  # noqa: E721 - a SubwalkVertex is an int too
         status = _COMPLETE(walk, c_uint64(vertex), result, message, self._err_ref)
         if status != _OK:
+            if error is not None:
+                # Refused: the exception decided nothing.
+                self._callbacks.restore_exception(vertex, before)
             raise _error(status, self._take_error() if self._err.value else "", "dag_walk_complete", "Walker.complete")
 
     def _take_error(self):

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import collections
 import itertools
+import math
+import numbers
 import re
 import threading
 import uuid
@@ -373,6 +375,7 @@ class DaskWalk:
         self._submitter = threading.Thread(target=self._submitting, name="libdag.dask submitter", daemon=True)
         self._failure = None  # an exception raised inside a done-callback, re-raised by wait()
         self._report = None
+        self._closing = threading.Lock()  # one closer; the other waiters get its report
 
     @property
     def futures(self) -> Dict[Any, Any]:
@@ -658,6 +661,11 @@ class DaskWalk:
         vertex is accounted for, and re-raises with the report as the
         exception's ``walk_report`` attribute.
         """
+        if timeout is not None:
+            if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+                raise TypeError(f"DaskWalk.wait: timeout is a number of seconds or None, not {type(timeout).__name__}")
+            if math.isnan(timeout):
+                raise ValueError("DaskWalk.wait: timeout is NaN")
         if self._report is not None:
             return self._report
         try:
@@ -692,12 +700,15 @@ class DaskWalk:
             self._submitter.join()
 
     def _close(self):
-        self._stop_submitter()
-        if self._fetcher is not None:
-            self._fetcher.close()
-        with self._walker as walker:
-            self._report = walker.wait()
-        return self._report
+        with self._closing:
+            if self._report is not None:
+                return self._report  # another thread's wait() closed it
+            self._stop_submitter()
+            if self._fetcher is not None:
+                self._fetcher.close()
+            with self._walker as walker:
+                self._report = walker.wait()
+            return self._report
 
     def __repr__(self):
         state = "done" if self.done else f"{len(self._futures)} outstanding"

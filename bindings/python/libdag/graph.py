@@ -12,7 +12,7 @@ from ._closeable import Closeable
 from ._handle import Handle
 from ._native import lib
 from ._owned import decode_name, encode_name, id_array, id_lists_result, ids_result, string_result, vertex_id
-from .errors import ClosedError, InvalidArgumentError, call
+from .errors import ClosedError, InvalidArgumentError, UnknownVertexError, call
 from .formats import Format, to_format
 from .schedule import Schedule
 from .types import Observer, Vertex, Vertices, WalkCallback
@@ -263,6 +263,12 @@ class Graph(Closeable):
         """The id of `vertex`: an id, checked to fit a uint64_t, or a vertex's name, looked up."""
         if isinstance(vertex, (str, bytes, bytearray)):
             return self._find(vertex, who)
+        if isinstance(vertex, walk.SubwalkVertex):
+            # Its number is a vertex of the sub-graph's copy: here it would
+            # name whichever vertex of this graph has the same id.
+            raise UnknownVertexError(_native.E_UNKNOWN_VERTEX,
+                                     f"{who}: {vertex!r} is a vertex of an expanded sub-graph, not of this graph; "
+                                     "Walker.name and Walker.user_data take it")
         return vertex_id(vertex, who)
 
     def _vertex_array(self, vertices, who):

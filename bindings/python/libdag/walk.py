@@ -482,9 +482,24 @@ class _Callbacks:
         return threading.get_ident() in self.calling
 
     def keep_exception(self, vertex, exc):
-        """Keeps `exc` for the report; a sub-walk vertex's id is not the report's."""
-        if not isinstance(vertex, SubwalkVertex):
-            self.exceptions[vertex] = exc
+        """Keeps `exc` for the report; a sub-walk vertex's id is not the report's.
+
+        Returns what was kept for `vertex` before, for :meth:`restore_exception`.
+        """
+        if isinstance(vertex, SubwalkVertex):
+            return None
+        before = self.exceptions.get(vertex)
+        self.exceptions[vertex] = exc
+        return before
+
+    def restore_exception(self, vertex, before):
+        """Undoes keep_exception(), which returned `before`."""
+        if isinstance(vertex, SubwalkVertex):
+            return
+        if before is None:
+            self.exceptions.pop(vertex, None)
+        else:
+            self.exceptions[vertex] = before
 
     def new_attempts(self, vertices):
         """Forgets what earlier attempts of the walk's own `vertices` raised, as they start again (retries).
@@ -881,12 +896,19 @@ class Walker(Closeable):
             result = _native.WALK_FAILED
             message = _encode_message(error if isinstance(error, str) else _describe(error))
         handle, callbacks = self._started("Walker.complete")
-        if error is not None and not isinstance(error, str):
+        kept = error is not None and not isinstance(error, str)
+        if kept:
             # Recorded first: the report may be read as soon as the vertex is complete.
-            callbacks.keep_exception(vertex, error)
-        with handle.read("Walker.complete") as ptr:
-            call(lib.dag_walk_complete, _walk_of(vertex, ptr, callbacks, "Walker.complete"), vertex, result, message,
-                 who="Walker.complete")
+            before = callbacks.keep_exception(vertex, error)
+        try:
+            with handle.read("Walker.complete") as ptr:
+                call(lib.dag_walk_complete, _walk_of(vertex, ptr, callbacks, "Walker.complete"), vertex, result,
+                     message, who="Walker.complete")
+        except BaseException:
+            # Refused: the exception decided nothing, and must not show in the report.
+            if kept:
+                callbacks.restore_exception(vertex, before)
+            raise
         self._changed()
 
     def _changed(self):

@@ -206,6 +206,29 @@ class DaskWalkTest(unittest.TestCase):
             running.wait()
             self.assertEqual(submitters(), [])
 
+    def test_wait_from_two_threads_and_a_negative_timeout(self):
+        with random_graph(10, 5) as graph:
+            running = dag_dask.start(graph, task, self.client, payload=self.payload(graph, {"v0": "block"}))
+            # -1 was a Lock's "for ever": it waited for the walk to end.
+            began = time.monotonic()
+            self.assertIsNone(running.wait(timeout=-1))
+            self.assertLess(time.monotonic() - began, 5)
+            with self.assertRaises(TypeError):
+                running.wait(timeout="1")
+            with self.assertRaises(ValueError):
+                running.wait(timeout=float("nan"))
+            # Both waiters get the report: the second closed the walk again
+            # and got ClosedError.
+            got = []
+            waiters = [threading.Thread(target=lambda: got.append(running.wait(timeout=BOUND_S))) for _ in range(2)]
+            for waiter in waiters:
+                waiter.start()
+            self.release()
+            for waiter in waiters:
+                waiter.join(BOUND_S)
+            self.assertEqual(len(got), 2)
+            self.assertTrue(all(report is not None and report.ok for report in got), got)
+
     def test_the_dashboard_records_the_callers_code_not_libdags(self):
         """distributed records the source of each submit's caller; libdag's own frames are not the caller."""
         import dask.config

@@ -539,6 +539,60 @@ class WalkerTest(unittest.TestCase):
         self.assertIsInstance(report[ids["right"]].exception, ValueError)
         self.assertEqual(report[ids["top"]].status, VertexStatus.UPSTREAM_FAILED)
 
+    def test_a_refused_completion_leaves_no_exception_in_the_report(self):
+        # The exception was recorded before libdag refused the completion,
+        # and showed in the report of a vertex it never decided.
+        g = libdag.Graph.from_dict({"a": ["b"], "b": []})
+        a, b = g.find("a"), g.find("b")
+        started = threading.Event()
+
+        def pend(vertex):
+            started.set()
+            return libdag.PENDING
+
+        with g.walker(pend) as walker:
+            walker.start()
+            self.assertTrue(started.wait(5))
+            with self.assertRaises(libdag.StateError):
+                walker.complete(a, ValueError("a has not started"))
+            walker.complete(b)
+            with self.assertRaises(libdag.StateError):
+                walker.complete(b, ValueError("b is complete already"))
+            deadline = time.monotonic() + 5
+            while True:
+                try:
+                    walker.complete(a)
+                    break
+                except libdag.StateError:
+                    self.assertLess(time.monotonic(), deadline)  # a's callback has not started yet
+                    time.sleep(0.001)
+            report = walker.wait()
+        self.assertTrue(report.ok)
+        self.assertIsNone(report[a].exception)
+        self.assertIsNone(report[b].exception)
+
+    def test_graph_methods_refuse_a_vertex_of_an_expanded_sub_graph(self):
+        # Its id is the sub-graph's: Graph.name answered with the name of
+        # the graph's own vertex of the same number.
+        g = libdag.Graph.from_dict({"deploy": ["servers"], "servers": []})
+        sub = libdag.Graph.from_dict({"server-0": [], "server-1": ["server-0"]})
+        seen = []
+
+        def step(vertex):
+            if isinstance(vertex, libdag.SubwalkVertex):
+                try:
+                    g.name(vertex)
+                    seen.append("answered")
+                except libdag.UnknownVertexError:
+                    seen.append(walker.name(vertex))
+            elif g.name(vertex) == "servers":
+                walker.expand(vertex, sub)
+
+        with g.walker(step) as walker:
+            walker.start()
+            self.assertTrue(walker.wait().ok)
+        self.assertEqual(sorted(seen), ["server-0", "server-1"])
+
     def test_complete_with_a_message_string(self):
         g, ids = build(vertices=["a"])
         walker = g.walker(lambda v: libdag.PENDING)

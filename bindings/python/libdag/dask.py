@@ -25,9 +25,10 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Union
 
+from . import _native
 from ._latch import Latch
 from .dask_results import ResultFetcher
-from .errors import StateError
+from .errors import InvalidArgumentError, StateError
 from .schedule import Schedule
 from .walk import SubwalkVertex
 
@@ -88,10 +89,11 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             :meth:`Graph.walk` (timestamps are taken on this machine, at
             submission and completion).
         retries: Dask's ``retries=``: how many times a failed task is run
-            again before its vertex fails.
+            again before its vertex fails (an int, 0 or more).
         resources: Dask worker resources per vertex: a mapping from vertex
             name (or id) to a dict such as ``{"GPU": 1}``, or a callable
-            given the vertex's label that returns one (or None).
+            given the vertex's label that returns one (or None); each
+            quantity a number.
         payload: what `fn` is given: None for the vertex's label (its name,
             or its decimal id); a mapping from name (or id) to argument; a
             sequence indexed by the vertex's user data
@@ -148,6 +150,9 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
             (or neither an int nor a ``distributed.Semaphore``).
         KeyError: `payload` has no entry for a vertex, or `resources` or
             `pool` names one the graph does not have.
+        TypeError: `retries` is not an int, or a vertex's resources are not
+            a mapping of numbers.
+        InvalidArgumentError: `retries` is below 0.
         CycleError, UnknownVertexError, InvalidArgumentError, BusyError:
             as :meth:`Graph.pull_walker`.
     """
@@ -159,6 +164,12 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     for option, given in (("on_result", on_result), ("on_error", on_error)):
         if given is not None and not callable(given):
             raise TypeError(f"libdag.dask: {option} is None or a callable, not {type(given).__name__}")
+    # Dask takes anything here, and its scheduler fails on what is not a
+    # count: the tasks then end as if cancelled on the cluster.
+    if isinstance(retries, bool) or not isinstance(retries, int):
+        raise TypeError(f"libdag.dask: retries is an int, not {type(retries).__name__}")
+    if retries < 0:
+        raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"libdag.dask: retries is {retries}, below 0")
     token = f"{_prefix(fn)}-{uuid.uuid4().hex[:12]}"
     limits = _limits(limits, distributed.Semaphore)
     tasks = _tasks(graph, token, payload, resources, pool, limits)
@@ -293,10 +304,21 @@ def _resources(vertex, name, label, resources):
     if resources is None:
         return None
     if isinstance(resources, Mapping):
-        return _lookup(resources, vertex, name)[1]
-    if callable(resources):
-        return resources(label)
-    raise TypeError(f"libdag.dask: resources is None, a mapping or a callable, not {type(resources).__name__}")
+        needs = _lookup(resources, vertex, name)[1]
+    elif callable(resources):
+        needs = resources(label)
+    else:
+        raise TypeError(f"libdag.dask: resources is None, a mapping or a callable, not {type(resources).__name__}")
+    # Checked here, where the vertex is known: Dask's scheduler fails on a
+    # quantity that is not a number, and the task ends as if cancelled.
+    if needs is not None:
+        if not isinstance(needs, Mapping):
+            raise TypeError(f"libdag.dask: the resources of {label} are a mapping, not {type(needs).__name__}")
+        for resource, amount in needs.items():
+            if isinstance(amount, bool) or not isinstance(amount, (int, float)):
+                raise TypeError(f"libdag.dask: resource {resource!r} of {label} is a number, "
+                                f"not {type(amount).__name__}")
+    return needs
 
 
 def _pool(vertex, name, label, pool, limits):

@@ -464,6 +464,16 @@ class DaskWalkTest(unittest.TestCase):
                 dag_dask.walk(graph, task, self.client, payload=3)
             with self.assertRaisesRegex(libdag.InvalidArgumentError, "parallelism"):
                 dag_dask.walk(graph, task, self.client, parallelism=0)
+            # Dask took these, its scheduler failed on them, and every task
+            # ended as if cancelled on the cluster.
+            with self.assertRaisesRegex(TypeError, "retries is an int"):
+                dag_dask.walk(graph, task, self.client, retries="x")
+            with self.assertRaisesRegex(libdag.InvalidArgumentError, "retries is -1"):
+                dag_dask.walk(graph, task, self.client, retries=-1)
+            with self.assertRaisesRegex(TypeError, "resource 'slot' of v0 is a number"):
+                dag_dask.walk(graph, task, self.client, resources={"v0": {"slot": "GPU"}})
+            with self.assertRaisesRegex(TypeError, "resources of v1 are a mapping"):
+                dag_dask.walk(graph, task, self.client, resources=lambda label: "GPU" if label == "v1" else None)
             graph.add_vertex("after")  # the graph is not left busy
 
     def test_a_closed_client_fails_what_it_was_given(self):

@@ -142,6 +142,11 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         EXPECT_NE(r.err.find(gist), std::string::npos) << r.err;
         EXPECT_NE(r.err.find(plan), std::string::npos) << r.err;
     }
+    // Another step's clash is that step's, though a plan vertex is named "root".
+    std::ofstream(plan) << R"x({"vertices": [{"name": "root"}, {"name": "a", "action": "delete"}, {"name": "a (destroy)"}]})x";
+    const Outcome destroy_clash = shell(dir, dag_command({"build", plan}));
+    EXPECT_NE(destroy_clash.err.find("step 'destroy order': the destroy vertex of a"), std::string::npos)
+        << destroy_clash.err;
     const Outcome missing = shell(dir, dag_command({"build", dir.path + "/none.json"}));
     EXPECT_EQ(missing.status, 2);
     // As a graph file that cannot be read is told (it was `cannot open PATH: ...`).

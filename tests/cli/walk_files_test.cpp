@@ -325,6 +325,17 @@ TEST(CliWalkFiles, ReportAndTraceNamingOneFileAreRefused) {
         EXPECT_FALSE(exists(ran)) << "the command ran";
         EXPECT_EQ(read_file(file), "kept\n");
     }
+    // A link to a file not there yet, and that file: the report was lost.
+    const std::string dangling = dir.path + "/dangling.json", pointed = dir.path + "/pointed.json";
+    ASSERT_EQ(symlink("pointed.json", dangling.c_str()), 0);
+    {
+        BackgroundDag dag({"walk", "-", "--exec", "touch " + ran, "--report", dangling, "--trace", pointed}, input,
+                          dir.path);
+        EXPECT_EQ(dag.wait(milliseconds(10000)), 2) << dag.err();
+        EXPECT_EQ(dag.err(), "dag: --report and --trace cannot both be \"" + dangling + "\"\n");
+        EXPECT_FALSE(exists(ran)) << "the command ran";
+        EXPECT_FALSE(exists(pointed));
+    }
     // Neither there yet: one spelled two ways was taken as two files.
     const std::vector<std::pair<std::string, std::string>> unborn = {
         {dir.path + "/new.json", dir.path + "/./new.json"}, {dir.path + "/out.json", dir.path + "//out.json"}};
@@ -401,6 +412,30 @@ TEST(CliWalkFiles, ReportToAFifoWaitsForItsReaderOnlyAfterTheWalk) {
     const json report = json::parse(text, nullptr, false);
     ASSERT_FALSE(report.is_discarded()) << text;
     EXPECT_EQ(report.at("ok"), 1);
+}
+
+// Whether process `pid` has a handler for SIGINT (/proc's SigCgt mask).
+bool catches_sigint(pid_t pid) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("SigCgt:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (SIGINT - 1)) & 1;
+    return false;
+}
+
+TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReaderAfterARefusedWalk) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot", fifo = dir.path + "/report.fifo";
+    std::ofstream(input) << "digraph { a -> b; b -> a }";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    // A cycle refuses the walk, whose files are written all the same: that
+    // wait for the FIFO's reader took no signal either.
+    BackgroundDag dag({"walk", "-", "--report", fifo}, input, dir.path);
+    // Once dag catches SIGINT, it is past reading the graph.
+    ASSERT_TRUE(wait_until([&] { return catches_sigint(dag.pid()); }, milliseconds(10000)))
+        << "dag never caught SIGINT";
+    ASSERT_EQ(kill(dag.pid(), SIGINT), 0);
+    EXPECT_EQ(dag.wait(milliseconds(5000)), 130) << dag.err();
+    EXPECT_NE(dag.err().find("interrupted while it waited for a reader"), std::string::npos) << dag.err();
 }
 
 TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReader) {

@@ -1,6 +1,7 @@
 // The build command: a plan file through the standard building steps, then
 // written out or walked.
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -47,8 +48,10 @@ int build(const BuildOptions &options) {
     check(dag_build_options_init(&build_options, sizeof build_options, &err), &err);
     if (options.steps) build_options.observer = print_step;
     const dag_status built = dag_build(b, &build_options, &err);
-    // Only the root step adds a vertex by a name the plan could have used.
-    if (built == DAG_E_DUPLICATE_NAME && !plan.root_taken.empty()) {
+    // The root step's vertex taking a plan vertex's name is the plan's
+    // mistake (the destroy order's names clash otherwise, and say so).
+    if (built == DAG_E_DUPLICATE_NAME && !plan.root_taken.empty() &&
+        std::strstr(dag_error_message(err), "step 'root'") != nullptr) {
         dag_error_free(err);
         throw Failure(plan.root_taken, bad_input);
     }

@@ -22,11 +22,29 @@ namespace {
     throw Failure("cannot write \"" + path + "\": " + std::strerror(error), bad_input);
 }
 
+std::string directory_of(const std::string &path) {
+    const std::string::size_type slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
 // The file a path ends at, through symbolic links; the path itself when it
-// names no file yet (or a link to nothing).
+// names no file yet, and for a link to nothing, the path the link names
+// (what opening it to write creates).
 std::string target_of(const std::string &path) {
     char resolved[PATH_MAX];
-    return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
+    if (realpath(path.c_str(), resolved)) return resolved;
+    std::string at = path;
+    for (int links = 0; links < 40; ++links) {
+        struct stat link {};
+        if (lstat(at.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) break;
+        char to[PATH_MAX];
+        const ssize_t n = readlink(at.c_str(), to, sizeof to - 1);
+        if (n <= 0) break;
+        to[n] = '\0';
+        at = to[0] == '/' ? std::string(to) : directory_of(at) + "/" + to;
+    }
+    return at;
 }
 
 // The mode a file created now would get: 0666 less the umask, read from
@@ -41,12 +59,6 @@ mode_t new_file_mode() {
     return 0666 & ~mask;
 }
 
-std::string directory_of(const std::string &path) {
-    const std::string::size_type slash = path.rfind('/');
-    if (slash == std::string::npos) return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
-}
-
 // A FIFO's open waits for a reader, where a signal dag catches cannot end
 // it: opened without waiting, again and again, until one is there or the
 // caller gives up.
@@ -56,7 +68,13 @@ FILE *open_fifo(const std::string &path, const std::function<bool()> &give_up) {
         if (fd >= 0) {
             // The reader is there: the writes may wait for it to read.
             fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-            return fdopen(fd, "w");
+            FILE *file = fdopen(fd, "w");
+            if (!file) {
+                const int error = errno;
+                close(fd);
+                errno = error;
+            }
+            return file;
         }
         if (errno != ENXIO) return nullptr;
         if (give_up())

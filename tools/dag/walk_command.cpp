@@ -232,6 +232,19 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
             shell.hurry();
         });
 
+    // A signal after the first `caught_by_then` (those that cancelled the
+    // walk) ends a wait for a FIFO's reader, and dag exits as that signal
+    // says.
+    const auto write_files = [&](const WalkResult &result, int caught_by_then) {
+        try {
+            write_result_files(options, result, [&] { return signals_caught.load() > caught_by_then; });
+        } catch (const Failure &failure) {
+            const int last = signals.received();
+            if (signals_caught.load() == caught_by_then || last == 0) throw;
+            throw Failure(failure.what(), exit_status_after(last));
+        }
+    };
+
     WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
     // Streamed commands write to the terminal themselves, over a line
@@ -262,7 +275,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
         check(dag_walk_start(g.get(), visit, &run, &walk_options, &raw_walker, &err), &err);
     } catch (const Failure &) {
         // A walk refused (a cycle) leaves its files too, with nothing run.
-        write_result_files(options, unwalked(g.get()));
+        write_files(unwalked(g.get()), 0);  // nothing ran: any signal
         throw;
     }
     Walker walker(raw_walker);
@@ -291,16 +304,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
                                     std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
     for (VertexResult &vertex : result.vertices)
         if (auto found = run.stopped.find(vertex.id); found != run.stopped.end()) vertex.message = found->second;
-    // A signal once the walk is over ends a wait for a FIFO's reader (the
-    // first such signal, if the walk had none, ended no command).
-    const int caught_by_then = signals_caught.load();
-    try {
-        write_result_files(options, result, [&] { return signals_caught.load() > caught_by_then; });
-    } catch (const Failure &failure) {
-        const int last = signals.received();
-        if (signals_caught.load() == caught_by_then || last == 0) throw;
-        throw Failure(failure.what(), exit_status_after(last));
-    }
+    write_files(result, signals_caught.load());
     // Failed vertices and a cancelled walk are the summary's business; any
     // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but
     // after the summary and the files.

@@ -115,16 +115,18 @@ std::size_t last_line(std::string_view text) {
     return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + end, '\n'));
 }
 
-// The text's line of cgraph's line `line`. Its lexer does not count a
-// newline inside a quoted string (it does one escaped by a backslash, and
-// those in comments and HTML strings), so its lines fall behind the text's
-// after a quoted ID spanning lines: those newlines before the lexer's end
-// of `line` are added back.
-std::size_t text_line(std::string_view text, std::size_t line) {
+// The text's line of cgraph's line `line`, where it found `token` (empty:
+// unknown). Its lexer does not count a newline inside a quoted string (it
+// does one escaped by a backslash, and those in comments and HTML strings),
+// so its lines fall behind the text's after a quoted ID spanning lines:
+// those newlines before the token (or, without it, before the lexer's end
+// of `line`) are added back.
+std::size_t text_line(std::string_view text, std::size_t line, std::string_view token) {
     enum { code, quoted, html, block_comment, line_comment } state = code;
     std::size_t counted = 0, uncounted = 0, depth = 0;
     for (std::size_t i = 0; i < text.size() && counted < line; ++i) {
         const char c = text[i], next = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (state == code && counted + 1 == line && !token.empty() && text.substr(i, token.size()) == token) break;
         if (c == '\n') {
             ++(state == quoted ? uncounted : counted);
             if (state == line_comment) state = code;
@@ -156,8 +158,20 @@ std::size_t text_line(std::string_view text, std::size_t line) {
     return line + uncounted;
 }
 
+// The token cgraph names in `message` ("near 'x'", "number 'x'"), or "".
+std::string token_in(const std::string &message) {
+    for (const char *before : {"near '", "number '"}) {
+        const std::size_t at = message.find(before);
+        if (at == std::string::npos) continue;
+        const std::size_t begin = at + std::strlen(before), end = message.find('\'', begin);
+        if (end != std::string::npos) return message.substr(begin, end - begin);
+    }
+    return {};
+}
+
 // cgraph's "line N" in `message`, as the text's line.
 std::string with_text_lines(std::string message, std::string_view text) {
+    const std::string token = token_in(message);
     const char word[] = "in line ";
     for (std::size_t at = message.find(word); at != std::string::npos; at = message.find(word, at + 1)) {
         const std::size_t digits = at + sizeof word - 1;
@@ -165,7 +179,7 @@ std::string with_text_lines(std::string message, std::string_view text) {
         while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end]))) ++end;
         if (end == digits) continue;
         const std::size_t line = std::strtoul(message.c_str() + digits, nullptr, 10);
-        message.replace(digits, end - digits, std::to_string(text_line(text, line)));
+        message.replace(digits, end - digits, std::to_string(text_line(text, line, token)));
     }
     return message;
 }

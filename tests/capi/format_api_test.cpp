@@ -408,7 +408,9 @@ TEST(FormatImport, MalformedDot) {
         {"digraph {\n <x\ny\nz> -> b\n c -> -> d\n}\n", "syntax error in line 5 near '->'"},
         {"digraph {\n /* \"x\ny */ a -> \"b\"\n c -> -> d\n}\n", "syntax error in line 4 near '->'"},
         {"digraph {\n \"x\\\ny\\\nz\" -> b\n c -> -> d\n}\n", "syntax error in line 5 near '->'"},
-        {"digraph {\n // \"x\n \"y\nz\" -> -> d\n}\n", "syntax error in line 4 near '->'"}};
+        {"digraph {\n // \"x\n \"y\nz\" -> -> d\n}\n", "syntax error in line 4 near '->'"},
+        // After the error on its line: not before it.
+        {"digraph {\na -> -> b [label=\"1\n2\n3\"]\n}\n", "syntax error in line 2 near '->'"}};
     for (const auto &[text, expected] : multi_line) {
         msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, text);
         EXPECT_NE(msg.find(expected), std::string::npos) << text << "\n" << msg;

@@ -96,6 +96,8 @@ class PullWalker(Walker):
                 raise ValueError(f"{who}: timeout is NaN")
             if math.isinf(timeout) and timeout > 0:
                 timeout = None
+            elif timeout < 0:
+                timeout = 0.0  # no time at all (-inf too): only looks
         handle, _ = self._started(who)
         if timeout == 0:
             # A poll, what a host without a thread to block makes per vertex
@@ -130,6 +132,19 @@ class PullWalker(Walker):
                         left_ms -= slice_ms
                         if left_ms <= 0:
                             return None
+            if status != _native.OK:
+                raise error_for(status, in_python_terms(message, "dag_walk_next_ready", who))
+            # Inside the try: Ctrl-C up to the return must not lose what was handed out.
+            n = count.value
+            ready = vertices[:n]
+            callbacks = self._callbacks
+            main = callbacks.main if callbacks is not None else None
+            handed = walks[:n]
+            if handed.count(main) != n:
+                ready = [v if w == main else SubwalkVertex(v, w, callbacks) for v, w in zip(ready, handed)]
+            if callbacks is not None:
+                callbacks.new_attempts(ready)
+            return ready
         except KeyboardInterrupt as interrupt:
             # Ctrl-C cancels the walk, as in the other waits. Its report
             # waits for the vertices handed out, which only the host can
@@ -140,18 +155,6 @@ class PullWalker(Walker):
             self._complete_cancelled(handle, vertices, walks, count.value, who)
             interrupt.walk_report = self._report_if_ended(handle, who)
             raise
-        if status != _native.OK:
-            raise error_for(status, in_python_terms(message, "dag_walk_next_ready", who))
-        n = count.value
-        ready = vertices[:n]
-        callbacks = self._callbacks
-        main = callbacks.main if callbacks is not None else None
-        handed = walks[:n]
-        if handed.count(main) != n:
-            ready = [v if w == main else SubwalkVertex(v, w, callbacks) for v, w in zip(ready, handed)]
-        if callbacks is not None:
-            callbacks.new_attempts(ready)
-        return ready
 
     def _complete_cancelled(self, handle, vertices, walks, n, who):
         """Completes as cancelled the first `n` vertices a next_ready call handed out (each on its walks[i])."""

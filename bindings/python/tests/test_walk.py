@@ -431,6 +431,7 @@ class WalkerTest(unittest.TestCase):
             self.assertIsNone(walk.next_ready(timeout=fractions.Fraction(1, 100)))
             with self.assertRaises(ValueError):
                 walk.next_ready(timeout=math.nan)
+            self.assertIsNone(walk.next_ready(timeout=-math.inf))  # OverflowError before
             walk.complete(g.find("a"))
             self.assertEqual(walk.next_ready(timeout=math.inf), [g.find("b")])
 

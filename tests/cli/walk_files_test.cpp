@@ -390,21 +390,33 @@ TEST(CliWalkFiles, AReportNamedAsLongAsTheFileSystemAllowsIsWritten) {
         << "a temporary file was left";
 }
 
-TEST(CliWalkFiles, ReportToAFifoWaitsForItsReaderOnlyAfterTheWalk) {
+// A walk of `graph` whose --report is a FIFO nobody reads yet; each
+// vertex's command leaves a file named for the vertex.
+struct FifoReport {
+    explicit FifoReport(const std::string &graph) {
+        std::ofstream(input) << graph;
+        EXPECT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    }
+    std::unique_ptr<BackgroundDag> start() const {
+        return std::make_unique<BackgroundDag>(
+            std::vector<std::string>{"walk", "-", "--exec", ": > " + dir.path + "/$DAG_VERTEX", "--report", fifo},
+            input, dir.path);
+    }
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot", fifo = dir.path + "/report.fifo";
-    std::ofstream(input) << "digraph { a }";
-    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+};
+
+TEST(CliWalkFiles, ReportToAFifoWaitsForItsReaderOnlyAfterTheWalk) {
+    const FifoReport walk("digraph { a }");
     // Opening the FIFO to check it waited for a reader before anything ran,
     // with Ctrl-C caught and so unable to end that wait; and a reader there
     // got the check's empty document.
-    BackgroundDag dag({"walk", "-", "--exec", ": > " + dir.path + "/$DAG_VERTEX", "--report", fifo}, input,
-                      dir.path);
-    ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/a"); }, milliseconds(10000)))
+    const auto dag = walk.start();
+    ASSERT_TRUE(wait_until([&] { return exists(walk.dir.path + "/a"); }, milliseconds(10000)))
         << "the walk did not start before the FIFO had a reader";
-    const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    const int reader = open(walk.fifo.c_str(), O_RDONLY | O_NONBLOCK);
     ASSERT_GE(reader, 0);
-    EXPECT_EQ(dag.wait(milliseconds(10000)), 0) << dag.err();
+    EXPECT_EQ(dag->wait(milliseconds(10000)), 0) << dag->err();
     std::string text;
     char buffer[4096];
     for (ssize_t n; (n = read(reader, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<size_t>(n));
@@ -423,38 +435,30 @@ bool catches_sigint(pid_t pid) {
 }
 
 TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReaderAfterARefusedWalk) {
-    ScratchDir dir;
-    const std::string input = dir.path + "/graph.dot", fifo = dir.path + "/report.fifo";
-    std::ofstream(input) << "digraph { a -> b; b -> a }";
-    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     // A cycle refuses the walk, whose files are written all the same: that
     // wait for the FIFO's reader took no signal either.
-    BackgroundDag dag({"walk", "-", "--report", fifo}, input, dir.path);
+    const FifoReport walk("digraph { a -> b; b -> a }");
+    const auto dag = walk.start();
     // Once dag catches SIGINT, it is past reading the graph.
-    ASSERT_TRUE(wait_until([&] { return catches_sigint(dag.pid()); }, milliseconds(10000)))
+    ASSERT_TRUE(wait_until([&] { return catches_sigint(dag->pid()); }, milliseconds(10000)))
         << "dag never caught SIGINT";
-    ASSERT_EQ(kill(dag.pid(), SIGINT), 0);
-    EXPECT_EQ(dag.wait(milliseconds(5000)), 130) << dag.err();
-    EXPECT_NE(dag.err().find("interrupted while it waited for a reader"), std::string::npos) << dag.err();
+    ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
+    EXPECT_EQ(dag->wait(milliseconds(5000)), 130) << dag->err();
+    EXPECT_NE(dag->err().find("interrupted while it waited for a reader"), std::string::npos) << dag->err();
 }
 
 TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReader) {
-    ScratchDir dir;
-    const std::string input = dir.path + "/graph.dot", fifo = dir.path + "/report.fifo";
-    std::ofstream(input) << "digraph { a }";
-    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     // The walk is over and nobody reads the FIFO: the open waited with
     // Ctrl-C caught, and only SIGKILL ended dag.
-    BackgroundDag dag({"walk", "-", "--exec", ": > " + dir.path + "/$DAG_VERTEX", "--report", fifo}, input,
-                      dir.path);
-    ASSERT_TRUE(wait_until([&] { return read_file(dir.path + "/stderr").find("1 ok") != std::string::npos; },
-                           milliseconds(10000)))
+    const FifoReport walk("digraph { a }");
+    const auto dag = walk.start();
+    ASSERT_TRUE(wait_until([&] { return dag->err().find("1 ok") != std::string::npos; }, milliseconds(10000)))
         << "the walk did not end";
-    ASSERT_EQ(kill(dag.pid(), SIGINT), 0);
-    EXPECT_EQ(dag.wait(milliseconds(5000)), 130) << dag.err();
-    EXPECT_NE(dag.err().find("dag: cannot write \"" + fifo + "\": interrupted while it waited for a reader"),
+    ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
+    EXPECT_EQ(dag->wait(milliseconds(5000)), 130) << dag->err();
+    EXPECT_NE(dag->err().find("dag: cannot write \"" + walk.fifo + "\": interrupted while it waited for a reader"),
               std::string::npos)
-        << dag.err();
+        << dag->err();
 }
 
 }  // namespace

@@ -2515,7 +2515,10 @@ typedef struct dag_walk_options {
      * (since 1.2; 10 before): as many as `parallelism` (capped at
      * DAG_WALK_MAX_THREADS), so `parallelism` callbacks can really run at
      * once. The pool starts with the walk, with min(threads, parallelism)
-     * threads: no more can ever be busy at once.
+     * threads: no more can ever be busy at once. On Linux the pool's threads
+     * are named "dag-walk" and the thread that waits out retry back-offs
+     * "dag-retry" (as `top -H`, gdb and /proc show them; since 1.3); a
+     * thread_start hook may rename its thread.
      */
     size_t threads;
     /** Non-zero: dependents run before their dependencies (destroy order). Default 0. */

@@ -19,6 +19,7 @@
 #include "walk/deadline_wait.hpp"
 #include "graph/error.hpp"
 #include "walk/spinning_lock.hpp"
+#include "walk/thread_name.hpp"
 #include "walk/walk_pools.hpp"
 #include "walk/walk_retries.hpp"
 #include "walk/walker.hpp"
@@ -164,6 +165,7 @@ Executor::Executor(const WalkOptions &options)
     try {
         while (threads_.size() < max_workers_)
             threads_.emplace_back([this, hooks, starts] {
+                name_this_thread("dag-walk");
                 if (hooks.start) {
                     std::exception_ptr error;
                     try {

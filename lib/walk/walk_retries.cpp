@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <utility>
+#include "walk/thread_name.hpp"
 
 namespace dag::walk_detail {
 
@@ -73,7 +74,10 @@ std::optional<std::string> Retries::take_waiting(const Slot *s) {
 void Retries::schedule(Slot *s, std::chrono::nanoseconds delay) {
     std::lock_guard<std::mutex> lk(mu_);
     timers_.emplace(std::chrono::steady_clock::now() + delay, s);
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    if (!thread_.joinable()) thread_ = std::thread([this] {
+            name_this_thread("dag-retry");
+            run();
+        });
     cv_.notify_all();
 }
 

@@ -4,6 +4,7 @@
 // deadlocks or races.
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -136,11 +137,31 @@ TEST(WalkReentry, UserDataChangesWhileUpdatesAddVertices) {
     EXPECT_EQ(dag_vertex_count(g.get()), 2u + 200 * 20);
 }
 
-// Threads of this process now.
-std::size_t thread_count() {
+// Threads of this process now named `name`.
+std::size_t threads_named(const std::string &name) {
     std::size_t n = 0;
-    for ([[maybe_unused]] const auto &e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+    for (const auto &e : std::filesystem::directory_iterator("/proc/self/task")) {
+        // A thread that ends between the listing and the read is not counted.
+        std::ifstream comm(e.path() / "comm");
+        std::string comm_name;
+        if (std::getline(comm, comm_name) && comm_name == name) ++n;
+    }
     return n;
+}
+
+// The walks' pool threads alive now: the walker names them "dag-walk".
+std::size_t walk_threads() { return threads_named("dag-walk"); }
+
+// Waits until walk_threads() is n. A walk freed from inside its own
+// callback (here or in an earlier test) ends its threads after the free has
+// returned: what counts threads waits for those first.
+bool walk_threads_become(std::size_t n) {
+    const auto limit = std::chrono::steady_clock::now() + gate_limit;
+    while (walk_threads() != n) {
+        if (std::chrono::steady_clock::now() >= limit) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
 }
 
 // A walk's own callback may free it: the walk is cancelled (nothing after it
@@ -152,10 +173,7 @@ TEST(WalkReentry, CallbackFreesItsOwnWalk) {
     const uint64_t first = add(g.get(), "first"), freer = add(g.get(), "freer"), after = add(g.get(), "after");
     ASSERT_EQ(dag_connect(g.get(), freer, first, nullptr), DAG_OK);
     ASSERT_EQ(dag_connect(g.get(), after, freer, nullptr), DAG_OK);
-    // ThreadSanitizer starts a thread of its own with the first thread
-    // created; let that happen before counting.
-    std::thread([] {}).join();
-    const std::size_t threads_before = thread_count();
+    ASSERT_TRUE(walk_threads_become(0));
     Latch freed;
     Recorder rec;
     rec.body = [&](dag_walker *w, uint64_t v, const char **) {
@@ -172,10 +190,7 @@ TEST(WalkReentry, CallbackFreesItsOwnWalk) {
     ASSERT_TRUE(freed.wait());
     // The walk's pool threads exit when it is freed: that is how the test
     // sees it happen (and the sanitizers see nothing leaked or reused).
-    const auto limit = std::chrono::steady_clock::now() + gate_limit;
-    while (thread_count() > threads_before && std::chrono::steady_clock::now() < limit)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    EXPECT_EQ(thread_count(), threads_before);
+    EXPECT_TRUE(walk_threads_become(0));
     EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{first, freer}));
 }
 
@@ -241,8 +256,7 @@ TEST(WalkReentry, AWalkStartedFromACallbackMayFreeTheWalkThatStartedIt) {
 TEST(WalkReentry, PoolStartsNoMoreThreadsThanCanBeBusy) {
     GraphPtr g = new_graph();
     const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
-    std::thread([] {}).join();  // ThreadSanitizer's own thread, as above
-    const std::size_t threads_before = thread_count();
+    ASSERT_TRUE(walk_threads_become(0));
     Latch both_running, release;
     std::atomic<int> running{0};
     Recorder rec;
@@ -256,13 +270,46 @@ TEST(WalkReentry, PoolStartsNoMoreThreadsThanCanBeBusy) {
     ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
     WalkPtr walk(w);
     ASSERT_TRUE(both_running.wait());
-    EXPECT_EQ(thread_count(), threads_before + 2);
+    EXPECT_EQ(walk_threads(), 2u);
     release.set();
     dag_walk_report *r = nullptr;
     ASSERT_EQ(dag_walk_wait(w, &r, nullptr), DAG_OK);
     ReportPtr report(r);
     EXPECT_EQ(status_of(r, a), DAG_VERTEX_OK);
     EXPECT_EQ(status_of(r, b), DAG_VERTEX_OK);
+}
+
+// The walker's threads are named for what they are: callbacks run on
+// "dag-walk" threads, a back-off waits on "dag-retry".
+TEST(WalkReentry, TheWalkersThreadsAreNamed) {
+    GraphPtr g = new_graph();
+    const uint64_t flaky = add(g.get(), "flaky");
+    std::atomic<int> calls{0};
+    std::string first_thread, second_thread;
+    std::size_t retry_threads = 0;
+    Recorder rec;
+    rec.body = [&](dag_walker *, uint64_t, const char **msg) {
+        std::ifstream comm("/proc/thread-self/comm");
+        if (calls++ == 0) {
+            std::getline(comm, first_thread);
+            *msg = "once";
+            return DAG_WALK_FAILED;
+        }
+        std::getline(comm, second_thread);
+        retry_threads = threads_named("dag-retry");
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    o.retries = 1;
+    o.retry_delay_ms = 1;
+    ReportPtr r;
+    ASSERT_EQ(run_walk(g.get(), rec, o, r), DAG_OK);
+    EXPECT_EQ(status_of(r.get(), flaky), DAG_VERTEX_OK);
+    ASSERT_EQ(calls.load(), 2);
+    // A pull walk starts no pool: its host's threads run the vertices.
+    EXPECT_EQ(first_thread == "dag-walk", !pull_mode());
+    EXPECT_EQ(second_thread == "dag-walk", !pull_mode());
+    EXPECT_EQ(retry_threads, 1u);
 }
 
 // A graph freed while a walk of it runs stays alive for the walk, which

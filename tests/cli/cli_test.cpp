@@ -1033,7 +1033,7 @@ TEST(CliWalk, BadPoolsAttributeExitsTwo) {
     Result r = dag({"walk", "-", "--pool", "aws=1", "--exec", "echo ran"}, "digraph { a [pools=\"aws,gcp\"]; b }");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "");
-    EXPECT_NE(r.err.find("vertex 'a': its pools attribute names 'gcp', which no --pool declares"), std::string::npos)
+    EXPECT_NE(r.err.find("dag: standard input: vertex 'a': its pools attribute names 'gcp', which no --pool declares"), std::string::npos)
         << r.err;
     r = dag({"walk", "-", "--pool", "aws=1"}, "digraph { a [pools=\"aws,,rds\"] }");
     EXPECT_EQ(r.status, 2);
@@ -1041,10 +1041,10 @@ TEST(CliWalk, BadPoolsAttributeExitsTwo) {
         << r.err;
     r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 7, "pools": ["gcp"]}]})");
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("vertex '7': its pools attribute names 'gcp'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("dag: standard input: vertex '7': its pools attribute names 'gcp'"), std::string::npos) << r.err;
     r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 1, "name": "a", "pools": "aws"}]})");
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("vertex 'a': \"pools\" must be an array of pool names"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("dag: standard input: vertex 'a': \"pools\" must be an array of pool names"), std::string::npos) << r.err;
     r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 1, "name": "a", "pools": ["aws", 3]}]})");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("not 3"), std::string::npos) << r.err;
@@ -1086,6 +1086,35 @@ TEST(CliSelect, TargetKeepsWhatItNeedsAndExcludeWhatNeedsIt) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "c\nd\n");
     EXPECT_EQ(dag({"order", "-", "--target", "a", "--target", "d", "--exclude", "c"}, forked).out, "");
+}
+
+// CLI11 reads "[a,b]" given to an option of several values as a list; a
+// Terraform provider's name is written so, and a name may be just "[x]".
+TEST(CliSelect, NamesInBracketsAreTakenAsWritten) {
+    // "[]\x1f" stays apart from "[]": dag marks bracketed arguments with that byte while CLI11 reads them.
+    const std::string graph =
+        "digraph {\n"
+        "  \"[root] aws_instance.web\" -> \"[root] provider[\\\"registry.terraform.io/hashicorp/aws\\\"]\"\n"
+        "  \"[x]\" -> \"[a,b]\"\n  \"[a,b]\" -> \"[]\"\n  \"[]\x1f\" -> \"[x]\"\n}\n";
+    const std::string provider = "[root] provider[\"registry.terraform.io/hashicorp/aws\"]";
+    Result r = dag({"descendants", "-", provider}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[root] aws_instance.web\n");
+    r = dag({"order", "-", "--target", provider, "[a,b]"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[]\n[a,b]\n" + provider + "\n");
+    r = dag({"order", "-", "--exclude", "[]", "[root] aws_instance.web"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, provider + "\n");
+    r = dag({"descendants", "-", "[x]", "[]"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[]\x1f\n[a,b]\n[x]\n");
+    r = dag({"ancestors", "-", "[]\x1f"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[]\n[a,b]\n[x]\n");
+    r = dag({"ancestors", "-", "[y]"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("[y]"), std::string::npos) << r.err;
 }
 
 TEST(CliSelect, WalkRunsExactlyTheSelection) {

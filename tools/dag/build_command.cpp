@@ -40,7 +40,8 @@ void print_step(const dag_build_step_info *info, void *) {
 }
 
 int build(const BuildOptions &options) {
-    Plan plan = read_plan(read_text(options.path), options.path == "-" ? "standard input" : options.path);
+    const std::string shown = options.path == "-" ? "standard input" : options.path;
+    Plan plan = read_plan(read_text(options.path), shown);
     dag_builder *b = plan.builder.get();
     add_standard_steps(b, plan, options.warn_unresolved);
     dag_error *err = nullptr;
@@ -48,12 +49,15 @@ int build(const BuildOptions &options) {
     check(dag_build_options_init(&build_options, sizeof build_options, &err), &err);
     if (options.steps) build_options.observer = print_step;
     const dag_status built = dag_build(b, &build_options, &err);
-    // The root step's vertex taking a plan vertex's name is the plan's
-    // mistake (the destroy order's names clash otherwise, and say so).
-    if (built == DAG_E_DUPLICATE_NAME && !plan.root_taken.empty() &&
-        std::strstr(dag_error_message(err), "step 'root'") != nullptr) {
+    // A step's vertex taking a plan vertex's name is the plan's mistake:
+    // told by the root's name when it is the root step's, else by the step.
+    if (built == DAG_E_DUPLICATE_NAME) {
+        std::string message = dag_error_message(err);
         dag_error_free(err);
-        throw Failure(plan.root_taken, bad_input);
+        if (message.rfind("dag_build: ", 0) == 0) message.erase(0, std::strlen("dag_build: "));
+        if (!plan.root_taken.empty() && message.find("step 'root'") != std::string::npos)
+            throw Failure(plan.root_taken, bad_input);
+        throw Failure(shown + ": " + message, bad_input);
     }
     check(built, &err);
     char *raw = nullptr;

@@ -75,7 +75,9 @@ FilePools from_json(const std::string &text, const std::string &shown) {
 }  // namespace
 
 FilePools file_pools(const std::string &text, dag_format format, const std::string &shown) {
-    return is_json(decode_text(text).utf8, format) ? from_json(text, shown) : from_dot(text, shown);
+    FilePools found = is_json(decode_text(text).utf8, format) ? from_json(text, shown) : from_dot(text, shown);
+    found.shown = shown;
+    return found;
 }
 
 }  // namespace dagcli

@@ -15,6 +15,8 @@ struct FilePools {
     std::map<std::string, std::vector<std::string>> by_name;
     // JSON's unnamed vertices, by id (which dag_select keeps).
     std::map<uint64_t, std::vector<std::string>> by_id;
+    // The file, as messages name it.
+    std::string shown;
 };
 
 // DOT: `aws_db [pools="aws,rds"]`; JSON: `{"id": 3, "name": "aws_db",

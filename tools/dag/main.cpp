@@ -11,6 +11,7 @@
 #include <exception>
 #include <string>
 
+#include "bracketed_arguments.hpp"
 #include "commands.hpp"
 #include "completion.hpp"
 #include "help_text.hpp"
@@ -66,9 +67,11 @@ int main(int argc, char **argv) {
     dagcli::add_build_command(app, exit_code);
     dagcli::add_completion_command(app, exit_code);
     dagcli::add_man_flag(app, version);
+    dagcli::unmark_bracketed_arguments(app);
 
     try {
-        app.parse(argc, argv);
+        const dagcli::BracketedArguments arguments(argc, argv);
+        app.parse(arguments.argc(), arguments.argv());
     } catch (const CLI::ParseError &e) {
         // --help and --version arrive here too, with CLI11's exit code 0;
         // CLI11 answers them before it looks at an unknown command's word

@@ -90,10 +90,11 @@ void add_order_commands(CLI::App &app, int &exit_code) {
     CLI::App *command = app.add_subcommand(
         "order", "Print the vertices in execution order: each after its dependencies");
     set_help(*command,
-             "Execution order: every vertex after everything it depends on, as `dag walk` runs them.\n"
-             "--reverse: destroy order, every vertex before its dependencies, as `dag walk --reverse` "
-             "runs them.\nAmong vertices free at the same moment, the bytewise smallest name comes "
-             "first.\nBelow, a -> b and b -> c: a depends on b, b on c.",
+             "Execution order: every vertex after everything it depends on.\n"
+             "--reverse: destroy order, every vertex before its dependencies.\n"
+             "Among vertices free at the same moment, the bytewise smallest name comes first: the "
+             "order\n`dag walk --priority name --parallelism 1` (with --reverse: `dag walk --reverse "
+             "...`) runs them in.\nBelow, a -> b and b -> c: a depends on b, b on c.",
              {"$ echo 'digraph { a -> b; b -> c }' | dag order -", "c", "b", "a",
               "$ echo 'digraph { a -> b; b -> c }' | dag order --reverse -", "a", "b", "c"});
     add_input(*command, options->input);

@@ -347,9 +347,10 @@ void add_walk_command(CLI::App &app, int &exit_code) {
     add_pool_options(*command, options->pools);
     command->add_option("--priority", options->priority,
                         "Which ready vertex starts first: critical-path (the default: the longest "
-                        "chain of vertices still to run through it first), name (by name), or none "
-                        "(about as they became ready, the fastest for vertices that do almost "
-                        "nothing); ties by name. Reproducible with --parallelism 1")
+                        "chain of vertices still to run through it first, ties by name), name (by "
+                        "name), or none (about as they became ready, the fastest for vertices that "
+                        "do almost nothing). critical-path and name are reproducible with "
+                        "--parallelism 1")
         ->transform(named_values(std::map<std::string, dag_walk_priority>{
             {"none", DAG_PRIORITY_NONE},
             {"critical-path", DAG_PRIORITY_CRITICAL_PATH},

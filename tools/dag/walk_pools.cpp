@@ -83,7 +83,7 @@ WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FileP
             }
             for (const std::string &pool : needs)
                 if (std::find(names_.begin(), names_.end(), pool) == names_.end())
-                    throw Failure("vertex '" + name + "': its pools attribute names '" + pool +
+                    throw Failure(file.shown + ": vertex '" + name + "': its pools attribute names '" + pool +
                                       "', which no --pool declares",
                                   bad_input);
             for (std::size_t m = 0; m < matches.size(); ++m)

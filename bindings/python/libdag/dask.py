@@ -540,6 +540,11 @@ class DaskWalk:
     def _finished(self, vertex, future):
         """The done-callback: completes (or expands) the vertex from the future's outcome; submits what is ready."""
         with self._lock:
+            if future.status == "lost" and self._wants_value(future) and not self._cancelled:
+                # Its worker died with the result before this ran; Dask computes a result again for as
+                # long as a future holds it, and on_result needs it: wait for that run.
+                future.add_done_callback(lambda done: self._finished(vertex, done))
+                return
             self._futures.pop(_slot(vertex), None)
         task = self._task(vertex)
         pool = self._pools.get(task.pool)
@@ -553,7 +558,7 @@ class DaskWalk:
         try:
             error = _outcome(vertex, future)
             raised = future.status == "error"
-            if error is None and self._fetcher is not None and future.type not in (None, type(None)):
+            if error is None and self._wants_value(future):
                 # Dask sends a result's type with its completion, not the result: fetch it first.
                 self._fetcher.add((vertex, task), future)
                 return
@@ -562,6 +567,9 @@ class DaskWalk:
         if raised and self._on_error is not None:
             self._tell(task.label, error)
         self._end(vertex, task, error)
+
+    def _wants_value(self, future):
+        return self._fetcher is not None and future.type not in (None, type(None))
 
     def _tell(self, label, error):
         """on_error, whose own exception, like any other raised on Dask's callback thread, wait() raises."""
@@ -783,7 +791,7 @@ def _is_cancel(error):
 def _outcome(vertex, future):
     """None when the task finished ok, else the error its vertex fails with."""
     status = future.status
-    if status == "finished":
+    if status in ("finished", "lost"):  # lost: it finished, and its worker then died with the result
         return None
     if status == "cancelled":
         return _cancelled_error(vertex, "was cancelled on the cluster")

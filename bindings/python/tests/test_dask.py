@@ -31,25 +31,28 @@ def task(argument):
     argument is (label, folder, behaviour): "ok"; "fail" raises; "fail-once"
     raises on its first run only; "block" says it started and waits for
     folder/release; "die-once" says its pid and waits until that worker is
-    killed, and on its second run returns; ("return", value) returns value.
+    killed, and on its second run returns; "after-told" waits for
+    folder/told, says its pid and returns, and on its second run waits for
+    folder/release; ("return", value) returns value.
     """
     label, folder, behaviour = argument
     start = time.monotonic_ns()
     path = os.path.join(folder, label)
+    marker = path + ".started"
     if behaviour == "fail":
         raise ValueError(f"task {label} broke")
     if behaviour == "fail-once" and not os.path.exists(path + ".failed"):
         open(path + ".failed", "w").close()
         raise ValueError(f"task {label} broke once")
-    if behaviour in ("block", "die-once"):
-        marker = path + ".started"
-        if behaviour == "block" or not os.path.exists(marker):
-            with open(marker + ".tmp", "w") as out:
-                out.write(str(os.getpid()))
-            os.replace(marker + ".tmp", marker)
-            deadline = time.monotonic() + BOUND_S
-            while not os.path.exists(os.path.join(folder, "release")) and time.monotonic() < deadline:
-                time.sleep(0.01)
+    if behaviour == "after-told":
+        if os.path.exists(marker):
+            wait_for_release(folder)
+        else:
+            wait_for_file(os.path.join(folder, "told"))
+            say_pid(marker)
+    if behaviour in ("block", "die-once") and (behaviour == "block" or not os.path.exists(marker)):
+        say_pid(marker)
+        wait_for_release(folder)
     end = time.monotonic_ns()
     with open(path, "a") as out:
         out.write(f"{start} {end} {os.getpid()}\n")
@@ -65,6 +68,18 @@ def random_graph(count, seed):
         for j in rng.sample(range(i), min(i, rng.randint(0, 3))):
             graph.connect(ids[i], ids[j])
     return graph
+
+
+def say_pid(marker):
+    with open(marker + ".tmp", "w") as out:
+        out.write(str(os.getpid()))
+    os.replace(marker + ".tmp", marker)
+
+
+def wait_for_release(folder):
+    deadline = time.monotonic() + BOUND_S
+    while not os.path.exists(os.path.join(folder, "release")) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def wait_for_file(path):
@@ -672,6 +687,40 @@ class DaskWalkTest(unittest.TestCase):
             self.assertEqual(len(self.runs(victim)), 1, "the killed run recorded nothing; the rerun did")
             self.assert_edges_respected(graph, reruns=True)
         self.client.wait_for_workers(2, timeout=BOUND_S)  # the nanny restarts the killed worker
+
+    def test_a_result_lost_with_its_worker_before_its_callback_ran_still_counts(self):
+        # Dask runs done-callbacks on one thread: while on_error holds it, y finishes on a worker
+        # that is then killed, so that y's future reads "lost" when its callback runs. y ran to its end.
+        graph = libdag.Graph.from_dict({"x": [], "y": []})
+        resume = threading.Event()
+        self.addCleanup(resume.set)
+
+        def on_error(label, error):
+            open(os.path.join(self.folder, "told"), "w").close()
+            resume.wait(BOUND_S)
+
+        running = dag_dask.start(graph, task, self.client, on_error=on_error,
+                                 payload=self.payload(graph, {"x": "fail", "y": "after-told"}))
+        marker = os.path.join(self.folder, "y.started")
+        wait_for_file(marker)
+        y, = [state for key, state in self.client.futures.items() if str(key).endswith(", 'y')")]
+        self.wait_for_status(y, "finished")
+        with open(marker) as pid:
+            os.kill(int(pid.read()), signal.SIGKILL)
+        self.wait_for_status(y, "lost")
+        resume.set()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        self.assertEqual(report[graph.find("x")].status, VertexStatus.FAILED)
+        self.assertEqual(report[graph.find("y")].status, VertexStatus.OK, report[graph.find("y")].message)
+        self.release()
+        self.client.wait_for_workers(2, timeout=BOUND_S)
+
+    def wait_for_status(self, state, status):
+        deadline = time.monotonic() + BOUND_S
+        while state.status != status:
+            self.assertLess(time.monotonic(), deadline, f"the future did not become {status}: {state.status}")
+            time.sleep(0.01)
 
 
 if __name__ == "__main__":

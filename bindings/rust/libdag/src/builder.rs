@@ -92,9 +92,23 @@ unsafe extern "C" fn step_trampoline(
         return 1;
     }
     // The builder holds the graph's only Rust borrow and does not use it
-    // while dag_build runs: the step gets the same handle, never freed here.
-    let mut graph = ManuallyDrop::new(Graph::from_raw(g));
-    match catch_unwind(AssertUnwindSafe(|| (state.f)(&mut graph))) {
+    // while dag_build runs: the step gets the same handle, lent.
+    let mut graph = ManuallyDrop::new(Graph::lent(g));
+    let outcome = catch_unwind(AssertUnwindSafe(|| (state.f)(&mut graph)));
+    let replaced = !graph.is_lent(g);
+    if replaced {
+        // What the step put in the graph's place is its own: freed here.
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(ManuallyDrop::into_inner(graph))));
+    }
+    match outcome {
+        Ok(Ok(())) if replaced => {
+            state.message = CString::new(
+                "the step replaced the graph it was given (by assignment, std::mem::replace or swap)",
+            )
+            .unwrap_or_default();
+            *message = state.message.as_ptr();
+            1
+        }
         Ok(Ok(())) => 0,
         Ok(Err(text)) => {
             state.message = CString::new(text.replace('\0', " ")).unwrap_or_default();
@@ -113,7 +127,7 @@ unsafe extern "C" fn prune_trampoline(id: u64, data: *mut c_void) -> c_int {
     if state.panic.is_some() {
         return 0;
     }
-    let graph = ManuallyDrop::new(Graph::from_raw(state.graph));
+    let graph = ManuallyDrop::new(Graph::lent(state.graph));
     match catch_unwind(AssertUnwindSafe(|| (state.f)(&graph, VertexId(id)))) {
         Ok(keep) => c_int::from(keep),
         Err(payload) => {
@@ -303,6 +317,11 @@ impl<'g> Builder<'g> {
     /// Appends the step "prune": removes, again and again, the vertices
     /// nothing depends on for which `prunable(graph, id)` is true.
     ///
+    /// The predicate returns no status to libdag: after a panic in it,
+    /// nothing more is pruned (it is not called again), the steps after
+    /// this one still run, and [`build`](Builder::build) resumes the panic
+    /// once libdag has returned.
+    ///
     /// # Errors
     /// [`Status::NoMemory`](crate::Status::NoMemory).
     pub fn add_prune<F>(&mut self, prunable: F) -> Result<()>
@@ -326,7 +345,8 @@ impl<'g> Builder<'g> {
 
     /// Runs the steps in order, then validates (with the single-root rule
     /// when `single_root`) unless `validate` is false, and returns the
-    /// warnings. A step's panic is resumed here once libdag has returned.
+    /// warnings. A step's or predicate's panic is resumed here once libdag
+    /// has returned.
     ///
     /// # Errors
     /// The failing step's error, its message naming the step

@@ -116,6 +116,9 @@ pub struct Graph {
     raw: NonNull<sys::dag_graph>,
     /// Set while `walk` runs; see the type's documentation.
     pub(crate) walking: AtomicBool,
+    /// False for the graph a build step is lent, which its owner frees: a
+    /// step that moves it out (or assigns over it) then frees nothing.
+    owned: bool,
 }
 
 // SAFETY: libdag handles have no thread affinity; a graph may be used and
@@ -155,7 +158,25 @@ impl Graph {
         Graph {
             raw: NonNull::new(raw).expect("Graph::from_raw: NULL graph"),
             walking: AtomicBool::new(false),
+            owned: true,
         }
+    }
+
+    /// The graph `raw`, lent: dropping it frees nothing.
+    ///
+    /// # Safety
+    /// `raw` must be a live graph that outlives every use of the result.
+    pub(crate) unsafe fn lent(raw: *mut sys::dag_graph) -> Graph {
+        Graph {
+            raw: NonNull::new(raw).expect("Graph::lent: NULL graph"),
+            walking: AtomicBool::new(false),
+            owned: false,
+        }
+    }
+
+    /// Whether this is still the graph `raw` as [`lent`](Graph::lent).
+    pub(crate) fn is_lent(&self, raw: *mut sys::dag_graph) -> bool {
+        !self.owned && self.raw.as_ptr() == raw
     }
 
     /// Gives up ownership: the caller must free the graph with `dag_free`.
@@ -703,7 +724,9 @@ impl Drop for Graph {
     fn drop(&mut self) {
         // SAFETY: we own the handle, and no walk can be running: `walk`
         // borrows the graph until it has finished.
-        unsafe { sys::dag_free(self.raw.as_ptr()) }
+        if self.owned {
+            unsafe { sys::dag_free(self.raw.as_ptr()) }
+        }
     }
 }
 

@@ -234,7 +234,11 @@ impl WalkOptions {
 
     /// The C options; borrows `self.always_run`, the schedule's arrays and
     /// `observer`, which must outlive the walk.
-    pub(crate) fn to_raw(&self, observer: Option<&Observer>) -> Result<sys::dag_walk_options> {
+    pub(crate) fn to_raw(
+        &self,
+        method: &str,
+        observer: Option<&Observer>,
+    ) -> Result<sys::dag_walk_options> {
         let mut opts = MaybeUninit::<sys::dag_walk_options>::uninit();
         let mut err = ptr::null_mut();
         // SAFETY: opts is writable for its size; init fills every field on
@@ -264,7 +268,7 @@ impl WalkOptions {
             opts.always_run = id_ptr(&self.always_run);
             opts.always_run_count = self.always_run.len();
         }
-        self.schedule.apply(&mut opts)?;
+        self.schedule.apply(method, &mut opts)?;
         if let Some(observer) = observer {
             opts.event_observer = Some(observer_trampoline);
             opts.event_observer_data =

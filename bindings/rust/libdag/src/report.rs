@@ -343,7 +343,11 @@ impl WalkReport {
     /// returned it: `downcast_ref` gets the callback's own type back.
     /// `None` for a vertex that did not fail by returning an error (a
     /// panic, a skipped vertex, one that succeeded). With retries, the last
-    /// attempt's: `None` when that one succeeded or panicked.
+    /// attempt's: `None` when that one succeeded or panicked. `None` also
+    /// for an expanded vertex that failed because a vertex of its sub-walk
+    /// did: libdag's report does not say which one, so the sub-vertex's
+    /// error is not reachable from here, nor from
+    /// [`into_result`](WalkReport::into_result)'s `source()`.
     pub fn source(&self, id: VertexId) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
         self.sources.get(&id.0).map(|e| &**e)
     }

@@ -121,9 +121,9 @@ impl Schedule {
     }
 
     /// Points `opts` at these arrays, which must outlive its use.
-    pub(crate) fn apply(&self, opts: &mut sys::dag_walk_options) -> Result<()> {
+    pub(crate) fn apply(&self, method: &str, opts: &mut sys::dag_walk_options) -> Result<()> {
         if let Some(name) = &self.bad_name {
-            c_string("WalkOptions", "pool name", name)?;
+            c_string(method, "pool name", name)?;
         }
         // Empty arrays stay NULL, as libdag's defaults have them.
         if !self.pool_capacities.is_empty() {

@@ -112,24 +112,29 @@ where
             Ok(()) => None,
             Err(error) => {
                 let (error, text) = shared_error(error);
-                failures.record(walk, vertex, Some(error));
-                Some(text)
+                let earlier = failures.record(walk, vertex, Some(error));
+                Some((text, earlier))
             }
         }
     }));
-    let text = match failed {
+    let (text, earlier) = match failed {
         Ok(None) => return Ok(()),
-        Ok(Some(text)) => text,
+        Ok(Some(told)) => told,
         Err(payload) => {
             let text = format!("callback panicked: {}", panic_message(&*payload));
             drop_payload(payload);
-            failure_message(text)
+            (failure_message(text), None)
         }
     };
-    // dag_walk_fail copies the message before it returns. It is refused only
-    // where another thread completed the vertex while the callback ran:
-    // returning FAILED still fails it then, without the message.
-    sys::dag_walk_fail(walk, vertex, text.as_ptr(), ptr::null_mut());
+    // dag_walk_fail copies the message before it returns. It is refused
+    // where the vertex was expanded (it ends with its sub-walk) or another
+    // thread completed it while the callback ran: returning FAILED still
+    // fails the latter, without the message. Either way the error is not
+    // the vertex's: what was recorded before is put back.
+    if sys::dag_walk_fail(walk, vertex, text.as_ptr(), ptr::null_mut()) != sys::DAG_OK {
+        // Dropping the error taken out runs its Drop: the user's code too.
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| drop(failures.record(walk, vertex, earlier))));
+    }
     Err(())
 }
 
@@ -245,7 +250,7 @@ impl Graph {
     /// [`Status::Cycle`] (the graph has a cycle or a self reference; message
     /// in Terraform's `Cycle:` form); [`Status::Busy`] (the graph is already
     /// being walked, for example from one of its own callbacks);
-    /// [`Status::InvalidArgument`] (parallelism or threads 0, threads above
+    /// [`Status::InvalidArgument`] (parallelism 0, threads above
     /// 1024); [`Status::UnknownVertex`] (an `always_run` id);
     /// [`Status::NoMemory`] (also when the pool's threads cannot start).
     pub fn walk<F, E>(&self, options: &WalkOptions, f: F) -> Result<WalkReport>
@@ -253,7 +258,7 @@ impl Graph {
         F: Fn(VertexId) -> std::result::Result<(), E> + Sync,
         E: Into<BoxError>,
     {
-        let opts = options.to_raw(options.observer_fn())?;
+        let opts = options.to_raw("Graph::walk", options.observer_fn())?;
         let _walking = WalkingFlag::take(self, "Graph::walk")?;
         let ctx = WalkContext {
             f: &f,

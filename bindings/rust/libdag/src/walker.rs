@@ -10,7 +10,7 @@ use std::mem::ManuallyDrop;
 use std::ops::Deref;
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -92,8 +92,15 @@ pub struct Vertex<'a> {
     walk: *mut sys::dag_walker,
     id: VertexId,
     state: &'a Arc<WalkState>,
-    deferred: Cell<bool>,
+    deferred: Cell<Option<Arc<AtomicU8>>>,
 }
+
+// Where the callback of a deferred vertex is, for its Pending: one dropped
+// while the callback runs leaves the vertex to the callback's result.
+const CALLBACK_RUNNING: u8 = 0;
+const CALLBACK_RETURNED: u8 = 1;
+const DROPPED_IN_CALLBACK: u8 = 2;
+const DROPPED_TEXT: &[u8] = b"dropped without being completed\0";
 
 impl<'a> Vertex<'a> {
     /// The vertex (of the sub-graph, in the sub-walk of an expansion).
@@ -107,11 +114,16 @@ impl<'a> Vertex<'a> {
     /// that returns `Err` (or panics) fails the vertex anyway, and the
     /// `Pending` then reports [`Status::State`](crate::Status::State).
     pub fn defer(&self) -> Pending {
-        self.deferred.set(true);
+        let callback = self
+            .deferred
+            .take()
+            .unwrap_or_else(|| Arc::new(AtomicU8::new(CALLBACK_RUNNING)));
+        self.deferred.set(Some(callback.clone()));
         Pending {
             walk: self.walk,
             id: self.id,
             state: self.state.clone(),
+            callback: Some(callback),
             done: false,
         }
     }
@@ -168,14 +180,19 @@ impl fmt::Debug for Vertex<'_> {
 /// [`complete`](Pending::complete)d.
 ///
 /// `Send` and `Sync`, and `'static`: it may go to any thread, and keeps the
-/// walk's handle alive, so completing it after the walker was dropped is an
-/// error ([`Status::Cancelled`](crate::Status::Cancelled)), not a crash. Dropped without being
+/// walk's handle alive, so completing it after the walker was dropped is
+/// not a crash (a deferred vertex's completion is refused with
+/// [`Status::Cancelled`](crate::Status::Cancelled); a pull walk's is taken). Dropped without being
 /// completed, it fails the vertex with `"dropped without being completed"`,
-/// so a forgotten vertex cannot leave the walk waiting for ever.
+/// so a forgotten vertex cannot leave the walk waiting for ever; dropped
+/// while the callback that deferred it still runs, the vertex ends as that
+/// callback says (its `Err` or panic), and so failed if it returns `Ok`.
 pub struct Pending {
     walk: *mut sys::dag_walker,
     id: VertexId,
     state: Arc<WalkState>,
+    // The deferring callback's progress; None in a pull walk.
+    callback: Option<Arc<AtomicU8>>,
     done: bool,
 }
 
@@ -198,9 +215,12 @@ impl Pending {
     /// ([`WalkReport::source`]).
     ///
     /// # Errors
-    /// [`Status::Cancelled`](crate::Status::Cancelled) (the walk was cancelled while the vertex was
-    /// pending; it is reported cancelled); [`Status::State`](crate::Status::State) (its callback
-    /// returned `Err`, or the walk has finished).
+    /// [`Status::Cancelled`](crate::Status::Cancelled) (a deferred vertex whose walk was cancelled,
+    /// or its `Walker` dropped, while it was pending; it is reported
+    /// cancelled. A pull walk's vertices handed out are still the host's to
+    /// complete after a cancel or a drop: that returns `Ok`);
+    /// [`Status::State`](crate::Status::State) (its callback returned `Err`, or the walk has
+    /// finished).
     pub fn complete<E: Into<BoxError>>(mut self, result: std::result::Result<(), E>) -> Result<()> {
         self.done = true;
         match result {
@@ -276,9 +296,19 @@ impl Pending {
 impl Drop for Pending {
     fn drop(&mut self) {
         if !self.done {
-            let text = b"dropped without being completed\0";
+            if let Some(callback) = &self.callback {
+                let running = callback.compare_exchange(
+                    CALLBACK_RUNNING,
+                    DROPPED_IN_CALLBACK,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                );
+                if running.is_ok() {
+                    return;
+                }
+            }
             // Refused (and ignored) when the walk has ended meanwhile.
-            let _ = complete(self.walk, self.id, Some(text.as_ptr().cast::<c_char>()));
+            let _ = complete(self.walk, self.id, Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));
         }
     }
 }
@@ -380,10 +410,19 @@ where
         walk,
         id: VertexId(vertex),
         state: &ctx.state,
-        deferred: Cell::new(false),
+        deferred: Cell::new(None),
     };
-    match run_vertex(walk, vertex, &ctx.state.failures, || (ctx.f)(&call)) {
-        Ok(()) if call.deferred.get() => sys::DAG_WALK_PENDING,
+    let outcome = run_vertex(walk, vertex, &ctx.state.failures, || (ctx.f)(&call));
+    let deferred = call.deferred.take();
+    let dropped = deferred.as_ref().map_or(false, |callback| {
+        callback.swap(CALLBACK_RETURNED, Ordering::AcqRel) == DROPPED_IN_CALLBACK
+    });
+    match outcome {
+        Ok(()) if dropped => {
+            let _ = complete(walk, VertexId(vertex), Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));
+            sys::DAG_WALK_FAILED
+        }
+        Ok(()) if deferred.is_some() => sys::DAG_WALK_PENDING,
         Ok(()) => sys::DAG_WALK_OK,
         Err(()) => sys::DAG_WALK_FAILED,
     }
@@ -436,7 +475,7 @@ impl Graph {
         E: Into<BoxError>,
     {
         let state = new_state(options);
-        let opts = options.to_raw(state.observer.as_ref())?;
+        let opts = options.to_raw("Graph::start_walk", state.observer.as_ref())?;
         let walking = WalkingFlag::take(self, "Graph::start_walk")?;
         let callback = Box::new(Callback {
             f,
@@ -500,7 +539,7 @@ impl Graph {
     /// options); nothing has begun then.
     pub fn begin_walk(&self, options: &WalkOptions) -> Result<Walker<'_>> {
         let state = new_state(options);
-        let opts = options.to_raw(state.observer.as_ref())?;
+        let opts = options.to_raw("Graph::begin_walk", state.observer.as_ref())?;
         let walking = WalkingFlag::take(self, "Graph::begin_walk")?;
         let mut raw = ptr::null_mut();
         let mut err = ptr::null_mut();
@@ -648,6 +687,7 @@ impl Walker<'_> {
                 walk,
                 id: VertexId(vertex),
                 state: self.state.clone(),
+                callback: None,
                 done: false,
             };
             // After the Pending exists: should an earlier attempt's error
@@ -696,6 +736,7 @@ impl Walker<'_> {
                 walk,
                 id: VertexId(vertex),
                 state: self.state.clone(),
+                callback: None,
                 done: false,
             })
             .collect();

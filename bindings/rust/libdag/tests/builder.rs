@@ -138,3 +138,59 @@ fn a_panicking_step_panics_from_build() {
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| b.build(false, false)));
     assert!(caught.is_err());
 }
+
+#[test]
+fn a_panicking_prune_predicate_prunes_no_more_and_panics_from_build() {
+    common::hide_expected_panics();
+    let mut g = Graph::new().unwrap();
+    g.add_vertex(Some("a")).unwrap();
+    g.add_vertex(Some("b")).unwrap();
+    let calls = std::cell::Cell::new(0);
+    let mut b = Builder::new(&mut g).unwrap();
+    b.add_prune(|_: &Graph, _| {
+        calls.set(calls.get() + 1);
+        panic!("{}boom", common::EXPECTED_PANIC)
+    })
+    .unwrap();
+    b.add_root(Some("top")).unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| b.build(false, false)));
+    assert!(caught.is_err());
+    drop(b);
+    assert_eq!(calls.get(), 1);
+    // The root step after it ran: libdag cannot be stopped from the predicate.
+    assert_eq!(g.vertex_count(), 3);
+    assert!(g.find("top").is_some());
+}
+
+#[test]
+fn a_step_that_replaces_its_graph_stops_the_build_and_frees_nothing_twice() {
+    let mut g = Graph::new().unwrap();
+    g.add_vertex(Some("a")).unwrap();
+    let mut kept = None;
+    {
+        let mut b = Builder::new(&mut g).unwrap();
+        b.add_step("assign", |g: &mut Graph| {
+            g.add_vertex(Some("b")).unwrap();
+            *g = Graph::new().unwrap();
+            Ok(())
+        })
+        .unwrap();
+        let err = b.build(false, false).unwrap_err();
+        assert_eq!(err.status(), Status::Cancelled);
+        assert!(err.message().contains("the step replaced the graph it was given"), "{}", err);
+        drop(b);
+        let mut b = Builder::new(&mut g).unwrap();
+        b.add_step("swap", |g: &mut Graph| {
+            let mut other = Graph::new().unwrap();
+            std::mem::swap(g, &mut other);
+            kept = Some(other.vertex_count());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(b.build(false, false).unwrap_err().status(), Status::Cancelled);
+    }
+    // The graph is as the first step left it before its assignment.
+    assert_eq!(kept, Some(2));
+    assert_eq!(g.vertex_count(), 2);
+    assert!(g.find("b").is_some());
+}

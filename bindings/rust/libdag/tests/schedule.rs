@@ -81,6 +81,10 @@ fn undeclared_pools_zero_capacities_and_bad_names_are_refused() {
     assert_eq!(walk(empty), Status::InvalidArgument);
     let nul = WalkOptions::new().pool("a\0b", 1);
     assert_eq!(walk(nul), Status::InvalidArgument);
+    // Told by the method called, as the walk's other errors are.
+    let nul = WalkOptions::new().pool("a\0b", 1);
+    let err = g.walk(&nul, |_| Ok::<(), Failure>(())).unwrap_err();
+    assert!(err.message().starts_with("Graph::walk: pool name"), "{}", err);
     let unknown = WalkOptions::new().pool("aws", 1).need(VertexId(999), "aws");
     assert_eq!(walk(unknown), Status::UnknownVertex);
 }

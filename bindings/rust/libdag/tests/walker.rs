@@ -3,6 +3,8 @@
 //! thread, waits with a time limit, the observer, expansion, updates, and
 //! what dropping things mid-walk does.
 
+mod common;
+
 use std::error::Error as _;
 use std::fmt;
 use std::sync::mpsc;
@@ -334,6 +336,53 @@ fn a_callback_error_after_defer_wins() {
         receive.recv().unwrap().succeed().unwrap_err().status(),
         Status::State
     );
+}
+
+#[test]
+fn a_pending_dropped_inside_its_callback_leaves_the_vertex_to_the_callback() {
+    common::hide_expected_panics();
+    let g = graph(&["err", "ok", "panics"], &[]);
+    let walker = g
+        .start_walk(&WalkOptions::new(), |vertex| {
+            let pending = vertex.defer();
+            let name = vertex.graph().name(vertex.id()).unwrap().unwrap().to_owned();
+            drop(pending);
+            match name.as_str() {
+                "err" => Err(DiskFull { free: 1 }),
+                "panics" => panic!("{}boom", common::EXPECTED_PANIC),
+                _ => Ok(()),
+            }
+        })
+        .unwrap();
+    let report = walker.wait().unwrap();
+    let vertex = |name| report.vertex(g.find(name).unwrap()).unwrap();
+    assert_eq!(vertex("err").status(), VertexStatus::Failed);
+    assert_eq!(vertex("err").message(), "disk full (1 bytes free)");
+    assert!(report.source(g.find("err").unwrap()).unwrap().is::<DiskFull>());
+    assert!(vertex("panics").message().starts_with("callback panicked: "), "{}", vertex("panics").message());
+    // Ok with nothing left to complete it: failed, not waited for.
+    assert_eq!(vertex("ok").status(), VertexStatus::Failed);
+    assert_eq!(vertex("ok").message(), "dropped without being completed");
+}
+
+#[test]
+fn an_expanded_vertex_whose_callback_fails_has_no_source() {
+    let g = graph(&["build"], &[]);
+    let sub = graph(&["step"], &[]);
+    let walker = g
+        .start_walk(&WalkOptions::new(), move |vertex| {
+            if vertex.graph().name(vertex.id()).unwrap() == Some("build") {
+                vertex.expand(&sub).unwrap();
+                return Err(DiskFull { free: 2 });
+            }
+            Ok(())
+        })
+        .unwrap();
+    let report = walker.wait().unwrap();
+    let build = g.find("build").unwrap();
+    // The expansion decides: its sub-walk went well, the error was refused.
+    assert_eq!(report.status(build), Some(VertexStatus::Ok));
+    assert!(report.source(build).is_none());
 }
 
 #[test]

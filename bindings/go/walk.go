@@ -15,6 +15,10 @@ import (
 	"unsafe"
 )
 
+// contextCancelLanded runs once a done context has cancelled a walk in
+// libdag; tests replace it to wait for that instead of sleeping.
+var contextCancelLanded = func() {}
+
 // WalkOptions tune Walk. The zero value gives libdag's defaults: 10
 // callbacks at once on 10 threads, dependencies first, Terraform's failure
 // policy, no cancellation.
@@ -189,6 +193,7 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 					cause = ctx.Err()
 				}
 				C.dag_error_free(cancelErr)
+				contextCancelLanded()
 			case <-stop:
 			}
 		}()

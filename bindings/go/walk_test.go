@@ -439,12 +439,19 @@ func TestWalkCancelledByContext(t *testing.T) {
 	g, ids := build(t, "a->b", "b->c")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	landed := make(chan struct{})
+	var once sync.Once
+	defer dag.OnContextCancel(func() { once.Do(func() { close(landed) }) })()
 	report, err := g.Walk(dag.WalkOptions{Context: ctx}, func(id uint64) error {
 		if id == ids["c"] {
 			cancel()
-			// Cancellation reaches libdag from the binding's own goroutine;
-			// give it ample time to land while c is still running.
-			time.Sleep(200 * time.Millisecond)
+			// Cancellation reaches libdag from the binding's own goroutine:
+			// c runs on until it has (a sleep lost that race when busy).
+			select {
+			case <-landed:
+			case <-time.After(30 * time.Second):
+				t.Error("the context's cancel did not reach the walk")
+			}
 		}
 		return nil
 	})

@@ -492,7 +492,7 @@ void several_pools_not_overtaken(bool pull) {
     const uint64_t zz = add(g.get(), "zz");
     pools.need(zz, "p");
     pools.need(zz, "q");
-    uint64_t last_p = 0, last_q = 0;
+    uint64_t last_p = 0, last_q = 0, first_p = 0, first_q = 0;
     for (int i = 0; i < 10; ++i) {
         const uint64_t vp = add(g.get(), ("p" + std::to_string(i)).c_str());
         const uint64_t vq = add(g.get(), ("q" + std::to_string(i)).c_str());
@@ -502,13 +502,20 @@ void several_pools_not_overtaken(bool pull) {
             ASSERT_EQ(dag_connect(g.get(), vp, last_p, nullptr), DAG_OK);
             ASSERT_EQ(dag_connect(g.get(), vq, last_q, nullptr), DAG_OK);
         }
+        if (!last_p) {
+            first_p = vp;
+            first_q = vq;
+        }
         last_p = vp;
         last_q = vq;
     }
     auto body = [&](dag_walker *, uint64_t v, const char **) {
-        // Long enough for zz, ready with the chains' first vertices, to
-        // park before either of them ends.
-        if (v != zz) std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        // The chains' first vertices long enough for zz, ready with them,
+        // to park before either ends, also on a busy machine.
+        if (v == first_p || v == first_q)
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        else if (v != zz)
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
         return DAG_WALK_OK;
     };
     for (const dag_walk_priority priority : {DAG_PRIORITY_NONE, DAG_PRIORITY_CRITICAL_PATH, DAG_PRIORITY_NAME}) {

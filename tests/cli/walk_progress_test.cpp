@@ -14,9 +14,10 @@ using namespace cli_test;
 TEST(CliWalkProgress, StatusLineIsRedrawnInPlaceOnATerminal) {
     ScratchDir dir;
     const std::string graph = graph_file(dir, "digraph { a -> b; b -> c }");
-    // auto, the default, draws it on a terminal.
+    // auto, the default, draws it on a terminal. c runs first, for ten of
+    // the line's redraws, so that a busy machine still draws it running.
     Outcome r = on_terminal(dir, {"walk", graph, "--parallelism", "1", "--exec",
-                              "sleep 0.3; echo \"ran $DAG_VERTEX\""});
+                                  "[ \"$DAG_VERTEX\" != c ] || sleep 1; echo \"ran $DAG_VERTEX\""});
     ASSERT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("\r[0/3] running 1, failed 0, "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("/s: c\x1b[K"), std::string::npos) << r.out;

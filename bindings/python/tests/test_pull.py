@@ -5,6 +5,8 @@ import asyncio
 import concurrent.futures
 import contextvars
 import gc
+import linecache
+import sys
 import threading
 import time
 import unittest
@@ -41,6 +43,12 @@ def wait_for(condition, seconds=5):
         time.sleep(0.01)
     return True
 
+
+def in_c_wait(thread):
+    """Whether `thread` is in libdag's wait for a pull walk (dag_walk_next_ready or dag_walk_wait_for)."""
+    frame = sys._current_frames().get(thread.ident)
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno) if frame is not None else ""
+    return "lib.dag_walk_next_ready(" in line or "lib.dag_walk_wait_for(" in line
 
 class Inline(concurrent.futures.Executor):
     """An executor that runs each call inside submit()."""
@@ -165,7 +173,12 @@ class HandPulledTest(unittest.TestCase):
         for waiter in waiters:
             waiter.start()
         waiting.wait()
-        time.sleep(0.2)  # both inside their waits
+        # Both inside their waits (a thread that had not got there yet would be told "the walker is
+        # closed" instead): each is in the C call it waits in.
+        deadline = time.monotonic() + 30
+        while not all(in_c_wait(waiter) for waiter in waiters):
+            self.assertLess(time.monotonic(), deadline, "the waits did not begin")
+            time.sleep(0.01)
         closer = threading.Thread(target=walk.close, daemon=True)
         closer.start()
         closer.join(5)

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import unittest
+import unittest.mock
 
 import libdag
 from libdag import VertexStatus
@@ -18,9 +19,10 @@ from support import build
 class Recorder:
     """A walk callback that records, under a lock, when each vertex starts and ends."""
 
-    def __init__(self, graph, sleep=0.0, fail=()):
+    def __init__(self, graph, sleep=0.0, fail=(), during=None):
         self.graph = graph
         self.sleep = sleep
+        self.during = during  # called with the vertex while it runs, instead of sleeping
         self.fail = set(fail)
         self.lock = threading.Lock()
         self.clock = 0
@@ -41,7 +43,9 @@ class Recorder:
             self.max_running = max(self.max_running, self.running)
             self.threads.add(threading.get_ident())
         try:
-            if self.sleep:
+            if self.during is not None:
+                self.during(vertex)
+            elif self.sleep:
                 time.sleep(self.sleep)
             if self.graph.name(vertex) in self.fail:
                 raise RuntimeError(f"{self.graph.name(vertex)} broke")
@@ -92,9 +96,13 @@ class WalkOrderTest(unittest.TestCase):
         g = libdag.Graph()
         for i in range(12):
             g.add_vertex(f"v{i}")
-        rec = Recorder(g, sleep=0.05)
+        # The first four wait for each other: they can only all arrive if four run at once (sleeps
+        # alone let a busy machine finish one before the fourth started).
+        first_four = threading.Barrier(4, timeout=30)
+        arrivals = iter(range(12))  # next() on it is atomic under the GIL
+        rec = Recorder(g, during=lambda _: first_four.wait() if next(arrivals) < 4 else time.sleep(0.005))
         report = g.walk(rec, parallelism=4)
-        self.assertTrue(report.ok)
+        self.assertTrue(report.ok, report.message)
         self.assertEqual(rec.max_running, 4)
         self.assertGreater(len(rec.threads), 1)
         rec = Recorder(g, sleep=0.005)
@@ -622,16 +630,25 @@ class WalkerTest(unittest.TestCase):
         # only raise after b had run.
         g, ids = build([("b", "a")])
         ran = []
+        cancelled = threading.Event()
+        cancel = libdag.walk._cancel_quietly
+
+        def cancel_and_say(handle):
+            cancel(handle)
+            cancelled.set()
 
         def callback(vertex):
             ran.append(vertex)
             if vertex == ids["a"]:
                 os.kill(os.getpid(), signal.SIGINT)
-                time.sleep(0.2)
+                # Until the interrupted wait has cancelled the walk (a sleep lost that race on a busy machine).
+                cancelled.wait(30)
 
-        with g.walker(callback, parallelism=2).start() as walker:
+        with g.walker(callback, parallelism=2).start() as walker, \
+                unittest.mock.patch.object(libdag.walk, "_cancel_quietly", cancel_and_say):
             with self.assertRaises(KeyboardInterrupt) as caught:
                 walker.wait()
+        self.assertTrue(cancelled.is_set())
         report = caught.exception.walk_report
         self.assertTrue(report.cancelled)
         self.assertEqual(ran, [ids["a"]])

@@ -220,7 +220,7 @@ def _limits(limits, semaphore):
     for name, most in limits.items():
         if isinstance(most, semaphore):
             continue
-        if not isinstance(most, int) or most < 1:
+        if not isinstance(most, int) or isinstance(most, bool) or most < 1:
             raise ValueError(f"libdag.dask: limit {name!r} is {most!r}; a limit is an int, at least 1, "
                              f"or a distributed.Semaphore")
     return limits

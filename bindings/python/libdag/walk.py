@@ -603,6 +603,9 @@ def _options(graph, parallelism, threads, reverse, fail_fast, always_run, timest
 
 
 def _count(value, name, who):
+    if isinstance(value, bool):
+        # An int to Python, but True is a flag passed where a count goes, not 1.
+        raise TypeError(f"{who}: {name} is an int, not bool")
     try:
         value = value.__index__()
     except AttributeError:

@@ -530,6 +530,8 @@ class DaskWalkTest(unittest.TestCase):
             dag_dask.walk(graph, task, self.client, limits={"db": 1}, pool={"web0": "cache"})
         with self.assertRaisesRegex(ValueError, "limit 'db' is 0"):
             dag_dask.walk(graph, task, self.client, limits={"db": 0})
+        with self.assertRaisesRegex(ValueError, "limit 'db' is True"):
+            dag_dask.walk(graph, task, self.client, limits={"db": True})
 
     def test_expansion(self):
         # "servers" finds on its worker that it stands for three instances, two after one, and

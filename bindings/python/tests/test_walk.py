@@ -289,6 +289,11 @@ class WalkErrorTest(unittest.TestCase):
             g.walk(None)
         with self.assertRaises(TypeError):
             g.walk(lambda v: None, parallelism="many")
+        # A flag where a count goes is a mistake, not parallelism 1 (it walked).
+        with self.assertRaisesRegex(TypeError, "parallelism is an int, not bool"):
+            g.walk(lambda v: None, parallelism=True)
+        with self.assertRaisesRegex(TypeError, "retries is an int, not bool"):
+            g.walk(lambda v: None, schedule=libdag.Schedule(retries=True))
         with self.assertRaises(TypeError):
             g.walk(lambda v: None, observer=42)
 

@@ -2,11 +2,12 @@
 //! transformers ([`Builder`]).
 
 use std::any::Any;
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::mem::ManuallyDrop;
 use std::os::raw::{c_char, c_int, c_uint, c_void};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
+use std::time::Duration;
 
 use libdag_sys as sys;
 
@@ -41,6 +42,62 @@ impl Action {
             Action::Replace => sys::DAG_ACTION_REPLACE,
             Action::CreateBeforeDestroy => sys::DAG_ACTION_CREATE_BEFORE_DESTROY,
         }
+    }
+}
+
+/// What the observer of [`Builder::build_observed`] hears after each step
+/// that succeeded (`dag_build_step_info`).
+#[derive(Debug)]
+pub struct BuildStep<'a> {
+    /// The step's name (`"references"`, `"root"`, a step of your own's).
+    pub name: &'a str,
+    /// Its position among the steps, from 0.
+    pub index: usize,
+    /// How long it took (steady clock).
+    pub duration: Duration,
+    /// The graph's vertex count before the step.
+    pub vertices_before: usize,
+    /// The graph's edge count before the step.
+    pub edges_before: usize,
+    /// The graph's vertex count after the step.
+    pub vertices_after: usize,
+    /// The graph's edge count after the step.
+    pub edges_after: usize,
+    graph: &'a Graph,
+}
+
+impl BuildStep<'_> {
+    /// The graph as the step left it, to read or export.
+    pub fn graph(&self) -> &Graph {
+        self.graph
+    }
+}
+
+/// The observer's closure and a panic to resume once libdag has returned.
+struct Observer<'o> {
+    f: &'o mut dyn FnMut(&BuildStep<'_>),
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+unsafe extern "C" fn observer_trampoline(info: *const sys::dag_build_step_info, data: *mut c_void) {
+    let state = &mut *data.cast::<Observer<'_>>();
+    if state.panic.is_some() {
+        return;
+    }
+    let info = &*info;
+    let graph = ManuallyDrop::new(Graph::lent(info.graph as *mut sys::dag_graph));
+    let step = BuildStep {
+        name: CStr::from_ptr(info.name).to_str().unwrap_or(""),
+        index: info.index,
+        duration: Duration::from_nanos(info.duration_ns),
+        vertices_before: info.vertices_before,
+        edges_before: info.edges_before,
+        vertices_after: info.vertices_after,
+        edges_after: info.edges_after,
+        graph: &graph,
+    };
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| (state.f)(&step))) {
+        state.panic = Some(payload);
     }
 }
 
@@ -355,6 +412,34 @@ impl<'g> Builder<'g> {
     /// validation's ([`Status::Cycle`](crate::Status::Cycle), [`Status::NoRoot`](crate::Status::NoRoot),
     /// [`Status::MultipleRoots`](crate::Status::MultipleRoots)).
     pub fn build(&mut self, validate: bool, single_root: bool) -> Result<Vec<String>> {
+        self.run(validate, single_root, None)
+    }
+
+    /// [`build`](Builder::build), calling `observer` after each step that
+    /// succeeded, on this thread, with the step's name, position, duration
+    /// and counts before and after, and the graph to read (Terraform's
+    /// trace log of its graph builder). A panic in the observer is resumed
+    /// from here once libdag has returned; libdag cannot be stopped from an
+    /// observer, so the steps after it still run and it is not called again.
+    ///
+    /// # Errors
+    /// As [`build`](Builder::build).
+    pub fn build_observed<F>(&mut self, validate: bool, single_root: bool, mut observer: F) -> Result<Vec<String>>
+    where
+        F: FnMut(&BuildStep<'_>),
+    {
+        let mut state = Observer {
+            f: &mut observer,
+            panic: None,
+        };
+        let built = self.run(validate, single_root, Some(&mut state));
+        if let Some(payload) = state.panic.take() {
+            resume_unwind(payload);
+        }
+        built
+    }
+
+    fn run(&mut self, validate: bool, single_root: bool, observer: Option<&mut Observer<'_>>) -> Result<Vec<String>> {
         let mut opts = sys::dag_build_options {
             size: 0,
             validate: 0,
@@ -367,6 +452,10 @@ impl<'g> Builder<'g> {
         self.call(|_, err| unsafe { sys::dag_build_options_init(&mut opts, size, err) })?;
         opts.validate = c_int::from(validate);
         opts.single_root = c_int::from(single_root);
+        if let Some(state) = observer {
+            opts.observer = Some(observer_trampoline);
+            opts.observer_data = (state as *mut Observer<'_>).cast::<c_void>();
+        }
         // SAFETY: a valid builder and options.
         let built = self.call(|b, err| unsafe { sys::dag_build(b, &opts, err) });
         let panic = self

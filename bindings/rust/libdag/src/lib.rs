@@ -91,7 +91,7 @@ use std::ffi::CStr;
 pub use libdag_sys as sys;
 
 pub use algorithms::{Search, SearchAction, Traversal, Validation, Visit};
-pub use builder::{Action, Builder};
+pub use builder::{Action, BuildStep, Builder};
 pub use error::{BoxError, Error, Result, Status};
 pub use graph::{Format, Graph, VertexId};
 pub use options::{EventKind, WalkEvent, WalkOptions};

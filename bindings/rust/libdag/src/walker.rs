@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use libdag_sys as sys;
 
-use crate::error::{check, BoxError, Result};
+use crate::error::{check, BoxError, Error, Result, Status};
 use crate::graph::{Graph, VertexId};
 use crate::options::{Observer, WalkOptions};
 use crate::raw::call_ids;
@@ -248,6 +248,32 @@ impl Pending {
     /// As [`complete`](Pending::complete).
     pub fn succeed(self) -> Result<()> {
         self.complete(Ok::<(), BoxError>(()))
+    }
+
+    /// Finishes the vertex as cancelled (libdag 1.3): for work that the
+    /// walk's cancel stopped, so that the report says cancelled rather
+    /// than failed. Takes `&mut self`: when it is refused, the vertex is
+    /// still yours to complete; once it succeeded, completing again is
+    /// refused and dropping does nothing.
+    ///
+    /// # Errors
+    /// [`Status::State`](crate::Status::State) (the walk has not been cancelled, or has finished;
+    /// the vertex stays as it was); otherwise as
+    /// [`complete`](Pending::complete).
+    pub fn cancelled(&mut self) -> Result<()> {
+        if self.done {
+            return Err(Error::new(Status::State, "Pending::cancelled: the vertex was completed already"));
+        }
+        let mut err = ptr::null_mut();
+        // SAFETY: a live walk handle (thread-safe).
+        unsafe {
+            let status =
+                sys::dag_walk_complete(self.walk, self.id.0, sys::DAG_WALK_CANCELLED, ptr::null(), &mut err);
+            check(status, err)
+        }
+        .map_err(|e| e.in_method("Pending::complete", "Pending::cancelled"))?;
+        self.done = true;
+        Ok(())
     }
 
     /// Fails the vertex with `error`:

@@ -194,3 +194,60 @@ fn a_step_that_replaces_its_graph_stops_the_build_and_frees_nothing_twice() {
     assert_eq!(g.vertex_count(), 2);
     assert!(g.find("b").is_some());
 }
+
+#[test]
+fn the_build_observer_hears_each_step_with_its_counts() {
+    let mut g = Graph::new().unwrap();
+    let vpc = g.add_vertex(Some("aws_vpc.main")).unwrap();
+    let subnet = g.add_vertex(Some("aws_subnet.public")).unwrap();
+    g.add_vertex(Some("dns")).unwrap();
+    let mut heard = Vec::new();
+    {
+        let mut b = Builder::new(&mut g).unwrap();
+        b.provide(vpc, "aws_vpc.main").unwrap();
+        b.reference(subnet, "aws_vpc.main.id").unwrap();
+        b.add_references(false).unwrap();
+        b.add_root(None).unwrap();
+        b.build_observed(true, true, |step| {
+            let names = step.graph().vertex_count();
+            heard.push((
+                step.name.to_owned(),
+                step.index,
+                (step.vertices_before, step.edges_before),
+                (step.vertices_after, step.edges_after),
+                names,
+            ));
+        })
+        .unwrap();
+    }
+    assert_eq!(
+        heard,
+        [
+            ("references".to_owned(), 0, (3, 0), (3, 1), 3),
+            // Two roots (the subnet and dns): the step adds one above them.
+            ("root".to_owned(), 1, (3, 1), (4, 3), 4),
+        ]
+    );
+}
+
+#[test]
+fn a_panicking_build_observer_is_not_called_again_and_panics_from_build() {
+    common::hide_expected_panics();
+    let mut g = Graph::new().unwrap();
+    g.add_vertex(Some("a")).unwrap();
+    g.add_vertex(Some("b")).unwrap();
+    let mut calls = 0;
+    let mut b = Builder::new(&mut g).unwrap();
+    b.add_step("one", |_: &mut Graph| Ok(())).unwrap();
+    b.add_root(Some("top")).unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        b.build_observed(false, false, |_| {
+            calls += 1;
+            panic!("{}observer", common::EXPECTED_PANIC)
+        })
+    }));
+    assert!(caught.is_err());
+    drop(b);
+    assert_eq!(calls, 1);
+    assert!(g.find("top").is_some(), "the steps after it ran");
+}

@@ -194,6 +194,28 @@ fn cancelling_a_pull_walk_waits_for_what_was_handed_out() {
 }
 
 #[test]
+fn a_vertex_the_cancel_stopped_is_completed_as_cancelled() {
+    let (g, layers) = layered(2, 2);
+    let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+    let mut first = walker.next_ready(None).unwrap().unwrap();
+    let second = walker.next_ready(None).unwrap().unwrap();
+    // Not before the walk was cancelled: refused, and the vertex is still ours.
+    let err = first.cancelled().unwrap_err();
+    assert_eq!(err.status(), Status::State);
+    assert!(err.message().starts_with("Pending::cancelled: "), "{}", err);
+    walker.cancel().unwrap();
+    first.cancelled().unwrap();
+    assert_eq!(first.cancelled().unwrap_err().status(), Status::State);
+    let first_id = first.id();
+    drop(first);
+    second.succeed().unwrap();
+    let report = walker.wait().unwrap();
+    assert_eq!(report.status(first_id), Some(VertexStatus::Cancelled));
+    let other = layers[0].iter().copied().find(|&v| v != first_id).unwrap();
+    assert_eq!(report.status(other), Some(VertexStatus::Ok));
+}
+
+#[test]
 fn dropping_a_pull_walker_leaves_handed_out_vertices_to_finish() {
     let (mut g, layers) = layered(2, 1);
     let pending = {

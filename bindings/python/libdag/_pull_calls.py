@@ -16,7 +16,7 @@ from ctypes import byref, c_int, c_size_t, c_uint64, c_void_p
 from . import _native
 from ._native import lib
 from .errors import error_for, in_python_terms, status_name, take_error
-from .walk import _COMPLETE, SubwalkVertex, _describe, _encode_message, _walk_of
+from .walk import _COMPLETE, SubwalkVertex, _describe, _encode_message, _walk_of, expansion_key
 
 __all__ = ["PullCalls"]
 
@@ -38,6 +38,7 @@ class PullCalls:
         self.busy = False  # in a look on its thread (PullWalker.next_ready's per-thread instance)
         self._main = walker._callbacks_main()
         self._callbacks = walker._callbacks
+        self._expanded = walker._expanded
         self._vertices = (c_uint64 * limit)()
         self._walks = (c_void_p * limit)()
         self._count = c_size_t()
@@ -71,7 +72,19 @@ class PullCalls:
         return ready
 
     def complete(self, ptr, vertex, error=None):
-        """Completes a vertex handed out: ok for `error` None, else failed with it (kept for the report)."""
+        """Completes a vertex handed out: ok for `error` None, else failed with it (kept for the report).
+
+        A vertex expanded while it was out ends with its sub-walk: its task's
+        end decides nothing (an exception is kept for the report, as a
+        callback walk keeps one raised after expand()).
+        """
+        if self._expanded:
+            key = expansion_key(vertex)
+            if key in self._expanded:
+                self._expanded.discard(key)
+                if error is not None:
+                    self._callbacks.keep_exception(vertex, error)
+                return
         before = None
         if error is None:
             result, message = _native.WALK_OK, None

@@ -49,6 +49,9 @@ class ReadyVertices:
         self._buffer = collections.deque()
         self._idle_at = None  # walker.changes when a look last found nothing ready
         self._calls = None  # made by the first look, once the walk has started
+        # The future the registered waker resolves: one waker at a time, also
+        # when a wait for it is cancelled (asyncio.wait_for's timeout).
+        self._changed = None
 
     def __aiter__(self):
         return self
@@ -68,10 +71,18 @@ class ReadyVertices:
                 if batch is not None:
                     break
             loop = asyncio.get_running_loop()
-            changed = loop.create_future()
-            walker.wake_on_change(functools.partial(_wake, loop, threading.get_ident(), changed))
+            changed = self._changed
+            if changed is None or changed.done() or changed.get_loop() is not loop:
+                changed = self._changed = loop.create_future()
+                walker.wake_on_change(functools.partial(_wake, loop, threading.get_ident(), changed))
             if walker.changes == seen:
-                await changed
+                if walker._retries:
+                    # A retry comes due on libdag's timer, which no change
+                    # announces: look again soon.
+                    await asyncio.wait([changed], timeout=_IDLE_LOOK_S)
+                    self._idle_at = None
+                else:
+                    await asyncio.shield(changed)
         if not batch:
             raise StopAsyncIteration
         self._buffer.extend(batch)
@@ -231,9 +242,10 @@ class _Driver:
             batch = calls.look(ptr)
             look = False
             if batch is None:
-                if not self.tasks and not self.finished and not self.idle_look:
-                    # Nothing runs, yet the walk goes on: a failed vertex
-                    # waits for its retry, which no completion will announce.
+                if (not self.tasks or self.walker._retries) and not self.finished and not self.idle_look:
+                    # A failed vertex may wait for its retry, which no
+                    # completion announces (libdag's timer makes it ready):
+                    # look again soon when nothing runs, or the walk retries.
                     self.idle_look = True
                     self.loop.call_later(_IDLE_LOOK_S, self.look_again)
                 continue

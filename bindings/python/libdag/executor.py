@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 __all__ = ["run_on"]
 
 _WAIT_SLICE_S = 0.1
+# How often a walk with retries looks for one come due while calls run:
+# libdag's timer makes it ready, and no completion says so.
+_RETRY_LOOK_S = 0.005
 
 
 def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callable[[int], object]) -> WalkReport:
@@ -54,7 +57,7 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     # two bytecodes, and one landing between taking a vertex and giving it
     # a future would lose it, leaving the cancelled walk waiting for it
     # forever. The calling thread only waits, in slices Ctrl-C gets through.
-    thread = threading.Thread(target=submitter.drain, name="libdag executor walk", daemon=True)
+    thread = threading.Thread(target=submitter.run, name="libdag executor walk", daemon=True)
     thread.start()
     try:
         while not submitter.done.wait(_WAIT_SLICE_S):
@@ -97,6 +100,18 @@ class _Submitter:
         self.stopping = threading.Event()
         self.done = Latch()
         self.error = None
+
+    def run(self):
+        """The walk's own thread: the first drain, then, for a walk with retries, a look now and then."""
+        self.drain()
+        if not self.walker._retries:
+            return
+        while not self.done.wait(_RETRY_LOOK_S) and not self.stopping.is_set():
+            with self.lock:
+                if self.draining:
+                    continue
+                self.draining = True
+            self.drain()
 
     def finish(self, vertex, future):
         self.futures.discard(future)
@@ -163,7 +178,7 @@ class _Submitter:
             if not batch:
                 self.done.set()
                 continue
-            unsubmitted[:] = batch
+            unsubmitted[:] = reversed(batch)  # _submit takes from the end: the walk's order
             self._submit(unsubmitted)
             for vertex in unsubmitted:  # stop() came first
                 calls.complete(ptr, vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"))

@@ -56,8 +56,9 @@ class PullWalker(Walker):
         self._wake_lock = threading.Lock()
         self._wakers = []  # called once after the next change; see wake_on_change()
         # Counts the changes made through this walker (complete, cancel,
-        # expand, apply): only they can make a vertex ready, so a host whose
-        # last look found none need not look again until it moves.
+        # expand, apply): only they, and a retry's timer, can make a vertex
+        # ready, so a host whose last look found none need not look again
+        # until it moves (or, with retries, a while later).
         self.changes = 0
         self._polls = threading.local()  # each thread's PullCalls for next_ready(timeout=0)
         self._close_hooks = []  # called once close() has freed or handed off the walk (asyncio runs)
@@ -205,7 +206,10 @@ class PullWalker(Walker):
         gives None, register a waker; if :attr:`changes` has moved since it
         was read, look again, else wait for the waker. Every change that can
         make a vertex ready goes through these methods, and bumps
-        :attr:`changes` before it calls the wakers. Every waker is called
+        :attr:`changes` before it calls the wakers, except a retry coming
+        due: libdag's timer makes it ready after its delay, and a host of a
+        walk with retries looks again now and then as well (``async for``,
+        :meth:`run_async` and :meth:`run_on` do, every 5 ms). Every waker is called
         even when one raises; the first exception is then raised by the
         method that made the change (the change itself has happened).
         """

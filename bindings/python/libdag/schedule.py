@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, List, Mapping
 
 from . import _native
-from .errors import InvalidArgumentError
+from .errors import BadUtf8Error, InvalidArgumentError
 from .types import Vertex
 
 
@@ -70,7 +70,8 @@ def _names(names: List[str], who):
         try:
             data = name.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raise TypeError(f"{who}: pool name {name!r} is not UTF-8 ({exc})") from None
+            # As a vertex name that cannot be UTF-8 is refused.
+            raise BadUtf8Error(_native.E_BAD_UTF8, f"{who}: pool name {name!r} is not UTF-8 ({exc})") from None
         if b"\0" in data:
             # C would read the name up to it: a different pool, or a clash.
             raise InvalidArgumentError(_native.E_INVALID_ARGUMENT,

@@ -163,18 +163,21 @@ def search(ptr, start, flags, callback, who, answers=None):
     """Runs dag_search(); returns the matching ids, ascending."""
     ids, count = start
     trampoline = _Searcher(callback, who, answers)
+    error = None
     try:
         result = _calling_back(
             trampoline, lambda: ids_result(lib.dag_search, ptr, ids, count, flags, trampoline.c_fn, None, who=who))
     except BaseException:
         if trampoline.interrupted:
             raise KeyboardInterrupt from None  # the search aborted for it
-        if trampoline.error is not None:
-            # The callback's own exception explains best (the library only
-            # says it was aborted).
-            error, trampoline.error = trampoline.error, None  # no cycle through the traceback
-            raise error from None
-        raise
+        if trampoline.error is None:
+            raise
+        # The callback's own exception explains best (the library only
+        # says it was aborted).
+        error, trampoline.error = trampoline.error, None  # no cycle through the traceback
+    if error is not None:
+        # Raised outside the except block: its cause and context stay the callback's own.
+        raise error
     return result
 
 

@@ -58,6 +58,11 @@ if TYPE_CHECKING:
 __all__ = ["PENDING", "SubwalkVertex", "VertexStatus", "WalkEvent", "VertexResult", "WalkReport", "Walker"]
 
 
+def expansion_key(vertex):
+    """What identifies a vertex among those a walk expanded: its id and its sub-walk (0: the walk's own)."""
+    return int(vertex), getattr(vertex, "walk", 0)
+
+
 class SubwalkVertex(int):
     """The id of a vertex of an expanded sub-graph (see :meth:`Walker.expand`), as walks hand it out.
 
@@ -724,6 +729,9 @@ class Walker(Closeable):
         self._opts, self._keep = _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps,
                                           schedule, self._callbacks, "Graph.walk" if _blocking else "Graph.walker")
         self._retries = schedule is not None and schedule.has_retries
+        # (id, sub-walk) of the vertices expanded: a pull-walk host finishing
+        # such a vertex's task leaves it to its sub-walk.
+        self._expanded = set()
         self._handle = None
         self._lock = threading.Lock()  # held for short steps only, never across a wait
         self._walking = False  # holds the graph's walk mark (Handle.begin_walk sets it, end_walk clears it)
@@ -832,7 +840,8 @@ class Walker(Closeable):
     def _report(self, report, status, message, callbacks, who):
         try:
             if status not in _FINISHED or not report:
-                raise error_for(status, message or f"{who}: {status_name(status)}")
+                # Not the walk's outcome but the call's refusal: told by the method called.
+                raise error_for(status, f"{who}: {message}" if message else f"{who}: {status_name(status)}")
             self._release_graph()
             return _read_report(report, status, message, callbacks.exceptions, self._retries)
         finally:
@@ -948,6 +957,7 @@ class Walker(Closeable):
         handle, callbacks = self._started(who)
         with handle.read(who) as ptr, subgraph._handle.read(who) as sub:
             call(lib.dag_walk_expand, _walk_of(vertex, ptr, callbacks, who), vertex, sub, _NO_CALLBACK, None, who=who)
+        self._expanded.add(expansion_key(vertex))
         self._changed()
 
     def apply(self, update: WalkUpdate) -> List[int]:

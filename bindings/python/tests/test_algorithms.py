@@ -320,11 +320,16 @@ class SearchCallbackTest(unittest.TestCase):
 
             def callback(v):
                 calls.append(v)
-                raise Boom(v)
+                try:
+                    {}[v]
+                except KeyError as missing:
+                    raise Boom(v) from missing
 
-            with self.assertRaises(Boom):
+            with self.assertRaises(Boom) as raised:
                 run(callback)
             self.assertEqual(len(calls), 1, "the search ends at the exception, not at the next match")
+            # Its cause kept (it was replaced by None).
+            self.assertIsInstance(raised.exception.__cause__, KeyError)
 
     def test_bad_answers(self):
         for answer in (6, -1, "yes", 1.0):

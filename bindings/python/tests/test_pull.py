@@ -399,6 +399,60 @@ class ExecutorTest(unittest.TestCase):
         self.assertEqual(tries, ["a", "a", "b"])
         self.assertEqual(report[g.find("a")].attempts, 2)
 
+    def test_a_retry_comes_due_while_another_call_runs(self):
+        # "long" runs 3 s; "flaky"'s retry is due 0.05 s after its failure. It waited for "long" to end.
+        g = libdag.Graph.from_dict({"long": [], "flaky": []})
+        release, retried = threading.Event(), threading.Event()
+        tries = []
+
+        def fn(vertex):
+            if g.name(vertex) == "long":
+                release.wait(30)
+            elif not tries:
+                tries.append(vertex)
+                raise RuntimeError("flaky: try again")
+            else:
+                retried.set()
+
+        in_time = []
+
+        def end_long():
+            in_time.append(retried.wait(3))
+            release.set()
+
+        threading.Thread(target=end_long, daemon=True).start()
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            report = g.walk_on(pool, fn, schedule=libdag.Schedule(retries=1, retry_delay=0.05))
+        self.assertEqual(in_time, [True], "the retry waited for the other call to end")
+        self.assertTrue(report.ok)
+        self.assertEqual(report[g.find("flaky")].attempts, 2)
+
+    def test_ready_vertices_are_submitted_in_the_walks_order(self):
+        # More ready than the executor has workers: they start in the order the walk hands them out.
+        g = libdag.Graph.from_dict({name: [] for name in "fedcba"})
+        started = []
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            report = g.walk_on(pool, lambda v: started.append(g.name(v)), parallelism=6,
+                               schedule=libdag.Schedule(priority="name"))
+        self.assertTrue(report.ok)
+        self.assertEqual(started, list("abcdef"))
+
+    def test_a_vertex_expanded_by_its_call_ends_with_its_sub_walk(self):
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        sub = libdag.Graph.from_dict({"s2": ["s1"], "s1": []})
+        ran = []
+        walker = g.pull_walker()
+
+        def fn(vertex):
+            ran.append(walker.name(vertex))
+            if walker.name(vertex) == "a":
+                walker.expand(vertex, sub)
+
+        with walker, concurrent.futures.ThreadPoolExecutor(2) as pool:
+            report = walker.run_on(pool, fn)
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(ran, ["a", "s1", "s2", "b"])
+
 
 class ClosingFromInsideTest(unittest.TestCase):
     """A walker closed by code its own walk runs: the close must not wait for the walk's call it is inside."""
@@ -542,6 +596,82 @@ class AsyncioTest(unittest.TestCase):
         self.assertTrue(report.ok)
         self.assertEqual(tries, ["a", "a", "b"])
         self.assertEqual(report[g.find("a")].attempts, 2)
+
+    def test_a_retry_comes_due_while_another_task_runs(self):
+        g = libdag.Graph.from_dict({"long": [], "flaky": []})
+        tries = []
+
+        async def fn(vertex):
+            if g.name(vertex) == "long":
+                for _ in range(300):  # until the retry has run, 3 s at most
+                    if len(tries) == 2:
+                        return
+                    await asyncio.sleep(0.01)
+                return
+            tries.append(vertex)
+            if len(tries) == 1:
+                raise RuntimeError("flaky: try again")
+
+        walk = g.walk_async(fn, schedule=libdag.Schedule(retries=1, retry_delay=0.05))
+        report = asyncio.run(asyncio.wait_for(walk, 20))
+        self.assertTrue(report.ok)
+        self.assertEqual(len(tries), 2)
+        self.assertLess(report[g.find("long")].end_ns - report[g.find("long")].start_ns, 2_000_000_000,
+                        "the retry waited for the other task to end")
+
+    def test_async_for_yields_a_retried_vertex_again(self):
+        g = libdag.Graph.from_dict({"a": []})
+
+        async def main():
+            taken = []
+            with g.pull_walker(schedule=libdag.Schedule(retries=1, retry_delay=0.05)) as walk:
+                walk.start()
+                async for vertex in walk:
+                    taken.append(vertex)
+                    walk.complete(vertex, RuntimeError("try again") if len(taken) == 1 else None)
+                return taken, walk.wait()
+
+        taken, report = asyncio.run(asyncio.wait_for(main(), 20))
+        self.assertEqual(taken, [g.find("a")] * 2)
+        self.assertTrue(report.ok)
+
+    def test_async_for_keeps_one_waker_across_timed_out_waits(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+
+        async def main():
+            with g.pull_walker() as walk:
+                walk.start()
+                ready = walk.__aiter__()
+                a = await ready.__anext__()
+                for _ in range(50):  # b waits for a: each wait times out
+                    with self.assertRaises(asyncio.TimeoutError):
+                        await asyncio.wait_for(ready.__anext__(), 0.001)
+                wakers = len(walk._wakers)
+                walk.complete(a)
+                self.assertEqual(await ready.__anext__(), g.find("b"))
+                return wakers
+
+        self.assertEqual(asyncio.run(asyncio.wait_for(main(), 20)), 1)
+
+    def test_a_vertex_expanded_by_its_task_ends_with_its_sub_walk(self):
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        sub = libdag.Graph.from_dict({"s2": ["s1"], "s1": []})
+        ran, errors = [], []
+
+        async def main():
+            asyncio.get_running_loop().set_exception_handler(lambda _, context: errors.append(context))
+            with g.pull_walker() as walker:
+                async def fn(vertex):
+                    ran.append(walker.name(vertex))
+                    if walker.name(vertex) == "a":
+                        walker.expand(vertex, sub)
+
+                return await walker.run_async(fn)
+
+        report = asyncio.run(asyncio.wait_for(main(), 20))
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(ran, ["a", "s1", "s2", "b"])
+        self.assertEqual(errors, [])
 
     def test_failing_vertex(self):
         g = deployment()

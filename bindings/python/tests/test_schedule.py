@@ -82,6 +82,9 @@ class PoolTest(unittest.TestCase):
             graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 1}, needs={"a": "aws\0x"}))
         with self.assertRaisesRegex(libdag.InvalidArgumentError, "NUL"):
             graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 1, "aws\0x": 5}))
+        # A lone surrogate cannot be UTF-8: as a vertex name with one is refused (it was a TypeError).
+        with self.assertRaisesRegex(libdag.BadUtf8Error, "^Graph.walk: pool name"):
+            graph.walk(lambda v: None, schedule=Schedule(pools={"\ud800": 1}))
         for needed in (5, b"aws", [b"aws"]):
             with self.subTest(needed=needed), self.assertRaisesRegex(TypeError, "^Graph.walk: "):
                 graph.walk(lambda v: None, schedule=Schedule(pools={"aws": 1}, needs={"a": needed}))

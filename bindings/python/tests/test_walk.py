@@ -485,7 +485,8 @@ class WalkerTest(unittest.TestCase):
         with walker:
             self.assertTrue(walker.start().wait().ok)
         self.assertEqual(len(outcome), 1)
-        self.assertTrue(outcome[0].startswith("cannot wait for a walk from inside its own callback"), outcome[0])
+        self.assertTrue(outcome[0].startswith("Walker.wait: cannot wait for a walk from inside its own callback"),
+                        outcome[0])
 
     def test_graph_is_busy_until_waited(self):
         g, ids = build([("a", "b")])

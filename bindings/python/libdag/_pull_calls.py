@@ -50,6 +50,7 @@ class PullCalls:
 
     def look(self, ptr):
         """The ready vertices, taken without waiting: a list, [] once the walk has ended, None when none is ready."""
+        self._count.value = 0  # handed_out() tells this look's, not the last one's
         status = _LOOK(ptr, *self._look_args)
         if status == _TIMEOUT:
             # What a host polling finds most often: the error's message is
@@ -70,6 +71,10 @@ class PullCalls:
         if self._callbacks is not None:
             self._callbacks.new_attempts(ready)
         return ready
+
+    def handed_out(self):
+        """(vertices, walks, count) of the last look: what a Ctrl-C kept from its caller."""
+        return self._vertices, self._walks, self._count.value
 
     def complete(self, ptr, vertex, error=None):
         """Completes a vertex handed out: ok for `error` None, else failed with it (kept for the report).

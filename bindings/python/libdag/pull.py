@@ -109,6 +109,13 @@ class PullWalker(Walker):
                 try:
                     with handle.read(who) as ptr:
                         return calls.look(ptr)
+                except KeyboardInterrupt as interrupt:
+                    # As in the waits below: what this look handed out
+                    # reaches no caller, so it is completed cancelled.
+                    _cancel_quietly(handle)
+                    self._complete_cancelled(handle, *calls.handed_out(), who)
+                    interrupt.walk_report = self._report_if_ended(handle, who)
+                    raise
                 finally:
                     calls.busy = False
         vertices = (ctypes.c_uint64 * limit)()

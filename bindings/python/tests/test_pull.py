@@ -367,6 +367,32 @@ class ExecutorTest(unittest.TestCase):
         self.assertEqual(report[a].status, VertexStatus.CANCELLED)
         self.assertEqual(report[b].status, VertexStatus.CANCELLED)
 
+    def test_ctrl_c_just_after_a_poll_handed_vertices_out_completes_them(self):
+        # The same through next_ready(timeout=0), a poll: a was lost there.
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        a, b = g.find("a"), g.find("b")
+        real_look = libdag._pull_calls._LOOK
+        pressed = []
+
+        def interrupted(*args):
+            status = real_look(*args)
+            if not pressed:
+                pressed.append(True)
+                raise KeyboardInterrupt
+            return status
+
+        with g.pull_walker() as walk:
+            walk.start()
+            with unittest.mock.patch.object(libdag._pull_calls, "_LOOK", interrupted):
+                with self.assertRaises(KeyboardInterrupt) as cm:
+                    walk.next_ready(timeout=0)
+            report = cm.exception.walk_report
+            self.assertIsNotNone(report)
+            self.assertEqual(walk.next_ready(timeout=0), [])
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[a].status, VertexStatus.CANCELLED)
+        self.assertEqual(report[b].status, VertexStatus.CANCELLED)
+
     def test_cancel_from_a_vertex(self):
         g = libdag.Graph()
         chain = g.add_vertices([f"v{i}" for i in range(20)])

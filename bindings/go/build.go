@@ -235,7 +235,8 @@ var DefaultBuildOptions = BuildOptions{Validate: true, SingleRoot: true}
 
 // Build runs the steps in order, then validates as opts say, and returns
 // the warnings (unresolved references under AddReferences(true)). The
-// first failing step stops the build; its error names the step.
+// first failing step stops the build; its error names the step, and the
+// warnings of the steps before it are returned with it.
 //
 // Errors: the step's (ErrNotFound, ErrCycle, ErrDuplicateName...), the
 // validation's (ErrCycle, ErrNoRoot, ErrMultipleRoots), ErrBusy, ErrClosed.
@@ -253,18 +254,19 @@ func (b *Builder) Build(opts BuildOptions) ([]string, error) {
 		}
 		o.validate = boolInt(opts.Validate)
 		o.single_root = boolInt(opts.SingleRoot)
-		if err := check(C.dag_build(ptr, &o, &cerr), cerr); err != nil {
-			return err
-		}
+		built := check(C.dag_build(ptr, &o, &cerr), cerr)
 		var text *C.char
 		if err := check(C.dag_builder_warnings(ptr, &text, &cerr), cerr); err != nil {
+			if built != nil {
+				return built
+			}
 			return err
 		}
 		if s := C.GoString(text); s != "" {
 			warnings = strings.Split(s, "\n")
 		}
 		C.dag_string_free(text)
-		return nil
+		return built
 	})
 	return warnings, err
 }

@@ -102,6 +102,19 @@ func TestBuilderUnresolvedReferences(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(warnings, []string{`web: nothing provides "var.region"`}) {
 		t.Fatalf("warnings %q, error %v", warnings, err)
 	}
+	// A build that then fails keeps its warnings (they were dropped).
+	cycle1, _ := g.AddVertex("x")
+	cycle2, _ := g.AddVertex("y")
+	g.Connect(cycle1, cycle2)
+	g.Connect(cycle2, cycle1)
+	failing, _ := NewBuilder(g)
+	defer failing.Close()
+	failing.Reference(web, "var.region")
+	failing.AddReferences(true)
+	warnings, err = failing.Build(DefaultBuildOptions)
+	if !errors.Is(err, ErrCycle) || !reflect.DeepEqual(warnings, []string{`web: nothing provides "var.region"`}) {
+		t.Fatalf("warnings %q, error %v", warnings, err)
+	}
 }
 
 func TestBuilderErrors(t *testing.T) {

@@ -191,3 +191,23 @@ func TestMessagesSpeakGo(t *testing.T) {
 		}
 	}
 }
+
+// Vertex names in messages are the user's: only the messages of functions
+// that name C terms have them rewritten ("DAG_WALK_MAX_THREADS" became
+// "1024" in Root's list of roots, and a looked-up name was rewritten).
+func TestMessagesKeepVertexNamesAsTheyAre(t *testing.T) {
+	g, _ := build(t, "DAG_WALK_MAX_THREADS", "threads must")
+	_, err := g.Root()
+	if err == nil || !strings.Contains(err.Error(), "DAG_WALK_MAX_THREADS") || !strings.Contains(err.Error(), "threads must") {
+		t.Errorf("Root: %v", err)
+	}
+	_, err = g.Find("opts->parallelism")
+	if err == nil || !strings.Contains(err.Error(), "opts->parallelism") {
+		t.Errorf("Find: %v", err)
+	}
+	// The walk's own messages still speak Go.
+	_, err = g.Walk(dag.WalkOptions{Threads: 5000}, func(uint64) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "1024") {
+		t.Errorf("Walk with 5000 threads: %v", err)
+	}
+}

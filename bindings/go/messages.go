@@ -105,6 +105,15 @@ var cTerms = strings.NewReplacer(
 	"DAG_FORMAT_AUTO", "FormatAuto",
 )
 
+// termsOf lists the functions whose messages name the C terms cTerms
+// rewrites: only theirs are rewritten, since any message may hold vertex
+// names, which are the user's ("threads must" is a name as good as any).
+var termsOf = map[string]bool{
+	"dag_walk_options_init": true, "dag_walk": true, "dag_walk_start": true, "dag_walk_begin": true,
+	"dag_traverse": true, "dag_search": true,
+	"dag_export_graph": true, "dag_import_graph": true, "dag_import_graph_file": true,
+}
+
 // goMessage rewrites a libdag message in Go's terms: "dag: " and the Go
 // call instead of the C function, Go names for arguments. A message from
 // a function goNames lacks keeps its C name after "dag: ".
@@ -116,8 +125,11 @@ func goMessage(message string) string {
 	if !found {
 		return message
 	}
+	if termsOf[fn] {
+		rest = cTerms.Replace(rest)
+	}
 	if name, ok := goNames[fn]; ok {
 		fn = name
 	}
-	return "dag: " + fn + ": " + cTerms.Replace(rest)
+	return "dag: " + fn + ": " + rest
 }

@@ -83,7 +83,9 @@ func Walk(ctx context.Context, g *Graph, fn func(ctx context.Context, v Vertex) 
 	always, alwaysCount := idsArg(opts.AlwaysRun)
 	var root *C.dag_walker
 	var cerr *C.dag_error
-	status := C.dagbind_walk_begin(ptr, opts.config(obs, sched), always, alwaysCount, &root, &cerr)
+	cfg := opts.config(obs, sched)
+	cfg.threads = 0 // a pull walk has no threads of libdag's: opts.Threads does not apply
+	status := C.dagbind_walk_begin(ptr, cfg, always, alwaysCount, &root, &cerr)
 	// The walk holds the graph from here: libdag refuses changes and lets
 	// reads through, and callbacks reading g must not wait on a writer.
 	g.h.endWrite()
@@ -395,6 +397,9 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 		// Expanded: the vertex follows its sub-walk, whatever fn said.
 		// (Or finished already, which nothing in Walk does.)
 		C.dag_error_free(p.err)
+		if err != nil && !v.Sub() {
+			r.forget(v.ID)
+		}
 		return 0
 	case p.completed != C.DAG_OK:
 		r.setBroken(check(p.completed, p.err))

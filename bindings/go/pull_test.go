@@ -303,7 +303,10 @@ func TestGoroutineWalkExpand(t *testing.T) {
 			}
 			return errors.New("ignored: the vertex follows its sub-walk")
 		case v.ID == ids["broken"] && !v.Sub():
-			return v.Expand(bad)
+			if err := v.Expand(bad); err != nil {
+				return err
+			}
+			return errors.New("ignored too")
 		case name == "x":
 			return errors.New("x failed")
 		case name == "m.web":
@@ -316,13 +319,15 @@ func TestGoroutineWalkExpand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := report.Result(ids["modules"]); r.Status != dag.VertexOK {
+	// Its fn's error after Expand decided nothing, and is not its Err (it was).
+	if r, _ := report.Result(ids["modules"]); r.Status != dag.VertexOK || r.Err != nil {
 		t.Errorf("modules: %+v", r)
 	}
 	if r, _ := report.Result(ids["app"]); r.Status != dag.VertexOK {
 		t.Errorf("app: %+v", r)
 	}
-	if r, _ := report.Result(ids["broken"]); r.Status != dag.VertexFailed || r.Message == "" {
+	// Failed by its sub-walk's x, not by what its fn returned after Expand.
+	if r, _ := report.Result(ids["broken"]); r.Status != dag.VertexFailed || r.Message == "" || r.Err != nil {
 		t.Errorf("broken: %+v", r)
 	}
 	sort.Strings(seen)
@@ -600,5 +605,107 @@ func TestGoroutineWalkHandsOutWhatBecameReadyWhileOthersRun(t *testing.T) {
 				t.Errorf("waiter: %+v", r)
 			}
 		})
+	}
+}
+
+// A vertex that an update removed before it started is not run, and no
+// failure: the walk is ok (it was ErrWalkFailed with FirstError 0).
+func TestWalkWithAVertexRemovedByAnUpdateIsOK(t *testing.T) {
+	g, ids := build(t, "b->a", "c->b")
+	report, err := dag.Walk(context.Background(), g, func(ctx context.Context, v dag.Vertex) error {
+		if v.ID != ids["a"] {
+			return nil
+		}
+		u, err := dag.NewWalkUpdate()
+		if err != nil {
+			return err
+		}
+		defer u.Close()
+		if err := u.RemoveVertex(ids["c"]); err != nil {
+			return err
+		}
+		_, err = v.Apply(u)
+		return err
+	}, dag.WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := report.Result(ids["c"]); r.Status != dag.VertexNotRun {
+		t.Fatalf("c = %+v, want not run", r)
+	}
+	if !report.OK() || report.Err() != nil {
+		t.Errorf("OK() = %v, Err() = %v; want ok", report.OK(), report.Err())
+	}
+}
+
+// The context cancelled while the only vertex ran, which then finished ok:
+// Walk says cancelled, and so does the report (its Err was nil).
+func TestWalkCancelledWhileEveryVertexFinishedOKIsCancelled(t *testing.T) {
+	g, _ := build(t, "a")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	report, err := dag.Walk(ctx, g, func(context.Context, dag.Vertex) error { cancel(); return nil }, dag.WalkOptions{})
+	if !errors.Is(err, dag.ErrCancelled) {
+		t.Fatalf("Walk: %v, want ErrCancelled", err)
+	}
+	if report.OK() || !errors.Is(report.Err(), dag.ErrCancelled) {
+		t.Errorf("OK() = %v, Err() = %v; want ErrCancelled as Walk said", report.OK(), report.Err())
+	}
+}
+
+// Threads does not apply to Walk (no thread of libdag's runs a vertex): a
+// value Graph.Walk refuses is ignored (it was refused).
+func TestWalkIgnoresThreads(t *testing.T) {
+	g, _ := build(t, "a")
+	for _, threads := range []int{2000, -1} {
+		report, err := dag.Walk(context.Background(), g, func(context.Context, dag.Vertex) error { return nil },
+			dag.WalkOptions{Threads: threads})
+		if err != nil || !report.OK() {
+			t.Errorf("Threads %d: %v", threads, err)
+		}
+	}
+}
+
+// A cap under a millisecond is a cap of one (it was no cap: 0 to libdag).
+func TestRetryMaxDelayUnderAMillisecondCaps(t *testing.T) {
+	g, ids := build(t, "a")
+	start := time.Now()
+	report, err := dag.Walk(context.Background(), g, func(context.Context, dag.Vertex) error { return errors.New("x") },
+		dag.WalkOptions{Retries: 2, RetryDelay: 5 * time.Second, RetryMaxDelay: 900 * time.Microsecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("two retries capped at 900 µs took %v", took)
+	}
+	if r, _ := report.Result(ids["a"]); r.Attempts != 3 {
+		t.Errorf("attempts %d, want 3", r.Attempts)
+	}
+}
+
+// An interrupted vertex (its callback errs once the walk is cancelled) is
+// cancelled in its observer event too, as the Observer doc says.
+func TestObserverSeesAnInterruptedVertexCancelled(t *testing.T) {
+	g, ids := build(t, "a")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var finished []dag.WalkEvent
+	report, _ := dag.Walk(ctx, g, func(ctx context.Context, v dag.Vertex) error {
+		cancel()
+		<-ctx.Done()
+		return ctx.Err()
+	}, dag.WalkOptions{Observer: func(e dag.WalkEvent) {
+		if e.Kind == dag.EventFinished {
+			mu.Lock()
+			finished = append(finished, e)
+			mu.Unlock()
+		}
+	}})
+	if len(finished) != 1 || finished[0].Vertex != ids["a"] || finished[0].Status != dag.VertexCancelled {
+		t.Errorf("finished events %+v, want a cancelled", finished)
+	}
+	if r, _ := report.Result(ids["a"]); r.Status != dag.VertexCancelled {
+		t.Errorf("report: a = %+v", r)
 	}
 }

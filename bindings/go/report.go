@@ -85,10 +85,13 @@ type WalkReport struct {
 	firstErr error
 }
 
-// OK reports whether every vertex finished ok; false for a nil report (a
-// walk that did not run).
+// OK reports whether the walk went well: not cancelled, and no vertex
+// failed or was skipped for a failure (a vertex that Vertex.Apply removed
+// before it started, VertexNotRun, does not count against it); false for
+// a nil report (a walk that did not run).
 func (r *WalkReport) OK() bool {
-	return r != nil && r.counts[VertexOK] == len(r.Vertices)
+	return r != nil && !r.Cancelled && r.FirstError == NoVertex &&
+		r.counts[VertexFailed]+r.counts[VertexUpstreamFailed]+r.counts[VertexCancelled] == 0
 }
 
 // Count returns how many vertices finished with status s.
@@ -149,6 +152,15 @@ type outcomes struct {
 }
 
 // failed records err as vertex's error.
+// forget drops what failed recorded for vertex, whose completion libdag
+// refused: an expanded vertex ends with its sub-walk, whatever fn returned.
+func (o *outcomes) forget(vertex uint64) {
+	o.mu.Lock()
+	delete(o.errs, vertex)
+	delete(o.interrupted, vertex)
+	o.mu.Unlock()
+}
+
 func (o *outcomes) failed(vertex uint64, err error, interrupted bool) {
 	o.mu.Lock()
 	if o.errs == nil {

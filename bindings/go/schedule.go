@@ -112,6 +112,13 @@ func (opts *WalkOptions) schedule(op string) (*C.dagbind_schedule, error) {
 	return s, nil
 }
 
+// millis is d in whole milliseconds, a positive d under one counting as
+// one: libdag reads 0 as none (no wait, no cap), and a cap of 900 µs meant
+// no cap at all.
 func millis(d time.Duration) C.uint64_t {
-	return C.uint64_t(d / time.Millisecond)
+	ms := d / time.Millisecond
+	if d > 0 && ms == 0 {
+		ms = 1
+	}
+	return C.uint64_t(ms)
 }

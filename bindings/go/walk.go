@@ -49,9 +49,11 @@ type WalkOptions struct {
 	// Graph.Walk, from libdag's threads), so it must be safe for
 	// concurrent use, and should return quickly. If it panics it is not
 	// called again, and the walk function panics with the same value once
-	// the walk has ended. In Walk, a vertex whose callback returns an
-	// error once the walk is cancelled finishes VertexOK in its event
-	// (libdag then cancels its dependents), VertexCancelled in the report.
+	// the walk has ended. It must not call runtime.Goexit (t.FailNow): it
+	// runs under a call from libdag, which Goexit cannot unwind through
+	// (the process crashes); use t.Error and return. In Walk, a vertex
+	// whose callback returns an error once the walk is cancelled is
+	// VertexCancelled, in its event and in the report.
 	Observer func(WalkEvent)
 	// Context, for Graph.Walk only (Walk takes its context as an
 	// argument), when not nil, cancels the walk once it is done: nothing new
@@ -84,9 +86,10 @@ type WalkOptions struct {
 	// Retries.
 	VertexRetries map[uint64]int
 	// RetryDelay is the wait before a vertex's first retry, in whole
-	// milliseconds; it holds no slot and no thread.
+	// milliseconds (a positive one under 1 ms counts as 1 ms); it holds no
+	// slot and no thread.
 	RetryDelay time.Duration
-	// RetryMaxDelay caps the wait; 0 for no cap.
+	// RetryMaxDelay caps the wait, in milliseconds as RetryDelay; 0 for no cap.
 	RetryMaxDelay time.Duration
 	// RetryDoubling makes each retry wait twice as long as the one
 	// before; without it every retry waits RetryDelay.

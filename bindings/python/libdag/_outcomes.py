@@ -44,7 +44,12 @@ class Outcomes(Mapping):
         self._made = {}
 
     def _index(self, vertex):
-        index = bisect.bisect_left(self._ids, vertex) if isinstance(vertex, int) else len(self._ids)
+        if type(vertex) is not int and (isinstance(vertex, bool) or not isinstance(vertex, int)
+                                        or hasattr(vertex, "walk")):
+            # True is a flag, a SubwalkVertex an id in a sub-graph: neither is
+            # a vertex of the walk (they read as vertex 1, or the graph's own).
+            raise KeyError(vertex)
+        index = bisect.bisect_left(self._ids, vertex)
         if index == len(self._ids) or self._ids[index] != vertex:
             raise KeyError(vertex)
         return index

@@ -104,6 +104,10 @@ class ReadyVertices:
         return taken
 
 
+async def _awaiting(awaitable):
+    return await awaitable
+
+
 def _wake(loop, loop_thread, changed):
     if threading.get_ident() == loop_thread:
         _resolve(changed)
@@ -127,7 +131,10 @@ def _resolve(changed):
 
 
 async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> WalkReport:
-    """Awaits ``fn(vertex)`` (a coroutine function) for every vertex, each as its own task; returns the report.
+    """Awaits ``fn(vertex)`` for every vertex, each as its own task; returns the report.
+
+    `fn` is a coroutine function, or returns any awaitable (a future, such
+    as ``loop.run_in_executor``'s, or a task).
 
     Starts the walk if it has not been started. A task that returns
     completes its vertex ok; one that raises fails it, the exception kept in
@@ -154,7 +161,19 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
         await driver.ended
     except BaseException as stop:  # noqa: B902 - cancellation and Ctrl-C included
         driver.stopping = True
-        stop.walk_report = await _stop(walker, ReadyVertices(walker), driver)
+        ready = ReadyVertices(walker)
+        stopping = asyncio.ensure_future(_end_stop(walker, ready, driver, *_begin_stop(walker, ready, driver)))
+        while True:
+            try:
+                stop.walk_report = await asyncio.shield(stopping)
+                break
+            except asyncio.CancelledError:
+                # Cancelled again while its tasks are cancelled and awaited:
+                # the stop goes on (walk_async raised with its tasks still
+                # running, and no report).
+                if stopping.done():
+                    stop.walk_report = stopping.result()
+                    break
         raise
     finally:
         walker._forget_close_hook(on_close)
@@ -232,7 +251,7 @@ class _Driver:
                 finished, self.finished = self.finished, []
                 for vertex, error in finished:
                     self._complete(ptr, vertex, error)
-                self.walker._changed()
+                self._announce()
                 look = True
             if not look or self.stopping:
                 return
@@ -266,12 +285,15 @@ class _Driver:
             try:
                 coroutine = self.fn(vertex)
                 if type(coroutine) is not _COROUTINE and not asyncio.iscoroutine(coroutine):
-                    raise TypeError(f"a coroutine was expected, got {coroutine!r}")
+                    if not inspect.isawaitable(coroutine):
+                        raise TypeError(f"an awaitable was expected, got {coroutine!r}")
+                    # A future (loop.run_in_executor's), a task: awaited by a coroutine of ours.
+                    coroutine = _awaiting(coroutine)
                 token = object()  # not the coroutine: fn may hand the same one out twice
                 task = run_in_context(create_task, self._task(vertex, coroutine, token))
             except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
                 self._complete(ptr, vertex, exc)
-                self.walker._changed()
+                self._announce()
                 if not isinstance(exc, Exception):
                     self.unstarted.extend(batch[i + 1:])
                     raise
@@ -297,6 +319,14 @@ class _Driver:
             self.finished.append((vertex, error))
             self.step()
 
+    def _announce(self):
+        """Wakes the walker's wakers; one that raises is told to the loop, and the pass goes on
+        (it ended the pass, and nothing started another: the walk stalled)."""
+        try:
+            self.walker._changed()
+        except Exception as exc:  # noqa: B902 - a waker's; every waker has been called
+            self.loop.call_exception_handler({"message": "libdag asyncio walk: a waker raised", "exception": exc})
+
     def _complete(self, ptr, vertex, error):
         try:
             self.calls.complete(ptr, vertex, error)
@@ -304,8 +334,8 @@ class _Driver:
             self.loop.call_exception_handler({"message": f"libdag asyncio walk: vertex {vertex}", "exception": exc})
 
 
-async def _stop(walker, ready, driver):
-    """Cancels the walk and its tasks, waits for what is out, and returns the report (None once closed)."""
+def _begin_stop(walker, ready, driver):
+    """Cancels the walk and its tasks, at once: before any task runs again. Returns (the tasks, closed)."""
     closed = False
     try:
         try:
@@ -321,6 +351,11 @@ async def _stop(walker, ready, driver):
     tasks = [task for task, _, _ in driver.tasks.values()]
     for task in tasks:
         task.cancel()
+    return tasks, closed
+
+
+async def _end_stop(walker, ready, driver, tasks, closed):
+    """Waits for the cancelled tasks and what is out; returns the report (None once closed)."""
     if tasks:
         await asyncio.wait(tasks)
     # A task cancelled before it first ran never entered _task, whose end

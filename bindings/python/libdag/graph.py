@@ -923,7 +923,7 @@ class Graph(Closeable):
             return walker.run_on(executor, fn)
 
     async def walk_async(self, fn: Callable[[int], Awaitable[object]], **options: Any) -> WalkReport:
-        """Awaits ``fn(vertex)``, a coroutine function, for every vertex as an asyncio task; returns the report.
+        """Awaits ``fn(vertex)`` (a coroutine function, or any awaitable it returns) for every vertex; returns the report.
 
         Options as :meth:`pull_walker`. See :func:`libdag.aio.run` for
         failures and cancellation.

@@ -816,6 +816,62 @@ class AsyncioTest(unittest.TestCase):
         self.assertFalse(any(report[v].ran for v in chain[2:]))
         g.add_vertex("the graph is free again")
 
+    def test_cancelled_twice_the_walk_still_waits_for_its_tasks(self):
+        # The second cancel came while the tasks were cancelled and awaited: walk_async raised at once,
+        # without a report, its tasks still running after it.
+        g = libdag.Graph.from_dict({"a": [], "b": []})
+        running = set()
+
+        async def work(vertex):
+            running.add(vertex)
+            try:
+                await asyncio.sleep(30)
+            finally:
+                await asyncio.sleep(0.2)  # a slow clean-up
+                running.discard(vertex)
+
+        async def main():
+            walking = asyncio.ensure_future(g.walk_async(work))
+            while len(running) < 2:
+                await asyncio.sleep(0.01)
+            walking.cancel()
+            await asyncio.sleep(0.05)
+            walking.cancel()
+            with self.assertRaises(asyncio.CancelledError) as raised:
+                await walking
+            return raised.exception.walk_report, set(running)
+
+        report, still_running = asyncio.run(asyncio.wait_for(main(), 20))
+        self.assertEqual(still_running, set())
+        self.assertTrue(report.cancelled)
+        g.add_vertex("the graph is free again")
+
+    def test_a_waker_that_raises_does_not_stall_the_walk(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        errors = []
+
+        async def main():
+            asyncio.get_running_loop().set_exception_handler(lambda _, context: errors.append(context["exception"]))
+            with g.pull_walker() as walk:
+                walk.wake_on_change(lambda: 1 / 0)  # a progress hook's bug
+                return await walk.run_async(asyncio.sleep)
+
+        report = asyncio.run(asyncio.wait_for(main(), 20))
+        self.assertTrue(report.ok)
+        self.assertEqual([type(e) for e in errors], [ZeroDivisionError])
+
+    def test_fn_may_return_any_awaitable(self):
+        g = libdag.Graph.from_dict({"b": ["a"]})
+        ran = []
+
+        async def main():
+            loop = asyncio.get_running_loop()
+            return await g.walk_async(lambda vertex: loop.run_in_executor(None, ran.append, vertex))
+
+        report = asyncio.run(asyncio.wait_for(main(), 20))
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(ran, [g.find("a"), g.find("b")])
+
     def test_each_vertex_its_own_task_and_context(self):
         # Each task starts the next vertices as it ends: they must not see its task or its context variables.
         g = libdag.Graph()

@@ -603,10 +603,25 @@ class WalkerTest(unittest.TestCase):
             elif g.name(vertex) == "servers":
                 walker.expand(vertex, sub)
 
+        subwalk_vertices = []
+        seen_step = step
+
+        def step(vertex):  # noqa: F811 - the one above, keeping the sub-walk's vertices
+            if isinstance(vertex, libdag.SubwalkVertex):
+                subwalk_vertices.append(vertex)
+            seen_step(vertex)
+
         with g.walker(step) as walker:
             walker.start()
-            self.assertTrue(walker.wait().ok)
+            report = walker.wait()
+            self.assertTrue(report.ok)
         self.assertEqual(sorted(seen), ["server-0", "server-1"])
+        # Nor is one a vertex of the report (it answered for the graph's own vertex 0 or 1), nor True.
+        self.assertEqual(len(subwalk_vertices), 2)
+        for vertex in subwalk_vertices + [True]:
+            self.assertNotIn(vertex, report)
+            with self.assertRaises(KeyError):
+                report[vertex]
 
     def test_complete_with_a_message_string(self):
         g, ids = build(vertices=["a"])

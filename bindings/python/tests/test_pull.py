@@ -343,52 +343,34 @@ class ExecutorTest(unittest.TestCase):
     def test_ctrl_c_just_after_vertices_were_handed_out_completes_them(self):
         # Ctrl-C landing after dag_walk_next_ready handed a out, before
         # next_ready returned it: nobody held a, so the walk never ended.
-        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
-        a, b = g.find("a"), g.find("b")
-        real_take_error = libdag.pull.take_error
-        pressed = []
-
-        def interrupted(err):
-            message = real_take_error(err)
-            if not pressed:
-                pressed.append(True)
-                raise KeyboardInterrupt
-            return message
-
-        with g.pull_walker() as walk:
-            walk.start()
-            with unittest.mock.patch.object(libdag.pull, "take_error", interrupted):
-                with self.assertRaises(KeyboardInterrupt) as cm:
-                    walk.next_ready()
-            report = cm.exception.walk_report
-            self.assertIsNotNone(report)
-            self.assertEqual(walk.next_ready(), [])
-        self.assertTrue(report.cancelled)
-        self.assertEqual(report[a].status, VertexStatus.CANCELLED)
-        self.assertEqual(report[b].status, VertexStatus.CANCELLED)
+        self.ctrl_c_once_after(libdag.pull, "take_error", timeout=None)
 
     def test_ctrl_c_just_after_a_poll_handed_vertices_out_completes_them(self):
         # The same through next_ready(timeout=0), a poll: a was lost there.
+        self.ctrl_c_once_after(libdag._pull_calls, "_LOOK", timeout=0)
+
+    def ctrl_c_once_after(self, module, name, timeout):
+        """next_ready(timeout) with Ctrl-C landing as module.name first returns: a and b end cancelled."""
         g = libdag.Graph.from_dict({"b": ["a"], "a": []})
         a, b = g.find("a"), g.find("b")
-        real_look = libdag._pull_calls._LOOK
+        real = getattr(module, name)
         pressed = []
 
         def interrupted(*args):
-            status = real_look(*args)
+            result = real(*args)
             if not pressed:
                 pressed.append(True)
                 raise KeyboardInterrupt
-            return status
+            return result
 
         with g.pull_walker() as walk:
             walk.start()
-            with unittest.mock.patch.object(libdag._pull_calls, "_LOOK", interrupted):
+            with unittest.mock.patch.object(module, name, interrupted):
                 with self.assertRaises(KeyboardInterrupt) as cm:
-                    walk.next_ready(timeout=0)
+                    walk.next_ready(timeout=timeout)
             report = cm.exception.walk_report
             self.assertIsNotNone(report)
-            self.assertEqual(walk.next_ready(timeout=0), [])
+            self.assertEqual(walk.next_ready(timeout=timeout), [])
         self.assertTrue(report.cancelled)
         self.assertEqual(report[a].status, VertexStatus.CANCELLED)
         self.assertEqual(report[b].status, VertexStatus.CANCELLED)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 #include "guard.hpp"
@@ -38,11 +39,15 @@ void init_sized(T *out, std::size_t size, std::size_t first, const T &defaults, 
 // `defaults`, in whole fields. A compiled struct's size is a multiple of its
 // alignment, and no field is wider than that or straddles a multiple of it;
 // the first layout ends where its last field does. Any other size (set by
-// hand) would copy part of a field, such as half a hook's address: the bytes
-// past the last multiple of the alignment (or past the first layout) are
-// not read, and the field they start keeps its default.
+// hand) may end inside a field, such as half a hook's address: only the
+// fields wholly inside it are read, and the field it ends in keeps its
+// default. A size that is not a multiple of the alignment can still end
+// exactly at a narrower field followed by padding (an int before a
+// pointer): `short_field_ends` lists where such fields end, past the first
+// layout, so that they are read too.
 template <class T>
-T read_sized(const T *in, std::size_t first, const T &defaults, const char *what) {
+T read_sized(const T *in, std::size_t first, const T &defaults, const char *what,
+             std::initializer_list<std::size_t> short_field_ends = {}) {
     const std::size_t size = in->size;
     check_sized(size, first, what);
     const auto *bytes = reinterpret_cast<const unsigned char *>(in);
@@ -52,8 +57,11 @@ T read_sized(const T *in, std::size_t first, const T &defaults, const char *what
                            std::string(what) + " is " + std::to_string(size) + " and byte " + std::to_string(k) +
                                " is not zero: it sets an option this library (" + std::to_string(sizeof(T)) +
                                " bytes) does not have"};
+    std::size_t whole = std::max(size / alignof(T) * alignof(T), first);
+    for (const std::size_t end : short_field_ends)
+        if (end <= size) whole = std::max(whole, end);
     T out = defaults;
-    std::memcpy(&out, in, std::min(std::max(size / alignof(T) * alignof(T), first), sizeof(T)));
+    std::memcpy(&out, in, std::min(whole, sizeof(T)));
     return out;
 }
 

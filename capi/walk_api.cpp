@@ -122,7 +122,10 @@ dag_walk_options walk_defaults() { return DAG_WALK_OPTIONS_INIT; }
 
 // The caller's options at this build's layout (defaults for NULL).
 dag_walk_options caller_options(const dag_walk_options *given) {
-    return given ? dag::capi::read_sized(given, walk_options_1_0, walk_defaults(), "opts->size") : walk_defaults();
+    return given ? dag::capi::read_sized(given, walk_options_1_0, walk_defaults(), "opts->size",
+                                         {offsetof(dag_walk_options, retry_doubling) + sizeof(int),
+                                          offsetof(dag_walk_options, priority) + sizeof(dag_walk_priority)})
+                 : walk_defaults();
 }
 
 dag::WalkOptions read_options(const dag_walk_options *o) {

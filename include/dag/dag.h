@@ -941,7 +941,8 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  *         bad UTF-16 sequence, a DOT node ID that begins with %; JSON of the wrong shape, an id that is not a
  *         positive integer below 2^32 - 1, a repeated or too large id or
  *         next_id, an edge naming an id not listed, a name with a NUL
- *         character (the message says where).
+ *         character, a key it reads given twice in one object (since 1.3;
+ *         before, the last one was kept) (the message says where).
  * @retval DAG_E_BAD_UTF8          DOT: a node ID that is not valid UTF-8 in a
  *         graph not declared Latin-1 (JSON reports bad UTF-8 as DAG_E_PARSE).
  * @retval DAG_E_DUPLICATE_NAME    JSON: two vertices with one name.

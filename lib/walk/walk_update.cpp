@@ -237,14 +237,14 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
     for (std::size_t k = 0; k < u.vertices.size(); ++k) {
         if (!u.vertices[k].name) continue;
         const std::string &name = *u.vertices[k].name;
-        VertexId holder = no_vertex;
         if (graph_->has_name(name))
-            holder = graph_->find(name);
-        else if (auto [it, fresh] = new_names.emplace(name, new_ids[k]); !fresh)
-            holder = it->second;
-        if (holder != no_vertex)
-            throw Error(Errc::duplicate_name,
-                        "vertex name \"" + name + "\" is already used by vertex " + std::to_string(holder));
+            throw Error(Errc::duplicate_name, "vertex name \"" + name + "\" is already used by vertex " +
+                                                  std::to_string(graph_->find(name)));
+        // An earlier vertex of the batch has no id the caller knows yet.
+        if (auto [it, fresh] = new_names.emplace(name, new_ids[k]); !fresh)
+            throw Error(Errc::duplicate_name, "vertex " + std::to_string(k) + " of the update: vertex name \"" + name +
+                                                  "\" is already used by vertex " +
+                                                  std::to_string(it->second - bound - 1) + " of the update");
     }
     auto real = [&](VertexId id) {
         if (u.is_provisional(id)) return new_ids[u.provisional_index(id)];

@@ -463,10 +463,25 @@ TEST(FormatImport, MalformedJson) {
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": \"\xff\"}]}", "UTF-8"},
         {DAG_E_DUPLICATE_NAME, "{\"vertices\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"a\"}]}", "\"a\""},
         {DAG_E_INVALID_ARGUMENT, "{\"vertices\": [{\"id\": 1, \"name\": \"\"}]}", "empty"},
+        // A key read twice: the first's vertices, edges or name would be lost.
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"vertices\": [{\"id\": 2}]}",
+         "top level: key \"vertices\" is given twice"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}, {\"id\": 2}], \"edges\": [[1, 2]], \"edges\": []}",
+         "key \"edges\" is given twice"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": \"a\", \"name\": \"b\"}]}",
+         "vertices: key \"name\" is given twice"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"\\u0069d\": 2}]}", "key \"id\" is given twice"},
     };
     for (const Case &c : cases) {
         std::string msg = import_error(c.status, DAG_FORMAT_JSON, c.text);
         EXPECT_NE(msg.find(c.needle), std::string::npos) << c.text << " -> " << msg;
+    }
+    // A key libdag does not read may repeat, as may one nested in it.
+    for (const char *text : {"{\"vertices\": [{\"id\": 1, \"x\": 1, \"x\": 2}], \"meta\": {\"id\": 1, \"id\": 2}}",
+                             "{\"meta\": 1, \"vertices\": [], \"meta\": 2}"}) {
+        dag_graph *g = nullptr;
+        EXPECT_EQ(dag_import_graph(DAG_FORMAT_JSON, text, std::strlen(text), &g, nullptr), DAG_OK) << text;
+        dag_free(g);
     }
     // Deep nesting is an error, not a stack overflow.
     std::string deep = "{\"vertices\": " + std::string(100000, '[') + std::string(100000, ']') + "}";

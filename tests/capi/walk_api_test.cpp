@@ -377,6 +377,39 @@ TEST(WalkApi, OptionsEndingInsideAFieldLeaveThatFieldItsDefault) {
     }
 }
 
+// A size set by hand may end exactly where a 4-byte field ends, with
+// padding after it: that field is the caller's and is read.
+TEST(WalkApi, OptionsEndingWithANarrowFieldGiveTheWalkThatField) {
+    auto g = new_graph();
+    const uint64_t c = add(g.get(), "c"), b = add(g.get(), "b"), a = add(g.get(), "a");
+    Recorder rec;
+    dag_walk_options o = options(1, 1);
+    o.priority = DAG_PRIORITY_NAME;
+    o.size = offsetof(dag_walk_options, priority) + sizeof o.priority;
+    ASSERT_NE(o.size % alignof(dag_walk_options), 0u);
+    ReportPtr report;
+    ASSERT_EQ(run_walk(g.get(), rec, o, report), DAG_OK);
+    EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a, b, c}));
+
+    // retry_doubling: three back-offs of 40 ms wait 120 ms fixed, 280 ms
+    // doubled.
+    Recorder flaky;
+    std::atomic<int> attempts{0};
+    flaky.body = [&](dag_walker *, uint64_t v, const char **) {
+        return v == a && attempts.fetch_add(1) < 3 ? DAG_WALK_FAILED : DAG_WALK_OK;
+    };
+    o = options(1, 1);
+    o.retries = 3;
+    o.retry_delay_ms = 40;
+    o.retry_doubling = 1;
+    o.size = offsetof(dag_walk_options, retry_doubling) + sizeof o.retry_doubling;
+    ASSERT_NE(o.size % alignof(dag_walk_options), 0u);
+    const auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(run_walk(g.get(), flaky, o, report), DAG_OK);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(280));
+    EXPECT_EQ(attempts.load(), 4);
+}
+
 // threads 0, the default: one pool thread per slot, each started and ended
 // through the hooks.
 TEST(WalkApi, DefaultThreadsFollowParallelismAndHooksSeeEveryPoolThread) {

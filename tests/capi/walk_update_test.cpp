@@ -198,6 +198,17 @@ TEST(WalkUpdate, BadBatches) {
         u = new_update();
         dag_walk_update_add_vertex(u.get(), "a", nullptr, 0, nullptr, nullptr);
         expect_error(DAG_E_DUPLICATE_NAME, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
+        // Twice in one batch: the first of the two has no id yet to name.
+        u = new_update();
+        dag_walk_update_add_vertex(u.get(), "n", nullptr, 0, nullptr, nullptr);
+        dag_walk_update_add_vertex(u.get(), "m", nullptr, 0, nullptr, nullptr);
+        dag_walk_update_add_vertex(u.get(), "n", nullptr, 0, nullptr, nullptr);
+        dag_error *twice = nullptr;
+        EXPECT_EQ(dag_walk_apply(w, u.get(), nullptr, &twice), DAG_E_DUPLICATE_NAME);
+        EXPECT_STREQ(dag_error_message(twice),
+                     "dag_walk_apply: vertex 2 of the update: vertex name \"n\" is already used by vertex 0 of the "
+                     "update");
+        dag_error_free(twice);
         u = new_update();
         dag_walk_update_remove_vertex(u.get(), b, nullptr);
         dag_walk_update_connect(u.get(), b, a, nullptr);

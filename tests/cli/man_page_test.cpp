@@ -34,6 +34,13 @@ TEST(CliManPage, NamesEveryCommandAndOption) {
         EXPECT_NE(page.find(".SS \"dag " + command + " "), std::string::npos) << command;
     for (const char *option : {"\\-\\-progress", "\\-\\-output", "\\-\\-reverse", "\\-\\-version"})
         EXPECT_NE(page.find(std::string("\\fB") + option + "\\fR"), std::string::npos) << option;
+    // What --help shows beside an option: its values, default and whether
+    // it must be given.
+    for (const char *told : {"Most vertices running at once. Takes UINT in [1 \\- 1024]. Default: 10.",
+                             "One of: \\fBgrouped\\fR, \\fBnone\\fR, \\fBstream\\fR. Default: grouped.",
+                             "One of: \\fBdot\\fR, \\fBjson\\fR.", "Takes FLOAT in [0 \\- 86400]. Default: 5.",
+                             "One of: \\fBtext\\fR, \\fBdot\\fR, \\fBmermaid\\fR, \\fBjson\\fR. Required."})
+        EXPECT_NE(page.find(told), std::string::npos) << told;
     // Hidden: it is for the build.
     EXPECT_EQ(page.find("\\-\\-man"), std::string::npos);
 }

@@ -33,9 +33,14 @@ OptionModel option_model(const CLI::Option &option) {
     model.description = option.get_description();
     model.choices = choices_of(option.get_type_name());
     if (option.get_expected_max() > 0) {
-        model.value = value_name(option.get_type_name());
+        const std::string type = option.get_type_name();
+        model.value = value_name(type);
         model.many = option.get_expected_max() > 1;
         model.file = names_a_file(model.value);
+        if (const size_t colon = type.find(':'); colon != std::string::npos && model.choices.empty())
+            model.accepts = type.substr(colon + 1);
+        model.default_value = option.get_default_str();
+        model.required = option.get_required();
     } else if (!model.choices.empty()) {
         model.value_after_equals = true;
         model.value = "WHEN";

@@ -24,6 +24,11 @@ struct OptionModel {
     std::vector<std::string> choices;
     // The value names a file.
     bool file = false;
+    // What --help shows after the value's name, other than choices
+    // ("UINT in [1 - 1024]"), its default ("10") and whether it must be given.
+    std::string accepts;
+    std::string default_value;
+    bool required = false;
 };
 
 struct PositionalModel {

@@ -64,7 +64,21 @@ std::string option_entry(const OptionModel &option) {
         names += "[=\\fI" + roff(option.value) + "\\fR]";
     else if (!option.value.empty())
         names += " \\fI" + roff(option.value) + "\\fR" + (option.many ? " ..." : "");
-    return ".TP\n" + names + "\n" + roff(option.description) + "\n";
+    // What --help shows beside the option: its values, default and whether
+    // it must be given.
+    std::string details;
+    if (!option.value.empty() && !option.value_after_equals && !option.choices.empty()) {
+        details += " One of:";
+        for (size_t i = 0; i < option.choices.size(); ++i)
+            details += std::string(i ? ", " : " ") + "\\fB" + roff(option.choices[i]) + "\\fR";
+        details += ".";
+    }
+    if (!option.accepts.empty()) details += " Takes " + roff(option.accepts) + ".";
+    if (!option.default_value.empty()) details += " Default: " + roff(option.default_value) + ".";
+    if (option.required) details += " Required.";
+    std::string description = roff(option.description);
+    if (!details.empty() && !description.empty() && description.back() != '.') description += '.';
+    return ".TP\n" + names + "\n" + description + details + "\n";
 }
 
 std::string usage(const CommandModel &command) {

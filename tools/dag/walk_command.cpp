@@ -320,11 +320,11 @@ void add_walk_command(CLI::App &app, int &exit_code) {
              "Without --exec, each vertex prints its name as it runs: a dry run of the execution "
              "order.\nWith a -> b and b -> c (a depends on b, b on c), c runs first, then b, then a;\n"
              "with --reverse, a first, then b, then c, as `dag order` and `dag order --reverse` "
-             "list them.\nA summary (ok, failed, upstream failed, not run, and which vertices never "
-             "ran) goes to standard error.\nSIGINT (Ctrl-C), SIGTERM, SIGHUP or SIGPIPE (a reader of "
-             "the output gone) cancels the walk:\nnothing new starts, each running command's process "
-             "group gets SIGTERM, and SIGKILL after\n--grace seconds; the summary and the result files "
-             "are written; exit status 130, 143, 129 or 141.",
+             "list them.\nA summary (ok, failed, upstream failed, not run, cancelled if any, and which "
+             "vertices never\nstarted) goes to standard error. SIGINT (Ctrl-C), SIGTERM, SIGHUP or "
+             "SIGPIPE (a reader of\nthe output gone) cancels the walk: nothing new starts, each running "
+             "command's session\n(every process it started) gets SIGTERM, and SIGKILL after --grace "
+             "seconds; the summary and\nthe result files are written; exit status 130, 143, 129 or 141.",
              {"$ echo 'digraph { a -> b; b -> c }' | dag walk --exec 'echo \"deploying $DAG_VERTEX\"' -",
               "c: deploying c", "b: deploying b", "a: deploying a",
               "3 ok, 0 failed, 0 upstream failed, 0 not run"});

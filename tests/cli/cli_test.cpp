@@ -747,6 +747,27 @@ TEST(CliInput, FullOutputDeviceIsAnError) {
     }
 }
 
+// Output past stdio's buffer fails in the middle, not at the final flush,
+// where stdio no longer knows why: the reason is still told.
+TEST(CliInput, FullOutputDeviceIsToldWhyForLargeOutputs) {
+    TempDir dir;
+    std::string dot = "digraph {";
+    for (int i = 0; i < 20000; ++i) dot += " v" + std::to_string(i) + " -> v" + std::to_string(i + 1) + ";";
+    const std::string graph = dir.path + "/long.dot";
+    std::ofstream(graph) << dot << " }";
+    for (const std::string args : {"order", "convert --to json", "reduce --to dot", "walk --progress=never",
+                                   "descendants", "walk --progress=never --report -"}) {
+        const std::string name = args == "descendants" ? " v20000" : "";
+        Result r = run(
+            {"/bin/sh", "-c", std::string("'") + DAG_CLI + "' " + args + " '" + graph + "'" + name + " > /dev/full"});
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_NE(r.err.find("dag: cannot write standard output: No space left on device\n"), std::string::npos)
+            << args << ": " << r.err;
+    }
+    Result r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' --man > /dev/full"});
+    EXPECT_EQ(r.err, "dag: cannot write standard output: No space left on device\n");
+}
+
 // With SIGPIPE ignored by whoever started dag, a reader going away is a
 // failed write (EPIPE), not a signal: the same exit status as the signal.
 TEST(CliInput, ReaderGoneWithSigpipeIgnoredExits141) {

@@ -10,6 +10,7 @@
 #include "help_text.hpp"
 #include "plan_file.hpp"
 #include "walk_command.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 namespace {
@@ -81,7 +82,7 @@ int build(const BuildOptions &options) {
     // As `dag convert`: a name the format cannot carry is the input's (exit 2).
     check(dag_export_graph(plan.graph.get(), options.to, &raw, &err), &err, bad_input);
     const String text(raw);
-    std::fputs(text.get(), stdout);
+    print(text.get());
     return 0;
 }
 

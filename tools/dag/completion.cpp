@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "help_text.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 namespace {
@@ -223,7 +224,7 @@ void add_completion_command(CLI::App &app, int &exit_code) {
         const std::string script = *shell == "bash"  ? bash_completion(program)
                                    : *shell == "zsh" ? zsh_completion(program)
                                                      : fish_completion(program);
-        std::fputs(script.c_str(), stdout);
+        print(script);
         exit_code = 0;
     });
 }

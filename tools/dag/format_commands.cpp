@@ -9,6 +9,7 @@
 #include "format_option.hpp"
 #include "help_text.hpp"
 #include "input.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 namespace {
@@ -31,7 +32,7 @@ void write_graph(const dag_graph *g, dag_format format) {
     // a problem of the input, not a failed check.
     check(dag_export_graph(g, format, &raw, &err), &err, bad_input);
     String text(raw);
-    std::fputs(text.get(), stdout);
+    print(text.get());
 }
 
 int convert(const WriteOptions &options) {
@@ -48,9 +49,13 @@ int reduce(const WriteOptions &options) {
     write_graph(g.get(), options.to);
     // The graph before the count when both streams go to one place; and
     // no count of a graph that was not written (main says why).
-    if (std::fflush(stdout) != 0 && errno != EPIPE)
-        throw Failure(std::string("cannot write standard output: ") + std::strerror(errno), bad_input);
-    if (std::ferror(stdout)) return 0;
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0 && !std::ferror(stdout);
+    const int why = print_error() != 0 ? print_error() : errno;
+    if (!flushed && why != EPIPE)
+        throw Failure(std::string("cannot write standard output") + (why ? std::string(": ") + std::strerror(why) : ""),
+                      bad_input);
+    if (!flushed) return 0;
     std::fprintf(stderr, "removed %zu edge%s\n", removed, removed == 1 ? "" : "s");
     return 0;
 }

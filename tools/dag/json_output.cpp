@@ -4,6 +4,7 @@
 #include <string>
 
 #include "names.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 
@@ -19,7 +20,7 @@ Json names_json(const dag_graph *g, const std::vector<uint64_t> &ids) {
 
 void print_json(const Json &document) {
     const std::string text = document.dump(2) + "\n";
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    print(text);
 }
 
 }  // namespace dagcli

@@ -19,6 +19,7 @@
 #include "man_page.hpp"
 #include "reader_gone.hpp"
 #include "usage_error.hpp"
+#include "standard_output.hpp"
 
 namespace {
 
@@ -29,7 +30,7 @@ int after_flushing(int exit_code) {
     const bool by_signal = exit_code > 128;
     errno = 0;
     const bool flushed = std::fflush(stdout) == 0;
-    const int why = flushed ? 0 : errno;
+    const int why = dagcli::print_error() != 0 ? dagcli::print_error() : flushed ? 0 : errno;
     if ((!flushed || std::ferror(stdout)) && !by_signal) {
         // With SIGPIPE ignored by whoever started dag, a reader gone is a
         // failed write: told by the exit status SIGPIPE would have given,

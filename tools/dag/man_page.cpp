@@ -1,4 +1,5 @@
 #include "man_page.hpp"
+#include "standard_output.hpp"
 
 #include <cctype>
 #include <cstdio>
@@ -126,7 +127,7 @@ void add_man_flag(CLI::App &app, const std::string &version) {
     app.add_flag_callback(
            "--man",
            [&app, version] {
-               std::fputs(man_page(program_model(app), version).c_str(), stdout);
+               print(man_page(program_model(app), version));
                throw CLI::Success();
            },
            "Print the man page")

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "libdag.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 
@@ -55,7 +56,7 @@ uint64_t find_vertex(const dag_graph *g, const std::string &name) {
 void print_names(const dag_graph *g, const std::vector<uint64_t> &ids) {
     std::string text;
     for (uint64_t id : ids) text += vertex_name(g, id) + '\n';
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    print(text);
 }
 
 }  // namespace dagcli

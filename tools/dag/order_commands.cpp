@@ -11,6 +11,7 @@
 #include "json_output.hpp"
 #include "names.hpp"
 #include "selection.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 namespace {
@@ -65,7 +66,7 @@ int relatives(const RelativesOptions &options, const char *key, Relatives find) 
         print_json({{key, names}});
         return 0;
     }
-    for (const std::string &name : names) std::printf("%s\n", name.c_str());
+    for (const std::string &name : names) print(name + "\n");
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "libdag.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 namespace {
@@ -99,9 +100,13 @@ void write_file(const std::string &path, const std::string &text, const std::fun
     if (path == "-") {
         // After everything the commands printed: the walk is over.
         // EPIPE: the reader went away, which SIGPIPE's exit status says.
-        const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
-        if (!written && errno != EPIPE)
-            throw Failure(std::string("cannot write standard output: ") + std::strerror(errno), bad_input);
+        print(text);
+        errno = 0;
+        const bool written = std::fflush(stdout) == 0 && !std::ferror(stdout);
+        const int why = print_error() != 0 ? print_error() : errno;
+        if (!written && why != EPIPE)
+            throw Failure(std::string("cannot write standard output") + (why ? std::string(": ") + std::strerror(why) : ""),
+                          bad_input);
         return;
     }
     const std::string target = target_of(path);

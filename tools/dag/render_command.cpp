@@ -13,6 +13,7 @@
 #include "picture.hpp"
 #include "report_statuses.hpp"
 #include "walk_result.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 namespace {
@@ -80,7 +81,7 @@ int render(const RenderOptions &options) {
     if (!options.report.empty()) picture.statuses = read_statuses(options.report, g.get());
     const std::string bytes = draw(picture, format);
     if (options.output == "-")
-        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+        print(bytes);
     else
         write_file(options.output, bytes);
     return 0;

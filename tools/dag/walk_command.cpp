@@ -34,6 +34,7 @@
 #include "walk_report_file.hpp"
 #include "walk_result.hpp"
 #include "worker_tracks.hpp"
+#include "standard_output.hpp"
 
 namespace dagcli {
 namespace {
@@ -69,7 +70,7 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
         if (run.command.empty()) {
             std::lock_guard lock(run.mutex);
             if (run.status) run.status->erase();
-            std::printf("%s\n", name.c_str());
+            print(name + "\n");
             return DAG_WALK_OK;
         }
         CommandResult result = run.shell.run(run.command, name);
@@ -80,7 +81,7 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
             // By length: a NUL byte in a command's output is output too.
             const std::string out = prefixed(name, result.output.out);
             const std::string err = prefixed(name, result.output.err);
-            std::fwrite(out.data(), 1, out.size(), stdout);
+            print(out);
             std::fflush(stdout);
             std::fwrite(err.data(), 1, err.size(), stderr);
         }

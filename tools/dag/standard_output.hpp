@@ -1,0 +1,16 @@
+// dag's standard output, keeping why a write failed: stdio keeps only an
+// error flag, so by the time main flushes, a full disk that failed a large
+// write earlier would be told without its reason.
+#pragma once
+
+#include <string_view>
+
+namespace dagcli {
+
+// Writes `text` to stdout (buffered, as fwrite does).
+void print(std::string_view text);
+
+// errno of the first write through print() that failed, or 0.
+int print_error();
+
+}  // namespace dagcli

@@ -23,19 +23,28 @@ from . import DagError, Graph
 from . import dask as dag_dask
 from . import dask_command
 from .dask_progress import REDRAW_S, Progress
-from .dask_report import summarize, write_report
+from .dask_report import check_writable, same_file, summarize, write_report
 from .dask_trace import trace_document, write_trace
 
-_EXIT_AFTER = {signal.SIGINT: 130, signal.SIGTERM: 143}
+# The signals that stop the walk, and the exit status after each, as dag walk's. SIGPIPE is not
+# caught (Python ignores it): a reader of standard output gone stops the walk as it would.
+_EXIT_AFTER = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129, signal.SIGPIPE: 141}
+_CAUGHT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def _at_least(least):
+def _whole(least, most):
     def number(text):
-        if not text.isdigit() or int(text) < least:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least {least}")
+        if not text.isdigit() or not least <= int(text) <= most:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {least} to {most}")
         return int(text)
 
     return number
+
+
+def _command(text):
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the command is empty")
+    return text
 
 
 def _seconds(text):
@@ -56,12 +65,14 @@ def _parser():
     parser.add_argument("--scheduler", "--dask", required=True, metavar="ADDRESS|local:N",
                         help="a Dask scheduler's address (tcp://host:8786), or local:N for a LocalCluster "
                              "of N worker processes on this machine")
-    parser.add_argument("--exec", required=True, dest="command", metavar="CMD", help="the command each vertex runs")
-    parser.add_argument("--parallelism", type=_at_least(1), default=10, metavar="N",
-                        help="vertices submitted at once (10)")
+    parser.add_argument("--exec", required=True, dest="command", type=_command, metavar="CMD",
+                        help="the command each vertex runs")
+    parser.add_argument("--parallelism", type=_whole(1, 1024), default=10, metavar="N",
+                        help="vertices submitted at once, 1 to 1024 (10)")
     parser.add_argument("--reverse", action="store_true", help="dependents before their dependencies")
     parser.add_argument("--fail-fast", action="store_true", help="after a failure start nothing new")
-    parser.add_argument("--retries", type=_at_least(0), default=0, metavar="N", help="reruns of a failed command (0)")
+    parser.add_argument("--retries", type=_whole(0, 1000), default=0, metavar="N",
+                        help="reruns of a failed command, 0 to 1000 (0)")
     parser.add_argument("--priority", choices=("critical-path", "name", "none"), default="critical-path",
                         help="which ready vertex is submitted first: the one with the longest chain still to run "
                              "through it (the default, as for dag walk), by name, or about as they became ready; "
@@ -77,13 +88,16 @@ def _parser():
                              "--progress) or never; on a terminal one status line redrawn in place, elsewhere "
                              "\"[done/total] name\" as each vertex finishes")
     parser.add_argument("--grace", type=_seconds, default=5.0, metavar="SECONDS",
-                        help="on SIGINT or SIGTERM, how long running commands get to exit after SIGTERM before "
-                             "they are killed; each one's process group is killed once it has exited (5)")
-    parser.add_argument("--report", metavar="FILE", help="write the outcome of every vertex as JSON")
+                        help="on SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
+                             "SIGTERM before they are killed; each one's session is killed once it has exited (5)")
+    parser.add_argument("--report", metavar="FILE",
+                        help="write the outcome of every vertex as JSON (- for standard output, after the "
+                             "commands' output)")
     parser.add_argument("--trace", metavar="FILE",
                         help="write the walk as Chrome trace-event JSON (Perfetto, chrome://tracing): a span per "
-                             "command that ran, timed on its worker, a track per worker thread")
-    parser.add_argument("file", help="the graph (DOT, JSON or text, as dag reads it)")
+                             "command that ran, timed on its worker, a track per worker thread (- for standard "
+                             "output)")
+    parser.add_argument("file", help="the graph (DOT or JSON, as dag reads it; - for standard input)")
     return parser
 
 
@@ -138,10 +152,10 @@ def _wait(running, progress, stop, received):
 
 @contextlib.contextmanager
 def _signals_caught():
-    """Within it, SIGINT and SIGTERM are listed, in the list it yields, instead of stopping the program."""
+    """Within it, SIGINT, SIGTERM and SIGHUP are listed, in the list it yields, instead of stopping the program."""
     received = []
     handlers = {number: signal.signal(number, lambda number, _frame: received.append(number))
-                for number in _EXIT_AFTER}
+                for number in _CAUGHT}
     try:
         yield received
     finally:
@@ -179,7 +193,17 @@ def _close(client, cluster):
 
 
 def main(argv=None):
-    options = _parser().parse_args(argv)
+    parser = _parser()
+    options = parser.parse_args(argv)
+    outputs = [path for path in (options.report, options.trace) if path is not None]
+    if outputs.count("-") > 1:
+        parser.error("--report - and --trace - would both write to standard output")
+    if len(outputs) == 2 and outputs[0] != "-" and same_file(*outputs):
+        parser.error(f"--report and --trace name the same file ({outputs[1]})")
+    # The commands' output is printed as the bytes they wrote (dask_command keeps the bytes that
+    # are not UTF-8 as surrogates), as dag walk prints them; libdag's names are UTF-8.
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(encoding="utf-8", errors="surrogateescape")
     # From here on SIGINT and SIGTERM stop the walk, or the cluster's start, instead of this
     # program, so that it leaves no worker process or command behind.
     with _signals_caught() as signals:
@@ -187,8 +211,16 @@ def main(argv=None):
 
 
 def _walk(options, signals):
+    # As dag walk: a result file that cannot be written is told before anything runs.
+    for path in (options.report, options.trace):
+        try:
+            if path is not None:
+                check_writable(path)
+        except OSError as error:
+            print(f"python3 -m libdag.dask: cannot write \"{path}\": {error.strerror}", file=sys.stderr)
+            return 2
     try:
-        graph = Graph.from_file(options.file)
+        graph = Graph.from_text(sys.stdin.buffer.read()) if options.file == "-" else Graph.from_file(options.file)
         if graph.cycles() or any(graph.has_edge(v, v) for v in graph.vertices()):
             raise ValueError(f"{options.file}: the graph has a cycle (dag cycles FILE lists them)")
         names = {v: graph.label(v) for v in graph.vertices()}
@@ -204,20 +236,31 @@ def _walk(options, signals):
     label = names.__getitem__
     vertex_of = {name: vertex for vertex, name in names.items()}
     show = options.progress == "always" or (options.progress == "auto" and sys.stderr.isatty())
-    progress = Progress(label, show)
+    # A reader of standard output gone stops the walk as SIGPIPE stops dag walk's.
+    progress = Progress(label, show, on_reader_gone=lambda: signals.append(signal.SIGPIPE))
     runs = {}  # vertex -> (worker, thread, start, end) of its command, for --trace
+    never_started = set()  # vertices whose command the walk's stop kept from starting
+    # vertex -> each run's message, for a command run more than once: the worker retries it (libdag
+    # and Dask see one task), so that each run's output and message come back, as in dag walk.
+    attempts = {}
 
     def received(name, outcome):
         """What a command sent back, as its vertex finishes (before the observer hears of it)."""
+        for out, err in outcome.get("earlier", ()):
+            progress.output(name, out, err)
         progress.output(name, outcome.get("out", ""), outcome.get("err", ""))
         if "ran" in outcome:
             runs[vertex_of[name]] = outcome["ran"]
+        if "attempt_messages" in outcome:
+            attempts[vertex_of[name]] = outcome["attempt_messages"]
 
     def failed(name, error):
         """What a failed command sent back comes with its exception (on Dask's callback thread)."""
         outcome = getattr(error, "outcome", None)
         if outcome:
             received(name, outcome)
+        if getattr(error, "started", True) is False:
+            never_started.add(vertex_of[name])
 
     try:
         # The workers need not have libdag: the command runner travels by value.
@@ -226,24 +269,54 @@ def _walk(options, signals):
 
         cloudpickle.register_pickle_by_value(dask_command)
         stop = distributed.Event(f"libdag-dask-stop-{uuid.uuid4().hex}", client=client)
-        request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace)
-        payload = {name: (name, *request) for name in names.values()}
+        request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace,
+                   options.retries)
+        # By id: an unnamed vertex's label is its id written out, which a named one may have too.
+        def payload(vertex):
+            return (names[vertex], *request)
+
         began_s, began = time.time(), time.monotonic()
         running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,
-                                 reverse=options.reverse, fail_fast=options.fail_fast, retries=options.retries,
+                                 reverse=options.reverse, fail_fast=options.fail_fast,
                                  priority=options.priority,
                                  payload=payload, observer=progress.observe, on_result=received, on_error=failed)
         report, stopped_by = _wait(running, progress, stop, signals)
         elapsed_ms = (time.monotonic() - began) * 1000
-        stop.clear()  # every command has ended: the scheduler may forget the event
+        # Every command has ended: the scheduler may forget the event. A scheduler gone by now
+        # cannot, and the walk's outcome is still to be told.
+        with contextlib.suppress(Exception):
+            stop.clear()
     finally:
-        _close(client, cluster)
+        with contextlib.suppress(Exception):
+            _close(client, cluster)
     progress.erase()
-    summarize(label, report, stopped_by)
-    if options.report:
-        write_report(options.report, label, report, elapsed_ms)
-    if options.trace:
-        write_trace(options.trace, trace_document(label, report, runs, began_s))
+    summarize(label, report, stopped_by, never_started=never_started)
+    unwritten = False
+    for path, write in ((options.report, lambda: write_report(path, label, report, elapsed_ms, never_started, attempts)),
+                        (options.trace,
+                         lambda: write_trace(path, trace_document(label, report, runs, began_s, attempts)))):
+        if path is None:
+            continue
+        try:
+            write()
+        except BrokenPipeError:
+            progress.reader_gone()
+        except OSError as error:
+            print(f"python3 -m libdag.dask: cannot write \"{path}\": {error.strerror}", file=sys.stderr)
+            unwritten = True
+    if stopped_by is None and progress.gone:
+        stopped_by = signal.SIGPIPE
+    if progress.gone:
+        _quiet_standard_output()
     if stopped_by is not None:
         return _EXIT_AFTER[stopped_by]
+    if unwritten:
+        return 2
     return 0 if report.ok else 1
+
+
+def _quiet_standard_output():
+    """Standard output onto /dev/null: its reader is gone, and Python's flush at exit would complain."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -31,13 +31,15 @@ class CommandFailed(RuntimeError):
     ``str()`` is the vertex's message: how it ended and the tail of its
     standard error. ``outcome`` is what run_command would have returned;
     ``cancelled`` is True for a command the walk's stop kept from starting
-    or stopped, whose vertex then ends cancelled.
+    or stopped, whose vertex then ends cancelled; ``started`` is False for
+    the first, whose vertex never ran.
     """
 
-    def __init__(self, message, outcome=None, cancelled=False):
-        super().__init__(message, outcome, cancelled)
+    def __init__(self, message, outcome=None, cancelled=False, started=True):
+        super().__init__(message, outcome, cancelled, started)
         self.outcome = outcome
         self.cancelled = cancelled
+        self.started = started
 
     def __str__(self):
         return self.args[0]
@@ -46,24 +48,58 @@ class CommandFailed(RuntimeError):
 def run_command(argument):
     """Runs `argument`'s command with DAG_VERTEX set; returns what the client asked to have back, or None.
 
-    argument is (vertex name, command, keep, timed, stop, grace): keep
+    argument is (vertex name, command, keep, timed, stop, grace, retries): keep
     captures standard output and error ("out", "err") for the client to
     print, else standard output is discarded and only standard error's tail
     is kept, for the message; timed adds "ran": (worker address, thread,
     start, end), the command's run by this machine's clock (time.time());
     stop is a distributed.Event the client sets to stop the walk: a command
-    not started by then is not started, and a running one's process group
-    gets SIGTERM, then SIGKILL once it has exited or after grace seconds.
-    The command's exit ends it, even where a background process it started
-    still holds its standard output or error; what it left running in its
-    process group then gets SIGTERM, and SIGKILL after grace seconds,
-    before this returns, as ``dag walk`` does (a daemon that should outlive
-    its command detaches with setsid). Raises CommandFailed when the
-    command fails, so that Dask's retries apply.
+    not started by then is not started, and a running one's session (every
+    process it started, in whatever process group) gets SIGTERM, then
+    SIGKILL once it has exited or after grace seconds. The command's exit
+    ends it, even where a background process it started still holds its
+    standard output or error; what it left running in its session then
+    gets SIGTERM, and SIGKILL after grace seconds, before this returns, as
+    ``dag walk`` does (a daemon that should outlive its command detaches
+    with setsid). A failed command runs again, up to `retries` more times,
+    unless the stop is set meanwhile; each run's output comes back (the
+    earlier runs' as "earlier": [(out, err)]), and, where there was more
+    than one run, "attempt_messages": each run's message ("" for one that
+    succeeded), as dag walk's report keeps them. Output comes back as str with the bytes that are not
+    UTF-8 kept as surrogates (surrogateescape), so that the client prints
+    the bytes as they came. Raises CommandFailed when the command fails,
+    so that Dask's retries apply.
     """
-    vertex, command, keep, timed, stop, grace = argument
+    vertex, command, keep, timed, stop, grace, retries = argument
     if stop.is_set():
-        raise CommandFailed("not started: the walk was stopped", cancelled=True)
+        raise CommandFailed("not started: the walk was stopped", cancelled=True, started=False)
+    earlier, messages = [], []
+    while True:
+        try:
+            outcome = _run_once(vertex, command, keep, timed, stop, grace) or {}
+            messages.append("")
+        except CommandFailed as failed:
+            messages.append(str(failed))
+            if failed.cancelled or len(messages) > retries or stop.is_set():
+                failed.outcome = _with_attempts(failed.outcome or {}, earlier, messages) or None
+                failed.args = (failed.args[0], failed.outcome, *failed.args[2:])
+                raise
+            if failed.outcome and ("out" in failed.outcome or "err" in failed.outcome):
+                earlier.append((failed.outcome.get("out", ""), failed.outcome.get("err", "")))
+            continue
+        return _with_attempts(outcome, earlier, messages) or None
+
+
+def _with_attempts(outcome, earlier, messages):
+    if earlier:
+        outcome["earlier"] = earlier
+    if len(messages) > 1:
+        outcome["attempt_messages"] = messages
+    return outcome
+
+
+def _run_once(vertex, command, keep, timed, stop, grace):
+    """One run of the command: what run_command describes, without the retries."""
     env = dict(os.environ, DAG_VERTEX=vertex)
     start = time.time()
     # A session of its own: stopping it reaches whatever it started.
@@ -76,11 +112,11 @@ def run_command(argument):
     out, err = _drain(process)
     end = time.time()
     watcher.join()
-    _empty_group(process.pid, grace)
+    _empty_session(process.pid, grace)
     process.wait()
     outcome = {}
     if keep and (out or err):
-        outcome.update(out=out.decode("utf-8", "replace"), err=err.decode("utf-8", "replace"))
+        outcome.update(out=out.decode("utf-8", "surrogateescape"), err=err.decode("utf-8", "surrogateescape"))
     if timed:
         from distributed import get_worker
 
@@ -101,7 +137,7 @@ def _drain(process):
     Once it has exited, all it wrote is in the pipes: what is waiting there
     is read and the pipes are closed, as ``dag walk`` does. A background
     process it left behind may hold a write end open for ever; run_command
-    stops it next (_empty_group).
+    stops it next (_empty_session).
     """
     captured = {}
     with selectors.DefaultSelector() as selector:
@@ -146,12 +182,12 @@ def _read_available(stream, into):
 
 
 def _stop_when_asked(process, stop, grace, stopped):
-    """Until `process` exits: once `stop` is set, SIGTERM to its process group, then SIGKILL to the group.
+    """Until `process` exits: once `stop` is set, SIGTERM to its session, then SIGKILL to the session.
 
     The SIGKILL goes once the command has exited, or after `grace` seconds,
     as ``dag walk`` does: nothing the command started is left behind. The
     command is not reaped meanwhile (run_command reaps it after this
-    returns), so its group's id cannot have been reused.
+    returns), so its session's id cannot have been reused.
     """
     wait_s = _FIRST_WATCH_S
     while not _exited(process.pid):
@@ -159,57 +195,56 @@ def _stop_when_asked(process, stop, grace, stopped):
             wait_s = min(2 * wait_s, _WATCH_S)
             continue
         stopped.append(True)
-        _signal_group(process, signal.SIGTERM)
+        _signal_session(process.pid, signal.SIGTERM)
         deadline = time.monotonic() + grace
         while not _exited(process.pid) and time.monotonic() < deadline:
             time.sleep(_EXIT_POLL_S)
-        _signal_group(process, signal.SIGKILL)
+        _signal_session(process.pid, signal.SIGKILL)
         return
 
 
-def _live_members(group):
-    """Whether a live process other than the exited leader `group` is in process group `group`.
+def _live_members(session):
+    """[(pid, process group)] of the live processes but the leader in session `session`.
 
-    Linux has no call that lists a group: /proc is read whole.
+    A process the command moved to a process group of its own (``timeout``
+    does) is still in its session. Linux has no call that lists a session:
+    /proc is read whole.
     """
+    members = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == group:
+        if not entry.isdigit() or int(entry) == session:
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as stat:
-                # "pid (comm) state ppid pgrp ...": comm may hold anything, the last ')' ends it.
+                # "pid (comm) state ppid pgrp session ...": comm may hold anything, the last ')' ends it.
                 fields = stat.read().rsplit(b")", 1)[1].split()
         except (FileNotFoundError, ProcessLookupError, IndexError):
             continue
-        if fields[0] != b"Z" and int(fields[2]) == group:
-            return True
-    return False
+        if fields[0] != b"Z" and int(fields[3]) == session:
+            members.append((int(entry), int(fields[2])))
+    return members
 
 
-def _empty_group(group, grace):
-    """SIGTERM to what the exited (unreaped) command left in its group, SIGKILL after `grace` seconds."""
-    if not _live_members(group):
+def _empty_session(session, grace):
+    """SIGTERM to what the exited (unreaped) command left in its session, SIGKILL after `grace` seconds."""
+    if not _live_members(session):
         return
-    _kill_group(group, signal.SIGTERM)
+    _signal_session(session, signal.SIGTERM)
     deadline = time.monotonic() + grace
     killed = False
-    while _live_members(group):
+    while _live_members(session):
         if not killed and time.monotonic() >= deadline:
             # Gone only once the kernel has delivered it: waited for too.
-            _kill_group(group, signal.SIGKILL)
+            _signal_session(session, signal.SIGKILL)
             killed = True
         time.sleep(0.01)
 
 
-def _kill_group(group, number):
-    try:
-        os.killpg(group, number)
-    except ProcessLookupError:
-        pass  # it has ended meanwhile
-
-
-def _signal_group(process, number):
-    try:
-        os.killpg(process.pid, number)
-    except ProcessLookupError:
-        pass  # it has ended meanwhile
+def _signal_session(session, number):
+    """`number` to the leader's process group and to each process of the session in another group."""
+    others = [(os.kill, pid) for pid, group in _live_members(session) if group != session]
+    for signal_one, target in [(os.killpg, session)] + others:
+        try:
+            signal_one(target, number)
+        except ProcessLookupError:
+            pass  # it has ended meanwhile

@@ -43,8 +43,11 @@ def prefixed(name: str, text: str) -> str:
 class Progress:
     """The walk's observer and the one writer of its output: every line goes out under one lock, whole."""
 
-    def __init__(self, label, show: bool, out=None, err=None):
+    def __init__(self, label, show: bool, out=None, err=None, on_reader_gone=None):
         self._label = label  # vertex id -> name
+        # Called once when standard output's reader has gone (EPIPE); output is dropped from then on.
+        self._on_reader_gone = on_reader_gone
+        self.gone = False
         self._out = out or sys.stdout
         self._err = err or sys.stderr
         self._show = show
@@ -94,11 +97,22 @@ class Progress:
             if not self._show:  # no finish line to go with
                 self._write_held(name)
 
+    def reader_gone(self) -> None:
+        """Standard output's reader has gone: nothing more is written there, and the walk is told once."""
+        if not self.gone:
+            self.gone = True
+            if self._on_reader_gone:
+                self._on_reader_gone()
+
     def _write_held(self, name):
         for out, err in self._held.pop(name, ()):
             self._erase()
-            self._out.write(prefixed(name, out))
-            self._out.flush()
+            if not self.gone:
+                try:
+                    self._out.write(prefixed(name, out))
+                    self._out.flush()
+                except BrokenPipeError:
+                    self.reader_gone()
             self._err.write(prefixed(name, err))
             self._err.flush()
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import signal
+import stat
 import sys
+import tempfile
 
 from .walk import VertexStatus
 
@@ -13,26 +18,97 @@ STATUS_KEYS = {VertexStatus.OK: "ok", VertexStatus.FAILED: "failed", VertexStatu
                VertexStatus.CANCELLED: "cancelled", VertexStatus.NOT_RUN: "not_run"}
 
 
-def write_report(path, label, report, elapsed_ms):
-    """The outcome of every vertex (times in ms since the walk began, as libdag saw them) and the totals, as JSON."""
+def check_writable(path):
+    """Raises OSError if `path` (a result file; "-" is standard output) could not be written, as dag walk checks."""
+    if path == "-":
+        return
+    try:
+        there = os.stat(path)
+    except FileNotFoundError:
+        directory = os.path.dirname(path) or "."
+        if not os.path.isdir(directory):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path) from None
+        if not os.access(directory, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path) from None
+        return
+    if stat.S_ISDIR(there.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    if not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+
+
+def same_file(a, b):
+    """Whether two result paths name one file (the same path, or one file through links)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def write_document(path, document, indent=None):
+    """`document` as JSON to `path` ("-": standard output), a regular file replaced only by a complete one."""
+    text = json.dumps(document, indent=indent) + "\n"
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    target = os.path.realpath(path)
+    try:
+        there = os.stat(target)
+    except FileNotFoundError:
+        there = None
+    if there is not None and not stat.S_ISREG(there.st_mode):  # a FIFO, a device: in place
+        with open(path, "w") as out:
+            out.write(text)
+        return
+    # Written beside itself and renamed over it: a full disk or a signal leaves the old contents.
+    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=".dag.")
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        if there is not None:
+            os.chmod(temporary, stat.S_IMODE(there.st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_report(path, label, report, elapsed_ms, never_started=(), attempts=None):
+    """The outcome of every vertex (times in ms since the walk began, as libdag saw them) and the totals, as JSON.
+
+    never_started: vertices handed to the cluster whose command the walk's
+    stop kept from starting; they never ran, as in dag walk's report.
+    attempts: vertex -> each run's message, for commands run more than
+    once on their worker (libdag saw one attempt).
+    """
+    attempts = attempts or {}
     vertices = []
     for result in report:
-        timed = result.ran and result.end_ns > 0
+        started = result.id not in never_started
+        timed = started and result.ran and result.end_ns > 0
         entry = {"name": label(result.id), "status": STATUS_KEYS[result.status], "message": result.message,
                  "start_ms": result.start_ns / 1e6 if timed else None,
-                 "end_ms": result.end_ns / 1e6 if timed else None, "attempts": result.attempts}
-        if result.attempts > 1:
-            entry["attempt_messages"] = list(result.attempt_messages)
+                 "end_ms": result.end_ns / 1e6 if timed else None,
+                 "attempts": result.attempts if started else 0}
+        messages = attempts.get(result.id) or (list(result.attempt_messages) if result.attempts > 1 else [])
+        if len(messages) > 1:
+            entry.update(attempts=len(messages), attempt_messages=messages)
         vertices.append(entry)
     document = {"vertices": vertices}
     document.update({key: report.count(status) for status, key in STATUS_KEYS.items()})
     document["elapsed_ms"] = elapsed_ms
-    with open(path, "w") as out:
-        json.dump(document, out, indent=2)
-        out.write("\n")
+    write_document(path, document, indent=2)
 
 
-def summarize(label, report, stopped_by, err=None):
+def summarize(label, report, stopped_by, err=None, never_started=()):
     """Totals, then each failed vertex and each that never ran, by name; then the signal that stopped the walk."""
     err = err or sys.stderr
     count = report.count
@@ -43,7 +119,8 @@ def summarize(label, report, stopped_by, err=None):
     err.write(line + "\n")
     failures = sorted((label(r.id), r.message) for r in report if r.status == VertexStatus.FAILED)
     never_ran = sorted(label(r.id) for r in report
-                       if r.status == VertexStatus.NOT_RUN or (r.status == VertexStatus.CANCELLED and not r.ran))
+                       if r.status == VertexStatus.NOT_RUN
+                       or (r.status == VertexStatus.CANCELLED and (not r.ran or r.id in never_started)))
     for name, message in failures:
         err.write(f"failed: {name}: {message}\n" if message else f"failed: {name}\n")
     for name in never_ran:

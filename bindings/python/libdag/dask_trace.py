@@ -12,27 +12,30 @@ that, on a loaded machine, is off by as much as a heartbeat's delay.
 
 from __future__ import annotations
 
-import json
-
-from .dask_report import STATUS_KEYS
+from .dask_report import STATUS_KEYS, write_document
 
 _PID = 1  # one process: the walk
 
 
-def trace_document(label, report, runs, began_s):
+def trace_document(label, report, runs, began_s, attempts=None):
     """The trace of a walk.
 
     label: vertex id -> name; report: its WalkReport; runs: vertex ->
     (worker address, thread, start, end) of its command, in time.time()
-    seconds; began_s: when the walk began, in time.time() seconds.
+    seconds; began_s: when the walk began, in time.time() seconds;
+    attempts: vertex -> each run's message, for a command run more than
+    once (its span is its last run's).
     """
+    attempts = attempts or {}
     events, tracks = [], {}
     for vertex, (worker, thread, start, end) in sorted(runs.items(), key=lambda item: item[1][2]):
         track = tracks.setdefault((worker, thread), len(tracks) + 1)
         result = report[vertex]
+        args = {"status": STATUS_KEYS[result.status], "message": result.message}
+        if len(attempts.get(vertex, ())) > 1:
+            args.update(attempts=len(attempts[vertex]), attempt_messages=attempts[vertex])
         events.append({"name": label(vertex), "cat": "vertex", "ph": "X", "ts": (start - began_s) * 1e6,
-                       "dur": (end - start) * 1e6, "pid": _PID, "tid": track,
-                       "args": {"status": STATUS_KEYS[result.status], "message": result.message}})
+                       "dur": (end - start) * 1e6, "pid": _PID, "tid": track, "args": args})
     # Metadata events give the tracks their names in the viewers.
     events.append({"name": "process_name", "ph": "M", "pid": _PID, "args": {"name": "dag walk on Dask"}})
     for (worker, thread), track in tracks.items():
@@ -42,6 +45,5 @@ def trace_document(label, report, runs, began_s):
 
 
 def write_trace(path, document):
-    with open(path, "w") as out:
-        json.dump(document, out)
-        out.write("\n")
+    """`document` to `path` ("-": standard output), as write_report writes."""
+    write_document(path, document)

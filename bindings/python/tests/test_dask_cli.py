@@ -167,6 +167,11 @@ class DaskCommandTest(unittest.TestCase):
                     self.assertGreaterEqual(after["ts"], before["ts"] + before["dur"] - 1, graph.label(source))
 
     def test_output_none_and_sigterm_stops_the_commands(self):
+        for number, status in ((signal.SIGTERM, 143), (signal.SIGHUP, 129)):
+            with self.subTest(signal=number.name):
+                self.check_a_signal_stops_the_commands(number, status)
+
+    def check_a_signal_stops_the_commands(self, number, status):
         folder = tempfile.mkdtemp()
         release = os.path.join(folder, "release")
         self.addCleanup(lambda: open(release, "w").close())  # ends the command should stopping it fail
@@ -184,16 +189,16 @@ class DaskCommandTest(unittest.TestCase):
             while not os.path.exists(os.path.join(folder, "pid")) and walk.poll() is None:
                 self.assertLess(time.monotonic(), deadline, "the first command never started")
                 time.sleep(0.05)
-            walk.send_signal(signal.SIGTERM)
+            walk.send_signal(number)
             out, err = walk.communicate(timeout=120)
         finally:
             if walk.poll() is None:
                 walk.kill()
                 walk.communicate()
-        self.assertEqual(walk.returncode, 143, err)
+        self.assertEqual(walk.returncode, status, err)
         self.assertEqual(out, "")
         self.assertNotIn("[1/11]", err)
-        self.assertIn("interrupted by SIGTERM\n", err)
+        self.assertIn(f"interrupted by {number.name}\n", err)
         # The command was stopped before the walk ended: its shell is gone.
         with open(os.path.join(folder, "pid")) as pid:
             with self.assertRaises(ProcessLookupError):
@@ -209,6 +214,55 @@ class DaskCommandTest(unittest.TestCase):
                         or first["message"].endswith(" was cancelled on the cluster"), first["message"])
         self.assertEqual(report["upstream_failed"], 0)
         self.assertEqual(report["cancelled"] + report["not_run"], 11)
+
+    def test_unnamed_vertices_from_standard_input_retries_bytes_and_the_report_on_standard_output(self):
+        # As dag walk: FILE - is standard input, an unnamed vertex runs as its id, a retried
+        # command's every run is printed and counted, bytes that are not UTF-8 come out as written,
+        # and --report - follows the commands' output.
+        folder = tempfile.mkdtemp()
+        graph = b'{"vertices": [{"id": 1}, {"id": 2, "name": "b"}], "edges": [[1, 2]]}'
+        command = (f'echo run >> "{folder}/$DAG_VERTEX"; printf "$DAG_VERTEX caf\\351\\n"; '
+                   f'[ $(wc -l < "{folder}/$DAG_VERTEX") -ge 2 ] || {{ echo oops >&2; exit 3; }}')
+        process = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", "--exec", command,
+                                    "--retries", "1", "--progress=never", "--report", "-", "-"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   start_new_session=True)
+        try:
+            out, err = process.communicate(graph, timeout=BOUND_S)
+        finally:
+            end_session(process)
+        self.assertEqual(process.returncode, 0, err)
+        lines, report = out.split(b"\n{", 1)
+        self.assertEqual(lines.split(b"\n"), [b"b: b caf\xe9", b"b: b caf\xe9", b"1: 1 caf\xe9", b"1: 1 caf\xe9"])
+        self.assertEqual(err.decode(), "b: oops\n1: oops\n2 ok, 0 failed, 0 upstream failed, 0 not run\n")
+        vertices = {v["name"]: v for v in json.loads(b"{" + report)["vertices"]}
+        for name in ("1", "b"):
+            self.assertEqual((vertices[name]["status"], vertices[name]["attempts"], vertices[name]["attempt_messages"]),
+                             ("ok", 2, ["exit status 3: oops", ""]))
+
+    def test_a_reader_of_standard_output_gone_stops_the_walk_as_sigpipe(self):
+        folder = tempfile.mkdtemp()
+        graph, report_path = os.path.join(folder, "chain.dot"), os.path.join(folder, "report.json")
+        with open(graph, "w") as out:
+            out.write("digraph { a -> b -> c -> d }\n")
+        walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", "--exec",
+                                 'echo "hi $DAG_VERTEX"; sleep 0.5', "--progress=never", "--report", report_path,
+                                 graph], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            self.assertEqual(walk.stdout.readline(), b"d: hi d\n")
+            walk.stdout.close()  # before c's line comes: its write fails
+            err = walk.stderr.read().decode()
+            walk.wait(timeout=BOUND_S)
+        finally:
+            end_session(walk)
+        self.assertEqual(walk.returncode, 141, err)
+        self.assertTrue(err.endswith("interrupted by SIGPIPE\n"), err)
+        with open(report_path) as report_file:
+            statuses = {v["name"]: v["status"] for v in json.load(report_file)["vertices"]}
+        # c's command succeeded: only its output was lost.
+        self.assertEqual((statuses["d"], statuses["c"]), ("ok", "ok"))
+        self.assertIn(statuses["b"], ("cancelled", "not_run"))
+        self.assertIn(statuses["a"], ("cancelled", "not_run"))
 
     def test_a_failed_commands_output_is_printed_as_its_vertex_finishes(self):
         # As dag walk prints it: the lines of the failed command come right before its progress
@@ -327,7 +381,7 @@ class DaskCommandTest(unittest.TestCase):
 
     def test_bad_input(self):
         self.assertIn("local:N needs N", self.run_bad("--scheduler", "local:none", "--exec", "true", str(EXAMPLE)))
-        self.assertIn("'0' is not a whole number of at least 1",
+        self.assertIn("'0' is not a whole number from 1 to 1024",
                       self.run_bad("--scheduler", "local:1", "--exec", "true", "--parallelism", "0", str(EXAMPLE)))
         self.assertIn("--exec", self.run_bad("--scheduler", "local:1", str(EXAMPLE)))
         self.assertIn("invalid choice: 'stream'",
@@ -344,6 +398,20 @@ class DaskCommandTest(unittest.TestCase):
         with open(cyclic, "w") as out:
             out.write("digraph { a -> b; b -> a }\n")
         self.assertIn("the graph has a cycle", self.run_bad("--scheduler", "local:1", "--exec", "true", cyclic))
+        # As dag walk's: refused before anything runs.
+        self.assertIn("the command is empty", self.run_bad("--scheduler", "local:1", "--exec", " ", str(EXAMPLE)))
+        self.assertIn("'1025' is not a whole number from 1 to 1024",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--parallelism", "1025", str(EXAMPLE)))
+        self.assertIn("'1001' is not a whole number from 0 to 1000",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--retries", "1001", str(EXAMPLE)))
+        self.assertIn("--report - and --trace - would both write to standard output",
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--report", "-", "--trace", "-",
+                                    str(EXAMPLE)))
+        ran = os.path.join(tempfile.mkdtemp(), "ran")
+        self.assertEqual(self.run_bad("--scheduler", "local:1", "--exec", f'echo > "{ran}"', "--report",
+                                      "/nonexistent/report.json", str(EXAMPLE)),
+                         'python3 -m libdag.dask: cannot write "/nonexistent/report.json": No such file or directory\n')
+        self.assertFalse(os.path.exists(ran))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ wait(timeout), which distributed.Event has too.
 """
 
 import os
+import pickle
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -47,13 +49,13 @@ class CommandRunnerTest(unittest.TestCase):
         with open(self.pid_file) as pid:
             return int(pid.read())
 
-    def start(self, command, stop, keep=True):
+    def start(self, command, stop, keep=True, retries=0):
         """Runs `command` on a thread; returns (thread, outcome), outcome filled with "value" or "error" at its end."""
         outcome = {}
 
         def run():
             try:
-                outcome["value"] = dask_command.run_command(("a", command, keep, False, stop, 1.0))
+                outcome["value"] = dask_command.run_command(("a", command, keep, False, stop, 1.0, retries))
             except dask_command.CommandFailed as failed:
                 outcome["error"] = failed
 
@@ -124,6 +126,63 @@ class CommandRunnerTest(unittest.TestCase):
             self.assertLess(time.monotonic(), deadline, "the background process outlived the stop")
             time.sleep(0.01)
 
+    def test_what_the_command_moved_to_another_process_group_is_stopped_too(self):
+        # timeout(1) and job control move a child to a process group of its own; it stays in the
+        # command's session, which dag walk stops whole: at the command's exit and on a stop.
+        moved = (f'{sys.executable} -c "import os, time; os.setpgid(0, 0); '
+                 f'open(\'{self.pid_file}.tmp\', \'w\').write(str(os.getpid())); '
+                 f'os.rename(\'{self.pid_file}.tmp\', \'{self.pid_file}\'); time.sleep({3 * BOUND_S})" '
+                 f'</dev/null >/dev/null 2>&1 &')
+        for wait, stop in ((f' while [ ! -e "{self.pid_file}" ]; do sleep 0.01; done', None),
+                           (' wait', threading.Event())):
+            with self.subTest(stopped=stop is not None):
+                thread, outcome = self.start(moved + wait, stop or threading.Event())
+                self.wait_for_pid_file(thread)
+                background = self.background()
+                self.assertNotEqual(os.getpgid(background), os.getsid(background))
+                if stop:
+                    stop.set()
+                thread.join(BOUND_S)
+                self.assertFalse(thread.is_alive(), "run_command never returned")
+                self.assertFalse(alive(background), outcome)
+                os.remove(self.pid_file)
+
+    def test_output_that_is_not_utf8_comes_back_byte_for_byte(self):
+        thread, outcome = self.start('printf "caf\\351 \\377\\n"; printf "\\200" >&2', threading.Event())
+        thread.join(BOUND_S)
+        value = outcome["value"]
+        self.assertEqual(value["out"].encode("utf-8", "surrogateescape"), b"caf\xe9 \xff\n")
+        self.assertEqual(value["err"].encode("utf-8", "surrogateescape"), b"\x80")
+
+    def test_a_command_the_stop_kept_from_starting_says_it_never_started(self):
+        stop = threading.Event()
+        stop.set()
+        thread, outcome = self.start(f'echo ran > "{self.pid_file}"', stop)
+        thread.join(BOUND_S)
+        failed = pickle.loads(pickle.dumps(outcome["error"]))  # as it comes back from a worker
+        self.assertEqual((str(failed), failed.cancelled, failed.started),
+                         ("not started: the walk was stopped", True, False))
+        self.assertFalse(os.path.exists(self.pid_file))
+
+    def test_a_failed_command_runs_again_and_each_runs_output_and_message_come_back(self):
+        counter = os.path.join(self.folder, "runs")
+        flaky = f'echo run >> "{counter}"; echo "out $(wc -l < "{counter}")"; [ $(wc -l < "{counter}") -ge 3 ] || ' \
+                f'{{ echo oops >&2; exit 3; }}'
+        thread, outcome = self.start(flaky, threading.Event(), retries=5)
+        thread.join(BOUND_S)
+        self.assertEqual(outcome["value"], {"out": "out 3\n", "err": "", "earlier": [("out 1\n", "oops\n"),
+                                                                                  ("out 2\n", "oops\n")],
+                                            "attempt_messages": ["exit status 3: oops", "exit status 3: oops", ""]})
+        os.remove(counter)
+        thread, outcome = self.start(flaky, threading.Event(), retries=1)
+        thread.join(BOUND_S)
+        failed = pickle.loads(pickle.dumps(outcome["error"]))
+        self.assertEqual(str(failed), "exit status 3: oops")
+        self.assertEqual(failed.outcome["attempt_messages"], ["exit status 3: oops"] * 2)
+        self.assertEqual(failed.outcome["earlier"], [("out 1\n", "oops\n")])
+        with open(counter) as runs:
+            self.assertEqual(len(runs.readlines()), 2)
+
     def test_the_watchers_polls_start_short_and_double(self):
         # The run ends only once the watcher's poll under way has: a poll of a second from the
         # start added up to a second to every short command.
@@ -145,7 +204,7 @@ class CommandRunnerTest(unittest.TestCase):
         stop = threading.Event()
         stop.set()
         with self.assertRaisesRegex(dask_command.CommandFailed, "not started: the walk was stopped"):
-            dask_command.run_command(("a", f'echo > "{self.pid_file}"', True, False, stop, 1.0))
+            dask_command.run_command(("a", f'echo > "{self.pid_file}"', True, False, stop, 1.0, 0))
         self.assertFalse(os.path.exists(self.pid_file))
 
 

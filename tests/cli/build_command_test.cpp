@@ -84,7 +84,7 @@ TEST(CliBuild, UnresolvedReferencesFailOrWarn) {
     Outcome r = shell(dir, dag_command({"build", plan}));
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "");
-    EXPECT_NE(r.err.find("step 'references': 2 unresolved references:\n"
+    EXPECT_NE(r.err.find("dag: " + plan + ": step 'references': 2 unresolved references:\n"
                          "  web: nothing provides \"var.ami\"\n"
                          "  web: nothing provides \"var.region\""),
               std::string::npos)
@@ -122,7 +122,19 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         // The plan's numbering only (libdag's id of the first "a" read as another vertex).
         {R"({"vertices": [{"name": "a"}, {"name": "a"}]})", ": vertex 1: the name \"a\" is taken by vertex 0\n"},
         // The line where the syntax error is, not line 1.
-        {"{\n \"vertices\": [\n  {\"name\": \"a\"},\n  {\"name\": b}\n ]\n}\n", ": line 4: not valid JSON\n"},
+        {"{\n \"vertices\": [\n  {\"name\": \"a\"},\n  {\"name\": b}\n ]\n}\n",
+         ": line 4: not valid JSON: parse error at line 4, column 12: syntax error while parsing value - invalid "
+         "literal; last read: '\"name\": b'\n"},
+        // A key twice: the first one's edge, vertices or action was dropped without a word.
+        {R"({"vertices": [{"name": "a", "depends_on": ["b"], "depends_on": ["c"]}, {"name": "b"}, {"name": "c"}]})",
+         ": JSON: \"depends_on\" is given twice in one object\n"},
+        {R"({"vertices": [{"name": "a"}], "vertices": [{"name": "c"}]})", ": JSON: \"vertices\" is given twice"},
+        // The root's name held by a vertex a step added or renamed: told as such, not by libdag's id.
+        {R"x({"root": "a (destroy)", "vertices": [{"name": "a", "action": "delete"}, {"name": "b"}]})x",
+         ": step 'root': vertex name \"a (destroy)\" is already used by vertex 0 of the plan, \"a\", which a step "
+         "renamed\n"},
+        {R"({"root": "p", "vertices": [{"name": "a", "needs": ["p"]}, {"name": "b"}]})",
+         ": step 'root': vertex name \"p\" is already used by a vertex a step added\n"},
         {R"({"vertices": [{"name": "a"}], "root": ""})", ": \"root\": not a vertex name"},
         {R"({"vertices": [{"name": "a", "provide": ["x"]}]})", "unknown field \"provide\""},
         {R"({"vertices": [{"name": "a", "needs": "x"}]})", "\"needs\" is not an array of strings"},

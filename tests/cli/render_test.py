@@ -223,7 +223,14 @@ class Render(unittest.TestCase):
         # Where the syntax error is, as for a graph file; standard input by name.
         result = dag("render", graph, "--report", "-", "-o", self.path("o.svg"), stdin=b'{\n"vertices": [\n}')
         self.assertEqual(result.returncode, 2, result.stderr)
-        self.assertEqual(result.stderr, b"dag: standard input: line 3: not JSON\n")
+        self.assertEqual(result.stderr, b"dag: standard input: line 3: not JSON: parse error at line 3, column 1: "
+                                        b"syntax error while parsing value - unexpected '}'; expected '[', '{', or "
+                                        b"a literal\n")
+        # A key twice: one status was taken silently.
+        result = dag("render", graph, "--report", "-", "-o", self.path("o.svg"),
+                     stdin=b'{"vertices": [{"name": "a", "status": "ok", "status": "failed"}]}')
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stderr, b'dag: standard input: JSON: "status" is given twice in one object\n')
         # Both from standard input: the report read an empty stream.
         with open(graph, "rb") as f:
             result = dag("render", "-", "--report", "-", "-o", self.path("o.svg"), stdin=f.read())
@@ -248,6 +255,11 @@ class Render(unittest.TestCase):
                 self.assertIn(message, result.stderr)
         self.assertFalse(os.path.exists(self.path("g.gif")))
         self.assertFalse(os.path.exists(self.path("g.svg")))
+        # Told before the graph is read and laid out (minutes for a large one), as a walk's files are.
+        result = dag("render", self.graph("digraph { a -> }"), "-o", self.path("no/such/dir/g.svg"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stderr,
+                         f'dag: cannot write "{self.path("no/such/dir/g.svg")}": No such file or directory\n'.encode())
 
     def test_help_says_what_arrows_mean_with_an_example(self):
         result = dag("render", "--help")

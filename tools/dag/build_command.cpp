@@ -1,16 +1,18 @@
 // The build command: a plan file through the standard building steps, then
 // written out or walked.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <regex>
 #include <string>
 
 #include "commands.hpp"
 #include "format_option.hpp"
 #include "help_text.hpp"
 #include "plan_file.hpp"
-#include "walk_command.hpp"
 #include "standard_output.hpp"
+#include "walk_command.hpp"
 
 namespace dagcli {
 namespace {
@@ -40,6 +42,25 @@ void print_step(const dag_build_step_info *info, void *) {
                  info->edges_before, info->edges_after);
 }
 
+// libdag names a name's holder by its id, which reads as the plan's
+// numbering: a plan vertex is told by that numbering, one a step added by
+// its name.
+std::string in_plan_terms(const std::string &message, const Plan &plan) {
+    static const std::regex holder(R"((is already used by )vertex (\d+)$)");
+    std::smatch found;
+    if (!std::regex_search(message, found, holder)) return message;
+    const uint64_t id = std::stoull(found[2]);
+    const auto at = std::find(plan.ids.begin(), plan.ids.end(), id);
+    if (at == plan.ids.end()) return found.prefix().str() + found[1].str() + "a vertex a step added";
+    const auto index = static_cast<std::size_t>(at - plan.ids.begin());
+    std::string by = "vertex " + std::to_string(index) + " of the plan";
+    // The holder has that name now: a step renamed it (a delete's "NAME (destroy)").
+    const char *name = nullptr;
+    if (dag_vertex_name(plan.graph.get(), id, &name, nullptr) == DAG_OK && name && plan.names[index] != name)
+        by += ", \"" + plan.names[index] + "\", which a step renamed";
+    return found.prefix().str() + found[1].str() + by;
+}
+
 int build(const BuildOptions &options) {
     const std::string shown = options.path == "-" ? "standard input" : options.path;
     Plan plan = read_plan(read_text(options.path), shown);
@@ -58,9 +79,14 @@ int build(const BuildOptions &options) {
         if (message.rfind("dag_build: ", 0) == 0) message.erase(0, std::strlen("dag_build: "));
         if (!plan.root_taken.empty() && message.find("step 'root'") != std::string::npos)
             throw Failure(plan.root_taken, bad_input);
-        throw Failure(shown + ": " + message, bad_input);
+        throw Failure(shown + ": " + in_plan_terms(message, plan), bad_input);
     }
-    check(built, &err);
+    try {
+        check(built, &err);
+    } catch (const Failure &e) {
+        // Which plan failed, as for its other errors.
+        throw Failure(shown + ": " + e.what(), e.exit_status());
+    }
     char *raw = nullptr;
     check(dag_builder_warnings(b, &raw, &err), &err);
     const String warnings(raw);

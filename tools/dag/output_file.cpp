@@ -154,10 +154,20 @@ void check_writable(const std::string &path) {
         if (access(path.c_str(), W_OK) != 0) cannot_write(path, errno);
         return;
     }
-    // Not truncated: a file that is there keeps its contents until written.
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) cannot_write(path, errno);
-    close(fd);
+    // Not truncated: a file that is there keeps its contents until written;
+    // one made for the check is taken away again, so that a command that
+    // fails later leaves no empty file behind.
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+        close(fd);
+        unlink(path.c_str());
+        return;
+    }
+    if (errno != EEXIST) cannot_write(path, errno);
+    // There, or a link (to nothing, possibly: then what opening it creates).
+    const int there_fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (there_fd < 0) cannot_write(path, errno);
+    close(there_fd);
 }
 
 namespace {

@@ -18,7 +18,8 @@ void write_file(const std::string &path, const std::string &text,
                 const std::function<bool()> &give_up = {});
 
 // Throws write_file's Failure now if `path` could not be written, rather
-// than after a walk has run its commands. Opens nothing that would wait: a
+// than after a walk has run its commands (or a picture been laid out);
+// leaves no file where there was none. Opens nothing that would wait: a
 // FIFO is only checked for permission, so that its reader does not see the
 // check as a whole (empty) document.
 void check_writable(const std::string &path);

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "strict_json.hpp"
+
 namespace dagcli {
 namespace {
 
@@ -67,12 +69,10 @@ Plan read_plan(const std::string &text, const std::string &shown) {
     const Reader r(shown);
     json doc;
     try {
-        doc = json::parse(text);
-    } catch (const json::parse_error &e) {
-        // e.byte is 1-based, the byte where reading stopped.
-        const std::size_t stop = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(stop), '\n');
-        r.fail("line " + std::to_string(line), "not valid JSON");
+        doc = parse_strict_json(text);
+    } catch (const JsonProblem &e) {
+        r.fail(e.line ? "line " + std::to_string(e.line) : std::string("JSON"),
+               e.line ? "not valid JSON: " + e.what : e.what);
     }
     if (!doc.is_object() || !doc.contains("vertices") || !doc["vertices"].is_array())
         r.fail("top level", "a plan is an object with a \"vertices\" array");
@@ -108,6 +108,7 @@ Plan read_plan(const std::string &text, const std::string &shown) {
         uint64_t id = 0;
         r.call(where, dag_add_vertex(g, v["name"].get<std::string>().c_str(), nullptr, &id, &err), &err);
         ids.push_back(id);
+        plan.names.push_back(v["name"].get<std::string>());
     }
     // The build adds a root vertex by this name unless the graph has one
     // root already (which may be this vertex): only then is a plan vertex
@@ -138,6 +139,7 @@ Plan read_plan(const std::string &text, const std::string &shown) {
             r.call(where, dag_builder_set_action(b, id, known->second, &err), &err);
         }
     }
+    plan.ids = std::move(ids);
     return plan;
 }
 

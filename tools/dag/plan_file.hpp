@@ -3,7 +3,9 @@
 // documents the format).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "libdag.hpp"
 
@@ -20,6 +22,9 @@ struct Plan {
     // When a plan vertex has that name: the message of a build whose root
     // step could not add the root vertex.
     std::string root_taken;
+    // libdag's id and the name of each plan vertex, by the plan's numbering.
+    std::vector<uint64_t> ids;
+    std::vector<std::string> names;
 };
 
 // Reads the plan in `text`; `shown` names it in messages. Anything malformed

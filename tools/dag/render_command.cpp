@@ -72,6 +72,9 @@ int render(const RenderOptions &options) {
     // The second reader would find standard input used up: an empty report.
     if (options.input.path == "-" && options.report == "-")
         throw Failure("FILE and --report cannot both be standard input", bad_input);
+    // Before the layout, which may take minutes: a path that cannot be
+    // written is told at once.
+    if (options.output != "-") check_writable(options.output);
     Graph g = load(options.input);
     if (options.reduce) {
         dag_error *err = nullptr;

@@ -8,6 +8,7 @@
 #include "input.hpp"
 #include "libdag.hpp"
 #include "names.hpp"
+#include "strict_json.hpp"
 
 namespace dagcli {
 
@@ -16,12 +17,11 @@ std::unordered_map<uint64_t, std::string> read_statuses(const std::string &file,
     const std::string text = read_text(file);
     nlohmann::json report;
     try {
-        report = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &e) {
+        report = parse_strict_json(text);
+    } catch (const JsonProblem &e) {
         // As a graph file's: where in the file.
-        const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
-        throw Failure(path + ": line " + std::to_string(line) + ": not JSON", bad_input);
+        throw Failure(path + (e.line ? ": line " + std::to_string(e.line) + ": not JSON: " : ": JSON: ") + e.what,
+                      bad_input);
     }
     auto malformed = [&](const std::string &why) {
         return Failure(path + ": not a report of `dag walk --report`: " + why, bad_input);

@@ -1,0 +1,34 @@
+#include "strict_json.hpp"
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+namespace dagcli {
+
+nlohmann::json parse_strict_json(const std::string &text) {
+    using nlohmann::json;
+    // The keys met so far in each object open around the parser.
+    std::vector<std::set<std::string>> open;
+    auto once = [&open](int, json::parse_event_t event, json &parsed) {
+        if (event == json::parse_event_t::object_start) open.emplace_back();
+        if (event == json::parse_event_t::object_end && !open.empty()) open.pop_back();
+        if (event == json::parse_event_t::key && !open.empty() &&
+            !open.back().insert(parsed.get<std::string>()).second)
+            throw JsonProblem{0, "\"" + parsed.get<std::string>() + "\" is given twice in one object"};
+        return true;
+    };
+    try {
+        return json::parse(text, once);
+    } catch (const json::parse_error &e) {
+        // e.byte is 1-based, the byte where reading stopped.
+        const std::size_t stop = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(stop), '\n');
+        std::string what = e.what();
+        if (const auto tag = what.find("] "); what.rfind("[json.exception", 0) == 0 && tag != std::string::npos)
+            what.erase(0, tag + 2);
+        throw JsonProblem{static_cast<std::size_t>(line), what};
+    }
+}
+
+}  // namespace dagcli

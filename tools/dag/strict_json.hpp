@@ -1,0 +1,23 @@
+// JSON as dag reads its own files (a build plan, a walk's report): a key
+// given twice in one object is refused, where nlohmann keeps the last and
+// would drop the first one's data (an edge, a list of vertices) unseen.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace dagcli {
+
+struct JsonProblem {
+    // 1-based; 0 when the parser cannot say where (a repeated key).
+    std::size_t line = 0;
+    std::string what;
+};
+
+// `text` parsed, or a JsonProblem saying why not: the parser's reason
+// (without nlohmann's "[json.exception...]" tag) and its line.
+nlohmann::json parse_strict_json(const std::string &text);
+
+}  // namespace dagcli

@@ -1069,6 +1069,11 @@ TEST(CliWalk, BadPoolsAttributeExitsTwo) {
     r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 1, "name": "a", "pools": ["aws", 3]}]})");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("not 3"), std::string::npos) << r.err;
+    // Twice in one vertex: the first list was dropped unseen.
+    r = dag({"walk", "-", "--pool", "aws=1", "--pool", "rds=1"},
+            R"({"vertices": [{"id": 1, "name": "a", "pools": ["aws"], "pools": ["rds"]}]})");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag: standard input: JSON: \"pools\" is given twice in one object\n");
     // UTF-16, as PowerShell writes `terraform graph`: the names are libdag's.
     std::string utf16 = "\xFF\xFE";
     for (unsigned char c : std::string("digraph { ")) utf16 += std::string{static_cast<char>(c), '\0'};

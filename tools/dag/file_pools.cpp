@@ -4,6 +4,7 @@
 
 #include "dot_node_attribute.hpp"
 #include "libdag.hpp"
+#include "strict_json.hpp"
 #include "text_decoding.hpp"
 
 namespace dagcli {
@@ -44,8 +45,14 @@ FilePools from_dot(const std::string &text, const std::string &shown) {
 }
 
 FilePools from_json(const std::string &text, const std::string &shown) {
-    // libdag read the same text, so it parses; only "pools" is checked here.
-    const auto doc = nlohmann::json::parse(decode_text(text).utf8);
+    // libdag read the same text, so it parses; only "pools" is checked here,
+    // given twice in a vertex too (the first list would be dropped unseen).
+    nlohmann::json doc;
+    try {
+        doc = parse_strict_json(decode_text(text).utf8, {"pools"});
+    } catch (const JsonProblem &e) {
+        throw Failure(shown + ": JSON: " + e.what, bad_input);
+    }
     FilePools found;
     const auto vertices = doc.find("vertices");
     if (vertices == doc.end()) return found;

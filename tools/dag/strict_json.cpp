@@ -6,16 +6,17 @@
 
 namespace dagcli {
 
-nlohmann::json parse_strict_json(const std::string &text) {
+nlohmann::json parse_strict_json(const std::string &text, const std::vector<std::string> &checked) {
     using nlohmann::json;
     // The keys met so far in each object open around the parser.
     std::vector<std::set<std::string>> open;
-    auto once = [&open](int, json::parse_event_t event, json &parsed) {
+    auto once = [&open, &checked](int, json::parse_event_t event, json &parsed) {
         if (event == json::parse_event_t::object_start) open.emplace_back();
         if (event == json::parse_event_t::object_end && !open.empty()) open.pop_back();
-        if (event == json::parse_event_t::key && !open.empty() &&
-            !open.back().insert(parsed.get<std::string>()).second)
-            throw JsonProblem{0, "\"" + parsed.get<std::string>() + "\" is given twice in one object"};
+        if (event != json::parse_event_t::key || open.empty()) return true;
+        const auto &key = parsed.get_ref<const std::string &>();
+        if (!checked.empty() && std::find(checked.begin(), checked.end(), key) == checked.end()) return true;
+        if (!open.back().insert(key).second) throw JsonProblem{0, "\"" + key + "\" is given twice in one object"};
         return true;
     };
     try {

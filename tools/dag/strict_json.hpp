@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace dagcli {
 
@@ -17,7 +18,8 @@ struct JsonProblem {
 };
 
 // `text` parsed, or a JsonProblem saying why not: the parser's reason
-// (without nlohmann's "[json.exception...]" tag) and its line.
-nlohmann::json parse_strict_json(const std::string &text);
+// (without nlohmann's "[json.exception...]" tag) and its line. `checked`
+// lists the keys that may not repeat; empty, none may.
+nlohmann::json parse_strict_json(const std::string &text, const std::vector<std::string> &checked = {});
 
 }  // namespace dagcli

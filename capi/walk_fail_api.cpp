@@ -17,9 +17,12 @@ dag_status dag_walk_fail(dag_walker *walk, uint64_t vertex, const char *message,
         if (!w) throw ApiError{DAG_E_STATE, "the sub-walk has not been handed over yet"};
         // Inside the vertex's own callback the vertex is running, so this is
         // an early completion, which holds the copied message until the
-        // callback returns; the frame then makes that completion win.
-        w->complete(vertex, dag::Outcome::failed, message);
-        if (CallbackFrame *frame = CallbackFrame::find(walk, vertex)) frame->mark_failed();
+        // callback returns; the frame then makes that completion win. It
+        // replaces one another thread made meanwhile (the callback's own
+        // result wins over that), not the callback's own earlier one.
+        CallbackFrame *frame = CallbackFrame::find(walk, vertex);
+        w->complete(vertex, dag::Outcome::failed, message, frame && !frame->failed());
+        if (frame) frame->mark_failed();
     });
 }
 

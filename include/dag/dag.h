@@ -2881,7 +2881,9 @@ DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk
  * callback returns, whatever it returns; return DAG_WALK_FAILED to say so.
  * The callback's own *message is then ignored. dag_walk_expand() of the
  * vertex refuses once it has been failed, and dag_walk_fail() once it has
- * been expanded (DAG_E_STATE).
+ * been expanded (DAG_E_STATE). A dag_walk_complete() another thread made
+ * while the callback ran does not refuse it (since 1.3): the callback's own
+ * result wins over such a completion, and this is its message.
  *
  * From anywhere else (another thread, the callback of another vertex, a
  * host finishing a pending vertex) it is exactly
@@ -2927,9 +2929,10 @@ DAG_API dag_status dag_walk_fail(dag_walker *walk, uint64_t vertex, const char *
  * @param vertex     the vertex whose callback is running (in a pull walk: the
  *                   vertex handed out).
  * @param sub        the sub-graph, copied; the caller keeps it.
- * @param callback   the sub-walk's callback; NULL to use the walk's own
+ * @param callback   the sub-walk's callback; NULL to use the callback of the
+ *                   walk `walk` is (for a sub-walk's handle, that sub-walk's)
  *                   (NULL in a pull walk).
- * @param user_data  its user data (ignored when callback is NULL: the walk's).
+ * @param user_data  its user data (ignored when callback is NULL: that walk's).
  * @param err        NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  the sub-walk will run as part of `vertex`.
  * @retval DAG_E_NULL_ARGUMENT     `walk` or `sub` is NULL.

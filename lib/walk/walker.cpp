@@ -693,7 +693,7 @@ void Walk::cancel_walk(bool finish_pending) {
     ex_->settle_stopped();
 }
 
-void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
+void Walk::complete(VertexId vertex, Outcome outcome, const char *message, bool from_own_callback) {
     if (outcome == Outcome::pending)
         throw Error(Errc::invalid_argument, "a vertex can only be completed as ok, failed or cancelled");
     // A host says cancelled for work it stopped because the walk was
@@ -739,6 +739,10 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message) {
                 ex_->settle_stopped();
                 return;
             case Phase::completed_early:
+                if (from_own_callback) {
+                    early_[s] = {outcome, note ? *note : std::string()};
+                    return;
+                }
                 throw Error(Errc::state, who() + " was already completed");
             case Phase::finishing:
                 // Another completion or a cancel got there first; which one

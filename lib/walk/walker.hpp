@@ -101,7 +101,11 @@ public:
     void cancel();
 
     // Finishes a vertex whose callback returned (or will return) pending.
-    void complete(VertexId vertex, Outcome outcome, const char *message);
+    // `from_own_callback`: called from inside the vertex's own callback,
+    // whose result wins over a completion another thread made while it
+    // ran, so this one replaces that (dag_walk_fail's message for the
+    // callback's own failure).
+    void complete(VertexId vertex, Outcome outcome, const char *message, bool from_own_callback = false);
 
     // From inside the vertex's callback: walk `sub` as part of the vertex,
     // which then finishes when the sub-walk does. `sub` must outlive this

@@ -192,6 +192,34 @@ TEST(CapiWalkFail, APendingVertexFromAnotherThread) {
     EXPECT_EQ(dag_walk_fail(walk.get(), p, "finished", nullptr), DAG_E_STATE);
 }
 
+// Another thread completed the vertex while its callback ran; the callback
+// then fails it itself: its own result wins, so its message is the vertex's.
+TEST(CapiWalkFail, TheCallbacksOwnFailureWinsOverACompletionMadeWhileItRan) {
+    GraphPtr g = new_graph();
+    const uint64_t v = add(g.get(), "v");
+    for (const dag_walk_result other : {DAG_WALK_OK, DAG_WALK_FAILED}) {
+        SCOPED_TRACE(other);
+        Recorder rec;
+        rec.body = [&](dag_walker *w, uint64_t vertex, const char **) {
+            std::thread completer(
+                [&] { EXPECT_EQ(dag_walk_complete(w, vertex, other, "from the other thread", nullptr), DAG_OK); });
+            completer.join();
+            EXPECT_EQ(fail_from_freed_buffer(w, vertex, "the callback's own"), DAG_OK);
+            // Its own, once: a second is refused, as without the other thread.
+            EXPECT_EQ(dag_walk_fail(w, vertex, "twice", nullptr), DAG_E_STATE);
+            return DAG_WALK_FAILED;
+        };
+        // A callback walk: in a pull walk the host's completion of a
+        // handed-out vertex is final, there being no callback to win.
+        const dag_walk_options o = options();
+        dag_walk_report *r = nullptr;
+        ASSERT_EQ(dag_walk(g.get(), record_cb, &rec, &o, &r, nullptr), DAG_E_WALK_FAILED);
+        ReportPtr report(r);
+        EXPECT_EQ(status_of(r, v), DAG_VERTEX_FAILED);
+        EXPECT_EQ(message_of(r, v), "the callback's own");
+    }
+}
+
 TEST(CapiWalkFail, FromAnotherVertexsCallbackItIsACompletion) {
     // b's callback fails a, which is pending: a finishes failed at once.
     GraphPtr g = new_graph();

@@ -1006,7 +1006,8 @@ class Walker(Closeable):
         with handle.read(who) as ptr:
             graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
             call(lib.dag_vertex_name, graph, vertex_id(vertex, who), byref(out), who=who)
-        return decode_name(out.value)
+            # Borrowed from the walk's graph: copied while the walk cannot be freed or change it.
+            return decode_name(out.value)
 
     def user_data(self, vertex: Vertex) -> int:
         """The user data of a vertex of this walk, a :class:`SubwalkVertex` included (its sub-graph's copy of it).

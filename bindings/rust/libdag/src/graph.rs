@@ -174,6 +174,20 @@ impl Graph {
         }
     }
 
+    /// The graph `raw`, viewed: as [`lent`](Graph::lent), and marked walked,
+    /// so that a walk of it is refused (the walk owning or borrowing it may
+    /// free it while a walk started on it would still run).
+    ///
+    /// # Safety
+    /// As for [`lent`](Graph::lent).
+    pub(crate) unsafe fn viewed(raw: *mut sys::dag_graph) -> Graph {
+        Graph {
+            raw: NonNull::new(raw).expect("Graph::viewed: NULL graph"),
+            walking: AtomicBool::new(true),
+            owned: false,
+        }
+    }
+
     /// Whether this is still the graph `raw` as [`lent`](Graph::lent).
     pub(crate) fn is_lent(&self, raw: *mut sys::dag_graph) -> bool {
         !self.owned && self.raw.as_ptr() == raw

@@ -126,14 +126,16 @@ where
             (failure_message(text), None)
         }
     };
-    // dag_walk_fail copies the message before it returns. It is refused
-    // where the vertex was expanded (it ends with its sub-walk) or another
-    // thread completed it while the callback ran: returning FAILED still
-    // fails the latter, without the message. Either way the error is not
-    // the vertex's: what was recorded before is put back.
+    // dag_walk_fail copies the message before it returns; it replaces a
+    // completion another thread made while the callback ran (the callback's
+    // own result wins). It is refused where the vertex was expanded (it
+    // ends with its sub-walk): the error is not the vertex's, and what was
+    // recorded before is put back. Dropping an error taken out runs its
+    // Drop: the user's code too.
     if sys::dag_walk_fail(walk, vertex, text.as_ptr(), ptr::null_mut()) != sys::DAG_OK {
-        // Dropping the error taken out runs its Drop: the user's code too.
         let _ = panic::catch_unwind(AssertUnwindSafe(|| drop(failures.record(walk, vertex, earlier))));
+    } else {
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| drop(earlier)));
     }
     Err(())
 }
@@ -197,7 +199,8 @@ where
 pub(crate) struct WalkingFlag<'g>(pub(crate) &'g Graph);
 
 impl<'g> WalkingFlag<'g> {
-    /// Marks the graph walked; `Status::Busy` when it already is.
+    /// Marks the graph walked; `Status::Busy` when it already is (or is a
+    /// walk's, seen through a `GraphRef`).
     pub(crate) fn take(graph: &'g Graph, method: &str) -> Result<WalkingFlag<'g>> {
         if graph
             .walking
@@ -206,7 +209,10 @@ impl<'g> WalkingFlag<'g> {
         {
             return Err(Error::new(
                 Status::Busy,
-                format!("{}: the graph is already being walked", method),
+                format!(
+                    "{}: the graph is already being walked (or is a walk's, seen through a GraphRef)",
+                    method
+                ),
             ));
         }
         Ok(WalkingFlag(graph))

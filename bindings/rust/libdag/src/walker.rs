@@ -111,8 +111,11 @@ impl<'a> Vertex<'a> {
     /// Leaves the vertex running after the callback returns `Ok(())`: it
     /// keeps its parallelism slot, its dependents wait, and it finishes when
     /// the returned [`Pending`] is completed, from any thread. A callback
-    /// that returns `Err` (or panics) fails the vertex anyway, and the
-    /// `Pending` then reports [`Status::State`](crate::Status::State).
+    /// that returns `Err` (or panics) fails the vertex anyway, with its own
+    /// error: a `Pending` completed after that reports
+    /// [`Status::State`](crate::Status::State); one completed on another
+    /// thread while the callback still ran returned `Ok`, and its result
+    /// gives way to the callback's.
     pub fn defer(&self) -> Pending {
         let callback = self
             .deferred
@@ -358,8 +361,8 @@ impl<'a> GraphRef<'a> {
     /// `walk` must be a live walk handle for `'a`.
     unsafe fn new(walk: *mut sys::dag_walker) -> GraphRef<'a> {
         GraphRef {
-            // Never dropped, so never freed: the walk owns or borrows it.
-            graph: ManuallyDrop::new(Graph::from_raw(sys::dag_walk_graph(walk) as *mut _)),
+            // Never freed (the walk owns or borrows it), and never walked.
+            graph: ManuallyDrop::new(Graph::viewed(sys::dag_walk_graph(walk) as *mut _)),
             _walk: PhantomData,
         }
     }

@@ -338,6 +338,71 @@ fn a_callback_error_after_defer_wins() {
     );
 }
 
+/// A callback error whose Drop panics: user code libdag's thread runs.
+#[derive(Debug)]
+struct PanicsOnDrop;
+
+impl fmt::Display for PanicsOnDrop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("from the other thread")
+    }
+}
+
+impl std::error::Error for PanicsOnDrop {}
+
+impl Drop for PanicsOnDrop {
+    fn drop(&mut self) {
+        panic!("{}dropped", common::EXPECTED_PANIC);
+    }
+}
+
+#[test]
+fn a_callback_error_wins_over_its_pending_completed_on_another_thread_meanwhile() {
+    common::hide_expected_panics();
+    let g = graph(&["a"], &[]);
+    let walker = g
+        .start_walk(&WalkOptions::new(), |vertex| {
+            let pending = vertex.defer();
+            // Completed (and its error recorded) before the callback returns.
+            let completed = thread::spawn(move || pending.fail(PanicsOnDrop)).join().unwrap();
+            assert!(completed.is_ok());
+            Err(DiskFull { free: 2 })
+        })
+        .unwrap();
+    let report = walker.wait().unwrap();
+    let a = report.vertex(g.find("a").unwrap()).unwrap();
+    assert_eq!(a.status(), VertexStatus::Failed);
+    // The callback's own, and the other error's panicking Drop stayed on
+    // libdag's thread (it aborted the process).
+    assert_eq!(a.message(), "disk full (2 bytes free)");
+    assert!(report.source(g.find("a").unwrap()).unwrap().is::<DiskFull>());
+}
+
+#[test]
+fn a_walk_of_a_graph_seen_through_a_walk_is_refused() {
+    let g = graph(&["a"], &[]);
+    let sub = graph(&["s"], &[]);
+    let empty = Graph::new().unwrap();
+    let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+    let mut a = walker.next_ready(None).unwrap().unwrap();
+    a.expand(&sub).unwrap();
+    let mut s = walker.next_ready(None).unwrap().unwrap();
+    s.expand(&empty).unwrap();
+    assert!(walker.next_ready(None).unwrap().is_none());
+    // The sub-walk's copy of `sub`, which the walk frees with itself: a walk
+    // of it would outlive it.
+    let copy = s.graph();
+    assert_eq!(copy.begin_walk(&WalkOptions::new()).unwrap_err().status(), Status::Busy);
+    assert_eq!(
+        copy.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap_err().status(),
+        Status::Busy
+    );
+    assert_eq!(
+        walker.graph().start_walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap_err().status(),
+        Status::Busy
+    );
+}
+
 #[test]
 fn a_pending_dropped_inside_its_callback_leaves_the_vertex_to_the_callback() {
     common::hide_expected_panics();

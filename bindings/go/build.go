@@ -108,7 +108,7 @@ type declareFn func(*C.dag_builder, C.uint64_t, *C.char, **C.dag_error) C.dag_st
 func (b *Builder) declare(op string, fn declareFn, vertex uint64, texts []string) error {
 	return b.callReading(func(ptr *C.dag_builder) error {
 		for _, t := range texts {
-			ct, err := cString(op, "the address", t)
+			ct, err := cString(op, map[bool]string{true: "the key", false: "the address"}[op == "Builder.Need"], t)
 			if err != nil {
 				return err
 			}
@@ -128,7 +128,7 @@ func (b *Builder) declare(op string, fn declareFn, vertex uint64, texts []string
 //
 // Errors: ErrUnknownVertex, ErrInvalidArgument (empty), ErrBadUTF8, ErrClosed.
 func (b *Builder) Provide(vertex uint64, addresses ...string) error {
-	return b.declare("Provide", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
+	return b.declare("Builder.Provide", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
 		return C.dag_builder_provide(p, v, s, e)
 	}, vertex, addresses)
 }
@@ -138,7 +138,7 @@ func (b *Builder) Provide(vertex uint64, addresses ...string) error {
 // prefix, cut before '.' and '[' (aws_instance.web[0].id finds
 // aws_instance.web[0], else aws_instance.web). Errors as Provide.
 func (b *Builder) Reference(vertex uint64, addresses ...string) error {
-	return b.declare("Reference", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
+	return b.declare("Builder.Reference", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
 		return C.dag_builder_reference(p, v, s, e)
 	}, vertex, addresses)
 }
@@ -146,7 +146,7 @@ func (b *Builder) Reference(vertex uint64, addresses ...string) error {
 // Need declares that vertex needs each shared vertex (a provider); see
 // AddShared. Errors as Provide.
 func (b *Builder) Need(vertex uint64, keys ...string) error {
-	return b.declare("Need", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
+	return b.declare("Builder.Need", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
 		return C.dag_builder_need(p, v, s, e)
 	}, vertex, keys)
 }

@@ -132,10 +132,15 @@ func TestBuilderErrors(t *testing.T) {
 	if err := b.Provide(99, "x"); !errors.Is(err, ErrUnknownVertex) {
 		t.Errorf("got %v", err)
 	}
-	if err := b.SetAction(1, Action(9)); !errors.Is(err, ErrInvalidArgument) {
+	// In Go's terms, by the method's whole name.
+	if err := b.SetAction(1, Action(9)); !errors.Is(err, ErrInvalidArgument) ||
+		err.Error() != "dag: Builder.SetAction: action 9 is not an Action" {
 		t.Errorf("got %v", err)
 	}
-	if err := b.Provide(1, "a\x00b"); !errors.Is(err, ErrInvalidArgument) {
+	if err := b.Provide(1, "a\x00b"); !errors.Is(err, ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "dag: Builder.Provide: ") {
+		t.Errorf("got %v", err)
+	}
+	if err := b.Need(1, "a\x00b"); !errors.Is(err, ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "dag: Builder.Need: the key ") {
 		t.Errorf("got %v", err)
 	}
 	b.Close()

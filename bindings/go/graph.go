@@ -22,8 +22,8 @@ const NoVertex uint64 = 0
 // run concurrently; changing methods (AddVertex, Connect, Subsume,
 // TransitiveReduction...) wait for them and run alone, and a waiting change
 // goes before reads that arrive after it. Two exceptions, both libdag's
-// rules: while a walk runs, changing methods fail with ErrBusy on every
-// goroutine; and a callback of a search (Traverse, FirstAncestorsWith,
+// rules: while a walk runs, changing methods but SetUserData fail with
+// ErrBusy on every goroutine; and a callback of a search (Traverse, FirstAncestorsWith,
 // FirstDescendantsWith, MatchAncestor, MatchDescendant) may read the
 // graph, but a change from it fails with ErrBusy, since it would wait for
 // the search it is part of. Changes from other goroutines wait for the

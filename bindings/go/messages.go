@@ -96,6 +96,7 @@ var cTerms = strings.NewReplacer(
 	"opts->parallelism", "WalkOptions.Parallelism",
 	"opts->threads", "WalkOptions.Threads",
 	"opts->always_run", "WalkOptions.AlwaysRun",
+	"more than DAG_WALK_MAX_THREADS (1024)", "more than 1024",
 	"DAG_WALK_MAX_THREADS", "1024",
 	"parallelism must", "Parallelism must",
 	"threads must", "Threads must",
@@ -103,6 +104,7 @@ var cTerms = strings.NewReplacer(
 	"a dag_visit value", "a Visit",
 	"a dag_format", "a Format",
 	"DAG_FORMAT_AUTO", "FormatAuto",
+	"a dag_action", "an Action",
 )
 
 // termsOf lists the functions whose messages name the C terms cTerms
@@ -112,6 +114,7 @@ var termsOf = map[string]bool{
 	"dag_walk_options_init": true, "dag_walk": true, "dag_walk_start": true, "dag_walk_begin": true,
 	"dag_traverse": true, "dag_search": true,
 	"dag_export_graph": true, "dag_import_graph": true, "dag_import_graph_file": true,
+	"dag_builder_set_action": true,
 }
 
 // goMessage rewrites a libdag message in Go's terms: "dag: " and the Go

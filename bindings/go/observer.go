@@ -51,8 +51,9 @@ type WalkEvent struct {
 	Running, Done, Total int
 	// Sequence numbers the events of a walk and its sub-walks 1, 2, 3...
 	// in the order their counts were taken. Events can arrive out of that
-	// order, from several goroutines at once; ordered by Sequence, Done
-	// and Total never decrease.
+	// order, from several goroutines at once; ordered by Sequence, the Done
+	// and Total of each walk never decrease (a sub-walk's events, with Sub
+	// set, count that sub-walk's vertices, not the walk's).
 	Sequence uint64
 }
 

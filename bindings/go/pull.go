@@ -322,7 +322,17 @@ func (r *pullRun) work(v Vertex) {
 		}
 	}()
 	for {
-		err, text := r.call(v)
+		vertexHandedOut(v)
+		var err error
+		var text string
+		if cause := r.ctx.Err(); cause != nil {
+			// Handed out just before libdag heard of the cancellation:
+			// nothing new starts, this one included.
+			err = notStarted{cause}
+			text = err.Error()
+		} else {
+			err, text = r.call(v)
+		}
 		n := r.complete(p, v, err, text, true)
 		finished = true
 		if n == 0 {
@@ -336,6 +346,13 @@ func (r *pullRun) work(v Vertex) {
 		finished = false
 	}
 }
+
+// notStarted is the Err of a vertex whose fn was not called: the context
+// was done when its goroutine came to call it.
+type notStarted struct{ cause error }
+
+func (e notStarted) Error() string { return "not started: " + e.cause.Error() }
+func (e notStarted) Unwrap() error { return e.cause }
 
 // call runs fn for one vertex, turning a panic into a *PanicError.
 func (r *pullRun) call(v Vertex) (err error, text string) {
@@ -378,7 +395,9 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 			// Interrupted, not failed: libdag reports it cancelled, with
 			// its dependents, rather than failed and upstream failed.
 			result = C.DAG_WALK_CANCELLED
-			text = "cancelled while running: " + text
+			if _, before := err.(notStarted); !before {
+				text = "cancelled while running: " + text
+			}
 		}
 		if !v.Sub() {
 			r.failed(v.ID, err, r.cancelled)

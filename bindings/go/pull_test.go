@@ -228,6 +228,28 @@ func TestGoroutineWalkAlreadyCancelledRunsNothing(t *testing.T) {
 	}
 }
 
+// A vertex handed out just before libdag heard of the cancellation: fn is
+// not called with a done context, and the vertex is cancelled.
+func TestGoroutineWalkStartsNothingOnceTheContextIsDone(t *testing.T) {
+	g, _ := build(t, "a", "b")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	defer dag.OnVertexHandedOut(func(dag.Vertex) { cancel() })()
+	var calls int64
+	report, err := dag.Walk(ctx, g, func(context.Context, dag.Vertex) error {
+		atomic.AddInt64(&calls, 1)
+		return nil
+	}, dag.WalkOptions{})
+	if !errors.Is(err, context.Canceled) || calls != 0 || report == nil || report.Count(dag.VertexCancelled) != 2 {
+		t.Fatalf("err %v, %d calls, report %+v", err, calls, report)
+	}
+	for _, r := range report.Vertices {
+		if r.Ran || r.Err != nil || r.Attempts != 0 || r.Message != "not started: context canceled" {
+			t.Errorf("vertex %d: %+v", r.ID, r)
+		}
+	}
+}
+
 func TestGoroutineWalkTimestamps(t *testing.T) {
 	g, ids := build(t, "a->b", "b->c")
 	noop := func(context.Context, dag.Vertex) error { return nil }

@@ -231,6 +231,11 @@ func takeReport(report *C.dag_walk_report, o *outcomes) (*WalkReport, error) {
 		if !ok {
 			continue
 		}
+		if _, before := err.(notStarted); before {
+			// Handed out, but fn was never called (see pullRun.work).
+			v.Ran, v.Attempts, v.Start, v.End = false, 0, 0, 0
+			continue
+		}
 		if v.Status == VertexFailed || (o.interrupted[id] && v.Status == VertexCancelled) {
 			v.Err = err
 		}

@@ -8,7 +8,12 @@ import "C"
 // pointer, copied by Clone, Select and Subsume; Go pointers cannot be kept
 // in C memory, so the package stores numbers only. New vertices have 0.
 //
-// Errors: ErrUnknownVertex, ErrBusy, ErrClosed.
+// The one change allowed during a walk: libdag lets a walk's vertices'
+// numbers change while it runs (the graph's other changing methods fail
+// with ErrBusy then); a callback reading the same vertex's number at the
+// same time gets the old or the new one.
+//
+// Errors: ErrUnknownVertex, ErrClosed.
 func (g *Graph) SetUserData(id uint64, data uintptr) error {
 	ptr, err := g.handle().beginWrite("SetUserData")
 	if err != nil {

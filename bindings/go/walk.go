@@ -19,6 +19,10 @@ import (
 // libdag; tests replace it to wait for that instead of sleeping.
 var contextCancelLanded = func() {}
 
+// vertexHandedOut runs in dag.Walk as a goroutine is about to call fn for
+// v: a test's hook, to cancel the context in that window.
+var vertexHandedOut = func(v Vertex) {}
+
 // WalkOptions tune Walk. The zero value gives libdag's defaults: 10
 // callbacks at once on 10 threads, dependencies first, Terraform's failure
 // policy, no cancellation.

@@ -1,7 +1,6 @@
 // Commands that write the graph out: convert, reduce.
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <string>
 
@@ -49,13 +48,11 @@ int reduce(const WriteOptions &options) {
     write_graph(g.get(), options.to);
     // The graph before the count when both streams go to one place; and
     // no count of a graph that was not written (main says why).
-    errno = 0;
-    const bool flushed = std::fflush(stdout) == 0 && !std::ferror(stdout);
-    const int why = print_error() != 0 ? print_error() : errno;
-    if (!flushed && why != EPIPE)
-        throw Failure(std::string("cannot write standard output") + (why ? std::string(": ") + std::strerror(why) : ""),
-                      bad_input);
-    if (!flushed) return 0;
+    int why = 0;
+    if (!flush_standard_output(why)) {
+        if (why != EPIPE) throw Failure(cannot_write_standard_output(why), bad_input);
+        return 0;
+    }
     std::fprintf(stderr, "removed %zu edge%s\n", removed, removed == 1 ? "" : "s");
     return 0;
 }

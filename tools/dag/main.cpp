@@ -4,10 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <string>
 
@@ -28,16 +26,13 @@ namespace {
 // have.
 int after_flushing(int exit_code) {
     const bool by_signal = exit_code > 128;
-    errno = 0;
-    const bool flushed = std::fflush(stdout) == 0;
-    const int why = dagcli::print_error() != 0 ? dagcli::print_error() : flushed ? 0 : errno;
-    if ((!flushed || std::ferror(stdout)) && !by_signal) {
+    int why = 0;
+    if (!dagcli::flush_standard_output(why) && !by_signal) {
         // With SIGPIPE ignored by whoever started dag, a reader gone is a
         // failed write: told by the exit status SIGPIPE would have given,
         // as a walk's report file does.
         if (dagcli::reader_gone(STDOUT_FILENO)) return 128 + SIGPIPE;
-        std::fprintf(stderr, "dag: cannot write standard output%s%s\n", why != 0 ? ": " : "",
-                     why != 0 ? std::strerror(why) : "");
+        std::fprintf(stderr, "dag: %s\n", dagcli::cannot_write_standard_output(why).c_str());
         return dagcli::bad_input;
     }
     return exit_code;

@@ -101,12 +101,8 @@ void write_file(const std::string &path, const std::string &text, const std::fun
         // After everything the commands printed: the walk is over.
         // EPIPE: the reader went away, which SIGPIPE's exit status says.
         print(text);
-        errno = 0;
-        const bool written = std::fflush(stdout) == 0 && !std::ferror(stdout);
-        const int why = print_error() != 0 ? print_error() : errno;
-        if (!written && why != EPIPE)
-            throw Failure(std::string("cannot write standard output") + (why ? std::string(": ") + std::strerror(why) : ""),
-                          bad_input);
+        int why = 0;
+        if (!flush_standard_output(why) && why != EPIPE) throw Failure(cannot_write_standard_output(why), bad_input);
         return;
     }
     const std::string target = target_of(path);

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace dagcli {
 namespace {
@@ -19,5 +20,16 @@ void print(std::string_view text) {
 }
 
 int print_error() { return first_error.load(); }
+
+bool flush_standard_output(int &why) {
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0 && !std::ferror(stdout);
+    why = flushed ? 0 : print_error() != 0 ? print_error() : errno;
+    return flushed;
+}
+
+std::string cannot_write_standard_output(int why) {
+    return std::string("cannot write standard output") + (why != 0 ? std::string(": ") + std::strerror(why) : "");
+}
 
 }  // namespace dagcli

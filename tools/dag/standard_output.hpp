@@ -3,6 +3,7 @@
 // write earlier would be told without its reason.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace dagcli {
@@ -12,5 +13,12 @@ void print(std::string_view text);
 
 // errno of the first write through print() that failed, or 0.
 int print_error();
+
+// Flushes stdout: true when everything printed got there; else `why` gets
+// the reason (0 when stdio kept none).
+bool flush_standard_output(int &why);
+
+// "cannot write standard output", and the reason when there is one.
+std::string cannot_write_standard_output(int why);
 
 }  // namespace dagcli

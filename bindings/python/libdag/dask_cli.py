@@ -271,6 +271,7 @@ def _walk(options, signals):
         stop = distributed.Event(f"libdag-dask-stop-{uuid.uuid4().hex}", client=client)
         request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace,
                    options.retries)
+
         # By id: an unnamed vertex's label is its id written out, which a named one may have too.
         def payload(vertex):
             return (names[vertex], *request)
@@ -292,13 +293,13 @@ def _walk(options, signals):
     progress.erase()
     summarize(label, report, stopped_by, never_started=never_started)
     unwritten = False
-    for path, write in ((options.report, lambda: write_report(path, label, report, elapsed_ms, never_started, attempts)),
-                        (options.trace,
-                         lambda: write_trace(path, trace_document(label, report, runs, began_s, attempts)))):
+    writers = ((options.report, lambda path: write_report(path, label, report, elapsed_ms, never_started, attempts)),
+               (options.trace, lambda path: write_trace(path, trace_document(label, report, runs, began_s, attempts))))
+    for path, write in writers:
         if path is None:
             continue
         try:
-            write()
+            write(path)
         except BrokenPipeError:
             progress.reader_gone()
         except OSError as error:

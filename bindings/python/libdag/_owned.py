@@ -7,6 +7,7 @@ result object outlives the call that made it.
 
 import array
 import ctypes
+import operator
 from ctypes import byref
 
 from . import _native
@@ -93,7 +94,7 @@ def id_array(values, who):
     try:
         packed = array.array("Q", values)
     except OverflowError:
-        bad = next(v for v in values if not 0 <= v < _UINT64_LIMIT)
+        bad = next(operator.index(v) for v in values if not 0 <= operator.index(v) < _UINT64_LIMIT)
         raise UnknownVertexError(_native.E_UNKNOWN_VERTEX, f"{who}: {bad} is not a vertex id") from None
     except TypeError as exc:
         raise TypeError(f"{who}: vertex ids must be ints ({exc})") from None

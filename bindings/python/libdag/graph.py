@@ -47,6 +47,15 @@ def _adopt(cls, ptr):
     return graph
 
 
+def _pair(edge):
+    """`edge` as a (source, target) tuple, or None when it is not a pair."""
+    try:
+        source, target = edge
+    except (TypeError, ValueError):
+        return None
+    return source, target
+
+
 class Graph(Closeable):
     """A directed graph with Terraform's ``internal/dag`` semantics.
 
@@ -272,12 +281,11 @@ class Graph(Closeable):
         return vertex_id(vertex, who)
 
     def _vertex_array(self, vertices, who):
-        """id_array() of one vertex or an iterable of them, names looked up."""
-        if isinstance(vertices, (str, bytes, bytearray)):
+        """id_array() of one vertex or an iterable of them, names looked up (a SubwalkVertex refused, as by _vertex)."""
+        if isinstance(vertices, (str, bytes, bytearray)) or hasattr(vertices, "__index__"):
             vertices = (vertices,)
-        if not hasattr(vertices, "__index__"):
-            vertices = [self._find(v, who) if isinstance(v, (str, bytes, bytearray)) else v for v in vertices]
-        return id_array(vertices, who)
+        looked_up = (str, bytes, bytearray, walk.SubwalkVertex)
+        return id_array([self._vertex(v, who) if isinstance(v, looked_up) else v for v in vertices], who)
 
     def name(self, vertex: Vertex) -> Optional[str]:
         """The name of a vertex, or None for an unnamed one.
@@ -379,9 +387,12 @@ class Graph(Closeable):
         """
         who = "Graph.connect_many"
         flat = []
-        for source, target in edges:
-            flat.append(source)
-            flat.append(target)
+        for index, edge in enumerate(edges):
+            # A name of two letters would unpack as a pair of names.
+            pair = None if isinstance(edge, (str, bytes, bytearray)) else _pair(edge)
+            if pair is None:
+                raise ValueError(f"{who}: edge {index} is {edge!r}, not a (source, target) pair")
+            flat.extend(pair)
         pairs, count = self._vertex_array(flat, who)
         with self._handle.write(who) as g:
             call(lib.dag_connect_many, g, pairs, count // 2, who=who)

@@ -242,6 +242,32 @@ class EdgeTest(unittest.TestCase):
         g.connect_many([("a", "b"), (ids["b"], "c")])
         self.assertEqual(g.edges(), [(ids["a"], ids["b"]), (ids["b"], ids["c"])])
 
+    def test_connect_many_takes_only_pairs(self):
+        # "ab" unpacked as the pair of names "a" and "b": a silent wrong edge.
+        g, ids = build(vertices=["a", "b", "ab"])
+        for bad in (["ab"], [b"ab"], [1], [None], [("a",)]):
+            with self.subTest(edges=bad), self.assertRaises(ValueError) as cm:
+                g.connect_many(bad)
+            self.assertEqual(str(cm.exception), f"Graph.connect_many: edge 0 is {bad[0]!r}, not a (source, target) pair")
+        self.assertEqual(g.edge_count(), 0)
+
+    def test_ids_given_as_objects_with_index_are_checked_in_lists_too(self):
+        class VertexRef:
+            def __init__(self, number):
+                self.number = number
+
+            def __index__(self):
+                return self.number
+
+        g, ids = build(vertices="a")
+        for bad in (-1, 2 ** 64):
+            for call in (lambda v: g.ancestors([v]), lambda v: g.select([v]),
+                         lambda v: g.walk(lambda vertex: None, always_run=[v])):
+                with self.subTest(id=bad), self.assertRaises(libdag.UnknownVertexError) as cm:
+                    call(VertexRef(bad))
+                self.assertIn(f"{bad} is not a vertex id", str(cm.exception))
+        self.assertEqual(g.ancestors([VertexRef(ids["a"])]), [])
+
 
 class DegreeTest(unittest.TestCase):
     def test_roots_leaves_and_degrees(self):

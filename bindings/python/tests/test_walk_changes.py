@@ -145,6 +145,14 @@ class ExpandTest(unittest.TestCase):
             made = libdag.SubwalkVertex(int(kept), kept.walk)
             with self.assertRaises(libdag.UnknownVertexError):
                 second.complete(made)
+            # Nor is it a vertex of a graph, in a list either: its number would read as another vertex's.
+            h = libdag.Graph.from_dict({"x": [], "y": []})
+            self.assertTrue(h.has_vertex(int(kept)))
+            for call in (lambda v: h.ancestors([v]), lambda v: h.traverse(v), lambda v: h.select([v]),
+                         lambda v: h.connect_many([(v, v)]), lambda v: h.walk(lambda x: None, always_run=[v])):
+                with self.assertRaises(libdag.UnknownVertexError):
+                    call(kept)
+            self.assertEqual(h.edge_count(), 0)
             unpickled = pickle.loads(pickle.dumps(kept))
             self.assertEqual(unpickled, kept)
             with self.assertRaises(libdag.UnknownVertexError):

@@ -255,6 +255,10 @@ class Render(unittest.TestCase):
                 self.assertIn(message, result.stderr)
         self.assertFalse(os.path.exists(self.path("g.gif")))
         self.assertFalse(os.path.exists(self.path("g.svg")))
+        # An empty --report (a shell variable left unset) is not "no report".
+        result = dag("render", DEPLOY, "--report", "", "-o", self.path("g.svg"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(b"--report: an empty path names no file", result.stderr)
         # Told before the graph is read and laid out (minutes for a large one), as a walk's files are.
         result = dag("render", self.graph("digraph { a -> }"), "-o", self.path("no/such/dir/g.svg"))
         self.assertEqual(result.returncode, 2, result.stderr)

@@ -303,6 +303,13 @@ TEST(CliWalkFiles, UnwritableFileIsFoundBeforeAnyCommandRuns) {
         const std::string why = option == "--trace" ? "Is a directory" : "No such file or directory";
         EXPECT_EQ(dag.err(), "dag: cannot write \"" + path + "\": " + why + "\n") << option;
     }
+    // An empty path (a shell variable left unset) names no file: it turned the option off.
+    for (const char *option : {"--report", "--trace"}) {
+        BackgroundDag dag({"walk", "-", "--exec", "touch " + ran, option, ""}, input, dir.path);
+        EXPECT_EQ(dag.wait(milliseconds(10000)), 2) << dag.err();
+        EXPECT_FALSE(exists(ran)) << option << ": the command ran";
+        EXPECT_EQ(dag.err(), std::string("dag walk: ") + option + ": an empty path names no file\nRun 'dag walk --help' for usage.\n");
+    }
 }
 
 }  // namespace

@@ -143,6 +143,10 @@ void write_file(const std::string &path, const std::string &text, const std::fun
     }
 }
 
+std::string refuse_empty_path(const std::string &path) {
+    return path.empty() ? "an empty path names no file" : "";
+}
+
 void check_writable(const std::string &path) {
     if (path == "-") return;
     struct stat there {};

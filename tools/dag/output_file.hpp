@@ -24,6 +24,10 @@ void write_file(const std::string &path, const std::string &text,
 // check as a whole (empty) document.
 void check_writable(const std::string &path);
 
+// A CLI11 check for an option naming a file: an empty path (a shell
+// variable left unset) names none, and would otherwise turn the option off.
+std::string refuse_empty_path(const std::string &path);
+
 // Whether two output paths name the same file (the same path, or the same
 // file through links), where writing both would keep only the last.
 bool same_output(const std::string &a, const std::string &b);

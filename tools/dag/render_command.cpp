@@ -108,6 +108,7 @@ void add_render_command(CLI::App &app, int &exit_code) {
     command->add_option("--report", options->report,
                         "Colour each vertex by its status in this `dag walk --report` file: ok "
                         "green, failed red,\nupstream failed orange, cancelled and not run grey")
+        ->check(refuse_empty_path)
         ->type_name("REPORT");
     set_help(*command,
              "Dependencies are drawn before what depends on them, so execution order reads left to right\n"

@@ -407,11 +407,13 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "Write the outcome of every vertex (status, message, start and end in ms "
                         "since the walk began) and the totals as JSON to FILE (- for standard output, after "
                         "the commands' output), interrupted or not")
+        ->check(refuse_empty_path)
         ->type_name("FILE");
     command->add_option("--trace", options->trace_file,
                         "Write the walk as Chrome trace-event JSON to FILE (open it in Perfetto or "
                         "chrome://tracing): a span per vertex that ran, a track per worker thread; - for "
                         "standard output")
+        ->check(refuse_empty_path)
         ->type_name("FILE");
     command->callback([options, &exit_code] {
         // The file's pools attributes matter only once a pool is declared:

@@ -31,7 +31,7 @@ from . import _native
 from ._closeable import Closeable
 from ._native import lib
 from ._owned import encode_name, string_result
-from .errors import ClosedError, call
+from .errors import ClosedError, InvalidArgumentError, call
 from .types import Vertex
 
 __all__ = ["Action", "Builder", "BuildStep"]
@@ -191,9 +191,13 @@ class Builder(Closeable):
                 action = Action[action.upper()]
             except KeyError:
                 raise ValueError(f"{who}: unknown action {action!r}") from None
+        elif isinstance(action, bool) or not hasattr(action, "__index__"):
+            raise TypeError(f"{who}: an action is an Action or its name, not {type(action).__name__}")
+        elif not -(1 << 31) <= action.__index__() < (1 << 31):  # ctypes would wrap it into some other int
+            raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: action {action} is not a dag_action")
         with self._lock:
             b = self._builder(who)
-            call(lib.dag_builder_set_action, b, self._graph._vertex(vertex, who), int(action), who=who)
+            call(lib.dag_builder_set_action, b, self._graph._vertex(vertex, who), action.__index__(), who=who)
 
     def add_step(self, name: str, fn: Callable[[object], None]) -> None:
         """Appends a step of your own: ``fn(graph)`` may read and change the graph; an exception stops the build."""

@@ -89,7 +89,8 @@ def _parser():
                              "\"[done/total] name\" as each vertex finishes")
     parser.add_argument("--grace", type=_seconds, default=5.0, metavar="SECONDS",
                         help="on SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
-                             "SIGTERM before they are killed; each one's session is killed once it has exited (5)")
+                             "SIGTERM before they are killed; each one's session is killed once it has exited (5); "
+                             "a second such signal kills them at once")
     parser.add_argument("--report", metavar="FILE",
                         help="write the outcome of every vertex as JSON (- for standard output, after the "
                              "commands' output)")
@@ -129,22 +130,27 @@ def _cluster(scheduler):
     return distributed.Client(scheduler, timeout=30), None
 
 
-def _wait(running, progress, stop, received):
+def _wait(running, progress, stop, kill, received):
     """(report, the signal that stopped the walk or None), redrawing the status line meanwhile.
 
     `received` lists the signals caught so far (SIGINT, SIGTERM): they stop
     the walk instead of this program. Nothing new starts, and `stop` tells
     the running commands to end, which the walk waits for, so that no
     command outlives it (Dask would leave a cancelled task's command
-    running).
+    running). A second signal sets `kill`: the commands' sessions get
+    SIGKILL at once, without waiting out the grace, as dag walk's second
+    Ctrl-C.
     """
     report = None
-    stopping = False
+    stopping = killing = False
     while report is None:
         if received and not stopping:
             stopping = True
             stop.set()
             running.cancel(futures=False)
+        if len(received) > 1 and not killing:
+            killing = True
+            kill.set()
         report = running.wait(timeout=REDRAW_S)
         progress.tick()
     return report, received[0] if received else None
@@ -268,9 +274,11 @@ def _walk(options, signals):
         import distributed
 
         cloudpickle.register_pickle_by_value(dask_command)
-        stop = distributed.Event(f"libdag-dask-stop-{uuid.uuid4().hex}", client=client)
+        walk_id = uuid.uuid4().hex
+        stop = distributed.Event(f"libdag-dask-stop-{walk_id}", client=client)
+        kill = distributed.Event(f"libdag-dask-kill-{walk_id}", client=client)
         request = (options.command, options.output == "grouped", options.trace is not None, stop, options.grace,
-                   options.retries)
+                   options.retries, kill)
 
         # By id: an unnamed vertex's label is its id written out, which a named one may have too.
         def payload(vertex):
@@ -281,12 +289,14 @@ def _walk(options, signals):
                                  reverse=options.reverse, fail_fast=options.fail_fast,
                                  priority=options.priority,
                                  payload=payload, observer=progress.observe, on_result=received, on_error=failed)
-        report, stopped_by = _wait(running, progress, stop, signals)
+        report, stopped_by = _wait(running, progress, stop, kill, signals)
         elapsed_ms = (time.monotonic() - began) * 1000
         # Every command has ended: the scheduler may forget the event. A scheduler gone by now
         # cannot, and the walk's outcome is still to be told.
         with contextlib.suppress(Exception):
             stop.clear()
+        with contextlib.suppress(Exception):
+            kill.clear()
     finally:
         with contextlib.suppress(Exception):
             _close(client, cluster)

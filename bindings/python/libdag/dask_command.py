@@ -48,7 +48,7 @@ class CommandFailed(RuntimeError):
 def run_command(argument):
     """Runs `argument`'s command with DAG_VERTEX set; returns what the client asked to have back, or None.
 
-    argument is (vertex name, command, keep, timed, stop, grace, retries): keep
+    argument is (vertex name, command, keep, timed, stop, grace, retries, kill): keep
     captures standard output and error ("out", "err") for the client to
     print, else standard output is discarded and only standard error's tail
     is kept, for the message; timed adds "ran": (worker address, thread,
@@ -56,7 +56,9 @@ def run_command(argument):
     stop is a distributed.Event the client sets to stop the walk: a command
     not started by then is not started, and a running one's session (every
     process it started, in whatever process group) gets SIGTERM, then
-    SIGKILL once it has exited or after grace seconds. The command's exit
+    SIGKILL once it has exited or after grace seconds, or at once when the
+    distributed.Event kill is set (the client's second signal, as a second
+    Ctrl-C cuts ``dag walk``'s grace short). The command's exit
     ends it, even where a background process it started still holds its
     standard output or error; what it left running in its session then
     gets SIGTERM, and SIGKILL after grace seconds, before this returns, as
@@ -70,13 +72,13 @@ def run_command(argument):
     the bytes as they came. Raises CommandFailed when the command fails,
     so that Dask's retries apply.
     """
-    vertex, command, keep, timed, stop, grace, retries = argument
+    vertex, command, keep, timed, stop, grace, retries, kill = argument
     if stop.is_set():
         raise CommandFailed("not started: the walk was stopped", cancelled=True, started=False)
     earlier, messages = [], []
     while True:
         try:
-            outcome = _run_once(vertex, command, keep, timed, stop, grace) or {}
+            outcome = _run_once(vertex, command, keep, timed, stop, grace, kill) or {}
             messages.append("")
         except CommandFailed as failed:
             messages.append(str(failed))
@@ -98,7 +100,7 @@ def _with_attempts(outcome, earlier, messages):
     return outcome
 
 
-def _run_once(vertex, command, keep, timed, stop, grace):
+def _run_once(vertex, command, keep, timed, stop, grace, kill):
     """One run of the command: what run_command describes, without the retries."""
     env = dict(os.environ, DAG_VERTEX=vertex)
     start = time.time()
@@ -107,12 +109,12 @@ def _run_once(vertex, command, keep, timed, stop, grace):
                                stdout=subprocess.PIPE if keep else subprocess.DEVNULL, stderr=subprocess.PIPE,
                                start_new_session=True)
     stopped = []
-    watcher = threading.Thread(target=_stop_when_asked, args=(process, stop, grace, stopped), daemon=True)
+    watcher = threading.Thread(target=_stop_when_asked, args=(process, stop, grace, kill, stopped), daemon=True)
     watcher.start()
     out, err = _drain(process)
     end = time.time()
     watcher.join()
-    _empty_session(process.pid, grace)
+    _empty_session(process.pid, grace, kill)
     process.wait()
     outcome = {}
     if keep and (out or err):
@@ -181,11 +183,11 @@ def _read_available(stream, into):
         into += chunk
 
 
-def _stop_when_asked(process, stop, grace, stopped):
+def _stop_when_asked(process, stop, grace, kill, stopped):
     """Until `process` exits: once `stop` is set, SIGTERM to its session, then SIGKILL to the session.
 
-    The SIGKILL goes once the command has exited, or after `grace` seconds,
-    as ``dag walk`` does: nothing the command started is left behind. The
+    The SIGKILL goes once the command has exited, or after `grace` seconds
+    (at once once `kill` is set), as ``dag walk`` does: nothing the command started is left behind. The
     command is not reaped meanwhile (run_command reaps it after this
     returns), so its session's id cannot have been reused.
     """
@@ -198,7 +200,8 @@ def _stop_when_asked(process, stop, grace, stopped):
         _signal_session(process.pid, signal.SIGTERM)
         deadline = time.monotonic() + grace
         while not _exited(process.pid) and time.monotonic() < deadline:
-            time.sleep(_EXIT_POLL_S)
+            if kill.wait(timeout=_EXIT_POLL_S):
+                break
         _signal_session(process.pid, signal.SIGKILL)
         return
 
@@ -225,18 +228,22 @@ def _live_members(session):
     return members
 
 
-def _empty_session(session, grace):
-    """SIGTERM to what the exited (unreaped) command left in its session, SIGKILL after `grace` seconds."""
+def _empty_session(session, grace, kill):
+    """SIGTERM to what the exited (unreaped) command left in its session, SIGKILL after `grace` seconds or once `kill` is set."""
     if not _live_members(session):
         return
     _signal_session(session, signal.SIGTERM)
     deadline = time.monotonic() + grace
     killed = False
+    asked = time.monotonic()  # kill.is_set() is a round trip to the scheduler: asked every _EXIT_POLL_S
     while _live_members(session):
-        if not killed and time.monotonic() >= deadline:
+        now = time.monotonic()
+        if not killed and (now >= deadline or (now - asked >= _EXIT_POLL_S and kill.is_set())):
             # Gone only once the kernel has delivered it: waited for too.
             _signal_session(session, signal.SIGKILL)
             killed = True
+        if now - asked >= _EXIT_POLL_S:
+            asked = now
         time.sleep(0.01)
 
 

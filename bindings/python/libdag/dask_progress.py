@@ -19,6 +19,14 @@ from .walk import VertexStatus, WalkEvent
 
 # Often enough for the clock to move, not so often that drawing costs.
 REDRAW_S = 0.1
+# The statuses in the summary line's words, as `dag walk`'s progress lines say them.
+_WORDS = {
+    VertexStatus.OK: "ok",
+    VertexStatus.FAILED: "failed",
+    VertexStatus.UPSTREAM_FAILED: "upstream failed",
+    VertexStatus.CANCELLED: "cancelled",
+    VertexStatus.NOT_RUN: "not run",
+}
 _CLEAR_TO_END = "\x1b[K"
 
 
@@ -86,7 +94,7 @@ class Progress:
             elif status == VertexStatus.OK:
                 self._err.write(f"[{self._finished}/{total}] {name}\n")
             else:
-                self._err.write(f"[{self._finished}/{total}] {name} ({status.label})\n")
+                self._err.write(f"[{self._finished}/{total}] {name} ({_WORDS[status]})\n")
 
     def output(self, name: str, out: str, err: str) -> None:
         """Prints what a vertex's command wrote, each line after "name: "."""

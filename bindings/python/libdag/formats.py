@@ -49,7 +49,7 @@ def to_format(fmt, who):
             raise InvalidArgumentError(
                 _native.E_INVALID_ARGUMENT, f"{who}: unknown format {fmt!r} (one of {names})"
             ) from None
-    if hasattr(fmt, "__index__"):
+    if hasattr(fmt, "__index__") and not isinstance(fmt, bool):
         value = fmt.__index__()
         if not -(1 << 31) <= value < (1 << 31):  # ctypes would wrap it into some other int
             raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: format {value} is not a dag_format")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import copy
 import os
 from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p, sizeof
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, List, Mapping, Optional, Tuple, Union
@@ -90,7 +91,14 @@ class Graph(Closeable):
     __slots__ = ("_handle", "__weakref__")
 
     def __init__(self):
-        """Creates an empty graph."""
+        """Creates an empty graph.
+
+        Raises:
+            TypeError: called again on a graph made already (it would drop
+                that graph from under its walks and readers).
+        """
+        if getattr(self, "_handle", None) is not None:
+            raise TypeError("Graph.__init__: this graph exists already; make a new Graph()")
         ptr = _native.graph_p()
         call(lib.dag_new, byref(ptr), who="Graph()")
         self._handle = Handle(ptr, lib.dag_free, "graph")
@@ -122,10 +130,20 @@ class Graph(Closeable):
             call(lib.dag_clone, g, byref(out), who="Graph.clone")
         return _adopt(type(self), out)
 
-    __copy__ = clone
+    def __copy__(self):
+        twin = self.clone()
+        state = getattr(self, "__dict__", None)
+        if state:  # a subclass's own attributes come along, as copy.copy gives any object's
+            twin.__dict__.update(state)
+        return twin
 
     def __deepcopy__(self, memo):
-        return self.clone()
+        twin = self.clone()
+        memo[id(self)] = twin
+        state = getattr(self, "__dict__", None)
+        if state:
+            twin.__dict__.update(copy.deepcopy(state, memo))
+        return twin
 
     def __reduce__(self):
         raise TypeError("a Graph owns a C object and cannot be pickled: send g.export('json') and read it back "

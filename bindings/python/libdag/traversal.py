@@ -80,8 +80,12 @@ class _Visitor:
             answer = self.visitor(vertex, depth)
             if answer is None:
                 return Visit.CONTINUE
-            if answer in (Visit.CONTINUE, Visit.SKIP, Visit.STOP) and not isinstance(answer, bool):
-                return int(answer)
+            # Only ints compare as Visit values: 1.0 == Visit.SKIP too.
+            if isinstance(answer, int) and not isinstance(answer, bool):
+                try:
+                    return int(Visit(answer))
+                except ValueError:
+                    pass
             raise InvalidArgumentError(
                 _native.E_INVALID_ARGUMENT,
                 f"{self.who}: the visitor returned {answer!r}; expected None or a Visit value",

@@ -386,6 +386,10 @@ class TraverseTest(unittest.TestCase):
         with self.assertRaises(libdag.InvalidArgumentError) as cm:
             g.traverse(ids["a"], lambda v, depth: "sideways")
         self.assertIn("'sideways'", cm.exception.message)
+        for loose in (1.0, True, 7):
+            with self.assertRaises(libdag.InvalidArgumentError) as cm:
+                g.traverse(ids["a"], lambda v, depth: loose)
+            self.assertIn(repr(loose), cm.exception.message)
         with self.assertRaises(libdag.UnknownVertexError):
             g.traverse([99])
         with self.assertRaises(TypeError):

@@ -208,6 +208,11 @@ class BuilderTest(unittest.TestCase):
             self.assertEqual(named_edges(g), {("web", "db"), ("web", "db (destroy)"), ("db", "db (destroy)")})
             with self.assertRaises(ValueError):
                 b.set_action(db, "destroy")
+            for loose in (1.5, True):
+                with self.assertRaises(TypeError):
+                    b.set_action(db, loose)
+            with self.assertRaises(libdag.InvalidArgumentError):
+                b.set_action(db, 1 << 32)
 
     def test_validation_at_the_end(self):
         with libdag.Graph() as g, Builder(g) as b:

@@ -171,6 +171,35 @@ class DaskCommandTest(unittest.TestCase):
             with self.subTest(signal=number.name):
                 self.check_a_signal_stops_the_commands(number, status)
 
+    def test_a_second_sigint_kills_the_commands_without_waiting_out_the_grace(self):
+        folder = tempfile.mkdtemp()
+        # var.region's command ignores SIGTERM; the grace is longer than the test may take.
+        command = (f'trap "" TERM; echo $$ > "{folder}/pid.tmp"; mv "{folder}/pid.tmp" "{folder}/pid"; '
+                   f'while :; do sleep 0.05; done')
+        walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec", command,
+                                 "--output", "none", "--progress=never", "--grace", "600", str(EXAMPLE)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 120
+            while not os.path.exists(os.path.join(folder, "pid")) and walk.poll() is None:
+                self.assertLess(time.monotonic(), deadline, "the first command never started")
+                time.sleep(0.05)
+            with open(os.path.join(folder, "pid")) as pid:
+                shell = int(pid.read())
+            walk.send_signal(signal.SIGINT)
+            time.sleep(2)  # the SIGTERM has reached the command, which ignores it
+            self.assertIsNone(walk.poll())
+            self.assertTrue(alive(shell))
+            walk.send_signal(signal.SIGINT)
+            out, err = walk.communicate(timeout=60)
+        finally:
+            if walk.poll() is None:
+                walk.kill()
+                walk.communicate()
+        self.assertEqual(walk.returncode, 130, err)
+        self.assertIn("interrupted by SIGINT\n", err)
+        self.assertFalse(alive(shell))
+
     def check_a_signal_stops_the_commands(self, number, status):
         folder = tempfile.mkdtemp()
         release = os.path.join(folder, "release")

@@ -49,13 +49,14 @@ class CommandRunnerTest(unittest.TestCase):
         with open(self.pid_file) as pid:
             return int(pid.read())
 
-    def start(self, command, stop, keep=True, retries=0):
+    def start(self, command, stop, keep=True, retries=0, grace=1.0, kill=None):
         """Runs `command` on a thread; returns (thread, outcome), outcome filled with "value" or "error" at its end."""
         outcome = {}
+        kill = kill or threading.Event()
 
         def run():
             try:
-                outcome["value"] = dask_command.run_command(("a", command, keep, False, stop, 1.0, retries))
+                outcome["value"] = dask_command.run_command(("a", command, keep, False, stop, grace, retries, kill))
             except dask_command.CommandFailed as failed:
                 outcome["error"] = failed
 
@@ -68,6 +69,8 @@ class CommandRunnerTest(unittest.TestCase):
         while not os.path.exists(self.pid_file):
             self.assertTrue(thread.is_alive(), "the command ended before it wrote its background process's pid")
             self.assertLess(time.monotonic(), deadline, "the command never wrote its background process's pid")
+            time.sleep(0.01)
+        while not os.path.getsize(self.pid_file):  # written by the shell's echo: an instant empty
             time.sleep(0.01)
 
     def test_the_commands_exit_ends_it_though_a_background_process_holds_its_pipes(self):
@@ -99,6 +102,32 @@ class CommandRunnerTest(unittest.TestCase):
         self.assertEqual(outcome, {"value": None})
         self.assertGreaterEqual(time.monotonic() - started, 1.0, "killed before the grace had passed")
         self.assertFalse(alive(self.background()))
+
+    def test_the_kill_event_cuts_the_grace_short(self):
+        # As a second Ctrl-C does for dag walk: SIGKILL at once, not after the grace (a minute here),
+        # whether the command itself ignores SIGTERM or only what it left behind does.
+        ignoring = f'trap "" TERM; echo $$ > "{self.pid_file}.tmp"; mv "{self.pid_file}.tmp" "{self.pid_file}"; ' \
+                   f'while :; do sleep 0.05; done'
+        left = (f'(trap "" TERM; exec sh -c \'echo $$ > "{self.pid_file}"; exec sleep {3 * BOUND_S}\') '
+                f'</dev/null >/dev/null 2>&1 & '
+                f'while [ ! -s "{self.pid_file}" ]; do sleep 0.01; done; exit 0')
+        for command, stopped in ((ignoring, True), (left, False)):
+            with self.subTest(stopped=stopped):
+                stop, kill = threading.Event(), threading.Event()
+                thread, outcome = self.start(command, stop, grace=BOUND_S, kill=kill)
+                self.wait_for_pid_file(thread)
+                background = self.background()
+                if stopped:
+                    stop.set()
+                time.sleep(0.3)
+                self.assertTrue(thread.is_alive(), "the SIGTERM it ignores ended it")
+                kill.set()
+                thread.join(BOUND_S / 2)
+                self.assertFalse(thread.is_alive(), "the kill did not cut the grace short")
+                self.assertFalse(alive(background))
+                if stopped:
+                    self.assertEqual(str(outcome["error"]), "stopped by dag: killed by signal 9")
+                os.remove(self.pid_file)
 
     def test_a_failed_commands_output_up_to_its_exit_comes_back(self):
         command = f'sleep {3 * BOUND_S} & echo $! > "{self.pid_file}"; echo partial; echo broke >&2; exit 4'
@@ -204,7 +233,7 @@ class CommandRunnerTest(unittest.TestCase):
         stop = threading.Event()
         stop.set()
         with self.assertRaisesRegex(dask_command.CommandFailed, "not started: the walk was stopped"):
-            dask_command.run_command(("a", f'echo > "{self.pid_file}"', True, False, stop, 1.0, 0))
+            dask_command.run_command(("a", f'echo > "{self.pid_file}"', True, False, stop, 1.0, 0, threading.Event()))
         self.assertFalse(os.path.exists(self.pid_file))
 
 

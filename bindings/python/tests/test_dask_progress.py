@@ -30,7 +30,7 @@ class DaskProgressTest(unittest.TestCase):
         progress.tick()
         progress.erase()
         self.assertEqual(out.getvalue(), "db: created\n")
-        self.assertEqual(err.getvalue(), "db: slow disk\n[1/3] db\n[2/3] web (failed)\n[3/3] cache (upstream-failed)\n")
+        self.assertEqual(err.getvalue(), "db: slow disk\n[1/3] db\n[2/3] web (failed)\n[3/3] cache (upstream failed)\n")
 
     def test_a_commands_output_goes_out_with_its_own_finish_line(self):
         # The output arrives on one thread and the vertex's finish on another; a line of another

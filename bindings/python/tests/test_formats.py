@@ -87,6 +87,8 @@ class ExportTest(unittest.TestCase):
             g.export(1 << 40)
         with self.assertRaises(TypeError):
             g.export(None)
+        with self.assertRaises(TypeError):
+            g.export(True)
         bad, _ = build(vertices=["ends with a backslash\\"])
         with self.assertRaises(libdag.InvalidArgumentError):
             bad.export("dot")

@@ -326,6 +326,26 @@ class CopyTest(unittest.TestCase):
         c.add_vertex("only-in-c")
         self.assertNotIn("only-in-c", g)
 
+    def test_a_copy_of_a_subclass_keeps_its_attributes(self):
+        class Tagged(libdag.Graph):
+            pass
+
+        g = Tagged()
+        g.add_vertex("a")
+        g.tags = ["x"]
+        shallow, deep = copy.copy(g), copy.deepcopy(g)
+        self.assertIs(type(shallow), Tagged)
+        self.assertIs(shallow.tags, g.tags)
+        self.assertEqual(deep.tags, ["x"])
+        self.assertIsNot(deep.tags, g.tags)
+        self.assertEqual(deep.find("a"), 1)
+
+    def test_init_again_is_refused(self):
+        g, ids = build([("a", "b")])
+        with self.assertRaises(TypeError):
+            g.__init__()
+        self.assertEqual(g.find("a"), ids["a"])
+
     def test_one_name_where_a_list_of_names_goes_is_a_type_error(self):
         # Iterated, "web" was three vertices "w", "e" and "b".
         g = libdag.Graph()

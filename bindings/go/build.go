@@ -42,9 +42,10 @@ type Builder struct {
 	ptr *C.dag_builder
 }
 
-// NewBuilder returns a builder working on g.
+// NewBuilder returns a builder working on g. It may be made while g is
+// walked; Build is what waits for no walk (ErrBusy).
 //
-// Errors: ErrBusy, ErrClosed.
+// Errors: ErrBusy (called from a callback of a search of g), ErrClosed.
 func NewBuilder(g *Graph) (*Builder, error) {
 	ptr, err := g.handle().beginWrite("NewBuilder")
 	if err != nil {
@@ -84,7 +85,9 @@ func (b *Builder) call(f func(*C.dag_builder) error) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ptr == nil {
+	// The builder keeps the C graph alive, so a step added after g.Close
+	// would be taken, and refused only by Build.
+	if b.ptr == nil || b.g.handle().isClosed() {
 		return ErrClosed
 	}
 	return f(b.ptr)

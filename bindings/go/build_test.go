@@ -143,6 +143,23 @@ func TestBuilderErrors(t *testing.T) {
 	if err := b.Need(1, "a\x00b"); !errors.Is(err, ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "dag: Builder.Need: the key ") {
 		t.Errorf("got %v", err)
 	}
+	// Every method of a builder whose graph is closed says so at once.
+	g2, _ := New()
+	g2.AddVertex("a")
+	b2, _ := NewBuilder(g2)
+	defer b2.Close()
+	g2.Close()
+	for what, err := range map[string]error{
+		"AddRoot":                b2.AddRoot("r"),
+		"AddShared":              b2.AddShared(true),
+		"AddDestroyOrder":        b2.AddDestroyOrder(),
+		"AddTransitiveReduction": b2.AddTransitiveReduction(),
+		"Provide":                b2.Provide(1, "x"),
+	} {
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("%s after the graph closed: got %v, want ErrClosed", what, err)
+		}
+	}
 	b.Close()
 	b.Close()
 	if err := b.AddRoot("r"); !errors.Is(err, ErrClosed) {

@@ -195,6 +195,16 @@ func (h *handle) releasedLocked() {
 	h.cond.Broadcast()
 }
 
+// isClosed reports whether close has been called (a nil handle is closed).
+func (h *handle) isClosed() bool {
+	if h == nil {
+		return true
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
 // close marks the handle closed and frees the graph now if nobody uses it,
 // else when the last user lets go. Idempotent.
 func (h *handle) close() {

@@ -54,7 +54,7 @@ import (
 // first). Cancelled: the report and an error matching ErrCancelled and
 // ctx.Err(). Otherwise nothing ran: a nil report and ErrCycle (the graph
 // has a cycle or a self reference), ErrUnknownVertex (an AlwaysRun id),
-// ErrInvalidArgument (negative or too large Parallelism, opts.Context set,
+// ErrInvalidArgument (negative Parallelism, opts.Context set,
 // nil fn or ctx), ErrBusy (g is already being walked), ErrNoMemory,
 // ErrClosed. A panic in opts.Observer is raised again once the walk has
 // ended.

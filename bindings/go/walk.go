@@ -132,8 +132,8 @@ type WalkOptions struct {
 // walk started) and an error matching ErrCancelled and the context's
 // error. Otherwise no callback ran, and the error is one of: ErrCycle (the
 // graph has a cycle or a self reference; Validate's wording),
-// ErrUnknownVertex (an AlwaysRun id), ErrInvalidArgument (negative or too
-// large Parallelism or Threads, nil fn), ErrBusy (the graph is already
+// ErrUnknownVertex (an AlwaysRun id), ErrInvalidArgument (negative
+// Parallelism, negative Threads or more than 1024 of them, nil fn), ErrBusy (the graph is already
 // being walked, or Walk was called from a search's callback), ErrNoMemory,
 // ErrClosed. A panic in opts.Observer is raised again once the walk has
 // ended.

@@ -413,6 +413,7 @@ impl<'g> Builder<'g> {
     /// [`Status::MultipleRoots`](crate::Status::MultipleRoots)).
     pub fn build(&mut self, validate: bool, single_root: bool) -> Result<Vec<String>> {
         self.run(validate, single_root, None)
+            .unwrap_or_else(|payload| resume_unwind(payload))
     }
 
     /// [`build`](Builder::build), calling `observer` after each step that
@@ -433,13 +434,29 @@ impl<'g> Builder<'g> {
             panic: None,
         };
         let built = self.run(validate, single_root, Some(&mut state));
-        if let Some(payload) = state.panic.take() {
-            resume_unwind(payload);
+        match (state.panic.take(), built) {
+            (Some(first), later) => {
+                // The observer's panic came first (it runs after steps that
+                // succeeded). A later step's payload is leaked, not dropped:
+                // its Drop could panic while the first one unwinds.
+                if let Err(payload) = later {
+                    std::mem::forget(payload);
+                }
+                resume_unwind(first)
+            }
+            (None, Err(payload)) => resume_unwind(payload),
+            (None, Ok(built)) => built,
         }
-        built
     }
 
-    fn run(&mut self, validate: bool, single_root: bool, observer: Option<&mut Observer<'_>>) -> Result<Vec<String>> {
+    /// Runs the build; `Err` is the payload of a step's or predicate's
+    /// panic, for the caller to resume.
+    fn run(
+        &mut self,
+        validate: bool,
+        single_root: bool,
+        observer: Option<&mut Observer<'_>>,
+    ) -> std::result::Result<Result<Vec<String>>, Box<dyn Any + Send>> {
         let mut opts = sys::dag_build_options {
             size: 0,
             validate: 0,
@@ -449,7 +466,9 @@ impl<'g> Builder<'g> {
         };
         let size = std::mem::size_of::<sys::dag_build_options>();
         // SAFETY: a struct of that size.
-        self.call(|_, err| unsafe { sys::dag_build_options_init(&mut opts, size, err) })?;
+        if let Err(e) = self.call(|_, err| unsafe { sys::dag_build_options_init(&mut opts, size, err) }) {
+            return Ok(Err(e));
+        }
         opts.validate = c_int::from(validate);
         opts.single_root = c_int::from(single_root);
         if let Some(state) = observer {
@@ -464,10 +483,9 @@ impl<'g> Builder<'g> {
             .find_map(|s| s.panic.take())
             .or_else(|| self.prunes.iter_mut().find_map(|s| s.panic.take()));
         if let Some(payload) = panic {
-            resume_unwind(payload);
+            return Err(payload);
         }
-        built?;
-        self.warnings()
+        Ok(built.and_then(|_| self.warnings()))
     }
 
     /// The last build's warnings.

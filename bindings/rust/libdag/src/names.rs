@@ -88,3 +88,26 @@ pub(crate) fn method(function: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// The C names for arguments and values that a message of `function` can
+/// hold for something a caller of this crate set (the options' threads,
+/// the format), as the caller wrote them. Only these functions' messages
+/// are rewritten: any message may hold vertex names, which are the user's.
+pub(crate) fn argument_terms(function: &str, rest: &str) -> String {
+    const WALKS: [&str; 4] = ["dag_walk_options_init", "dag_walk", "dag_walk_start", "dag_walk_begin"];
+    const FORMATS: [&str; 3] = ["dag_export_graph", "dag_import_graph", "dag_import_graph_file"];
+    let terms: &[(&str, &str)] = if WALKS.contains(&function) {
+        &[
+            ("opts->parallelism", "WalkOptions::parallelism"),
+            ("opts->threads", "WalkOptions::threads"),
+            ("more than DAG_WALK_MAX_THREADS (1024)", "more than 1024"),
+        ]
+    } else if FORMATS.contains(&function) {
+        &[("DAG_FORMAT_AUTO", "Format::Auto"), ("a dag_format", "a Format")]
+    } else {
+        &[]
+    };
+    terms
+        .iter()
+        .fold(rest.to_owned(), |text, (c, rust)| text.replace(c, rust))
+}

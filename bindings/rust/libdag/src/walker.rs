@@ -115,7 +115,10 @@ impl<'a> Vertex<'a> {
     /// error: a `Pending` completed after that reports
     /// [`Status::State`](crate::Status::State); one completed on another
     /// thread while the callback still ran returned `Ok`, and its result
-    /// gives way to the callback's.
+    /// gives way to the callback's. Calling it again returns another
+    /// `Pending` for the same vertex: any of them may complete it, once
+    /// (later completions are refused), and one dropped uncompleted while
+    /// the callback runs fails the vertex, as a single `Pending` would.
     pub fn defer(&self) -> Pending {
         let callback = self
             .deferred
@@ -225,6 +228,11 @@ impl Pending {
     /// [`Status::State`](crate::Status::State) (its callback returned `Err`, or the walk has
     /// finished).
     pub fn complete<E: Into<BoxError>>(mut self, result: std::result::Result<(), E>) -> Result<()> {
+        if self.done {
+            // By cancelled() or expand(): libdag would answer for the walk
+            // (Cancelled), not for this vertex.
+            return Err(Error::new(Status::State, "Pending::complete: the vertex was completed already"));
+        }
         self.done = true;
         match result {
             Ok(()) => complete(self.walk, self.id, None),

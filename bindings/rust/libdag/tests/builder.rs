@@ -251,3 +251,38 @@ fn a_panicking_build_observer_is_not_called_again_and_panics_from_build() {
     assert_eq!(calls, 1);
     assert!(g.find("top").is_some(), "the steps after it ran");
 }
+
+/// A panic payload whose `Drop` panics: dropped while another panic
+/// unwinds, it would abort the process.
+struct LoudPayload;
+
+impl Drop for LoudPayload {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            panic!("{}payload dropped", common::EXPECTED_PANIC)
+        }
+        std::process::abort();
+    }
+}
+
+#[test]
+fn the_observers_panic_comes_out_and_a_later_steps_payload_is_not_dropped_while_it_unwinds() {
+    common::hide_expected_panics();
+    let mut g = Graph::new().unwrap();
+    let mut b = Builder::new(&mut g).unwrap();
+    b.add_step("one", |_: &mut Graph| Ok(())).unwrap();
+    b.add_step("two", |_: &mut Graph| -> Result<(), String> {
+        std::panic::resume_unwind(Box::new(LoudPayload))
+    })
+    .unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        b.build_observed(false, false, |_| {
+            std::panic::panic_any(format!("{}observer", common::EXPECTED_PANIC))
+        })
+    }));
+    let payload = caught.unwrap_err();
+    assert_eq!(
+        payload.downcast_ref::<String>().map(String::as_str),
+        Some(format!("{}observer", common::EXPECTED_PANIC).as_str())
+    );
+}

@@ -93,6 +93,9 @@ fn export_formats() {
     let err = g.export(Format::Auto).unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
     assert!(err.message().starts_with("Graph::export: "), "{}", err);
+    // In this crate's terms, not C's.
+    assert!(err.message().contains("Format::Auto"), "{}", err);
+    assert!(!err.message().contains("DAG_"), "{}", err);
 
     assert_eq!(Format::Dot.name(), "dot");
     assert_eq!(Format::Mermaid.name(), "mermaid");

@@ -207,7 +207,10 @@ fn a_vertex_the_cancel_stopped_is_completed_as_cancelled() {
     first.cancelled().unwrap();
     assert_eq!(first.cancelled().unwrap_err().status(), Status::State);
     let first_id = first.id();
-    drop(first);
+    // Completing it afterwards is about the vertex (State), not the walk (Cancelled).
+    let err = first.succeed().unwrap_err();
+    assert_eq!(err.status(), Status::State, "{}", err);
+    assert!(err.message().contains("completed already"), "{}", err);
     second.succeed().unwrap();
     let report = walker.wait().unwrap();
     assert_eq!(report.status(first_id), Some(VertexStatus::Cancelled));

@@ -436,6 +436,10 @@ fn walks_that_cannot_start_are_errors() {
         .walk(&WalkOptions::new().threads(1025), |_| Ok::<(), String>(()))
         .unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
+    assert_eq!(
+        err.message(),
+        "Graph::walk: WalkOptions::threads is 1025, more than 1024"
+    );
     let err = g
         .walk(&WalkOptions::new().always_run([VertexId(42)]), |_| {
             Ok::<(), String>(())

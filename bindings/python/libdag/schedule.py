@@ -83,7 +83,9 @@ def _names(names: List[str], who):
 def _milliseconds(seconds, name, who):
     if not isinstance(seconds, (int, float)) or not 0 <= seconds < 1 << 53:
         raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: {name} is {seconds!r}, not seconds >= 0")
-    return round(seconds * 1000)
+    # A positive time under half a millisecond counts as one: libdag reads 0
+    # as none (no wait, no cap), and a cap of 0.0004 s meant no cap at all.
+    return max(round(seconds * 1000), 1 if seconds > 0 else 0)
 
 
 def apply_schedule(graph, schedule, opts, who, count):

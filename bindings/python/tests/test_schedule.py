@@ -1,6 +1,7 @@
 """Schedule: named limits (pools) and retries, and each attempt's message in the report."""
 
 import threading
+import time
 import unittest
 
 import libdag
@@ -144,6 +145,20 @@ class RetryTest(unittest.TestCase):
         self.assertEqual(db.attempts, 3)
         self.assertEqual(db.attempt_messages, ("db try 1", "db try 2", ""))
         self.assertEqual(report[ids["app"]].attempts, 1)
+
+    def test_a_cap_under_a_millisecond_still_caps_the_back_off(self):
+        # 0.0004 s rounded to 0 ms, which libdag reads as no cap: the back-offs were 0.3 s and 0.6 s.
+        graph, ids = build(vertices=["db"])
+        calls = []
+
+        def callback(vertex):
+            calls.append(time.monotonic())
+            raise RuntimeError("down")
+
+        graph.walk(callback, schedule=Schedule(retries=2, retry_delay=0.3, retry_doubling=True,
+                                               retry_max_delay=0.0004))
+        self.assertEqual(len(calls), 3)
+        self.assertLess(calls[-1] - calls[0], 0.3)
 
     def test_the_report_keeps_the_last_attempts_exception_only(self):
         graph, ids = build(vertices=["ok_later", "fails_twice"])

@@ -159,6 +159,12 @@ impl Schedule {
     }
 }
 
+/// `duration` in whole milliseconds, a positive one under a millisecond
+/// counting as one: libdag reads 0 as none (no wait, no cap), and a cap of
+/// 400 µs meant no cap at all.
 fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+    match u64::try_from(duration.as_millis()).unwrap_or(u64::MAX) {
+        0 if !duration.is_zero() => 1,
+        ms => ms,
+    }
 }

@@ -185,6 +185,27 @@ fn a_vertex_that_fails_twice_then_succeeds_runs_three_times() {
 }
 
 #[test]
+fn a_cap_under_a_millisecond_still_caps_the_back_off() {
+    // 400 µs was 0 ms, which libdag reads as no cap: back-offs of 300 and 600 ms.
+    let mut g = Graph::new().unwrap();
+    vertices(&mut g, &["db"]);
+    let calls = std::sync::Mutex::new(Vec::new());
+    let options = WalkOptions::new()
+        .retries(2)
+        .retry_delay(Duration::from_millis(300))
+        .retry_doubling(true)
+        .retry_max_delay(Duration::from_micros(400));
+    g.walk(&options, |_| {
+        calls.lock().unwrap().push(std::time::Instant::now());
+        Err(Failure("down".to_owned()))
+    })
+    .unwrap();
+    let calls = calls.into_inner().unwrap();
+    assert_eq!(calls.len(), 3);
+    assert!(calls[2] - calls[0] < Duration::from_millis(300), "{:?}", calls[2] - calls[0]);
+}
+
+#[test]
 fn per_vertex_retries_then_dependents_are_skipped() {
     let mut g = Graph::new().unwrap();
     let ids = vertices(&mut g, &["db", "app", "cache"]);

@@ -240,7 +240,6 @@ def _walk(options, signals):
               file=sys.stderr)
         return _EXIT_AFTER[signals[0]]
     label = names.__getitem__
-    vertex_of = {name: vertex for vertex, name in names.items()}
     show = options.progress == "always" or (options.progress == "auto" and sys.stderr.isatty())
     # A reader of standard output gone stops the walk as SIGPIPE stops dag walk's.
     progress = Progress(label, show, on_reader_gone=lambda: signals.append(signal.SIGPIPE))
@@ -255,18 +254,21 @@ def _walk(options, signals):
         for out, err in outcome.get("earlier", ()):
             progress.output(name, out, err)
         progress.output(name, outcome.get("out", ""), outcome.get("err", ""))
+        # By the id the command was given: a name may also be an unnamed vertex's label.
+        vertex = outcome["id"]
         if "ran" in outcome:
-            runs[vertex_of[name]] = outcome["ran"]
+            runs[vertex] = outcome["ran"]
         if "attempt_messages" in outcome:
-            attempts[vertex_of[name]] = outcome["attempt_messages"]
+            attempts[vertex] = outcome["attempt_messages"]
 
     def failed(name, error):
         """What a failed command sent back comes with its exception (on Dask's callback thread)."""
         outcome = getattr(error, "outcome", None)
-        if outcome:
-            received(name, outcome)
+        if not outcome:  # Dask's own failure (KilledWorker, a cancelled task): the command said nothing
+            return
+        received(name, outcome)
         if getattr(error, "started", True) is False:
-            never_started.add(vertex_of[name])
+            never_started.add(outcome["id"])
 
     try:
         # The workers need not have libdag: the command runner travels by value.
@@ -282,7 +284,7 @@ def _walk(options, signals):
 
         # By id: an unnamed vertex's label is its id written out, which a named one may have too.
         def payload(vertex):
-            return (names[vertex], *request)
+            return (names[vertex], *request, vertex)
 
         began_s, began = time.time(), time.monotonic()
         running = dag_dask.start(graph, dask_command.run_command, client, parallelism=options.parallelism,

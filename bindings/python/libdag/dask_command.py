@@ -46,9 +46,11 @@ class CommandFailed(RuntimeError):
 
 
 def run_command(argument):
-    """Runs `argument`'s command with DAG_VERTEX set; returns what the client asked to have back, or None.
+    """Runs `argument`'s command with DAG_VERTEX set; returns what the client asked to have back.
 
-    argument is (vertex name, command, keep, timed, stop, grace, retries, kill): keep
+    argument is (vertex name, command, keep, timed, stop, grace, retries, kill,
+    vertex id): the id comes back as the outcome's "id" (a name may be
+    another vertex's label, an unnamed one's id written out); keep
     captures standard output and error ("out", "err") for the client to
     print, else standard output is discarded and only standard error's tail
     is kept, for the message; timed adds "ran": (worker address, thread,
@@ -72,9 +74,9 @@ def run_command(argument):
     the bytes as they came. Raises CommandFailed when the command fails,
     so that Dask's retries apply.
     """
-    vertex, command, keep, timed, stop, grace, retries, kill = argument
+    vertex, command, keep, timed, stop, grace, retries, kill, vertex_id = argument
     if stop.is_set():
-        raise CommandFailed("not started: the walk was stopped", cancelled=True, started=False)
+        raise CommandFailed("not started: the walk was stopped", {"id": vertex_id}, cancelled=True, started=False)
     earlier, messages = [], []
     while True:
         try:
@@ -83,13 +85,13 @@ def run_command(argument):
         except CommandFailed as failed:
             messages.append(str(failed))
             if failed.cancelled or len(messages) > retries or stop.is_set():
-                failed.outcome = _with_attempts(failed.outcome or {}, earlier, messages) or None
+                failed.outcome = _with_attempts(dict(failed.outcome or {}, id=vertex_id), earlier, messages)
                 failed.args = (failed.args[0], failed.outcome, *failed.args[2:])
                 raise
             if failed.outcome and ("out" in failed.outcome or "err" in failed.outcome):
                 earlier.append((failed.outcome.get("out", ""), failed.outcome.get("err", "")))
             continue
-        return _with_attempts(outcome, earlier, messages) or None
+        return _with_attempts(dict(outcome, id=vertex_id), earlier, messages)
 
 
 def _with_attempts(outcome, earlier, messages):
@@ -124,9 +126,11 @@ def _run_once(vertex, command, keep, timed, stop, grace, kill):
 
         outcome["ran"] = (get_worker().address, threading.get_ident(), start, end)
     code = process.returncode
-    if code != 0:
+    # One that the stop's SIGTERM made exit 0 (it traps it) was stopped all
+    # the same, as dag walk counts it: cancelled, not ok.
+    if code != 0 or stopped:
         tail = err[-STDERR_TAIL:].decode("utf-8", "replace").strip()
-        how = f"exit status {code}" if code > 0 else f"killed by signal {-code}"
+        how = f"exit status {code}" if code >= 0 else f"killed by signal {-code}"
         if stopped:
             how = f"stopped by dag: {how}"
         raise CommandFailed(f"{how}: {tail}" if tail else how, outcome, bool(stopped))

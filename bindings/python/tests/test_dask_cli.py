@@ -269,6 +269,24 @@ class DaskCommandTest(unittest.TestCase):
             self.assertEqual((vertices[name]["status"], vertices[name]["attempts"], vertices[name]["attempt_messages"]),
                              ("ok", 2, ["exit status 3: oops", ""]))
 
+    def test_a_name_that_is_an_unnamed_vertexs_label_keeps_both_spans(self):
+        # Vertex 1 is named "2", as vertex 2, unnamed, is labelled: keyed by label, one span was lost.
+        folder = tempfile.mkdtemp()
+        trace_path = os.path.join(folder, "trace.json")
+        graph = b'{"vertices": [{"id": 1, "name": "2"}, {"id": 2}], "edges": [[1, 2]]}'
+        process = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", "--exec", "true",
+                                    "--progress=never", "--trace", trace_path, "-"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   start_new_session=True)
+        try:
+            _, err = process.communicate(graph, timeout=BOUND_S)
+        finally:
+            end_session(process)
+        self.assertEqual(process.returncode, 0, err)
+        with open(trace_path) as trace_file:
+            events = json.load(trace_file)["traceEvents"]
+        self.assertEqual(len([e for e in events if e.get("ph") == "X"]), 2, events)
+
     def test_a_reader_of_standard_output_gone_stops_the_walk_as_sigpipe(self):
         folder = tempfile.mkdtemp()
         graph, report_path = os.path.join(folder, "chain.dot"), os.path.join(folder, "report.json")

@@ -56,7 +56,7 @@ class CommandRunnerTest(unittest.TestCase):
 
         def run():
             try:
-                outcome["value"] = dask_command.run_command(("a", command, keep, False, stop, grace, retries, kill))
+                outcome["value"] = dask_command.run_command(("a", command, keep, False, stop, grace, retries, kill, 7))
             except dask_command.CommandFailed as failed:
                 outcome["error"] = failed
 
@@ -83,7 +83,7 @@ class CommandRunnerTest(unittest.TestCase):
                 thread, outcome = self.start(command, threading.Event(), keep)
                 thread.join(BOUND_S)
                 self.assertFalse(thread.is_alive(), "run_command waited for the background process")
-                self.assertEqual(outcome, {"value": {"out": "hi\n", "err": "there\n"} if keep else None})
+                self.assertEqual(outcome, {"value": {"out": "hi\n", "err": "there\n", "id": 7} if keep else {"id": 7}})
                 # Stopped before the run ended, as dag walk stops it (reaped by init, maybe late).
                 self.assertFalse(alive(self.background()))
                 os.remove(self.pid_file)
@@ -99,7 +99,7 @@ class CommandRunnerTest(unittest.TestCase):
         thread, outcome = self.start(command, threading.Event())
         thread.join(BOUND_S)
         self.assertFalse(thread.is_alive(), "run_command never returned")
-        self.assertEqual(outcome, {"value": None})
+        self.assertEqual(outcome, {"value": {"id": 7}})
         self.assertGreaterEqual(time.monotonic() - started, 1.0, "killed before the grace had passed")
         self.assertFalse(alive(self.background()))
 
@@ -136,7 +136,22 @@ class CommandRunnerTest(unittest.TestCase):
         self.assertFalse(thread.is_alive(), "run_command waited for the background process")
         failed = outcome["error"]
         self.assertEqual(str(failed), "exit status 4: broke")
-        self.assertEqual(failed.outcome, {"out": "partial\n", "err": "broke\n"})
+        self.assertEqual(failed.outcome, {"out": "partial\n", "err": "broke\n", "id": 7})
+
+    def test_a_stopped_command_that_exits_0_was_stopped_all_the_same(self):
+        # It traps the SIGTERM and exits 0: cancelled, as dag walk counts it, not ok.
+        command = (f'trap "exit 0" TERM; echo $$ > "{self.pid_file}.tmp"; mv "{self.pid_file}.tmp" "{self.pid_file}"; '
+                   f'while :; do sleep 0.05; done')
+        stop = threading.Event()
+        thread, outcome = self.start(command, stop)
+        self.wait_for_pid_file(thread)
+        stop.set()
+        thread.join(BOUND_S)
+        self.assertFalse(thread.is_alive(), "the stopped command never ended")
+        failed = outcome["error"]
+        self.assertTrue(str(failed).startswith("stopped by dag: exit status 0"), str(failed))  # then stderr's tail
+        self.assertTrue(failed.cancelled)
+        os.remove(self.pid_file)
 
     def test_stopping_kills_what_the_command_left_in_its_group(self):
         # The background process ignores SIGTERM and the command dies of it: as dag walk does,
@@ -199,7 +214,7 @@ class CommandRunnerTest(unittest.TestCase):
                 f'{{ echo oops >&2; exit 3; }}'
         thread, outcome = self.start(flaky, threading.Event(), retries=5)
         thread.join(BOUND_S)
-        self.assertEqual(outcome["value"], {"out": "out 3\n", "err": "", "earlier": [("out 1\n", "oops\n"),
+        self.assertEqual(outcome["value"], {"out": "out 3\n", "err": "", "id": 7, "earlier": [("out 1\n", "oops\n"),
                                                                                   ("out 2\n", "oops\n")],
                                             "attempt_messages": ["exit status 3: oops", "exit status 3: oops", ""]})
         os.remove(counter)
@@ -226,14 +241,14 @@ class CommandRunnerTest(unittest.TestCase):
             time.sleep(0.01)
         open(end, "w").close()  # ends the command
         thread.join(BOUND_S)
-        self.assertEqual(outcome, {"value": None})
+        self.assertEqual(outcome, {"value": {"id": 7}})
         self.assertEqual(stop.timeouts[:9], [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.0, 1.0])
 
     def test_not_started_once_stopped(self):
         stop = threading.Event()
         stop.set()
         with self.assertRaisesRegex(dask_command.CommandFailed, "not started: the walk was stopped"):
-            dask_command.run_command(("a", f'echo > "{self.pid_file}"', True, False, stop, 1.0, 0, threading.Event()))
+            dask_command.run_command(("a", f'echo > "{self.pid_file}"', True, False, stop, 1.0, 0, threading.Event(), 7))
         self.assertFalse(os.path.exists(self.pid_file))
 
 

@@ -33,6 +33,10 @@ public:
     // callback's own result must not override that completion.
     void mark_failed() noexcept { failed_ = true; }
     bool failed() const noexcept { return failed_; }
+    // dag_walk_complete() completed it from inside: a dag_walk_fail() after
+    // it finds the vertex completed already, as anywhere else.
+    void mark_completed() noexcept { completed_ = true; }
+    bool completed() const noexcept { return completed_; }
 
 private:
     // Initial-exec: one pointer of static TLS, read without a call into the
@@ -43,6 +47,7 @@ private:
     std::uint64_t vertex_;
     CallbackFrame *outer_;
     bool failed_ = false;
+    bool completed_ = false;
 };
 
 }  // namespace dag::capi

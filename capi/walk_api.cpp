@@ -304,6 +304,7 @@ dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data, const d
     if (out_report) *out_report = nullptr;
     return guard(__func__, err, [&] {
         std::unique_ptr<dag_walker> h = start(g, callback, user_data, opts, false, !out_report);
+        h->owned_by_dag_walk = true;
         finish(*h->root, *h, out_report);
     });
 }
@@ -398,7 +399,18 @@ dag_status dag_walk_cancel(dag_walker *walk, dag_error **err) {
 void dag_walk_free(dag_walker *walk) {
     if (!walk || walk->root_handle != walk) return;
     dag::Walk *w = walk->walk.load(std::memory_order_acquire);
-    if (w && w->calling_back()) {
+    if (walk->owned_by_dag_walk) {
+        // Only its callbacks and observer can reach it, and dag_walk()
+        // frees it once it has finished: freeing it here too would free it
+        // twice.
+        try {
+            if (w) w->cancel();
+        } catch (...) {
+            // Finished already (DAG_E_STATE): nothing is left to cancel.
+        }
+        return;
+    }
+    if (w && (w->calling_back() || w->reading_graph())) {
         // Freeing waits for the walk, which cannot finish while this
         // callback or observer runs: cancel it, and the reaper frees it once
         // it has finished (a pool cannot join itself). Without a reaper
@@ -421,6 +433,7 @@ dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk_result 
                    : r == DAG_WALK_FAILED ? dag::Outcome::failed
                                           : dag::Outcome::cancelled,
                    message);
+        if (dag::capi::CallbackFrame *frame = dag::capi::CallbackFrame::find(walk, vertex)) frame->mark_completed();
     });
 }
 

@@ -21,7 +21,7 @@ dag_status dag_walk_fail(dag_walker *walk, uint64_t vertex, const char *message,
         // replaces one another thread made meanwhile (the callback's own
         // result wins over that), not the callback's own earlier one.
         CallbackFrame *frame = CallbackFrame::find(walk, vertex);
-        w->complete(vertex, dag::Outcome::failed, message, frame && !frame->failed());
+        w->complete(vertex, dag::Outcome::failed, message, frame && !frame->failed() && !frame->completed());
         if (frame) frame->mark_failed();
     });
 }

@@ -54,6 +54,9 @@ struct dag_walker {
     const dag_graph *graph = nullptr;
     // The handle of the walk this one belongs to (itself for a root walk).
     dag_walker *root_handle = nullptr;
+    // Root only: made by dag_walk(), which frees it as it returns; a
+    // dag_walk_free() from its callbacks or observer only cancels it.
+    bool owned_by_dag_walk = false;
     // A sub-walk's private copy of the graph handed to dag_walk_expand.
     std::unique_ptr<dag_graph> sub_graph;
     // Set once the core walk exists; a sub-walk's is published after

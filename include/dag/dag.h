@@ -2731,7 +2731,8 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         with an empty name, a need of a pool the options do not declare
  *         or of a pool of capacity 0.
  * @retval DAG_E_UNKNOWN_VERTEX    an always_run id, or since 1.3 a
- *         pool_need_vertices id, is not live.
+ *         pool_need_vertices, retry_vertices or (with
+ *         DAG_PRIORITY_CRITICAL_PATH) weight_vertices id, is not live.
  * @retval DAG_E_CYCLE             the graph has a cycle or a self reference.
  * @retval DAG_E_BUSY              the graph is already being walked, e.g. from
  *         one of its own callbacks, or a traversal's visitor or predicate of
@@ -2786,8 +2787,10 @@ DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user
  * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
  * @retval DAG_E_STATE          called from a callback or observer of this
  *         walk (or of a walk started from one, on whichever thread: the
- *         callback that started it may be waiting for it), or on a sub-walk
- *         handle.
+ *         callback that started it may be waiting for it), from inside a
+ *         read of the walked graph (a traversal's visitor or predicate,
+ *         which an update of the walk waits for; since 1.3: it could hang),
+ *         or on a sub-walk handle.
  * @since 1.0
  */
 DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_error **err);
@@ -2821,13 +2824,15 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * pull walk's vertices handed out and not completed end cancelled, since
  * nobody can complete them through it any more. Called from the walk's own
  * callback or observer (also from the callbacks or observer of a walk that
- * one started, on whichever thread they run), where
+ * one started, on whichever thread they run, and, since 1.3, from inside a
+ * read of the walked graph, a visitor or predicate), where
  * waiting would wait for itself, it cancels the walk the same way and
  * returns at once (a dag_walk_next_ready() under way on that thread then
  * hands out nothing); the walk is freed on a thread of libdag's own once
  * its running callbacks have returned, and leaving the process (exit) waits
  * for that: a callback of such a walk that never returns keeps it waiting
- * too. Unloading the library (dlclose) does
+ * too. The walk of a dag_walk() call, which frees it as it returns, is only
+ * cancelled (it crashed the process before 1.3). Unloading the library (dlclose) does
  * not end it: the library stays mapped (see dag_api()). A walk freed this
  * way once the exit has begun is left as it is. Either way `walk` must not be
  * used after this call.
@@ -2989,8 +2994,10 @@ DAG_API dag_status dag_walk_progress(dag_walker *walk, size_t *out_done, size_t 
  * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
  * @retval DAG_E_STATE          called from a callback or observer of this
  *         walk (or of a walk started from one, on whichever thread: the
- *         callback that started it may be waiting for it), or on a sub-walk
- *         handle.
+ *         callback that started it may be waiting for it), from inside a
+ *         read of the walked graph (a traversal's visitor or predicate,
+ *         which an update of the walk waits for; since 1.3: it could hang),
+ *         or on a sub-walk handle.
  * @since 1.2
  */
 DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report **out_report,
@@ -3027,7 +3034,8 @@ DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_
  *         with `always_run_count` above 0.
  * @retval DAG_E_INVALID_ARGUMENT  bad options, as for dag_walk() (a
  *         `threads` above DAG_WALK_MAX_THREADS included, although unused).
- * @retval DAG_E_UNKNOWN_VERTEX    an `always_run` id is not in the graph.
+ * @retval DAG_E_UNKNOWN_VERTEX    an id of the options is not in the graph,
+ *         as for dag_walk().
  * @retval DAG_E_CYCLE             the graph has a cycle; nothing began.
  * @retval DAG_E_BUSY              the graph is already being walked, a
  *         traversal's visitor or predicate of it is running, or it is being
@@ -3070,7 +3078,9 @@ DAG_API dag_status dag_walk_begin(dag_graph *g, const dag_walk_options *opts, da
  *         is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `capacity` is 0.
  * @retval DAG_E_STATE             a callback walk, a sub-walk handle, or
- *         called from the observer while it hands out.
+ *         called from the walk's observer (while it hands out, or, since
+ *         1.3, while it completes or updates: it hung there, the vertices
+ *         the completion releases coming only after the observer).
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.2
  */
@@ -3135,8 +3145,10 @@ DAG_API dag_status dag_walk_update_add_vertex(dag_walk_update *update, const cha
 
 /**
  * Adds the edge from -> to (from depends on to) to the batch. Either id may
- * be provisional. Applying refuses an edge that would make a vertex that has
- * already started wait.
+ * be provisional. Applying refuses an edge whose dependent (`from`, or `to`
+ * in a reverse walk) has already started, even on a dependency that has
+ * finished: the walk could no longer honour it (the two may have run side
+ * by side), and every edge of the graph a walk leaves is one it honoured.
  *
  * @param update  the batch.
  * @param from    the dependent vertex (real or provisional id).
@@ -3204,6 +3216,12 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
  * of the walked graph (a dag_traverse visitor or a predicate), which it
  * would wait for.
  *
+ * A vertex not yet started is skipped as upstream-failed for the
+ * dependencies it has when its last one finishes: a batch that drops its
+ * edge to a vertex that failed (or was skipped as upstream-failed) lets it
+ * run, unless another dependency it keeps failed too (since 1.3; before, a
+ * failure counted against it even once its edge was gone).
+ *
  * @param walk         the walk (or sub-walk) whose graph changes.
  * @param update       the batch; not changed.
  * @param out_new_ids  NULL, or receives the real ids of the added vertices in
@@ -3217,9 +3235,9 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
  *         removes, or removing an added vertex.
  * @retval DAG_E_CYCLE             the batch would create a cycle; message in
  *         Terraform's format.
- * @retval DAG_E_STATE             a vertex that has started would have to
- *         wait, or be removed; the walk has finished; or called from inside
- *         a read of the graph.
+ * @retval DAG_E_STATE             a vertex that has started would get a
+ *         dependency (finished or not), or be removed; the walk has
+ *         finished; or called from inside a read of the graph.
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.0
  */

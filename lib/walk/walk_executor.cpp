@@ -335,6 +335,12 @@ std::vector<std::uint64_t> Executor::inside_now() {
     return serials;
 }
 
+bool Executor::inside_own_call() const noexcept {
+    for (const ExecutorFrame *f = current_executor; f; f = f->outer)
+        if (f->ex == this) return true;
+    return false;
+}
+
 bool Executor::calling_back() const noexcept {
     // The frames' executors are alive: their calls are on this thread's stack.
     for (const ExecutorFrame *f = current_executor; f; f = f->outer)
@@ -877,7 +883,9 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
         // One that failed and was to be tried again ends failed.
         if (retries_)
             if (std::optional<std::string> last = retries_->take_waiting(s)) {
-                settle(sec, s, VertexStatus::failed, true, std::make_unique<std::string>(std::move(*last)), ready, &next);
+                // retry() counted it out of the running when it failed.
+                settle(sec, s, VertexStatus::failed, true, std::make_unique<std::string>(std::move(*last)), ready, &next,
+                       false);
                 return true;
             }
         settle(sec, s, reason, false, nullptr, ready, &next);
@@ -967,7 +975,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
 }
 
 void Executor::settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
-                      std::vector<Slot *> &ready, Slot **next) {
+                      std::vector<Slot *> &ready, Slot **next, bool running) {
     // Ranked, what it releases waits its turn in the queue.
     if (queue_.ranked()) next = nullptr;
     if (retries_ && ran) {
@@ -976,7 +984,7 @@ void Executor::settle(Section &sec, Slot *s, VertexStatus status, bool ran, std:
     }
     // Waiters claimed for skipping, finished in turn.
     std::vector<Slot *> skips;
-    finish_one(sec, s, status, ran, std::move(message), ready, skips, next);
+    finish_one(sec, s, status, ran, std::move(message), ready, skips, next, running);
     // Iterative, so skipping a 10^6 chain after its first vertex failed does
     // not recurse.
     while (!skips.empty()) {
@@ -1014,16 +1022,18 @@ void Executor::settle_skipped(Section &sec, std::vector<Slot *> &skips, std::vec
 
 void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                           std::vector<Slot *> &ready, std::vector<Slot *> &skips,
-                          Slot **next) {
+                          Slot **next, bool running) {
     Walk &w = *s->walk;
-    // An observer is user code that may take long or wait for others: no
-    // slot is kept while it runs.
-    if (pools_) free_pools(s, ready, observer_.call ? nullptr : sec.kept_pool_slot());
     if (message) w.set_message(*s, std::move(*message));
+    // Before the pool slots go: freeing them hands them to vertices waiting
+    // for them, which must find the walk stopped by fail fast.
     if (status == VertexStatus::failed) {
         w.record_failure(*s);
         if (policy_ == FailurePolicy::fail_fast) stop(VertexStatus::not_run);
     }
+    // An observer is user code that may take long or wait for others: no
+    // slot is kept while it runs.
+    if (pools_) free_pools(s, ready, observer_.call ? nullptr : sec.kept_pool_slot());
     // A store, not a read-modify-write: inside a section no update changes
     // the word, and a dag_walk_complete racing with the callback's own
     // result loses to it either way.
@@ -1101,7 +1111,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
         {
             Section::Pause pause(sec);
             done = observe(w, ran ? Event::finished : Event::skipped, w.id_of(*s), status,
-                           ran && phase_of(old) != Phase::expanded ? -1 : 0, true);
+                           running && ran && phase_of(old) != Phase::expanded ? -1 : 0, true);
         }
         if (done == w.total_.load(std::memory_order_acquire)) w.maybe_finish(&sec);
     } else {

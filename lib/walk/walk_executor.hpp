@@ -153,9 +153,11 @@ public:
     // its waiters and finishes, in turn, every waiter that will now never run
     // (upstream failed, or the walk is stopping). Waiters that became ready
     // are appended to `ready`; with `next`, the first of them is claimed for
-    // running instead and stored there. Inside a section.
+    // running instead and stored there. `running`: it counts as running for
+    // the observer (not one that ran and was waiting to be tried again).
+    // Inside a section.
     void settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
-                std::vector<Slot *> &ready, Slot **next = nullptr);
+                std::vector<Slot *> &ready, Slot **next = nullptr, bool running = true);
     // One dependency of `d` is resolved (`ok`: it did not fail), with a
     // locked decrement: safe against any other releaser.
     void release_waiter(Slot *d, bool ok, std::vector<Slot *> &ready, std::vector<Slot *> &skips);
@@ -244,6 +246,9 @@ public:
     // walk started from one of those, on whichever thread they run: the
     // callback that started it may be waiting for that walk.
     bool calling_back() const noexcept;
+    // True inside a call into this executor's walk on this thread (a
+    // completion, an update, a pull): in its observer.
+    bool inside_own_call() const noexcept;
     // calling_back() for any executor.
     static bool calling_back_any() noexcept;
 
@@ -329,9 +334,10 @@ private:
     // worker: the latest end time among what `d` waited for, when that is
     // known and cheap to find, else -1 (read the clock).
     static std::int64_t start_after(const Slot &s, const Slot &d, std::int64_t end) noexcept;
-    // `skips` receives the waiters claimed for skipping.
+    // `skips` receives the waiters claimed for skipping; `running` as for
+    // settle().
     void finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
-                    std::vector<Slot *> &ready, std::vector<Slot *> &skips, Slot **next);
+                    std::vector<Slot *> &ready, std::vector<Slot *> &skips, Slot **next, bool running = true);
     VertexStatus skip_status(const Slot &d) const noexcept;
     // `s`'s attempt failed with `message`: true when it will be tried again
     // (it then holds no pool slot and is not finished). Inside a section.

@@ -68,7 +68,28 @@ bool mark_overlay(Slot *s) {
     return false;
 }
 
+// A vertex that has finished, whatever its status.
+bool has_finished(const Slot &s) {
+    return walk_detail::phase_of(s.word.load(std::memory_order_acquire)) == Phase::done;
+}
+
 }  // namespace
+
+bool Walk::waits_on_a_failure(VertexId id) {
+    auto failed = [&](Vertex v) {
+        const Slot &d = *lookup(Graph::id_of(v));
+        const VertexStatus st = status_of(d);
+        return has_finished(d) && (st == VertexStatus::failed || st == VertexStatus::upstream_failed);
+    };
+    // Every vertex of the graph is one of the walk's: those of its snapshot
+    // and those updates added (a removed one left the graph too).
+    auto any = [&](const auto &list) {
+        for (auto [it, end] = boost::adjacent_vertices(Graph::index_of(id), list); it != end; ++it)
+            if (failed(*it)) return true;
+        return false;
+    };
+    return reverse_ ? any(graph_->reverse_adjacency()) : any(graph_->adjacency());
+}
 
 namespace {
 
@@ -361,9 +382,12 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         for (auto [waiter, dep] : added) {
             if (is_new(waiter)) continue;
             Slot *s = lookup(waiter);
+            // Even on a dependency that has finished: the walk could no
+            // longer honour the edge (the two may have run side by side),
+            // and every edge of the graph it leaves is one it honoured.
             if (!hold_back(s))
                 throw Error(Errc::state, "update refused: vertex " + graph_->display_name(waiter) +
-                                             " has already started, so it cannot wait for " + shown(dep));
+                                             " has already started, so it cannot depend on " + shown(dep) + " now");
             held.push_back(s);
         }
         for (VertexId id : removals) {
@@ -416,6 +440,18 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         throw;
     }
     total_.fetch_add(new_ids.size(), std::memory_order_acq_rel);
+
+    // A waiter skipped for a failure is skipped for the dependencies it has
+    // now: with its edge to the vertex that failed dropped, it may run (as
+    // Terraform's walker, which looks at the current dependencies). Before
+    // the releases below, which may make it ready.
+    for (auto [waiter, dep] : dropped) {
+        Slot *w = lookup(waiter);
+        const Word word = w->word.load(std::memory_order_acquire);
+        if ((word & walk_detail::dep_failed) && walk_detail::phase_of(word) == Phase::waiting &&
+            !waits_on_a_failure(waiter))
+            w->word.fetch_and(~walk_detail::dep_failed, std::memory_order_acq_rel);
+    }
 
     // 5. Wire the edges and removals into the running walk.
     for (auto [waiter, dep] : added) {

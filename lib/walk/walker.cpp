@@ -472,6 +472,11 @@ bool Walk::next_ready(std::vector<ReadyVertex> &out, std::size_t capacity,
     if (!is_root()) throw Error(Errc::state, "ready vertices are handed out by the walk that was begun, not by a sub-walk");
     if (ex_->pulling_here())
         throw Error(Errc::state, "cannot take ready vertices from inside an observer called while handing them out");
+    // The observer of a completion or an update runs before the vertices
+    // that call releases are queued: a wait there would wait for itself.
+    if (ex_->inside_own_call())
+        throw Error(Errc::state, "cannot take ready vertices from inside the walk's observer; take them once the "
+                                 "call that reported the event has returned");
     out.clear();
     CallScope scope(*ex_);
     out.reserve(capacity);
@@ -494,11 +499,16 @@ bool Walk::wait_until(std::chrono::steady_clock::time_point deadline) {
     if (ex_->calling_back())
         throw Error(Errc::state,
                     "cannot wait for a walk from inside its own callback or observer, or a walk's started from one");
+    if (reading_graph())
+        throw Error(Errc::state, "cannot wait for a walk from inside a read of its graph (a visitor or predicate): "
+                                 "an update of the walk waits for that read");
     std::unique_lock<std::mutex> lk(mu_);
     return walk_detail::wait_until(finished_cv_, lk, deadline, [&] { return finished_; });
 }
 
 bool Walk::calling_back() const noexcept { return ex_->calling_back(); }
+
+bool Walk::reading_graph() const noexcept { return ReadScope::reading(*graph_); }
 
 bool Walk::on_walk_thread() noexcept { return Executor::calling_back_any(); }
 
@@ -534,6 +544,9 @@ void Walk::wait() {
     if (ex_->calling_back())
         throw Error(Errc::state,
                     "cannot wait for a walk from inside its own callback or observer, or a walk's started from one");
+    if (reading_graph())
+        throw Error(Errc::state, "cannot wait for a walk from inside a read of its graph (a visitor or predicate): "
+                                 "an update of the walk waits for that read");
     std::unique_lock<std::mutex> lk(mu_);
     finished_cv_.wait(lk, [&] { return finished_; });
 }

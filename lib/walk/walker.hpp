@@ -81,6 +81,10 @@ public:
     // True on a thread inside a callback or observer of this walk (or of
     // any walk sharing its pool), where wait() would wait for itself.
     bool calling_back() const noexcept;
+    // True inside a read of the walked graph on this thread (a traversal's
+    // visitor or predicate), which an update of the walk waits for: waiting
+    // for the walk there could wait for itself.
+    bool reading_graph() const noexcept;
     // The same for any walk: a pool thread, or an observer call.
     static bool on_walk_thread() noexcept;
     // For a caller that cannot wait (a callback or observer of this walk
@@ -209,6 +213,9 @@ private:
     Snapshot::Index frozen_wait_count(Snapshot::Index i) const noexcept {
         return reverse_ ? snap_->in_degree(i) : snap_->out_degree(i);
     }
+    // Whether vertex `id` waits, by the graph as it is now, on a vertex that
+    // failed or was skipped for a failure. Only with the walk quiesced.
+    bool waits_on_a_failure(VertexId id);
     // Every current waiter of `s` when updates changed its list.
     void overlay_waiters(Slot &s, std::vector<Slot *> &out);
     // The same, with mu_ held.

@@ -392,6 +392,33 @@ TEST(BuildApi, ThePrunePredicateAndTheObserverCannotChangeTheBuilderEither) {
     EXPECT_EQ(from_observer.said, std::vector<dag_status>(12, DAG_E_STATE));
 }
 
+// The prune predicate may read the graph, not change it: DAG_E_BUSY, and
+// the build goes on (a change removed a vertex from under the step).
+TEST(BuildApi, ThePrunePredicateCannotChangeTheGraph) {
+    GraphPtr g = new_graph();
+    const uint64_t out = add(g.get(), "output.ip");
+    struct Tries {
+        dag_graph *g;
+        std::vector<dag_status> said;
+    } tries{g.get(), {}};
+    BuilderPtr b = new_builder(g.get());
+    ASSERT_EQ(dag_builder_add_prune(b.get(),
+                                    [](uint64_t v, void *data) {
+                                        auto &t = *static_cast<Tries *>(data);
+                                        t.said.push_back(dag_add_vertex(t.g, "p", nullptr, nullptr, nullptr));
+                                        t.said.push_back(dag_remove_vertex(t.g, v, nullptr));
+                                        return 1;
+                                    },
+                                    &tries, nullptr),
+              DAG_OK);
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.validate = 0;  // nothing is left to have a root
+    ASSERT_EQ(dag_build(b.get(), &o, nullptr), DAG_OK);
+    EXPECT_EQ(tries.said, (std::vector<dag_status>{DAG_E_BUSY, DAG_E_BUSY}));
+    EXPECT_FALSE(dag_has_vertex(g.get(), out));
+    EXPECT_EQ(dag_vertex_count(g.get()), 0u);
+}
+
 // A builder freed from inside its own build is freed as the build returns.
 TEST(BuildApi, ABuilderFreedFromInsideItsBuildGoesAsTheBuildReturns) {
     GraphPtr g = new_graph();

@@ -114,6 +114,24 @@ TEST(CapiWalkFail, OncePerVertexAndNotWithExpansion) {
     EXPECT_EQ(status_of(report.get(), expanded), DAG_VERTEX_OK) << "the expansion decides";
 }
 
+// After the callback completed its own vertex, a dag_walk_fail() of it is
+// refused (it failed the vertex over the completion).
+TEST(CapiWalkFail, AfterTheCallbacksOwnCompletionItIsRefused) {
+    GraphPtr g = new_graph();
+    const uint64_t v = add(g.get(), "v");
+    Recorder rec;
+    std::vector<dag_status> seen;
+    rec.body = [&](dag_walker *w, uint64_t id, const char **) {
+        seen.push_back(dag_walk_complete(w, id, DAG_WALK_OK, nullptr, nullptr));
+        seen.push_back(dag_walk_fail(w, id, "after its own completion", nullptr));
+        return DAG_WALK_PENDING;
+    };
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
+    EXPECT_EQ(seen, (std::vector<dag_status>{DAG_OK, DAG_E_STATE}));
+    EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
+}
+
 TEST(CapiWalkFail, ManyThreadsAtOnce) {
     // Parallelism 8: the first eight callbacks wait until all eight have
     // started, so that eight threads fail their vertices at the same time.

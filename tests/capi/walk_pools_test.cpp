@@ -682,6 +682,61 @@ TEST(WalkPools, AFailedVertexFreesItsPool) {
     for (uint64_t v : others) EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
 }
 
+// Fail fast with vertices waiting for the pool of the one that fails: the
+// slot it frees goes to a walk already stopped, so none of them starts (one
+// was handed the slot and started before the stop, now and then).
+TEST(WalkPools, FailFastStartsNoVertexWaitingForThePoolOfTheOneThatFailed) {
+    for (int round = 0; round < 30; ++round) {
+        auto g = new_graph();
+        const uint64_t bad = add(g.get(), "bad"), gate = add(g.get(), "gate");
+        PoolSetup pools = PoolSetup::one_slot_for({bad});
+        std::vector<uint64_t> waiting;
+        for (int i = 0; i < 4; ++i) {
+            waiting.push_back(add(g.get(), ("w" + std::to_string(i)).c_str()));
+            pools.need(waiting.back(), "one");
+            ASSERT_EQ(dag_connect(g.get(), waiting.back(), gate, nullptr), DAG_OK);
+        }
+        Latch bad_started, gate_done;
+        std::atomic<bool> failed{false};
+        std::atomic<int> started_after{0};
+        struct Ctx {
+            uint64_t gate;
+            Latch *gate_done;
+        } ctx{gate, &gate_done};
+        Recorder rec;
+        rec.body = [&](dag_walker *, uint64_t v, const char **msg) {
+            if (v == bad) {
+                bad_started.set();
+                EXPECT_TRUE(gate_done.wait());
+                // The waiting vertices are ready by now and park on the pool.
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                failed = true;
+                *msg = "boom";
+                return DAG_WALK_FAILED;
+            }
+            if (v == gate) {
+                EXPECT_TRUE(bad_started.wait());
+                return DAG_WALK_OK;
+            }
+            if (failed) ++started_after;
+            return DAG_WALK_OK;
+        };
+        dag_walk_options o = options(6, 6);
+        o.failure_policy = DAG_FAILURE_FAIL_FAST;
+        o.observer = [](dag_walker *, dag_walk_event ev, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
+                        void *data) {
+            auto &c = *static_cast<Ctx *>(data);
+            if (ev == DAG_WALK_EVENT_FINISHED && v == c.gate) c.gate_done->set();
+        };
+        o.observer_data = &ctx;
+        pools.apply(o);
+        ReportPtr report;
+        ASSERT_EQ(callback_walk(g.get(), record_cb, &rec, o, report), DAG_E_WALK_FAILED);
+        ASSERT_EQ(started_after.load(), 0) << "round " << round;
+        for (uint64_t v : waiting) EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_NOT_RUN) << "round " << round;
+    }
+}
+
 // A cancel while vertices wait for a full pool: the one holding it is
 // finished as cancelled, and each waiting vertex in turn is handed the pool
 // and settled as cancelled without running; the walk ends.

@@ -501,6 +501,135 @@ TEST(WalkPull, UpdatesAddWorkThatIsHandedOutInItsTurn) {
     EXPECT_EQ(dag_walk_report_size(r.get()), 2u);
 }
 
+// What a waiter is skipped for is what it waits on now: with its edge to
+// the vertex that failed dropped, it runs (as Terraform's walker did).
+TEST(WalkPull, DroppingTheEdgeToAFailedDependencyLetsItsWaiterRun) {
+    for (bool reverse : {false, true}) {
+        SCOPED_TRACE(reverse ? "reverse" : "forward");
+        GraphPtr g = new_graph();
+        uint64_t f = add(g.get(), "f"), s = add(g.get(), "s"), w = add(g.get(), "w"), v = add(g.get(), "v");
+        // w waits on f and s; v on f only, and keeps that edge.
+        auto edge = [&](uint64_t waiter, uint64_t dep) {
+            return reverse ? dag_connect(g.get(), dep, waiter, nullptr) : dag_connect(g.get(), waiter, dep, nullptr);
+        };
+        ASSERT_EQ(edge(w, f), DAG_OK);
+        ASSERT_EQ(edge(w, s), DAG_OK);
+        ASSERT_EQ(edge(v, f), DAG_OK);
+        dag_walk_options o = options(4);
+        o.reverse = reverse;
+        WalkPtr walk = begin(g.get(), o);
+        auto [hf, hs] = take_two(walk.get(), f);
+        ASSERT_EQ(complete(hf, DAG_WALK_FAILED, "broke"), DAG_OK);
+        dag_walk_update *u = nullptr;
+        ASSERT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+        UpdatePtr owned(u);
+        ASSERT_EQ(reverse ? dag_walk_update_disconnect(u, f, w, nullptr) : dag_walk_update_disconnect(u, w, f, nullptr),
+                  DAG_OK);
+        ASSERT_EQ(dag_walk_apply(walk.get(), u, nullptr, nullptr), DAG_OK);
+        ASSERT_EQ(complete(hs), DAG_OK);
+        dag_status st;
+        auto got = next(walk.get(), 4, -1, st);
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].vertex, w);
+        ASSERT_EQ(complete(got[0]), DAG_OK);
+        EXPECT_TRUE(next(walk.get(), 4, -1, st).empty());
+        ReportPtr r = wait(walk.get(), DAG_E_WALK_FAILED);  // f failed
+        EXPECT_EQ(status_of(r.get(), w), DAG_VERTEX_OK);
+        EXPECT_EQ(status_of(r.get(), v), DAG_VERTEX_UPSTREAM_FAILED);
+        EXPECT_EQ(status_of(r.get(), f), DAG_VERTEX_FAILED);
+    }
+}
+
+// Dropping one of two edges to failed vertices leaves the waiter skipped,
+// as does a failure of a dependency it keeps that comes after the update.
+TEST(WalkPull, AWaiterStillOnAFailedDependencyStaysSkipped) {
+    for (bool later : {false, true}) {
+        SCOPED_TRACE(later ? "the kept one fails after the update" : "both failed before it");
+        GraphPtr g = new_graph();
+        uint64_t f1 = add(g.get(), "f1"), f2 = add(g.get(), "f2"), s = add(g.get(), "s"), w = add(g.get(), "w");
+        for (uint64_t dep : {f1, f2, s}) ASSERT_EQ(dag_connect(g.get(), w, dep, nullptr), DAG_OK);
+        WalkPtr walk = begin(g.get(), options(4));
+        std::vector<Handed> got = take(walk.get(), 3);
+        ASSERT_EQ(got.size(), 3u);
+        std::map<uint64_t, Handed> out;
+        for (const Handed &h : got) out[h.vertex] = h;
+        ASSERT_EQ(complete(out[f1], DAG_WALK_FAILED, "one"), DAG_OK);
+        if (!later) ASSERT_EQ(complete(out[f2], DAG_WALK_FAILED, "two"), DAG_OK);
+        dag_walk_update *u = nullptr;
+        ASSERT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+        UpdatePtr owned(u);
+        ASSERT_EQ(dag_walk_update_disconnect(u, w, f1, nullptr), DAG_OK);
+        ASSERT_EQ(dag_walk_apply(walk.get(), u, nullptr, nullptr), DAG_OK);
+        if (later) ASSERT_EQ(complete(out[f2], DAG_WALK_FAILED, "two"), DAG_OK);
+        ASSERT_EQ(complete(out[s]), DAG_OK);
+        dag_status st;
+        EXPECT_TRUE(next(walk.get(), 4, -1, st).empty());
+        ReportPtr r = wait(walk.get(), DAG_E_WALK_FAILED);
+        EXPECT_EQ(status_of(r.get(), w), DAG_VERTEX_UPSTREAM_FAILED);
+    }
+}
+
+// An edge whose dependent has started is refused even when its dependency
+// has finished: the walk could not honour it (here x and p ran side by
+// side), and the refusal says why.
+TEST(WalkPull, AnEdgeFromAStartedVertexIsRefusedEvenToAFinishedOne) {
+    GraphPtr g = new_graph();
+    uint64_t x = add(g.get(), "x"), p = add(g.get(), "p");
+    WalkPtr walk = begin(g.get(), options(4));
+    auto [hx, hp] = take_two(walk.get(), x);
+    ASSERT_EQ(complete(hx), DAG_OK);
+    dag_walk_update *u = nullptr;
+    ASSERT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+    UpdatePtr owned(u);
+    ASSERT_EQ(dag_walk_update_connect(u, p, x, nullptr), DAG_OK);
+    std::string msg = expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_apply(walk.get(), u, nullptr, e); });
+    EXPECT_NE(msg.find("vertex p has already started, so it cannot depend on x now"), std::string::npos) << msg;
+    EXPECT_FALSE(dag_has_edge(g.get(), p, x));
+    ASSERT_EQ(complete(hp), DAG_OK);
+    wait(walk.get(), DAG_OK);
+}
+
+// Taking ready vertices from the observer of a completion is refused: the
+// vertices the completion releases come after the observer, and a wait for
+// them there waited for ever.
+TEST(WalkPull, TakingVerticesFromTheObserverOfACompletionIsRefused) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    ASSERT_EQ(dag_connect(g.get(), b, a, nullptr), DAG_OK);
+    struct Seen {
+        dag_walker *w = nullptr;
+        uint64_t a = 0;
+        dag_status took = DAG_OK;
+        int calls = 0;
+    } seen;
+    seen.a = a;
+    dag_walk_options o = options(4);
+    o.observer = [](dag_walker *, dag_walk_event ev, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
+                    void *data) {
+        auto &s = *static_cast<Seen *>(data);
+        if (ev != DAG_WALK_EVENT_FINISHED || v != s.a) return;
+        uint64_t id = 0;
+        dag_walker *hw = nullptr;
+        size_t n = 0;
+        ++s.calls;
+        s.took = dag_walk_next_ready(s.w, &id, &hw, 1, -1, &n, nullptr);
+    };
+    o.observer_data = &seen;
+    WalkPtr walk = begin(g.get(), o);
+    seen.w = walk.get();
+    dag_status st;
+    auto got = next(walk.get(), 4, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_EQ(complete(got[0]), DAG_OK);
+    EXPECT_EQ(seen.calls, 1);
+    EXPECT_EQ(seen.took, DAG_E_STATE);
+    got = next(walk.get(), 4, -1, st);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].vertex, b);
+    ASSERT_EQ(complete(got[0]), DAG_OK);
+    wait(walk.get(), DAG_OK);
+}
+
 TEST(WalkPull, AnExpandedVertexHandsOutItsSubWalk) {
     GraphPtr g = new_graph();
     uint64_t parent = add(g.get(), "parent"), after = add(g.get(), "after");

@@ -194,6 +194,91 @@ TEST(WalkReentry, CallbackFreesItsOwnWalk) {
     EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{first, freer}));
 }
 
+// The walk of a blocking dag_walk() freed from its own callback or observer:
+// dag_walk() frees it as it returns, so the free only cancels it (it was
+// freed twice, and the process ended).
+TEST(WalkReentry, AFreeFromInsideADagWalkCallOnlyCancelsIt) {
+    for (bool from_observer : {false, true}) {
+        SCOPED_TRACE(from_observer ? "observer" : "callback");
+        GraphPtr g = new_graph();
+        const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+        ASSERT_EQ(dag_connect(g.get(), b, a, nullptr), DAG_OK);
+        ASSERT_EQ(dag_connect(g.get(), c, b, nullptr), DAG_OK);
+        Recorder rec;
+        rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+            if (!from_observer && v == a) dag_walk_free(w);
+            return DAG_WALK_OK;
+        };
+        Nested n;
+        n.on_vertex = a;
+        n.on_event = DAG_WALK_EVENT_FINISHED;
+        n.call = [](dag_walker *w) {
+            dag_walk_free(w);
+            return DAG_OK;
+        };
+        auto o = options(1, 1);
+        if (from_observer) {
+            o.observer = nested_observer;
+            o.observer_data = &n;
+        }
+        dag_walk_report *raw = nullptr;
+        EXPECT_EQ(dag_walk(g.get(), record_cb, &rec, &o, &raw, nullptr), DAG_E_CANCELLED);
+        ReportPtr report(raw);
+        EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a}));
+        EXPECT_EQ(status_of(report.get(), a), DAG_VERTEX_OK);
+        EXPECT_EQ(status_of(report.get(), c), DAG_VERTEX_CANCELLED);
+    }
+}
+
+// A wait for a walk from inside a read of its graph (a traversal's visitor)
+// is refused: an update from one of its callbacks waits for that read, and
+// the wait waited for ever. A free there cancels and returns.
+TEST(WalkReentry, AWaitFromInsideAReadOfTheWalkedGraphIsRefused) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a");
+    Latch reading, applied;
+    Recorder rec;
+    std::atomic<dag_status> apply_status{DAG_OK};
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (v != a) return DAG_WALK_OK;  // the vertex the update adds
+        EXPECT_TRUE(reading.wait());
+        dag_walk_update *u = nullptr;
+        EXPECT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+        UpdatePtr owned(u);
+        EXPECT_EQ(dag_walk_update_add_vertex(u, "late", nullptr, 0, nullptr, nullptr), DAG_OK);
+        apply_status = dag_walk_apply(w, u, nullptr, nullptr);
+        applied.set();
+        return DAG_WALK_OK;
+    };
+    auto o = options(1, 1);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    struct Visit {
+        dag_walker *w;
+        Latch *reading;
+        dag_status waited = DAG_OK, waited_for = DAG_OK;
+    } visit{w, &reading};
+    ASSERT_EQ(dag_traverse(g.get(), &a, 1, 0,
+                           [](uint64_t, size_t, void *data) -> int {
+                               auto &v = *static_cast<Visit *>(data);
+                               v.reading->set();
+                               v.waited = dag_walk_wait(v.w, nullptr, nullptr);
+                               v.waited_for = dag_walk_wait_for(v.w, -1, nullptr, nullptr);
+                               return static_cast<int>(DAG_VISIT_STOP);
+                           },
+                           &visit, nullptr),
+              DAG_OK);
+    EXPECT_EQ(visit.waited, DAG_E_STATE);
+    EXPECT_EQ(visit.waited_for, DAG_E_STATE);
+    ASSERT_TRUE(applied.wait());
+    EXPECT_EQ(apply_status.load(), DAG_OK);
+    dag_walk_report *raw = nullptr;
+    EXPECT_EQ(dag_walk_wait(w, &raw, nullptr), DAG_OK);
+    ReportPtr report(raw);
+    EXPECT_EQ(dag_walk_report_size(report.get()), 2u);
+}
+
 // A walk started (and waited for) from a callback of another: its callbacks
 // run on its own pool threads, where the first walk's frames are not, yet
 // waiting for the first walk there waits for the callback waiting for this

@@ -2,6 +2,7 @@
 // dependents are skipped; the report counts the attempts and keeps each
 // one's message; back-offs hold no slot; cancel stops them.
 #include <map>
+#include <mutex>
 
 #include "walk_test_support.hpp"
 
@@ -136,6 +137,55 @@ TEST(WalkRetries, BackOffHoldsNoSlotAndCancelStopsRetries) {
     EXPECT_EQ(message_of(report.get(), flaky), "down");
     EXPECT_EQ(attempts_of(report.get(), flaky), 1u);
     for (uint64_t v : others) EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
+}
+
+// A vertex waiting out its back-off does not count as running (it holds no
+// slot); ended by a cancel, it is not counted out a second time: the
+// observer's `running` stays within the vertices really in their callbacks
+// (it wrapped to SIZE_MAX).
+TEST(WalkRetries, AVertexEndedDuringItsBackOffIsCountedOutOfTheRunningOnce) {
+    auto g = new_graph();
+    const uint64_t flaky = add(g.get(), "flaky"), slow = add(g.get(), "slow");
+    struct Seen {
+        std::mutex mu;
+        std::map<uint64_t, size_t> running_at_finish;
+        size_t most = 0;
+    } seen;
+    Latch failed_once;
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **msg) {
+        if (v == flaky) {
+            *msg = "down";
+            failed_once.set();
+            return DAG_WALK_FAILED;
+        }
+        // slow cancels the walk from its callback once flaky waits out its
+        // back-off (an hour), so it is still running as flaky ends.
+        EXPECT_TRUE(failed_once.wait());
+        EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+        return DAG_WALK_OK;
+    };
+    dag_walk_options o = options(2, 2);
+    o.retries = 3;
+    o.retry_delay_ms = 3600 * 1000;
+    o.observer = [](dag_walker *, dag_walk_event ev, uint64_t v, dag_vertex_status, size_t running, size_t, size_t,
+                    void *data) {
+        auto &s = *static_cast<Seen *>(data);
+        std::lock_guard<std::mutex> lk(s.mu);
+        s.most = std::max(s.most, running);
+        if (ev == DAG_WALK_EVENT_FINISHED) s.running_at_finish[v] = running;
+    };
+    o.observer_data = &seen;
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &raw, nullptr), DAG_OK);
+    WalkPtr w(raw);
+    dag_walk_report *r = nullptr;
+    dag_walk_wait(w.get(), &r, nullptr);
+    ReportPtr report(r);
+    EXPECT_EQ(status_of(report.get(), flaky), DAG_VERTEX_FAILED);
+    EXPECT_LE(seen.most, 2u);
+    EXPECT_EQ(seen.running_at_finish.at(slow), 0u);
+    EXPECT_LE(seen.running_at_finish.at(flaky), 1u);
 }
 
 // In pull mode the vertex is handed out again for each attempt.

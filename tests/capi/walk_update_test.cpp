@@ -56,12 +56,15 @@ TEST(WalkUpdate, EdgeThatWouldMakeAStartedVertexWaitIsRefused) {
     rec.body = [&](dag_walker *w, uint64_t v, const char **) {
         if (v == b) {
             auto u = new_update();
-            dag_walk_update_connect(u.get(), b, a, nullptr);  // b is running
+            uint64_t d = 0;
+            dag_walk_update_add_vertex(u.get(), "d", nullptr, 0, &d, nullptr);
+            dag_walk_update_connect(u.get(), b, d, nullptr);  // b is running; d has not run
             dag_walk_update_connect(u.get(), c, a, nullptr);  // c has not started: fine alone
             std::string msg = expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_apply(w, u.get(), nullptr, e); });
             EXPECT_NE(msg.find("vertex b has already started"), std::string::npos) << msg;
-            // All or nothing: c -> a was not applied either.
+            // All or nothing: c -> a was not applied either, nor d added.
             EXPECT_FALSE(dag_has_edge(dag_walk_graph(w), c, a));
+            EXPECT_EQ(dag_vertex_count(dag_walk_graph(w)), 3u);
         }
         return DAG_WALK_OK;
     };

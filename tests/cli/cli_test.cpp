@@ -514,7 +514,8 @@ TEST(CliJson, ValidateAndCycles) {
     EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"valid": true, "vertices": 11, "edges": 13,
         "roots": ["[root] root"], "cycles": [], "self_references": [], "messages": []})"));
 
-    const std::string bad = "digraph { a -> b; b -> a; c -> c; d -> e; e -> d; x -> a; y }";
+    // Roots sorted, not in the file's order (y before x here).
+    const std::string bad = "digraph { y; a -> b; b -> a; c -> c; d -> e; e -> d; x -> a }";
     r = dag({"validate", "--json", "-"}, bad);
     EXPECT_EQ(r.status, 1);
     nlohmann::json found = parsed(r);
@@ -827,7 +828,7 @@ TEST(CliWalk, FailedCommandSkipsItsDependents) {
         EXPECT_EQ(err[i].rfind("[" + std::to_string(i + 1) + "/4] ", 0), 0u) << err[i];
         progress.insert(err[i].substr(6));
     }
-    EXPECT_EQ(progress, (std::set<std::string>{"a (upstream-failed)", "b (upstream-failed)",
+    EXPECT_EQ(progress, (std::set<std::string>{"a (upstream failed)", "b (upstream failed)",
                                                "c (failed)", "d"}));
     EXPECT_EQ(err[4], "1 ok, 1 failed, 2 upstream failed, 0 not run");
     EXPECT_EQ(err[5], "failed: c: exit status 3");
@@ -1001,6 +1002,12 @@ TEST(CliWalk, BadPoolOptionsExitTwo) {
     r = dag({"walk", "-", "--pool", "aws"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--pool 'aws': expected NAME=N"), std::string::npos) << r.err;
+    r = dag({"walk", "-", "--pool", "a=b=1", "--pool-match", "aws_*=a=b"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--pool 'a=b=1': a pool name cannot hold '='"), std::string::npos) << r.err;
+    // A pattern may hold one: the pool is after the last.
+    r = dag({"walk", "-", "--pool", "aws=1", "--pool-match", "aws_*=*=aws"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
     r = dag({"walk", "-", "--pool", "aws=1", "--pool", "aws=2"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("declared twice"), std::string::npos) << r.err;

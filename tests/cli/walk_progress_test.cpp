@@ -51,6 +51,20 @@ TEST(CliWalkProgress, StreamedOutputOnATerminalGetsLinesNotARedrawnLine) {
     EXPECT_NE(r.out.find("[2/2] a\r\n"), std::string::npos) << r.out;
 }
 
+// A vertex tried again counts once, and not while it waits out its back-off
+// (it counted once more at each attempt, and all the while).
+TEST(CliWalkProgress, AVertexTriedAgainCountsAsRunningOnlyWhileItRuns) {
+    ScratchDir dir;
+    const std::string graph = graph_file(dir, "digraph { x }");
+    Outcome r = on_terminal(dir, {"walk", graph, "--progress", "--retries", "2", "--retry-delay", "300", "--exec",
+                                  "sleep 0.05; false"});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(r.out.find("running 2"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("running 3"), std::string::npos) << r.out;
+    // The back-offs (300 and 600 ms) are drawn, with nothing running.
+    EXPECT_NE(r.out.find("\r[0/1] running 0, failed 0, "), std::string::npos) << r.out;
+}
+
 TEST(CliWalkProgress, StatusLineFitsTheTerminalsWidth) {
     ScratchDir dir;
     const std::string name(100, 'v');

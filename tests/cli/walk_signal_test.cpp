@@ -111,6 +111,30 @@ TEST(CliWalkSignals, StoppedCommandThatExitsZeroCountsAsCancelled) {
                           "interrupted by SIGTERM\n");
 }
 
+// A command stopped in its second run: the report's last attempt message
+// is the stop's, as `message` is (it was libdag's "cancelled while pending").
+TEST(CliWalkSignals, AStoppedRetryEndsItsAttemptMessagesWithTheStop) {
+    ScratchDir dir;
+    std::unique_ptr<BackgroundDag> dag;
+    const std::string report = dir.path + "/report.json";
+    // Each vertex fails its first run, then marks its second and blocks.
+    start_walk(dir, dag,
+               "if [ -e " + dir.path + "/$DAG_VERTEX.ran ]; then : > " + dir.path +
+                   "/$DAG_VERTEX; sleep 30 & wait; else : > " + dir.path + "/$DAG_VERTEX.ran; exit 5; fi",
+               {"--retries", "1", "--retry-delay", "1", "--report", report});
+    ASSERT_EQ(kill(dag->pid(), SIGTERM), 0);
+    EXPECT_EQ(dag->wait(milliseconds(10000)), 143) << dag->err();
+    const nlohmann::json document = nlohmann::json::parse(read_file(report));
+    for (const auto &v : document["vertices"]) {
+        if (v["name"] == "c") continue;  // never ran
+        EXPECT_EQ(v["status"], "cancelled") << v.dump();
+        EXPECT_EQ(v["message"], "stopped by dag: killed by signal 15") << v.dump();
+        EXPECT_EQ(v["attempt_messages"],
+                  nlohmann::json::parse(R"(["exit status 5", "stopped by dag: killed by signal 15"])"))
+            << v.dump();
+    }
+}
+
 TEST(CliWalkSignals, SecondSigintEndsTheGraceAtOnce) {
     ScratchDir dir;
     std::unique_ptr<BackgroundDag> dag;

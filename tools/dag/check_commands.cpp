@@ -59,10 +59,13 @@ int validate(const ValidateOptions &options) {
     Validation found = validate_graph(g.get(), !options.no_single_root);
     const bool valid = dag_validation_status(found.get()) == DAG_OK;
     if (options.json) {
+        // Sorted bytewise, as the message "multiple roots: a, m, z" lists them.
+        Json roots = names_json(g.get(), roots_of(g.get()));
+        std::sort(roots.begin(), roots.end());
         Json document = {{"valid", valid},
                          {"vertices", dag_vertex_count(g.get())},
                          {"edges", dag_edge_count(g.get())},
-                         {"roots", names_json(g.get(), roots_of(g.get()))}};
+                         {"roots", roots}};
         document.update(cycles_json(g.get(), found.get()));
         Json messages = Json::array();
         for (size_t i = 0; i < dag_validation_message_count(found.get()); ++i)

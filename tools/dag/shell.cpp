@@ -79,12 +79,12 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
         if (stopping_) {
             posix_spawnattr_destroy(&attributes);
             posix_spawn_file_actions_destroy(&actions);
-            return {"not started: dag was interrupted", true, {}};
+            return {"not started: dag was interrupted", true, false, {}};
         }
         int error = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environment.data());
         posix_spawnattr_destroy(&attributes);
         posix_spawn_file_actions_destroy(&actions);
-        if (error != 0) return {"cannot run /bin/sh: " + std::generic_category().message(error), false, {}};
+        if (error != 0) return {"cannot run /bin/sh: " + std::generic_category().message(error), false, true, {}};
         running_.insert(pid);
         unreaped_.insert(pid);
     }
@@ -132,9 +132,9 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     lock.unlock();
 
     std::string failure = why(status);
-    if (failure.empty() && stopped_before_exit) return {"exit status 0", true, std::move(output)};
-    if (failure.empty()) return {std::nullopt, false, std::move(output)};
-    return {failure, interrupted, std::move(output)};
+    if (failure.empty() && stopped_before_exit) return {"exit status 0", true, true, std::move(output)};
+    if (failure.empty()) return {std::nullopt, false, true, std::move(output)};
+    return {failure, interrupted, true, std::move(output)};
 }
 
 void Shell::stop(std::chrono::milliseconds grace) {

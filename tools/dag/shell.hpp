@@ -20,6 +20,8 @@ namespace dagcli {
 struct CommandResult {
     std::optional<std::string> failure;
     bool stopped = false;
+    // False when the stop came first and no command was started.
+    bool started = true;
     // Empty unless the output mode is grouped.
     CapturedOutput output;
 };

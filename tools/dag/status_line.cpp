@@ -47,10 +47,14 @@ void StatusLine::started(uint64_t vertex, std::string name, size_t total) {
     tick();
 }
 
-void StatusLine::finished(uint64_t vertex, bool failed, size_t done, size_t total) {
+void StatusLine::attempt_ended(uint64_t vertex) {
     running_.erase(std::remove_if(running_.begin(), running_.end(),
                                   [vertex](const auto &entry) { return entry.first == vertex; }),
                    running_.end());
+}
+
+void StatusLine::finished(uint64_t vertex, bool failed, size_t done, size_t total) {
+    attempt_ended(vertex);
     done_ = done;
     total_ = total;
     if (failed) ++failed_;

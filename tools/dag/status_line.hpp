@@ -20,6 +20,10 @@ class StatusLine {
 
     void started(uint64_t vertex, std::string name, size_t total);
     void finished(uint64_t vertex, bool failed, size_t done, size_t total);
+    // An attempt of `vertex` ended without finishing it (its command failed
+    // and it may be tried again): no longer running, as libdag counts it
+    // while it waits out its back-off.
+    void attempt_ended(uint64_t vertex);
     // Redraws if the last draw is older than a tenth of a second: often
     // enough for the clock to move, not so often that drawing costs.
     void tick();

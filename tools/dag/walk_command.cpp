@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 #include <utility>
@@ -53,6 +54,9 @@ struct WalkRun {
     // How each command stopped by a signal ended: libdag's own note for the
     // vertex ("cancelled while pending") says nothing about the command.
     std::map<uint64_t, std::string> stopped;
+    // Vertices whose last attempt the stop kept from starting its command:
+    // libdag saw their callback run, the user no command.
+    std::set<uint64_t> never_started;
 };
 
 // dag_walk_fail copies the message before it returns: nothing need outlive
@@ -90,10 +94,19 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
         // is what it is, rather than as failed.
         if (result.stopped) {
             std::lock_guard lock(run.mutex);
-            run.stopped[vertex] = "stopped by dag: " + *result.failure;
+            if (result.started)
+                run.stopped[vertex] = "stopped by dag: " + *result.failure;
+            else
+                run.never_started.insert(vertex);
             return DAG_WALK_PENDING;
         }
-        return result.failure ? fail(walk, vertex, *result.failure) : DAG_WALK_OK;
+        if (!result.failure) return DAG_WALK_OK;
+        {
+            // With --retries it may wait out a back-off now, not running.
+            std::lock_guard lock(run.mutex);
+            if (run.status) run.status->attempt_ended(vertex);
+        }
+        return fail(walk, vertex, *result.failure);
     } catch (const std::exception &e) {
         // Nothing may unwind into libdag: the failure becomes the vertex's,
         // with a fixed message if even copying the exception's fails.
@@ -123,7 +136,7 @@ void observe(dag_walker *, dag_walk_event event, uint64_t vertex, dag_vertex_sta
             std::fprintf(stderr, "[%zu/%zu] %s\n", run.finished, total, name.c_str());
         else
             std::fprintf(stderr, "[%zu/%zu] %s (%s)\n", run.finished, total, name.c_str(),
-                         dag_vertex_status_string(status));
+                         status_words(status));
     } catch (const std::exception &) {
         // Progress lines are best effort; the walk and its report go on.
     }
@@ -154,9 +167,27 @@ class Cancellation {
     bool requested_ = false;
 };
 
+// A vertex whose last attempt the stop kept from starting: as it was
+// before that attempt (a vertex that never ran, when it was the first).
+void not_started(VertexResult &v) {
+    if (v.attempts <= 1) {
+        v.ran = false;
+        v.attempts = 0;
+        v.start_ns = v.end_ns = 0;
+        v.worker = 0;
+        v.message.clear();
+        v.attempt_messages.clear();
+        return;
+    }
+    --v.attempts;
+    v.attempt_messages.pop_back();
+    v.message = v.attempt_messages.back();
+    if (v.attempts == 1) v.attempt_messages.clear();
+}
+
 // Totals, then each failed vertex and each that never ran, by name; then
 // the signal that stopped the walk, if one did. Exit status 1 if any failed.
-int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
+int summarize(const dag_walk_report *report, const WalkResult &result, int signal) {
     const size_t cancelled = dag_walk_report_count(report, DAG_VERTEX_CANCELLED);
     std::fprintf(stderr, "%zu ok, %zu failed, %zu upstream failed, %zu not run",
                  dag_walk_report_count(report, DAG_VERTEX_OK),
@@ -167,10 +198,10 @@ int summarize(const dag_graph *g, const dag_walk_report *report, int signal) {
     std::fputc('\n', stderr);
     std::vector<std::pair<std::string, std::string>> failures;
     std::vector<std::string> never_ran;
-    for (const dag_vertex_outcome &o : outcomes(report)) {
-        if (o.status == DAG_VERTEX_FAILED) failures.emplace_back(vertex_name(g, o.vertex), o.message);
-        if (o.status == DAG_VERTEX_NOT_RUN || (o.status == DAG_VERTEX_CANCELLED && !o.ran))
-            never_ran.push_back(vertex_name(g, o.vertex));
+    for (const VertexResult &v : result.vertices) {
+        if (v.status == DAG_VERTEX_FAILED) failures.emplace_back(v.name, v.message);
+        if (v.status == DAG_VERTEX_NOT_RUN || (v.status == DAG_VERTEX_CANCELLED && !v.ran))
+            never_ran.push_back(v.name);
     }
     std::sort(failures.begin(), failures.end());
     std::sort(never_ran.begin(), never_ran.end());
@@ -300,11 +331,17 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     // The dry run's names come before the summary when both streams go to one place.
     std::fflush(stdout);
     const int signal = signals.received();
-    const int failed = summarize(g.get(), report.get(), signal);
     WalkResult result = walk_result(g.get(), report.get(), run.tracks,
                                     std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
-    for (VertexResult &vertex : result.vertices)
-        if (auto found = run.stopped.find(vertex.id); found != run.stopped.end()) vertex.message = found->second;
+    for (VertexResult &vertex : result.vertices) {
+        if (auto found = run.stopped.find(vertex.id); found != run.stopped.end()) {
+            vertex.message = found->second;
+            // The stopped run is the last attempt: its message too.
+            if (!vertex.attempt_messages.empty()) vertex.attempt_messages.back() = found->second;
+        }
+        if (run.never_started.count(vertex.id)) not_started(vertex);
+    }
+    const int failed = summarize(report.get(), result, signal);
     write_files(result, signals_caught.load());
     // Failed vertices and a cancelled walk are the summary's business; any
     // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but

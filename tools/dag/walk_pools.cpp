@@ -51,6 +51,10 @@ size_t capacity(const std::string &given, const std::string &digits) {
 WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FilePools &file) {
     for (const std::string &given : options.pools) {
         auto [name, count] = split("--pool", given, "NAME=N");
+        // --pool-match splits at its last '=' (a pattern may hold one): a
+        // pool named with one could be declared and never matched.
+        if (name.find('=') != std::string::npos)
+            throw Failure("--pool '" + given + "': a pool name cannot hold '='", bad_input);
         if (std::find(names_.begin(), names_.end(), name) != names_.end())
             throw Failure("--pool '" + given + "': pool '" + name + "' is declared twice", bad_input);
         capacities_.push_back(capacity(given, count));

@@ -55,4 +55,15 @@ const char *status_key(dag_vertex_status status) {
     return "not_run";
 }
 
+const char *status_words(dag_vertex_status status) {
+    switch (status) {
+    case DAG_VERTEX_OK: return "ok";
+    case DAG_VERTEX_FAILED: return "failed";
+    case DAG_VERTEX_UPSTREAM_FAILED: return "upstream failed";
+    case DAG_VERTEX_CANCELLED: return "cancelled";
+    case DAG_VERTEX_NOT_RUN: break;
+    }
+    return "not run";
+}
+
 }  // namespace dagcli

@@ -41,4 +41,8 @@ WalkResult unwalked(const dag_graph *g);
 // cancelled, not_run.
 const char *status_key(dag_vertex_status status);
 
+// The status in the words of the summary line ("upstream failed"), for
+// the lines people read.
+const char *status_words(dag_vertex_status status);
+
 }  // namespace dagcli

@@ -14,6 +14,7 @@ libdir=$(dirname "$(find "$prefix" -name 'libdag.so.1' | head -n 1)")
 [ -n "$libdir" ] || { echo "libdag.so.1 not installed"; exit 1; }
 [ -L "$libdir/libdag.so" ] || { echo "libdag.so link missing"; exit 1; }
 [ -f "$prefix/include/dag/dag.h" ] || { echo "dag/dag.h not installed"; exit 1; }
+[ -f "$prefix/share/doc/libdag/LICENSE" ] || { echo "the license is not installed"; exit 1; }
 
 soname=$(readelf -d "$libdir/libdag.so.1" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = "libdag.so.1" ] || { echo "soname is '$soname'"; exit 1; }
@@ -33,4 +34,15 @@ cmake -S "$source_dir/examples/find_package" -B "$work/consumer" \
 cmake --build "$work/consumer" >/dev/null
 LD_LIBRARY_PATH=$libdir "$work/consumer/hello" > "$work/out_cmake"
 cmp "$work/out_pc" "$work/out_cmake"
+# Absolute install directories (GNUInstallDirs allows them; Nix passes them):
+# the .pc and the dag program's RPATH must not put the prefix in front again.
+cmake -S "$source_dir" -B "$work/absolute" -DDAG_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/opt/libdag \
+    -DCMAKE_INSTALL_LIBDIR=/opt/libdag/lib64 -DCMAKE_INSTALL_INCLUDEDIR=/opt/libdag/include \
+    -DCMAKE_INSTALL_BINDIR=/opt/libdag/bin >/dev/null
+grep -qx 'libdir=${prefix}/lib64' "$work/absolute/libdag.pc" &&
+    grep -qx 'includedir=${prefix}/include' "$work/absolute/libdag.pc" ||
+    { echo "libdag.pc with absolute install directories:"; cat "$work/absolute/libdag.pc"; exit 1; }
+grep -qF 'ORIGIN/../lib64"' "$work/absolute/tools/dag/cmake_install.cmake" ||
+    { echo "the dag program's RPATH with absolute install directories:"
+      grep -i rpath "$work/absolute/tools/dag/cmake_install.cmake"; exit 1; }
 echo "install check passed: pkg-config and find_package consumers built and ran"

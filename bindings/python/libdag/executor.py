@@ -159,8 +159,14 @@ class _Submitter:
                     return
                 idle = not self.outstanding
             if finished:
+                refused = None
                 for vertex, error in finished:
-                    calls.complete(ptr, vertex, error)
+                    try:
+                        calls.complete(ptr, vertex, error)
+                    except Exception as exc:  # noqa: B902 - one refused completion must not strand the rest
+                        refused = refused or exc
+                if refused is not None:
+                    raise refused  # as fn's misuse: the walk stops with it (drain's except)
                 self.walker._changed()
                 look = True
                 continue

@@ -254,11 +254,14 @@ class PullWalker(Walker):
         over the walk raises it at its next step.
         """
         super().close()
-        self._changed()  # wakes the asynchronous iterators, whose next look finds the walker closed
-        with self._wake_lock:
-            hooks, self._close_hooks = self._close_hooks, []
-        for hook in hooks:
-            hook()
+        try:
+            self._changed()  # wakes the asynchronous iterators, whose next look finds the walker closed
+        finally:
+            # Also when a waker raised: a run still waiting for its tasks ends at once.
+            with self._wake_lock:
+                hooks, self._close_hooks = self._close_hooks, []
+            for hook in hooks:
+                hook()
 
     def _on_close(self, hook):
         """Calls `hook()` once close() has run (an asyncio run ends at once, not when a task ends)."""

@@ -139,7 +139,7 @@ class DaskCommandTest(unittest.TestCase):
         progress = [line for line in done.stderr.splitlines() if re.match(r"\[\d+/11\] ", line)]
         self.assertEqual([line.split("]")[0] for line in progress], [f"[{i}/11" for i in range(1, 12)])
         self.assertEqual({line.split("] ", 1)[1] for line in progress},
-                         {name if status == "ok" else f"{name} ({status.replace('_', '-')})"
+                         {name if status == "ok" else f"{name} ({status.replace('_', ' ')})"
                           for name, status in statuses.items()})
         # The summary of dag walk.
         self.assertIn("5 ok, 1 failed, 5 upstream failed, 0 not run\n", done.stderr)

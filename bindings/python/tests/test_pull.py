@@ -17,6 +17,10 @@ import libdag
 from libdag import VertexStatus
 
 
+# Bounds every wait of a test that could hang: long enough never to pass on a busy machine by chance.
+WAIT_S = 30
+
+
 def deployment():
     """app -> web -> {db, net}, db -> net, and an independent dns."""
     return libdag.Graph.from_dict({"app": ["web"], "web": ["db", "net"], "db": ["net"], "dns": []})
@@ -460,6 +464,57 @@ class ExecutorTest(unittest.TestCase):
             report = walker.run_on(pool, fn)
         self.assertTrue(report.ok, report.message)
         self.assertEqual(ran, ["a", "s1", "s2", "b"])
+
+
+class RefusedCompletionTest(unittest.TestCase):
+    def test_a_refused_completion_does_not_strand_the_rest_of_its_batch(self):
+        # fn completes its own vertex, which run_on's completion then finds done: that one is
+        # refused, and the other vertices finished with it were dropped, the walk waiting for ever.
+        g = libdag.Graph.from_dict({"a": [], "b": [], "c": []})
+        with g.pull_walker() as walk:
+            def fn(vertex):
+                if g.name(vertex) == "a":
+                    walk.complete(vertex)
+
+            done = []
+            runner = threading.Thread(target=lambda: done.append(self._run(walk, fn)), daemon=True)
+            runner.start()
+            runner.join(WAIT_S)
+            self.assertFalse(runner.is_alive(), "run_on waited for ever")
+        self.assertIsInstance(done[0], libdag.StateError)
+
+    @staticmethod
+    def _run(walk, fn):
+        try:
+            return walk.run_on(Inline(), fn)
+        except libdag.DagError as error:
+            return error
+
+    def test_a_waker_that_raises_does_not_keep_close_from_ending_a_run(self):
+        g = libdag.Graph.from_dict({"slow": []})
+        walk = g.pull_walker()
+        started = threading.Event()
+
+        async def fn(vertex):
+            started.set()
+            await asyncio.sleep(WAIT_S)
+
+        def close_later():
+            started.wait(WAIT_S)
+            walk.wake_on_change(lambda: 1 / 0)
+            with self.assertRaises(ZeroDivisionError):
+                walk.close()
+
+        async def main():
+            closer = threading.Thread(target=close_later)
+            closer.start()
+            began = time.monotonic()
+            with self.assertRaises(libdag.ClosedError):
+                await walk.run_async(fn)
+            closer.join()
+            return time.monotonic() - began
+
+        self.assertLess(asyncio.run(asyncio.wait_for(main(), WAIT_S)), WAIT_S / 2)
 
 
 class ClosingFromInsideTest(unittest.TestCase):

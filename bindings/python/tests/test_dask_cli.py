@@ -252,15 +252,9 @@ class DaskCommandTest(unittest.TestCase):
         graph = b'{"vertices": [{"id": 1}, {"id": 2, "name": "b"}], "edges": [[1, 2]]}'
         command = (f'echo run >> "{folder}/$DAG_VERTEX"; printf "$DAG_VERTEX caf\\351\\n"; '
                    f'[ $(wc -l < "{folder}/$DAG_VERTEX") -ge 2 ] || {{ echo oops >&2; exit 3; }}')
-        process = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", "--exec", command,
-                                    "--retries", "1", "--progress=never", "--report", "-", "-"],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   start_new_session=True)
-        try:
-            out, err = process.communicate(graph, timeout=BOUND_S)
-        finally:
-            end_session(process)
-        self.assertEqual(process.returncode, 0, err)
+        status, out, err = self.run_on_standard_input(graph, "--exec", command, "--retries", "1", "--progress=never",
+                                                      "--report", "-")
+        self.assertEqual(status, 0, err)
         lines, report = out.split(b"\n{", 1)
         self.assertEqual(lines.split(b"\n"), [b"b: b caf\xe9", b"b: b caf\xe9", b"1: 1 caf\xe9", b"1: 1 caf\xe9"])
         self.assertEqual(err.decode(), "b: oops\n1: oops\n2 ok, 0 failed, 0 upstream failed, 0 not run\n")
@@ -269,20 +263,25 @@ class DaskCommandTest(unittest.TestCase):
             self.assertEqual((vertices[name]["status"], vertices[name]["attempts"], vertices[name]["attempt_messages"]),
                              ("ok", 2, ["exit status 3: oops", ""]))
 
+    @staticmethod
+    def run_on_standard_input(graph, *arguments):
+        """(exit status, output, error) of the program on a local:1 cluster, the graph given on standard input."""
+        process = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", *arguments, "-"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   start_new_session=True)
+        try:
+            out, err = process.communicate(graph, timeout=BOUND_S)
+        finally:
+            end_session(process)
+        return process.returncode, out, err
+
     def test_a_name_that_is_an_unnamed_vertexs_label_keeps_both_spans(self):
         # Vertex 1 is named "2", as vertex 2, unnamed, is labelled: keyed by label, one span was lost.
         folder = tempfile.mkdtemp()
         trace_path = os.path.join(folder, "trace.json")
         graph = b'{"vertices": [{"id": 1, "name": "2"}, {"id": 2}], "edges": [[1, 2]]}'
-        process = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", "--exec", "true",
-                                    "--progress=never", "--trace", trace_path, "-"],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   start_new_session=True)
-        try:
-            _, err = process.communicate(graph, timeout=BOUND_S)
-        finally:
-            end_session(process)
-        self.assertEqual(process.returncode, 0, err)
+        status, _, err = self.run_on_standard_input(graph, "--exec", "true", "--progress=never", "--trace", trace_path)
+        self.assertEqual(status, 0, err)
         with open(trace_path) as trace_file:
             events = json.load(trace_file)["traceEvents"]
         self.assertEqual(len([e for e in events if e.get("ph") == "X"]), 2, events)

@@ -64,6 +64,16 @@ class CommandRunnerTest(unittest.TestCase):
         thread.start()
         return thread, outcome
 
+    def run_and_stop(self, command):
+        """Runs `command`, stops it once it has written its pid file, and returns its outcome."""
+        stop = threading.Event()
+        thread, outcome = self.start(command, stop)
+        self.wait_for_pid_file(thread)
+        stop.set()
+        thread.join(BOUND_S)
+        self.assertFalse(thread.is_alive(), "the stopped command never ended")
+        return outcome
+
     def wait_for_pid_file(self, thread):
         deadline = time.monotonic() + BOUND_S
         while not os.path.exists(self.pid_file):
@@ -140,14 +150,8 @@ class CommandRunnerTest(unittest.TestCase):
 
     def test_a_stopped_command_that_exits_0_was_stopped_all_the_same(self):
         # It traps the SIGTERM and exits 0: cancelled, as dag walk counts it, not ok.
-        command = (f'trap "exit 0" TERM; echo $$ > "{self.pid_file}.tmp"; mv "{self.pid_file}.tmp" "{self.pid_file}"; '
-                   f'while :; do sleep 0.05; done')
-        stop = threading.Event()
-        thread, outcome = self.start(command, stop)
-        self.wait_for_pid_file(thread)
-        stop.set()
-        thread.join(BOUND_S)
-        self.assertFalse(thread.is_alive(), "the stopped command never ended")
+        outcome = self.run_and_stop(f'trap "exit 0" TERM; echo $$ > "{self.pid_file}.tmp"; '
+                                    f'mv "{self.pid_file}.tmp" "{self.pid_file}"; while :; do sleep 0.05; done')
         failed = outcome["error"]
         self.assertTrue(str(failed).startswith("stopped by dag: exit status 0"), str(failed))  # then stderr's tail
         self.assertTrue(failed.cancelled)
@@ -156,14 +160,8 @@ class CommandRunnerTest(unittest.TestCase):
     def test_stopping_kills_what_the_command_left_in_its_group(self):
         # The background process ignores SIGTERM and the command dies of it: as dag walk does,
         # the group gets SIGKILL once the command has exited, and nothing it started is left.
-        command = (f'(trap "" TERM; exec sleep {3 * BOUND_S}) & echo $! > "{self.pid_file}.tmp"; '
-                   f'mv "{self.pid_file}.tmp" "{self.pid_file}"; wait')
-        stop = threading.Event()
-        thread, outcome = self.start(command, stop)
-        self.wait_for_pid_file(thread)
-        stop.set()
-        thread.join(BOUND_S)
-        self.assertFalse(thread.is_alive(), "the stopped command never ended")
+        outcome = self.run_and_stop(f'(trap "" TERM; exec sleep {3 * BOUND_S}) & echo $! > "{self.pid_file}.tmp"; '
+                                    f'mv "{self.pid_file}.tmp" "{self.pid_file}"; wait')
         self.assertEqual(str(outcome["error"]), "stopped by dag: killed by signal 15")
         deadline = time.monotonic() + BOUND_S
         while alive(self.background()):

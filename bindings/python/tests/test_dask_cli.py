@@ -171,19 +171,27 @@ class DaskCommandTest(unittest.TestCase):
             with self.subTest(signal=number.name):
                 self.check_a_signal_stops_the_commands(number, status)
 
+    def start_on_the_example(self, folder, command, *arguments):
+        """The program walking the example on local:2, once `command` has left FOLDER/pid."""
+        walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec", command,
+                                 "--output", "none", "--progress=never", *arguments, str(EXAMPLE)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not os.path.exists(os.path.join(folder, "pid")) and walk.poll() is None:
+            if time.monotonic() > deadline:
+                walk.kill()
+                walk.communicate()
+                self.fail("the first command never started")
+            time.sleep(0.05)
+        return walk
+
     def test_a_second_sigint_kills_the_commands_without_waiting_out_the_grace(self):
         folder = tempfile.mkdtemp()
         # var.region's command ignores SIGTERM; the grace is longer than the test may take.
         command = (f'trap "" TERM; echo $$ > "{folder}/pid.tmp"; mv "{folder}/pid.tmp" "{folder}/pid"; '
                    f'while :; do sleep 0.05; done')
-        walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec", command,
-                                 "--output", "none", "--progress=never", "--grace", "600", str(EXAMPLE)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        walk = self.start_on_the_example(folder, command, "--grace", "600")
         try:
-            deadline = time.monotonic() + 120
-            while not os.path.exists(os.path.join(folder, "pid")) and walk.poll() is None:
-                self.assertLess(time.monotonic(), deadline, "the first command never started")
-                time.sleep(0.05)
             with open(os.path.join(folder, "pid")) as pid:
                 shell = int(pid.read())
             walk.send_signal(signal.SIGINT)
@@ -209,15 +217,8 @@ class DaskCommandTest(unittest.TestCase):
         # command's shell leaves its pid, and what it started (sleep) inherits its session.
         command = (f'echo "said $DAG_VERTEX"; echo $$ > "{folder}/pid.tmp"; mv "{folder}/pid.tmp" "{folder}/pid"; '
                    f'while [ ! -e "{release}" ]; do sleep 0.05; done')
-        walk = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:2", "--exec", command,
-                                 "--output", "none", "--progress=never", "--grace", "2", "--report", report_path,
-                                 str(EXAMPLE)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        walk = self.start_on_the_example(folder, command, "--grace", "2", "--report", report_path)
         try:
-            deadline = time.monotonic() + 120
-            while not os.path.exists(os.path.join(folder, "pid")) and walk.poll() is None:
-                self.assertLess(time.monotonic(), deadline, "the first command never started")
-                time.sleep(0.05)
             walk.send_signal(number)
             out, err = walk.communicate(timeout=120)
         finally:

@@ -75,8 +75,9 @@ func (u *WalkUpdate) AddVertex(name string, data uintptr, alwaysRun bool) (uint6
 }
 
 // Connect adds the edge from -> to (from depends on to); either may be a
-// provisional id. Applying refuses an edge that would make a vertex that
-// has already started wait.
+// provisional id. Applying refuses an edge whose dependent has already
+// started, even on a dependency that has finished (the walk could not
+// honour it).
 func (u *WalkUpdate) Connect(from, to uint64) error {
 	if err := u.live("WalkUpdate.Connect"); err != nil {
 		return err
@@ -118,7 +119,7 @@ func (u *WalkUpdate) RemoveVertex(id uint64) error {
 //
 // Errors: ErrUnknownVertex, ErrDuplicateName, ErrCycle (the batch would
 // make a cycle), ErrInvalidArgument (an edge touching a removed vertex),
-// ErrState (a vertex that has started would have to wait or be removed;
+// ErrState (a vertex that has started would get a dependency or be removed;
 // the walk has ended; the update is closed).
 func (v Vertex) Apply(u *WalkUpdate) ([]uint64, error) {
 	if err := u.live("Vertex.Apply"); err != nil {

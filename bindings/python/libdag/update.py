@@ -47,7 +47,11 @@ class WalkUpdate(Closeable):
         return out.value
 
     def connect(self, source: int, target: int) -> None:
-        """Adds the edge source -> target (source depends on target); either id may be provisional."""
+        """Adds the edge source -> target (source depends on target); either id may be provisional.
+
+        Applying refuses it when source has started (even if target has
+        finished: the walk could not honour the edge).
+        """
         self._edge(lib.dag_walk_update_connect, source, target, "WalkUpdate.connect")
 
     def disconnect(self, source: int, target: int) -> None:

@@ -967,8 +967,9 @@ class Walker(Closeable):
 
         Raises:
             CycleError: the update would make a cycle; nothing changed.
-            StateError: a vertex that has started would have to wait or be
-                removed, or the walk has finished.
+            StateError: a vertex that has started would get a dependency
+                (even one that has finished) or be removed, or the walk has
+                finished.
             UnknownVertexError, DuplicateNameError, InvalidArgumentError: as
                 the update's content says.
         """

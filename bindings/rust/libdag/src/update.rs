@@ -75,8 +75,8 @@ impl WalkUpdate {
     }
 
     /// Adds the edge `from -> to` (from depends on to); either id may be
-    /// provisional. Applying refuses an edge that would make a vertex that
-    /// has started wait.
+    /// provisional. Applying refuses an edge whose dependent has started,
+    /// even on a dependency that has finished (the walk could not honour it).
     ///
     /// # Errors
     /// [`Status::NoMemory`](crate::Status::NoMemory).

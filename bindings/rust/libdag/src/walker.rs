@@ -680,7 +680,7 @@ impl Walker<'_> {
     /// # Errors
     /// [`Status::UnknownVertex`](crate::Status::UnknownVertex), [`Status::DuplicateName`](crate::Status::DuplicateName),
     /// [`Status::Cycle`](crate::Status::Cycle) (nothing changed); [`Status::State`](crate::Status::State) (a vertex that
-    /// has started would have to wait or be removed, or the walk has
+    /// has started would get a dependency or be removed, or the walk has
     /// finished).
     pub fn apply(&self, update: &WalkUpdate) -> Result<Vec<VertexId>> {
         apply(self.raw(), update)

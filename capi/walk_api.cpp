@@ -206,7 +206,7 @@ dag::WalkOptions read_options(const dag_walk_options *o) {
 // report): they are not taken, which saves two clock reads and 16 bytes a
 // vertex.
 std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user_data, const dag_walk_options *opts,
-                                  bool pull = false, bool times_unseen = false) {
+                                  bool pull = false, bool times_unseen = false, bool owned_by_dag_walk = false) {
     require(g, "g");
     if (!callback && !pull) throw ApiError{DAG_E_NULL_ARGUMENT, "argument 'callback' is NULL"};
     const dag_walk_options given = caller_options(opts);
@@ -219,6 +219,8 @@ std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user
     h->user_data = user_data;
     h->graph = g;
     h->root_handle = h.get();
+    // Before the walk runs: its callbacks read it (dag_walk_free).
+    h->owned_by_dag_walk = owned_by_dag_walk;
     if (given.observer || given.event_observer) {
         h->observer = given.observer;
         h->observer_data = given.observer_data;
@@ -303,8 +305,7 @@ dag_status dag_walk(dag_graph *g, dag_walk_fn callback, void *user_data, const d
                     dag_walk_report **out_report, dag_error **err) {
     if (out_report) *out_report = nullptr;
     return guard(__func__, err, [&] {
-        std::unique_ptr<dag_walker> h = start(g, callback, user_data, opts, false, !out_report);
-        h->owned_by_dag_walk = true;
+        std::unique_ptr<dag_walker> h = start(g, callback, user_data, opts, false, !out_report, true);
         finish(*h->root, *h, out_report);
     });
 }

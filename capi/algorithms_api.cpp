@@ -16,6 +16,7 @@
 #include "algorithms/validate.hpp"
 
 using dag::capi::ApiError;
+using dag::capi::CallbackRead;
 using dag::capi::GraphRead;
 using dag::capi::guard;
 using dag::capi::require;
@@ -204,7 +205,7 @@ dag_status dag_reverse_topological_order(const dag_graph *g, dag_ids **out, dag_
 dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_t start_count, unsigned flags,
                         dag_visit_fn visit, void *user_data, dag_error **err) {
     return guard(__func__, err, [&] {
-        const GraphRead reading(g, "g");
+        const CallbackRead reading(g, "g");
         require_callback(visit, "visit");
         if (start_count > 0) require(start, "start");
         dag::capi::require_id_count(start_count, "start_count");
@@ -249,7 +250,7 @@ dag_status dag_descendants(const dag_graph *g, const uint64_t *ids, size_t count
 dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids, size_t count, dag_predicate_fn match,
                                     void *user_data, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        const GraphRead reading(g, "g");
+        const CallbackRead reading(g, "g");
         require_callback(match, "match");
         require(out, "out");
         *out = dag::capi::make_ids(
@@ -260,7 +261,7 @@ dag_status dag_first_ancestors_with(const dag_graph *g, const uint64_t *ids, siz
 dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t *ids, size_t count, dag_predicate_fn match,
                                       void *user_data, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        const GraphRead reading(g, "g");
+        const CallbackRead reading(g, "g");
         require_callback(match, "match");
         require(out, "out");
         *out = dag::capi::make_ids(
@@ -271,7 +272,7 @@ dag_status dag_first_descendants_with(const dag_graph *g, const uint64_t *ids, s
 dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t count, dag_predicate_fn match,
                               void *user_data, int *out_found, dag_error **err) {
     return guard(__func__, err, [&] {
-        const GraphRead reading(g, "g");
+        const CallbackRead reading(g, "g");
         require_callback(match, "match");
         require(out_found, "out_found");
         *out_found = dag::match_ancestor(g->graph, id_set(ids, count), predicate(match, user_data)) ? 1 : 0;
@@ -281,7 +282,7 @@ dag_status dag_match_ancestor(const dag_graph *g, const uint64_t *ids, size_t co
 dag_status dag_match_descendant(const dag_graph *g, const uint64_t *ids, size_t count, dag_predicate_fn match,
                                 void *user_data, int *out_found, dag_error **err) {
     return guard(__func__, err, [&] {
-        const GraphRead reading(g, "g");
+        const CallbackRead reading(g, "g");
         require_callback(match, "match");
         require(out_found, "out_found");
         *out_found = dag::match_descendant(g->graph, id_set(ids, count), predicate(match, user_data)) ? 1 : 0;

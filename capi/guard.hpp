@@ -56,6 +56,20 @@ private:
     ReadScope scope_;
 };
 
+// The read of an entry point that calls the user back (a traversal's
+// visitor, a search's callback, a predicate): as GraphRead, plus a hold on
+// the graph, so that a dag_free(g) from a callback frees it only as the call
+// returns instead of under the traversal still reading it.
+class CallbackRead {
+public:
+    CallbackRead(const dag_graph *g, const char *what)
+        : scope_((require(g, what), hold_.take(const_cast<dag_graph *>(g)), g->graph)) {}
+
+private:
+    GraphHold hold_;  // declared first: released after the read has ended
+    ReadScope scope_;
+};
+
 // An enum that came from C may hold any int; reading it as the enum type
 // would be undefined for values outside the enumerators, so read the bits.
 template <class E>

@@ -8,7 +8,7 @@
 #include "algorithms/reachability.hpp"
 
 using dag::capi::ApiError;
-using dag::capi::GraphRead;
+using dag::capi::CallbackRead;
 using dag::capi::guard;
 using dag::capi::require;
 
@@ -36,7 +36,7 @@ extern "C" {
 dag_status dag_search(const dag_graph *g, const uint64_t *ids, size_t count, unsigned flags, dag_search_fn fn,
                       void *user_data, dag_ids **out, dag_error **err) {
     return guard(__func__, err, [&] {
-        const GraphRead reading(g, "g");
+        const CallbackRead reading(g, "g");
         if (!fn) throw ApiError{DAG_E_NULL_ARGUMENT, "argument 'fn' is NULL"};
         if (count > 0) require(ids, "ids");
         dag::capi::require_id_count(count, "count");

@@ -446,6 +446,13 @@ dag_status dag_walk_expand(dag_walker *walk, uint64_t vertex, const dag_graph *s
         if (callback && !walk->root_handle->callback)
             throw ApiError{DAG_E_INVALID_ARGUMENT,
                            "a pull walk's sub-walk hands out its vertices too; pass a NULL callback"};
+        // From inside its own callback, once that callback finished the
+        // vertex: the walk's refusal would say it must be called from there.
+        if (const dag::capi::CallbackFrame *frame = dag::capi::CallbackFrame::find(walk, vertex);
+            frame && (frame->failed() || frame->completed()))
+            throw ApiError{DAG_E_STATE, "vertex " + std::to_string(vertex) + " was already " +
+                                            (frame->failed() ? "failed by dag_walk_fail()" : "completed by dag_walk_complete()") +
+                                            " from its callback; it cannot be expanded after that"};
         auto h = std::make_unique<dag_walker>();
         h->callback = callback ? callback : walk->callback;
         h->user_data = callback ? user_data : walk->user_data;

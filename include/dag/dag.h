@@ -296,7 +296,9 @@ DAG_API dag_status dag_new(dag_graph **out, dag_error **err);
  * Frees a graph and everything it owns. User data pointers are not touched.
  * A walk of the graph whose handle is not freed yet keeps
  * using it: the graph is then freed with the last such dag_walk_free(), and
- * `g` must not be used after this call either way.
+ * `g` must not be used after this call either way. Likewise, called from a
+ * traversal's visitor, a search's callback or a predicate of `g` (since
+ * 1.3), it frees the graph as that call returns.
  *
  * @param g  the graph; NULL is allowed.
  * @since 1.0
@@ -1346,7 +1348,9 @@ typedef enum dag_visit {
  * that would change that graph (add, remove, connect, rename, or start a
  * walk of it, whose updates could change it) returns DAG_E_BUSY and changes
  * nothing. dag_set_vertex_user_data(), which leaves
- * the graph's shape alone, is allowed. A C++ exception escaping it ends the
+ * the graph's shape alone, is allowed. dag_free() of the graph is allowed
+ * (since 1.3; it was a use after free): the traversal goes on, and the graph
+ * is freed as dag_traverse() returns. A C++ exception escaping it ends the
  * traversal with DAG_E_CALLBACK (its message names the exception); the graph
  * is left as it was and may be changed again at once. longjmp() out of it is
  * undefined (see "Callbacks that unwind" at the top).
@@ -1420,7 +1424,8 @@ DAG_API dag_status dag_traverse(const dag_graph *g, const uint64_t *start, size_
 /**
  * A test on one vertex. Called synchronously on the
  * calling thread; the same rules as dag_visit_fn (read the graph; a change
- * to it returns DAG_E_BUSY). A C++ exception escaping it ends the search
+ * to it returns DAG_E_BUSY; since 1.3, a dag_free() of it frees it as the
+ * call that took the predicate returns). A C++ exception escaping it ends the search
  * with DAG_E_CALLBACK, writing no result; longjmp() out of it is undefined.
  *
  * @param id         the vertex tested.
@@ -1609,7 +1614,8 @@ typedef enum dag_search_action {
  * dag_visit_fn: it may call any function taking `const dag_graph *` on the
  * graph searched; a call that would change that graph (or start a walk of
  * it) returns DAG_E_BUSY and changes nothing; dag_set_vertex_user_data() is
- * allowed. A C++ exception escaping it ends the search with DAG_E_CALLBACK,
+ * allowed, and so (since 1.3) is dag_free() of the graph, freed as
+ * dag_search() returns. A C++ exception escaping it ends the search with DAG_E_CALLBACK,
  * writing no result; longjmp() out of it is undefined.
  * @since 1.2
  */

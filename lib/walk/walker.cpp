@@ -768,7 +768,10 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message, bool 
             case Phase::waiting:
                 if (w & walk_detail::ran_bit)
                     throw Error(Errc::state, who() + " failed an attempt and waits to be tried again");
-                throw Error(Errc::state, who() + " has not started; only a vertex whose callback returned pending can be completed");
+                throw Error(Errc::state, who() + (ex_->pulls() ? " has not been handed out; only a vertex "
+                                                                 "dag_walk_next_ready() handed out can be completed"
+                                                               : " has not started; only a vertex whose callback "
+                                                                 "returned pending can be completed"));
             case Phase::expanded:
                 throw Error(Errc::state, who() + " was expanded; it finishes when its sub-walk does");
             case Phase::removed:
@@ -777,7 +780,10 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message, bool 
                 throw Error(Errc::state, who() + " failed an attempt and waits to be tried again");
             case Phase::done: {
                 if (!(w & walk_detail::ran_bit))
-                    throw Error(Errc::state, who() + " never started; only a vertex whose callback returned pending can be completed");
+                    throw Error(Errc::state, who() + (ex_->pulls() ? " was never handed out; only a vertex "
+                                                                     "dag_walk_next_ready() handed out can be completed"
+                                                                   : " never started; only a vertex whose callback "
+                                                                     "returned pending can be completed"));
                 // Cancelled while pending, unless it was expanded: then it
                 // finished with its sub-walk.
                 const bool expanded = std::any_of(children_.begin(), children_.end(),

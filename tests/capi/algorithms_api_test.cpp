@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capi_test_support.hpp"
@@ -282,6 +283,62 @@ TEST(AlgorithmsApi, ChangingTheGraphFromAVisitorOrPredicateIsRefused) {
     EXPECT_EQ(dag_edge_count(g.get()), 2u);
     // Once the traversal has returned, the graph changes again.
     EXPECT_EQ(dag_add_vertex(g.get(), "new", nullptr, nullptr, nullptr), DAG_OK);
+}
+
+// Frees the graph held in user data at its first call.
+int freeing_visitor(uint64_t, size_t, void *user_data) {
+    auto *g = static_cast<dag_graph **>(user_data);
+    if (*g) dag_free(std::exchange(*g, nullptr));
+    return DAG_VISIT_CONTINUE;
+}
+
+int freeing_predicate(uint64_t, void *user_data) {
+    freeing_visitor(0, 0, user_data);
+    return 0;
+}
+
+int freeing_search(uint64_t, void *user_data) {
+    freeing_visitor(0, 0, user_data);
+    return DAG_SEARCH_MATCH;
+}
+
+TEST(AlgorithmsApi, FreeingTheGraphFromACallbackFreesItAsTheCallReturns) {
+    // The call went on reading the graph freed under it (AddressSanitizer:
+    // heap-use-after-free); each call here frees a graph of its own.
+    const uint64_t a = 1;
+    const auto freed_during = [](auto call) {
+        dag_graph *g = abc().release();
+        dag_graph *held = g;
+        const dag_status st = call(g, &held);
+        EXPECT_EQ(held, nullptr) << "the callback was never called";
+        dag_free(held);
+        return st;
+    };
+    EXPECT_EQ(freed_during([&](dag_graph *g, dag_graph **held) {
+                  return dag_traverse(g, &a, 1, 0, freeing_visitor, held, nullptr);
+              }),
+              DAG_OK);
+    int found = -1;
+    EXPECT_EQ(freed_during([&](dag_graph *g, dag_graph **held) {
+                  return dag_match_ancestor(g, &a, 1, freeing_predicate, held, &found, nullptr);
+              }),
+              DAG_OK);
+    EXPECT_EQ(found, 0);
+    dag_ids *ids = nullptr;
+    EXPECT_EQ(freed_during([&](dag_graph *g, dag_graph **held) {
+                  return dag_first_ancestors_with(g, &a, 1, freeing_predicate, held, &ids, nullptr);
+              }),
+              DAG_OK);
+    EXPECT_EQ(dag_ids_count(ids), 0u);
+    dag_ids_free(ids);
+    ids = nullptr;
+    EXPECT_EQ(freed_during([&](dag_graph *g, dag_graph **held) {
+                  return dag_search(g, &a, 1, 0, freeing_search, held, &ids, nullptr);
+              }),
+              DAG_OK);
+    // b and c, every vertex reached from a: the search read the graph on after the free.
+    EXPECT_EQ(dag_ids_count(ids), 2u);
+    dag_ids_free(ids);
 }
 
 TEST(AlgorithmsApi, FirstWithAndMatch) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <thread>
 
 namespace {
@@ -130,6 +131,43 @@ TEST(CapiWalkFail, AfterTheCallbacksOwnCompletionItIsRefused) {
     EXPECT_EQ(run_walk(g.get(), rec, options(), report), DAG_OK);
     EXPECT_EQ(seen, (std::vector<dag_status>{DAG_OK, DAG_E_STATE}));
     EXPECT_EQ(status_of(report.get(), v), DAG_VERTEX_OK);
+}
+
+// An expansion after the callback's own dag_walk_fail() or dag_walk_complete()
+// is refused saying so (it said the vertex could be expanded only from inside
+// its own callback, where it was called).
+TEST(CapiWalkFail, AnExpansionAfterTheCallbacksOwnFailureOrCompletionSaysWhy) {
+    GraphPtr g = new_graph();
+    const uint64_t failed = add(g.get(), "failed"), completed = add(g.get(), "completed");
+    GraphPtr sub = new_graph();
+    add(sub.get(), "inner");
+    Recorder rec;
+    std::map<uint64_t, std::string> refusals;
+    rec.body = [&](dag_walker *w, uint64_t v, const char **) {
+        if (dag_walk_graph(w) != g.get()) return DAG_WALK_OK;
+        EXPECT_EQ(v == failed ? dag_walk_fail(w, v, "no", nullptr) : dag_walk_complete(w, v, DAG_WALK_OK, nullptr, nullptr),
+                  DAG_OK);
+        dag_error *err = nullptr;
+        EXPECT_EQ(dag_walk_expand(w, v, sub.get(), nullptr, nullptr, &err), DAG_E_STATE);
+        std::lock_guard<std::mutex> lk(rec.mu);
+        refusals[v] = dag_error_message(err);
+        dag_error_free(err);
+        return DAG_WALK_PENDING;
+    };
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, options(), report), DAG_E_WALK_FAILED);
+    // A pull walk's host is no callback: there the walk refuses in its own
+    // words (or, once both are complete, says it has finished).
+    if (!pull_mode()) {
+        const auto refusal = [](uint64_t v, const std::string &by) {
+            return "dag_walk_expand: vertex " + std::to_string(v) + " was already " + by +
+                   " from its callback; it cannot be expanded after that";
+        };
+        EXPECT_EQ(refusals[failed], refusal(failed, "failed by dag_walk_fail()"));
+        EXPECT_EQ(refusals[completed], refusal(completed, "completed by dag_walk_complete()"));
+    }
+    EXPECT_EQ(status_of(report.get(), failed), DAG_VERTEX_FAILED);
+    EXPECT_EQ(status_of(report.get(), completed), DAG_VERTEX_OK);
 }
 
 TEST(CapiWalkFail, ManyThreadsAtOnce) {

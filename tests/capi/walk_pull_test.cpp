@@ -984,6 +984,29 @@ TEST(WalkPull, Misuse) {
     EXPECT_EQ(dag_walk_wait(cw, nullptr, nullptr), DAG_OK);
 }
 
+// Completing a vertex not handed out says so in pull terms (it spoke of a
+// callback returning pending, which a pull walk has none of).
+TEST(WalkPull, CompletingAVertexNotHandedOutSaysSo) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    ASSERT_EQ(dag_connect(g.get(), b, a, nullptr), DAG_OK);
+    WalkPtr w = begin(g.get(), options(1, 1));
+    dag_error *err = nullptr;
+    EXPECT_EQ(dag_walk_complete(w.get(), b, DAG_WALK_OK, nullptr, &err), DAG_E_STATE);
+    EXPECT_EQ(std::string(dag_error_message(err)),
+              "dag_walk_complete: vertex " + std::to_string(b) +
+                  " has not been handed out; only a vertex dag_walk_next_ready() handed out can be completed");
+    dag_error_free(err);
+    err = nullptr;
+    ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+    EXPECT_EQ(dag_walk_complete(w.get(), a, DAG_WALK_OK, nullptr, &err), DAG_E_STATE);
+    EXPECT_EQ(std::string(dag_error_message(err)),
+              "dag_walk_complete: vertex " + std::to_string(a) +
+                  " was never handed out; only a vertex dag_walk_next_ready() handed out can be completed");
+    dag_error_free(err);
+    EXPECT_EQ(dag_walk_wait(w.get(), nullptr, nullptr), DAG_E_CANCELLED);
+}
+
 // Hosts pull and complete while another thread cancels at a random moment:
 // every vertex ends up finished once, and nothing hangs (run under TSan).
 TEST(WalkPull, CancelRacingWithHostsAndUpdates) {

@@ -24,6 +24,7 @@ _LOOK = ctypes.CFUNCTYPE(c_int)(("dag_walk_next_ready", lib))
 _ERROR_FREE = ctypes.CFUNCTYPE(None)(("dag_error_free", lib))
 _OK = _native.OK
 _TIMEOUT = _native.E_TIMEOUT
+_STATE = _native.E_STATE
 
 
 class PullCalls:
@@ -76,8 +77,14 @@ class PullCalls:
         """(vertices, walks, count) of the last look: what a Ctrl-C kept from its caller."""
         return self._vertices, self._walks, self._count.value
 
-    def complete(self, ptr, vertex, error=None):
+    def complete(self, ptr, vertex, error=None, cancelled=False, started=True):
         """Completes a vertex handed out: ok for `error` None, else failed with it (kept for the report).
+
+        `cancelled`: its work never started, or was stopped, because the
+        walk was cancelled; it ends cancelled, `error` its message. Where
+        the walk has not been cancelled (an executor shut down by its owner,
+        a task cancelled by another), it fails with `error` instead. Not
+        `started`: its work never began (the report says it never ran).
 
         A vertex expanded while it was out ends with its sub-walk: its task's
         end decides nothing (an exception is kept for the report, as a
@@ -97,12 +104,21 @@ class PullCalls:
             result, message = _native.WALK_FAILED, _encode_message(_describe(error))
             before = self._callbacks.keep_exception(vertex, error)
         walk = ptr if type(vertex) is int else c_void_p(_walk_of(vertex, ptr, self._callbacks, "Walker.complete"))  # noqa: E721 - a SubwalkVertex is an int too
-        status = _COMPLETE(walk, c_uint64(vertex), result, message, self._err_ref)
+        if cancelled:
+            status = _COMPLETE(walk, c_uint64(vertex), _native.WALK_CANCELLED, message, self._err_ref)
+            if status == _STATE:
+                # Refused: the walk was not cancelled. Failed, then.
+                self._take_error()
+                status = _COMPLETE(walk, c_uint64(vertex), result, message, self._err_ref)
+        else:
+            status = _COMPLETE(walk, c_uint64(vertex), result, message, self._err_ref)
         if status != _OK:
             if error is not None:
                 # Refused: the exception decided nothing.
                 self._callbacks.restore_exception(vertex, before)
             raise _error(status, self._take_error() if self._err.value else "", "dag_walk_complete", "Walker.complete")
+        if not started:
+            self._callbacks.keep_never_started(vertex)
 
     def _take_error(self):
         # The error is freed: the next call must not find its address there.

@@ -8,13 +8,12 @@ completion (from this loop or any thread) resolves.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextvars
 import functools
 import inspect
 import threading
 import types
-from typing import TYPE_CHECKING, Awaitable, Callable, List
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from ._pull_calls import PullCalls
 from .errors import ClosedError, StateError
@@ -41,12 +40,14 @@ class ReadyVertices:
 
     Yields each vertex once it is ready (handed out: complete it with
     ``walk.complete(vertex)``, from the loop or any thread); ends when the
-    walk has ended.
+    walk has ended. It takes ready vertices in batches: those it has not
+    yielded when the loop is left early stay with the walker, for the next
+    ``async for`` or :meth:`~libdag.pull.PullWalker.next_ready` to take
+    first, or for :meth:`~libdag.pull.PullWalker.cancel` to complete.
     """
 
     def __init__(self, walker):
         self._walker = walker
-        self._buffer = collections.deque()
         self._idle_at = None  # walker.changes when a look last found nothing ready
         self._calls = None  # made by the first look, once the walk has started
         # The future the registered waker resolves: one waker at a time, also
@@ -57,10 +58,14 @@ class ReadyVertices:
         return self
 
     async def __anext__(self) -> int:
-        if self._buffer:
-            return self._buffer.popleft()
         walker = self._walker
+        undelivered = walker._undelivered
         while True:
+            if undelivered:
+                try:
+                    return undelivered.popleft()
+                except IndexError:
+                    pass  # another iterator took the last one
             # A look that finds nothing costs the library far more than one
             # that finds something: look only after a change.
             seen = walker.changes
@@ -69,7 +74,10 @@ class ReadyVertices:
                 if batch is None or 0 < len(batch) < _BATCH:
                     self._idle_at = seen  # nothing more was ready
                 if batch is not None:
-                    break
+                    if not batch:
+                        raise StopAsyncIteration
+                    undelivered.extend(batch)
+                    continue
             loop = asyncio.get_running_loop()
             changed = self._changed
             if changed is None or changed.done() or changed.get_loop() is not loop:
@@ -83,10 +91,6 @@ class ReadyVertices:
                     self._idle_at = None
                 else:
                     await asyncio.shield(changed)
-        if not batch:
-            raise StopAsyncIteration
-        self._buffer.extend(batch)
-        return self._buffer.popleft()
 
     def _look(self):
         # As walker.next_ready(_BATCH, timeout=0), through buffers of the
@@ -95,13 +99,11 @@ class ReadyVertices:
         if self._calls is None:
             self._calls = PullCalls(self._walker, _BATCH)
         with handle.read(_WHO) as ptr:
-            return self._calls.look(ptr)
-
-    def take_buffered(self) -> List[int]:
-        """The vertices handed out to this iterator and not yielded yet (emptying it)."""
-        taken = list(self._buffer)
-        self._buffer.clear()
-        return taken
+            batch = self._calls.look(ptr)
+        callbacks = self._calls._callbacks
+        if callbacks is not None and callbacks.interrupted:
+            callbacks.raise_interrupted()
+        return batch
 
 
 async def _awaiting(awaitable):
@@ -125,6 +127,10 @@ def _step_soon(loop, driver):
         pass  # the loop has closed: the run is over
 
 
+def _raise_interrupt():
+    raise KeyboardInterrupt
+
+
 def _resolve(changed):
     if not changed.done():
         changed.set_result(None)
@@ -140,9 +146,13 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
     completes its vertex ok; one that raises fails it, the exception kept in
     the report. At most ``parallelism`` tasks run at once.
 
+    A vertex added by :meth:`~libdag.pull.PullWalker.apply` (from a task or
+    any thread) starts as soon as it is ready, not when a task next ends.
+
     When the coroutine running this is cancelled (or interrupted), the walk
     is cancelled, the tasks still running are cancelled and awaited (their
-    vertices fail with the CancelledError), and the exception is re-raised
+    vertices end cancelled, the CancelledError kept as their exception, as
+    do those whose task had not started), and the exception is re-raised
     with the walk's report as its ``walk_report`` attribute. When the walker
     is closed meanwhile (by a task or another thread), the tasks still
     running are cancelled and awaited the same way and ClosedError is
@@ -162,7 +172,7 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
     except BaseException as stop:  # noqa: B902 - cancellation and Ctrl-C included
         driver.stopping = True
         ready = ReadyVertices(walker)
-        stopping = asyncio.ensure_future(_end_stop(walker, ready, driver, *_begin_stop(walker, ready, driver)))
+        stopping = asyncio.ensure_future(_end_stop(walker, ready, driver, *_begin_stop(walker, driver)))
         while True:
             try:
                 stop.walk_report = await asyncio.shield(stopping)
@@ -177,6 +187,7 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
         raise
     finally:
         walker._forget_close_hook(on_close)
+        walker._forget_waker(driver.wake)
     # The walk has ended: every vertex is complete, every task has finished.
     return walker.wait()
 
@@ -205,11 +216,29 @@ class _Driver:
         self.tasks = {}  # a token of each task's own -> (the task, its vertex, fn's coroutine)
         self.ended = loop.create_future()
         self.stopping = False
-        self.finished = []  # (vertex, error) of the tasks that ended, not completed yet
+        self.finished = []  # (vertex, error, cancelled, started) of the tasks that ended, not completed yet
         self.unstarted = []  # taken by a pass that an exception ended: cancelled by _stop
         self.passing = False
         self.scheduled = False
         self.idle_look = False  # a look is due after _IDLE_LOOK_S
+        # A change made from outside a pass (an apply() from a task or
+        # another thread) may make vertices ready while every task runs on:
+        # wake() is registered with the walker before each look, and starts
+        # a pass (or, called inside one, has it look again).
+        self.thread = threading.get_ident()
+        self.armed = False
+        self.poked = False
+
+    def wake(self):
+        self.armed = False  # before the step below, which must see it to register again
+        if self.ended.done():
+            return
+        if threading.get_ident() != self.thread:
+            _step_soon(self.loop, self)
+        elif self.passing:
+            self.poked = True
+        else:
+            self.schedule()
 
     def schedule(self):
         if not self.scheduled:
@@ -232,6 +261,11 @@ class _Driver:
         try:
             with self.handle.read("PullWalker.run_async") as ptr:
                 self._pass(ptr)
+            callbacks = self.calls._callbacks
+            if callbacks is not None and callbacks.interrupted and callbacks.take_interrupt():
+                # An observer's Ctrl-C: raised by the loop, as asyncio raises
+                # one, not by the task whose end made this pass.
+                self.loop.call_soon(_raise_interrupt)
         except ClosedError as closed:
             # Closed under the walk (by a task, or another thread): nothing
             # more can be taken or completed, so run() ends with it.
@@ -249,15 +283,21 @@ class _Driver:
         while True:
             if self.finished:
                 finished, self.finished = self.finished, []
-                for vertex, error in finished:
-                    self._complete(ptr, vertex, error)
+                for vertex, error, cancelled, started in finished:
+                    self._complete(ptr, vertex, error, cancelled, started)
                 self._announce()
+                look = True
+            if self.poked:
                 look = True
             if not look or self.stopping:
                 return
             if budget <= 0:
                 self.schedule()
                 return
+            if not self.armed:
+                self.armed = True
+                self.walker.wake_on_change(self.wake)
+            self.poked = False  # the look below sees that change
             batch = calls.look(ptr)
             look = False
             if batch is None:
@@ -292,7 +332,7 @@ class _Driver:
                 token = object()  # not the coroutine: fn may hand the same one out twice
                 task = run_in_context(create_task, self._task(vertex, coroutine, token))
             except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
-                self._complete(ptr, vertex, exc)
+                self._complete(ptr, vertex, exc, False, True)
                 self._announce()
                 if not isinstance(exc, Exception):
                     self.unstarted.extend(batch[i + 1:])
@@ -305,10 +345,12 @@ class _Driver:
 
     async def _task(self, vertex, coroutine, token):
         error = None
+        cancelled = False
         try:
             await coroutine
         except asyncio.CancelledError:
             error = asyncio.CancelledError(f"the task of vertex {vertex} was cancelled")
+            cancelled = True
             raise
         except BaseException as exc:  # noqa: B902 - kept in the report; Ctrl-C and exit re-raised
             error = exc
@@ -316,7 +358,7 @@ class _Driver:
                 raise
         finally:
             self.tasks.pop(token, None)
-            self.finished.append((vertex, error))
+            self.finished.append((vertex, error, cancelled, True))
             self.step()
 
     def _announce(self):
@@ -327,14 +369,14 @@ class _Driver:
         except Exception as exc:  # noqa: B902 - a waker's; every waker has been called
             self.loop.call_exception_handler({"message": "libdag asyncio walk: a waker raised", "exception": exc})
 
-    def _complete(self, ptr, vertex, error):
+    def _complete(self, ptr, vertex, error, cancelled, started):
         try:
-            self.calls.complete(ptr, vertex, error)
+            self.calls.complete(ptr, vertex, error, cancelled, started)
         except Exception as exc:  # noqa: B902 - one refused completion must not strand the rest
             self.loop.call_exception_handler({"message": f"libdag asyncio walk: vertex {vertex}", "exception": exc})
 
 
-def _begin_stop(walker, ready, driver):
+def _begin_stop(walker, driver):
     """Cancels the walk and its tasks, at once: before any task runs again. Returns (the tasks, closed)."""
     closed = False
     try:
@@ -344,8 +386,10 @@ def _begin_stop(walker, ready, driver):
             raise
         except StateError:
             pass  # it has ended already
-        for vertex in ready.take_buffered() + driver.unstarted:
-            walker.complete(vertex, asyncio.CancelledError(f"vertex {vertex} was cancelled before its task started"))
+        for vertex in driver.unstarted:
+            driver.calls._callbacks.keep_never_started(vertex)
+            walker.complete(vertex, asyncio.CancelledError(f"vertex {vertex} was cancelled before its task started"),
+                            cancelled=True)
     except ClosedError:
         closed = True  # its tasks are still to be cancelled and awaited
     tasks = [task for task, _, _ in driver.tasks.values()]
@@ -366,13 +410,13 @@ async def _end_stop(walker, ready, driver, tasks, closed):
         if inspect.iscoroutine(coroutine) and inspect.getcoroutinestate(coroutine) == inspect.CORO_CREATED:
             coroutine.close()
         driver.finished.append((vertex, asyncio.CancelledError(
-            f"the task of vertex {vertex} was cancelled before it started")))
+            f"the task of vertex {vertex} was cancelled before it started"), True, False))
     if closed:
         return None
     try:
         driver.step()  # completes what the tasks' ends left to a pass under way
         async for vertex in ready:
-            walker.complete(vertex, asyncio.CancelledError("the walk was cancelled"))
+            walker.complete(vertex, asyncio.CancelledError("the walk was cancelled"), cancelled=True)
         return walker.wait()
     except ClosedError:
         return None

@@ -35,12 +35,17 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
 
     Starts the walk if it has not been started. A call that returns
     completes its vertex ok; one that raises fails it, the exception kept
-    in the report. At most ``parallelism`` calls are submitted at once.
+    in the report. At most ``parallelism`` calls are submitted at once. A
+    vertex added by :meth:`~libdag.pull.PullWalker.apply` (from `fn` or any
+    thread) is submitted as soon as it is ready, not when a call next ends.
 
-    Ctrl-C (or any exception) while this waits cancels the walk, cancels
-    the futures that have not started (their vertices fail with
-    CancelledError), waits for the running ones, and re-raises with the
-    walk's report as the exception's ``walk_report`` attribute. A walker
+    :meth:`~libdag.pull.PullWalker.cancel` (from `fn` or any thread)
+    cancels the futures that have not started; the running calls end by
+    themselves. Ctrl-C (or any exception) while this waits does the same,
+    waits for the running calls, and re-raises with the walk's report as
+    the exception's ``walk_report`` attribute. A vertex whose call was
+    cancelled before it started ends cancelled, the CancelledError its
+    report's exception. A walker
     closed during the walk (by `fn` or another thread) raises ClosedError
     once the calls submitted have ended, its ``walk_report`` None.
     """
@@ -65,6 +70,8 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     except BaseException as stop:  # noqa: B902 - Ctrl-C included
         stop.walk_report = submitter.stop(thread)
         raise
+    finally:
+        walker._forget_waker(submitter.poke)
     thread.join()
     if submitter.error is None and walker.closed:
         submitter.error = ClosedError(_native.E_STATE, "PullWalker.run_on: the walker was closed during the walk")
@@ -100,28 +107,56 @@ class _Submitter:
         self.stopping = threading.Event()
         self.done = Latch()
         self.error = None
+        # A change made from outside (an apply() or cancel() from fn or
+        # another thread) wakes the walk: poke() is registered with the
+        # walker before each look. A drain under way looks again; else the
+        # walk's own thread, woken by `wake`, drains.
+        self.wake = threading.Event()
+        self.armed = False
+        self.poked = False
+        self.cancelled = False  # the walker was cancelled and the futures not started were
 
     def run(self):
-        """The walk's own thread: the first drain, then, for a walk with retries, a look now and then."""
+        """The walk's own thread: the first drain, then one for each change nobody drains for.
+
+        With retries, also a look now and then: libdag's timer makes a
+        vertex ready again, and no change says so.
+        """
         self.drain()
-        if not self.walker._retries:
-            return
-        while not self.done.wait(_RETRY_LOOK_S) and not self.stopping.is_set():
+        look_every = _RETRY_LOOK_S if self.walker._retries else None
+        while True:
+            self.wake.wait(look_every)
+            self.wake.clear()
+            if self.done.is_set() or self.stopping.is_set():
+                return
             with self.lock:
                 if self.draining:
                     continue
                 self.draining = True
             self.drain()
 
+    def poke(self):
+        with self.lock:
+            self.armed = False
+            self.poked = True
+            if self.draining:
+                return
+        self.wake.set()
+
+    def _end(self):
+        self.done.set()
+        self.wake.set()
+
     def finish(self, vertex, future):
         self.futures.discard(future)
-        if future.cancelled():
+        cancelled = future.cancelled()
+        if cancelled:
             error = concurrent.futures.CancelledError(f"vertex {vertex} was cancelled before it ran")
         else:
             error = future.exception()
         with self.lock:
             self.outstanding -= 1
-            self.finished.append((vertex, error))
+            self.finished.append((vertex, error, cancelled, not cancelled))
             if self.draining:
                 return
             self.draining = True
@@ -142,34 +177,54 @@ class _Submitter:
             try:
                 self._cancel()
                 for vertex in unsubmitted:
-                    self.walker.complete(vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"))
+                    self.calls._callbacks.keep_never_started(vertex)
+                    self.walker.complete(vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"),
+                                         cancelled=True)
             except ClosedError:
                 pass  # closed under the walk: its vertices ended with it
             finally:
-                self.done.set()
+                self._end()
 
     def _drain(self, ptr, unsubmitted):
         calls = self.calls
         look = True
+        walker = self.walker
         while True:
             with self.lock:
                 finished, self.finished = self.finished, []
+                if self.poked:
+                    look = True
                 if not finished and not (look and not self.stopping.is_set()):
                     self.draining = False
                     return
                 idle = not self.outstanding
             if finished:
                 refused = None
-                for vertex, error in finished:
+                for vertex, error, cancelled, started in finished:
                     try:
-                        calls.complete(ptr, vertex, error)
+                        calls.complete(ptr, vertex, error, cancelled, started)
                     except Exception as exc:  # noqa: B902 - one refused completion must not strand the rest
                         refused = refused or exc
                 if refused is not None:
                     raise refused  # as fn's misuse: the walk stops with it (drain's except)
-                self.walker._changed()
+                walker._changed()
                 look = True
                 continue
+            if walker.cancel_asked and not self.cancelled:
+                # Cancelled from fn or another thread: what waits in the
+                # executor's queue is not started (cancel() refuses the
+                # running ones); their done callbacks leave them in finished.
+                self.cancelled = True
+                for future in list(self.futures):
+                    future.cancel()
+                look = True
+                continue
+            with self.lock:
+                arm = not self.armed
+                self.armed = True
+                self.poked = False  # the look below sees that change
+            if arm:
+                walker.wake_on_change(self.poke)
             look = False
             batch = calls.look(ptr)
             if batch is None and idle:
@@ -182,19 +237,20 @@ class _Submitter:
             if batch is None:
                 continue
             if not batch:
-                self.done.set()
+                self._end()
                 continue
             unsubmitted[:] = reversed(batch)  # _submit takes from the end: the walk's order
             self._submit(unsubmitted)
-            for vertex in unsubmitted:  # stop() came first
-                calls.complete(ptr, vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"))
+            for vertex in unsubmitted:  # stop() or a cancel came first
+                calls.complete(ptr, vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"),
+                               True, False)
             if unsubmitted:
                 unsubmitted.clear()
                 self.walker._changed()
             look = len(batch) == calls.limit
 
     def _submit(self, unsubmitted):
-        while unsubmitted and not self.stopping.is_set():
+        while unsubmitted and not self.stopping.is_set() and not self.walker.cancel_asked:
             vertex = unsubmitted[-1]
             with self.lock:
                 self.outstanding += 1
@@ -207,8 +263,8 @@ class _Submitter:
             unsubmitted.pop()
             self.futures.add(future)
             future.add_done_callback(functools.partial(self.finish, vertex))
-            if self.stopping.is_set():
-                future.cancel()  # stop() may have cancelled the futures before this one
+            if self.stopping.is_set() or self.walker.cancel_asked:
+                future.cancel()  # stop() or a cancel may have cancelled the futures before this one
 
     def _cancel(self):
         try:
@@ -221,6 +277,7 @@ class _Submitter:
     def stop(self, thread):
         """Cancels the walk and the futures not started, waits for the rest, and returns the report."""
         self.stopping.set()
+        self.wake.set()
         self._cancel()
         thread.join()
         # The running calls end by themselves; the walk ends once they have.

@@ -10,6 +10,7 @@ executor walk (:mod:`libdag.executor`) are built on it.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import ctypes
 import math
@@ -23,7 +24,7 @@ from ._native import lib
 from ._pull_calls import PullCalls
 from .errors import ClosedError, error_for, in_python_terms, take_error
 from .walk import (_COMPLETE, SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _cancel_quietly,
-                   _closed_while_waiting, _count, _walk_message)
+                   _closed_while_waiting, _count, _walk_message, _walk_of)
 
 if TYPE_CHECKING:
     from .aio import ReadyVertices
@@ -62,13 +63,22 @@ class PullWalker(Walker):
         self.changes = 0
         self._polls = threading.local()  # each thread's PullCalls for next_ready(timeout=0)
         self._close_hooks = []  # called once close() has freed or handed off the walk (asyncio runs)
+        # Vertices an ``async for`` took in a batch and has not yielded: left
+        # early, it strands them here, where the next ``async for`` or
+        # next_ready() takes them first and cancel() completes them.
+        self._undelivered = collections.deque()
+        # Set by cancel(): a host running vertices on an executor cancels
+        # what it queued there and has not started.
+        self.cancel_asked = False
 
     def next_ready(self, limit: int = 256, timeout: Optional[float] = None) -> Optional[List[int]]:
         """Takes up to `limit` ready vertices, waiting up to `timeout` seconds while none is ready.
 
         Returns a list of vertex ids (:class:`SubwalkVertex` ids for the
         vertices of an expanded sub-graph): each is now handed out and must
-        be completed with :meth:`complete` (or expanded). An empty list means
+        be completed with :meth:`complete` (or expanded). Vertices an
+        ``async for`` over this walker took and did not yield (it was left
+        early) come first. An empty list means
         the walk has ended: every vertex finished, or the walk was cancelled
         and what was handed out has been completed. None means `timeout`
         passed with nothing ready. `timeout` (any real number of seconds)
@@ -100,6 +110,10 @@ class PullWalker(Walker):
             elif timeout < 0:
                 timeout = 0.0  # no time at all (-inf too): only looks
         handle, _ = self._started(who)
+        if self._undelivered:
+            taken = self._take_undelivered(limit)
+            if taken:
+                return taken
         if timeout == 0:
             # A poll, what a host without a thread to block makes per vertex
             # or batch (``async for``): through this thread's PullCalls, its
@@ -108,7 +122,10 @@ class PullWalker(Walker):
             if calls is not None:
                 try:
                     with handle.read(who) as ptr:
-                        return calls.look(ptr)
+                        batch = calls.look(ptr)
+                    if self._callbacks is not None and self._callbacks.interrupted:
+                        self._callbacks.raise_interrupted()
+                    return batch
                 except KeyboardInterrupt as interrupt:
                     # As in the waits below: what this look handed out
                     # reaches no caller, so it is completed cancelled.
@@ -152,6 +169,9 @@ class PullWalker(Walker):
                 ready = [v if w == main else SubwalkVertex(v, w, callbacks) for v, w in zip(ready, handed)]
             if callbacks is not None:
                 callbacks.new_attempts(ready)
+                # A Ctrl-C an observer caught: what this call handed out is
+                # completed cancelled below, as for any Ctrl-C here.
+                callbacks.raise_interrupted()
             return ready
         except KeyboardInterrupt as interrupt:
             # Ctrl-C cancels the walk, as in the other waits. Its report
@@ -163,6 +183,33 @@ class PullWalker(Walker):
             self._complete_cancelled(handle, vertices, walks, count.value, who)
             interrupt.walk_report = self._report_if_ended(handle, who)
             raise
+
+    def _take_undelivered(self, limit):
+        """Up to `limit` of the vertices an ``async for`` took and did not yield, oldest first."""
+        taken = []
+        undelivered = self._undelivered
+        while len(taken) < limit:
+            try:
+                taken.append(undelivered.popleft())
+            except IndexError:  # another thread took the rest
+                break
+        return taken
+
+    def _complete_undelivered(self, who):
+        """Completes as cancelled what ``async for`` took and never yielded: no caller has it to complete."""
+        undelivered = self._undelivered
+        if not undelivered:
+            return
+        handle, callbacks = self._started(who)
+        with handle.read(who) as ptr:
+            while True:
+                try:
+                    vertex = undelivered.popleft()
+                except IndexError:
+                    return
+                walk = ptr if type(vertex) is int else ctypes.c_void_p(_walk_of(vertex, ptr, callbacks, who))  # noqa: E721
+                callbacks.keep_never_started(vertex)
+                _COMPLETE(walk, ctypes.c_uint64(vertex), _native.WALK_CANCELLED, None, None)
 
     def _complete_cancelled(self, handle, vertices, walks, n, who):
         """Completes as cancelled the first `n` vertices a next_ready call handed out (each on its walks[i])."""
@@ -223,6 +270,12 @@ class PullWalker(Walker):
         with self._wake_lock:
             self._wakers.append(waker)
 
+    def _forget_waker(self, waker):
+        """Takes back a waker registered with wake_on_change() and not called yet."""
+        with self._wake_lock:
+            if waker in self._wakers:
+                self._wakers.remove(waker)
+
     def _changed(self):
         self.changes += 1
         if not self._wakers:  # read without the lock: a waker added meanwhile looks again itself
@@ -242,9 +295,22 @@ class PullWalker(Walker):
             raise first
 
     def cancel(self) -> None:
-        """Cancels the walk: nothing more is handed out; what is out ends as it is completed."""
+        """Cancels the walk: nothing more is handed out; what is out ends as it is completed.
+
+        What an ``async for`` took and did not yield (it was left early) is
+        completed cancelled here: no caller has it to complete. A
+        :meth:`run_on` under way cancels the calls it queued on its executor
+        and that have not started.
+        """
         super().cancel()
-        self._changed()
+        self.cancel_asked = True
+        try:
+            self._complete_undelivered("PullWalker.cancel")
+        finally:
+            self._changed()
+        callbacks = self._callbacks
+        if callbacks is not None:
+            callbacks.raise_interrupted()
 
     def close(self) -> None:
         """Cancels the walk, frees it (what is handed out and not completed ends cancelled). Idempotent.

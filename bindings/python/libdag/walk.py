@@ -25,6 +25,7 @@ import atexit
 import ctypes
 import enum
 import functools
+import re
 import threading
 import time
 import weakref
@@ -183,7 +184,9 @@ class VertexResult:
         start_ns, end_ns: when its callback started and finished, in
             nanoseconds since the walk started; 0 when it never ran or
             timestamps were off.
-        ran: True when its callback was called.
+        ran: True when its callback was called (in a pull walk: it was
+            handed out, and its work started; False for a vertex whose
+            executor call or asyncio task was cancelled before it started).
         exception: the exception its callback raised (or a pull walk's
             completion failed it with), or None; with retries, the last
             attempt's only (None when that attempt succeeded or failed
@@ -339,11 +342,13 @@ def _attempt_messages(report, vertices):
     return retried
 
 
-def _read_report(report, status, message, exceptions, retries=False):
+def _read_report(report, status, message, exceptions, retries=False, never_started=frozenset()):
     """Copies a dag_walk_report into a WalkReport (the caller frees it).
 
     With `retries` (the walk could try a vertex again), each attempt's
     message is copied too: a call per vertex that ran, so only then.
+    `never_started`: vertices a pull walk's host handed out but never ran
+    (an executor's call cancelled in its queue), whose ``ran`` is False.
     """
     # Every outcome in one call (dag_walk_report_read).
     size = lib.dag_walk_report_size(report)
@@ -360,6 +365,15 @@ def _read_report(report, status, message, exceptions, retries=False):
                                 retried.get(vertex))
 
         vertices = Outcomes(outcomes, written.value, exceptions, make)
+    if never_started:
+        made = vertices._make
+
+        def unstarted(vertex, status, message, start_ns, end_ns, ran, exception):
+            return made(vertex, status, message, start_ns, end_ns, ran and vertex not in never_started, exception)
+
+        vertices = Outcomes(outcomes, written.value, exceptions, unstarted)
+        message = _recount_cancelled(message, sum(1 for v in never_started if v in vertices
+                                                  and vertices[v].status is VertexStatus.CANCELLED))
     first_message = ctypes.c_char_p()
     first = lib.dag_walk_report_first_error(report, byref(first_message))
     counts = {s: lib.dag_walk_report_count(report, s) for s in VertexStatus}
@@ -372,6 +386,28 @@ def _read_report(report, status, message, exceptions, retries=False):
         cancelled=bool(lib.dag_walk_report_cancelled(report)),
         counts=counts,
     )
+
+
+# libdag's message for a cancelled walk (capi/walk_api.cpp, cancelled_message).
+_CANCELLED_MESSAGE = re.compile(r"the walk was cancelled; (\d+) vert(?:ex|ices) never ran"
+                                r"(?: and (\d+) (?:was|were) cancelled after (?:its callback|their callbacks) ran)?")
+
+
+def _recount_cancelled(message, moved):
+    """The cancelled walk's message with `moved` vertices, counted by libdag as run, counted as never run.
+
+    A pull walk's vertex counts as run once handed out; the host knows
+    better when the call it queued for it was cancelled before it started.
+    """
+    found = _CANCELLED_MESSAGE.fullmatch(message)
+    if not found or not moved:
+        return message
+    never_ran = int(found.group(1)) + moved
+    ran = int(found.group(2) or 0) - moved
+    text = f"the walk was cancelled; {never_ran} {'vertex' if never_ran == 1 else 'vertices'} never ran"
+    if ran > 0:
+        text += f" and {ran} {'was cancelled after its callback ran' if ran == 1 else 'were cancelled after their callbacks ran'}"
+    return text
 
 
 # Statuses with which a finished walk writes its report.
@@ -454,6 +490,10 @@ class _Callbacks:
         self.main = None
         # Threads inside a callback or the observer right now; see Walker.close().
         self.calling = {}
+        # A Ctrl-C the observer caught on the main thread; see raise_interrupted().
+        self.interrupted = False
+        # Vertices of a pull walk whose work never started (see keep_never_started).
+        self.never_started = set()
         # Set once the Walker knows its handle: the library may call back
         # before dag_walk_start() has returned it, a callback that calls
         # walker.cancel() or walker.complete() must find the walk started,
@@ -506,6 +546,11 @@ class _Callbacks:
         else:
             self.exceptions[vertex] = before
 
+    def keep_never_started(self, vertex):
+        """Marks a pull walk's vertex, handed out and completed cancelled, as never run (its report's ``ran``)."""
+        if not isinstance(vertex, SubwalkVertex):
+            self.never_started.add(vertex)
+
     def new_attempts(self, vertices):
         """Forgets what earlier attempts of the walk's own `vertices` raised, as they start again (retries).
 
@@ -557,17 +602,38 @@ class _Callbacks:
     def _observe(self, _walker, event, vertex, status, running, done, total, _user_data):
         # An exception from the observer has no caller to go to: ctypes
         # reports it through sys.unraisablehook, and the walk goes on.
-        self._enter()
         try:
-            if self.ready.locked():
-                _wait_ready(self.ready)
-            if _walker != self.main:
-                # A sub-graph's vertex, as the callback gets it: its bare id
-                # would read as the main graph's vertex of that number.
-                vertex = SubwalkVertex(vertex, _walker, self)
-            self.observer(WalkEvent(event), vertex, VertexStatus(status), running, done, total)
-        finally:
-            self._leave()
+            self._enter()
+            try:
+                if self.ready.locked():
+                    _wait_ready(self.ready)
+                if _walker != self.main:
+                    # A sub-graph's vertex, as the callback gets it: its bare id
+                    # would read as the main graph's vertex of that number.
+                    vertex = SubwalkVertex(vertex, _walker, self)
+                self.observer(WalkEvent(event), vertex, VertexStatus(status), running, done, total)
+            finally:
+                self._leave()
+        except KeyboardInterrupt:
+            if threading.current_thread() is not threading.main_thread():
+                raise
+            # Ctrl-C landed in an observer the main thread runs (inside a
+            # pull walk's complete() or next_ready()): ctypes would only
+            # report it, and the Ctrl-C would be lost. The method that made
+            # the C call raises it as the call returns (raise_interrupted).
+            self.interrupted = True
+
+    def take_interrupt(self):
+        """Whether an observer on this (the main) thread caught a KeyboardInterrupt; forgets it."""
+        if self.interrupted and threading.current_thread() is threading.main_thread():
+            self.interrupted = False
+            return True
+        return False
+
+    def raise_interrupted(self):
+        """Raises the KeyboardInterrupt an observer on this (the main) thread caught, if one did."""
+        if self.take_interrupt():
+            raise KeyboardInterrupt
 
 
 def _wait_ready(ready):
@@ -662,6 +728,16 @@ def _wait_in_slices(handle, who, pull=False):
                 raise _closed_while_waiting(who)
     # The walk's outcome in its own words, not the C function's.
     return status, _walk_message(message), report
+
+
+def _wait_for_end(handle):
+    """Waits, in slices, for a walk to end; returns at once where a wait is refused (see dag_walk_wait_for)."""
+    try:
+        with handle.read("Walker.close") as ptr:
+            while lib.dag_walk_wait_for(ptr, _WAIT_SLICE_MS, None, None) == _native.E_TIMEOUT:
+                pass
+    except ClosedError:
+        pass
 
 
 def run_walk(graph, callback, **options):
@@ -843,7 +919,7 @@ class Walker(Closeable):
                 # Not the walk's outcome but the call's refusal: told by the method called.
                 raise error_for(status, f"{who}: {message}" if message else f"{who}: {status_name(status)}")
             self._release_graph()
-            return _read_report(report, status, message, callbacks.exceptions, self._retries)
+            return _read_report(report, status, message, callbacks.exceptions, self._retries, callbacks.never_started)
         finally:
             lib.dag_walk_report_free(report)
 
@@ -856,9 +932,11 @@ class Walker(Closeable):
             StateError: the walk has already finished, or was not started.
             ClosedError: the walker is closed.
         """
-        handle, _ = self._started("Walker.cancel")
+        handle, callbacks = self._started("Walker.cancel")
         with handle.read("Walker.cancel") as ptr:
             call(lib.dag_walk_cancel, ptr, who="Walker.cancel")
+        if not self._PULL:  # PullWalker.cancel() has more to do first
+            callbacks.raise_interrupted()
 
     def complete(self, vertex: Vertex, error: Optional[Union[BaseException, str]] = None, *,
                  cancelled: bool = False) -> None:
@@ -885,7 +963,7 @@ class Walker(Closeable):
         if type(vertex) is int and error is None and not cancelled and 0 <= vertex < 1 << 64:  # noqa: E721
             # The common case, a vertex of the walk's own completed ok: the
             # same call made with its arguments in C form.
-            handle, _ = self._started("Walker.complete")
+            handle, callbacks = self._started("Walker.complete")
             err = _native.error_p()
             with handle.read("Walker.complete") as ptr:
                 status = _COMPLETE(ptr, ctypes.c_uint64(vertex), _native.WALK_OK, None, byref(err))
@@ -894,6 +972,8 @@ class Walker(Closeable):
                 raise error_for(status, in_python_terms(message, "dag_walk_complete", "Walker.complete")
                                 or f"Walker.complete: {status_name(status)}")
             self._changed()
+            if callbacks.interrupted:
+                callbacks.raise_interrupted()
             return
         if type(vertex) is not int and not isinstance(vertex, SubwalkVertex):  # noqa: E721 - the common case, fast
             vertex = self._graph._vertex(vertex, "Walker.complete")
@@ -922,6 +1002,7 @@ class Walker(Closeable):
                 callbacks.restore_exception(vertex, before)
             raise
         self._changed()
+        callbacks.raise_interrupted()
 
     def _changed(self):
         """Called after each change that may make vertices ready; a pull walk wakes its waiters."""
@@ -959,6 +1040,7 @@ class Walker(Closeable):
             call(lib.dag_walk_expand, _walk_of(vertex, ptr, callbacks, who), vertex, sub, _NO_CALLBACK, None, who=who)
         self._expanded.add(expansion_key(vertex))
         self._changed()
+        callbacks.raise_interrupted()
 
     def apply(self, update: WalkUpdate) -> List[int]:
         """Applies a :class:`WalkUpdate` to the running walk and its graph, all or nothing.
@@ -978,10 +1060,11 @@ class Walker(Closeable):
 
         if not isinstance(update, WalkUpdate):
             raise TypeError(f"{who}: the update is a WalkUpdate, not {type(update).__name__}")
-        handle, _ = self._started(who)
+        handle, callbacks = self._started(who)
         with handle.read(who) as ptr, update._handle.read(who) as batch:
             ids = ids_result(lib.dag_walk_apply, ptr, batch, who=who)
         self._changed()
+        callbacks.raise_interrupted()
         return ids
 
     def progress(self) -> Tuple[int, int]:
@@ -1052,6 +1135,7 @@ class Walker(Closeable):
                 self._free_later(handle, callbacks)
             else:
                 self._free(handle, callbacks)
+                callbacks.raise_interrupted()  # from an observer the free called
         except BaseException:
             # Ctrl-C once the walk was taken from this walker: nobody else
             # can free it now (and its callbacks must outlive it).
@@ -1069,6 +1153,12 @@ class Walker(Closeable):
         # and joins the walk's threads, before `callbacks` may go (held by
         # the partial until then, wherever the handle frees the walk).
         _cancel_quietly(handle)
+        if not self._PULL:
+            # The callbacks still running are waited for here, in slices
+            # Ctrl-C gets through (close() then leaves the free to a thread
+            # of its own), not in dag_walk_free(), which nothing interrupts.
+            # A pull walk's free waits for no callback.
+            _wait_for_end(handle)
         handle.close(functools.partial(self._freed, callbacks))
 
     def _freed(self, callbacks):

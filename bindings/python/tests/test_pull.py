@@ -466,6 +466,251 @@ class ExecutorTest(unittest.TestCase):
         self.assertEqual(ran, ["a", "s1", "s2", "b"])
 
 
+class ChangesFromOutsideTest(unittest.TestCase):
+    """apply() and cancel() made while an executor or asyncio walk waits for its calls to end."""
+
+    def side_job_graph(self):
+        # a's work adds "side", which depends on nothing, then waits for it:
+        # side must start while a runs, not once a ends.
+        return libdag.Graph.from_dict({"a": []})
+
+    def test_a_vertex_an_update_adds_is_submitted_while_the_other_calls_run(self):
+        # It waited for a call to end: a waited for side, and the walk for a.
+        g = self.side_job_graph()
+        side_ran = threading.Event()
+        walker = g.pull_walker(parallelism=4)
+
+        def fn(vertex):
+            if walker.name(vertex) == "a":
+                update = libdag.WalkUpdate()
+                update.add_vertex("side")
+                walker.apply(update)
+                self.assertTrue(side_ran.wait(WAIT_S), "side did not start while a ran")
+            else:
+                side_ran.set()
+
+        with walker, concurrent.futures.ThreadPoolExecutor(2) as pool:
+            report = walker.run_on(pool, fn)
+        self.assertTrue(report.ok)
+        self.assertEqual(len(report), 2)
+
+    def test_a_vertex_an_update_adds_starts_while_the_other_tasks_run(self):
+        g = self.side_job_graph()
+
+        async def main():
+            side_ran = asyncio.Event()
+            with g.pull_walker(parallelism=4) as walker:
+                async def fn(vertex):
+                    if walker.name(vertex) == "a":
+                        update = libdag.WalkUpdate()
+                        update.add_vertex("side")
+                        walker.apply(update)
+                        await side_ran.wait()
+                    else:
+                        side_ran.set()
+
+                return await asyncio.wait_for(walker.run_async(fn), WAIT_S)
+
+        report = asyncio.run(main())
+        self.assertTrue(report.ok)
+        self.assertEqual(len(report), 2)
+
+    def test_an_update_from_another_thread_starts_its_vertex_while_the_tasks_run(self):
+        g = self.side_job_graph()
+
+        async def main():
+            side_ran = asyncio.Event()
+            with g.pull_walker(parallelism=4) as walker:
+                async def fn(vertex):
+                    if walker.name(vertex) == "a":
+                        thread = threading.Thread(target=add_side)
+                        thread.start()
+                        await side_ran.wait()
+                        thread.join()
+                    else:
+                        side_ran.set()
+
+                def add_side():
+                    update = libdag.WalkUpdate()
+                    update.add_vertex("side")
+                    walker.apply(update)
+
+                return await asyncio.wait_for(walker.run_async(fn), WAIT_S)
+
+        report = asyncio.run(main())
+        self.assertTrue(report.ok)
+        self.assertEqual(len(report), 2)
+
+    def test_a_cancel_cancels_the_calls_queued_and_not_started(self):
+        # On a pool of one thread, b, c and d waited in its queue behind a,
+        # which cancels the walk: they ran all the same, and ended ok.
+        g = libdag.Graph.from_dict({name: [] for name in "abcd"})
+        called = []
+        walker = g.pull_walker(parallelism=4, schedule=libdag.Schedule(priority="name"))
+
+        def fn(vertex):
+            called.append(walker.name(vertex))
+            if len(called) == 1:
+                walker.cancel()
+
+        with walker, concurrent.futures.ThreadPoolExecutor(1) as pool:
+            report = walker.run_on(pool, fn)
+        self.assertEqual(called, ["a"])
+        self.assertTrue(report.cancelled)
+        self.assertEqual(statuses(g, report), {"a": VertexStatus.OK, "b": VertexStatus.CANCELLED,
+                                               "c": VertexStatus.CANCELLED, "d": VertexStatus.CANCELLED})
+        for name in "bcd":
+            result = report[g.find(name)]
+            self.assertFalse(result.ran, name)
+            self.assertIsInstance(result.exception, concurrent.futures.CancelledError)
+        self.assertEqual(report.message, "the walk was cancelled; 3 vertices never ran")
+
+    def test_ctrl_c_cancels_the_calls_queued_and_they_end_cancelled_not_failed(self):
+        # a runs on the pool's one thread until the Ctrl-C has cancelled x
+        # and y, which wait in its queue.
+        g = libdag.Graph.from_dict({"a": [], "x": [], "y": [], "after_y": ["y"]})
+        a = g.find("a")
+        release = threading.Event()
+
+        def fn(vertex):
+            if vertex == a:
+                release.wait(WAIT_S)
+
+        def observer(event, vertex, status, running, done, total):
+            if vertex != a and status == VertexStatus.CANCELLED:
+                release.set()
+
+        timer = threading.Timer(0.2, _thread.interrupt_main)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            timer.start()
+            with self.assertRaises(KeyboardInterrupt) as cm:
+                g.walk_on(pool, fn, parallelism=4, schedule=libdag.Schedule(priority="name"), observer=observer)
+        timer.join()
+        self.assertTrue(release.is_set())
+        report = cm.exception.walk_report
+        self.assertEqual(statuses(g, report), {"a": VertexStatus.OK, "x": VertexStatus.CANCELLED,
+                                               "y": VertexStatus.CANCELLED, "after_y": VertexStatus.CANCELLED})
+        self.assertEqual([g.name(r.id) for r in report if r.ran], ["a"])
+
+
+class LeavingAsyncForEarlyTest(unittest.TestCase):
+    """``async for`` takes ready vertices in batches: breaking out of it strands none."""
+
+    def run_after_a_break(self, then):
+        g = libdag.Graph.from_dict({"a": [], "b": [], "c": []})
+
+        async def main():
+            with g.pull_walker(parallelism=10) as walker:
+                walker.start()
+                async for first in walker:
+                    break  # b and c were taken in the same batch
+                walker.complete(first)
+                return g, first, await asyncio.wait_for(then(walker), WAIT_S)
+
+        return asyncio.run(main())
+
+    def test_a_second_async_for_gets_the_rest(self):
+        # It waited for ever: b and c were handed out to the first loop.
+        async def again(walker):
+            seen = []
+            async for vertex in walker:
+                seen.append(vertex)
+                walker.complete(vertex)
+            return seen, walker.wait()
+
+        g, first, (seen, report) = self.run_after_a_break(again)
+        self.assertEqual(sorted([first] + seen), sorted(g.find(name) for name in "abc"))
+        self.assertTrue(report.ok)
+
+    def test_next_ready_gets_them_first(self):
+        async def by_hand(walker):
+            taken = walker.next_ready(timeout=0)
+            for vertex in taken:
+                walker.complete(vertex)
+            return taken, walker.next_ready(timeout=0), walker.wait()
+
+        g, first, (taken, after, report) = self.run_after_a_break(by_hand)
+        self.assertEqual(sorted([first] + taken), sorted(g.find(name) for name in "abc"))
+        self.assertEqual(after, [])
+        self.assertTrue(report.ok)
+
+    def test_cancel_completes_them(self):
+        # wait() waited for ever: nobody could complete b and c.
+        async def cancel(walker):
+            walker.cancel()
+            # On a thread of its own: the wait is bounded.
+            return await asyncio.get_running_loop().run_in_executor(None, walker.wait)
+
+        g, first, report = self.run_after_a_break(cancel)
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[first].status, VertexStatus.OK)
+        others = [v for v in (g.find(name) for name in "abc") if v != first]
+        self.assertEqual([report[v].status for v in others], [VertexStatus.CANCELLED] * 2)
+        self.assertFalse(any(report[v].ran for v in others))
+
+
+class ObserverCtrlCTest(unittest.TestCase):
+    """Ctrl-C in an observer the main thread runs (a pull walk's complete() or next_ready() calls it there)."""
+
+    def test_ctrl_c_in_the_observer_of_a_completion_is_raised_by_complete(self):
+        # ctypes reported it as unraisable, and the walk went on to its end.
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        a, b = g.find("a"), g.find("b")
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.FINISHED and vertex == a:
+                raise KeyboardInterrupt
+
+        with g.pull_walker(observer=observer) as walker:
+            walker.start()
+            self.assertEqual(walker.next_ready(), [a])
+            with self.assertRaises(KeyboardInterrupt):
+                walker.complete(a)
+            # The completion happened; the next call raises nothing more.
+            self.assertEqual(walker.next_ready(), [b])
+            walker.complete(b)
+            self.assertTrue(walker.wait().ok)
+
+    def test_ctrl_c_in_the_observer_of_a_hand_out_cancels_as_next_ready_does(self):
+        g = libdag.Graph.from_dict({"b": ["a"], "a": []})
+        a, b = g.find("a"), g.find("b")
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.STARTED and vertex == a:
+                raise KeyboardInterrupt
+
+        with g.pull_walker(observer=observer) as walker:
+            walker.start()
+            with self.assertRaises(KeyboardInterrupt) as cm:
+                walker.next_ready()
+            report = cm.exception.walk_report
+        # a, handed out by the call Ctrl-C stopped, reached no caller: completed cancelled.
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[a].status, VertexStatus.CANCELLED)
+        self.assertEqual(report[b].status, VertexStatus.CANCELLED)
+
+    def test_ctrl_c_in_an_observer_ends_an_asyncio_walk(self):
+        g = libdag.Graph.from_dict({f"v{i}": [] for i in range(5)})
+        seen = []
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.FINISHED:
+                seen.append(vertex)
+                if len(seen) == 2:
+                    raise KeyboardInterrupt
+
+        async def fn(vertex):
+            await asyncio.sleep(0)
+
+        async def main():
+            with g.pull_walker(parallelism=1, observer=observer) as walker:
+                return await walker.run_async(fn)
+
+        with self.assertRaises(KeyboardInterrupt):
+            asyncio.run(main())
+        self.assertLess(len(seen), 5)
+
+
 class RefusedCompletionTest(unittest.TestCase):
     def test_a_refused_completion_does_not_strand_the_rest_of_its_batch(self):
         # fn completes its own vertex, which run_on's completion then finds done: that one is
@@ -811,9 +1056,10 @@ class AsyncioTest(unittest.TestCase):
         self.assertEqual([str(w.message) for w in caught if "never awaited" in str(w.message)], [])
         self.assertTrue(report.cancelled)
         self.assertEqual(report[chain[0]].status, VertexStatus.OK)
-        self.assertEqual(report[chain[1]].status, VertexStatus.FAILED)
+        # Its task never ran: cancelled by the walk's cancel, not failed.
+        self.assertEqual(report[chain[1]].status, VertexStatus.CANCELLED)
         self.assertIsInstance(report[chain[1]].exception, asyncio.CancelledError)
-        self.assertEqual(report[chain[2]].status, VertexStatus.UPSTREAM_FAILED)
+        self.assertEqual(report[chain[2]].status, VertexStatus.CANCELLED)
 
     def test_cancelling_the_walking_task(self):
         g = libdag.Graph()
@@ -845,11 +1091,11 @@ class AsyncioTest(unittest.TestCase):
         report = asyncio.run(asyncio.wait_for(main(), 20))
         self.assertTrue(report.cancelled)
         self.assertEqual(report[chain[0]].status, VertexStatus.OK)
-        self.assertEqual(report[chain[1]].status, VertexStatus.FAILED)
+        # Its task was stopped by the walk's cancel: it ends cancelled, as
+        # does what depends on it, the task's CancelledError kept.
+        self.assertEqual(report[chain[1]].status, VertexStatus.CANCELLED)
         self.assertIsInstance(report[chain[1]].exception, asyncio.CancelledError)
-        # As in a callback walk, what depends on a vertex still running at the
-        # cancel follows that vertex's result: here its task's CancelledError.
-        self.assertEqual(report.ids(VertexStatus.UPSTREAM_FAILED), chain[2:])
+        self.assertEqual(report.ids(VertexStatus.CANCELLED), chain[1:])
         self.assertFalse(any(report[v].ran for v in chain[2:]))
         g.add_vertex("the graph is free again")
 

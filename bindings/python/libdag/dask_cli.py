@@ -19,12 +19,13 @@ import sys
 import time
 import uuid
 
-from . import DagError, Graph
+from . import CycleError, DagError, Graph, VertexStatus, _native
 from . import dask as dag_dask
 from . import dask_command
 from .dask_progress import REDRAW_S, Progress
 from .dask_report import check_writable, same_file, summarize, write_report
 from .dask_trace import trace_document, write_trace
+from .walk import VertexResult, WalkReport
 
 # The signals that stop the walk, and the exit status after each, as dag walk's. SIGPIPE is not
 # caught (Python ignores it): a reader of standard output gone stops the walk as it would.
@@ -227,9 +228,14 @@ def _walk(options, signals):
             return 2
     try:
         graph = Graph.from_text(sys.stdin.buffer.read()) if options.file == "-" else Graph.from_file(options.file)
-        if graph.cycles() or any(graph.has_edge(v, v) for v in graph.vertices()):
-            raise ValueError(f"{options.file}: the graph has a cycle (dag cycles FILE lists them)")
         names = {v: graph.label(v) for v in graph.vertices()}
+        cycle = _cycle(graph)
+        if cycle is not None:
+            # As dag walk: the walk is refused, its files written with nothing run, and it exits 1.
+            print(f"python3 -m libdag.dask: {cycle}", file=sys.stderr)
+            unwritten = _write_files(options, names.__getitem__, _unwalked(graph, cycle), {}, time.time(), 0.0,
+                                     set(), {}, lambda: None)
+            return 2 if unwritten else 1
         client, cluster = _cluster(options.scheduler)
     except (OSError, ValueError, ImportError, DagError) as bad:
         print(f"python3 -m libdag.dask: {bad}", file=sys.stderr)
@@ -304,19 +310,8 @@ def _walk(options, signals):
             _close(client, cluster)
     progress.erase()
     summarize(label, report, stopped_by, never_started=never_started)
-    unwritten = False
-    writers = ((options.report, lambda path: write_report(path, label, report, elapsed_ms, never_started, attempts)),
-               (options.trace, lambda path: write_trace(path, trace_document(label, report, runs, began_s, attempts))))
-    for path, write in writers:
-        if path is None:
-            continue
-        try:
-            write(path)
-        except BrokenPipeError:
-            progress.reader_gone()
-        except OSError as error:
-            print(f"python3 -m libdag.dask: cannot write \"{path}\": {error.strerror}", file=sys.stderr)
-            unwritten = True
+    unwritten = _write_files(options, label, report, runs, began_s, elapsed_ms, never_started, attempts,
+                             progress.reader_gone)
     if stopped_by is None and progress.gone:
         stopped_by = signal.SIGPIPE
     if progress.gone:
@@ -326,6 +321,44 @@ def _walk(options, signals):
     if unwritten:
         return 2
     return 0 if report.ok else 1
+
+
+def _cycle(graph):
+    """libdag's message naming the graph's cycles ("Cycle:" and the names), or None when it has none."""
+    try:
+        with graph.pull_walker() as walker:
+            walker.start()
+    except CycleError as cycle:
+        prefix = "Walker.start: "
+        text = str(cycle)
+        return text[len(prefix):] if text.startswith(prefix) else text
+    return None
+
+
+def _unwalked(graph, message):
+    """The report of a walk refused: every vertex not run."""
+    results = {v: VertexResult(v, VertexStatus.NOT_RUN, "", 0, 0, False, None) for v in sorted(graph.vertices())}
+    counts = dict.fromkeys(VertexStatus, 0)
+    counts[VertexStatus.NOT_RUN] = len(results)
+    return WalkReport(_native.E_CYCLE, message, results, None, "", False, counts)
+
+
+def _write_files(options, label, report, runs, began_s, elapsed_ms, never_started, attempts, reader_gone):
+    """Writes --report and --trace; says whether one could not be written (told on standard error)."""
+    unwritten = False
+    writers = ((options.report, lambda path: write_report(path, label, report, elapsed_ms, never_started, attempts)),
+               (options.trace, lambda path: write_trace(path, trace_document(label, report, runs, began_s, attempts))))
+    for path, write in writers:
+        if path is None:
+            continue
+        try:
+            write(path)
+        except BrokenPipeError:
+            reader_gone()
+        except OSError as error:
+            print(f"python3 -m libdag.dask: cannot write \"{path}\": {error.strerror}", file=sys.stderr)
+            unwritten = True
+    return unwritten
 
 
 def _quiet_standard_output():

@@ -426,6 +426,28 @@ class DaskCommandTest(unittest.TestCase):
         self.assertEqual(done.returncode, 2, done.stderr)
         return done.stderr
 
+    def test_a_cyclic_graph_is_refused_as_dag_walk_refuses_it(self):
+        # It exited 2 and wrote no file; dag walk exits 1 and writes both, nothing run.
+        where = tempfile.mkdtemp()
+        cyclic = os.path.join(where, "cyclic.dot")
+        with open(cyclic, "w") as out:
+            out.write("digraph { a -> b; b -> a; c }\n")
+        report, trace = os.path.join(where, "report.json"), os.path.join(where, "trace.json")
+        ran = os.path.join(where, "ran")
+        done = subprocess.run([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", "--exec",
+                               f'echo > "{ran}"', "--report", report, "--trace", trace, cyclic],
+                              capture_output=True, text=True, timeout=60, check=False)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(done.stderr, "python3 -m libdag.dask: Cycle:\n  a\n  b\n")
+        self.assertFalse(os.path.exists(ran))
+        with open(report) as written:
+            document = json.load(written)
+        self.assertEqual([(v["name"], v["status"], v["attempts"]) for v in document["vertices"]],
+                         [("a", "not_run", 0), ("b", "not_run", 0), ("c", "not_run", 0)])
+        self.assertEqual(document["not_run"], 3)
+        with open(trace) as written:
+            self.assertEqual([e for e in json.load(written)["traceEvents"] if e["ph"] == "X"], [])
+
     def test_bad_input(self):
         self.assertIn("local:N needs N", self.run_bad("--scheduler", "local:none", "--exec", "true", str(EXAMPLE)))
         self.assertIn("'0' is not a whole number from 1 to 1024",
@@ -441,10 +463,6 @@ class DaskCommandTest(unittest.TestCase):
                       self.run_bad("--scheduler", "local:1", "--exec", "true", "--progress=sometimes", str(EXAMPLE)))
         missing = os.path.join(tempfile.mkdtemp(), "missing.dot")
         self.assertIn("missing.dot", self.run_bad("--scheduler", "local:1", "--exec", "true", missing))
-        cyclic = os.path.join(tempfile.mkdtemp(), "cyclic.dot")
-        with open(cyclic, "w") as out:
-            out.write("digraph { a -> b; b -> a }\n")
-        self.assertIn("the graph has a cycle", self.run_bad("--scheduler", "local:1", "--exec", "true", cyclic))
         # As dag walk's: refused before anything runs.
         self.assertIn("the command is empty", self.run_bad("--scheduler", "local:1", "--exec", " ", str(EXAMPLE)))
         self.assertIn("'1025' is not a whole number from 1 to 1024",

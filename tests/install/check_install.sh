@@ -45,4 +45,9 @@ grep -qx 'libdir=${prefix}/lib64' "$work/absolute/libdag.pc" &&
 grep -qF 'ORIGIN/../lib64"' "$work/absolute/tools/dag/cmake_install.cmake" ||
     { echo "the dag program's RPATH with absolute install directories:"
       grep -i rpath "$work/absolute/tools/dag/cmake_install.cmake"; exit 1; }
+# Meson's .pc is found relative to where it lies, as CMake's is: a prefix
+# moved after installing (a relocated package, a bundle) still works.
+meson setup "$work/meson" "$source_dir" -Dtests=false --prefix /opt/libdag >/dev/null
+head -n 1 "$work/meson/meson-private/libdag.pc" | grep -q '^prefix=${pcfiledir}/' ||
+    { echo "Meson's libdag.pc is not relocatable:"; cat "$work/meson/meson-private/libdag.pc"; exit 1; }
 echo "install check passed: pkg-config and find_package consumers built and ran"

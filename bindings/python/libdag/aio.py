@@ -77,6 +77,10 @@ class ReadyVertices:
                     if not batch:
                         raise StopAsyncIteration
                     undelivered.extend(batch)
+                    if walker.cancel_asked:
+                        # A cancel() that ran during the look found none of
+                        # these to complete: no caller is to get them now.
+                        walker._complete_undelivered(_WHO)
                     continue
             loop = asyncio.get_running_loop()
             changed = self._changed
@@ -95,15 +99,24 @@ class ReadyVertices:
     def _look(self):
         # As walker.next_ready(_BATCH, timeout=0), through buffers of the
         # iterator's own: it runs on its loop's thread alone.
-        handle, _ = self._walker._started(_WHO)
+        walker = self._walker
+        handle, _ = walker._started(_WHO)
         if self._calls is None:
-            self._calls = PullCalls(self._walker, _BATCH)
-        with handle.read(_WHO) as ptr:
-            batch = self._calls.look(ptr)
-        callbacks = self._calls._callbacks
-        if callbacks is not None and callbacks.interrupted:
-            callbacks.raise_interrupted()
-        return batch
+            self._calls = PullCalls(walker, _BATCH)
+        calls = self._calls
+        try:
+            with handle.read(_WHO) as ptr:
+                batch = calls.look(ptr)
+            callbacks = calls._callbacks
+            if callbacks is not None and callbacks.interrupted:
+                callbacks.raise_interrupted()
+            return batch
+        except KeyboardInterrupt as interrupt:
+            # An observer's Ctrl-C (or the signal itself) as the look
+            # returned: as in next_ready(), the walk is cancelled and what
+            # the look handed out, which no caller gets, completed cancelled.
+            interrupt.walk_report = walker._stop_for_interrupt(handle, *calls.handed_out(), _WHO)
+            raise
 
 
 async def _awaiting(awaitable):
@@ -187,7 +200,7 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
         raise
     finally:
         walker._forget_close_hook(on_close)
-        walker._forget_waker(driver.wake)
+        walker._forget_waker(driver.waker)
     # The walk has ended: every vertex is complete, every task has finished.
     return walker.wait()
 
@@ -228,6 +241,9 @@ class _Driver:
         self.thread = threading.get_ident()
         self.armed = False
         self.poked = False
+        # One object, registered and passed as its own to walker._changed():
+        # the driver's completions do not fire it.
+        self.waker = self.wake
 
     def wake(self):
         self.armed = False  # before the step below, which must see it to register again
@@ -264,8 +280,15 @@ class _Driver:
             callbacks = self.calls._callbacks
             if callbacks is not None and callbacks.interrupted and callbacks.take_interrupt():
                 # An observer's Ctrl-C: raised by the loop, as asyncio raises
-                # one, not by the task whose end made this pass.
+                # one, not by the task whose end made this pass. The walk is
+                # cancelled first: asyncio.run cancels the tasks as the
+                # exception leaves the loop, and their vertices must end
+                # cancelled, not failed.
                 self.loop.call_soon(_raise_interrupt)
+                try:
+                    self.walker.cancel()
+                except StateError:
+                    pass  # it has ended already
         except ClosedError as closed:
             # Closed under the walk (by a task, or another thread): nothing
             # more can be taken or completed, so run() ends with it.
@@ -296,9 +319,12 @@ class _Driver:
                 return
             if not self.armed:
                 self.armed = True
-                self.walker.wake_on_change(self.wake)
+                self.walker.wake_on_change(self.waker)
             self.poked = False  # the look below sees that change
-            batch = calls.look(ptr)
+            # What an async for left early stranded on the walker comes first.
+            batch = self.walker._take_undelivered(calls.limit) if self.walker._undelivered else None
+            if not batch:
+                batch = calls.look(ptr)
             look = False
             if batch is None:
                 if (not self.tasks or self.walker._retries) and not self.finished and not self.idle_look:
@@ -365,7 +391,7 @@ class _Driver:
         """Wakes the walker's wakers; one that raises is told to the loop, and the pass goes on
         (it ended the pass, and nothing started another: the walk stalled)."""
         try:
-            self.walker._changed()
+            self.walker._changed(self.waker)
         except Exception as exc:  # noqa: B902 - a waker's; every waker has been called
             self.loop.call_exception_handler({"message": "libdag asyncio walk: a waker raised", "exception": exc})
 

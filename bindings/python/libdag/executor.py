@@ -71,7 +71,7 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
         stop.walk_report = submitter.stop(thread)
         raise
     finally:
-        walker._forget_waker(submitter.poke)
+        walker._forget_waker(submitter.waker)
     thread.join()
     if submitter.error is None and walker.closed:
         submitter.error = ClosedError(_native.E_STATE, "PullWalker.run_on: the walker was closed during the walk")
@@ -115,6 +115,9 @@ class _Submitter:
         self.armed = False
         self.poked = False
         self.cancelled = False  # the walker was cancelled and the futures not started were
+        # One object, registered and passed as its own to walker._changed():
+        # the drain's completions do not fire it.
+        self.waker = self.poke
 
     def run(self):
         """The walk's own thread: the first drain, then one for each change nobody drains for.
@@ -207,7 +210,7 @@ class _Submitter:
                         refused = refused or exc
                 if refused is not None:
                     raise refused  # as fn's misuse: the walk stops with it (drain's except)
-                walker._changed()
+                walker._changed(self.waker)
                 look = True
                 continue
             if walker.cancel_asked and not self.cancelled:
@@ -224,9 +227,12 @@ class _Submitter:
                 self.armed = True
                 self.poked = False  # the look below sees that change
             if arm:
-                walker.wake_on_change(self.poke)
+                walker.wake_on_change(self.waker)
             look = False
-            batch = calls.look(ptr)
+            # What an async for left early stranded on the walker comes first.
+            batch = walker._take_undelivered(calls.limit) if walker._undelivered else None
+            if not batch:
+                batch = calls.look(ptr)
             if batch is None and idle:
                 # Nothing runs, yet the walk goes on: a failed vertex waits
                 # for its retry, which no completion will announce.
@@ -246,7 +252,7 @@ class _Submitter:
                                True, False)
             if unsubmitted:
                 unsubmitted.clear()
-                self.walker._changed()
+                self.walker._changed(self.waker)
             look = len(batch) == calls.limit
 
     def _submit(self, unsubmitted):

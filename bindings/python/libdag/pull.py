@@ -129,9 +129,7 @@ class PullWalker(Walker):
                 except KeyboardInterrupt as interrupt:
                     # As in the waits below: what this look handed out
                     # reaches no caller, so it is completed cancelled.
-                    _cancel_quietly(handle)
-                    self._complete_cancelled(handle, *calls.handed_out(), who)
-                    interrupt.walk_report = self._report_if_ended(handle, who)
+                    interrupt.walk_report = self._stop_for_interrupt(handle, *calls.handed_out(), who)
                     raise
                 finally:
                     calls.busy = False
@@ -174,15 +172,27 @@ class PullWalker(Walker):
                 callbacks.raise_interrupted()
             return ready
         except KeyboardInterrupt as interrupt:
-            # Ctrl-C cancels the walk, as in the other waits. Its report
-            # waits for the vertices handed out, which only the host can
-            # complete: it comes with the exception only if none is out.
-            _cancel_quietly(handle)
-            # Vertices handed out by a call that returned just before Ctrl-C
-            # reach no caller: nobody else could ever complete them.
-            self._complete_cancelled(handle, vertices, walks, count.value, who)
-            interrupt.walk_report = self._report_if_ended(handle, who)
+            # Ctrl-C cancels the walk, as in the other waits. Vertices
+            # handed out by a call that returned just before it reach no
+            # caller: nobody else could ever complete them.
+            interrupt.walk_report = self._stop_for_interrupt(handle, vertices, walks, count.value, who)
             raise
+
+    def _stop_for_interrupt(self, handle, vertices, walks, n, who):
+        """Ctrl-C in a look: cancels the walk, completes cancelled what reaches no caller; the report if ended.
+
+        The first `n` of `vertices` (each on its `walks[i]`) were handed out
+        by the look. The report waits for the vertices handed out, which
+        only the host can complete: None while one is out.
+        """
+        _cancel_quietly(handle)
+        self.cancel_asked = True
+        self._complete_cancelled(handle, vertices, walks, n, who)
+        try:
+            self._complete_undelivered(who)
+        except ClosedError:
+            pass
+        return self._report_if_ended(handle, who)
 
     def _take_undelivered(self, limit):
         """Up to `limit` of the vertices an ``async for`` took and did not yield, oldest first."""
@@ -212,12 +222,16 @@ class PullWalker(Walker):
                 _COMPLETE(walk, ctypes.c_uint64(vertex), _native.WALK_CANCELLED, None, None)
 
     def _complete_cancelled(self, handle, vertices, walks, n, who):
-        """Completes as cancelled the first `n` vertices a next_ready call handed out (each on its walks[i])."""
+        """Completes as cancelled, never run, the first `n` vertices a look handed out (each on its walks[i])."""
         if n == 0:
             return
+        callbacks = self._callbacks
+        main = self._callbacks_main()
         try:
             with handle.read(who):
                 for i in range(n):
+                    if callbacks is not None and walks[i] == main:
+                        callbacks.keep_never_started(vertices[i])
                     _COMPLETE(ctypes.c_void_p(walks[i]), ctypes.c_uint64(vertices[i]), _native.WALK_CANCELLED, None, None)
         except ClosedError:
             return
@@ -276,12 +290,24 @@ class PullWalker(Walker):
             if waker in self._wakers:
                 self._wakers.remove(waker)
 
-    def _changed(self):
+    def _changed(self, own=None):
+        """Bumps changes and calls the wakers; `own`, the waker of the host that made the change, stays registered.
+
+        That host looks again after its own changes anyway: firing its
+        waker would only cost it a registration and a look per change.
+        """
         self.changes += 1
-        if not self._wakers:  # read without the lock: a waker added meanwhile looks again itself
+        wakers = self._wakers
+        # Read without the lock: a waker added meanwhile looks again itself.
+        if not wakers or (own is not None and len(wakers) == 1 and wakers[0] is own):
             return
         with self._wake_lock:
-            wakers, self._wakers = self._wakers, []
+            wakers = self._wakers
+            if own is not None and any(waker is own for waker in wakers):
+                self._wakers = [own]
+                wakers = [waker for waker in wakers if waker is not own]
+            else:
+                self._wakers = []
         # Each is called, whatever another raises: a waker skipped would
         # leave its iterator waiting for ever.
         first = None
@@ -303,6 +329,8 @@ class PullWalker(Walker):
         and that have not started.
         """
         super().cancel()
+        # Before what async for strands is completed: a look that hands out
+        # a batch as this runs strands it after, and then sees this.
         self.cancel_asked = True
         try:
             self._complete_undelivered("PullWalker.cancel")

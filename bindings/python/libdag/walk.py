@@ -557,10 +557,12 @@ class _Callbacks:
         The report keeps the last attempt's exception only: a vertex that
         succeeded on a retry, or last failed with a message, has none.
         """
-        if self.exceptions:
+        if self.exceptions or self.never_started:
             for vertex in vertices:
                 if type(vertex) is int:  # noqa: E721 - a SubwalkVertex is an int too, of another graph
                     self.exceptions.pop(vertex, None)
+                    # An attempt that never started was one attempt: this one may run.
+                    self.never_started.discard(vertex)
 
     def _fail(self, walker, vertex, exc):
         self.keep_exception(vertex, exc)

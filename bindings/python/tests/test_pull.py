@@ -54,6 +54,19 @@ def in_c_wait(thread):
     line = linecache.getline(frame.f_code.co_filename, frame.f_lineno) if frame is not None else ""
     return "lib.dag_walk_next_ready(" in line or "lib.dag_walk_wait_for(" in line
 
+def bounded_wait(test, walker):
+    """walker.wait(), on a thread of its own: a test fails, rather than hangs, where vertices stay handed out."""
+    reports = []
+    thread = threading.Thread(target=lambda: reports.append(walker.wait()), daemon=True)
+    thread.start()
+    thread.join(WAIT_S)
+    if thread.is_alive():
+        walker.close()  # the wait raises ClosedError
+        thread.join(WAIT_S)
+        test.fail("wait() did not return: vertices were left handed out")
+    return reports[0]
+
+
 class Inline(concurrent.futures.Executor):
     """An executor that runs each call inside submit()."""
 
@@ -439,6 +452,29 @@ class ExecutorTest(unittest.TestCase):
         self.assertTrue(report.ok)
         self.assertEqual(report[g.find("flaky")].attempts, 2)
 
+    def test_a_retry_that_ran_after_an_attempt_that_never_started_says_it_ran(self):
+        # The first attempt's future was cancelled by its executor (not by
+        # the walk): failed, never run. The retry ran and succeeded, and the
+        # report said it never ran.
+        g = libdag.Graph.from_dict({"a": []})
+        a = g.find("a")
+        calls = []
+
+        class CancelsTheFirst(Inline):
+            def submit(self, fn, *args, **kwargs):
+                calls.append(args)
+                if len(calls) == 1:
+                    future = concurrent.futures.Future()
+                    future.cancel()
+                    return future
+                return super().submit(fn, *args, **kwargs)
+
+        report = g.walk_on(CancelsTheFirst(), lambda vertex: None, schedule=libdag.Schedule(retries=1))
+        self.assertTrue(report.ok)
+        self.assertEqual(report[a].attempts, 2)
+        self.assertTrue(report[a].ran)
+        self.assertEqual(len(calls), 2)
+
     def test_ready_vertices_are_submitted_in_the_walks_order(self):
         # More ready than the executor has workers: they start in the order the walk hands them out.
         g = libdag.Graph.from_dict({name: [] for name in "fedcba"})
@@ -494,52 +530,46 @@ class ChangesFromOutsideTest(unittest.TestCase):
         self.assertTrue(report.ok)
         self.assertEqual(len(report), 2)
 
-    def test_a_vertex_an_update_adds_starts_while_the_other_tasks_run(self):
+    def run_async_adding_side(self, add_side_from_a):
+        """run_async over the side job graph: a's task calls add_side_from_a(add_side), then waits for side."""
         g = self.side_job_graph()
 
         async def main():
             side_ran = asyncio.Event()
             with g.pull_walker(parallelism=4) as walker:
-                async def fn(vertex):
-                    if walker.name(vertex) == "a":
-                        update = libdag.WalkUpdate()
-                        update.add_vertex("side")
-                        walker.apply(update)
-                        await side_ran.wait()
-                    else:
-                        side_ran.set()
-
-                return await asyncio.wait_for(walker.run_async(fn), WAIT_S)
-
-        report = asyncio.run(main())
-        self.assertTrue(report.ok)
-        self.assertEqual(len(report), 2)
-
-    def test_an_update_from_another_thread_starts_its_vertex_while_the_tasks_run(self):
-        g = self.side_job_graph()
-
-        async def main():
-            side_ran = asyncio.Event()
-            with g.pull_walker(parallelism=4) as walker:
-                async def fn(vertex):
-                    if walker.name(vertex) == "a":
-                        thread = threading.Thread(target=add_side)
-                        thread.start()
-                        await side_ran.wait()
-                        thread.join()
-                    else:
-                        side_ran.set()
-
                 def add_side():
                     update = libdag.WalkUpdate()
                     update.add_vertex("side")
                     walker.apply(update)
 
+                async def fn(vertex):
+                    if walker.name(vertex) == "a":
+                        finish = add_side_from_a(add_side)
+                        await side_ran.wait()
+                        finish()
+                    else:
+                        side_ran.set()
+
                 return await asyncio.wait_for(walker.run_async(fn), WAIT_S)
 
         report = asyncio.run(main())
         self.assertTrue(report.ok)
         self.assertEqual(len(report), 2)
+
+    def test_a_vertex_an_update_adds_starts_while_the_other_tasks_run(self):
+        def from_the_task(add_side):
+            add_side()
+            return lambda: None
+
+        self.run_async_adding_side(from_the_task)
+
+    def test_an_update_from_another_thread_starts_its_vertex_while_the_tasks_run(self):
+        def from_a_thread(add_side):
+            thread = threading.Thread(target=add_side)
+            thread.start()
+            return thread.join
+
+        self.run_async_adding_side(from_a_thread)
 
     def test_a_cancel_cancels_the_calls_queued_and_not_started(self):
         # On a pool of one thread, b, c and d waited in its queue behind a,
@@ -570,6 +600,8 @@ class ChangesFromOutsideTest(unittest.TestCase):
         # and y, which wait in its queue.
         g = libdag.Graph.from_dict({"a": [], "x": [], "y": [], "after_y": ["y"]})
         a = g.find("a")
+        queued = {g.find("x"), g.find("y")}
+        cancelled = set()
         release = threading.Event()
 
         def fn(vertex):
@@ -577,8 +609,12 @@ class ChangesFromOutsideTest(unittest.TestCase):
                 release.wait(WAIT_S)
 
         def observer(event, vertex, status, running, done, total):
-            if vertex != a and status == VertexStatus.CANCELLED:
-                release.set()
+            # a ends once both queued calls are cancelled: released at the
+            # first, the pool's thread could take the other before its cancel.
+            if vertex in queued and status == VertexStatus.CANCELLED:
+                cancelled.add(vertex)
+                if cancelled == queued:
+                    release.set()
 
         timer = threading.Timer(0.2, _thread.interrupt_main)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
@@ -633,6 +669,47 @@ class LeavingAsyncForEarlyTest(unittest.TestCase):
         self.assertEqual(sorted([first] + taken), sorted(g.find(name) for name in "abc"))
         self.assertEqual(after, [])
         self.assertTrue(report.ok)
+
+    def test_run_async_gets_them(self):
+        # It waited for ever: run_async looked only for vertices not handed out.
+        async def run_async(walker):
+            ran = []
+
+            async def fn(vertex):
+                ran.append(vertex)
+
+            return ran, await walker.run_async(fn)
+
+        g, first, (ran, report) = self.run_after_a_break(run_async)
+        self.assertEqual(sorted([first] + ran), sorted(g.find(name) for name in "abc"))
+        self.assertTrue(report.ok)
+
+    def test_a_cancel_during_the_look_leaves_nothing_to_yield_or_strand(self):
+        # The observer of the look's first hand-out cancels the walk: the
+        # cancel found no batch to complete, the loop then yielded a and left,
+        # and b and c stayed handed out: wait() waited for ever.
+        g = libdag.Graph.from_dict({"a": [], "b": [], "c": []})
+        walker = None
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.STARTED and done == 0 and running == 1:
+                walker.cancel()
+
+        async def main():
+            yielded = []
+            async for vertex in walker:
+                yielded.append(vertex)
+                break
+            return yielded
+
+        with g.pull_walker(parallelism=10, observer=observer) as walker:
+            walker.start()
+            yielded = asyncio.run(main())
+            report = bounded_wait(self, walker)
+        self.assertEqual(yielded, [])
+        self.assertTrue(report.cancelled)
+        self.assertEqual(statuses(g, report), dict.fromkeys("abc", VertexStatus.CANCELLED))
+        self.assertFalse(any(result.ran for result in report))
 
     def test_cancel_completes_them(self):
         # wait() waited for ever: nobody could complete b and c.
@@ -709,6 +786,63 @@ class ObserverCtrlCTest(unittest.TestCase):
         with self.assertRaises(KeyboardInterrupt):
             asyncio.run(main())
         self.assertLess(len(seen), 5)
+
+
+    def test_ctrl_c_in_the_observer_of_a_hand_out_to_async_for_cancels_as_next_ready_does(self):
+        # The batch the look handed out was lost with the exception: no
+        # report came with it, and the walk waited for them for ever.
+        g = libdag.Graph.from_dict({"a": [], "b": [], "after": ["a", "b"]})
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.STARTED and running == 1:
+                raise KeyboardInterrupt
+
+        yielded = []
+
+        async def main():
+            with g.pull_walker(parallelism=10, observer=observer) as walker:
+                walker.start()
+                async for vertex in walker:
+                    yielded.append(vertex)
+
+        with self.assertRaises(KeyboardInterrupt) as cm:
+            asyncio.run(main())
+        self.assertEqual(yielded, [])
+        report = cm.exception.walk_report
+        self.assertTrue(report.cancelled)
+        self.assertEqual(statuses(g, report), dict.fromkeys(["a", "b", "after"], VertexStatus.CANCELLED))
+        self.assertFalse(any(result.ran for result in report))
+
+    def test_ctrl_c_in_an_observer_ends_the_running_tasks_cancelled_not_failed(self):
+        # asyncio.run cancelled the tasks before the walk was cancelled, so
+        # the running vertex's completion as cancelled was refused: FAILED.
+        g = libdag.Graph.from_dict({"quick": [], "slow": []})
+        quick, slow = g.find("quick"), g.find("slow")
+        reports = []
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.FINISHED and vertex == quick:
+                raise KeyboardInterrupt
+
+        async def fn(vertex):
+            if vertex == slow:
+                await asyncio.sleep(WAIT_S)
+
+        async def main():
+            with g.pull_walker(parallelism=2, observer=observer) as walker:
+                try:
+                    return await walker.run_async(fn)
+                except BaseException as stop:  # noqa: B902 - the report comes with it
+                    reports.append(stop.walk_report)
+                    raise
+
+        with self.assertRaises(KeyboardInterrupt):
+            asyncio.run(main())
+        report, = reports
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[quick].status, VertexStatus.OK)
+        self.assertEqual(report[slow].status, VertexStatus.CANCELLED)
+        self.assertTrue(report[slow].ran)
 
 
 class RefusedCompletionTest(unittest.TestCase):

@@ -6,6 +6,7 @@ import "C"
 
 import (
 	"context"
+	"fmt"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -138,6 +139,27 @@ type Vertex struct {
 
 	walk *C.dag_walker
 	run  *pullRun
+	// call is this hand-out of the vertex, in a walk with retries; nil
+	// otherwise (a vertex is handed out once).
+	call *vertexCall
+}
+
+// vertexCall is one hand-out of a vertex in a walk with retries. libdag
+// knows a vertex by its id only: a Vertex kept past its fn would expand the
+// retry. Expand holds mu through its libdag call, so fn cannot return, and
+// the retry begin, between the check and the call.
+type vertexCall struct {
+	mu       sync.Mutex
+	returned bool
+}
+
+// returned marks the hand-out's fn as returned: the Vertex expands nothing more.
+func (c *vertexCall) end() {
+	if c != nil {
+		c.mu.Lock()
+		c.returned = true
+		c.mu.Unlock()
+	}
 }
 
 // Sub reports whether the vertex belongs to a sub-graph that Expand handed
@@ -172,13 +194,22 @@ func (v Vertex) Name() (string, error) {
 // vertex's parallelism slot is given back at once.
 //
 // Errors: ErrCycle (sub has a cycle; nothing changed), ErrState (expanded
-// already, or the walk has ended), ErrClosed (sub is closed).
+// already, its fn has returned, or the walk has ended), ErrClosed (sub is
+// closed).
 func (v Vertex) Expand(sub *Graph) error {
 	ptr, err := sub.handle().beginRead()
 	if err != nil {
 		return err
 	}
 	defer sub.h.endRead()
+	if c := v.call; c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.returned {
+			return newError(StatusState, "Vertex.Expand", fmt.Sprintf(
+				"vertex %d: its fn has returned (a Vertex kept from an earlier attempt expands no retry)", v.ID))
+		}
+	}
 	return v.run.alive("Vertex.Expand", func() error {
 		var cerr *C.dag_error
 		return check(C.dag_walk_expand(v.walk, C.uint64_t(v.ID), ptr, nil, nil, &cerr), cerr)
@@ -318,21 +349,33 @@ func (r *pullRun) work(v Vertex) {
 	defer func() {
 		if !finished {
 			// fn called runtime.Goexit, which goes on past this.
+			v.call.end()
 			r.complete(p, v, goexitError{}, "the callback called runtime.Goexit", false)
 		}
 	}()
 	for {
+		if r.outcomes.retries {
+			v.call = new(vertexCall)
+		}
 		vertexHandedOut(v)
 		var err error
 		var text string
 		if cause := r.ctx.Err(); cause != nil {
-			// Handed out just before libdag heard of the cancellation:
-			// nothing new starts, this one included.
-			err = notStarted{cause}
-			text = err.Error()
+			if last := r.lastFailure(v); last != nil {
+				// A retry handed out just before libdag heard of the
+				// cancellation: it ends as a cancel during its back-off
+				// ends it, failed with the last attempt's error.
+				err, text = retryStopped{last}, last.Error()
+			} else {
+				// Handed out just before libdag heard of the cancellation:
+				// nothing new starts, this one included.
+				err = notStarted{cause}
+				text = err.Error()
+			}
 		} else {
 			err, text = r.call(v)
 		}
+		v.call.end()
 		n := r.complete(p, v, err, text, true)
 		finished = true
 		if n == 0 {
@@ -353,6 +396,30 @@ type notStarted struct{ cause error }
 
 func (e notStarted) Error() string { return "not started: " + e.cause.Error() }
 func (e notStarted) Unwrap() error { return e.cause }
+
+// retryStopped is what completes a retry whose fn was not called because
+// the context was done: the last attempt's error, which the vertex keeps.
+// libdag counts the hand-out as an attempt; the report does not.
+type retryStopped struct{ last error }
+
+func (e retryStopped) Error() string { return e.last.Error() }
+func (e retryStopped) Unwrap() error { return e.last }
+
+// lastFailure is the error an earlier attempt of v failed with, nil for a
+// first attempt (or a vertex of a sub-walk, whose errors are not kept).
+func (r *pullRun) lastFailure(v Vertex) error {
+	if v.Sub() || !r.outcomes.retries {
+		return nil
+	}
+	r.outcomes.mu.Lock()
+	defer r.outcomes.mu.Unlock()
+	switch err := r.outcomes.errs[v.ID].(type) {
+	case retryStopped:
+		return err.last
+	default:
+		return err
+	}
+}
 
 // call runs fn for one vertex, turning a panic into a *PanicError.
 func (r *pullRun) call(v Vertex) (err error, text string) {
@@ -391,7 +458,8 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 		// Ordered against the cancellation: see pullRun.order.
 		r.order.RLock()
 		defer r.order.RUnlock()
-		if r.cancelled {
+		_, stopped := err.(retryStopped)
+		if r.cancelled && !stopped {
 			// Interrupted, not failed: libdag reports it cancelled, with
 			// its dependents, rather than failed and upstream failed.
 			result = C.DAG_WALK_CANCELLED
@@ -400,7 +468,7 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 			}
 		}
 		if !v.Sub() {
-			r.failed(v.ID, err, r.cancelled)
+			r.failed(v.ID, err, r.cancelled && !stopped)
 		}
 		// libdag takes messages as UTF-8 up to the first NUL.
 		text = strings.ToValidUTF8(text, "\uFFFD")

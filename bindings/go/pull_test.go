@@ -731,3 +731,69 @@ func TestObserverSeesAnInterruptedVertexCancelled(t *testing.T) {
 		t.Errorf("report: a = %+v", r)
 	}
 }
+
+// A retry handed out just as the context is cancelled ends as a cancel
+// during its back-off ends it (dag.h: failed, with its last message): its
+// fn never ran it. It was reported cancelled, never run, with no attempt
+// and no Err, though fn had run and failed.
+func TestARetryHandedOutAsTheContextIsCancelledEndsFailedWithItsLastError(t *testing.T) {
+	g, ids := build(t, "a", "after->a")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	flaky := errors.New("flaky")
+	var calls, starts int64
+	report, err := dag.Walk(ctx, g, func(context.Context, dag.Vertex) error {
+		atomic.AddInt64(&calls, 1)
+		return flaky
+	}, dag.WalkOptions{Retries: 1, Observer: func(e dag.WalkEvent) {
+		if e.Kind == dag.EventStarted && e.Vertex == ids["a"] && atomic.AddInt64(&starts, 1) == 2 {
+			cancel() // as the retry is handed out, before its goroutine calls fn
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Walk: %v, want the cancellation", err)
+	}
+	if n := atomic.LoadInt64(&calls); n != 1 {
+		t.Fatalf("fn ran %d times, want once (the retry is not to run)", n)
+	}
+	a, _ := report.Result(ids["a"])
+	if a.Status != dag.VertexFailed || !a.Ran || a.Attempts != 1 || a.AttemptMessages != nil ||
+		!errors.Is(a.Err, flaky) || a.Message != "flaky" {
+		t.Errorf("a: %+v", a)
+	}
+	if after, _ := report.Result(ids["after"]); after.Ran || after.Status == dag.VertexOK {
+		t.Errorf("after: %+v", after)
+	}
+}
+
+// A Vertex kept from an attempt that has ended expands nothing: libdag
+// knows the vertex by its id only, and took the expansion for the retry's,
+// whose own error was then ignored and the vertex reported ok.
+func TestAVertexKeptFromAnEarlierAttemptDoesNotExpandTheRetry(t *testing.T) {
+	g, ids := build(t, "a")
+	sub, _ := build(t, "s")
+	var attempts int64
+	var kept dag.Vertex
+	var staleErr error
+	report, err := dag.Walk(context.Background(), g, func(_ context.Context, v dag.Vertex) error {
+		if v.Sub() {
+			return nil
+		}
+		if atomic.AddInt64(&attempts, 1) == 1 {
+			kept = v
+			return errors.New("attempt 1 failed")
+		}
+		done := make(chan error)
+		go func() { done <- kept.Expand(sub) }() // another goroutine, as a worker would
+		staleErr = <-done
+		return errors.New("attempt 2 failed")
+	}, dag.WalkOptions{Retries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "Expand of a Vertex from attempt 1", staleErr, dag.ErrState, "its fn has returned")
+	a, _ := report.Result(ids["a"])
+	if a.Status != dag.VertexFailed || a.Attempts != 2 || a.Message != "attempt 2 failed" {
+		t.Errorf("a: %+v", a)
+	}
+}

@@ -236,11 +236,26 @@ func takeReport(report *C.dag_walk_report, o *outcomes) (*WalkReport, error) {
 			v.Ran, v.Attempts, v.Start, v.End = false, 0, 0, 0
 			continue
 		}
+		if stopped, ok := err.(retryStopped); ok {
+			// Its last hand-out was a retry that the cancellation kept
+			// from running: libdag counted it, fn never ran it.
+			err = stopped.last
+			if v.Attempts > 1 {
+				v.Attempts--
+				v.AttemptMessages = v.AttemptMessages[:v.Attempts]
+			}
+			if v.Attempts < 2 {
+				v.AttemptMessages = nil
+			}
+		}
 		if v.Status == VertexFailed || (o.interrupted[id] && v.Status == VertexCancelled) {
 			v.Err = err
 		}
 	}
 	r.firstErr = o.errs[r.FirstError]
+	if stopped, ok := r.firstErr.(retryStopped); ok {
+		r.firstErr = stopped.last
+	}
 	return r, nil
 }
 

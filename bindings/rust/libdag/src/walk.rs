@@ -8,7 +8,7 @@ use std::os::raw::{c_char, c_void};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use libdag_sys as sys;
 
@@ -21,30 +21,64 @@ use crate::report::WalkReport;
 /// The errors vertices failed with, by (walk handle, vertex): a sub-walk's
 /// vertices have ids of their own, which may equal the walk's. With
 /// retries only the last attempt's is kept (`forget`).
+///
+/// An error is kept before its failure goes to libdag (the walk may end,
+/// and be reported, as soon as libdag has it), and put back if libdag
+/// refuses it: a report read in between waits until it is settled, so it
+/// never shows an error that was refused.
 #[derive(Default)]
 pub(crate) struct Failures {
-    map: Mutex<HashMap<(usize, u64), SharedError>>,
+    map: Mutex<Recorded>,
+    settled: Condvar,
     // Set once an error is recorded: until then an attempt starting has
     // nothing to forget and takes no lock.
     any: AtomicBool,
 }
 
+#[derive(Default)]
+struct Recorded {
+    errors: HashMap<(usize, u64), SharedError>,
+    // Errors proposed whose failure libdag has not answered yet.
+    unsettled: usize,
+}
+
 impl Failures {
-    /// Keeps `error` for the vertex; returns what it replaced.
-    pub(crate) fn record(
+    fn lock(&self) -> MutexGuard<'_, Recorded> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps `error` for the vertex whose failure is about to go to libdag;
+    /// returns what it replaced, for [`settle`](Failures::settle), which
+    /// must follow.
+    pub(crate) fn propose(&self, walk: *mut sys::dag_walker, vertex: u64, error: SharedError) -> Option<SharedError> {
+        let mut recorded = self.lock();
+        self.any.store(true, Ordering::Relaxed);
+        recorded.unsettled += 1;
+        recorded.errors.insert((walk as usize, vertex), error)
+    }
+
+    /// libdag answered the failure [`propose`](Failures::propose) kept:
+    /// where it refused it, `earlier` is put back. Returns the error no
+    /// longer kept (its Drop is the user's code: the caller drops it).
+    pub(crate) fn settle(
         &self,
         walk: *mut sys::dag_walker,
         vertex: u64,
-        error: Option<SharedError>,
+        accepted: bool,
+        earlier: Option<SharedError>,
     ) -> Option<SharedError> {
-        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        match error {
-            Some(error) => {
-                self.any.store(true, Ordering::Relaxed);
-                map.insert((walk as usize, vertex), error)
+        let mut recorded = self.lock();
+        let dropped = if accepted {
+            earlier
+        } else {
+            match earlier {
+                Some(earlier) => recorded.errors.insert((walk as usize, vertex), earlier),
+                None => recorded.errors.remove(&(walk as usize, vertex)),
             }
-            None => map.remove(&(walk as usize, vertex)),
-        }
+        };
+        recorded.unsettled -= 1;
+        self.settled.notify_all();
+        dropped
     }
 
     /// Drops what an earlier attempt of the vertex failed with, as a new
@@ -54,15 +88,21 @@ impl Failures {
     /// which the error's recording came before.
     pub(crate) fn forget(&self, walk: *mut sys::dag_walker, vertex: u64) {
         if self.any.load(Ordering::Relaxed) {
-            self.record(walk, vertex, None);
+            let forgotten = self.lock().errors.remove(&(walk as usize, vertex));
+            drop(forgotten); // its Drop is the user's code: not under the lock
         }
     }
 
     /// The errors of one walk's own vertices (every one recorded, for
     /// `None`), by vertex.
     fn of(&self, walk: Option<*mut sys::dag_walker>) -> HashMap<u64, SharedError> {
-        let map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        map.iter()
+        let mut recorded = self.lock();
+        while recorded.unsettled > 0 {
+            recorded = self.settled.wait(recorded).unwrap_or_else(|e| e.into_inner());
+        }
+        recorded
+            .errors
+            .iter()
             .filter(|((w, _), _)| walk.map_or(true, |walk| *w == walk as usize))
             .map(|((_, v), e)| (*v, e.clone()))
             .collect()
@@ -112,12 +152,13 @@ where
             Ok(()) => None,
             Err(error) => {
                 let (error, text) = shared_error(error);
-                let earlier = failures.record(walk, vertex, Some(error));
-                Some((text, earlier))
+                let earlier = failures.propose(walk, vertex, error);
+                Some((text, Some(earlier)))
             }
         }
     }));
-    let (text, earlier) = match failed {
+    // `proposed`: what the proposed error replaced (a report waits for it).
+    let (text, proposed) = match failed {
         Ok(None) => return Ok(()),
         Ok(Some(told)) => told,
         Err(payload) => {
@@ -132,10 +173,10 @@ where
     // ends with its sub-walk): the error is not the vertex's, and what was
     // recorded before is put back. Dropping an error taken out runs its
     // Drop: the user's code too.
-    if sys::dag_walk_fail(walk, vertex, text.as_ptr(), ptr::null_mut()) != sys::DAG_OK {
-        let _ = panic::catch_unwind(AssertUnwindSafe(|| drop(failures.record(walk, vertex, earlier))));
-    } else {
-        let _ = panic::catch_unwind(AssertUnwindSafe(|| drop(earlier)));
+    let accepted = sys::dag_walk_fail(walk, vertex, text.as_ptr(), ptr::null_mut()) == sys::DAG_OK;
+    if let Some(earlier) = proposed {
+        let dropped = failures.settle(walk, vertex, accepted, earlier);
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| drop(dropped)));
     }
     Err(())
 }

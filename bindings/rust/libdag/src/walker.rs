@@ -10,8 +10,8 @@ use std::mem::ManuallyDrop;
 use std::ops::Deref;
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
-use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use libdag_sys as sys;
@@ -92,14 +92,19 @@ pub struct Vertex<'a> {
     walk: *mut sys::dag_walker,
     id: VertexId,
     state: &'a Arc<WalkState>,
-    deferred: Cell<Option<Arc<AtomicU8>>>,
+    deferred: Cell<Option<Arc<Mutex<u8>>>>,
 }
 
 // Where the callback of a deferred vertex is, for its Pending: one dropped
-// while the callback runs leaves the vertex to the callback's result.
+// while the callback runs leaves the vertex to the callback's result, and
+// one whose callback failed is this attempt's, not a retry's (libdag knows
+// the vertex only, and would take its completion for the retry's). A lock,
+// not an atomic: a completion holds it through its libdag call, so the
+// callback cannot fail, and its retry start, between the check and the call.
 const CALLBACK_RUNNING: u8 = 0;
 const CALLBACK_RETURNED: u8 = 1;
 const DROPPED_IN_CALLBACK: u8 = 2;
+const CALLBACK_FAILED: u8 = 3;
 const DROPPED_TEXT: &[u8] = b"dropped without being completed\0";
 
 impl<'a> Vertex<'a> {
@@ -123,7 +128,7 @@ impl<'a> Vertex<'a> {
         let callback = self
             .deferred
             .take()
-            .unwrap_or_else(|| Arc::new(AtomicU8::new(CALLBACK_RUNNING)));
+            .unwrap_or_else(|| Arc::new(Mutex::new(CALLBACK_RUNNING)));
         self.deferred.set(Some(callback.clone()));
         Pending {
             walk: self.walk,
@@ -192,13 +197,15 @@ impl fmt::Debug for Vertex<'_> {
 /// completed, it fails the vertex with `"dropped without being completed"`,
 /// so a forgotten vertex cannot leave the walk waiting for ever; dropped
 /// while the callback that deferred it still runs, the vertex ends as that
-/// callback says (its `Err` or panic), and so failed if it returns `Ok`.
+/// callback says (its `Err` or panic), and so failed if it returns `Ok`;
+/// dropped after that callback returned `Err` or panicked, it does nothing
+/// (the vertex failed with the callback, and a retry is not this one's).
 pub struct Pending {
     walk: *mut sys::dag_walker,
     id: VertexId,
     state: Arc<WalkState>,
     // The deferring callback's progress; None in a pull walk.
-    callback: Option<Arc<AtomicU8>>,
+    callback: Option<Arc<Mutex<u8>>>,
     done: bool,
 }
 
@@ -234,20 +241,16 @@ impl Pending {
             return Err(Error::new(Status::State, "Pending::complete: the vertex was completed already"));
         }
         self.done = true;
+        let callback = self.callback.clone();
+        let _attempt = attempt(callback.as_deref(), "Pending::complete")?;
         match result {
             Ok(()) => complete(self.walk, self.id, None),
             Err(error) => {
                 let (error, text) = shared_error(error);
-                // Recorded first: the walk may end, and be reported, as soon
-                // as libdag has the completion.
-                let earlier = self
-                    .state
-                    .failures
-                    .record(self.walk, self.id.0, Some(error));
+                let failures = &self.state.failures;
+                let earlier = failures.propose(self.walk, self.id.0, error);
                 let outcome = complete(self.walk, self.id, Some(text.as_ptr()));
-                if outcome.is_err() {
-                    self.state.failures.record(self.walk, self.id.0, earlier);
-                }
+                drop(failures.settle(self.walk, self.id.0, outcome.is_ok(), earlier));
                 outcome
             }
         }
@@ -275,6 +278,8 @@ impl Pending {
         if self.done {
             return Err(Error::new(Status::State, "Pending::cancelled: the vertex was completed already"));
         }
+        let callback = self.callback.clone();
+        let _attempt = attempt(callback.as_deref(), "Pending::cancelled")?;
         let mut err = ptr::null_mut();
         // SAFETY: a live walk handle (thread-safe).
         unsafe {
@@ -307,6 +312,8 @@ impl Pending {
     /// is still to be completed); [`Status::State`](crate::Status::State)
     /// (not handed out by a pull walk, already expanded).
     pub fn expand(&mut self, sub: &Graph) -> Result<()> {
+        let callback = self.callback.clone();
+        let _attempt = attempt(callback.as_deref(), "Pending::expand")?;
         expand(self.walk, self.id, sub)
             .map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
         self.done = true;
@@ -332,22 +339,51 @@ impl Pending {
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        if !self.done {
-            if let Some(callback) = &self.callback {
-                let running = callback.compare_exchange(
-                    CALLBACK_RUNNING,
-                    DROPPED_IN_CALLBACK,
-                    Ordering::AcqRel,
-                    Ordering::Acquire,
-                );
-                if running.is_ok() {
-                    return;
+        if self.done {
+            return;
+        }
+        let _attempt = match &self.callback {
+            Some(callback) => {
+                let mut state = lock(callback);
+                match *state {
+                    CALLBACK_RUNNING => {
+                        *state = DROPPED_IN_CALLBACK;
+                        return;
+                    }
+                    // Failed with the callback: a retry may run now.
+                    CALLBACK_FAILED | DROPPED_IN_CALLBACK => return,
+                    _ => Some(state),
                 }
             }
-            // Refused (and ignored) when the walk has ended meanwhile.
-            let _ = complete(self.walk, self.id, Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));
-        }
+            None => None,
+        };
+        // Refused (and ignored) when the walk has ended meanwhile.
+        let _ = complete(self.walk, self.id, Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));
     }
+}
+
+/// The deferring callback's state, held through a completion; refused once
+/// that callback failed: the vertex failed with it, and libdag, which knows
+/// the vertex only, would take the completion for a retry's.
+fn attempt<'a>(callback: Option<&'a Mutex<u8>>, who: &str) -> Result<Option<MutexGuard<'a, u8>>> {
+    let callback = match callback {
+        Some(callback) => callback,
+        None => return Ok(None),
+    };
+    let state = lock(callback);
+    if *state == CALLBACK_FAILED {
+        return Err(Error::new(
+            Status::State,
+            format!("{who}: the callback that deferred the vertex returned an error or panicked, which failed it"),
+        ));
+    }
+    Ok(Some(state))
+}
+
+/// A deferred vertex's callback state; a panic elsewhere while it was held
+/// left a plain number, still good.
+fn lock(callback: &Mutex<u8>) -> MutexGuard<'_, u8> {
+    callback.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl fmt::Debug for Pending {
@@ -452,7 +488,10 @@ where
     let outcome = run_vertex(walk, vertex, &ctx.state.failures, || (ctx.f)(&call));
     let deferred = call.deferred.take();
     let dropped = deferred.as_ref().map_or(false, |callback| {
-        callback.swap(CALLBACK_RETURNED, Ordering::AcqRel) == DROPPED_IN_CALLBACK
+        let mut state = lock(callback);
+        let dropped = *state == DROPPED_IN_CALLBACK;
+        *state = if outcome.is_err() { CALLBACK_FAILED } else { CALLBACK_RETURNED };
+        dropped
     });
     match outcome {
         Ok(()) if dropped => {

@@ -338,6 +338,95 @@ fn a_callback_error_after_defer_wins() {
     );
 }
 
+#[test]
+fn a_pending_of_an_attempt_that_failed_cannot_complete_the_retry() {
+    // libdag knows the vertex only: the first attempt's Pending, completed
+    // late, completed the retry (ok, though its work then failed), and one
+    // dropped failed it.
+    let g = graph(&["a"], &[]);
+    let (send, receive) = mpsc::channel();
+    let send = Mutex::new(send);
+    let attempts = Arc::new(Mutex::new(0));
+    let counted = attempts.clone();
+    let walker = g
+        .start_walk(&WalkOptions::new().retries(1), move |vertex| {
+            let attempt = {
+                let mut n = counted.lock().unwrap();
+                *n += 1;
+                *n
+            };
+            let send = send.lock().unwrap();
+            send.send(vertex.defer()).unwrap();
+            if attempt == 1 {
+                send.send(vertex.defer()).unwrap();
+                Err(DiskFull { free: 1 })
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap();
+    let (dropped, late) = (receive.recv().unwrap(), receive.recv().unwrap());
+    let retry = receive.recv().unwrap();
+    drop(dropped);
+    let refused = late.succeed().unwrap_err();
+    assert_eq!(refused.status(), Status::State);
+    assert!(refused.message().contains("returned an error or panicked"), "{}", refused.message());
+    // The retry is still its own attempt's to finish.
+    retry.fail(DiskFull { free: 2 }).unwrap();
+    let report = walker.wait().unwrap();
+    let a = g.find("a").unwrap();
+    assert_eq!(report.status(a), Some(VertexStatus::Failed));
+    assert_eq!(report.attempts(a), Some(2));
+    assert_eq!(report.source(a).unwrap().downcast_ref::<DiskFull>(), Some(&DiskFull { free: 2 }));
+    assert_eq!(*attempts.lock().unwrap(), 2);
+}
+
+#[test]
+fn a_report_read_while_a_completion_is_refused_never_shows_its_error() {
+    // The error was kept before libdag refused the completion (the walk was
+    // cancelled) and put back after: a report read in between had it as the
+    // cancelled vertex's source (hundreds of rounds in 500 polling ones).
+    let g = graph(&["a"], &[]);
+    let a = g.find("a").unwrap();
+    for _ in 0..500 {
+        let (send, receive) = mpsc::channel();
+        let send = Mutex::new(send);
+        let walker = g
+            .start_walk(&WalkOptions::new(), move |vertex| {
+                send.lock().unwrap().send(vertex.defer()).unwrap();
+                Ok::<(), DiskFull>(())
+            })
+            .unwrap();
+        let pending = receive.recv().unwrap();
+        walker.cancel().unwrap();
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let finished = done.clone();
+        let worker = thread::spawn(move || {
+            let refused = pending.fail(DiskFull { free: 0 });
+            finished.store(true, std::sync::atomic::Ordering::SeqCst);
+            refused
+        });
+        // Where the callback had not returned yet, the failure is held and
+        // then taken (libdag's rule): a, failed, has it as its source.
+        let mut status = None;
+        loop {
+            let report = walker.wait().unwrap();
+            status = status.or(report.status(a));
+            assert_eq!(report.status(a), status);
+            let failed = status == Some(VertexStatus::Failed);
+            assert_eq!(report.source(a).is_some(), failed, "the report of a, {:?}", status);
+            if done.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+        }
+        let refused = worker.join().unwrap().err().map(|e| e.status());
+        match status {
+            Some(VertexStatus::Cancelled) => assert_eq!(refused, Some(Status::Cancelled)),
+            other => assert_eq!((other, refused), (Some(VertexStatus::Failed), None)),
+        }
+    }
+}
+
 /// A callback error whose Drop panics: user code libdag's thread runs.
 #[derive(Debug)]
 struct PanicsOnDrop;

@@ -73,6 +73,10 @@ class PullCalls:
             self._callbacks.new_attempts(ready)
         return ready
 
+    def forget_handed_out(self):
+        """Makes handed_out() tell nothing until the next look: its vertices have reached their caller."""
+        self._count.value = 0
+
     def handed_out(self):
         """(vertices, walks, count) of the last look: what a Ctrl-C kept from its caller."""
         return self._vertices, self._walks, self._count.value

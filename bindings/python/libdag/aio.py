@@ -104,6 +104,7 @@ class ReadyVertices:
         if self._calls is None:
             self._calls = PullCalls(walker, _BATCH)
         calls = self._calls
+        calls.forget_handed_out()  # a Ctrl-C before the look must not complete the last look's
         try:
             with handle.read(_WHO) as ptr:
                 batch = calls.look(ptr)
@@ -321,9 +322,11 @@ class _Driver:
                 self.armed = True
                 self.walker.wake_on_change(self.waker)
             self.poked = False  # the look below sees that change
-            # What an async for left early stranded on the walker comes first.
+            # What an async for left early stranded on the walker comes
+            # first; then a look for what else is ready.
             batch = self.walker._take_undelivered(calls.limit) if self.walker._undelivered else None
-            if not batch:
+            stranded = bool(batch)
+            if not stranded:
                 batch = calls.look(ptr)
             look = False
             if batch is None:
@@ -340,7 +343,7 @@ class _Driver:
                 return
             budget -= len(batch)
             # A vertex that failed to start is complete already: look again.
-            look = self._start(ptr, batch) or len(batch) == calls.limit
+            look = self._start(ptr, batch) or stranded or len(batch) == calls.limit
 
     def _start(self, ptr, batch):
         """Starts a task for each vertex; says whether any failed to start (and is complete)."""

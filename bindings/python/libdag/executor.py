@@ -229,9 +229,11 @@ class _Submitter:
             if arm:
                 walker.wake_on_change(self.waker)
             look = False
-            # What an async for left early stranded on the walker comes first.
+            # What an async for left early stranded on the walker comes
+            # first; then a look for what else is ready.
             batch = walker._take_undelivered(calls.limit) if walker._undelivered else None
-            if not batch:
+            stranded = bool(batch)
+            if not stranded:
                 batch = calls.look(ptr)
             if batch is None and idle:
                 # Nothing runs, yet the walk goes on: a failed vertex waits
@@ -253,7 +255,7 @@ class _Submitter:
             if unsubmitted:
                 unsubmitted.clear()
                 self.walker._changed(self.waker)
-            look = len(batch) == calls.limit
+            look = stranded or len(batch) == calls.limit
 
     def _submit(self, unsubmitted):
         while unsubmitted and not self.stopping.is_set() and not self.walker.cancel_asked:

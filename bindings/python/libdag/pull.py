@@ -260,6 +260,7 @@ class PullWalker(Walker):
         if calls is None or calls.limit != limit:
             calls = polls.calls = PullCalls(self, limit)
         calls.busy = True
+        calls.forget_handed_out()  # a Ctrl-C before the look must not complete the last look's
         return calls
 
     def _callbacks_main(self):

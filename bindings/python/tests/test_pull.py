@@ -684,6 +684,47 @@ class LeavingAsyncForEarlyTest(unittest.TestCase):
         self.assertEqual(sorted([first] + ran), sorted(g.find(name) for name in "abc"))
         self.assertTrue(report.ok)
 
+    def stranded_then_ready(self):
+        """A walker whose async for left b and c stranded, with d, ready, still to be handed out."""
+        g = libdag.Graph.from_dict({name: [] for name in "abcd"})
+        walker = g.pull_walker(parallelism=3)
+        walker.start()
+
+        async def leave_early():
+            async for vertex in walker:
+                walker.complete(vertex)  # a: its slot goes to d, not taken yet
+                break
+
+        asyncio.run(leave_early())
+        self.assertEqual(len(walker._undelivered), 2)
+        return walker
+
+    def test_run_async_also_starts_what_else_is_ready(self):
+        # It started b and c, the stranded ones, and looked for d only once
+        # one of them ended: three that wait for each other waited for ever.
+        with self.stranded_then_ready() as walker:
+            async def main():
+                all_three = asyncio.Event()
+                running = set()
+
+                async def fn(vertex):
+                    running.add(vertex)
+                    if len(running) == 3:
+                        all_three.set()
+                    await asyncio.wait_for(all_three.wait(), 5)
+
+                return await walker.run_async(fn)
+
+            report = asyncio.run(main())
+        self.assertTrue(report.ok, report.message)
+
+    def test_run_on_also_starts_what_else_is_ready(self):
+        with self.stranded_then_ready() as walker:
+            all_three = threading.Barrier(3, timeout=5)
+            with concurrent.futures.ThreadPoolExecutor(3) as pool:
+                report = walker.run_on(pool, lambda vertex: all_three.wait())
+        self.assertTrue(report.ok, report.message)
+
     def test_a_cancel_during_the_look_leaves_nothing_to_yield_or_strand(self):
         # The observer of the look's first hand-out cancels the walk: the
         # cancel found no batch to complete, the loop then yielded a and left,
@@ -843,6 +884,48 @@ class ObserverCtrlCTest(unittest.TestCase):
         self.assertEqual(report[quick].status, VertexStatus.OK)
         self.assertEqual(report[slow].status, VertexStatus.CANCELLED)
         self.assertTrue(report[slow].ran)
+
+
+class CtrlCBeforeALookTest(unittest.TestCase):
+    """A Ctrl-C as a look begins, before libdag is called: what the last look handed out is the host's."""
+
+    def setUp(self):
+        self.g = libdag.Graph.from_dict({"a": [], "b": [], "c": ["a", "b"]})
+        self.a, self.b, self.c = (self.g.find(name) for name in "abc")
+
+    def check(self, walker, interrupted):
+        # b, which the last look handed out and the host runs, was completed
+        # cancelled by the Ctrl-C (with the stale count of that look): the
+        # host's complete(b) then failed, and the report said b never ran.
+        with self.assertRaises(KeyboardInterrupt):
+            interrupted()
+        walker.complete(self.b)
+        report = walker.wait()
+        self.assertTrue(report.cancelled)
+        self.assertEqual((report[self.b].status, report[self.b].ran), (VertexStatus.OK, True))
+        self.assertEqual(report[self.c].status, VertexStatus.CANCELLED)
+
+    def test_in_a_poll(self):
+        with self.g.pull_walker(parallelism=2) as walker:
+            walker.start()
+            self.assertEqual(sorted(walker.next_ready(timeout=0)), sorted([self.a, self.b]))
+            walker.complete(self.a)
+            with unittest.mock.patch("libdag._pull_calls.PullCalls.look", side_effect=KeyboardInterrupt):
+                self.check(walker, lambda: walker.next_ready(timeout=0))
+
+    def test_in_async_for(self):
+        with self.g.pull_walker(parallelism=2) as walker:
+            walker.start()
+
+            async def to_b():
+                ready = walker.__aiter__()
+                while (vertex := await ready.__anext__()) != self.b:
+                    walker.complete(vertex)  # a: the next step looks again
+                return ready
+
+            ready = asyncio.run(to_b())
+            with unittest.mock.patch("libdag._pull_calls.PullCalls.look", side_effect=KeyboardInterrupt):
+                self.check(walker, lambda: asyncio.run(ready.__anext__()))
 
 
 class RefusedCompletionTest(unittest.TestCase):

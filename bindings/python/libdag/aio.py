@@ -203,7 +203,12 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
         walker._forget_close_hook(on_close)
         walker._forget_waker(driver.waker)
     # The walk has ended: every vertex is complete, every task has finished.
-    return walker.wait()
+    report = walker.wait()
+    if driver.interrupted_at_end:
+        interrupt = KeyboardInterrupt()
+        interrupt.walk_report = report
+        raise interrupt
+    return report
 
 
 class _Driver:
@@ -242,6 +247,7 @@ class _Driver:
         self.thread = threading.get_ident()
         self.armed = False
         self.poked = False
+        self.interrupted_at_end = False  # an observer's Ctrl-C came as the walk ended
         # One object, registered and passed as its own to walker._changed():
         # the driver's completions do not fire it.
         self.waker = self.wake
@@ -285,11 +291,17 @@ class _Driver:
                 # cancelled first: asyncio.run cancels the tasks as the
                 # exception leaves the loop, and their vertices must end
                 # cancelled, not failed.
-                self.loop.call_soon(_raise_interrupt)
                 try:
                     self.walker.cancel()
                 except StateError:
-                    pass  # it has ended already
+                    # The walk has ended (the Ctrl-C came with its last
+                    # event): run() raises it, with the report.
+                    self.interrupted_at_end = True
+                except ClosedError:
+                    self.loop.call_soon(_raise_interrupt)
+                    raise
+                else:
+                    self.loop.call_soon(_raise_interrupt)
         except ClosedError as closed:
             # Closed under the walk (by a task, or another thread): nothing
             # more can be taken or completed, so run() ends with it.

@@ -886,6 +886,33 @@ class ObserverCtrlCTest(unittest.TestCase):
         self.assertTrue(report[slow].ran)
 
 
+    def test_ctrl_c_in_the_observer_of_the_last_event_of_an_asyncio_walk_comes_with_its_report(self):
+        # The walk had ended: run_async returned its report to a task that
+        # had finished, and asyncio.run raised the loop's KeyboardInterrupt
+        # with no report anywhere.
+        g = libdag.Graph.from_dict({"a": [], "b": []})
+        finished = []
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.FINISHED:
+                finished.append(vertex)
+                if len(finished) == 2:
+                    raise KeyboardInterrupt
+
+        async def fn(vertex):
+            await asyncio.sleep(0)
+
+        async def main():
+            with g.pull_walker(parallelism=2, observer=observer) as walker:
+                return await walker.run_async(fn)
+
+        with self.assertRaises(KeyboardInterrupt) as cm:
+            asyncio.run(main())
+        report = cm.exception.walk_report
+        self.assertTrue(report.ok)
+        self.assertEqual(len(report), 2)
+
+
 class CtrlCBeforeALookTest(unittest.TestCase):
     """A Ctrl-C as a look begins, before libdag is called: what the last look handed out is the host's."""
 

@@ -70,13 +70,12 @@ class ReadyVertices:
             # that finds something: look only after a change.
             seen = walker.changes
             if seen != self._idle_at:
-                batch = self._look()
+                batch = self._look()  # what it takes joins undelivered
                 if batch is None or 0 < len(batch) < _BATCH:
                     self._idle_at = seen  # nothing more was ready
                 if batch is not None:
                     if not batch:
                         raise StopAsyncIteration
-                    undelivered.extend(batch)
                     if walker.cancel_asked:
                         # A cancel() that ran during the look found none of
                         # these to complete: no caller is to get them now.
@@ -98,7 +97,8 @@ class ReadyVertices:
 
     def _look(self):
         # As walker.next_ready(_BATCH, timeout=0), through buffers of the
-        # iterator's own: it runs on its loop's thread alone.
+        # iterator's own: it runs on its loop's thread alone. What it takes
+        # joins the walker's undelivered, which __anext__ yields from.
         walker = self._walker
         handle, _ = walker._started(_WHO)
         if self._calls is None:
@@ -108,6 +108,11 @@ class ReadyVertices:
         try:
             with handle.read(_WHO) as ptr:
                 batch = calls.look(ptr)
+            if batch:
+                # Inside the try: a Ctrl-C up to here must not lose them.
+                # Once with the walker, they are cancel()'s to complete.
+                walker._undelivered.extend(batch)
+                calls.forget_handed_out()
             callbacks = calls._callbacks
             if callbacks is not None and callbacks.interrupted:
                 callbacks.raise_interrupted()

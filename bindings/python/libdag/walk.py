@@ -494,6 +494,8 @@ class _Callbacks:
         self.interrupted = False
         # Vertices of a pull walk whose work never started (see keep_never_started).
         self.never_started = set()
+        # Vertices of a pull walk with an attempt that ran and failed, retried (see new_attempts).
+        self.ran_before = set()
         # Set once the Walker knows its handle: the library may call back
         # before dag_walk_start() has returned it, a callback that calls
         # walker.cancel() or walker.complete() must find the walk started,
@@ -547,8 +549,11 @@ class _Callbacks:
             self.exceptions[vertex] = before
 
     def keep_never_started(self, vertex):
-        """Marks a pull walk's vertex, handed out and completed cancelled, as never run (its report's ``ran``)."""
-        if not isinstance(vertex, SubwalkVertex):
+        """Marks a pull walk's vertex, handed out and completed cancelled, as never run (its report's ``ran``).
+
+        Not one an earlier attempt of which ran: it ran, whatever became of its retry.
+        """
+        if not isinstance(vertex, SubwalkVertex) and vertex not in self.ran_before:
             self.never_started.add(vertex)
 
     def new_attempts(self, vertices):
@@ -558,11 +563,13 @@ class _Callbacks:
         succeeded on a retry, or last failed with a message, has none.
         """
         if self.exceptions or self.never_started:
+            never_started = self.never_started
             for vertex in vertices:
                 if type(vertex) is int:  # noqa: E721 - a SubwalkVertex is an int too, of another graph
-                    self.exceptions.pop(vertex, None)
+                    if self.exceptions.pop(vertex, None) is not None and vertex not in never_started:
+                        self.ran_before.add(vertex)  # the attempt that failed with it ran
                     # An attempt that never started was one attempt: this one may run.
-                    self.never_started.discard(vertex)
+                    never_started.discard(vertex)
 
     def _fail(self, walker, vertex, exc):
         self.keep_exception(vertex, exc)

@@ -2,6 +2,7 @@
 
 import _thread
 import asyncio
+import collections
 import concurrent.futures
 import contextvars
 import gc
@@ -474,6 +475,33 @@ class ExecutorTest(unittest.TestCase):
         self.assertEqual(report[a].attempts, 2)
         self.assertTrue(report[a].ran)
         self.assertEqual(len(calls), 2)
+
+    def test_a_vertex_that_ran_and_whose_retry_never_started_says_it_ran(self):
+        # Its first attempt ran and failed; the cancel came as its retry
+        # waited in the executor's queue: the report said it never ran.
+        g = libdag.Graph.from_dict({"x": []})
+        x = g.find("x")
+        walker = g.pull_walker(schedule=libdag.Schedule(retries=1))
+
+        class CancelsAtTheRetry(Inline):
+            calls = 0
+
+            def submit(self, fn, *args, **kwargs):
+                CancelsAtTheRetry.calls += 1
+                if CancelsAtTheRetry.calls == 1:
+                    return super().submit(fn, *args, **kwargs)
+                walker.cancel()
+                return concurrent.futures.Future()  # queued, not started: run_on cancels it
+
+        def fn(vertex):
+            raise RuntimeError("boom")
+
+        with walker:
+            report = walker.run_on(CancelsAtTheRetry(), fn)
+        self.assertEqual(CancelsAtTheRetry.calls, 2)
+        self.assertTrue(report[x].ran)
+        self.assertEqual(report[x].attempts, 2)
+        self.assertTrue(report.message.startswith("the walk was cancelled; 0 vertices never ran"), report.message)
 
     def test_ready_vertices_are_submitted_in_the_walks_order(self):
         # More ready than the executor has workers: they start in the order the walk hands them out.
@@ -953,6 +981,34 @@ class CtrlCBeforeALookTest(unittest.TestCase):
             ready = asyncio.run(to_b())
             with unittest.mock.patch("libdag._pull_calls.PullCalls.look", side_effect=KeyboardInterrupt):
                 self.check(walker, lambda: asyncio.run(ready.__anext__()))
+
+
+class CtrlCAfterALookTest(unittest.TestCase):
+    """A Ctrl-C as async for's look returns, before its batch is kept: nothing is lost."""
+
+    def test_the_batch_is_completed_cancelled_and_the_report_comes_with_it(self):
+        # The batch was lost with the exception: no report, and wait()
+        # waited for ever even after a cancel().
+        class Interrupting(collections.deque):
+            def extend(self, items):
+                raise KeyboardInterrupt
+
+        g = libdag.Graph.from_dict({"a": [], "b": [], "after": ["a", "b"]})
+        with g.pull_walker(parallelism=10) as walker:
+            walker.start()
+            walker._undelivered = Interrupting()
+
+            async def main():
+                async for vertex in walker:
+                    self.fail(f"yielded {vertex}")
+
+            with self.assertRaises(KeyboardInterrupt) as cm:
+                asyncio.run(main())
+            report = cm.exception.walk_report
+            self.assertIsNotNone(report)
+            self.assertTrue(report.cancelled)
+            self.assertEqual(statuses(g, report), dict.fromkeys(["a", "b", "after"], VertexStatus.CANCELLED))
+            self.assertFalse(any(result.ran for result in report))
 
 
 class RefusedCompletionTest(unittest.TestCase):

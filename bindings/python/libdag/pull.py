@@ -120,19 +120,24 @@ class PullWalker(Walker):
             # buffers made once and its arguments in C form.
             calls = self._poll_calls(limit)
             if calls is not None:
+                # Not a finally: a Ctrl-C landing there would lose the
+                # batch that the try returns.
                 try:
                     with handle.read(who) as ptr:
                         batch = calls.look(ptr)
                     if self._callbacks is not None and self._callbacks.interrupted:
                         self._callbacks.raise_interrupted()
+                    calls.busy = False
                     return batch
                 except KeyboardInterrupt as interrupt:
+                    calls.busy = False
                     # As in the waits below: what this look handed out
                     # reaches no caller, so it is completed cancelled.
                     interrupt.walk_report = self._stop_for_interrupt(handle, *calls.handed_out(), who)
                     raise
-                finally:
+                except BaseException:
                     calls.busy = False
+                    raise
         vertices = (ctypes.c_uint64 * limit)()
         walks = (ctypes.c_void_p * limit)()
         count = ctypes.c_size_t()

@@ -1,5 +1,6 @@
 """Ctrl-C delivered to a process in the middle of a walk."""
 
+import asyncio
 import dis
 import faulthandler
 import gc
@@ -219,8 +220,9 @@ class _InterruptAt:
     signal lands is chance; this makes each place happen, one run each.
     """
 
-    def __init__(self, n):
+    def __init__(self, n, traced=_TRACED):
         self.n = n
+        self.traced = traced
         self.seen = 0
         self.fired = False
         self.after_call = {}
@@ -241,7 +243,7 @@ class _InterruptAt:
         self.seen += 1
 
     def _call(self, frame, _event, _arg):
-        if self.fired or not frame.f_code.co_filename.startswith(_TRACED):
+        if self.fired or not frame.f_code.co_filename.startswith(self.traced):
             return None
         frame.f_trace_opcodes = True
         self._place()
@@ -280,16 +282,16 @@ class CtrlCInTheGateTest(unittest.TestCase):
     """Ctrl-C at every place it can land in a call's bookkeeping (the gates of Graph and Walker):
     nothing stays counted, so the graph can still be changed, walked and closed from any thread."""
 
-    def every_place(self, run, check, raised=(KeyboardInterrupt,)):
+    def every_place(self, run, check, raised=(KeyboardInterrupt,), traced=_TRACED):
         # A call left counted can make the next change wait for ever: end
         # the test run then, with every thread's stack, rather than hang.
         faulthandler.dump_traceback_later(120, exit=True)
         try:
-            return self._every_place(run, check, raised)
+            return self._every_place(run, check, raised, traced)
         finally:
             faulthandler.cancel_dump_traceback_later()
 
-    def _every_place(self, run, check, raised):
+    def _every_place(self, run, check, raised, traced):
         n = 0
         while True:
             # The collector stays out of the traced call: a finaliser run
@@ -297,7 +299,7 @@ class CtrlCInTheGateTest(unittest.TestCase):
             gc.collect()
             gc.disable()
             try:
-                with _InterruptAt(n) as interrupt:
+                with _InterruptAt(n, traced) as interrupt:
                     try:
                         run()
                     except raised:
@@ -401,6 +403,71 @@ class CtrlCInTheGateTest(unittest.TestCase):
         places = self.every_place(run, check)
         self.assertGreater(places, 3)
         g.close()
+
+    def a_pull_host(self, take):
+        """Ctrl-C at each place while `take(walker, held, done)` takes and completes a pull walk's
+        vertices: once the host has cancelled and completed what it holds, the walk ends, and what
+        it completed is reported run and ok."""
+        g = libdag.Graph.from_dict({"a": [], "b": [], "c": ["a"], "d": ["a", "b"], "e": []})
+        host = {}
+
+        def prepare():
+            host.update(walker=g.pull_walker(parallelism=2).start(), held=[], done=set())
+
+        def check(n):
+            walker = host["walker"]
+            try:
+                walker.cancel()
+            except libdag.StateError:
+                pass  # it has ended
+            for vertex in host["held"]:
+                if vertex not in host["done"]:
+                    try:
+                        walker.complete(vertex, cancelled=True)
+                    except libdag.DagError:
+                        pass  # completed before the Ctrl-C
+            reports = []
+            waiting = threading.Thread(target=lambda: reports.append(walker.wait()), daemon=True)
+            waiting.start()
+            waiting.join(10)
+            if waiting.is_alive():
+                walker.close()
+                self.fail(f"place {n}: the walk waited for ever for vertices no caller had")
+            for vertex in host["done"]:
+                result = reports[0][vertex]
+                self.assertEqual((result.status, result.ran), (libdag.VertexStatus.OK, True), f"place {n}")
+            walker.close()
+            prepare()
+
+        prepare()
+        # libdag's code alone: asyncio's own (its WeakSet of tasks) is not what is tested.
+        places = self.every_place(lambda: take(host["walker"], host["held"], host["done"]), check,
+                                  traced=(os.path.dirname(libdag.__file__),))
+        self.assertGreater(places, 30)
+        host["walker"].close()
+        g.close()
+
+    def test_a_host_polling_a_pull_walk(self):
+        def take(walker, held, done):
+            while (batch := walker.next_ready(2, timeout=0)) != []:
+                held.extend(batch or ())  # the host's once next_ready has returned it
+                for vertex in batch or ():
+                    walker.complete(vertex)
+                    done.add(vertex)
+
+        self.a_pull_host(take)
+
+    def test_async_for_over_a_pull_walk(self):
+        def take(walker, held, done):
+            async def main():
+                async for vertex in walker:
+                    held.append(vertex)
+                    walker.complete(vertex)
+                    done.add(vertex)
+
+            asyncio.run(main())
+
+        self.a_pull_host(take)
 
     def test_a_read_of_a_walker(self):
         g = libdag.Graph()

@@ -835,27 +835,32 @@ class ObserverCtrlCTest(unittest.TestCase):
         self.assertEqual(report[a].status, VertexStatus.CANCELLED)
         self.assertEqual(report[b].status, VertexStatus.CANCELLED)
 
-    def test_ctrl_c_in_an_observer_ends_an_asyncio_walk(self):
-        g = libdag.Graph.from_dict({f"v{i}": [] for i in range(5)})
-        seen = []
+    def run_async_interrupted_at(self, names, parallelism, nth_finished):
+        """run_async over independent vertices, the observer raising Ctrl-C at the nth FINISHED event;
+        returns the KeyboardInterrupt and the vertices finished."""
+        g = libdag.Graph.from_dict({name: [] for name in names})
+        finished = []
 
         def observer(event, vertex, status, running, done, total):
             if event == libdag.WalkEvent.FINISHED:
-                seen.append(vertex)
-                if len(seen) == 2:
+                finished.append(vertex)
+                if len(finished) == nth_finished:
                     raise KeyboardInterrupt
 
         async def fn(vertex):
             await asyncio.sleep(0)
 
         async def main():
-            with g.pull_walker(parallelism=1, observer=observer) as walker:
+            with g.pull_walker(parallelism=parallelism, observer=observer) as walker:
                 return await walker.run_async(fn)
 
-        with self.assertRaises(KeyboardInterrupt):
+        with self.assertRaises(KeyboardInterrupt) as cm:
             asyncio.run(main())
-        self.assertLess(len(seen), 5)
+        return cm.exception, finished
 
+    def test_ctrl_c_in_an_observer_ends_an_asyncio_walk(self):
+        _, finished = self.run_async_interrupted_at([f"v{i}" for i in range(5)], 1, 2)
+        self.assertLess(len(finished), 5)
 
     def test_ctrl_c_in_the_observer_of_a_hand_out_to_async_for_cancels_as_next_ready_does(self):
         # The batch the look handed out was lost with the exception: no
@@ -913,30 +918,12 @@ class ObserverCtrlCTest(unittest.TestCase):
         self.assertEqual(report[slow].status, VertexStatus.CANCELLED)
         self.assertTrue(report[slow].ran)
 
-
     def test_ctrl_c_in_the_observer_of_the_last_event_of_an_asyncio_walk_comes_with_its_report(self):
         # The walk had ended: run_async returned its report to a task that
         # had finished, and asyncio.run raised the loop's KeyboardInterrupt
         # with no report anywhere.
-        g = libdag.Graph.from_dict({"a": [], "b": []})
-        finished = []
-
-        def observer(event, vertex, status, running, done, total):
-            if event == libdag.WalkEvent.FINISHED:
-                finished.append(vertex)
-                if len(finished) == 2:
-                    raise KeyboardInterrupt
-
-        async def fn(vertex):
-            await asyncio.sleep(0)
-
-        async def main():
-            with g.pull_walker(parallelism=2, observer=observer) as walker:
-                return await walker.run_async(fn)
-
-        with self.assertRaises(KeyboardInterrupt) as cm:
-            asyncio.run(main())
-        report = cm.exception.walk_report
+        interrupt, _ = self.run_async_interrupted_at(["a", "b"], 2, 2)
+        report = interrupt.walk_report
         self.assertTrue(report.ok)
         self.assertEqual(len(report), 2)
 

@@ -153,7 +153,7 @@ type vertexCall struct {
 	returned bool
 }
 
-// returned marks the hand-out's fn as returned: the Vertex expands nothing more.
+// end marks the hand-out's fn as returned: the Vertex expands nothing more.
 func (c *vertexCall) end() {
 	if c != nil {
 		c.mu.Lock()

@@ -73,6 +73,7 @@
 #![warn(missing_docs)]
 
 mod algorithms;
+mod attempt;
 mod builder;
 mod error;
 mod graph;

@@ -8,7 +8,7 @@ use std::os::raw::{c_char, c_void};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use libdag_sys as sys;
 
@@ -57,23 +57,28 @@ impl Failures {
         recorded.errors.insert((walk as usize, vertex), error)
     }
 
-    /// libdag answered the failure [`propose`](Failures::propose) kept:
-    /// where it refused it, `earlier` is put back. Returns the error no
-    /// longer kept (its Drop is the user's code: the caller drops it).
+    /// libdag answered the failure of `proposed`, which
+    /// [`propose`](Failures::propose) kept: where it refused it, `earlier`
+    /// is put back (unless something else was kept since). Returns the
+    /// error no longer kept (its Drop is the user's code: the caller drops
+    /// it).
     pub(crate) fn settle(
         &self,
         walk: *mut sys::dag_walker,
         vertex: u64,
         accepted: bool,
+        proposed: &SharedError,
         earlier: Option<SharedError>,
     ) -> Option<SharedError> {
         let mut recorded = self.lock();
-        let dropped = if accepted {
+        let key = (walk as usize, vertex);
+        let still_proposed = recorded.errors.get(&key).map_or(false, |kept| Arc::ptr_eq(kept, proposed));
+        let dropped = if accepted || !still_proposed {
             earlier
         } else {
             match earlier {
-                Some(earlier) => recorded.errors.insert((walk as usize, vertex), earlier),
-                None => recorded.errors.remove(&(walk as usize, vertex)),
+                Some(earlier) => recorded.errors.insert(key, earlier),
+                None => recorded.errors.remove(&key),
             }
         };
         recorded.unsettled -= 1;
@@ -152,12 +157,12 @@ where
             Ok(()) => None,
             Err(error) => {
                 let (error, text) = shared_error(error);
-                let earlier = failures.propose(walk, vertex, error);
-                Some((text, Some(earlier)))
+                let earlier = failures.propose(walk, vertex, error.clone());
+                Some((text, Some((error, earlier))))
             }
         }
     }));
-    // `proposed`: what the proposed error replaced (a report waits for it).
+    // `proposed`: the error proposed and what it replaced (a report waits for them).
     let (text, proposed) = match failed {
         Ok(None) => return Ok(()),
         Ok(Some(told)) => told,
@@ -174,9 +179,10 @@ where
     // recorded before is put back. Dropping an error taken out runs its
     // Drop: the user's code too.
     let accepted = sys::dag_walk_fail(walk, vertex, text.as_ptr(), ptr::null_mut()) == sys::DAG_OK;
-    if let Some(earlier) = proposed {
-        let dropped = failures.settle(walk, vertex, accepted, earlier);
-        let _ = panic::catch_unwind(AssertUnwindSafe(|| drop(dropped)));
+    if let Some((error, earlier)) = proposed {
+        let dropped = failures.settle(walk, vertex, accepted, &error, earlier);
+        // Ours may be the last reference now: its Drop too.
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| drop((dropped, error))));
     }
     Err(())
 }

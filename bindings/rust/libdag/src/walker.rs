@@ -11,10 +11,12 @@ use std::ops::Deref;
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
 use libdag_sys as sys;
+
+use crate::attempt::{Attempt, Refused};
 
 use crate::error::{check, BoxError, Error, Result, Status};
 use crate::graph::{Graph, VertexId};
@@ -92,19 +94,9 @@ pub struct Vertex<'a> {
     walk: *mut sys::dag_walker,
     id: VertexId,
     state: &'a Arc<WalkState>,
-    deferred: Cell<Option<Arc<Mutex<u8>>>>,
+    deferred: Cell<Option<Arc<Attempt>>>,
 }
 
-// Where the callback of a deferred vertex is, for its Pending: one dropped
-// while the callback runs leaves the vertex to the callback's result, and
-// one whose callback failed is this attempt's, not a retry's (libdag knows
-// the vertex only, and would take its completion for the retry's). A lock,
-// not an atomic: a completion holds it through its libdag call, so the
-// callback cannot fail, and its retry start, between the check and the call.
-const CALLBACK_RUNNING: u8 = 0;
-const CALLBACK_RETURNED: u8 = 1;
-const DROPPED_IN_CALLBACK: u8 = 2;
-const CALLBACK_FAILED: u8 = 3;
 const DROPPED_TEXT: &[u8] = b"dropped without being completed\0";
 
 impl<'a> Vertex<'a> {
@@ -122,13 +114,17 @@ impl<'a> Vertex<'a> {
     /// thread while the callback still ran returned `Ok`, and its result
     /// gives way to the callback's. Calling it again returns another
     /// `Pending` for the same vertex: any of them may complete it, once
-    /// (later completions are refused), and one dropped uncompleted while
-    /// the callback runs fails the vertex, as a single `Pending` would.
+    /// (later completions are refused with
+    /// [`Status::State`](crate::Status::State), and dropping the others
+    /// does nothing), and one dropped uncompleted while the callback runs
+    /// fails the vertex, as a single `Pending` would. A `Pending` belongs
+    /// to its attempt: with retries, one of an attempt that has ended is
+    /// refused, never taken for the retry's.
     pub fn defer(&self) -> Pending {
         let callback = self
             .deferred
             .take()
-            .unwrap_or_else(|| Arc::new(Mutex::new(CALLBACK_RUNNING)));
+            .unwrap_or_default();
         self.deferred.set(Some(callback.clone()));
         Pending {
             walk: self.walk,
@@ -204,8 +200,8 @@ pub struct Pending {
     walk: *mut sys::dag_walker,
     id: VertexId,
     state: Arc<WalkState>,
-    // The deferring callback's progress; None in a pull walk.
-    callback: Option<Arc<Mutex<u8>>>,
+    // The deferring callback's attempt; None in a pull walk.
+    callback: Option<Arc<Attempt>>,
     done: bool,
 }
 
@@ -241,19 +237,20 @@ impl Pending {
             return Err(Error::new(Status::State, "Pending::complete: the vertex was completed already"));
         }
         self.done = true;
-        let callback = self.callback.clone();
-        let _attempt = attempt(callback.as_deref(), "Pending::complete")?;
-        match result {
+        let attempt = self.begin("Pending::complete")?;
+        let outcome = match result {
             Ok(()) => complete(self.walk, self.id, None),
             Err(error) => {
                 let (error, text) = shared_error(error);
                 let failures = &self.state.failures;
-                let earlier = failures.propose(self.walk, self.id.0, error);
+                let earlier = failures.propose(self.walk, self.id.0, error.clone());
                 let outcome = complete(self.walk, self.id, Some(text.as_ptr()));
-                drop(failures.settle(self.walk, self.id.0, outcome.is_ok(), earlier));
+                drop(failures.settle(self.walk, self.id.0, outcome.is_ok(), &error, earlier));
                 outcome
             }
-        }
+        };
+        end(attempt, outcome.is_ok());
+        outcome
     }
 
     /// Finishes the vertex as ok: [`complete`](Pending::complete)`(Ok(()))`.
@@ -278,16 +275,16 @@ impl Pending {
         if self.done {
             return Err(Error::new(Status::State, "Pending::cancelled: the vertex was completed already"));
         }
-        let callback = self.callback.clone();
-        let _attempt = attempt(callback.as_deref(), "Pending::cancelled")?;
+        let attempt = self.begin("Pending::cancelled")?;
         let mut err = ptr::null_mut();
         // SAFETY: a live walk handle (thread-safe).
-        unsafe {
+        let outcome = unsafe {
             let status =
                 sys::dag_walk_complete(self.walk, self.id.0, sys::DAG_WALK_CANCELLED, ptr::null(), &mut err);
             check(status, err)
-        }
-        .map_err(|e| e.in_method("Pending::complete", "Pending::cancelled"))?;
+        };
+        end(attempt, outcome.is_ok());
+        outcome.map_err(|e| e.in_method("Pending::complete", "Pending::cancelled"))?;
         self.done = true;
         Ok(())
     }
@@ -312,10 +309,10 @@ impl Pending {
     /// is still to be completed); [`Status::State`](crate::Status::State)
     /// (not handed out by a pull walk, already expanded).
     pub fn expand(&mut self, sub: &Graph) -> Result<()> {
-        let callback = self.callback.clone();
-        let _attempt = attempt(callback.as_deref(), "Pending::expand")?;
-        expand(self.walk, self.id, sub)
-            .map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
+        let attempt = self.begin("Pending::expand")?;
+        let outcome = expand(self.walk, self.id, sub);
+        end(attempt, outcome.is_ok());
+        outcome.map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
         self.done = true;
         Ok(())
     }
@@ -335,6 +332,33 @@ impl Pending {
         // SAFETY: `state` keeps the walk, and so its graph, alive.
         unsafe { GraphRef::new(self.walk) }
     }
+
+    /// Marks this thread's completion of the deferring callback's attempt
+    /// (none in a pull walk, whose vertices are handed out one `Pending`
+    /// each); refused once that attempt is over, or being completed by
+    /// another `Pending` on this thread.
+    fn begin(&self, who: &str) -> Result<Option<&Attempt>> {
+        let attempt = match &self.callback {
+            Some(attempt) => attempt,
+            None => return Ok(None),
+        };
+        attempt.begin().map_err(|refused| {
+            let why = match refused {
+                Refused::Failed => "the callback that deferred the vertex returned an error or panicked, which failed it",
+                Refused::Completed => "another Pending of the vertex completed it already",
+                Refused::Completing => "another Pending of the vertex is completing it on this thread",
+            };
+            Error::new(Status::State, format!("{who}: {why}"))
+        })?;
+        Ok(Some(attempt))
+    }
+}
+
+/// After a `Pending`'s libdag call that [`Pending::begin`] marked.
+fn end(attempt: Option<&Attempt>, accepted: bool) {
+    if let Some(attempt) = attempt {
+        attempt.end(accepted);
+    }
 }
 
 impl Drop for Pending {
@@ -342,48 +366,16 @@ impl Drop for Pending {
         if self.done {
             return;
         }
-        let _attempt = match &self.callback {
-            Some(callback) => {
-                let mut state = lock(callback);
-                match *state {
-                    CALLBACK_RUNNING => {
-                        *state = DROPPED_IN_CALLBACK;
-                        return;
-                    }
-                    // Failed with the callback: a retry may run now.
-                    CALLBACK_FAILED | DROPPED_IN_CALLBACK => return,
-                    _ => Some(state),
-                }
+        let attempt = self.callback.as_deref();
+        if let Some(attempt) = attempt {
+            if !attempt.drop_pending() {
+                return;
             }
-            None => None,
-        };
+        }
         // Refused (and ignored) when the walk has ended meanwhile.
-        let _ = complete(self.walk, self.id, Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));
+        let outcome = complete(self.walk, self.id, Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));
+        end(attempt, outcome.is_ok());
     }
-}
-
-/// The deferring callback's state, held through a completion; refused once
-/// that callback failed: the vertex failed with it, and libdag, which knows
-/// the vertex only, would take the completion for a retry's.
-fn attempt<'a>(callback: Option<&'a Mutex<u8>>, who: &str) -> Result<Option<MutexGuard<'a, u8>>> {
-    let callback = match callback {
-        Some(callback) => callback,
-        None => return Ok(None),
-    };
-    let state = lock(callback);
-    if *state == CALLBACK_FAILED {
-        return Err(Error::new(
-            Status::State,
-            format!("{who}: the callback that deferred the vertex returned an error or panicked, which failed it"),
-        ));
-    }
-    Ok(Some(state))
-}
-
-/// A deferred vertex's callback state; a panic elsewhere while it was held
-/// left a plain number, still good.
-fn lock(callback: &Mutex<u8>) -> MutexGuard<'_, u8> {
-    callback.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl fmt::Debug for Pending {
@@ -487,12 +479,9 @@ where
     };
     let outcome = run_vertex(walk, vertex, &ctx.state.failures, || (ctx.f)(&call));
     let deferred = call.deferred.take();
-    let dropped = deferred.as_ref().map_or(false, |callback| {
-        let mut state = lock(callback);
-        let dropped = *state == DROPPED_IN_CALLBACK;
-        *state = if outcome.is_err() { CALLBACK_FAILED } else { CALLBACK_RETURNED };
-        dropped
-    });
+    let dropped = deferred
+        .as_ref()
+        .map_or(false, |attempt| attempt.returned(outcome.is_err()));
     match outcome {
         Ok(()) if dropped => {
             let _ = complete(walk, VertexId(vertex), Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));

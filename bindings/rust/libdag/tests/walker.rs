@@ -28,6 +28,9 @@ impl fmt::Display for DiskFull {
 
 impl std::error::Error for DiskFull {}
 
+/// Bounds a wait that hangs where the code is wrong: long enough never to fail by chance.
+const WAIT_S: u64 = 30;
+
 fn graph(names: &[&str], edges: &[(&str, &str)]) -> Graph {
     let mut g = Graph::new().unwrap();
     for name in names {
@@ -379,6 +382,89 @@ fn a_pending_of_an_attempt_that_failed_cannot_complete_the_retry() {
     assert_eq!(report.attempts(a), Some(2));
     assert_eq!(report.source(a).unwrap().downcast_ref::<DiskFull>(), Some(&DiskFull { free: 2 }));
     assert_eq!(*attempts.lock().unwrap(), 2);
+}
+
+#[test]
+fn another_pending_of_a_finished_attempt_cannot_complete_the_retry() {
+    // Two Pendings of one attempt: the first failed it, then the second (or,
+    // in the other case, the one kept when its sibling was dropped in the
+    // callback) completed the retry.
+    for first_fails_it in [true, false] {
+        let g = graph(&["a"], &[]);
+        let (send, receive) = mpsc::channel();
+        let send = Mutex::new(send);
+        let attempts = Arc::new(Mutex::new(0));
+        let counted = attempts.clone();
+        let walker = g
+            .start_walk(&WalkOptions::new().retries(1), move |vertex| {
+                let attempt = {
+                    let mut n = counted.lock().unwrap();
+                    *n += 1;
+                    *n
+                };
+                let send = send.lock().unwrap();
+                if attempt == 1 {
+                    let first = vertex.defer();
+                    if first_fails_it {
+                        send.send(first).unwrap();
+                    } else {
+                        drop(first); // in the callback: the vertex fails as it returns
+                    }
+                }
+                send.send(vertex.defer()).unwrap();
+                Ok::<(), DiskFull>(())
+            })
+            .unwrap();
+        if first_fails_it {
+            let first = receive.recv().unwrap();
+            first.fail(DiskFull { free: 1 }).unwrap();
+        }
+        let stale = receive.recv().unwrap();
+        let retry = receive.recv().unwrap();
+        let refused = stale.succeed().unwrap_err();
+        assert_eq!(refused.status(), Status::State, "{}", refused.message());
+        retry.fail(DiskFull { free: 2 }).unwrap();
+        let report = walker.wait().unwrap();
+        let a = g.find("a").unwrap();
+        assert_eq!(report.status(a), Some(VertexStatus::Failed), "first fails it: {}", first_fails_it);
+        assert_eq!(report.source(a).unwrap().downcast_ref::<DiskFull>(), Some(&DiskFull { free: 2 }));
+        assert_eq!(*attempts.lock().unwrap(), 2);
+    }
+}
+
+#[test]
+fn an_observer_may_drop_a_pending_of_the_vertex_whose_completion_it_sees() {
+    // The completion held the attempt's lock through libdag, which ran this
+    // observer on the same thread: the drop waited for it for ever.
+    let g = graph(&["a"], &[]);
+    let kept: Arc<Mutex<Vec<Pending>>> = Arc::default();
+    let registry = kept.clone();
+    let options = WalkOptions::new().observer(move |event| {
+        if event.kind == EventKind::Finished {
+            let taken = std::mem::take(&mut *registry.lock().unwrap());
+            drop(taken);
+        }
+    });
+    let (send, receive) = mpsc::channel();
+    let send = Mutex::new(send);
+    let walker = g
+        .start_walk(&options, move |vertex| {
+            send.lock().unwrap().send(vertex.defer()).unwrap();
+            kept.lock().unwrap().push(vertex.defer());
+            Ok::<(), DiskFull>(())
+        })
+        .unwrap();
+    let pending = receive.recv().unwrap();
+    let (done, completed) = mpsc::channel();
+    thread::spawn(move || done.send(pending.succeed().is_ok()).unwrap());
+    match completed.recv_timeout(Duration::from_secs(WAIT_S)) {
+        Ok(ok) => assert!(ok),
+        Err(_) => {
+            std::mem::forget(walker); // a hung walk cannot be dropped
+            panic!("Pending::succeed waited for ever for the observer it ran");
+        }
+    }
+    assert!(walker.wait().unwrap().ok());
 }
 
 #[test]

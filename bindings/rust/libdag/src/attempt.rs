@@ -36,7 +36,8 @@ struct State {
 /// Why a `Pending` may not complete its attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Refused {
-    /// The deferring callback returned an error or panicked.
+    /// The deferring callback returned an error or panicked, or a
+    /// `Pending` was dropped while it ran.
     Failed,
     /// Another `Pending` of the attempt completed it.
     Completed,

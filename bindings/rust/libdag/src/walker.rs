@@ -344,7 +344,10 @@ impl Pending {
         };
         attempt.begin().map_err(|refused| {
             let why = match refused {
-                Refused::Failed => "the callback that deferred the vertex returned an error or panicked, which failed it",
+                Refused::Failed => {
+                    "its attempt failed (the callback that deferred it returned an error or panicked, or a Pending \
+                     of it was dropped while the callback ran)"
+                }
                 Refused::Completed => "another Pending of the vertex completed it already",
                 Refused::Completing => "another Pending of the vertex is completing it on this thread",
             };

@@ -342,54 +342,21 @@ fn a_callback_error_after_defer_wins() {
 }
 
 #[test]
-fn a_pending_of_an_attempt_that_failed_cannot_complete_the_retry() {
-    // libdag knows the vertex only: the first attempt's Pending, completed
+fn a_pending_of_an_attempt_that_has_ended_cannot_complete_the_retry() {
+    // libdag knows the vertex only: a Pending of the first attempt, completed
     // late, completed the retry (ok, though its work then failed), and one
     // dropped failed it.
-    let g = graph(&["a"], &[]);
-    let (send, receive) = mpsc::channel();
-    let send = Mutex::new(send);
-    let attempts = Arc::new(Mutex::new(0));
-    let counted = attempts.clone();
-    let walker = g
-        .start_walk(&WalkOptions::new().retries(1), move |vertex| {
-            let attempt = {
-                let mut n = counted.lock().unwrap();
-                *n += 1;
-                *n
-            };
-            let send = send.lock().unwrap();
-            send.send(vertex.defer()).unwrap();
-            if attempt == 1 {
-                send.send(vertex.defer()).unwrap();
-                Err(DiskFull { free: 1 })
-            } else {
-                Ok(())
-            }
-        })
-        .unwrap();
-    let (dropped, late) = (receive.recv().unwrap(), receive.recv().unwrap());
-    let retry = receive.recv().unwrap();
-    drop(dropped);
-    let refused = late.succeed().unwrap_err();
-    assert_eq!(refused.status(), Status::State);
-    assert!(refused.message().contains("returned an error or panicked"), "{}", refused.message());
-    // The retry is still its own attempt's to finish.
-    retry.fail(DiskFull { free: 2 }).unwrap();
-    let report = walker.wait().unwrap();
-    let a = g.find("a").unwrap();
-    assert_eq!(report.status(a), Some(VertexStatus::Failed));
-    assert_eq!(report.attempts(a), Some(2));
-    assert_eq!(report.source(a).unwrap().downcast_ref::<DiskFull>(), Some(&DiskFull { free: 2 }));
-    assert_eq!(*attempts.lock().unwrap(), 2);
-}
-
-#[test]
-fn another_pending_of_a_finished_attempt_cannot_complete_the_retry() {
-    // Two Pendings of one attempt: the first failed it, then the second (or,
-    // in the other case, the one kept when its sibling was dropped in the
-    // callback) completed the retry.
-    for first_fails_it in [true, false] {
+    #[derive(Clone, Copy, Debug)]
+    enum FirstAttempt {
+        CallbackFails,
+        ASiblingFailsIt,
+        ASiblingIsDroppedInTheCallback,
+    }
+    for case in [
+        FirstAttempt::CallbackFails,
+        FirstAttempt::ASiblingFailsIt,
+        FirstAttempt::ASiblingIsDroppedInTheCallback,
+    ] {
         let g = graph(&["a"], &[]);
         let (send, receive) = mpsc::channel();
         let send = Mutex::new(send);
@@ -403,30 +370,46 @@ fn another_pending_of_a_finished_attempt_cannot_complete_the_retry() {
                     *n
                 };
                 let send = send.lock().unwrap();
-                if attempt == 1 {
-                    let first = vertex.defer();
-                    if first_fails_it {
-                        send.send(first).unwrap();
-                    } else {
-                        drop(first); // in the callback: the vertex fails as it returns
-                    }
+                if attempt == 2 {
+                    send.send(vertex.defer()).unwrap();
+                    return Ok(());
+                }
+                match case {
+                    FirstAttempt::CallbackFails | FirstAttempt::ASiblingFailsIt => send.send(vertex.defer()).unwrap(),
+                    FirstAttempt::ASiblingIsDroppedInTheCallback => drop(vertex.defer()),
                 }
                 send.send(vertex.defer()).unwrap();
-                Ok::<(), DiskFull>(())
+                match case {
+                    FirstAttempt::CallbackFails => Err(DiskFull { free: 1 }),
+                    _ => Ok(()),
+                }
             })
             .unwrap();
-        if first_fails_it {
-            let first = receive.recv().unwrap();
-            first.fail(DiskFull { free: 1 }).unwrap();
-        }
-        let stale = receive.recv().unwrap();
+        let (why, stale) = match case {
+            FirstAttempt::CallbackFails => {
+                let dropped = receive.recv().unwrap();
+                let late = receive.recv().unwrap();
+                drop(dropped);
+                ("its attempt failed", late)
+            }
+            FirstAttempt::ASiblingFailsIt => {
+                let first = receive.recv().unwrap();
+                let stale = receive.recv().unwrap();
+                first.fail(DiskFull { free: 1 }).unwrap();
+                ("completed it already", stale)
+            }
+            FirstAttempt::ASiblingIsDroppedInTheCallback => ("its attempt failed", receive.recv().unwrap()),
+        };
         let retry = receive.recv().unwrap();
         let refused = stale.succeed().unwrap_err();
-        assert_eq!(refused.status(), Status::State, "{}", refused.message());
+        assert_eq!(refused.status(), Status::State, "{:?}: {}", case, refused.message());
+        assert!(refused.message().contains(why), "{:?}: {}", case, refused.message());
+        // The retry is still its own attempt's to finish.
         retry.fail(DiskFull { free: 2 }).unwrap();
         let report = walker.wait().unwrap();
         let a = g.find("a").unwrap();
-        assert_eq!(report.status(a), Some(VertexStatus::Failed), "first fails it: {}", first_fails_it);
+        assert_eq!(report.status(a), Some(VertexStatus::Failed), "{:?}", case);
+        assert_eq!(report.attempts(a), Some(2), "{:?}", case);
         assert_eq!(report.source(a).unwrap().downcast_ref::<DiskFull>(), Some(&DiskFull { free: 2 }));
         assert_eq!(*attempts.lock().unwrap(), 2);
     }

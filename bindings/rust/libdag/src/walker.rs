@@ -237,19 +237,25 @@ impl Pending {
             return Err(Error::new(Status::State, "Pending::complete: the vertex was completed already"));
         }
         self.done = true;
+        // Before begin(): the error's conversion and Display are the user's
+        // code, and a panic between begin() and end() would leave the
+        // attempt marked as being completed for ever.
+        let failure = result.err().map(shared_error);
         let attempt = self.begin("Pending::complete")?;
-        let outcome = match result {
-            Ok(()) => complete(self.walk, self.id, None),
-            Err(error) => {
-                let (error, text) = shared_error(error);
+        // The errors this lets go are dropped after end(): their Drop is
+        // the user's code too.
+        let (outcome, released) = match failure {
+            None => (complete(self.walk, self.id, None), None),
+            Some((error, text)) => {
                 let failures = &self.state.failures;
                 let earlier = failures.propose(self.walk, self.id.0, error.clone());
                 let outcome = complete(self.walk, self.id, Some(text.as_ptr()));
-                drop(failures.settle(self.walk, self.id.0, outcome.is_ok(), &error, earlier));
-                outcome
+                let replaced = failures.settle(self.walk, self.id.0, outcome.is_ok(), &error, earlier);
+                (outcome, Some((error, replaced)))
             }
         };
         end(attempt, outcome.is_ok());
+        drop(released);
         outcome
     }
 

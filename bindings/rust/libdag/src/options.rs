@@ -17,8 +17,28 @@ use crate::raw::{drop_payload, id_ptr};
 use crate::report::VertexStatus;
 use crate::schedule::{Priority, Schedule};
 
-/// A walk's observer, shared by its options and the walk.
-pub(crate) type Observer = Arc<dyn Fn(&WalkEvent) + Send + Sync>;
+/// A walk's observer, shared by its options and the walk; the flag says
+/// whether the event is a sub-walk's.
+pub(crate) type Observer = Arc<dyn Fn(&WalkEvent, bool) + Send + Sync>;
+
+/// An observer and the graph its walk walks, which tells a sub-walk's
+/// events (their walk's graph is the sub-graph's private copy) from the
+/// walk's own. Lives as long as the walk.
+pub(crate) struct WalkObserver {
+    observer: Observer,
+    // An address only (never read through), so the struct stays Send and
+    // Sync as the walk's shared state must be.
+    walked: usize,
+}
+
+impl WalkObserver {
+    pub(crate) fn new(observer: &Observer, walked: *const sys::dag_graph) -> WalkObserver {
+        WalkObserver {
+            observer: observer.clone(),
+            walked: walked as usize,
+        }
+    }
+}
 
 /// How [`Graph::walk`](crate::Graph::walk) runs: a builder whose defaults are libdag's (10
 /// callbacks at once, a thread for each, dependencies first, Terraform's failure
@@ -124,10 +144,54 @@ impl WalkOptions {
     /// [`WalkEvent::sequence`] orders them. Every call has returned by the
     /// time the walk's report is. A panic in it is caught (it must not
     /// unwind into libdag) and the walk goes on.
+    ///
+    /// The events of an expanded vertex's sub-walk come here too, each
+    /// with its vertex and counts in that sub-walk; to tell them apart, use
+    /// [`observer_with_sub`](WalkOptions::observer_with_sub) instead. Either
+    /// replaces any earlier observer.
     #[must_use]
     pub fn observer<F>(mut self, observer: F) -> WalkOptions
     where
         F: Fn(&WalkEvent) + Send + Sync + 'static,
+    {
+        self.observer = Some(Arc::new(move |event: &WalkEvent, _sub: bool| observer(event)));
+        self
+    }
+
+    /// As [`observer`](WalkOptions::observer), with a second argument that
+    /// is true for an event of a sub-walk ([`Vertex::expand`](crate::Vertex::expand),
+    /// [`Pending::expand`](crate::Pending::expand)): its
+    /// [`vertex`](WalkEvent::vertex) is an id of that sub-graph and its
+    /// counts are the sub-walk's, false for the walked graph's own
+    /// vertices (libdag 1.2's `dag_walk_graph` of the event's walk is then
+    /// the walked graph).
+    ///
+    /// ```
+    /// # use libdag::{Graph, WalkOptions};
+    /// # use std::sync::{Arc, Mutex};
+    /// let mut g = Graph::new()?;
+    /// g.add_vertex(Some("module"))?;
+    /// let mut sub = Graph::new()?;
+    /// sub.add_vertex(Some("resource"))?;
+    /// let seen = Arc::new(Mutex::new(Vec::new()));
+    /// let log = seen.clone();
+    /// let options = WalkOptions::new()
+    ///     .observer_with_sub(move |event, sub| log.lock().unwrap().push((event.vertex, sub)));
+    /// let walker = g.start_walk(&options, move |vertex| {
+    ///     if !vertex.in_sub_walk() {
+    ///         vertex.expand(&sub)?;
+    ///     }
+    ///     Ok::<(), libdag::Error>(())
+    /// })?;
+    /// assert!(walker.wait()?.ok());
+    /// let subs = seen.lock().unwrap().iter().filter(|(_, sub)| *sub).count();
+    /// assert_eq!(subs, 2); // the resource's start and finish
+    /// # Ok::<(), libdag::Error>(())
+    /// ```
+    #[must_use]
+    pub fn observer_with_sub<F>(mut self, observer: F) -> WalkOptions
+    where
+        F: Fn(&WalkEvent, bool) + Send + Sync + 'static,
     {
         self.observer = Some(Arc::new(observer));
         self
@@ -237,7 +301,7 @@ impl WalkOptions {
     pub(crate) fn to_raw(
         &self,
         method: &str,
-        observer: Option<&Observer>,
+        observer: Option<&WalkObserver>,
     ) -> Result<sys::dag_walk_options> {
         let mut opts = MaybeUninit::<sys::dag_walk_options>::uninit();
         let mut err = ptr::null_mut();
@@ -272,7 +336,7 @@ impl WalkOptions {
         if let Some(observer) = observer {
             opts.event_observer = Some(observer_trampoline);
             opts.event_observer_data =
-                (observer as *const Observer).cast::<c_void>() as *mut c_void;
+                (observer as *const WalkObserver).cast::<c_void>() as *mut c_void;
         }
         Ok(opts)
     }
@@ -307,7 +371,8 @@ pub enum EventKind {
     Unknown(u32),
 }
 
-/// One event of a walk, as [`WalkOptions::observer`] sees it.
+/// One event of a walk, as [`WalkOptions::observer`] and
+/// [`WalkOptions::observer_with_sub`] see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WalkEvent {
     /// What happened.
@@ -329,14 +394,16 @@ pub struct WalkEvent {
 }
 
 unsafe extern "C" fn observer_trampoline(
-    _walk: *mut sys::dag_walker,
+    walk: *mut sys::dag_walker,
     info: *const sys::dag_walk_event_info,
     user_data: *mut c_void,
 ) {
-    // SAFETY: user_data is the Observer that `to_raw` was given, which the
-    // walk keeps alive until every observer call has returned; `info` is
-    // borrowed for this call.
-    let observer = &*user_data.cast::<Observer>();
+    // SAFETY: user_data is the WalkObserver that `to_raw` was given, which
+    // the walk keeps alive until every observer call has returned; `info`
+    // is borrowed for this call, and `walk` is the live walk or sub-walk
+    // of the event.
+    let observer = &*user_data.cast::<WalkObserver>();
+    let sub = sys::dag_walk_graph(walk) as usize != observer.walked;
     let info = &*info;
     let event = WalkEvent {
         kind: match info.event {
@@ -352,7 +419,7 @@ unsafe extern "C" fn observer_trampoline(
         total: info.total,
         sequence: info.sequence,
     };
-    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| observer(&event))) {
+    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (observer.observer)(&event, sub))) {
         drop_payload(payload);
     }
 }

@@ -14,7 +14,7 @@ use libdag_sys as sys;
 
 use crate::error::{check, BoxError, Error, Result, SharedError, Status};
 use crate::graph::{Graph, VertexId};
-use crate::options::WalkOptions;
+use crate::options::{WalkObserver, WalkOptions};
 use crate::raw::{drop_payload, panic_message};
 use crate::report::WalkReport;
 
@@ -311,7 +311,10 @@ impl Graph {
         F: Fn(VertexId) -> std::result::Result<(), E> + Sync,
         E: Into<BoxError>,
     {
-        let opts = options.to_raw("Graph::walk", options.observer_fn())?;
+        let observer = options
+            .observer_fn()
+            .map(|observer| WalkObserver::new(observer, self.ptr()));
+        let opts = options.to_raw("Graph::walk", observer.as_ref())?;
         let _walking = WalkingFlag::take(self, "Graph::walk")?;
         let ctx = WalkContext {
             f: &f,

@@ -20,7 +20,7 @@ use crate::attempt::{Attempt, Refused};
 
 use crate::error::{check, BoxError, Error, Result, Status};
 use crate::graph::{Graph, VertexId};
-use crate::options::{Observer, WalkOptions};
+use crate::options::{WalkObserver, WalkOptions};
 use crate::raw::call_ids;
 use crate::report::WalkReport;
 use crate::update::WalkUpdate;
@@ -37,7 +37,17 @@ struct WalkState {
     raw: AtomicPtr<sys::dag_walker>,
     failures: Failures,
     /// Kept here so that it lives as long as the walk that calls it.
-    observer: Option<Observer>,
+    observer: Option<WalkObserver>,
+    /// The walked graph's address: a sub-walk's handle walks a copy.
+    walked: usize,
+}
+
+impl WalkState {
+    fn in_sub_walk(&self, walk: *mut sys::dag_walker) -> bool {
+        // SAFETY: `walk` is this walk or one of its sub-walks, alive while
+        // `self` is (a sub-walk handle lives as long as its walk).
+        unsafe { sys::dag_walk_graph(walk) as usize != self.walked }
+    }
 }
 
 impl Drop for WalkState {
@@ -103,6 +113,13 @@ impl<'a> Vertex<'a> {
     /// The vertex (of the sub-graph, in the sub-walk of an expansion).
     pub fn id(&self) -> VertexId {
         self.id
+    }
+
+    /// True for a vertex of an expanded vertex's sub-walk
+    /// ([`expand`](Vertex::expand)), whose [`id`](Vertex::id) is one of the
+    /// sub-graph's; false for the walked graph's own vertices.
+    pub fn in_sub_walk(&self) -> bool {
+        self.state.in_sub_walk(self.walk)
     }
 
     /// Leaves the vertex running after the callback returns `Ok(())`: it
@@ -217,6 +234,13 @@ impl Pending {
     /// The vertex (of the sub-graph, for a vertex of an expansion).
     pub fn id(&self) -> VertexId {
         self.id
+    }
+
+    /// True for a vertex of an expanded vertex's sub-walk
+    /// ([`expand`](Pending::expand)), whose [`id`](Pending::id) is one of
+    /// the sub-graph's; false for the walked graph's own vertices.
+    pub fn in_sub_walk(&self) -> bool {
+        self.state.in_sub_walk(self.walk)
     }
 
     /// Finishes the vertex: `Ok(())` lets its dependents run, `Err(e)`
@@ -548,7 +572,7 @@ impl Graph {
         F: Fn(&Vertex<'_>) -> std::result::Result<(), E> + Send + Sync + 'static,
         E: Into<BoxError>,
     {
-        let state = new_state(options);
+        let state = new_state(options, self);
         let opts = options.to_raw("Graph::start_walk", state.observer.as_ref())?;
         let walking = WalkingFlag::take(self, "Graph::start_walk")?;
         let callback = Box::new(Callback {
@@ -612,7 +636,7 @@ impl Graph {
     /// As [`walk`](Graph::walk) ([`Status::Cycle`](crate::Status::Cycle), [`Status::Busy`](crate::Status::Busy), bad
     /// options); nothing has begun then.
     pub fn begin_walk(&self, options: &WalkOptions) -> Result<Walker<'_>> {
-        let state = new_state(options);
+        let state = new_state(options, self);
         let opts = options.to_raw("Graph::begin_walk", state.observer.as_ref())?;
         let walking = WalkingFlag::take(self, "Graph::begin_walk")?;
         let mut raw = ptr::null_mut();
@@ -632,11 +656,14 @@ impl Graph {
     }
 }
 
-fn new_state(options: &WalkOptions) -> Arc<WalkState> {
+fn new_state(options: &WalkOptions, graph: &Graph) -> Arc<WalkState> {
     Arc::new(WalkState {
         raw: AtomicPtr::new(ptr::null_mut()),
         failures: Failures::default(),
-        observer: options.observer_fn().cloned(),
+        observer: options
+            .observer_fn()
+            .map(|observer| WalkObserver::new(observer, graph.ptr())),
+        walked: graph.ptr() as usize,
     })
 }
 

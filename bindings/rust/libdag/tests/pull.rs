@@ -141,7 +141,12 @@ fn a_handed_out_vertex_expands_into_its_sub_graph() {
     let mut cyclic = Graph::new().unwrap();
     let x = cyclic.add_vertex(Some("x")).unwrap();
     cyclic.connect(x, x).unwrap();
-    let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let options = WalkOptions::new().observer_with_sub(move |event, sub| {
+        seen.lock().unwrap().push((event.kind, event.vertex, sub))
+    });
+    let walker = g.begin_walk(&options).unwrap();
     let mut names = Vec::new();
     for pending in walker.ready() {
         let mut pending = pending.unwrap();
@@ -151,6 +156,7 @@ fn a_handed_out_vertex_expands_into_its_sub_graph() {
             .unwrap()
             .unwrap()
             .to_owned();
+        assert_eq!(pending.in_sub_walk(), name != "module", "{}", name);
         if name == "module" {
             let err = pending.expand(&cyclic).unwrap_err();
             assert_eq!(err.status(), Status::Cycle);
@@ -166,6 +172,22 @@ fn a_handed_out_vertex_expands_into_its_sub_graph() {
     assert!(report.ok());
     assert_eq!(report.len(), 1);
     assert_eq!(report.status(module), Some(VertexStatus::Ok));
+    // The sub-graph's ids are the walked graph's too (inner is 0, as module
+    // is): only the flag tells whose event it is.
+    assert_eq!(inner, module);
+    let mut events = events.lock().unwrap().clone();
+    events.sort_by_key(|e| (e.2, e.1, e.0 != EventKind::Started));
+    assert_eq!(
+        events,
+        [
+            (EventKind::Started, module, false),
+            (EventKind::Finished, module, false),
+            (EventKind::Started, inner, true),
+            (EventKind::Finished, inner, true),
+            (EventKind::Started, outer, true),
+            (EventKind::Finished, outer, true),
+        ]
+    );
 }
 
 #[test]

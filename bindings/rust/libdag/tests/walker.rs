@@ -250,6 +250,63 @@ fn a_vertex_expands_into_a_sub_walk() {
 }
 
 #[test]
+fn a_sub_walks_vertices_and_events_say_they_are_a_sub_walks() {
+    let g = graph(&["deploy", "build"], &[("deploy", "build")]);
+    let sub = Arc::new(graph(&["step1", "step2"], &[("step2", "step1")]));
+    let (deploy, build) = (g.find("deploy").unwrap(), g.find("build").unwrap());
+    let (step1, step2) = (sub.find("step1").unwrap(), sub.find("step2").unwrap());
+    // Ids alike in both graphs are what the flag is for.
+    assert_eq!((step1, step2), (deploy, build));
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let plain = Arc::new(Mutex::new(0));
+    let (seen, heard) = (events.clone(), plain.clone());
+    let with_sub = WalkOptions::new().observer_with_sub(move |event, sub| {
+        seen.lock().unwrap().push((sub, event.vertex, event.kind, event.total))
+    });
+    let ran = Arc::new(Mutex::new(Vec::new()));
+    let log = ran.clone();
+    let expanding = move |vertex: &libdag::Vertex<'_>| {
+        let name = vertex.graph().name(vertex.id())?.unwrap_or("").to_owned();
+        log.lock().unwrap().push((name.clone(), vertex.in_sub_walk()));
+        if name == "build" {
+            vertex.expand(&sub)?;
+        }
+        Ok::<(), libdag::Error>(())
+    };
+    let walker = g.start_walk(&with_sub, expanding.clone()).unwrap();
+    assert!(walker.wait().unwrap().ok());
+    drop(walker);
+    assert_eq!(
+        *ran.lock().unwrap(),
+        [
+            ("build".to_owned(), false),
+            ("step1".to_owned(), true),
+            ("step2".to_owned(), true),
+            ("deploy".to_owned(), false)
+        ]
+    );
+    let mut seen = events.lock().unwrap().clone();
+    seen.sort_by_key(|e| (e.0, e.1, e.2 != EventKind::Started));
+    let want = |sub, v| [(sub, v, EventKind::Started, 2), (sub, v, EventKind::Finished, 2)];
+    let want: Vec<_> = [want(false, deploy), want(false, build), want(true, step1), want(true, step2)]
+        .concat();
+    assert_eq!(seen, want);
+
+    // The plain observer hears the sub-walk's events as well.
+    let options = WalkOptions::new().observer(move |_| *heard.lock().unwrap() += 1);
+    let walker = g.start_walk(&options, expanding).unwrap();
+    assert!(walker.wait().unwrap().ok());
+    assert_eq!(*plain.lock().unwrap(), 8);
+    drop(walker);
+
+    // A walk that cannot expand has no sub-walk events.
+    events.lock().unwrap().clear();
+    assert!(g.walk(&with_sub, |_| Ok::<(), String>(())).unwrap().ok());
+    assert!(events.lock().unwrap().iter().all(|e| !e.0));
+    assert_eq!(events.lock().unwrap().len(), 4);
+}
+
+#[test]
 fn updates_add_vertices_to_a_running_walk() {
     let g = graph(&["a"], &[]);
     let (walker, pending) = deferring_walk(&g, &WalkOptions::new());

@@ -2014,7 +2014,8 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  * vertex D(v) `NAME (destroy)` (unnamed if v is) gets v's user data and
  * needs. A destroy is *late* for CREATE_BEFORE_DESTROY and, as Terraform
  * passes create_before_destroy on to dependencies, for anything destroyed
- * that the vertex of a late destroy depends on; other destroys are *early*.
+ * that a CREATE_BEFORE_DESTROY vertex depends on, directly or through other
+ * vertices of any action; other destroys are *early*.
  * For every edge a -> b of the input (a depends on b), where the vertices
  * exist:
  *
@@ -2046,6 +2047,10 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  * DAG_E_CYCLE and Terraform's words ("Cycle:" then one name a line, as
  * dag_validate() writes it), the graph unchanged; so does a destroy name
  * already taken, with DAG_E_DUPLICATE_NAME.
+ *
+ * The actions the step applied are spent (set back to DAG_ACTION_NONE), as
+ * the graph now holds them: when the builder runs again, the step applies
+ * only the actions set since.
  *
  * @param b    the builder.
  * @param err  NULL, or receives the error on failure (see dag_error).

@@ -70,6 +70,9 @@ public:
             else connect(v, d);
         }
         g_.connect_many(pairs.data(), pairs.size() / 2);
+        // The graph holds them now: a builder run again applies only actions
+        // set since (the second run renamed "a (destroy)" "a (destroy) (destroy)").
+        for (const auto &entry : action_) declarations_.of(entry.first).action = Action::none;
     }
 
 private:
@@ -81,21 +84,24 @@ private:
         for (const auto &[a, b] : edges) {
             if (a == b || !destroys(action(a)) || !destroys(action(b))) continue;
             destroy_after_.emplace_back(b, a);
-            reaches_[a].push_back(b);
         }
     }
 
+    // Late: every destroyed vertex that a create-before-destroy one depends
+    // on, through any vertices, as Terraform's ForcedCBDTransformer looks
+    // at all of a vertex's descendants. One search from all of them at once,
+    // each vertex visited once.
     void mark_late() {
+        std::unordered_set<VertexId> seen;
         std::vector<VertexId> stack;
         for (const auto &[v, act] : action_)
-            if (act == Action::create_before_destroy && late_.insert(v).second) stack.push_back(v);
+            if (act == Action::create_before_destroy && seen.insert(v).second) stack.push_back(v);
         while (!stack.empty()) {
             const VertexId v = stack.back();
             stack.pop_back();
-            auto it = reaches_.find(v);
-            if (it == reaches_.end()) continue;
-            for (VertexId d : it->second)
-                if (late_.insert(d).second) stack.push_back(d);
+            if (destroys(action(v))) late_.insert(v);
+            for (VertexId d : g_.dependencies(v))
+                if (seen.insert(d).second) stack.push_back(d);
         }
     }
 
@@ -126,7 +132,6 @@ private:
     std::map<VertexId, Action> action_;
     std::unordered_map<VertexId, VertexId> destroy_;
     std::vector<std::pair<VertexId, VertexId>> destroy_after_;
-    std::unordered_map<VertexId, std::vector<VertexId>> reaches_;
     std::unordered_set<VertexId> late_;
 };
 

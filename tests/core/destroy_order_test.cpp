@@ -66,6 +66,34 @@ TEST(DestroyOrder, OnlyDirectEdgesOrderDestroys) {
     EXPECT_EQ(p.edges(), (EdgeSet{{"b", "c (destroy)"}}));
 }
 
+// Terraform's ForcedCBDTransformer looks at all of a vertex's descendants:
+// web's old instance reaches subnet's through x, so subnet's destroy waits
+// for x to move (it ran first, while web's old instance used it).
+TEST(DestroyOrder, CreateBeforeDestroyPassesOnThroughVerticesLeftAlone) {
+    Plan p = chain(Action::create_before_destroy, Action::none, Action::replace);
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"},
+                                  {"b", "c"},
+                                  {"c (destroy)", "b"},
+                                  {"a (destroy)", "a"},
+                                  {"c (destroy)", "c"}}));
+}
+
+TEST(DestroyOrder, ARebuildAppliesOnlyActionsSetSince) {
+    Plan p = chain(Action::remove, Action::none, Action::replace);
+    order_destroys(p.g, p.d);
+    const EdgeSet first = p.edges();
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), first) << "the actions applied are spent";
+    EXPECT_TRUE(p.g.has_name("a (destroy)"));
+    EXPECT_FALSE(p.g.has_name("a (destroy) (destroy)"));
+    p.of("b").action = Action::update;
+    p.d.of(p.g.find("c (destroy)")).action = Action::remove;
+    order_destroys(p.g, p.d);
+    EXPECT_TRUE(p.g.has_name("c (destroy) (destroy)")) << "an action set since is applied";
+    EXPECT_EQ(p.g.vertex_count(), 4u);
+}
+
 TEST(DestroyOrder, DiamondCreateBeforeDestroyKeepsTheOldUntilDependentsMoved) {
     Plan p;
     for (const char *n : {"a", "b", "c", "d"}) p.add(n);
@@ -232,7 +260,12 @@ TEST(DestroyOrderProperty, RandomActionSetsStayAcyclicAndDestroyDependentsFirst)
             if (actions[i] == Action::replace || actions[i] == Action::create_before_destroy) {
                 const VertexId c = ids[i], d = p.g.find(destroy_name("v" + std::to_string(i)));
                 EXPECT_TRUE(p.g.has_edge(c, d) != p.g.has_edge(d, c)) << "round " << round;
-                if (actions[i] == Action::create_before_destroy) { EXPECT_TRUE(p.g.has_edge(d, c)); }
+                // Late exactly when a create-before-destroy vertex depends
+                // on it, by any path (or it is one).
+                bool late = false;
+                for (int k = 0; k < n; ++k)
+                    late = late || (actions[k] == Action::create_before_destroy && reaches(input, ids[k], ids[i]));
+                EXPECT_EQ(p.g.has_edge(d, c), late) << "round " << round << ": v" << i;
             }
         }
     }

@@ -244,9 +244,11 @@ TEST(CliUsage, UsageErrorsSpeakAsDagAndNameTheCommandsHelp) {
     EXPECT_NE(r.out.find("Usage: dag order"), std::string::npos) << r.out;
     r = dag({});
     EXPECT_EQ(r.err.rfind("dag: a command is required (commands: ", 0), 0u) << r.err;
-    // An unknown option before any command was "a command is required" too.
-    for (const char *bogus : {"--bogus", "--bogus=1"}) {
-        r = dag({bogus});
+    // An unknown option before any command was "a command is required" too;
+    // before a command, that command's "FILE is required" or "not expected".
+    for (const std::vector<std::string> &args : std::vector<std::vector<std::string>>{
+             {"--bogus"}, {"--bogus=1"}, {"--bogus", "validate"}, {"--bogus", "validate", deploy}}) {
+        r = dag(args);
         EXPECT_EQ(r.status, 2);
         EXPECT_EQ(r.err, "dag: unknown option '--bogus'\nRun 'dag --help' for usage.\n");
     }
@@ -740,6 +742,14 @@ TEST(CliInput, FullOutputDeviceIsAnError) {
     r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' reduce '" + deploy + "' > /dev/full"});
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "dag: cannot write standard output: No space left on device\n");
+    // A walk's few names, and its commands' output, flushed before the
+    // summary: the reason was lost there.
+    for (const std::string args : {"walk", "walk --exec 'echo hi'"}) {
+        r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' " + args + " '" + deploy + "' > /dev/full"});
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_NE(r.err.find("dag: cannot write standard output: No space left on device\n"), std::string::npos)
+            << args << ": " << r.err;
+    }
     // Help and the version too: they exited 0, nothing written.
     for (const std::string args : {"--help", "--version", "validate --help"}) {
         r = run({"/bin/sh", "-c", std::string("'") + DAG_CLI + "' " + args + " > /dev/full"});
@@ -1076,6 +1086,17 @@ TEST(CliWalk, BadPoolsAttributeExitsTwo) {
     r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 1, "name": "a", "pools": ["aws", 3]}]})");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("not 3"), std::string::npos) << r.err;
+    // Quoted back cut short: the message held the whole value, and quoting
+    // one nested 200,000 deep crashed dag (a recursion that deep).
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    r = dag({"walk", "-", "--pool", "aws=1"}, R"({"vertices": [{"id": 1, "name": "a", "pools": [)" + deep + "]}]}");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag: standard input: vertex 'a': \"pools\" must be an array of pool names, not [[[[...]]]]\n");
+    r = dag({"walk", "-", "--pool", "aws=1"},
+            R"({"vertices": [{"id": 1, "name": "a", "pools": [{"k": ")" + std::string(1000, 'q') + "\"}]}]}");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag: standard input: vertex 'a': \"pools\" must be an array of pool names, not {\"k\":\"" +
+                         std::string(194, 'q') + "...\n");
     // Twice in one vertex: the first list was dropped unseen.
     r = dag({"walk", "-", "--pool", "aws=1", "--pool", "rds=1"},
             R"({"vertices": [{"id": 1, "name": "a", "pools": ["aws"], "pools": ["rds"]}]})");
@@ -1148,6 +1169,15 @@ TEST(CliSelect, NamesInBracketsAreTakenAsWritten) {
     r = dag({"ancestors", "-", "[y]"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("[y]"), std::string::npos) << r.err;
+    // Written --option=VALUE, which CLI11 reads as the separate words: the
+    // brackets were dropped (no vertex "root] ...") or a vertex named
+    // otherwise ("x" for "[x]") was acted on.
+    r = dag({"order", "-", "--target=" + provider}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, provider + "\n");
+    r = dag({"order", "-", "--target=[x]", "--exclude=[a,b]"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "[]\n");
 }
 
 TEST(CliSelect, WalkRunsExactlyTheSelection) {

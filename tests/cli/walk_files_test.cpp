@@ -62,6 +62,12 @@ json parse_file(const std::string &path) {
     return document;
 }
 
+json parse_file_text(const std::string &text) {
+    json document = json::parse(text, nullptr, false);
+    EXPECT_FALSE(document.is_discarded()) << "not JSON:\n" << text;
+    return document;
+}
+
 std::map<std::string, json> by_name(const json &report) {
     std::map<std::string, json> vertices;
     for (const json &v : report.at("vertices")) vertices[v.at("name").get<std::string>()] = v;
@@ -366,12 +372,13 @@ TEST(CliWalkFiles, FailedWriteLeavesTheOldFileWhole) {
     in.close();
     const std::string report_file = dir.path + "/report.json";
     std::ofstream(report_file) << "old\n";
-    // Files of at most 1 KiB (a full disk, for a report of 100 vertices);
-    // SIGXFSZ ignored, so the write fails with EFBIG instead of killing dag.
-    const std::string command = "trap '' XFSZ; ulimit -f 1; exec " + std::string(DAG_CLI) + " walk " + input +
-                                " --report " + report_file + " 2>" + dir.path + "/stderr";
+    // Files of at most 1 KiB (a full disk, for a report of 100 vertices).
+    // dag ignores SIGXFSZ, so that the write fails with EFBIG: the signal
+    // killed it, and left its temporary file behind.
+    const std::string command = "ulimit -f 1; exec " + std::string(DAG_CLI) + " walk " + input + " --report " +
+                                report_file + " 2>" + dir.path + "/stderr";
     const int status = std::system(("sh -c \"" + command + "\"").c_str());
-    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
     EXPECT_EQ(WEXITSTATUS(status), 2) << read_file(dir.path + "/stderr");
     EXPECT_NE(read_file(dir.path + "/stderr").find("dag: cannot write \"" + report_file + "\": File too large"),
               std::string::npos)
@@ -379,6 +386,82 @@ TEST(CliWalkFiles, FailedWriteLeavesTheOldFileWhole) {
     EXPECT_EQ(read_file(report_file), "old\n") << "the old report was cut short";
     // Nothing of the attempt is left beside it.
     EXPECT_EQ(std::system(("test $(ls " + dir.path + " | grep -c report) -eq 1").c_str()), 0);
+}
+
+// Runs `script` under sh in `dir` with DAG set to the program; its exit status.
+int sh_in(const ScratchDir &dir, const std::string &script) {
+    const std::string file = dir.path + "/script.sh";
+    std::ofstream(file) << "cd '" << dir.path << "' || exit 99\nDAG='" << DAG_CLI << "'\n" << script << "\n";
+    const int status = std::system(("sh " + file).c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// /dev/stdout, /dev/stderr and /dev/fd/N are dag's own descriptors: written
+// through them, not renamed over what they point to (which lost everything
+// written to a file behind standard output, `>>` included) nor taken for a
+// path (a pipe's "pipe:[123]", refused after the walk had run).
+TEST(CliWalkFiles, AResultFileNamingADescriptorIsWrittenThroughIt) {
+    ScratchDir dir;
+    std::ofstream(dir.path + "/graph.dot") << "digraph { a -> b }";
+    EXPECT_EQ(sh_in(dir, "printf 'log\\n' > out; \"$DAG\" walk graph.dot --report /dev/stdout >> out 2>err"), 0)
+        << read_file(dir.path + "/err");
+    const std::string out = read_file(dir.path + "/out");
+    ASSERT_EQ(out.rfind("log\nb\na\n{", 0), 0u) << out;
+    EXPECT_EQ(parse_file_text(out.substr(out.find('{'))).at("ok"), 2) << out;
+
+    EXPECT_EQ(sh_in(dir, "{ \"$DAG\" walk graph.dot --exec true --report /dev/stdout 2>err; echo $? > status; } | "
+                         "cat > piped"),
+              0);
+    EXPECT_EQ(read_file(dir.path + "/status"), "0\n") << read_file(dir.path + "/err");
+    EXPECT_EQ(parse_file_text(read_file(dir.path + "/piped")).at("ok"), 2);
+
+    EXPECT_EQ(sh_in(dir, "printf 'kept\\n' > three; exec 3>>three; \"$DAG\" walk graph.dot --exec true "
+                         "--report /dev/fd/3 --trace /dev/stderr 2>trace"),
+              0);
+    const std::string three = read_file(dir.path + "/three");
+    ASSERT_EQ(three.rfind("kept\n{", 0), 0u) << three;
+    EXPECT_EQ(parse_file_text(three.substr(5)).at("ok"), 2);
+    const std::string trace = read_file(dir.path + "/trace");
+    EXPECT_NE(trace.find("\"traceEvents\""), std::string::npos) << trace;
+
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --exec true --report - --trace /dev/stdout 2>err"), 2);
+    EXPECT_EQ(read_file(dir.path + "/err"), "dag: --report and --trace cannot both be standard output\n");
+    // Read-only, or not open: told before anything runs.
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --exec 'touch ran' --report /dev/fd/4 4<graph.dot 2>err"), 2);
+    EXPECT_EQ(read_file(dir.path + "/err"), "dag: cannot write \"/dev/fd/4\": Bad file descriptor\n");
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --exec 'touch ran' --report /dev/fd/87 2>err"), 2);
+    EXPECT_FALSE(exists(dir.path + "/ran"));
+}
+
+// Closed by whoever started dag, standard output and error were the first
+// descriptors free for its signal pipe: its own messages and the commands'
+// output collected for it then read as signals, and the walk stopped itself.
+TEST(CliWalkFiles, AWalkWithStandardOutputAndErrorClosedRunsToItsEnd) {
+    ScratchDir dir;
+    std::ofstream(dir.path + "/graph.dot") << "digraph { a -> b; c }";
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --output none --progress=always --exec 'echo err >&2; "
+                         "sleep 0.1' --report report.json >&- 2>&-"),
+              0);
+    EXPECT_EQ(parse_file(dir.path + "/report.json").at("ok"), 3);
+    // The commands' output, which dag prints, fails as on a closed
+    // descriptor (exit 2), and the walk still runs to its end.
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --progress=always --exec 'echo said; echo err >&2; sleep 0.1' "
+                         "--report grouped.json >&- 2>&-"),
+              2);
+    EXPECT_EQ(parse_file(dir.path + "/grouped.json").at("ok"), 3);
+}
+
+// A link to nothing given as a result file: the check before the walk
+// created the file it points to, and left it empty when the walk was refused.
+TEST(CliWalkFiles, TheCheckOfALinkToNothingLeavesNothing) {
+    ScratchDir dir;
+    std::ofstream(dir.path + "/graph.dot") << "digraph { a }";
+    ASSERT_EQ(symlink("target.json", (dir.path + "/link.json").c_str()), 0);
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --report link.json --trace no/such/dir/t.json 2>err"), 2);
+    EXPECT_EQ(read_file(dir.path + "/err"), "dag: cannot write \"no/such/dir/t.json\": No such file or directory\n");
+    EXPECT_FALSE(exists(dir.path + "/target.json"));
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --report link.json 2>err"), 0);
+    EXPECT_EQ(parse_file(dir.path + "/target.json").at("ok"), 1);
 }
 
 TEST(CliWalkFiles, AReportNamedAsLongAsTheFileSystemAllowsIsWritten) {

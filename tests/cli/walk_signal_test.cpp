@@ -56,6 +56,8 @@ TEST(CliWalkSignals, SigintStopsTheCommandsAndExits130) {
         << dag->live().size() << " processes of dag's left running";
     EXPECT_FALSE(exists(dir.path + "/c")) << "c started after the interrupt";
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "stopped: a\n"
+                          "stopped: b\n"
                           "never ran: c\n"
                           "interrupted by SIGINT\n");
     EXPECT_EQ(dag->out(), "");
@@ -79,6 +81,8 @@ TEST(CliWalkSignals, SigtermKillsWhatIgnoresItAfterTheGracePeriod) {
         << dag->live().size() << " processes of dag's left running";
     EXPECT_FALSE(exists(dir.path + "/c"));
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "stopped: a\n"
+                          "stopped: b\n"
                           "never ran: c\n"
                           "interrupted by SIGTERM\n");
 }
@@ -107,6 +111,8 @@ TEST(CliWalkSignals, StoppedCommandThatExitsZeroCountsAsCancelled) {
     ASSERT_EQ(kill(dag->pid(), SIGTERM), 0);
     EXPECT_EQ(dag->wait(milliseconds(6000)), 143) << dag->err();
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "stopped: a\n"
+                          "stopped: b\n"
                           "never ran: c\n"
                           "interrupted by SIGTERM\n");
 }
@@ -158,6 +164,8 @@ TEST(CliWalkSignals, SecondSigintEndsTheGraceAtOnce) {
     EXPECT_TRUE(wait_until([&] { return dag->live().empty(); }, milliseconds(2000)))
         << dag->live().size() << " processes of dag's left running";
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "stopped: a\n"
+                          "stopped: b\n"
                           "never ran: c\n"
                           "interrupted by SIGINT\n");
 }
@@ -172,9 +180,33 @@ TEST(CliWalkSignals, SighupStopsTheCommandsAndExits129) {
     EXPECT_TRUE(wait_until([&] { return dag->live().empty(); }, milliseconds(2000)))
         << dag->live().size() << " processes of dag's left running";
     EXPECT_EQ(dag->err(), "0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                          "stopped: a\n"
+                          "stopped: b\n"
                           "never ran: c\n"
                           "interrupted by SIGHUP\n");
     EXPECT_NE(read_file(dir.path + "/report.json").find("\"cancelled\": 3"), std::string::npos);
+}
+
+// Ctrl-\\ and the other signals whose default would end dag: dag ended
+// (SIGQUIT dumped core) and left its commands running, each in a session
+// of its own with no terminal to stop them.
+TEST(CliWalkSignals, EverySignalThatWouldEndDagStopsTheCommandsFirst) {
+    const std::pair<int, const char *> signals[] = {{SIGQUIT, "SIGQUIT"}, {SIGUSR1, "SIGUSR1"}, {SIGALRM, "SIGALRM"}};
+    for (const auto &[signal, name] : signals) {
+        ScratchDir dir;
+        std::unique_ptr<BackgroundDag> dag;
+        start_walk(dir, dag, ": > " + dir.path + "/$DAG_VERTEX; exec sleep 30");
+        ASSERT_EQ(kill(dag->pid(), signal), 0);
+        EXPECT_EQ(dag->wait(milliseconds(5000)), 128 + signal) << dag->err();
+        EXPECT_TRUE(wait_until([&] { return dag->live().empty(); }, milliseconds(2000)))
+            << dag->live().size() << " processes of dag's left running after " << name;
+        EXPECT_EQ(dag->err(), std::string("0 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                                          "stopped: a\n"
+                                          "stopped: b\n"
+                                          "never ran: c\n"
+                                          "interrupted by ") +
+                                  name + "\n");
+    }
 }
 
 // A reader of standard output (1) or error (2) that goes away while c and d

@@ -15,11 +15,23 @@ bool marked_form(const std::string &s, std::size_t marks) {
            s.size() - end - 1 >= marks;
 }
 
+// `--option=[...]`, before a `--` that ends the options: CLI11 reads the
+// value after the '=' as it reads a separate argument.
+bool option_with_marked_form(const std::string &s, bool options_ended) {
+    const std::size_t equals = s.find('=');
+    return !options_ended && s.rfind("--", 0) == 0 && s.size() > 2 && equals != std::string::npos &&
+           marked_form(s.substr(equals + 1), 0);
+}
+
 }  // namespace
 
 BracketedArguments::BracketedArguments(int argc, char **argv) : arguments_(argv, argv + argc) {
-    for (std::size_t i = 1; i < arguments_.size(); ++i)
-        if (marked_form(arguments_[i], 0)) arguments_[i] += mark;
+    bool options_ended = false;
+    for (std::size_t i = 1; i < arguments_.size(); ++i) {
+        if (marked_form(arguments_[i], 0) || option_with_marked_form(arguments_[i], options_ended))
+            arguments_[i] += mark;
+        options_ended = options_ended || arguments_[i] == "--";
+    }
     for (const std::string &argument : arguments_) pointers_.push_back(argument.c_str());
 }
 

@@ -62,13 +62,13 @@ FilePools from_json(const std::string &text, const std::string &shown) {
         const auto name = vertex.find("name");
         const bool named = name != vertex.end() && name->is_string();
         const std::string where = shown + ": vertex " +
-                                  (named ? "'" + name->get<std::string>() + "'" : vertex.at("id").dump());
+                                  (named ? "'" + name->get<std::string>() + "'" : shown_json(vertex.at("id")));
         if (!pools->is_array())
             throw Failure(where + ": \"pools\" must be an array of pool names", bad_input);
         std::vector<std::string> list;
         for (const auto &pool : *pools) {
             if (!pool.is_string() || pool.get<std::string>().empty())
-                throw Failure(where + ": \"pools\" must be an array of pool names, not " + pool.dump(), bad_input);
+                throw Failure(where + ": \"pools\" must be an array of pool names, not " + shown_json(pool), bad_input);
             list.push_back(pool.get<std::string>());
         }
         if (named)

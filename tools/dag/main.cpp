@@ -1,9 +1,11 @@
 // dag: check, order, convert, walk and draw dependency graphs from the command line.
 #include <CLI/CLI.hpp>
 #include <dag/dag.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -38,9 +40,26 @@ int after_flushing(int exit_code) {
     return exit_code;
 }
 
+// A descriptor 0, 1 or 2 closed by whoever started dag would be the next
+// one dag opens (the signal watcher's pipe, a report file), and output
+// meant for the terminal would go there. /dev/null takes its place, opened
+// the other way round, so that using it still fails as on a closed one.
+void hold_standard_descriptors() {
+    for (int fd = 0; fd <= 2; ++fd)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            const int held = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+            if (held >= 0 && held != fd) close(held);
+        }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
+    hold_standard_descriptors();
+    // A file size limit (ulimit -f) then fails a write with EFBIG, which
+    // dag reports and cleans up after, where the signal killed it and left
+    // a temporary file; commands get the default back (shell.cpp).
+    std::signal(SIGXFSZ, SIG_IGN);
     CLI::App app("Check, order, convert and walk dependency graphs with Terraform's semantics.\n"
                  "FILE is DOT (as `terraform graph` prints it) or libdag JSON, - for standard "
                  "input;\nan edge \"a\" -> \"b\" means a depends on b.",
@@ -52,7 +71,8 @@ int main(int argc, char **argv) {
     app.footer("Exit status: 0 ok; 1 the graph failed the check or a vertex failed; 2 usage "
                "error,\nunreadable or malformed input, output that cannot be written, unknown "
                "vertex name;\n130, 143, 129 and 141 after SIGINT, SIGTERM, SIGHUP and SIGPIPE (or "
-               "a reader of\nthe output gone).");
+               "a reader of\nthe output gone); 128 + N after the other signals a walk catches (131 "
+               "after SIGQUIT).");
 
     int exit_code = 0;
     dagcli::add_check_commands(app, exit_code);

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "libdag.hpp"
@@ -46,6 +47,47 @@ std::string target_of(const std::string &path) {
         at = to[0] == '/' ? std::string(to) : directory_of(at) + "/" + to;
     }
     return at;
+}
+
+// The descriptor of dag's own that `path` names through /proc/self/fd
+// (/dev/stdout, /dev/fd/63 from a shell's `>(...)`), or -1. Such a path is
+// a link to whatever the descriptor has open, a pipe's included, whose
+// target is no path ("pipe:[123]"): written through the descriptor itself,
+// in place, it keeps the shell's `>>` (a reopening would truncate) and
+// reaches a pipe (a rename would replace the file behind standard output,
+// and all that had been written to it).
+int descriptor_named(const std::string &path) {
+    static const std::string own = "/proc/" + std::to_string(getpid()) + "/fd";
+    std::string at = path;
+    for (int links = 0; links < 40; ++links) {
+        char directory[PATH_MAX];
+        const std::string::size_type slash = at.rfind('/');
+        const std::string name = slash == std::string::npos ? at : at.substr(slash + 1);
+        if (realpath(directory_of(at).c_str(), directory) && directory == own && !name.empty() &&
+            name.find_first_not_of("0123456789") == std::string::npos && name.size() < 10)
+            return std::stoi(name);
+        struct stat link {};
+        if (lstat(at.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return -1;
+        char to[PATH_MAX];
+        const ssize_t n = readlink(at.c_str(), to, sizeof to - 1);
+        if (n <= 0) return -1;
+        to[n] = '\0';
+        at = to[0] == '/' ? std::string(to) : directory_of(at) + "/" + to;
+    }
+    return -1;
+}
+
+void write_to_descriptor(const std::string &path, int fd, const std::string &text) {
+    if (fd == STDERR_FILENO) std::fflush(stderr);
+    const int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) cannot_write(path, errno);
+    if ((flags & O_ACCMODE) == O_RDONLY) cannot_write(path, EBADF);
+    for (std::size_t done = 0; done < text.size();) {
+        const ssize_t n = write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) cannot_write(path, errno);
+        done += static_cast<std::size_t>(n);
+    }
 }
 
 // The mode a file created now would get: 0666 less the umask, read from
@@ -97,7 +139,8 @@ void write_in_place(const std::string &path, const std::string &text, bool fifo,
 }  // namespace
 
 void write_file(const std::string &path, const std::string &text, const std::function<bool()> &give_up) {
-    if (path == "-") {
+    const int descriptor = path == "-" ? STDOUT_FILENO : descriptor_named(path);
+    if (descriptor == STDOUT_FILENO) {
         // After everything the commands printed: the walk is over.
         // EPIPE: the reader went away, which SIGPIPE's exit status says.
         print(text);
@@ -105,6 +148,7 @@ void write_file(const std::string &path, const std::string &text, const std::fun
         if (!flush_standard_output(why) && why != EPIPE) throw Failure(cannot_write_standard_output(why), bad_input);
         return;
     }
+    if (descriptor >= 0) return write_to_descriptor(path, descriptor, text);
     const std::string target = target_of(path);
     struct stat there {};
     const bool exists = stat(target.c_str(), &there) == 0;
@@ -149,25 +193,32 @@ std::string refuse_empty_path(const std::string &path) {
 
 void check_writable(const std::string &path) {
     if (path == "-") return;
+    if (const int descriptor = descriptor_named(path); descriptor >= 0) {
+        const int flags = fcntl(descriptor, F_GETFL);
+        if (flags < 0) cannot_write(path, errno);
+        if ((flags & O_ACCMODE) == O_RDONLY) cannot_write(path, EBADF);
+        return;
+    }
     struct stat there {};
-    if (stat(path.c_str(), &there) == 0 && S_ISFIFO(there.st_mode)) {
-        if (access(path.c_str(), W_OK) != 0) cannot_write(path, errno);
-        return;
-    }
-    // Not truncated: a file that is there keeps its contents until written;
-    // one made for the check is taken away again, so that a command that
-    // fails later leaves no empty file behind.
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) {
+    if (stat(path.c_str(), &there) == 0) {
+        if (S_ISFIFO(there.st_mode)) {
+            if (access(path.c_str(), W_OK) != 0) cannot_write(path, errno);
+            return;
+        }
+        // Not truncated: a file that is there keeps its contents until written.
+        const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) cannot_write(path, errno);
         close(fd);
-        unlink(path.c_str());
         return;
     }
-    if (errno != EEXIST) cannot_write(path, errno);
-    // There, or a link (to nothing, possibly: then what opening it creates).
-    const int there_fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    if (there_fd < 0) cannot_write(path, errno);
-    close(there_fd);
+    // Made for the check and taken away again, so that a command that fails
+    // later leaves no empty file behind; for a link to nothing, the file
+    // opening it would create.
+    const std::string target = target_of(path);
+    const int fd = open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) cannot_write(path, errno);
+    close(fd);
+    unlink(target.c_str());
 }
 
 namespace {
@@ -201,6 +252,9 @@ bool identify(const std::string &path, OutputIdentity &out) {
 
 bool same_output(const std::string &a, const std::string &b) {
     if (a == b) return true;
+    const int first_fd = a == "-" ? STDOUT_FILENO : descriptor_named(a);
+    const int second_fd = b == "-" ? STDOUT_FILENO : descriptor_named(b);
+    if (first_fd >= 0 || second_fd >= 0) return first_fd == second_fd;
     OutputIdentity first, second;
     return identify(a, first) && identify(b, second) && first == second;
 }

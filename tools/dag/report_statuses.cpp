@@ -33,7 +33,7 @@ std::unordered_map<uint64_t, std::string> read_statuses(const std::string &file,
     for (const nlohmann::json &vertex : report["vertices"]) {
         if (!vertex.is_object() || !vertex.contains("name") || !vertex["name"].is_string() ||
             !vertex.contains("status") || !vertex["status"].is_string())
-            throw malformed("a vertex without a name or status: " + vertex.dump());
+            throw malformed("a vertex without a name or status: " + shown_json(vertex));
         const std::string status = vertex["status"];
         if (!known.count(status)) throw malformed("unknown status \"" + status + "\"");
         uint64_t id = DAG_NO_VERTEX;

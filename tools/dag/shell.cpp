@@ -53,10 +53,11 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     // was stopped by SIGTTOU or SIGTTIN and waited for ever; now the first
     // is allowed and the second fails at once. The signals dag catches are
     // reset by exec anyway; SIGPIPE may be ignored by whoever started dag,
-    // and a command should get the default.
+    // SIGXFSZ is by dag (main.cpp), and a command should get the default.
     sigset_t defaults;
     sigemptyset(&defaults);
     sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGXFSZ);
     posix_spawnattr_setsigdefault(&attributes, &defaults);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF);
 

@@ -31,8 +31,17 @@ void make_pipe(int fds[2]) {
 
 // SIGPIPE comes of a reader of dag's output having gone away (`dag walk | head`):
 // like a hangup, a reason to stop the commands and leave the result files.
-constexpr int watched[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+// The others would end dag by default and leave its commands running, each
+// in a session of its own with no terminal to stop them: Ctrl-\ (SIGQUIT),
+// a CPU time limit, a timer, a user signal.
+constexpr int watched[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2};
 constexpr size_t watched_count = sizeof watched / sizeof watched[0];
+
+bool is_watched(int signal) {
+    for (int w : watched)
+        if (w == signal) return true;
+    return false;
+}
 
 // Dispositions from before the watcher, put back by its destructor: a SIGPIPE
 // ignored by whoever started dag stays ignored.
@@ -78,6 +87,7 @@ void SignalWatcher::watch() {
         if (fds[1].revents != 0) return;
         unsigned char byte = 0;
         while (read(signal_pipe[0], &byte, 1) == 1) {
+            if (!is_watched(byte)) continue;
             int expected = 0;
             // The first one's work (stopping the commands) takes a while,
             // during which a second one must still be heard.
@@ -99,6 +109,11 @@ const char *signal_name(int signal) {
     case SIGINT: return "SIGINT";
     case SIGHUP: return "SIGHUP";
     case SIGPIPE: return "SIGPIPE";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGALRM: return "SIGALRM";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
     default: return "SIGTERM";
     }
 }

@@ -1,5 +1,7 @@
-// SIGINT, SIGTERM, SIGHUP and SIGPIPE, turned from interruptions into a call
-// on a thread of the program's own, where anything (locks, libdag) may be used.
+// SIGINT, SIGTERM, SIGHUP, SIGPIPE and the other signals that would end dag
+// (SIGQUIT, SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2), turned from interruptions
+// into a call on a thread of the program's own, where anything (locks,
+// libdag) may be used.
 #pragma once
 
 #include <atomic>
@@ -10,8 +12,8 @@ namespace dagcli {
 
 class SignalWatcher {
   public:
-    // From now until destruction, the first SIGINT, SIGTERM, SIGHUP or
-    // SIGPIPE calls `on_signal` with its number, once, on a thread of its
+    // From now until destruction, the first of those signals calls
+    // `on_signal` with its number, once, on a thread of its
     // own; each later one calls `on_repeat` (which must not block) on the
     // watcher's thread, and does not kill the program before it has stopped
     // its commands. A write that raised SIGPIPE fails with EPIPE instead of
@@ -38,7 +40,7 @@ class SignalWatcher {
 // The exit status of a program ended by `signal`, as the shell reports it: 128 + signal.
 inline int exit_status_after(int signal) { return 128 + signal; }
 
-// "SIGINT", "SIGTERM", "SIGHUP" or "SIGPIPE": the signals the watcher handles.
+// The name of a signal the watcher handles ("SIGINT"...).
 const char *signal_name(int signal);
 
 }  // namespace dagcli

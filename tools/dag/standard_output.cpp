@@ -19,6 +19,13 @@ void print(std::string_view text) {
     if (errno != 0) first_error.compare_exchange_strong(none, errno);
 }
 
+void flush_printed() {
+    errno = 0;
+    if (std::fflush(stdout) == 0) return;
+    int none = 0;
+    if (errno != 0) first_error.compare_exchange_strong(none, errno);
+}
+
 int print_error() { return first_error.load(); }
 
 bool flush_standard_output(int &why) {

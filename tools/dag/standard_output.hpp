@@ -11,6 +11,11 @@ namespace dagcli {
 // Writes `text` to stdout (buffered, as fwrite does).
 void print(std::string_view text);
 
+// Flushes what print() wrote, as before writing to standard error, keeping
+// why it failed for flush_standard_output() (a bare fflush would leave only
+// stdio's error flag, and the reason would be lost).
+void flush_printed();
+
 // errno of the first write through print() that failed, or 0.
 int print_error();
 

@@ -5,6 +5,47 @@
 #include <vector>
 
 namespace dagcli {
+namespace {
+
+constexpr std::size_t shown_bytes = 200;
+constexpr int shown_levels = 3;
+
+void show(const nlohmann::json &value, int level, std::string &out) {
+    if (!value.is_structured()) {
+        out += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return;
+    }
+    const bool object = value.is_object();
+    out += object ? '{' : '[';
+    if (!value.empty() && level >= shown_levels) out += "...";
+    bool first = true;
+    for (auto it = value.begin(); level < shown_levels && it != value.end(); ++it) {
+        if (!first) out += ',';
+        first = false;
+        if (out.size() > shown_bytes) {
+            out += "...";
+            break;
+        }
+        if (object) out += nlohmann::json(it.key()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ":";
+        show(*it, level + 1, out);
+    }
+    out += object ? '}' : ']';
+}
+
+}  // namespace
+
+std::string shown_json(const nlohmann::json &value) {
+    std::string out;
+    show(value, 0, out);
+    if (out.size() > shown_bytes + 3) {
+        std::size_t cut = shown_bytes;
+        // Not inside a character's UTF-8 bytes.
+        while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+        out.erase(cut);
+        out += "...";
+    }
+    return out;
+}
 
 nlohmann::json parse_strict_json(const std::string &text, const std::vector<std::string> &checked) {
     using nlohmann::json;

@@ -22,4 +22,10 @@ struct JsonProblem {
 // lists the keys that may not repeat; empty, none may.
 nlohmann::json parse_strict_json(const std::string &text, const std::vector<std::string> &checked = {});
 
+// `value` as an error message quotes it: its JSON text, as dump() writes
+// it, cut short ("...") past three levels of nesting and past 200 bytes.
+// dump() itself recurses as deep as the file nests (it crashed dag at
+// 200,000 levels) and quotes a value whole, however large.
+std::string shown_json(const nlohmann::json &value);
+
 }  // namespace dagcli

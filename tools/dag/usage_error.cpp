@@ -32,20 +32,22 @@ std::string command_names(const CLI::App &app) {
 }  // namespace
 
 std::string usage_error(const CLI::App &app, const CLI::ParseError &error, int argc, char **argv) {
-    const CLI::App *command = innermost(app);
-    if (command != &app)
-        return command_path(command) + ": " + error.what() + "\nRun '" + command_path(command) +
-               " --help' for usage.\n";
-    // CLI11 says "A subcommand is required" when none was given, when the
-    // first word is not one, and when an option before it is unknown: say
-    // which. The top level has flags only, so its options end at the first
-    // word: what follows a mistyped command is that command's.
+    // An unknown option before the command is the top level's, whatever
+    // CLI11 made of what follows (`dag --bogus validate` read as validate's
+    // "FILE is required"). The top level has flags only, so its options end
+    // at the first word: what follows a mistyped command is that command's.
     for (int i = 1; i < argc && argv[i][0] == '-'; ++i) {
         const std::string word = argv[i];
         const std::string option = word.substr(0, word.find('='));
         if (word.size() > 1 && option != "--" && app.get_option_no_throw(option) == nullptr)
             return "dag: unknown option '" + option + "'\nRun 'dag --help' for usage.\n";
     }
+    const CLI::App *command = innermost(app);
+    if (command != &app)
+        return command_path(command) + ": " + error.what() + "\nRun '" + command_path(command) +
+               " --help' for usage.\n";
+    // CLI11 says "A subcommand is required" when none was given and when
+    // the first word is not one: say which.
     for (int i = 1; i < argc; ++i)
         if (argv[i][0] != '-')
             return std::string("dag: unknown command '") + argv[i] + "' (commands: " + command_names(app) +

@@ -86,7 +86,7 @@ dag_walk_result visit(dag_walker *walk, uint64_t vertex, const char **message, v
             const std::string out = prefixed(name, result.output.out);
             const std::string err = prefixed(name, result.output.err);
             print(out);
-            std::fflush(stdout);
+            flush_printed();
             std::fwrite(err.data(), 1, err.size(), stderr);
         }
         // The walk was cancelled before the command was stopped; a vertex
@@ -185,8 +185,9 @@ void not_started(VertexResult &v) {
     if (v.attempts == 1) v.attempt_messages.clear();
 }
 
-// Totals, then each failed vertex and each that never ran, by name; then
-// the signal that stopped the walk, if one did. Exit status 1 if any failed.
+// Totals, then each failed vertex, each whose command the stop ended and
+// each that never ran, by name; then the signal that stopped the walk, if
+// one did. Exit status 1 if any failed.
 int summarize(const dag_walk_report *report, const WalkResult &result, int signal) {
     const size_t cancelled = dag_walk_report_count(report, DAG_VERTEX_CANCELLED);
     std::fprintf(stderr, "%zu ok, %zu failed, %zu upstream failed, %zu not run",
@@ -197,17 +198,20 @@ int summarize(const dag_walk_report *report, const WalkResult &result, int signa
     if (cancelled > 0) std::fprintf(stderr, ", %zu cancelled", cancelled);
     std::fputc('\n', stderr);
     std::vector<std::pair<std::string, std::string>> failures;
-    std::vector<std::string> never_ran;
+    std::vector<std::string> stopped, never_ran;
     for (const VertexResult &v : result.vertices) {
         if (v.status == DAG_VERTEX_FAILED) failures.emplace_back(v.name, v.message);
+        if (v.status == DAG_VERTEX_CANCELLED && v.ran) stopped.push_back(v.name);
         if (v.status == DAG_VERTEX_NOT_RUN || (v.status == DAG_VERTEX_CANCELLED && !v.ran))
             never_ran.push_back(v.name);
     }
     std::sort(failures.begin(), failures.end());
+    std::sort(stopped.begin(), stopped.end());
     std::sort(never_ran.begin(), never_ran.end());
     for (const auto &[name, message] : failures)
         std::fprintf(stderr, "failed: %s%s%s\n", name.c_str(), message.empty() ? "" : ": ",
                      message.c_str());
+    for (const std::string &name : stopped) std::fprintf(stderr, "stopped: %s\n", name.c_str());
     for (const std::string &name : never_ran) std::fprintf(stderr, "never ran: %s\n", name.c_str());
     if (signal != 0) std::fprintf(stderr, "interrupted by %s\n", signal_name(signal));
     return failures.empty() ? 0 : check_failed;
@@ -216,11 +220,11 @@ int summarize(const dag_walk_report *report, const WalkResult &result, int signa
 // Before any command runs: a path found unwritable afterwards would throw
 // away the walk's outcome with its exit status.
 void check_result_files(const WalkOptions &options) {
-    if (options.report_file == "-" && options.trace_file == "-")
+    const bool both = !options.report_file.empty() && !options.trace_file.empty() &&
+                      same_output(options.report_file, options.trace_file);
+    if (both && (options.report_file == "-" || options.trace_file == "-"))
         throw Failure("--report and --trace cannot both be standard output", bad_input);
-    if (!options.report_file.empty() && !options.trace_file.empty() &&
-        same_output(options.report_file, options.trace_file))
-        throw Failure("--report and --trace cannot both be \"" + options.report_file + "\"", bad_input);
+    if (both) throw Failure("--report and --trace cannot both be \"" + options.report_file + "\"", bad_input);
     if (!options.report_file.empty()) check_writable(options.report_file);
     if (!options.trace_file.empty()) check_writable(options.trace_file);
 }
@@ -277,7 +281,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
         }
     };
 
-    WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}};
+    WalkRun run{g.get(), options.exec, shell, {}, {}, {}, 0, {}, {}};
     const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(2));
     // Streamed commands write to the terminal themselves, over a line
     // redrawn in place that dag could not erase first: lines then.
@@ -329,7 +333,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     WalkReport report(raw);
     if (!report) check(status, &err);
     // The dry run's names come before the summary when both streams go to one place.
-    std::fflush(stdout);
+    flush_printed();
     const int signal = signals.received();
     WalkResult result = walk_result(g.get(), report.get(), run.tracks,
                                     std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
@@ -358,11 +362,12 @@ void add_walk_command(CLI::App &app, int &exit_code) {
              "Without --exec, each vertex prints its name as it runs: a dry run of the execution "
              "order.\nWith a -> b and b -> c (a depends on b, b on c), c runs first, then b, then a;\n"
              "with --reverse, a first, then b, then c, as `dag order` and `dag order --reverse` "
-             "list them.\nA summary (ok, failed, upstream failed, not run, cancelled if any, and which "
-             "vertices never\nstarted) goes to standard error. SIGINT (Ctrl-C), SIGTERM, SIGHUP or "
-             "SIGPIPE (a reader of\nthe output gone) cancels the walk: nothing new starts, each running "
-             "command's session\n(every process it started) gets SIGTERM, and SIGKILL after --grace "
-             "seconds; the summary and\nthe result files are written; exit status 130, 143, 129 or 141.",
+             "list them.\nA summary (ok, failed, upstream failed, not run, cancelled if any; which "
+             "vertices failed, were\nstopped and never started) goes to standard error. SIGINT (Ctrl-C), SIGTERM, SIGHUP, "
+             "SIGPIPE (a reader\nof the output gone) or another signal that would end dag (SIGQUIT...) "
+             "cancels the walk: nothing\nnew starts, each running command's session (every process it "
+             "started) gets SIGTERM, and\nSIGKILL after --grace seconds; the summary and the result files "
+             "are written; exit status\n130, 143, 129, 141, or 128 + the signal's number.",
              {"$ echo 'digraph { a -> b; b -> c }' | dag walk --exec 'echo \"deploying $DAG_VERTEX\"' -",
               "c: deploying c", "b: deploying b", "a: deploying a",
               "3 ok, 0 failed, 0 upstream failed, 0 not run"});
@@ -427,7 +432,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->option_text("[=WHEN]");
     command->add_option("--grace", options->grace_seconds,
-                        "On SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
+                        "On a signal that stops the walk, how long running commands get to exit after "
                         "SIGTERM before their sessions are killed; as long for what a command "
                         "leaves running in its session when it exits")
         // NaN would pass the range (every comparison with it is false).

@@ -27,10 +27,18 @@ from .dask_report import check_writable, same_file, summarize, write_report
 from .dask_trace import trace_document, write_trace
 from .walk import VertexResult, WalkReport
 
-# The signals that stop the walk, and the exit status after each, as dag walk's. SIGPIPE is not
-# caught (Python ignores it): a reader of standard output gone stops the walk as it would.
-_EXIT_AFTER = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129, signal.SIGPIPE: 141}
-_CAUGHT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# The signals that stop the walk, as dag walk's; after one the exit status is 128 + its number.
+# SIGPIPE is not caught (Python ignores it): a reader of standard output gone stops the walk as
+# it would. The others would end the program and leave the commands running.
+_CAUGHT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGXCPU, signal.SIGALRM,
+           signal.SIGUSR1, signal.SIGUSR2)
+
+
+_FROM_THE_TERMINAL = {signal.SIGINT, signal.SIGQUIT}
+
+
+def _exit_after(number):
+    return 128 + number
 
 
 def _whole(least, most):
@@ -89,7 +97,8 @@ def _parser():
                              "--progress) or never; on a terminal one status line redrawn in place, elsewhere "
                              "\"[done/total] name\" as each vertex finishes")
     parser.add_argument("--grace", type=_seconds, default=5.0, metavar="SECONDS",
-                        help="on SIGINT, SIGTERM, SIGHUP or SIGPIPE, how long running commands get to exit after "
+                        help="on a signal that stops the walk (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT...), how long running "
+                             "commands get to exit after "
                              "SIGTERM before they are killed; each one's session is killed once it has exited (5); "
                              "a second such signal kills them at once")
     parser.add_argument("--report", metavar="FILE",
@@ -159,7 +168,7 @@ def _wait(running, progress, stop, kill, received):
 
 @contextlib.contextmanager
 def _signals_caught():
-    """Within it, SIGINT, SIGTERM and SIGHUP are listed, in the list it yields, instead of stopping the program."""
+    """Within it, the signals of _CAUGHT are listed, in the list it yields, instead of stopping the program."""
     received = []
     handlers = {number: signal.signal(number, lambda number, _frame: received.append(number))
                 for number in _CAUGHT}
@@ -172,12 +181,12 @@ def _signals_caught():
 
 @contextlib.contextmanager
 def _interrupt_held():
-    """Within it SIGINT waits, blocked, and arrives (to the handler of _signals_caught) as it ends.
+    """Within it SIGINT and SIGQUIT wait, blocked, and arrive (to the handler of _signals_caught) as it ends.
 
     The threads and processes started meanwhile inherit the block: the
-    worker processes of a LocalCluster then never see a Ctrl-C, which a
-    terminal sends to the whole process group, and this program, which
-    owns them, closes them instead. SIGTERM, sent to this program alone,
+    worker processes of a LocalCluster then never see a Ctrl-C or Ctrl-\\,
+    which a terminal sends to the whole process group, and this program,
+    which owns them, closes them instead. SIGTERM, sent to this program alone,
     needs no holding, and workers must keep it: their nannies stop them
     with it.
     """
@@ -186,11 +195,11 @@ def _interrupt_held():
     # Started later, from the cluster's thread, the tracker would unblock SIGINT there (it blocks
     # it around its own start, then unblocks it), and the workers started from there would see it.
     resource_tracker.ensure_running()
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_BLOCK, _FROM_THE_TERMINAL)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _FROM_THE_TERMINAL)
 
 
 def _close(client, cluster):
@@ -244,7 +253,7 @@ def _walk(options, signals):
         _close(client, cluster)
         print(f"python3 -m libdag.dask: interrupted by {signal.Signals(signals[0]).name} before the walk began",
               file=sys.stderr)
-        return _EXIT_AFTER[signals[0]]
+        return _exit_after(signals[0])
     label = names.__getitem__
     show = options.progress == "always" or (options.progress == "auto" and sys.stderr.isatty())
     # A reader of standard output gone stops the walk as SIGPIPE stops dag walk's.
@@ -317,7 +326,7 @@ def _walk(options, signals):
     if progress.gone:
         _quiet_standard_output()
     if stopped_by is not None:
-        return _EXIT_AFTER[stopped_by]
+        return _exit_after(stopped_by)
     if unwritten:
         return 2
     return 0 if report.ok else 1

@@ -109,7 +109,8 @@ def write_report(path, label, report, elapsed_ms, never_started=(), attempts=Non
 
 
 def summarize(label, report, stopped_by, err=None, never_started=()):
-    """Totals, then each failed vertex and each that never ran, by name; then the signal that stopped the walk."""
+    """Totals, then each failed vertex, each whose command the stop ended and each that never ran, by name;
+    then the signal that stopped the walk."""
     err = err or sys.stderr
     count = report.count
     line = (f"{count(VertexStatus.OK)} ok, {count(VertexStatus.FAILED)} failed, "
@@ -121,8 +122,12 @@ def summarize(label, report, stopped_by, err=None, never_started=()):
     never_ran = sorted(label(r.id) for r in report
                        if r.status == VertexStatus.NOT_RUN
                        or (r.status == VertexStatus.CANCELLED and (not r.ran or r.id in never_started)))
+    stopped = sorted(label(r.id) for r in report
+                     if r.status == VertexStatus.CANCELLED and r.ran and r.id not in never_started)
     for name, message in failures:
         err.write(f"failed: {name}: {message}\n" if message else f"failed: {name}\n")
+    for name in stopped:
+        err.write(f"stopped: {name}\n")
     for name in never_ran:
         err.write(f"never ran: {name}\n")
     if stopped_by is not None:

@@ -167,7 +167,8 @@ class DaskCommandTest(unittest.TestCase):
                     self.assertGreaterEqual(after["ts"], before["ts"] + before["dur"] - 1, graph.label(source))
 
     def test_output_none_and_sigterm_stops_the_commands(self):
-        for number, status in ((signal.SIGTERM, 143), (signal.SIGHUP, 129)):
+        # SIGQUIT (Ctrl-\\) ended the program and left the commands running.
+        for number, status in ((signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGQUIT, 131)):
             with self.subTest(signal=number.name):
                 self.check_a_signal_stops_the_commands(number, status)
 
@@ -242,6 +243,8 @@ class DaskCommandTest(unittest.TestCase):
         self.assertEqual(first["status"], "cancelled")
         self.assertTrue(first["message"] == "stopped by dag: killed by signal 15"
                         or first["message"].endswith(" was cancelled on the cluster"), first["message"])
+        if first["message"].startswith("stopped by dag"):
+            self.assertRegex(err, r"(?m)^stopped: \[root\] var\.region$")
         self.assertEqual(report["upstream_failed"], 0)
         self.assertEqual(report["cancelled"] + report["not_run"], 11)
 

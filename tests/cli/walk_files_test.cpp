@@ -426,6 +426,14 @@ TEST(CliWalkFiles, AResultFileNamingADescriptorIsWrittenThroughIt) {
 
     EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --exec true --report - --trace /dev/stdout 2>err"), 2);
     EXPECT_EQ(read_file(dir.path + "/err"), "dag: --report and --trace cannot both be standard output\n");
+    // One file by a descriptor and by its path, or by two descriptors.
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --exec true --report /dev/stdout --trace same.json > same.json "
+                         "2>err"),
+              2);
+    EXPECT_EQ(read_file(dir.path + "/err"), "dag: --report and --trace cannot both be \"/dev/stdout\"\n");
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --exec true --report /dev/stdout --trace /dev/fd/3 > same.json "
+                         "3>&1 2>err"),
+              2);
     // Read-only, or not open: told before anything runs.
     EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --exec 'touch ran' --report /dev/fd/4 4<graph.dot 2>err"), 2);
     EXPECT_EQ(read_file(dir.path + "/err"), "dag: cannot write \"/dev/fd/4\": Bad file descriptor\n");
@@ -462,6 +470,10 @@ TEST(CliWalkFiles, TheCheckOfALinkToNothingLeavesNothing) {
     EXPECT_FALSE(exists(dir.path + "/target.json"));
     EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --report link.json 2>err"), 0);
     EXPECT_EQ(parse_file(dir.path + "/target.json").at("ok"), 1);
+    ASSERT_EQ(symlink("loop2", (dir.path + "/loop1").c_str()), 0);
+    ASSERT_EQ(symlink("loop1", (dir.path + "/loop2").c_str()), 0);
+    EXPECT_EQ(sh_in(dir, "\"$DAG\" walk graph.dot --report loop1 2>err"), 2);
+    EXPECT_EQ(read_file(dir.path + "/err"), "dag: cannot write \"loop1\": Too many levels of symbolic links\n");
 }
 
 TEST(CliWalkFiles, AReportNamedAsLongAsTheFileSystemAllowsIsWritten) {

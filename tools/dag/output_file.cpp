@@ -200,7 +200,10 @@ void check_writable(const std::string &path) {
         return;
     }
     struct stat there {};
-    if (stat(path.c_str(), &there) == 0) {
+    const bool exists = stat(path.c_str(), &there) == 0;
+    // A loop of links, a directory in the way: said as it is.
+    if (!exists && errno != ENOENT) cannot_write(path, errno);
+    if (exists) {
         if (S_ISFIFO(there.st_mode)) {
             if (access(path.c_str(), W_OK) != 0) cannot_write(path, errno);
             return;
@@ -236,8 +239,15 @@ struct OutputIdentity {
 };
 
 bool identify(const std::string &path, OutputIdentity &out) {
-    const std::string target = target_of(path);
     struct stat there {};
+    // A descriptor's file, whatever path reaches it: /dev/stdout and a file
+    // standard output was redirected to are one.
+    if (const int descriptor = path == "-" ? STDOUT_FILENO : descriptor_named(path); descriptor >= 0) {
+        if (fstat(descriptor, &there) != 0) return false;
+        out = {there.st_dev, there.st_ino, ""};
+        return true;
+    }
+    const std::string target = target_of(path);
     if (stat(target.c_str(), &there) == 0) {
         out = {there.st_dev, there.st_ino, ""};
         return true;
@@ -253,8 +263,7 @@ bool identify(const std::string &path, OutputIdentity &out) {
 bool same_output(const std::string &a, const std::string &b) {
     if (a == b) return true;
     const int first_fd = a == "-" ? STDOUT_FILENO : descriptor_named(a);
-    const int second_fd = b == "-" ? STDOUT_FILENO : descriptor_named(b);
-    if (first_fd >= 0 || second_fd >= 0) return first_fd == second_fd;
+    if (first_fd >= 0 && first_fd == (b == "-" ? STDOUT_FILENO : descriptor_named(b))) return true;
     OutputIdentity first, second;
     return identify(a, first) && identify(b, second) && first == second;
 }

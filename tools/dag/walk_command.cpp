@@ -188,7 +188,11 @@ void not_started(VertexResult &v) {
 // Totals, then each failed vertex, each whose command the stop ended and
 // each that never ran, by name; then the signal that stopped the walk, if
 // one did. Exit status 1 if any failed.
-int summarize(const dag_walk_report *report, const WalkResult &result, int signal) {
+// `never_started`: those the stop kept from starting, retries included (a
+// vertex that ran before and waited for its retry), which
+// `python3 -m libdag.dask` lists as never run too.
+int summarize(const dag_walk_report *report, const WalkResult &result, int signal,
+              const std::set<uint64_t> &never_started) {
     const size_t cancelled = dag_walk_report_count(report, DAG_VERTEX_CANCELLED);
     std::fprintf(stderr, "%zu ok, %zu failed, %zu upstream failed, %zu not run",
                  dag_walk_report_count(report, DAG_VERTEX_OK),
@@ -201,9 +205,9 @@ int summarize(const dag_walk_report *report, const WalkResult &result, int signa
     std::vector<std::string> stopped, never_ran;
     for (const VertexResult &v : result.vertices) {
         if (v.status == DAG_VERTEX_FAILED) failures.emplace_back(v.name, v.message);
-        if (v.status == DAG_VERTEX_CANCELLED && v.ran) stopped.push_back(v.name);
-        if (v.status == DAG_VERTEX_NOT_RUN || (v.status == DAG_VERTEX_CANCELLED && !v.ran))
-            never_ran.push_back(v.name);
+        const bool kept = v.status == DAG_VERTEX_CANCELLED && (!v.ran || never_started.count(v.id));
+        if (v.status == DAG_VERTEX_CANCELLED && !kept) stopped.push_back(v.name);
+        if (v.status == DAG_VERTEX_NOT_RUN || kept) never_ran.push_back(v.name);
     }
     std::sort(failures.begin(), failures.end());
     std::sort(stopped.begin(), stopped.end());
@@ -345,7 +349,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
         }
         if (run.never_started.count(vertex.id)) not_started(vertex);
     }
-    const int failed = summarize(report.get(), result, signal);
+    const int failed = summarize(report.get(), result, signal, run.never_started);
     write_files(result, signals_caught.load());
     // Failed vertices and a cancelled walk are the summary's business; any
     // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but

@@ -214,7 +214,7 @@ def main(argv=None):
     outputs = [path for path in (options.report, options.trace) if path is not None]
     if outputs.count("-") > 1:
         parser.error("--report - and --trace - would both write to standard output")
-    if len(outputs) == 2 and outputs[0] != "-" and same_file(*outputs):
+    if len(outputs) == 2 and same_file(*outputs):
         parser.error(f"--report and --trace name the same file ({outputs[1]})")
     # The commands' output is printed as the bytes they wrote (dask_command keeps the bytes that
     # are not UTF-8 as surrogates), as dag walk prints them; libdag's names are UTF-8.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import json
 import os
 import signal
@@ -18,9 +19,39 @@ STATUS_KEYS = {VertexStatus.OK: "ok", VertexStatus.FAILED: "failed", VertexStatu
                VertexStatus.CANCELLED: "cancelled", VertexStatus.NOT_RUN: "not_run"}
 
 
+def descriptor_named(path):
+    """The descriptor of this process's that `path` names through /proc/self/fd (/dev/stdout, /dev/fd/63), or None.
+
+    As dag walk does, such a file is written through the descriptor itself: a rename would replace
+    the file behind standard output (and what `>>` had written there), and a pipe's link names no
+    path ("pipe:[123]").
+    """
+    own = f"/proc/{os.getpid()}/fd"
+    at = path
+    for _ in range(40):
+        directory, name = os.path.split(at)
+        if name.isdigit() and len(name) < 10 and os.path.realpath(directory or ".") == own:
+            return int(name)
+        if not os.path.islink(at):
+            return None
+        to = os.readlink(at)
+        at = to if to.startswith("/") else os.path.join(directory or ".", to)
+    return None
+
+
+def _check_open_for_writing(path, fd):
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)  # OSError(EBADF) when not open
+    if flags & os.O_ACCMODE == os.O_RDONLY:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF), path)
+
+
 def check_writable(path):
     """Raises OSError if `path` (a result file; "-" is standard output) could not be written, as dag walk checks."""
     if path == "-":
+        return
+    fd = descriptor_named(path)
+    if fd is not None:
+        _check_open_for_writing(path, fd)
         return
     try:
         there = os.stat(path)
@@ -38,10 +69,16 @@ def check_writable(path):
 
 
 def same_file(a, b):
-    """Whether two result paths name one file (the same path, or one file through links)."""
-    if os.path.realpath(a) == os.path.realpath(b):
+    """Whether two result paths name one file (the same path, one file through links, or through descriptors)."""
+    fds = [1 if path == "-" else descriptor_named(path) for path in (a, b)]
+    if fds[0] is not None and fds[0] == fds[1]:
         return True
     try:
+        if any(fd is not None for fd in fds):
+            there = [os.fstat(fd) if fd is not None else os.stat(path) for fd, path in zip(fds, (a, b))]
+            return (there[0].st_dev, there[0].st_ino) == (there[1].st_dev, there[1].st_ino)
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
         return os.path.samefile(a, b)
     except OSError:
         return False
@@ -50,9 +87,18 @@ def same_file(a, b):
 def write_document(path, document, indent=None):
     """`document` as JSON to `path` ("-": standard output), a regular file replaced only by a complete one."""
     text = json.dumps(document, indent=indent) + "\n"
-    if path == "-":
+    fd = 1 if path == "-" else descriptor_named(path)
+    if fd == 1:
         sys.stdout.write(text)
         sys.stdout.flush()
+        return
+    if fd is not None:
+        _check_open_for_writing(path, fd)
+        if fd == 2:
+            sys.stderr.flush()
+        data = text.encode("utf-8", "surrogateescape")
+        while data:
+            data = data[os.write(fd, data):]
         return
     target = os.path.realpath(path)
     try:

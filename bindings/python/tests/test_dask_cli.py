@@ -451,6 +451,40 @@ class DaskCommandTest(unittest.TestCase):
         with open(trace) as written:
             self.assertEqual([e for e in json.load(written)["traceEvents"] if e["ph"] == "X"], [])
 
+    def test_a_result_file_naming_a_descriptor_is_written_through_it(self):
+        # As dag walk: /dev/stdout was renamed over the file standard output was redirected to (what
+        # `>>` had kept there lost), and a pipe's /proc link ("pipe:[123]") failed after the walk.
+        # A cyclic graph: its result files are written without a cluster.
+        where = tempfile.mkdtemp()
+        cyclic = os.path.join(where, "cyclic.dot")
+        with open(cyclic, "w") as out:
+            out.write("digraph { a -> b; b -> a }\n")
+        # Run from `where`: the package's path made absolute, as the test's own may be relative.
+        path = os.pathsep.join(os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)
+        program = f'PYTHONPATH="{path}" "{sys.executable}" -m libdag.dask --scheduler local:1 --exec true'
+
+        def sh(script):
+            return subprocess.run(["sh", "-c", f'cd "{where}" && {script}'], capture_output=True, text=True,
+                                  timeout=60, check=False)
+
+        done = sh(f"printf 'log\\n' > out; {program} --report /dev/stdout {cyclic} >> out")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        with open(os.path.join(where, "out")) as written:
+            text = written.read()
+        self.assertTrue(text.startswith("log\n{"), text)
+        self.assertEqual(json.loads(text[4:])["not_run"], 2)
+        done = sh(f"{program} --report /dev/stdout {cyclic} | cat")
+        self.assertEqual(json.loads(done.stdout)["not_run"], 2, done.stderr)
+        done = sh(f"{program} --report /dev/fd/5 {cyclic} 5<{cyclic}")
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(done.stderr, 'python3 -m libdag.dask: cannot write "/dev/fd/5": Bad file descriptor\n')
+        done = sh(f"{program} --report - --trace /dev/stdout {cyclic}")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("--report and --trace name the same file (/dev/stdout)", done.stderr)
+        done = sh(f"{program} --report /dev/stdout --trace same.json {cyclic} > same.json")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("--report and --trace name the same file (same.json)", done.stderr)
+
     def test_bad_input(self):
         self.assertIn("local:N needs N", self.run_bad("--scheduler", "local:none", "--exec", "true", str(EXAMPLE)))
         self.assertIn("'0' is not a whole number from 1 to 1024",

@@ -77,11 +77,15 @@ int descriptor_named(const std::string &path) {
     return -1;
 }
 
-void write_to_descriptor(const std::string &path, int fd, const std::string &text) {
-    if (fd == STDERR_FILENO) std::fflush(stderr);
+void require_open_for_writing(const std::string &path, int fd) {
     const int flags = fcntl(fd, F_GETFL);
     if (flags < 0) cannot_write(path, errno);
     if ((flags & O_ACCMODE) == O_RDONLY) cannot_write(path, EBADF);
+}
+
+void write_to_descriptor(const std::string &path, int fd, const std::string &text) {
+    if (fd == STDERR_FILENO) std::fflush(stderr);
+    require_open_for_writing(path, fd);
     for (std::size_t done = 0; done < text.size();) {
         const ssize_t n = write(fd, text.data() + done, text.size() - done);
         if (n < 0 && errno == EINTR) continue;
@@ -193,12 +197,7 @@ std::string refuse_empty_path(const std::string &path) {
 
 void check_writable(const std::string &path) {
     if (path == "-") return;
-    if (const int descriptor = descriptor_named(path); descriptor >= 0) {
-        const int flags = fcntl(descriptor, F_GETFL);
-        if (flags < 0) cannot_write(path, errno);
-        if ((flags & O_ACCMODE) == O_RDONLY) cannot_write(path, EBADF);
-        return;
-    }
+    if (const int descriptor = descriptor_named(path); descriptor >= 0) return require_open_for_writing(path, descriptor);
     struct stat there {};
     const bool exists = stat(path.c_str(), &there) == 0;
     // A loop of links, a directory in the way: said as it is.

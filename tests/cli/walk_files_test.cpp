@@ -7,6 +7,7 @@
 #include <dag/dag.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -561,6 +562,35 @@ TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReader) {
     EXPECT_NE(dag->err().find("dag: cannot write \"" + walk.fifo + "\": interrupted while it waited for a reader"),
               std::string::npos)
         << dag->err();
+}
+
+
+TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReaderToRead) {
+    // The reader opened the FIFO and reads nothing: a report larger than the
+    // pipe holds waited in write(), which the caught Ctrl-C restarted.
+    ScratchDir dir;
+    std::string graph = "digraph {";
+    for (int v = 0; v < 3000; ++v) graph += " v" + std::to_string(v) + ";";
+    std::ofstream(dir.path + "/graph.dot") << graph << " }";
+    const std::string fifo = dir.path + "/report.fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    BackgroundDag dag({"walk", "-", "--output", "none", "--report", fifo}, dir.path + "/graph.dot", dir.path);
+    int pending = 0;
+    ASSERT_TRUE(wait_until(
+        [&] {
+            return dag.err().find("3000 ok") != std::string::npos && ioctl(reader, FIONREAD, &pending) == 0 &&
+                   pending >= 65536;
+        },
+        milliseconds(20000)))
+        << "the report did not fill the pipe: " << pending << " bytes; " << dag.err();
+    ASSERT_EQ(kill(dag.pid(), SIGINT), 0);
+    EXPECT_EQ(dag.wait(milliseconds(5000)), 130) << dag.err();
+    EXPECT_NE(dag.err().find("dag: cannot write \"" + fifo + "\": interrupted while it waited for its reader to read"),
+              std::string::npos)
+        << dag.err();
+    close(reader);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "output_file.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -83,15 +85,41 @@ void require_open_for_writing(const std::string &path, int fd) {
     if ((flags & O_ACCMODE) == O_RDONLY) cannot_write(path, EBADF);
 }
 
-void write_to_descriptor(const std::string &path, int fd, const std::string &text) {
-    if (fd == STDERR_FILENO) std::fflush(stderr);
-    require_open_for_writing(path, fd);
+// Writes `text` to `fd` whole. A pipe, FIFO or socket may have a reader
+// that stops reading, and a write waiting for it would not end on a signal
+// dag catches (its handler restarts the call): it is written a pipe's
+// atomic chunk at a time once poll() says there is room, asking `give_up`
+// (if given) every few milliseconds while there is none. A descriptor
+// shared with other processes is not made non-blocking for this: they
+// would see it too.
+void write_whole(const std::string &path, int fd, const std::string &text, const std::function<bool()> &give_up) {
+    struct stat file {};
+    const bool may_stall = give_up && fstat(fd, &file) == 0 && !S_ISREG(file.st_mode) && !S_ISBLK(file.st_mode);
     for (std::size_t done = 0; done < text.size();) {
-        const ssize_t n = write(fd, text.data() + done, text.size() - done);
+        if (may_stall) {
+            pollfd room{fd, POLLOUT, 0};
+            const int ready = poll(&room, 1, 20);
+            if (ready < 0 && errno != EINTR) cannot_write(path, errno);
+            if (ready <= 0) {
+                if (give_up())
+                    throw Failure("cannot write \"" + path + "\": interrupted while it waited for its reader to read",
+                                  bad_input);
+                continue;
+            }
+        }
+        const std::size_t chunk = may_stall ? std::min<std::size_t>(text.size() - done, PIPE_BUF) : text.size() - done;
+        const ssize_t n = write(fd, text.data() + done, chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) cannot_write(path, errno);
         done += static_cast<std::size_t>(n);
     }
+}
+
+void write_to_descriptor(const std::string &path, int fd, const std::string &text,
+                         const std::function<bool()> &give_up) {
+    if (fd == STDERR_FILENO) std::fflush(stderr);
+    require_open_for_writing(path, fd);
+    write_whole(path, fd, text, give_up);
 }
 
 // The mode a file created now would get: 0666 less the umask, read from
@@ -109,21 +137,16 @@ mode_t new_file_mode() {
 // A FIFO's open waits for a reader, where a signal dag catches cannot end
 // it: opened without waiting, again and again, until one is there or the
 // caller gives up.
-FILE *open_fifo(const std::string &path, const std::function<bool()> &give_up) {
+int open_fifo(const std::string &path, const std::function<bool()> &give_up) {
     for (;;) {
         const int fd = open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
         if (fd >= 0) {
-            // The reader is there: the writes may wait for it to read.
+            // The reader is there: the writes wait for it to read, as long
+            // as `give_up` lets them.
             fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-            FILE *file = fdopen(fd, "w");
-            if (!file) {
-                const int error = errno;
-                close(fd);
-                errno = error;
-            }
-            return file;
+            return fd;
         }
-        if (errno != ENXIO) return nullptr;
+        if (errno != ENXIO) return -1;
         if (give_up())
             throw Failure("cannot write \"" + path + "\": interrupted while it waited for a reader", bad_input);
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -132,12 +155,17 @@ FILE *open_fifo(const std::string &path, const std::function<bool()> &give_up) {
 
 void write_in_place(const std::string &path, const std::string &text, bool fifo,
                     const std::function<bool()> &give_up) {
-    std::unique_ptr<FILE, int (*)(FILE *)> file(
-        fifo && give_up ? open_fifo(path, give_up) : std::fopen(path.c_str(), "w"), std::fclose);
-    bool written = file && std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
-    // fclose flushes: a full disk shows up there.
-    written = written && std::fclose(file.release()) == 0;
-    if (!written) cannot_write(path, errno);
+    const int fd = fifo && give_up ? open_fifo(path, give_up)
+                                   : open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) cannot_write(path, errno);
+    try {
+        write_whole(path, fd, text, give_up);
+    } catch (...) {
+        close(fd);
+        throw;
+    }
+    // A file system that reports a failed write only at the end does so here.
+    if (close(fd) != 0 && errno != EINTR) cannot_write(path, errno);
 }
 
 }  // namespace
@@ -152,7 +180,7 @@ void write_file(const std::string &path, const std::string &text, const std::fun
         if (!flush_standard_output(why) && why != EPIPE) throw Failure(cannot_write_standard_output(why), bad_input);
         return;
     }
-    if (descriptor >= 0) return write_to_descriptor(path, descriptor, text);
+    if (descriptor >= 0) return write_to_descriptor(path, descriptor, text, give_up);
     const std::string target = target_of(path);
     struct stat there {};
     const bool exists = stat(target.c_str(), &there) == 0;

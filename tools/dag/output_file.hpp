@@ -11,9 +11,11 @@ namespace dagcli {
 // standard output. A regular file (or a new one) is written beside itself
 // under a temporary name and renamed over the old one, keeping its mode and
 // following a symbolic link to it: a full disk or a signal leaves the old
-// contents. Anything else there (a FIFO, a device) is written in place. A
-// FIFO is waited on for a reader for as long as `give_up` (if given) says
-// false, asked every few milliseconds; then Failure.
+// contents. Anything else there (a FIFO, a device) is written in place, and
+// a path naming one of dag's descriptors (/dev/stdout, /dev/fd/N) through
+// that descriptor. A FIFO is waited on for a reader, and a pipe or FIFO for
+// its reader to read, for as long as `give_up` (if given) says false, asked
+// every few milliseconds; then Failure.
 void write_file(const std::string &path, const std::string &text,
                 const std::function<bool()> &give_up = {});
 

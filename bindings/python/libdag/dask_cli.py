@@ -243,7 +243,9 @@ def _walk(options, signals):
             # As dag walk: the walk is refused, its files written with nothing run, and it exits 1.
             print(f"python3 -m libdag.dask: {cycle}", file=sys.stderr)
             unwritten = _write_files(options, names.__getitem__, _unwalked(graph, cycle), {}, time.time(), 0.0,
-                                     set(), {}, lambda: None)
+                                     set(), {}, lambda: None, lambda: bool(signals))
+            if signals and unwritten:  # nothing ran: any signal ends a wait for a reader
+                return _exit_after(signals[0])
             return 2 if unwritten else 1
         client, cluster = _cluster(options.scheduler)
     except (OSError, ValueError, ImportError, DagError) as bad:
@@ -319,8 +321,12 @@ def _walk(options, signals):
             _close(client, cluster)
     progress.erase()
     summarize(label, report, stopped_by, never_started=never_started)
+    # A signal after those that stopped the walk ends a wait for a reader, and the exit says it.
+    caught = len(signals)
     unwritten = _write_files(options, label, report, runs, began_s, elapsed_ms, never_started, attempts,
-                             progress.reader_gone)
+                             progress.reader_gone, lambda: len(signals) > caught)
+    if stopped_by is None and unwritten and len(signals) > caught:
+        stopped_by = signals[caught]
     if stopped_by is None and progress.gone:
         stopped_by = signal.SIGPIPE
     if progress.gone:
@@ -352,11 +358,15 @@ def _unwalked(graph, message):
     return WalkReport(_native.E_CYCLE, message, results, None, "", False, counts)
 
 
-def _write_files(options, label, report, runs, began_s, elapsed_ms, never_started, attempts, reader_gone):
-    """Writes --report and --trace; says whether one could not be written (told on standard error)."""
+def _write_files(options, label, report, runs, began_s, elapsed_ms, never_started, attempts, reader_gone, give_up):
+    """Writes --report and --trace; says whether one could not be written (told on standard error).
+
+    give_up: once it says True, a FIFO's or pipe's wait for its reader ends (a signal caught by now)."""
     unwritten = False
-    writers = ((options.report, lambda path: write_report(path, label, report, elapsed_ms, never_started, attempts)),
-               (options.trace, lambda path: write_trace(path, trace_document(label, report, runs, began_s, attempts))))
+    writers = ((options.report,
+                lambda path: write_report(path, label, report, elapsed_ms, never_started, attempts, give_up)),
+               (options.trace,
+                lambda path: write_trace(path, trace_document(label, report, runs, began_s, attempts), give_up)))
     for path, write in writers:
         if path is None:
             continue

@@ -7,10 +7,12 @@ import errno
 import fcntl
 import json
 import os
+import select
 import signal
 import stat
 import sys
 import tempfile
+import time
 
 from .walk import VertexStatus
 
@@ -84,8 +86,51 @@ def same_file(a, b):
         return False
 
 
-def write_document(path, document, indent=None):
-    """`document` as JSON to `path` ("-": standard output), a regular file replaced only by a complete one."""
+def _write_whole(fd, data, give_up):
+    """`data` to `fd` whole. A pipe's reader may stop reading, and this program's signal handlers let a
+    waiting write go on: with `give_up`, a pipe, FIFO or socket gets a pipe's atomic chunk at a time
+    once poll says there is room, and give_up() is asked every few milliseconds while there is none.
+    A descriptor shared with other processes is not made non-blocking for this: they would see it."""
+    mode = os.fstat(fd).st_mode
+    if give_up is None or stat.S_ISREG(mode) or stat.S_ISBLK(mode):
+        while data:
+            data = data[os.write(fd, data):]
+        return
+    room = select.poll()
+    room.register(fd, select.POLLOUT)
+    while data:
+        if not room.poll(20):
+            if give_up():
+                raise InterruptedError(errno.EINTR, "interrupted while it waited for its reader to read")
+            continue
+        data = data[os.write(fd, data[:select.PIPE_BUF]):]
+
+
+def _open_fifo(path, give_up):
+    """A FIFO opened for writing once it has a reader; with `give_up`, waited for only while give_up() is false.
+
+    A blocking open would wait on through every signal this program catches."""
+    if give_up is None:
+        return os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError as error:
+            if error.errno != errno.ENXIO:
+                raise
+            if give_up():
+                raise InterruptedError(errno.EINTR, "interrupted while it waited for a reader") from None
+            time.sleep(0.02)
+            continue
+        os.set_blocking(fd, True)
+        return fd
+
+
+def write_document(path, document, indent=None, give_up=None):
+    """`document` as JSON to `path` ("-": standard output), a regular file replaced only by a complete one.
+
+    give_up: asked every few milliseconds while a FIFO waits for a reader, or a pipe for its reader
+    to read; once it says True, InterruptedError."""
     text = json.dumps(document, indent=indent) + "\n"
     fd = 1 if path == "-" else descriptor_named(path)
     if fd == 1:
@@ -96,9 +141,7 @@ def write_document(path, document, indent=None):
         _check_open_for_writing(path, fd)
         if fd == 2:
             sys.stderr.flush()
-        data = text.encode("utf-8", "surrogateescape")
-        while data:
-            data = data[os.write(fd, data):]
+        _write_whole(fd, text.encode("utf-8", "surrogateescape"), give_up)
         return
     target = os.path.realpath(path)
     try:
@@ -106,8 +149,14 @@ def write_document(path, document, indent=None):
     except FileNotFoundError:
         there = None
     if there is not None and not stat.S_ISREG(there.st_mode):  # a FIFO, a device: in place
-        with open(path, "w") as out:
-            out.write(text)
+        if stat.S_ISFIFO(there.st_mode):
+            fd = _open_fifo(path, give_up)
+        else:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+        try:
+            _write_whole(fd, text.encode("utf-8", "surrogateescape"), give_up)
+        finally:
+            os.close(fd)
         return
     # Written beside itself and renamed over it: a full disk or a signal leaves the old contents.
     fd, temporary = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=".dag.")
@@ -127,13 +176,14 @@ def write_document(path, document, indent=None):
         raise
 
 
-def write_report(path, label, report, elapsed_ms, never_started=(), attempts=None):
+def write_report(path, label, report, elapsed_ms, never_started=(), attempts=None, give_up=None):
     """The outcome of every vertex (times in ms since the walk began, as libdag saw them) and the totals, as JSON.
 
     never_started: vertices handed to the cluster whose command the walk's
     stop kept from starting; they never ran, as in dag walk's report.
     attempts: vertex -> each run's message, for commands run more than
     once on their worker (libdag saw one attempt).
+    give_up: as write_document's.
     """
     attempts = attempts or {}
     vertices = []
@@ -151,7 +201,7 @@ def write_report(path, label, report, elapsed_ms, never_started=(), attempts=Non
     document = {"vertices": vertices}
     document.update({key: report.count(status) for status, key in STATUS_KEYS.items()})
     document["elapsed_ms"] = elapsed_ms
-    write_document(path, document, indent=2)
+    write_document(path, document, indent=2, give_up=give_up)
 
 
 def summarize(label, report, stopped_by, err=None, never_started=()):

@@ -44,6 +44,6 @@ def trace_document(label, report, runs, began_s, attempts=None):
     return {"traceEvents": events, "displayTimeUnit": "ms"}
 
 
-def write_trace(path, document):
+def write_trace(path, document, give_up=None):
     """`document` to `path` ("-": standard output), as write_report writes."""
-    write_document(path, document)
+    write_document(path, document, give_up=give_up)

@@ -1,13 +1,16 @@
 """python3 -m libdag.dask: each vertex's command run on a local Dask cluster, on the example graph."""
 
+import fcntl
 import json
 import os
 import pathlib
 import re
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 import unittest
 
@@ -95,6 +98,16 @@ def kill_pid_in(path):
                 os.kill(int(pid.read()), signal.SIGKILL)
             except (ProcessLookupError, ValueError):
                 pass
+
+
+def _text_of(file):
+    file.seek(0)
+    return file.read()
+
+
+def _unread(fd):
+    """How many bytes wait in the pipe `fd` reads."""
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
 @unittest.skipIf(WHY, WHY)
@@ -484,6 +497,37 @@ class DaskCommandTest(unittest.TestCase):
         done = sh(f"{program} --report /dev/stdout --trace same.json {cyclic} > same.json")
         self.assertEqual(done.returncode, 2)
         self.assertIn("--report and --trace name the same file (same.json)", done.stderr)
+
+    def test_a_signal_ends_a_wait_for_a_fifos_reader(self):
+        # As dag walk: the open of a FIFO nobody reads, and the write to one whose reader reads
+        # nothing, were restarted after each signal this program catches: only SIGKILL ended it.
+        # A cyclic graph: its result files are written without a cluster.
+        where = tempfile.mkdtemp()
+        cyclic = os.path.join(where, "cyclic.dot")
+        with open(cyclic, "w") as out:
+            out.write("digraph { a -> b; b -> a; " + " ".join(f"v{n};" for n in range(3000)) + " }\n")
+        fifo = os.path.join(where, "report.fifo")
+        os.mkfifo(fifo)
+        for reader_there, waited_for in ((False, "a reader"), (True, "its reader to read")):
+            reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK) if reader_there else None
+            with open(os.path.join(where, "err"), "w+") as err:
+                process = subprocess.Popen([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", "--exec",
+                                            "true", "--report", fifo, cyclic], start_new_session=True,
+                                           stdout=subprocess.DEVNULL, stderr=err)
+                try:
+                    deadline = time.monotonic() + BOUND_S
+                    while not (_text_of(err).startswith("python3 -m libdag.dask: Cycle:")
+                               and (reader is None or _unread(reader) >= 65536)):
+                        self.assertLess(time.monotonic(), deadline, _text_of(err))
+                        time.sleep(0.02)
+                    process.send_signal(signal.SIGINT)
+                    self.assertEqual(process.wait(timeout=10), 130, _text_of(err))
+                finally:
+                    end_session(process)
+                    if reader is not None:
+                        os.close(reader)
+                self.assertIn(f'cannot write "{fifo}": interrupted while it waited for {waited_for}\n',
+                              _text_of(err))
 
     def test_bad_input(self):
         self.assertIn("local:N needs N", self.run_bad("--scheduler", "local:none", "--exec", "true", str(EXAMPLE)))

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/json_format.hpp"
 #include "formats/text_encoding.hpp"
 #include "graph/error.hpp"
 
@@ -23,8 +24,8 @@ static_assert(text_padding >= simdjson::SIMDJSON_PADDING, "decoded text is padde
 
 // As the checking reader: ids stay below 2^32 - 1, and gaps in the ids are
 // bounded by the number of vertices.
-constexpr std::uint64_t max_id = 0xFFFFFFFEull;
-std::uint64_t id_bound(std::size_t vertices) { return 16 * static_cast<std::uint64_t>(vertices) + 65536; }
+constexpr std::uint64_t max_id = json_max_id;
+std::uint64_t id_bound(std::size_t vertices) { return json_id_bound(vertices); }
 
 // An id: a JSON integer from 1 to max_id. A number written any other way
 // (1.0, 1e0, -0) fails get_uint64 and goes to the checking reader.

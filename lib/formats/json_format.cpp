@@ -20,7 +20,7 @@ namespace {
 using nlohmann::json;
 
 // Ids stay below 2^32 - 1: the algorithms number vertices in 32 bits.
-constexpr std::uint64_t max_id = 0xFFFFFFFEull;
+constexpr std::uint64_t max_id = json_max_id;
 
 [[noreturn]] void shape_error(const std::string &where, const std::string &what) {
     throw Error(Errc::parse, "JSON: " + where + ": " + what);
@@ -48,9 +48,7 @@ std::uint64_t read_id(const json &value, const std::string &where) {
     shape_error(where, "id " + describe(value) + " is out of range (1 to " + std::to_string(max_id) + ")");
 }
 
-// Gaps in the ids become tombstones, 72 bytes each: a bound keeps a short
-// file from asking for gigabytes.
-std::uint64_t id_bound(std::size_t vertices) { return 16 * static_cast<std::uint64_t>(vertices) + 65536; }
+std::uint64_t id_bound(std::size_t vertices) { return json_id_bound(vertices); }
 
 struct Listed {
     std::uint64_t id;

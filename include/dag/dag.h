@@ -327,14 +327,16 @@ DAG_API dag_status dag_clone(const dag_graph *g, dag_graph **out, dag_error **er
  *
  * @param g          the graph.
  * @param name       NULL for an unnamed vertex, or a non-empty UTF-8 string
- *                   unique in the graph; copied. Unnamed vertices print as
- *                   their decimal id.
+ *                   unique in the graph, at most 2^32 - 1 bytes; copied.
+ *                   Unnamed vertices print as their decimal id.
  * @param user_data  any pointer, stored and returned as is; never dereferenced.
  * @param out_id     receives the new vertex id; may be NULL.
  * @param err        NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  the vertex was added.
  * @retval DAG_E_NULL_ARGUMENT     `g` is NULL.
- * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty, or longer than 2^32 - 1
+ *                                 bytes (since 1.3; before, its length was
+ *                                 kept modulo 2^32).
  * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
  * @retval DAG_E_DUPLICATE_NAME    another vertex has `name`.
  * @retval DAG_E_BUSY              a walk is running.
@@ -364,8 +366,9 @@ DAG_API dag_status dag_add_vertex(dag_graph *g, const char *name, void *user_dat
  *                   its message starts with the position, "vertex 3: ...".
  * @retval DAG_OK                  the vertices were added.
  * @retval DAG_E_NULL_ARGUMENT     `g` is NULL.
- * @retval DAG_E_INVALID_ARGUMENT  a name is empty, or `count` is larger than
- *                                 any array or than a graph can hold.
+ * @retval DAG_E_INVALID_ARGUMENT  a name is empty or longer than 2^32 - 1
+ *                                 bytes, or `count` is larger than any
+ *                                 array or than a graph can hold.
  * @retval DAG_E_BAD_UTF8          a name is not valid UTF-8.
  * @retval DAG_E_DUPLICATE_NAME    a name is taken, or given twice.
  * @retval DAG_E_BUSY              a walk is running.
@@ -500,7 +503,8 @@ DAG_API dag_status dag_vertex_name(const dag_graph *g, uint64_t id,
  * @retval DAG_OK                  renamed.
  * @retval DAG_E_NULL_ARGUMENT     `g` is NULL.
  * @retval DAG_E_UNKNOWN_VERTEX    `id` is not a live vertex.
- * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty, or longer than 2^32 - 1
+ *                                 bytes (since 1.3).
  * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
  * @retval DAG_E_DUPLICATE_NAME    another vertex has it.
  * @retval DAG_E_BUSY              a walk is running.

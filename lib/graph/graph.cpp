@@ -14,6 +14,10 @@ namespace dag {
 void check_name(std::string_view name) {
     if (name.empty())
         throw Error(Errc::invalid_argument, "vertex name is empty (pass no name for an unnamed vertex)");
+    // Before anything reads it: the stored length would be cut short.
+    if (name.size() > max_name_bytes)
+        throw Error(Errc::invalid_argument, "vertex name is " + std::to_string(name.size()) +
+                                                " bytes long (at most " + std::to_string(max_name_bytes) + ")");
     if (!is_valid_utf8(name))
         throw Error(Errc::bad_utf8, "vertex name is not valid UTF-8");
     // A C string cannot hold it: C callers would see the name cut short.

@@ -39,6 +39,9 @@ struct NameRanks;
 using VertexId = std::uint64_t;
 inline constexpr VertexId no_vertex = 0;
 
+// The longest name a vertex may have: its length is kept in 32 bits.
+inline constexpr std::size_t max_name_bytes = 0xFFFFFFFFu;
+
 struct VertexProps {
     // The stored name in Graph::names_ (NUL-terminated, never moves), or
     // nullptr for an unnamed vertex.

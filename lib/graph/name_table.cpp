@@ -30,6 +30,16 @@ std::uint32_t fold(std::uint64_t h) noexcept { return static_cast<std::uint32_t>
 
 std::uint32_t NameTable::hash(std::string_view name) noexcept { return fold(hash_of(name)); }
 
+namespace {
+// Whether the stored, NUL-terminated `stored` is `name`. Its length comes
+// first: a shorter stored name with the same hash (a collision, or a name
+// chosen to collide) ends before name.size() bytes, and comparing that many
+// would read past its end, and past its arena chunk.
+bool same(const char *stored, std::string_view name) noexcept {
+    return strnlen(stored, name.size() + 1) == name.size() && std::memcmp(stored, name.data(), name.size()) == 0;
+}
+}  // namespace
+
 void NameTable::prefetch(std::uint32_t h) const noexcept {
     if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
 }
@@ -40,10 +50,7 @@ std::uint32_t NameTable::find_hashed(std::string_view name, std::uint32_t h) con
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
         const Slot &s = slots_[i];
         if (!s.name) return npos;
-        // Names hold no NUL, so a stored name equals `name` when its first
-        // size() bytes do and a NUL follows.
-        if (s.hash == h && std::memcmp(s.name, name.data(), name.size()) == 0 && s.name[name.size()] == '\0')
-            return s.vertex;
+        if (s.hash == h && same(s.name, name)) return s.vertex;
     }
 }
 
@@ -75,7 +82,7 @@ const char *NameTable::insert_hashed(std::string_view name, std::uint32_t h, std
     for (;; i = (i + 1) & mask) {
         const Slot &s = slots_[i];
         if (!s.name) break;
-        if (s.hash == h && std::memcmp(s.name, name.data(), name.size()) == 0 && s.name[name.size()] == '\0') {
+        if (s.hash == h && same(s.name, name)) {
             holder = s.vertex;
             return nullptr;
         }

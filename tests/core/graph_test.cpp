@@ -141,6 +141,12 @@ TEST(Graph, NamesAreCheckedAndUnique) {
     // Only an importer could pass one (a C string cannot); C callers would
     // see the name cut short.
     EXPECT_EQ(code_of([&] { g.add_vertex(std::string_view("a\0b", 3), nullptr); }), Errc::invalid_argument);
+    // Its length is kept in 32 bits: 2^32 + 3 bytes were kept as 3, and the
+    // graph then had two vertices printed "abc". Refused before a byte of it
+    // is read (this view's bytes are not all there).
+    const std::string_view too_long("abc", (std::size_t{1} << 32) + 3);
+    EXPECT_EQ(code_of([&] { g.add_vertex(too_long, nullptr); }), Errc::invalid_argument);
+    EXPECT_EQ(code_of([&] { g.set_name(1, too_long); }), Errc::invalid_argument);
     EXPECT_EQ(g.vertex_count(), 1u) << "failed adds leave nothing behind";
     auto y = g.add_vertex("y", nullptr);
     EXPECT_EQ(code_of([&] { g.set_name(y, "x"); }), Errc::duplicate_name);

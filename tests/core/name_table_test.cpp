@@ -93,6 +93,29 @@ TEST(NameTable, ErasedBytesAreReusedAndRetiredOnesKept) {
     EXPECT_EQ(table.find("mnopqr"), 2u);
 }
 
+TEST(NameTable, ALongerNameWithAStoredNamesHashReadsNothingPastIt) {
+    // A lookup compared as many bytes of a stored name as the looked-up
+    // name has: a shorter stored name with the same hash was read past its
+    // end. Here it ends its arena chunk (511 names of 8 bytes with their
+    // NUL fill the first 4096-byte chunk but one granule), where
+    // AddressSanitizer sees a read past it, and a plain build could fault.
+    NameTable table;
+    std::uint32_t holder = 0;
+    for (std::uint32_t v = 0; v < 511; ++v) {
+        const std::string filler = "f" + std::string(6 - std::to_string(v).size(), '0') + std::to_string(v);
+        ASSERT_NE(table.insert_hashed(filler, v, v, holder), nullptr);
+    }
+    const std::uint32_t hash = 0x5eed;
+    ASSERT_NE(table.insert_hashed("shorter", hash, 7, holder), nullptr);
+    const std::string longer = "shorter" + std::string(300, 'L');
+    EXPECT_EQ(table.find_hashed(longer, hash), NameTable::npos);
+    const char *stored = table.insert_hashed(longer, hash, 8, holder);
+    ASSERT_NE(stored, nullptr) << "a longer name is another name";
+    EXPECT_EQ(table.find_hashed(longer, hash), 8u);
+    EXPECT_EQ(table.find_hashed("shorter", hash), 7u);
+    EXPECT_EQ(table.find_hashed("short", hash), NameTable::npos);
+}
+
 TEST(NameTable, SwapExchangesContents) {
     NameTable x, y;
     std::uint32_t holder = 0;

@@ -855,7 +855,11 @@ typedef enum dag_format {
      * Attributes, ports, labels and subgraph structure are read and ignored;
      * edge chains (a -> b -> c) and groups (a -> {b c}) give every edge they
      * stand for; a repeated edge is one edge. The parser is Graphviz's own
-     * (cgraph), so whatever Graphviz reads is read. Input may be UTF-8 (with
+     * (cgraph), so whatever Graphviz reads is read, but for text after the
+     * graph that Graphviz leaves unread: a bare `@` there, or a comment left
+     * open, is refused. A text that ends inside a quoted ID, an HTML ID or a
+     * comment is refused naming the line where it began (since 1.3; before,
+     * a line past the text's end). Input may be UTF-8 (with
      * or without a byte-order mark) or UTF-16 with a byte-order mark (what
      * PowerShell's `terraform graph > file` writes); a graph with
      * `charset=latin1` (or "ISO-8859-1") has its node IDs converted from

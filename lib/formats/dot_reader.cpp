@@ -184,17 +184,77 @@ std::string with_text_lines(std::string message, std::string_view text) {
     return message;
 }
 
+// What the text ends inside, when it ends inside a quoted ID, an HTML ID or
+// a comment, as "a quoted ID begun in line 3 is not closed", or "". The
+// lexer then ran on into the sentinel: a quoted ID closed at its first
+// quote, a comment swallowed it; whatever cgraph said of that (a line past
+// the text's end, the sentinel's \x01 as the token, or nothing) means
+// nothing to the user.
+std::string unclosed_at_end(std::string_view text) {
+    enum { code, quoted, html, block_comment, line_comment } state = code;
+    std::size_t line = 1, begun = 1, depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i], next = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (c == '\n') {
+            ++line;
+            if (state == line_comment) state = code;
+            continue;
+        }
+        switch (state) {
+        case code:
+            begun = line;
+            if (c == '"') state = quoted;
+            else if (c == '<') state = html, depth = 1;
+            else if (c == '/' && next == '*') state = block_comment, ++i;
+            else if ((c == '/' && next == '/') || c == '#') state = line_comment;
+            break;
+        case quoted:
+            if (c == '\\' && next == '\n') ++line, ++i;
+            else if (c == '\\') ++i;
+            else if (c == '"') state = code;
+            break;
+        case html:
+            if (c == '<') ++depth;
+            else if (c == '>' && --depth == 0) state = code;
+            break;
+        case block_comment:
+            if (c == '*' && next == '/') state = code, ++i;
+            break;
+        case line_comment:
+            break;
+        }
+    }
+    const char *what = state == quoted ? "a quoted ID ('\"')"
+                       : state == html ? "an HTML ID ('<')"
+                       : state == block_comment ? "a comment ('/*')"
+                                                : nullptr;
+    if (!what) return {};
+    return "syntax error in line " + std::to_string(begun) + ": " + what +
+           " begun there is not closed before the end of the text";
+}
+
+// The line of "syntax error in line N" in `message`, or 0.
+std::size_t error_line(const std::string &message) {
+    const char prefix[] = "syntax error in line ";
+    const std::size_t at = message.find(prefix);
+    return at == std::string::npos ? 0 : std::strtoul(message.c_str() + at + sizeof prefix - 1, nullptr, 10);
+}
+
 // A text that ends inside a statement fails only at the sentinel's first
 // token, whose line (past the text's end) and token mean nothing to the
 // user: such an error is told as an end of text, on the text's last line.
+// One that ends inside a quoted ID or comment is told where that began,
+// unless cgraph's error comes before it.
 std::string in_the_text(std::string message, std::string_view text) {
     message = with_text_lines(std::move(message), text);
-    const char prefix[] = "syntax error in line ";
-    const std::size_t at = message.find(prefix);
-    if (at == std::string::npos) return message;
-    const std::size_t line = std::strtoul(message.c_str() + at + sizeof prefix - 1, nullptr, 10);
+    const std::size_t line = error_line(message);
+    if (const std::string unclosed = unclosed_at_end(text); !unclosed.empty()) {
+        if (line == 0 || line >= error_line(unclosed) || message.find('\x01') != std::string::npos) return unclosed;
+        return message;
+    }
+    if (line == 0) return message;
     const std::size_t lines_in_text = 1 + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-    if (line <= lines_in_text) return message;
+    if (line <= lines_in_text && message.find('\x01') == std::string::npos) return message;
     return "syntax error in line " + std::to_string(last_line(text)) +
            " at the end of the text: the graph is not finished (a missing '}', or a statement cut short?)";
 }
@@ -279,6 +339,7 @@ DotContent parse(std::string_view text) {
     }
     if (!drained) {
         drain();
+        if (const std::string unclosed = unclosed_at_end(text); !next && !unclosed.empty()) parse_error(unclosed);
         parse_error(next ? "a second graph follows the first; give one graph per text"
                          : "text after the graph ends it early (a bare '@'?)");
     }

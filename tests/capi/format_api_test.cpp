@@ -415,6 +415,21 @@ TEST(FormatImport, MalformedDot) {
         msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, text);
         EXPECT_NE(msg.find(expected), std::string::npos) << text << "\n" << msg;
     }
+    // A text ending inside a quoted ID, HTML ID or comment ran on into the
+    // text libdag appends: a line past the text's end, its \x01 as the token.
+    const std::vector<std::pair<const char *, const char *>> unclosed = {
+        {"digraph {\n  a -> \"b\n  b -> c\n}\n", "syntax error in line 2: a quoted ID ('\"') begun there"},
+        {"digraph { \"a -> b }", "syntax error in line 1: a quoted ID ('\"') begun there"},
+        {"digraph {\n a -> <b\n}\n", "syntax error in line 2: an HTML ID ('<') begun there"},
+        {"digraph {\n a -> b\n /* c -> d\n}\n", "syntax error in line 3: a comment ('/*') begun there"},
+        {"digraph { a -> b }\n/* note", "syntax error in line 2: a comment ('/*') begun there"},
+        // An error before it is the one told.
+        {"digraph {\n a -> -> b\n c -> \"d\n}\n", "syntax error in line 2 near '->'"}};
+    for (const auto &[text, expected] : unclosed) {
+        msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, text);
+        EXPECT_NE(msg.find(expected), std::string::npos) << text << "\n" << msg;
+        EXPECT_EQ(msg.find('\x01'), std::string::npos) << msg;
+    }
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "").find("no graph"), std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "  \n").find("no graph"), std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "graph { a -- b }").find("undirected"), std::string::npos);

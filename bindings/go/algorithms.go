@@ -18,7 +18,7 @@ import "C"
 // Root returns the single vertex nothing depends on (Terraform's Root).
 //
 // Errors: ErrNoRoot (also for an empty graph), ErrMultipleRoots (the
-// message lists them: "dag_root: multiple roots: a, b"), ErrClosed.
+// message lists them: "dag: Root: multiple roots: a, b"), ErrClosed.
 func (g *Graph) Root() (uint64, error) {
 	ptr, err := g.handle().beginRead()
 	if err != nil {

@@ -70,11 +70,14 @@ func (b *Builder) Close() error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	// Only a builder NewBuilder made has a finalizer: a zero one (a
+	// struct's field, a slice's element) is not the start of an allocation,
+	// which runtime.SetFinalizer needs.
 	if b.ptr != nil {
 		C.dag_builder_free(b.ptr)
 		b.ptr = nil
+		runtime.SetFinalizer(b, nil)
 	}
-	runtime.SetFinalizer(b, nil)
 	return nil
 }
 

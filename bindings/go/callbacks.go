@@ -91,7 +91,7 @@ func dagbindWalkVertex(h C.uintptr_t, walk *C.dag_walker, vertex C.uint64_t) C.i
 // callback walk (Graph.Walk), on the goroutines that take, finish and
 // cancel vertices for Walk. A panic in the observer cannot be reported
 // through libdag, which ignores what an observer returns: it is recovered
-// and kept, and the walk returns it as an error once it has ended.
+// and kept, and raised again once the walk has ended.
 //
 //export dagbindWalkEvent
 func dagbindWalkEvent(h C.uintptr_t, walk *C.dag_walker, event C.int, vertex C.uint64_t, status C.int,

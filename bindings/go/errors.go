@@ -87,8 +87,9 @@ func (e *Error) Unwrap() error {
 	return e.cause
 }
 
-// Sentinels for errors.Is, one per failure status. Each is an *Error with an
-// empty Message; Error.Is matches on Status alone.
+// Sentinels for errors.Is, one per failure status a method can return
+// (StatusTimeout, which only libdag's timed waits give, has none). Each is
+// an *Error with an empty Message; Error.Is matches on Status alone.
 var (
 	ErrNullArgument    = &Error{Status: StatusNullArgument}
 	ErrInvalidArgument = &Error{Status: StatusInvalidArgument}

@@ -37,6 +37,16 @@ const NoVertex uint64 = 0
 // garbage collector runs: close graphs explicitly.
 type Graph struct {
 	h *handle
+	// owner carries the finalizer: an allocation of its own, shared by
+	// every copy of the Graph value. runtime.SetFinalizer needs a pointer to
+	// the start of an allocation, which a Graph that is a struct's field or
+	// a slice's element is not.
+	owner *graphOwner
+}
+
+// graphOwner closes a graph none of whose copies is reachable any longer.
+type graphOwner struct {
+	h *handle
 }
 
 // New returns an empty graph. Close it when done.
@@ -51,9 +61,10 @@ func New() (*Graph, error) {
 
 // wrap makes a Graph own ptr.
 func wrap(ptr *C.dag_graph) *Graph {
-	g := &Graph{h: newHandle(ptr)}
-	runtime.SetFinalizer(g, (*Graph).Close)
-	return g
+	h := newHandle(ptr)
+	owner := &graphOwner{h: h}
+	runtime.SetFinalizer(owner, func(o *graphOwner) { o.h.close() })
+	return &Graph{h: h, owner: owner}
 }
 
 // handle tolerates a nil *Graph, which then behaves as a closed one.
@@ -70,10 +81,10 @@ func (g *Graph) handle() *handle {
 // returns; a walk in progress goes on to its end with the graph it started
 // with. Every later call returns ErrClosed.
 func (g *Graph) Close() error {
-	if g == nil {
+	if g == nil || g.h == nil {
 		return nil
 	}
-	runtime.SetFinalizer(g, nil)
+	runtime.SetFinalizer(g.owner, nil)
 	g.h.close()
 	return nil
 }

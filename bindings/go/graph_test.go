@@ -299,3 +299,45 @@ func TestBatchVertexCallsOnEmptyAndClosed(t *testing.T) {
 		t.Errorf("FindVertices after Close: %v", err)
 	}
 }
+
+// A Graph that is a struct's field or a slice's element is not the start
+// of an allocation: Close cleared the finalizer of that address, and the
+// runtime stopped the program ("pointer not at beginning of allocated
+// block"), which no recover catches.
+func TestCloseOfAGraphInsideAStructOrSlice(t *testing.T) {
+	type holder struct {
+		n int
+		g dag.Graph
+	}
+	h := &holder{}
+	if _, err := h.g.AddVertex("a"); !errors.Is(err, dag.ErrClosed) {
+		t.Fatalf("AddVertex on a zero Graph: %v, want ErrClosed", err)
+	}
+	if err := h.g.Close(); err != nil {
+		t.Fatalf("Close of a zero Graph: %v", err)
+	}
+
+	g, _ := build(t, "a")
+	graphs := make([]dag.Graph, 2)
+	graphs[1] = *g
+	if _, err := graphs[1].AddVertex("b"); err != nil {
+		t.Fatalf("AddVertex through a copy: %v", err)
+	}
+	if err := graphs[1].Close(); err != nil {
+		t.Fatalf("Close through a copy: %v", err)
+	}
+	if _, err := g.AddVertex("c"); !errors.Is(err, dag.ErrClosed) {
+		t.Fatalf("AddVertex after a copy's Close: %v, want ErrClosed", err)
+	}
+	var b dag.Builder
+	if err := b.Close(); err != nil {
+		t.Fatalf("Close of a zero Builder: %v", err)
+	}
+	builders := make([]struct {
+		n int
+		b dag.Builder
+	}, 1)
+	if err := builders[0].b.Close(); err != nil {
+		t.Fatalf("Close of a zero Builder in a struct: %v", err)
+	}
+}

@@ -12,7 +12,9 @@ import (
 type EventKind int
 
 const (
-	// EventStarted: the vertex is about to run.
+	// EventStarted: the vertex is about to run. In dag.Walk, one handed out
+	// just as the context is done is then finished cancelled without fn
+	// being called (its VertexResult says Ran false).
 	EventStarted EventKind = C.DAG_WALK_EVENT_STARTED
 	// EventFinished: a vertex that started has finished; Status says how.
 	EventFinished EventKind = C.DAG_WALK_EVENT_FINISHED

@@ -54,10 +54,12 @@ import (
 // vertices failed (report.OK() is false and report.Err() says which failed
 // first). Cancelled: the report and an error matching ErrCancelled and
 // ctx.Err(). Otherwise nothing ran: a nil report and ErrCycle (the graph
-// has a cycle or a self reference), ErrUnknownVertex (an AlwaysRun id),
-// ErrInvalidArgument (negative Parallelism, opts.Context set,
-// nil fn or ctx), ErrBusy (g is already being walked), ErrNoMemory,
-// ErrClosed. A panic in opts.Observer is raised again once the walk has
+// has a cycle or a self reference), ErrUnknownVertex (an AlwaysRun id, or
+// one in PoolNeeds, VertexRetries or Weights), ErrInvalidArgument (negative
+// Parallelism, opts.Context set, nil fn or ctx, an undeclared pool, or one
+// of capacity 0 that a vertex needs), ErrBadUTF8 (a pool's name), ErrBusy
+// (g is already being walked, or Walk is called from a callback of a search
+// of g), ErrNoMemory, ErrClosed. A panic in opts.Observer is raised again once the walk has
 // ended.
 func Walk(ctx context.Context, g *Graph, fn func(ctx context.Context, v Vertex) error, opts WalkOptions) (*WalkReport, error) {
 	switch {

@@ -797,3 +797,34 @@ func TestAVertexKeptFromAnEarlierAttemptDoesNotExpandTheRetry(t *testing.T) {
 		t.Errorf("a: %+v", a)
 	}
 }
+
+// A vertex handed out as the context is cancelled is never given to fn:
+// the report said so (Ran false), but the error counted it among those
+// "cancelled after its callback ran", as libdag, which handed it out, saw it.
+func TestAVertexHandedOutAsTheContextIsCancelledIsCountedAsNeverRun(t *testing.T) {
+	g, ids := build(t, "a->b")
+	a, b := ids["a"], ids["b"]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var called []uint64
+	report, err := dag.Walk(ctx, g, func(_ context.Context, v dag.Vertex) error {
+		called = append(called, v.ID)
+		return nil
+	}, dag.WalkOptions{Observer: func(e dag.WalkEvent) {
+		if e.Kind == dag.EventStarted && e.Vertex == a {
+			cancel()
+		}
+	}})
+	if len(called) != 1 || called[0] != b {
+		t.Fatalf("fn ran for %v, want only b (%d)", called, b)
+	}
+	if !errors.Is(err, dag.ErrCancelled) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Walk: %v, want ErrCancelled and context.Canceled", err)
+	}
+	if want := "dag: Walk: the walk was cancelled; 1 vertex never ran"; err.Error() != want {
+		t.Errorf("Walk's error %q, want %q", err.Error(), want)
+	}
+	if got, ok := report.Result(a); !ok || got.Ran || got.Status != dag.VertexCancelled {
+		t.Errorf("a: %+v, want cancelled and not run", got)
+	}
+}

@@ -81,6 +81,9 @@ type WalkReport struct {
 	counts [VertexCancelled + 1]int
 	// cause is what cancelled the walk (the context's error), if known.
 	cause error
+	// handedOutNotRun counts the vertices libdag handed out, and so counts
+	// as run, whose fn was never called (the context was done first).
+	handedOutNotRun int
 	// firstErr is the error FirstError's callback returned.
 	firstErr error
 }
@@ -233,6 +236,9 @@ func takeReport(report *C.dag_walk_report, o *outcomes) (*WalkReport, error) {
 		}
 		if _, before := err.(notStarted); before {
 			// Handed out, but fn was never called (see pullRun.work).
+			if v.Ran {
+				r.handedOutNotRun++
+			}
 			v.Ran, v.Attempts, v.Start, v.End = false, 0, 0, 0
 			continue
 		}

@@ -223,8 +223,10 @@ func (g *Graph) search(ids []uint64, flags SearchFlags, decide func(uint64) Sear
 // reached. It may call the Graph's reading methods; a changing method
 // called from it returns ErrBusy, and one called on another goroutine waits
 // until the search returns (so match must not wait for such a goroutine).
-// It must not call runtime.Goexit. If match panics, the search stops and
-// the method panics with the same value.
+// It must not call runtime.Goexit. If match panics, it is not called
+// again (libdag's search cannot be stopped from it: every later vertex
+// counts as no match), and the method panics with the same value once the
+// search has returned.
 //
 // Errors: ErrUnknownVertex, ErrInvalidArgument (match is nil), ErrClosed.
 func (g *Graph) FirstAncestorsWith(ids []uint64, match func(id uint64) bool) ([]uint64, error) {

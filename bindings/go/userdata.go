@@ -13,7 +13,8 @@ import "C"
 // with ErrBusy then); a callback reading the same vertex's number at the
 // same time gets the old or the new one.
 //
-// Errors: ErrUnknownVertex, ErrClosed.
+// Errors: ErrUnknownVertex, ErrBusy (called from a callback of a search of
+// g, which holds it for reading), ErrClosed.
 func (g *Graph) SetUserData(id uint64, data uintptr) error {
 	ptr, err := g.handle().beginWrite("SetUserData")
 	if err != nil {

@@ -7,8 +7,10 @@ import "C"
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"runtime/cgo"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -256,6 +258,9 @@ func walkResult(status C.dag_status, creport *C.dag_walk_report, cerr *C.dag_err
 		err := check(status, cerr)
 		if e, ok := err.(*Error); ok {
 			e.cause = cause
+			if e.Status == StatusCancelled {
+				e.Message = recountCancelled(e.Message, report.handedOutNotRun)
+			}
 		}
 		return report, err
 	}
@@ -331,4 +336,38 @@ func (p *PanicError) Error() string {
 func (p *PanicError) Unwrap() error {
 	err, _ := p.Value.(error)
 	return err
+}
+
+// cancelledMessage is libdag's message for a cancelled walk, after the
+// method's name.
+var cancelledMessage = regexp.MustCompile(`the walk was cancelled; (\d+) vert(?:ex|ices) never ran` +
+	`(?: and (\d+) (?:was cancelled after its callback|were cancelled after their callbacks) ran)?$`)
+
+// recountCancelled moves `moved` vertices that libdag counted as cancelled
+// after their callback ran (it handed them out) to those that never ran, as
+// the report says of them.
+func recountCancelled(message string, moved int) string {
+	found := cancelledMessage.FindStringSubmatchIndex(message)
+	if found == nil || moved == 0 {
+		return message
+	}
+	neverRan, _ := strconv.Atoi(message[found[2]:found[3]])
+	ran := 0
+	if found[4] >= 0 {
+		ran, _ = strconv.Atoi(message[found[4]:found[5]])
+	}
+	neverRan, ran = neverRan+moved, ran-moved
+	text := fmt.Sprintf("the walk was cancelled; %d %s never ran", neverRan, plural(neverRan, "vertex", "vertices"))
+	if ran > 0 {
+		text += fmt.Sprintf(" and %d %s", ran, plural(ran, "was cancelled after its callback ran",
+			"were cancelled after their callbacks ran"))
+	}
+	return message[:found[0]] + text
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

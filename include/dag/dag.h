@@ -91,14 +91,14 @@ extern "C" {
 /** The header's major version; a new one would change the soname. */
 #define DAG_VERSION_MAJOR 1
 /** The header's minor version: a release that adds to the API. */
-#define DAG_VERSION_MINOR 2
+#define DAG_VERSION_MINOR 3
 /** The header's patch version: a release that only fixes. */
 #define DAG_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, comparable with dag_version(). */
 #define DAG_VERSION_NUMBER \
     (DAG_VERSION_MAJOR * 10000 + DAG_VERSION_MINOR * 100 + DAG_VERSION_PATCH)
 /** The header's version as "MAJOR.MINOR.PATCH", comparable with dag_version_string(). */
-#define DAG_VERSION_STRING "1.2.0"
+#define DAG_VERSION_STRING "1.3.0"
 
 /**
  * The version of the library loaded at run time, as DAG_VERSION_NUMBER
@@ -111,7 +111,7 @@ extern "C" {
 DAG_API unsigned dag_version(void);
 
 /**
- * The run-time version as a static string ("1.2.0"). Never NULL, never freed.
+ * The run-time version as a static string ("1.3.0"). Never NULL, never freed.
  *
  * @return "MAJOR.MINOR.PATCH" of the loaded library.
  * @since 1.0

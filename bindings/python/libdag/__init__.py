@@ -31,9 +31,9 @@ from .schedule import Schedule
 from .update import WalkUpdate
 from . import aio, executor, types
 
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 
-#: The loaded library's version string ("1.2.0").
+#: The loaded library's version string ("1.3.0").
 library_version = _native.lib.dag_version_string().decode()
 
 #: The loaded library's version as MAJOR*10000 + MINOR*100 + PATCH.

@@ -35,14 +35,14 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 /// Major version of the header this crate mirrors.
 pub const DAG_VERSION_MAJOR: c_uint = 1;
 /// Minor version of the header this crate mirrors.
-pub const DAG_VERSION_MINOR: c_uint = 2;
+pub const DAG_VERSION_MINOR: c_uint = 3;
 /// Patch version of the header this crate mirrors.
 pub const DAG_VERSION_PATCH: c_uint = 0;
 /// `MAJOR*10000 + MINOR*100 + PATCH`, comparable with [`dag_version`].
 pub const DAG_VERSION_NUMBER: c_uint =
     DAG_VERSION_MAJOR * 10000 + DAG_VERSION_MINOR * 100 + DAG_VERSION_PATCH;
 /// The header's version as a string.
-pub const DAG_VERSION_STRING: &str = "1.2.0";
+pub const DAG_VERSION_STRING: &str = "1.3.0";
 
 // ---------------------------------------------------------------------------
 // Opaque handles

@@ -103,13 +103,13 @@ pub use update::WalkUpdate;
 pub use walker::{GraphRef, Pending, Ready, Vertex, Walker};
 
 /// The version of the libdag loaded at run time, as
-/// `MAJOR * 10000 + MINOR * 100 + PATCH` (10200 for 1.2.0).
+/// `MAJOR * 10000 + MINOR * 100 + PATCH` (10300 for 1.3.0).
 pub fn version() -> u32 {
     // SAFETY: no arguments, no failure.
     unsafe { sys::dag_version() }
 }
 
-/// The version of the libdag loaded at run time as a string (`"1.2.0"`).
+/// The version of the libdag loaded at run time as a string (`"1.3.0"`).
 pub fn version_string() -> &'static str {
     // SAFETY: a static NUL-terminated string, never freed.
     let text = unsafe { CStr::from_ptr(sys::dag_version_string()) };

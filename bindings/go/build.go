@@ -90,11 +90,21 @@ func (b *Builder) call(f func(*C.dag_builder) error) error {
 	defer b.mu.Unlock()
 	// The builder keeps the C graph alive, so a step added after g.Close
 	// would be taken, and refused only by Build.
-	if b.ptr == nil || b.g.handle().isClosed() {
+	if b.ptr == nil {
+		return errBuilderClosed{}
+	}
+	if b.g.handle().isClosed() {
 		return ErrClosed
 	}
 	return f(b.ptr)
 }
+
+// errBuilderClosed is ErrClosed for a builder closed itself: "graph is
+// closed" would send its reader to the wrong object.
+type errBuilderClosed struct{}
+
+func (errBuilderClosed) Error() string        { return "dag: the builder is closed" }
+func (errBuilderClosed) Is(target error) bool { return target == ErrClosed }
 
 // callReading runs f under the builder's lock and a read of its graph: a
 // declaration looks its vertex up in the graph, which a change on another

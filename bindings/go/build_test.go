@@ -162,7 +162,11 @@ func TestBuilderErrors(t *testing.T) {
 	}
 	b.Close()
 	b.Close()
-	if err := b.AddRoot("r"); !errors.Is(err, ErrClosed) {
+	// A closed builder says it is the builder that is closed.
+	if err := b.AddRoot("r"); !errors.Is(err, ErrClosed) || err.Error() != "dag: the builder is closed" {
 		t.Errorf("got %v", err)
+	}
+	if err := b2.AddRoot("r"); err.Error() != "dag: graph is closed" {
+		t.Errorf("a builder of a closed graph: got %v", err)
 	}
 }

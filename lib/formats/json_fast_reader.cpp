@@ -134,7 +134,8 @@ bool read_vertex(od::value v, Document &d) {
             have_id = true;
         } else if (key_is(key, "name")) {
             std::string_view text;
-            if (have_name || field.value().get_string().get(text) || text.find('\0') != std::string_view::npos)
+            if (have_name || field.value().get_string().get(text) || text.empty() ||
+                text.find('\0') != std::string_view::npos)
                 return false;
             have_name = true;
             if (d.names.size() + text.size() + 1 > no_name) return false;

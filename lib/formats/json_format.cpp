@@ -62,21 +62,24 @@ struct Listed {
 class RepeatedKeys {
 public:
     bool operator()(int depth, json::parse_event_t event, json &parsed) {
-        if (event == json::parse_event_t::object_start && depth == 2) vertex_keys_.clear();
+        if (event == json::parse_event_t::object_start && depth == 2 && top_key_ == "vertices") {
+            vertex_keys_.clear();
+            ++vertex_;
+        }
         if (event != json::parse_event_t::key) return true;
         const auto &key = parsed.get_ref<const std::string &>();
         if (depth == 1) {
             top_key_ = key;
             once(top_keys_, key, {"format", "version", "next_id", "vertices", "edges"}, "top level");
         } else if (depth == 3 && top_key_ == "vertices") {
-            once(vertex_keys_, key, {"id", "name"}, "vertices");
+            once(vertex_keys_, key, {"id", "name"}, "vertices[" + std::to_string(vertex_ - 1) + "]");
         }
         return true;
     }
 
 private:
     static void once(std::vector<std::string> &seen, const std::string &key, std::initializer_list<const char *> read,
-                     const char *where) {
+                     const std::string &where) {
         if (std::none_of(read.begin(), read.end(), [&](const char *k) { return key == k; })) return;
         if (std::find(seen.begin(), seen.end(), key) != seen.end())
             shape_error(where, "key \"" + key + "\" is given twice in one object");
@@ -85,6 +88,7 @@ private:
 
     std::string top_key_;
     std::vector<std::string> top_keys_, vertex_keys_;
+    std::size_t vertex_ = 0;  // objects begun in "vertices"
 };
 
 std::vector<Listed> read_vertices(const json &doc) {
@@ -103,6 +107,10 @@ std::vector<Listed> read_vertices(const json &doc) {
         if (auto name = v.find("name"); name != v.end()) {
             if (!name->is_string()) shape_error(where + ".name", "must be a string");
             entry.name = name->get<std::string>();
+            // The graph's own message speaks to C callers, and names no vertex.
+            if (entry.name->empty())
+                throw Error(Errc::invalid_argument,
+                            "JSON: " + where + ".name: is empty (leave \"name\" out for an unnamed vertex)");
             if (entry.name->find('\0') != std::string::npos)
                 shape_error(where + ".name", "holds a NUL character, which no C string can carry");
         }

@@ -477,14 +477,16 @@ TEST(FormatImport, MalformedJson) {
         {DAG_E_PARSE, "{\"version\": 2, \"vertices\": []}", "reads version 1"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": \"\xff\"}]}", "UTF-8"},
         {DAG_E_DUPLICATE_NAME, "{\"vertices\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"a\"}]}", "\"a\""},
-        {DAG_E_INVALID_ARGUMENT, "{\"vertices\": [{\"id\": 1, \"name\": \"\"}]}", "empty"},
+        {DAG_E_INVALID_ARGUMENT, "{\"vertices\": [{\"id\": 1, \"name\": \"\"}]}", "vertices[0].name: is empty"},
+        {DAG_E_PARSE, "{\"x\": [{\"name\": 1}], \"vertices\": [{\"id\": 1}, {\"id\": 2, \"name\": \"b\", \"name\": \"c\"}]}",
+         "vertices[1]: key \"name\" is given twice"},
         // A key read twice: the first's vertices, edges or name would be lost.
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"vertices\": [{\"id\": 2}]}",
          "top level: key \"vertices\" is given twice"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}, {\"id\": 2}], \"edges\": [[1, 2]], \"edges\": []}",
          "key \"edges\" is given twice"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": \"a\", \"name\": \"b\"}]}",
-         "vertices: key \"name\" is given twice"},
+         "vertices[0]: key \"name\" is given twice"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"\\u0069d\": 2}]}", "key \"id\" is given twice"},
     };
     for (const Case &c : cases) {

@@ -195,9 +195,10 @@ TEST(JsonReaders, ValuesNestedDeeperThanTheFastPathRecursesGoToTheCheckingReader
 }
 
 TEST(JsonReaders, TheGraphsOwnErrorsComeFromTheFastPathAsFromTheCheckingReader) {
-    for (const std::string text : {"{\"vertices\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"a\"}]}",
-                                   "{\"vertices\": [{\"id\": 1, \"name\": \"\"}]}"})
-        expect_same_as_checking_reader(text, true);
+    expect_same_as_checking_reader("{\"vertices\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"a\"}]}", true);
+    // An empty name is the checking reader's to tell: its message names the
+    // vertex, where the graph's speaks to C callers.
+    expect_same_as_checking_reader("{\"vertices\": [{\"id\": 1, \"name\": \"\"}]}", false);
 }
 
 }  // namespace

@@ -95,7 +95,8 @@ void add_order_commands(CLI::App &app, int &exit_code) {
              "--reverse: destroy order, every vertex before its dependencies.\n"
              "Among vertices free at the same moment, the bytewise smallest name comes first: the "
              "order\n`dag walk --priority name --parallelism 1` (with --reverse: `dag walk --reverse "
-             "...`) runs them in.\nBelow, a -> b and b -> c: a depends on b, b on c.",
+             "...`) runs them in.\nUnnamed vertices (JSON only) come first here, by id, and last in "
+             "such a walk.\nBelow, a -> b and b -> c: a depends on b, b on c.",
              {"$ echo 'digraph { a -> b; b -> c }' | dag order -", "c", "b", "a",
               "$ echo 'digraph { a -> b; b -> c }' | dag order --reverse -", "a", "b", "c"});
     add_input(*command, options->input);

@@ -1,5 +1,5 @@
 //! Raw declarations of libdag's C API, mirroring `include/dag/dag.h` of
-//! libdag 1.0 item by item.
+//! libdag 1.3 item by item.
 //!
 //! Everything here is `unsafe` to call and follows the C header's rules:
 //! ownership, threads and errors are documented next to each declaration in

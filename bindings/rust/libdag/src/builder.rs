@@ -293,6 +293,15 @@ impl<'g> Builder<'g> {
     /// its text, a panic stops it and is resumed from
     /// [`build`](Builder::build).
     ///
+    /// # Soundness
+    ///
+    /// A known hole of 1.x (closing it changes signatures): the step gets
+    /// `&mut Graph` for a graph it does not own. Assigning another graph
+    /// over it (or `std::mem::replace`, `swap`) stops the build with
+    /// [`Status::Cancelled`](crate::Status::Cancelled) and frees the graph
+    /// put in its place; the `Graph` moved out frees nothing and must not
+    /// be used once your graph is gone.
+    ///
     /// # Errors
     /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) (an empty name or one holding NUL).
     pub fn add_step<F>(&mut self, name: &str, step: F) -> Result<()>

@@ -92,8 +92,9 @@ impl Format {
 /// happens before a's.
 ///
 /// Vertices have a stable [`VertexId`] and an optional name, unique within
-/// the graph. libdag's per-vertex user-data pointer is not exposed: keep
-/// your own data in a map keyed by `VertexId`, which needs no `unsafe`.
+/// the graph. Each vertex also holds a number of yours
+/// ([`user_data`](Graph::user_data), [`set_user_data`](Graph::set_user_data));
+/// richer data is best kept in a map keyed by `VertexId`.
 ///
 /// # Threads
 ///
@@ -107,9 +108,11 @@ impl Format {
 /// graph while it runs, which libdag explicitly allows. `dag_walk` itself
 /// takes `dag_graph *` and needs exclusive access with respect to other
 /// walks, so this type serialises walks of one graph: a second walk started
-/// while one runs fails with [`Status::Busy`] without calling libdag. No
-/// method of this crate changes a graph during a walk (there is no `&mut`
-/// access while `walk` borrows it), so borrowed names stay valid.
+/// while one runs fails with [`Status::Busy`] without calling libdag. The
+/// only changes during a walk are a walk's own updates
+/// ([`Walker::apply`](crate::Walker::apply) and its kin, through `&self`),
+/// and libdag keeps a name they remove or replace until the walk has
+/// ended, so names borrowed meanwhile stay valid.
 ///
 /// Dropping the graph frees it.
 pub struct Graph {
@@ -373,7 +376,9 @@ impl Graph {
     }
 
     /// The name of a vertex, `None` for an unnamed one. Borrowed from the
-    /// graph, which cannot be changed while the borrow lasts.
+    /// graph, which cannot be changed while the borrow lasts (but by a
+    /// walk's own updates, whose removed names libdag keeps until the walk
+    /// has ended).
     ///
     /// # Errors
     /// [`Status::UnknownVertex`].
@@ -381,8 +386,10 @@ impl Graph {
         let mut name: *const c_char = ptr::null();
         let mut err = ptr::null_mut();
         // SAFETY: valid handle and out-parameters. The name stays valid
-        // until the vertex is removed or renamed or the graph freed, all of
-        // which need `&mut self` or ownership, so it outlives this borrow.
+        // until the vertex is removed or renamed or the graph freed, which
+        // need `&mut self` or ownership, or are a walk's updates, whose
+        // removed names libdag keeps until the walk has ended: it outlives
+        // this borrow.
         unsafe {
             check(
                 sys::dag_vertex_name(self.ptr(), id.0, &mut name, &mut err),

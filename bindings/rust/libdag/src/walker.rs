@@ -260,11 +260,13 @@ impl Pending {
             // (Cancelled), not for this vertex.
             return Err(Error::new(Status::State, "Pending::complete: the vertex was completed already"));
         }
-        self.done = true;
         // Before begin(): the error's conversion and Display are the user's
         // code, and a panic between begin() and end() would leave the
-        // attempt marked as being completed for ever.
+        // attempt marked as being completed for ever. Before `done` too: a
+        // panic here drops this Pending, which must then fail the vertex
+        // (marked done, nothing would have, and the walk waited for ever).
         let failure = result.err().map(shared_error);
+        self.done = true;
         let attempt = self.begin("Pending::complete")?;
         // The errors this lets go are dropped after end(): their Drop is
         // the user's code too.
@@ -358,6 +360,15 @@ impl Pending {
 
     /// The graph this vertex belongs to (a sub-graph's copy, for a vertex of
     /// an expansion), to read.
+    ///
+    /// # Soundness
+    ///
+    /// A known hole of 1.x (closing it changes signatures): for a vertex of
+    /// the walk itself, the `GraphRef` reads your graph without borrowing
+    /// it, and a `Pending` may outlive its [`Walker`]. Once the `Walker` is
+    /// dropped, `&mut Graph` is yours again: do not use this `GraphRef`, or
+    /// a name borrowed through it, after that. A vertex of a sub-walk reads
+    /// a copy the walk owns, which has no such hole.
     pub fn graph(&self) -> GraphRef<'_> {
         // SAFETY: `state` keeps the walk, and so its graph, alive.
         unsafe { GraphRef::new(self.walk) }

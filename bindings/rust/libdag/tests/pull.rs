@@ -332,3 +332,34 @@ fn the_observer_sees_a_pull_walk_from_the_completing_threads() {
         assert!(completer_ids.contains(&finished[0].2));
     }
 }
+
+/// An error whose `Display` panics: the user's code that `Pending::fail`
+/// runs before it completes the vertex.
+#[derive(Debug)]
+struct PanickingDisplay;
+
+impl std::fmt::Display for PanickingDisplay {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        panic!("Display panicked")
+    }
+}
+
+impl std::error::Error for PanickingDisplay {}
+
+#[test]
+fn a_panic_in_the_errors_display_still_fails_the_vertex() {
+    // The Pending was marked done before the error's Display ran: dropped
+    // by the panic, it completed nothing, and wait() never returned.
+    let mut g = Graph::new().unwrap();
+    let a = g.add_vertex(Some("a")).unwrap();
+    let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+    let pending = walker.next_ready(None).unwrap().expect("a is ready");
+    let panicked =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || pending.fail(PanickingDisplay)));
+    assert!(panicked.is_err());
+    let report = walker
+        .wait_timeout(Duration::from_secs(10))
+        .unwrap()
+        .expect("the walk ended");
+    assert_eq!(report.status(a).unwrap(), VertexStatus::Failed);
+}

@@ -80,7 +80,6 @@ void call_observer(void *context, dag::Walk &walk, dag::Event event, dag::Vertex
     auto *handle = static_cast<dag_walker *>(walk.tag());
     const auto ev = static_cast<dag_walk_event>(event);
     const auto st = static_cast<dag_vertex_status>(status);
-    root->observing.enter();
     try {
         if (root->observer)
             root->observer(handle, ev, vertex, st, counts.running, counts.done, counts.total, root->observer_data);
@@ -98,7 +97,17 @@ void call_observer(void *context, dag::Walk &walk, dag::Event event, dag::Vertex
             root->first_throw.keep_unexplained();
         }
     }
-    root->observing.leave();
+}
+
+// Around each event, from before it is counted (the executor's hold): a
+// wait that returns once the walk has finished then also waits for an
+// observer call whose event came just before the end.
+void hold_observer(void *context, bool held) {
+    auto *root = static_cast<dag_walker *>(context);
+    if (held)
+        root->observing.enter();
+    else
+        root->observing.leave();
 }
 
 // The pool-thread hooks, called with the root handle. What thread_start
@@ -226,7 +235,7 @@ std::unique_ptr<dag_walker> start(dag_graph *g, dag_walk_fn callback, void *user
         h->observer_data = given.observer_data;
         h->event_observer = given.event_observer;
         h->event_observer_data = given.event_observer_data;
-        options.observer = dag::Observer{call_observer, h.get()};
+        options.observer = dag::Observer{call_observer, h.get(), hold_observer};
     }
     if (given.thread_start || given.thread_exit) {
         h->thread_start = given.thread_start;

@@ -2531,7 +2531,8 @@ typedef struct dag_walk_options {
      * Most callbacks in flight (running or pending) at once. Default 10, at
      * least 1. A ceiling, not a promise that every ready vertex starts while
      * a slot is free: when many are ready, a worker takes them (and the ones
-     * its vertices release) in batches of up to 64, so a callback must not
+     * its vertices release) in batches (of up to 64, or 512 with a
+     * priority; see dag_walk_priority), so a callback must not
      * wait for another vertex of the same walk to start; make it a
      * dependency, or return DAG_WALK_PENDING and complete it later.
      */
@@ -2747,14 +2748,19 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         many vertices never ran, and how many were cancelled after their
  *         callback ran.
  * @retval DAG_E_NULL_ARGUMENT     `g` or `callback` is NULL, or always_run
- *         with always_run_count > 0; since 1.3, a NULL pool array with its
- *         count > 0, or a NULL name in one.
+ *         with always_run_count > 0; since 1.3, a NULL pool, retry or (with
+ *         DAG_PRIORITY_CRITICAL_PATH) weight array with its count > 0, or a
+ *         NULL name in one.
  * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.0 layout, or above
  *         this library's with a non-zero byte it does not know; parallelism
  *         0, threads above DAG_WALK_MAX_THREADS, always_run_count above
  *         PTRDIFF_MAX / 8, bad policy; since 1.3, a pool named twice or
  *         with an empty name, a need of a pool the options do not declare
- *         or of a pool of capacity 0.
+ *         or of a pool of capacity 0, a priority that is not a
+ *         dag_walk_priority, a pool, need, retry or weight count larger
+ *         than any array.
+ * @retval DAG_E_BAD_UTF8          since 1.3: a pool's name, in the pools or
+ *         the needs, is not valid UTF-8.
  * @retval DAG_E_UNKNOWN_VERTEX    an always_run id, or since 1.3 a
  *         pool_need_vertices, retry_vertices or (with
  *         DAG_PRIORITY_CRITICAL_PATH) weight_vertices id, is not live.
@@ -3056,9 +3062,10 @@ DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_
  * @param err   NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  the walk has begun.
  * @retval DAG_E_NULL_ARGUMENT     `g` or `out` is NULL, or `always_run`
- *         with `always_run_count` above 0.
+ *         with `always_run_count` above 0; a NULL array, as for dag_walk().
  * @retval DAG_E_INVALID_ARGUMENT  bad options, as for dag_walk() (a
  *         `threads` above DAG_WALK_MAX_THREADS included, although unused).
+ * @retval DAG_E_BAD_UTF8          a pool's name, as for dag_walk().
  * @retval DAG_E_UNKNOWN_VERTEX    an id of the options is not in the graph,
  *         as for dag_walk().
  * @retval DAG_E_CYCLE             the graph has a cycle; nothing began.
@@ -3188,7 +3195,10 @@ DAG_API dag_status dag_walk_update_connect(dag_walk_update *update, uint64_t fro
                                            dag_error **err);
 
 /**
- * Removes the edge from -> to in the batch.
+ * Removes the edge from -> to in the batch. A batch's disconnects win over
+ * its connects: an edge both connected and disconnected in one batch, in
+ * either order, is absent once the batch is applied (to take an edge out
+ * and put it back, apply two batches).
  *
  * @param update  the batch.
  * @param from    the dependent vertex.

@@ -354,6 +354,15 @@ bool Executor::calling_back_any() noexcept { return current_executor != nullptr;
 
 std::size_t Executor::observe(Walk &w, Event event, VertexId id, VertexStatus status, int running_delta,
                               bool finishes) {
+    struct Held {
+        const Observer &o;
+        explicit Held(const Observer &observer) : o(observer) {
+            if (o.hold) o.hold(o.context, true);
+        }
+        ~Held() {
+            if (o.hold) o.hold(o.context, false);
+        }
+    } held(observer_);
     EventCounts c;
     {
         std::lock_guard<std::mutex> lk(event_mu_);
@@ -577,9 +586,11 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
     const auto can_go = [&] { return pulls_ended_ || (!pulling_ && !queue_.empty() && in_flight_ < parallelism_); };
     for (;;) {
         if (capacity == 0) {
-            // Settling only (settle_stopped): after the puller in front, if
-            // there is anything to settle at all.
-            pull_cv_.wait(lk, [&] { return pulls_ended_ || !pulling_; });
+            // Settling only (settle_stopped), which a cancel does and which
+            // must not wait (the puller's turn includes its observer calls,
+            // which may wait for the cancelling thread): a puller in its
+            // turn settles what is queued itself, since it reads the stop
+            // again under this lock after each batch.
             if (!can_go()) return;
         } else if (!deadline) {
             pull_cv_.wait(lk, can_go);

@@ -61,6 +61,11 @@ struct Observer {
     void (*call)(void *context, Walk &walk, Event event, VertexId vertex, VertexStatus status,
                  const EventCounts &counts) = nullptr;
     void *context = nullptr;
+    // Called with true before an event is counted, and with false once its
+    // call has returned: a host that waits for the observer's calls to end
+    // (dag_walk_wait) counts this one from before its event could finish
+    // the walk. Must not throw.
+    void (*hold)(void *context, bool held) = nullptr;
 };
 
 // Called on each pool thread as it starts and before it ends, so a host can

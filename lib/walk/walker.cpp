@@ -413,6 +413,7 @@ void Walk::maybe_finish(Section *sec) {
         std::lock_guard<std::mutex> lk(mu_);
         if (finishing_ || done_.load(std::memory_order_acquire) != total_.load(std::memory_order_acquire)) return;
         finishing_ = true;
+        cancelled_at_finish_ = ex_->cancel_requested();
     }
     on_finished(sec);
 }
@@ -619,7 +620,7 @@ WalkReport Walk::report() const {
     }
     r.first_error = first_error_;
     r.first_error_message = first_error_message_;
-    r.cancelled = ex_->cancel_requested();
+    r.cancelled = finishing_ ? cancelled_at_finish_ : ex_->cancel_requested();
     return r;
 }
 
@@ -628,7 +629,7 @@ WalkOutcome Walk::outcome() const {
     std::lock_guard<std::mutex> lk(mu_);
     o.first_error = first_error_;
     o.first_error_message = first_error_message_;
-    o.cancelled = ex_->cancel_requested();
+    o.cancelled = finishing_ ? cancelled_at_finish_ : ex_->cancel_requested();
     if (o.cancelled) {
         // The same vertices report() lists, counted from their state words.
         auto count = [&](const Slot &s) {
@@ -701,6 +702,14 @@ void Walk::cancel_walk(bool finish_pending) {
         if (root->finishing_) throw Error(Errc::state, "the walk has already finished");
     }
     ex_->request_cancel();
+    {
+        // The walk may have finished between the check and the request:
+        // then it finished uncancelled, as every wait says, and so must
+        // this cancel.
+        std::lock_guard<std::mutex> lk(root->mu_);
+        if (root->finishing_ && !root->cancelled_at_finish_)
+            throw Error(Errc::state, "the walk has already finished");
+    }
     if (finish_pending)
         for (Walk *w : root->self_and_children()) w->cancel_pending();
     ex_->settle_stopped();

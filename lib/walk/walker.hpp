@@ -303,6 +303,9 @@ private:
     mutable std::mutex mu_;
     std::condition_variable finished_cv_;
     bool finishing_ = false;  // done reached total; no more changes
+    // Whether the walk was cancelled when it finished: what every report
+    // and wait tells from then on, whatever a cancel racing the end sets.
+    bool cancelled_at_finish_ = false;
     bool finished_ = false;   // graph released, waiters may go
     std::function<void()> release_;  // release_when_finished()
     VertexId first_error_ = no_vertex;

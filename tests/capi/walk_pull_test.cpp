@@ -2,8 +2,10 @@
 // dag_walk_wait_for: the host takes ready vertices and completes them from
 // its own threads, under the rules of a callback walk.
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <random>
 #include <set>
 #include <thread>
@@ -940,6 +942,86 @@ TEST(WalkPull, AFreeRacingWithAHandOutStillEnds) {
     puller.join();
     watchdog.join();
     EXPECT_EQ(dag_add_vertex(g.get(), "b", nullptr, nullptr, nullptr), DAG_OK) << "the graph is still busy";
+}
+
+// A cancel settled what was queued only after the hand-out in progress on
+// another thread, whose observer calls it so waited for: an observer taking
+// a lock the cancelling thread held (a binding's interpreter lock)
+// deadlocked both. The header says a cancel returns without waiting.
+TEST(WalkPull, ACancelDoesNotWaitForTheObserverOfAnotherThreadsHandOut) {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    add(g.get(), "b");
+    struct Host {
+        std::mutex lock;
+        std::atomic<bool> entered{false};
+    } host;
+    auto o = options(1);
+    o.observer = [](dag_walker *, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t,
+                    void *data) {
+        auto *h = static_cast<Host *>(data);
+        if (e != DAG_WALK_EVENT_STARTED) return;
+        h->entered = true;
+        std::lock_guard<std::mutex> lk(h->lock);
+    };
+    o.observer_data = &host;
+    WalkPtr w = begin(g.get(), o);
+    std::unique_lock<std::mutex> held(host.lock);
+    std::vector<Handed> got;
+    dag_status pulled = DAG_OK;
+    std::thread puller([&] { got = next(w.get(), 2, -1, pulled); });
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!host.entered && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    ASSERT_TRUE(host.entered) << "the observer never ran";
+    std::atomic<bool> cancelled{false};
+    std::thread canceller([&] {
+        EXPECT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+        cancelled = true;
+    });
+    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!cancelled && std::chrono::steady_clock::now() < limit)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const bool returned = cancelled;
+    held.unlock();  // lets everything end either way
+    canceller.join();
+    puller.join();
+    EXPECT_TRUE(returned) << "dag_walk_cancel waited for another thread's observer";
+    EXPECT_EQ(pulled, DAG_OK);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(complete(got[0], DAG_WALK_CANCELLED), DAG_OK);
+    wait(w.get(), DAG_E_CANCELLED);
+}
+
+// A cancel that checked the walk had not finished, then asked for the
+// cancel, while the last completion finished it in between: a waiter
+// already in dag_walk_wait got DAG_OK, the cancel DAG_OK too, and every
+// later wait DAG_E_CANCELLED. One answer now: the cancel's.
+TEST(WalkPull, ACancelRacingTheLastCompletionGivesEveryWaitOneAnswer) {
+    for (int round = 0; round < 3000; ++round) {
+        GraphPtr g = new_graph();
+        add(g.get(), "a");
+        WalkPtr w = begin(g.get(), options(1));
+        const std::vector<Handed> got = take(w.get(), 1);
+        ASSERT_EQ(got.size(), 1u);
+        dag_status waited = DAG_OK;
+        std::thread waiter([&] {
+            dag_walk_report *r = nullptr;
+            waited = dag_walk_wait(w.get(), &r, nullptr);
+            dag_walk_report_free(r);
+        });
+        std::thread completer([&] { EXPECT_EQ(complete(got[0]), DAG_OK); });
+        const dag_status cancel = dag_walk_cancel(w.get(), nullptr);
+        completer.join();
+        waiter.join();
+        ASSERT_TRUE(cancel == DAG_OK || cancel == DAG_E_STATE) << dag_status_string(cancel);
+        const dag_status expected = cancel == DAG_OK ? DAG_E_CANCELLED : DAG_OK;
+        EXPECT_EQ(waited, expected) << "round " << round;
+        dag_walk_report *r = nullptr;
+        EXPECT_EQ(dag_walk_wait(w.get(), &r, nullptr), expected) << "round " << round;
+        ASSERT_NE(r, nullptr);
+        EXPECT_EQ(dag_walk_report_cancelled(r) != 0, cancel == DAG_OK) << "round " << round;
+        dag_walk_report_free(r);
+    }
 }
 
 TEST(WalkPull, Misuse) {

@@ -115,6 +115,48 @@ std::size_t last_line(std::string_view text) {
     return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + end, '\n'));
 }
 
+// Where cgraph's lexer is, as far as lines go: in code, a quoted ID, an
+// HTML ID or a comment.
+struct LexerPlace {
+    enum Kind { code, quoted, html, block_comment, line_comment } kind = code;
+    std::size_t depth = 0;  // of '<' in an HTML ID
+
+    // Moves past text[i], not a newline (the caller's, see newline()), and
+    // the byte after it where the two go together (an escape, "/*", "*/");
+    // returns the index of the last byte taken. `escaped_newline` is set
+    // for a backslash-newline inside a quoted ID, which the lexer counts.
+    std::size_t step(std::string_view text, std::size_t i, bool &escaped_newline) {
+        const char c = text[i], next = i + 1 < text.size() ? text[i + 1] : '\0';
+        escaped_newline = false;
+        switch (kind) {
+        case code:
+            if (c == '"') kind = quoted;
+            else if (c == '<') kind = html, depth = 1;
+            else if (c == '/' && next == '*') kind = block_comment, ++i;
+            else if ((c == '/' && next == '/') || c == '#') kind = line_comment;
+            break;
+        case quoted:
+            if (c == '\\' && next == '\n') escaped_newline = true, ++i;
+            else if (c == '\\') ++i;
+            else if (c == '"') kind = code;
+            break;
+        case html:
+            if (c == '<') ++depth;
+            else if (c == '>' && --depth == 0) kind = code;
+            break;
+        case block_comment:
+            if (c == '*' && next == '/') kind = code, ++i;
+            break;
+        case line_comment:
+            break;
+        }
+        return i;
+    }
+    void newline() {
+        if (kind == line_comment) kind = code;
+    }
+};
+
 // The text's line of cgraph's line `line`, where it found `token` (empty:
 // unknown). Its lexer does not count a newline inside a quoted string (it
 // does one escaped by a backslash, and those in comments and HTML strings),
@@ -122,38 +164,20 @@ std::size_t last_line(std::string_view text) {
 // those newlines before the token (or, without it, before the lexer's end
 // of `line`) are added back.
 std::size_t text_line(std::string_view text, std::size_t line, std::string_view token) {
-    enum { code, quoted, html, block_comment, line_comment } state = code;
-    std::size_t counted = 0, uncounted = 0, depth = 0;
+    LexerPlace lexer;
+    std::size_t counted = 0, uncounted = 0;
     for (std::size_t i = 0; i < text.size() && counted < line; ++i) {
-        const char c = text[i], next = i + 1 < text.size() ? text[i + 1] : '\0';
-        if (state == code && counted + 1 == line && !token.empty() && text.substr(i, token.size()) == token) break;
-        if (c == '\n') {
-            ++(state == quoted ? uncounted : counted);
-            if (state == line_comment) state = code;
+        if (lexer.kind == LexerPlace::code && counted + 1 == line && !token.empty() &&
+            text.substr(i, token.size()) == token)
+            break;
+        if (text[i] == '\n') {
+            ++(lexer.kind == LexerPlace::quoted ? uncounted : counted);
+            lexer.newline();
             continue;
         }
-        switch (state) {
-        case code:
-            if (c == '"') state = quoted;
-            else if (c == '<') state = html, depth = 1;
-            else if (c == '/' && next == '*') state = block_comment, ++i;
-            else if ((c == '/' && next == '/') || c == '#') state = line_comment;
-            break;
-        case quoted:
-            if (c == '\\' && next == '\n') ++counted, ++i;
-            else if (c == '\\') ++i;
-            else if (c == '"') state = code;
-            break;
-        case html:
-            if (c == '<') ++depth;
-            else if (c == '>' && --depth == 0) state = code;
-            break;
-        case block_comment:
-            if (c == '*' && next == '/') state = code, ++i;
-            break;
-        case line_comment:
-            break;
-        }
+        bool escaped_newline = false;
+        i = lexer.step(text, i, escaped_newline);
+        counted += escaped_newline;
     }
     return line + uncounted;
 }
@@ -191,43 +215,23 @@ std::string with_text_lines(std::string message, std::string_view text) {
 // the text's end, the sentinel's \x01 as the token, or nothing) means
 // nothing to the user.
 std::string unclosed_at_end(std::string_view text) {
-    enum { code, quoted, html, block_comment, line_comment } state = code;
-    std::size_t line = 1, begun = 1, depth = 0;
+    LexerPlace lexer;
+    std::size_t line = 1, begun = 1;
     for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i], next = i + 1 < text.size() ? text[i + 1] : '\0';
-        if (c == '\n') {
+        if (text[i] == '\n') {
             ++line;
-            if (state == line_comment) state = code;
+            lexer.newline();
             continue;
         }
-        switch (state) {
-        case code:
-            begun = line;
-            if (c == '"') state = quoted;
-            else if (c == '<') state = html, depth = 1;
-            else if (c == '/' && next == '*') state = block_comment, ++i;
-            else if ((c == '/' && next == '/') || c == '#') state = line_comment;
-            break;
-        case quoted:
-            if (c == '\\' && next == '\n') ++line, ++i;
-            else if (c == '\\') ++i;
-            else if (c == '"') state = code;
-            break;
-        case html:
-            if (c == '<') ++depth;
-            else if (c == '>' && --depth == 0) state = code;
-            break;
-        case block_comment:
-            if (c == '*' && next == '/') state = code, ++i;
-            break;
-        case line_comment:
-            break;
-        }
+        if (lexer.kind == LexerPlace::code) begun = line;
+        bool escaped_newline = false;
+        i = lexer.step(text, i, escaped_newline);
+        line += escaped_newline;
     }
-    const char *what = state == quoted ? "a quoted ID ('\"')"
-                       : state == html ? "an HTML ID ('<')"
-                       : state == block_comment ? "a comment ('/*')"
-                                                : nullptr;
+    const char *what = lexer.kind == LexerPlace::quoted          ? "a quoted ID ('\"')"
+                       : lexer.kind == LexerPlace::html          ? "an HTML ID ('<')"
+                       : lexer.kind == LexerPlace::block_comment ? "a comment ('/*')"
+                                                                 : nullptr;
     if (!what) return {};
     return "syntax error in line " + std::to_string(begun) + ": " + what +
            " begun there is not closed before the end of the text";

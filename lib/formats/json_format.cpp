@@ -211,7 +211,7 @@ void read_json_checked(std::string_view text, Graph &out) {
     if (!doc.is_object()) shape_error("top level", "must be an object");
     if (auto f = doc.find("format"); f != doc.end() && *f != "libdag")
         shape_error("format", "must be \"libdag\", not " + describe(*f));
-    if (auto v = doc.find("version"); v != doc.end() && *v != 1)
+    if (auto v = doc.find("version"); v != doc.end() && !(v->is_number_integer() && *v == 1))
         shape_error("version", "this library reads version 1, not " + describe(*v));
 
     const std::vector<Listed> listed = read_vertices(doc);

@@ -475,6 +475,8 @@ TEST(FormatImport, MalformedJson) {
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"edges\": [[1, 2]]}", "vertex id 2 is not listed"},
         {DAG_E_PARSE, "{\"format\": \"other\", \"vertices\": []}", "format: must be \"libdag\""},
         {DAG_E_PARSE, "{\"version\": 2, \"vertices\": []}", "reads version 1"},
+        // 1.0 is not 1 here, as an id 1.0 is refused.
+        {DAG_E_PARSE, "{\"version\": 1.0, \"vertices\": []}", "reads version 1, not 1.0"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": \"\xff\"}]}", "UTF-8"},
         {DAG_E_DUPLICATE_NAME, "{\"vertices\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"a\"}]}", "\"a\""},
         {DAG_E_INVALID_ARGUMENT, "{\"vertices\": [{\"id\": 1, \"name\": \"\"}]}", "vertices[0].name: is empty"},

@@ -898,8 +898,8 @@ typedef enum dag_format {
      * given must be "libdag" and 1; "edges" may be left out; "next_id" may be
      * left out (then it is the largest id plus one) and must be above every
      * listed id; other keys are ignored (though read as JSON: a number
-     * beyond a double's range is refused wherever it is, and that message
-     * quotes the number rather than give its place). Ids must be positive, distinct
+     * beyond a double's range is refused wherever it is, with its line and
+     * column). Ids must be positive, distinct
      * integers below 2^32 - 1; the imported graph issues exactly those ids
      * (the gaps count as removed vertices) and then continues at "next_id".
      * An id or "next_id" larger than 16 times the number of vertices plus

@@ -195,17 +195,64 @@ void read_json(const std::string &text, Graph &out) {
     if (!read_json_fast(text, out)) read_json_checked(text, out);
 }
 
+namespace {
+
+// Where the parser stopped, as a byte offset: nlohmann tells a syntax error's
+// line and column in its message but not a number overflow's
+// (out_of_range.406), though its SAX interface is given the offset. Read
+// again without building anything, on the error path only.
+class StopPlace final : public json::json_sax_t {
+public:
+    std::size_t offset = 0;
+    std::size_t token = 0;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t &) override { return true; }
+    bool string(string_t &) override { return true; }
+    bool binary(binary_t &) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t &) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string &last_token, const json::exception &) override {
+        offset = position;
+        token = last_token.size();
+        return false;
+    }
+};
+
+// "at line L, column C" of the token before `offset`, counted as nlohmann
+// counts a syntax error's: lines from 1, columns in bytes from 1.
+std::string place_of_overflow(std::string_view text) {
+    StopPlace stop;
+    json::sax_parse(text.begin(), text.end(), &stop);
+    const std::size_t begin = std::min(text.size(), stop.offset - std::min(stop.offset, stop.token));
+    const std::string_view before = text.substr(0, begin);
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+    return "line " + std::to_string(line) + ", column " + std::to_string(begin - line_start + 1);
+}
+
+}  // namespace
+
 void read_json_checked(std::string_view text, Graph &out) {
     json doc;
     try {
         doc = json::parse(text.begin(), text.end(), RepeatedKeys());
     } catch (const json::exception &e) {
-        // A syntax error, or a number too large for a double (out_of_range.406,
-        // "number overflow parsing '1e310'"). Drop the library's
-        // "[json.exception.parse_error.101] " tag.
+        // A syntax error ("[json.exception.parse_error.101] parse error at
+        // line 1, column 5: ..."), or a number too large for a double
+        // ("[json.exception.out_of_range.406] number overflow parsing
+        // '1e310'"), which is given its place in the same words. The
+        // library's tag is dropped.
         std::string what = e.what();
         if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
             what.erase(0, close + 2);
+        if (e.id == 406) what = "parse error at " + place_of_overflow(text) + ": " + what;
         throw Error(Errc::parse, "JSON: " + printable_utf8(what));
     }
     if (!doc.is_object()) shape_error("top level", "must be an object");

@@ -464,8 +464,9 @@ TEST(FormatImport, MalformedJson) {
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1.5}]}", "must be an integer"},
         // A number no double holds, anywhere (json_import_fuzzer found it
         // reported as DAG_E_INTERNAL).
-        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1e310}]}", "number overflow parsing '1e310'"},
-        {DAG_E_PARSE, "{\"vertices\": [], \"x\": [-1e400]}", "overflow"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1e310}]}",
+         "parse error at line 1, column 22: number overflow parsing '1e310'"},
+        {DAG_E_PARSE, "{\"vertices\": [],\n \"x\": [2,\n   -1e400]}", "at line 3, column 4: number overflow"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": \"1\"}]}", "must be an integer"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1, \"name\": 7}]}", "vertices[0].name: must be a string"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}, {\"id\": 1}]}", "listed twice"},

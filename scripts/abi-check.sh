@@ -45,6 +45,17 @@ if [ "$mode" = baseline ]; then
   exit 0
 fi
 
+# The dag_*@LIBDAG_1 aliases that programs linked against 1.0 and 1.1 load:
+# the comparison below drops every symbol version, so it would not see them
+# gone (as gold or lld leave them out: CMakeLists.txt links with -fuse-ld=bfd).
+aliases=$(grep -c '^"dag_[a-z0-9_]*@LIBDAG_1" = ' "$root/capi/libdag1_compat.ld")
+exported=$(objdump -T "$library" | awk '$NF ~ /^dag_[a-z0-9_]*$/ && $(NF-1) == "(LIBDAG_1)"' | wc -l)
+if [ "$exported" -ne "$aliases" ]; then
+  echo "$library exports $exported dag_*@LIBDAG_1 aliases, capi/libdag1_compat.ld makes $aliases" \
+    "(was it linked by GNU ld?)"
+  exit 1
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 describe "$library" "$root/include/dag" "$work/current.abi"

@@ -23,6 +23,16 @@ foreign=$(nm -D --defined-only "$libdir/libdag.so.1" | awk '$2 != "A" {print $3}
 [ -z "$foreign" ] || { echo "symbols exported beyond dag_*:"; echo "$foreign"; exit 1; }
 
 export PKG_CONFIG_PATH=$libdir/pkgconfig
+# By default the .pc names the prefix it was installed into (--prefix, given
+# at install time), so pkg-config can drop system directories.
+if grep -qx 'DAG_PKGCONFIG_RELOCATABLE:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+    expected_prefix='prefix=${pcfiledir}/*'
+else
+    expected_prefix="prefix=$prefix"
+fi
+# shellcheck disable=SC2053
+[[ $(head -n 1 "$libdir/pkgconfig/libdag.pc") == $expected_prefix ]] ||
+    { echo "libdag.pc does not say $expected_prefix:"; cat "$libdir/pkgconfig/libdag.pc"; exit 1; }
 # shellcheck disable=SC2046
 "$cc" -std=c99 -Wall -Wextra -pedantic -Werror "$source_dir/examples/hello.c" \
     $(pkg-config --cflags --libs libdag) -o "$work/hello_pc"
@@ -45,9 +55,43 @@ grep -qx 'libdir=${prefix}/lib64' "$work/absolute/libdag.pc" &&
 grep -qF 'ORIGIN/../lib64"' "$work/absolute/tools/dag/cmake_install.cmake" ||
     { echo "the dag program's RPATH with absolute install directories:"
       grep -i rpath "$work/absolute/tools/dag/cmake_install.cmake"; exit 1; }
-# Meson's .pc is found relative to where it lies, as CMake's is: a prefix
-# moved after installing (a relocated package, a bundle) still works.
-meson setup "$work/meson" "$source_dir" -Dtests=false --prefix /opt/libdag >/dev/null
-head -n 1 "$work/meson/meson-private/libdag.pc" | grep -q '^prefix=${pcfiledir}/' ||
-    { echo "Meson's libdag.pc is not relocatable:"; cat "$work/meson/meson-private/libdag.pc"; exit 1; }
+# Install directories outside the prefix (Nix's split outputs): named as
+# they are, even when a relocatable .pc is asked for (it cannot find them
+# from its own place).
+cmake -S "$source_dir" -B "$work/outside" -DDAG_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/opt/libdag \
+    -DCMAKE_INSTALL_LIBDIR=/nix/store/x-libdag/lib -DCMAKE_INSTALL_INCLUDEDIR=/nix/store/x-libdag-dev/include \
+    -DDAG_PKGCONFIG_RELOCATABLE=ON >"$work/outside.log" 2>&1 || { cat "$work/outside.log"; exit 1; }
+grep -qx 'libdir=/nix/store/x-libdag/lib' "$work/outside/libdag.pc" &&
+    grep -qx 'includedir=/nix/store/x-libdag-dev/include' "$work/outside/libdag.pc" ||
+    { echo "libdag.pc with install directories outside the prefix:"; cat "$work/outside/libdag.pc"; exit 1; }
+# DAG_PKGCONFIG_RELOCATABLE=ON: the .pc finds the prefix from its own place,
+# so a prefix moved after installing still works. Made for this build's
+# LIBDIR, put into the installed prefix, and read from a moved copy of it.
+build_libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+cmake -S "$source_dir" -B "$work/relocatable" -DDAG_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/opt/libdag \
+    -DCMAKE_INSTALL_LIBDIR="$build_libdir" -DDAG_PKGCONFIG_RELOCATABLE=ON >/dev/null
+head -n 1 "$work/relocatable/libdag.pc" | grep -q '^prefix=${pcfiledir}/' ||
+    { echo "libdag.pc with DAG_PKGCONFIG_RELOCATABLE=ON is not relocatable:"; cat "$work/relocatable/libdag.pc"; exit 1; }
+cp "$work/relocatable/libdag.pc" "$libdir/pkgconfig/libdag.pc"
+mv "$prefix" "$work/moved"
+moved_libdir=$work/moved/${libdir#"$prefix"/}
+# shellcheck disable=SC2046
+PKG_CONFIG_PATH=$moved_libdir/pkgconfig "$cc" -std=c99 -Wall -Wextra -pedantic -Werror \
+    "$source_dir/examples/hello.c" $(PKG_CONFIG_PATH=$moved_libdir/pkgconfig pkg-config --cflags --libs libdag) \
+    -o "$work/hello_moved"
+LD_LIBRARY_PATH=$moved_libdir "$work/hello_moved" > "$work/out_moved"
+cmp "$work/out_pc" "$work/out_moved"
+# Meson's .pc: absolute by default, as CMake's, relative to where it lies
+# with -Dpkgconfig.relocatable=true. Checked where Meson is installed.
+if command -v meson >/dev/null 2>&1; then
+    meson setup "$work/meson" "$source_dir" -Dtests=false --prefix /opt/libdag >/dev/null
+    head -n 1 "$work/meson/meson-private/libdag.pc" | grep -qx 'prefix=/opt/libdag' ||
+        { echo "Meson's default libdag.pc does not name its prefix:"; cat "$work/meson/meson-private/libdag.pc"; exit 1; }
+    meson setup "$work/meson-relocatable" "$source_dir" -Dtests=false --prefix /opt/libdag \
+        -Dpkgconfig.relocatable=true >/dev/null
+    head -n 1 "$work/meson-relocatable/meson-private/libdag.pc" | grep -q '^prefix=${pcfiledir}/' ||
+        { echo "Meson's libdag.pc is not relocatable:"; cat "$work/meson-relocatable/meson-private/libdag.pc"; exit 1; }
+else
+    echo "meson not found: Meson's libdag.pc not checked (the CMake install was)"
+fi
 echo "install check passed: pkg-config and find_package consumers built and ran"

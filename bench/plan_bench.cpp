@@ -141,9 +141,13 @@ void observe(const dag_build_step_info *info, void *data) {
 }
 
 // V resources: each provides its address, references three earlier ones
-// (some through `[0]`), needs one of ten providers; 10% are replaced, 3%
-// deleted, 2% created before destroyed, the rest updated or left alone.
-void plan_round(std::size_t n, std::mt19937_64 &rng, StepTimes &t) {
+// (some through `[0]`), needs one of `providers` providers; 10% are
+// replaced, `deleted`% deleted, 2% created before destroyed, the rest
+// updated or left alone. With one provider and a third deleted, every step
+// meets a hub: the provider and its close vertex have V edges, and the
+// deleted vertices leave the provider's list together (each step removed
+// such edges one at a time, quadratic in the hub's degree, before 1.3).
+void plan_round(std::size_t n, std::size_t providers, unsigned deleted, std::mt19937_64 &rng, StepTimes &t) {
     std::vector<uint64_t> ids;
     dag_graph *g = nullptr;
     check(dag_new(&g, nullptr), nullptr, "dag_new");
@@ -163,14 +167,15 @@ void plan_round(std::size_t n, std::mt19937_64 &rng, StepTimes &t) {
             ref += (k == 0 ? "[0].id" : ".id");
             check(dag_builder_reference(b, ids[i], ref.c_str(), nullptr), nullptr, "reference");
         }
-        const std::string provider = "provider[\"registry.terraform.io/hashicorp/p" + std::to_string(i % 10) + "\"]";
+        const std::string provider =
+            "provider[\"registry.terraform.io/hashicorp/p" + std::to_string(i % providers) + "\"]";
         check(dag_builder_need(b, ids[i], provider.c_str(), nullptr), nullptr, "need");
         const unsigned roll = rng() % 100;
-        const dag_action action = roll < 10   ? DAG_ACTION_REPLACE
-                                  : roll < 13 ? DAG_ACTION_DELETE
-                                  : roll < 15 ? DAG_ACTION_CREATE_BEFORE_DESTROY
-                                  : roll < 50 ? DAG_ACTION_UPDATE
-                                              : DAG_ACTION_NONE;
+        const dag_action action = roll < 10             ? DAG_ACTION_REPLACE
+                                  : roll < 10 + deleted ? DAG_ACTION_DELETE
+                                  : roll < 12 + deleted ? DAG_ACTION_CREATE_BEFORE_DESTROY
+                                  : roll < 50 + deleted ? DAG_ACTION_UPDATE
+                                                        : DAG_ACTION_NONE;
         check(dag_builder_set_action(b, ids[i], action, nullptr), nullptr, "set_action");
     }
     t.declare = std::min(t.declare, seconds_since(start));
@@ -225,15 +230,22 @@ int main(int argc, char **argv) {
                 r.map_resolve * per_ref, r.map_resolve / r.resolve);
     std::printf("  std::map resolution + dag_connect_many   %8.1f ns/reference (%.2fx the step)\n",
                 (r.map_resolve + r.map_connect) * per_ref, (r.map_resolve + r.map_connect) / r.resolve);
-    StepTimes t;
-    for (int i = 0; i < repetitions; ++i) plan_round(plan, rng, t);
     const double per_vertex = 1e9 / static_cast<double>(plan);
-    std::printf("plan of %zu vertices through every step (%zu vertices, %zu edges built), best of %d\n", plan,
-                t.vertices, t.edges, repetitions);
-    std::printf("  declare                                  %8.1f ns/vertex\n", t.declare * per_vertex);
-    for (const std::string &name : t.order)
-        std::printf("  %-40s %8.1f ns/vertex\n", name.c_str(), t.best[name] * per_vertex);
-    std::printf("  %-40s %8.1f ns/vertex\n", "validation", t.validate * per_vertex);
-    std::printf("  %-40s %8.1f ns/vertex\n", "dag_build in all", t.total * per_vertex);
+    const struct {
+        std::size_t providers;
+        unsigned deleted;
+    } shapes[] = {{10, 3}, {1, 33}};
+    for (const auto &shape : shapes) {
+        StepTimes t;
+        for (int i = 0; i < repetitions; ++i) plan_round(plan, shape.providers, shape.deleted, rng, t);
+        std::printf("plan of %zu vertices, %zu provider(s), %u%% deleted, through every step (%zu vertices, %zu edges "
+                    "built), best of %d\n",
+                    plan, shape.providers, shape.deleted, t.vertices, t.edges, repetitions);
+        std::printf("  declare                                  %8.1f ns/vertex\n", t.declare * per_vertex);
+        for (const std::string &name : t.order)
+            std::printf("  %-40s %8.1f ns/vertex\n", name.c_str(), t.best[name] * per_vertex);
+        std::printf("  %-40s %8.1f ns/vertex\n", "validation", t.validate * per_vertex);
+        std::printf("  %-40s %8.1f ns/vertex\n", "dag_build in all", t.total * per_vertex);
+    }
     return 0;
 }

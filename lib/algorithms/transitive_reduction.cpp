@@ -170,7 +170,10 @@ std::size_t transitive_reduction(Graph &g) {
     const SharedSnapshot s = shared_snapshot(g);
     if (!s.cached) require_acyclic(g, *s);
     const auto edges = redundant_edges(*s);
-    for (const auto &[from, to] : edges) g.disconnect(s->id_of(from), s->id_of(to));
+    std::vector<std::pair<VertexId, VertexId>> ids;
+    ids.reserve(edges.size());
+    for (const auto &[from, to] : edges) ids.emplace_back(s->id_of(from), s->id_of(to));
+    g.disconnect_many(ids);
     return edges.size();
 }
 

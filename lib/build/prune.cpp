@@ -25,19 +25,23 @@ std::size_t prune(Graph &g, const std::function<bool(VertexId)> &prunable) {
     std::set<VertexId> seen;
     std::vector<VertexId> candidates;
     for (VertexId v : g.vertices())
-        if (g.dependents(v).empty()) candidates.push_back(v);
+        if (g.dependent_count(v) == 0) candidates.push_back(v);
     std::size_t removed = 0;
     while (!candidates.empty()) {
+        // A wave's vertices have no dependents, so removing one changes no
+        // other's edges: each is asked, then the wave goes at once (one pass
+        // over a shared dependency's list, not one per leaf).
+        std::vector<VertexId> wave;
+        for (VertexId v : candidates)
+            if (seen.insert(v).second && asked(g, prunable, v)) wave.push_back(v);
         std::set<VertexId> next;
-        for (VertexId v : candidates) {
-            if (!seen.insert(v).second || !asked(g, prunable, v)) continue;
-            const std::vector<VertexId> dependencies = g.dependencies(v);
-            g.remove_vertex(v);
-            ++removed;
-            for (VertexId d : dependencies)
-                if (d != v && g.has_vertex(d) && g.dependents(d).empty()) next.insert(d);
-        }
-        candidates.assign(next.begin(), next.end());
+        for (VertexId v : wave)
+            for (VertexId d : g.dependencies(v)) next.insert(d);
+        g.remove_vertices(wave);
+        removed += wave.size();
+        candidates.clear();
+        for (VertexId d : next)
+            if (g.has_vertex(d) && g.dependent_count(d) == 0) candidates.push_back(d);
     }
     return removed;
 }

@@ -8,7 +8,7 @@ VertexId add_root(Graph &g, const std::string &name) {
     g.check_changeable();
     std::vector<VertexId> roots;
     for (VertexId v : g.vertices())
-        if (g.dependents(v).empty()) roots.push_back(v);
+        if (g.dependent_count(v) == 0) roots.push_back(v);
     if (roots.size() == 1) return roots.front();
     const VertexId root = g.add_vertex(name, nullptr);
     std::vector<VertexId> pairs;

@@ -360,6 +360,70 @@ void Graph::remove_vertex(VertexId id) {
     --live_;
 }
 
+namespace {
+
+// Edge keys as remove_edge_set() takes them: (first << 32 | second) sorted,
+// repeats dropped, and the same with the ends swapped.
+std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>> edge_keys(std::vector<std::uint64_t> forward) {
+    std::vector<std::uint64_t> backward(forward.size());
+    std::transform(forward.begin(), forward.end(), backward.begin(),
+                   [](std::uint64_t k) { return k << 32 | k >> 32; });
+    for (auto *keys : {&forward, &backward}) {
+        std::sort(keys->begin(), keys->end());
+        keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
+    }
+    return {std::move(forward), std::move(backward)};
+}
+
+// Drops the entries of each list whose (owner, entry) key is in `keys`,
+// visiting the lists in key order, each once; returns how many it dropped.
+template <class List>
+std::size_t drop_keyed(List &lists, const std::vector<std::uint64_t> &keys) noexcept {
+    std::size_t dropped = 0;
+    for (std::size_t i = 0; i < keys.size();) {
+        const auto owner = static_cast<std::uint32_t>(keys[i] >> 32);
+        std::size_t end = i;
+        while (end < keys.size() && keys[end] >> 32 == owner) ++end;
+        const auto first = keys.begin() + static_cast<std::ptrdiff_t>(i), last = keys.begin() + static_cast<std::ptrdiff_t>(end);
+        auto &list = lists.out_edge_list(owner);
+        const std::size_t before = list.size();
+        list.erase(std::remove_if(list.begin(), list.end(),
+                                  [&](const auto &e) {
+                                      return std::binary_search(first, last, std::uint64_t{owner} << 32 | e.get_target());
+                                  }),
+                   list.end());
+        dropped += before - list.size();
+        i = end;
+    }
+    return dropped;
+}
+
+}  // namespace
+
+void Graph::remove_vertices(const std::vector<VertexId> &ids) {
+    begin_change();
+    std::vector<Vertex> gone;
+    gone.reserve(ids.size());
+    for (VertexId id : ids) gone.push_back(checked(id));
+    std::sort(gone.begin(), gone.end());
+    gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
+    std::vector<std::uint64_t> keys;
+    for (Vertex v : gone) {
+        for (auto [it, end] = boost::adjacent_vertices(v, *adj_); it != end; ++it)
+            keys.push_back(std::uint64_t{v} << 32 | *it);
+        for (auto [it, end] = boost::adjacent_vertices(v, *in_); it != end; ++it)
+            keys.push_back(std::uint64_t{*it} << 32 | v);
+    }
+    const auto [forward, backward] = edge_keys(std::move(keys));
+    remove_edge_set(forward, backward);
+    for (Vertex v : gone) {
+        drop_name(v);
+        (*adj_)[v] = VertexProps{};
+        (*in_)[v] = ReverseProps{};
+        --live_;
+    }
+}
+
 void Graph::set_name(VertexId id, std::optional<std::string_view> name) {
     // Names are not part of the snapshot (the ranks kept with it are for one
     // version of the names), so a rename keeps it and the next query or walk
@@ -611,6 +675,20 @@ void Graph::disconnect(VertexId from, VertexId to) {
     if (has_edge_index(a, b)) remove_edge_index(a, b);
 }
 
+void Graph::disconnect_many(const std::vector<std::pair<VertexId, VertexId>> &edges) {
+    begin_change();
+    std::vector<std::uint64_t> keys;
+    keys.reserve(edges.size());
+    for (const auto &[from, to] : edges) keys.push_back(std::uint64_t{checked(from)} << 32 | checked(to));
+    const auto [forward, backward] = edge_keys(std::move(keys));
+    remove_edge_set(forward, backward);
+}
+
+void Graph::remove_edge_set(const std::vector<std::uint64_t> &forward, const std::vector<std::uint64_t> &backward) noexcept {
+    edges_ -= drop_keyed(*adj_, forward);
+    drop_keyed(*in_, backward);
+}
+
 bool Graph::has_edge(VertexId from, VertexId to) const noexcept {
     return has_vertex(from) && has_vertex(to) && has_edge_index(index_of(from), index_of(to));
 }
@@ -668,6 +746,10 @@ std::vector<VertexId> Graph::dependencies(VertexId id) const {
     std::sort(out.begin(), out.end());
     return out;
 }
+
+std::size_t Graph::dependency_count(VertexId id) const { return boost::out_degree(checked(id), *adj_); }
+
+std::size_t Graph::dependent_count(VertexId id) const { return boost::out_degree(checked(id), *in_); }
 
 std::vector<VertexId> Graph::dependents(VertexId id) const {
     Vertex v = checked(id);

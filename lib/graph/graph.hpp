@@ -117,6 +117,11 @@ public:
     // "vertex 3: ...".
     VertexId add_vertices(const char *const *names, void *const *users, std::size_t count);
     void remove_vertex(VertexId id);
+    // Removes every vertex of `ids` (each live; repeats allowed), all or
+    // nothing. Each edge list is rewritten once, where a remove_vertex per
+    // vertex scans a shared neighbour's list once per removed vertex: pruning
+    // the leaves of a hub one by one is quadratic in the hub's degree.
+    void remove_vertices(const std::vector<VertexId> &ids);
     void replace_vertex(VertexId original, VertexId replacement);
     void set_name(VertexId id, std::optional<std::string_view> name);
     void set_user(VertexId id, void *user);
@@ -142,6 +147,10 @@ public:
     // removes what the batch had added.
     void connect_many(const VertexId *pairs, std::size_t count);
     void disconnect(VertexId from, VertexId to);
+    // disconnect() for each pair (edges that are not there are skipped), all
+    // or nothing, rewriting each affected edge list once: removing a hub's
+    // edges one disconnect() at a time scans its list once per edge.
+    void disconnect_many(const std::vector<std::pair<VertexId, VertexId>> &edges);
     bool has_edge(VertexId from, VertexId to) const noexcept;
     std::size_t edge_count() const noexcept { return edges_; }
 
@@ -150,6 +159,9 @@ public:
     std::vector<std::pair<VertexId, VertexId>> edges() const;
     std::vector<VertexId> dependencies(VertexId id) const;
     std::vector<VertexId> dependents(VertexId id) const;
+    // How many; O(1), where the listings above copy and sort.
+    std::size_t dependency_count(VertexId id) const;
+    std::size_t dependent_count(VertexId id) const;
 
     // --- whole-graph operations ---------------------------------------------
     void subsume(const Graph &other);
@@ -268,6 +280,10 @@ private:
     void connect_grouped(const VertexId *pairs, std::size_t count);
     // Removes the edge a -> b, which must be present. Never throws.
     void remove_edge_index(Vertex a, Vertex b) noexcept;
+    // Removes the edges listed, absent ones skipped, each list scanned once:
+    // `forward` holds from << 32 | to and `backward` to << 32 | from (indices),
+    // both sorted and without repeats. Never throws.
+    void remove_edge_set(const std::vector<std::uint64_t> &forward, const std::vector<std::uint64_t> &backward) noexcept;
     // Appends a vertex record to both lists; all-or-nothing.
     void append_vertex(const VertexProps &props, void *user);
     // Drops the last vertex record, which has no edges, from both lists.

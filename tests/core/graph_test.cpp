@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <random>
+#include <set>
+#include <string>
 
 #include "graph/error.hpp"
 
@@ -104,6 +107,65 @@ TEST(Graph, RemoveVertexDropsItsEdgesAndFreesItsName) {
     EXPECT_EQ(code_of([&] { g.connect(a, b); }), Errc::unknown_vertex);
     EXPECT_EQ(g.dependencies(a), std::vector<VertexId>{});
     (void)c;
+}
+
+// Both lists of every vertex, as the graph keeps them.
+std::vector<std::vector<VertexId>> both_lists(const Graph &g) {
+    std::vector<std::vector<VertexId>> out;
+    for (VertexId v : g.vertices()) {
+        out.push_back(g.dependencies(v));
+        out.push_back(g.dependents(v));
+    }
+    return out;
+}
+
+// The batch calls against one call per edge or vertex, on random graphs with
+// self edges, hubs, repeats and pairs that are not edges.
+TEST(Graph, BatchRemovalsEqualOneAtATime) {
+    std::mt19937 rng(21);
+    for (int round = 0; round < 300; ++round) {
+        Graph g;
+        const int n = 1 + static_cast<int>(rng() % 30);
+        for (int i = 0; i < n; ++i) g.add_vertex(i % 3 ? std::optional<std::string>("v" + std::to_string(i)) : std::nullopt, nullptr);
+        for (int e = 0, m = static_cast<int>(rng() % 120); e < m; ++e) {
+            const VertexId a = 1 + rng() % n, b = rng() % 4 ? 1 + rng() % n : 1;
+            g.connect(a, b);
+        }
+        std::vector<std::pair<VertexId, VertexId>> pairs;
+        for (int k = 0, m = static_cast<int>(rng() % 60); k < m; ++k)
+            pairs.emplace_back(1 + rng() % n, rng() % 3 ? 1 + rng() % n : 1);
+        Graph one(g), batch(g);
+        for (const auto &[a, b] : pairs) one.disconnect(a, b);
+        batch.disconnect_many(pairs);
+        ASSERT_EQ(batch.edges(), one.edges()) << "round " << round;
+        ASSERT_EQ(batch.edge_count(), one.edge_count()) << "round " << round;
+        ASSERT_EQ(both_lists(batch), both_lists(one)) << "round " << round;
+
+        std::vector<VertexId> gone;
+        for (int k = 0, m = static_cast<int>(rng() % (n + 1)); k < m; ++k) gone.push_back(1 + rng() % n);
+        Graph one_v(g), batch_v(g);
+        std::set<VertexId> removed;
+        for (VertexId v : gone)
+            if (removed.insert(v).second) one_v.remove_vertex(v);
+        batch_v.remove_vertices(gone);
+        ASSERT_EQ(batch_v.vertices(), one_v.vertices()) << "round " << round;
+        ASSERT_EQ(batch_v.edges(), one_v.edges()) << "round " << round;
+        ASSERT_EQ(batch_v.edge_count(), one_v.edge_count()) << "round " << round;
+        ASSERT_EQ(both_lists(batch_v), both_lists(one_v)) << "round " << round;
+        for (VertexId v : removed)
+            if (auto name = g.name(v)) EXPECT_FALSE(batch_v.has_name(*name)) << "the name is free again";
+    }
+}
+
+TEST(Graph, BatchRemovalsWithAnUnknownVertexChangeNothing) {
+    Graph g;
+    auto a = g.add_vertex("a", nullptr), b = g.add_vertex("b", nullptr);
+    g.connect(a, b);
+    EXPECT_EQ(code_of([&] { g.disconnect_many({{a, b}, {a, 9}}); }), Errc::unknown_vertex);
+    EXPECT_EQ(code_of([&] { g.remove_vertices({a, 9}); }), Errc::unknown_vertex);
+    EXPECT_EQ(g.edge_count(), 1u);
+    EXPECT_EQ(g.vertex_count(), 2u);
+    EXPECT_TRUE(g.has_edge(a, b));
 }
 
 TEST(Graph, ReplaceTakesOverEveryEdge) {

@@ -224,7 +224,8 @@ dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **
                                                r.vertices_after,
                                                r.edges_after,
                                                g};
-                dag::capi::call_user("the build observer", [&] { o.observer(&info, o.observer_data); });
+                const std::string who = "the build observer (after step '" + r.name + "')";
+                dag::capi::call_user(who.c_str(), [&] { o.observer(&info, o.observer_data); });
             };
         }
         dag::Graph &graph = b->graph->graph;

@@ -1,5 +1,6 @@
 #include "build/destroy_order.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -77,9 +78,12 @@ public:
 
 private:
     // (b, a) for every edge a -> b between destroyed vertices: D(b) waits
-    // for D(a). Only direct edges: following paths through vertices that are
-    // not destroyed would cost a search per destroyed vertex, most of the
-    // graph each on a dense one.
+    // for D(a). Only direct edges, where Terraform follows a resource's
+    // dependencies through everything in between: a search from each
+    // destroyed vertex through the vertices left alone, stopping at the
+    // destroyed ones it meets, took 45 us a vertex in plan_bench's plan of
+    // 10^5 (85% left alone, three references each), against 3.9 us, and
+    // added 264,000 edges. The header says how to order such pairs.
     void find_destroy_dependencies(const std::vector<std::pair<VertexId, VertexId>> &edges) {
         for (const auto &[a, b] : edges) {
             if (a == b || !destroys(action(a)) || !destroys(action(b))) continue;
@@ -106,16 +110,22 @@ private:
     }
 
     // A removed vertex's own edges go: its destroy vertex gets only the
-    // rules' edges.
+    // rules' edges. All of them go in one pass over each list: one at a time,
+    // the leaves of a hub removed together scan its list once per leaf.
     void make_destroy_vertices() {
+        std::vector<std::pair<VertexId, VertexId>> removed_edges;
+        for (const auto &[v, act] : action_) {
+            if (act != Action::remove) continue;
+            for (VertexId d : g_.dependencies(v)) removed_edges.emplace_back(v, d);
+            for (VertexId d : g_.dependents(v)) removed_edges.emplace_back(d, v);
+        }
+        g_.disconnect_many(removed_edges);
         for (const auto &[v, act] : action_) {
             if (!destroys(act)) continue;
             const std::optional<std::string_view> name = g_.name(v);
             const std::optional<std::string> destroyed =
                 name ? std::optional<std::string>(destroy_name(*name)) : std::nullopt;
             if (act == Action::remove) {
-                for (VertexId d : g_.dependencies(v)) g_.disconnect(v, d);
-                for (VertexId d : g_.dependents(v)) g_.disconnect(d, v);
                 g_.set_name(v, destroyed);
                 destroy_[v] = v;
                 continue;
@@ -141,6 +151,13 @@ std::string destroy_name(std::string_view name) { return std::string(name) + " (
 
 void order_destroys(Graph &g, Declarations &declarations) {
     g.check_changeable();
+    // With no action the step changes nothing, and a cycle is the
+    // validation's to report, not this step's.
+    const auto &listed = declarations.vertices();
+    if (std::none_of(listed.begin(), listed.end(), [&](VertexId v) {
+            return g.has_vertex(v) && declarations.find(v)->action != Action::none;
+        }))
+        return;
     const std::string cycles = cycle_report(g);
     if (!cycles.empty()) throw Error(Errc::cycle, cycles);
     Plan(g, declarations).apply();

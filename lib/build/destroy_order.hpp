@@ -16,8 +16,9 @@
 // graph gets, where the vertices exist:
 //
 //   C(a) -> C(b)   creates in dependency order (the input edge);
-//   D(b) -> D(a)   a dependent is destroyed first; also when a reaches b only
-//                  through vertices that are not destroyed;
+//   D(b) -> D(a)   a dependent is destroyed first, along direct edges only:
+//                  a path through vertices that are not destroyed orders
+//                  nothing (Terraform's does; see destroy_order.cpp);
 //   C(a) -> D(b)   when D(b) is early: a is not created against what goes;
 //   D(b) -> C(a)   when D(b) is late: the old b outlives a's move to the new;
 //   C(b) -> D(a)   when D(a) is early and b is created, updated or replaced:

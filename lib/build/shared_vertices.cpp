@@ -43,6 +43,9 @@ void attach_shared(Graph &g, Declarations &declarations, const SharedOptions &op
         if (providers.empty()) providers.push_back(find_or_create(g, declarations, key));
         for (VertexId p : providers) {
             const VertexId close = options.close ? close_vertex(g, p) : 0;
+            // As Terraform's CloseProviderTransformer: the close comes after
+            // the shared vertex itself, also when nothing else needs it.
+            if (close) g.connect(close, p);
             for (VertexId user : users[key]) {
                 if (user == p) continue;
                 g.connect(user, p);

@@ -157,6 +157,21 @@ TEST(BuildApi, ExceptionInAStepIsACallbackErrorNamingTheStep) {
     EXPECT_NE(msg.find("boom"), std::string::npos) << msg;
 }
 
+void throwing_observer(const dag_build_step_info *, void *) { throw std::runtime_error("observer boom"); }
+
+// The observer's exception names the step it was told of (the message said
+// only "the build observer threw").
+TEST(BuildApi, ExceptionInTheObserverNamesTheStepItHeardOf) {
+    GraphPtr g = new_graph();
+    BuilderPtr b = new_builder(g.get());
+    ASSERT_EQ(dag_builder_add_step(b.get(), "config", add_two_vertices, nullptr, nullptr), DAG_OK);
+    dag_build_options o = DAG_BUILD_OPTIONS_INIT;
+    o.observer = throwing_observer;
+    const std::string msg = expect_error(DAG_E_CALLBACK, [&](dag_error **e) { return dag_build(b.get(), &o, e); });
+    EXPECT_NE(msg.find("the build observer (after step 'config') threw"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("observer boom"), std::string::npos) << msg;
+}
+
 TEST(BuildApi, UnresolvedReferencesAreAnErrorOrWarnings) {
     GraphPtr g = new_graph();
     const uint64_t web = add(g.get(), "aws_instance.web");

@@ -112,7 +112,11 @@ TEST(Shared, ProviderCreatedOnceWithCloseAfterEveryUser) {
     p.of("vpc").needs = {aws};
     p.of("subnet").needs = {aws};
     attach_shared(p.g, p.d, SharedOptions{true});
-    EXPECT_EQ(p.edges(), (EdgeSet{{"vpc", aws}, {"subnet", aws}, {aws + " (close)", "vpc"}, {aws + " (close)", "subnet"}}));
+    EXPECT_EQ(p.edges(), (EdgeSet{{"vpc", aws},
+                                  {"subnet", aws},
+                                  {aws + " (close)", aws},
+                                  {aws + " (close)", "vpc"},
+                                  {aws + " (close)", "subnet"}}));
     EXPECT_EQ(p.g.vertex_count(), 5u);
     attach_shared(p.g, p.d, SharedOptions{true});
     EXPECT_EQ(p.g.vertex_count(), 5u) << "a second run finds the provider it created";
@@ -128,6 +132,18 @@ TEST(Shared, DeclaredProviderIsUsedAndNotAttachedToItself) {
     attach_shared(p.g, p.d, SharedOptions{false});
     EXPECT_EQ(p.edges(), (EdgeSet{{"web", "[root] aws"}}));
     EXPECT_EQ(p.g.vertex_count(), 2u);
+}
+
+// Terraform's CloseProviderTransformer connects the close to the provider
+// itself: a provider that only it needs left the close unconnected, free to
+// run before the provider.
+TEST(Shared, CloseComesAfterTheSharedVertexAlsoWhenNoOtherVertexNeedsIt) {
+    Plan p;
+    p.add("p");
+    p.of("p").provides = {"k"};
+    p.of("p").needs = {"k"};
+    attach_shared(p.g, p.d, SharedOptions{true});
+    EXPECT_EQ(p.edges(), (EdgeSet{{"p (close)", "p"}}));
 }
 
 TEST(Root, AddedOverEveryVertexNothingDependsOn) {
@@ -162,6 +178,28 @@ TEST(Prune, RemovesUnusedRepeatedlyAndAsksOncePerVertex) {
     EXPECT_EQ(removed, 2u);
     EXPECT_EQ(p.edges(), (EdgeSet{{"res", "var"}}));
     EXPECT_EQ(asked, (std::vector<std::string>{"out", "res", "local"}));
+}
+
+// A wave of unused vertices goes at once: pruning every leaf of a hub, then
+// the hub.
+TEST(Prune, TheLeavesOfAHubAndThenTheHub) {
+    Plan p;
+    p.add("hub");
+    for (int i = 0; i < 50; ++i) {
+        p.add("leaf" + std::to_string(i));
+        p.g.connect(p.id("leaf" + std::to_string(i)), p.id("hub"));
+    }
+    std::vector<std::string> asked;
+    EXPECT_EQ(prune(p.g,
+                    [&](VertexId v) {
+                        asked.push_back(p.g.display_name(v));
+                        return true;
+                    }),
+              51u);
+    EXPECT_EQ(p.g.vertex_count(), 0u);
+    EXPECT_EQ(p.g.edge_count(), 0u);
+    ASSERT_EQ(asked.size(), 51u);
+    EXPECT_EQ(asked.back(), "hub") << "asked once nothing depended on it";
 }
 
 TEST(Builder, RunsStepsInOrderAndObservesCounts) {

@@ -57,24 +57,58 @@ struct Listed {
 
 // A key this format reads, given twice in one object: nlohmann keeps the
 // last, which would drop the first's vertices or name without a word. Seen
-// as the parser meets the keys (unescaped: "\u0069d" is "id"); the fast
-// reader declines such a document, so both readers refuse it.
-class RepeatedKeys {
+// as a first reading meets the keys (unescaped: "\u0069d" is "id"); the fast
+// reader declines such a document, so both readers refuse it. The same
+// reading notes where a syntax error or a number overflow stopped it: the
+// parser's exception for an overflow (out_of_range.406) gives no place.
+// A SAX reading builds nothing, and the document is then parsed without a
+// callback: nlohmann's callback parser scans the whole enclosing array at
+// the end of each object, quadratic in the number of vertices.
+class FirstReading final : public json::json_sax_t {
 public:
-    bool operator()(int depth, json::parse_event_t event, json &parsed) {
-        if (event == json::parse_event_t::object_start && depth == 2 && top_key_ == "vertices") {
+    std::size_t stop_offset = 0;
+    std::size_t stop_token = 0;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t &) override { return true; }
+    bool string(string_t &) override { return true; }
+    bool binary(binary_t &) override { return true; }
+    bool start_object(std::size_t) override {
+        if (open_ == 2 && top_key_ == "vertices") {
             vertex_keys_.clear();
             ++vertex_;
         }
-        if (event != json::parse_event_t::key) return true;
-        const auto &key = parsed.get_ref<const std::string &>();
-        if (depth == 1) {
+        ++open_;
+        return true;
+    }
+    bool key(string_t &key) override {
+        if (open_ == 1) {
             top_key_ = key;
             once(top_keys_, key, {"format", "version", "next_id", "vertices", "edges"}, "top level");
-        } else if (depth == 3 && top_key_ == "vertices") {
+        } else if (open_ == 3 && top_key_ == "vertices") {
             once(vertex_keys_, key, {"id", "name"}, "vertices[" + std::to_string(vertex_ - 1) + "]");
         }
         return true;
+    }
+    bool end_object() override {
+        --open_;
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        ++open_;
+        return true;
+    }
+    bool end_array() override {
+        --open_;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string &last_token, const json::exception &) override {
+        stop_offset = position;
+        stop_token = last_token.size();
+        return false;
     }
 
 private:
@@ -86,6 +120,7 @@ private:
         seen.push_back(key);
     }
 
+    std::size_t open_ = 0;  // objects and arrays open around the reader
     std::string top_key_;
     std::vector<std::string> top_keys_, vertex_keys_;
     std::size_t vertex_ = 0;  // objects begun in "vertices"
@@ -197,52 +232,25 @@ void read_json(const std::string &text, Graph &out) {
 
 namespace {
 
-// Where the parser stopped, as a byte offset: nlohmann tells a syntax error's
-// line and column in its message but not a number overflow's
-// (out_of_range.406), though its SAX interface is given the offset. Read
-// again without building anything, on the error path only.
-class StopPlace final : public json::json_sax_t {
-public:
-    std::size_t offset = 0;
-    std::size_t token = 0;
-
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t &) override { return true; }
-    bool string(string_t &) override { return true; }
-    bool binary(binary_t &) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t &) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string &last_token, const json::exception &) override {
-        offset = position;
-        token = last_token.size();
-        return false;
-    }
-};
-
-// "at line L, column C" of the token before `offset`, counted as nlohmann
-// counts a syntax error's: lines from 1, columns in bytes from 1.
-std::string place_of_overflow(std::string_view text) {
-    StopPlace stop;
-    json::sax_parse(text.begin(), text.end(), &stop);
-    const std::size_t begin = std::min(text.size(), stop.offset - std::min(stop.offset, stop.token));
+// "line L, column C" of the token that ends before `offset`, counted as
+// nlohmann counts a syntax error's: lines from 1, columns in bytes from 1.
+std::string place_before(std::string_view text, std::size_t offset, std::size_t token) {
+    const std::size_t begin = std::min(text.size(), offset - std::min(offset, token));
     const std::string_view before = text.substr(0, begin);
     const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
-    const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+    const std::size_t newline = before.rfind('\n');
+    const std::size_t line_start = newline == std::string_view::npos ? 0 : newline + 1;
     return "line " + std::to_string(line) + ", column " + std::to_string(begin - line_start + 1);
 }
 
 }  // namespace
 
 void read_json_checked(std::string_view text, Graph &out) {
+    FirstReading first;
+    json::sax_parse(text.begin(), text.end(), &first);
     json doc;
     try {
-        doc = json::parse(text.begin(), text.end(), RepeatedKeys());
+        doc = json::parse(text.begin(), text.end());
     } catch (const json::exception &e) {
         // A syntax error ("[json.exception.parse_error.101] parse error at
         // line 1, column 5: ..."), or a number too large for a double
@@ -252,7 +260,7 @@ void read_json_checked(std::string_view text, Graph &out) {
         std::string what = e.what();
         if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
             what.erase(0, close + 2);
-        if (e.id == 406) what = "parse error at " + place_of_overflow(text) + ": " + what;
+        if (e.id == 406) what = "parse error at " + place_before(text, first.stop_offset, first.stop_token) + ": " + what;
         throw Error(Errc::parse, "JSON: " + printable_utf8(what));
     }
     if (!doc.is_object()) shape_error("top level", "must be an object");

@@ -138,6 +138,11 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         {R"({"vertices": [{"name": "a"}], "root": ""})", ": \"root\": not a vertex name"},
         {R"({"vertices": [{"name": "a", "provide": ["x"]}]})", "unknown field \"provide\""},
         {R"({"vertices": [{"name": "a", "needs": "x"}]})", "\"needs\" is not an array of strings"},
+        // In the plan's terms, not the C argument's ("'address' is empty").
+        {R"({"vertices": [{"name": "a", "references": [""]}]})", ": a: \"references\" holds an empty string\n"},
+        {R"({"vertices": [{"name": "a", "needs": ["k", ""]}]})", ": a: \"needs\" holds an empty string\n"},
+        // A number beyond a double's range: exit 1 and nlohmann's tag, with no file or line.
+        {"{\"vertices\": [{\"name\": \"a\"}],\n \"x\": 1e999}", ": line 2: not valid JSON: number overflow parsing '1e999'\n"},
         // A NUL cut the name there: "a\u0000b" built a vertex named "a".
         {R"({"vertices": [{"name": "a\u0000b"}]})", ": vertex 0: \"name\" holds a NUL character"},
         {R"({"vertices": [{"name": "a", "provides": ["x\u0000y"]}]})", ": a: \"provides\" holds a NUL character"},

@@ -46,6 +46,9 @@ public:
         for (const json &s : *it) {
             if (!s.is_string()) fail(where, std::string("\"") + key + "\" is not an array of strings");
             out.push_back(text(s, where, std::string("\"") + key + "\""));
+            // Told in the plan's terms: libdag's own message names its C
+            // argument ('address' is empty).
+            if (out.back().empty()) fail(where, std::string("\"") + key + "\" holds an empty string");
         }
         return out;
     }

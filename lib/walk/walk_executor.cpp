@@ -524,6 +524,28 @@ void Executor::push_nonempty(std::vector<Slot *> &ready) {
     post_workers(n);
 }
 
+void Executor::launch(std::vector<Slot *> &ready) {
+    if (ready.empty()) return;
+    std::size_t n;
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        queue_.push_back(ready.begin(), ready.end());
+        n = spawn_locked();
+    }
+    if (n > 0) {
+        try {
+            boost::asio::post(pool_, [this] { worker(); });
+        } catch (const std::bad_alloc &) {
+            std::lock_guard<std::mutex> lk(mu_);
+            active_ -= n;
+            queue_.pop_front_reversed(ready.data(), ready.size());
+            throw;
+        }
+    }
+    ready.clear();
+    if (n > 1) post_workers(n - 1);
+}
+
 void Executor::read_ranks(Section &sec, const std::vector<Slot *> &ready) {
     std::vector<std::uint32_t> &ranks = sec.ready_ranks();
     ranks.resize(ready.size());

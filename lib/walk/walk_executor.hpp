@@ -167,6 +167,11 @@ public:
     // Finishes claimed vertices that will never run (upstream failed, or the
     // walk is stopping). Inside a section.
     void settle_skipped(Section &sec, std::vector<Slot *> &skips, std::vector<Slot *> &ready);
+    // The walk's first push: its roots, with no worker running yet. Should
+    // queueing them or waking the first worker fail, the queue is left empty
+    // and the exception reaches the caller: no worker would ever take them
+    // up (push() keeps them queued for one), and the walk would never end.
+    void launch(std::vector<Slot *> &ready);
     // Hands ready vertices to the workers, waking idle ones.
     void push(std::vector<Slot *> &ready) {
         if (!ready.empty()) push_nonempty(ready);

@@ -354,7 +354,19 @@ void Walk::launch(Section *sec) {
         return;
     }
     std::vector<Slot *> ready = std::move(roots_);
-    ex_->push(ready);
+    if (sec) {
+        ex_->push(ready);
+        return;
+    }
+    // A root walk that cannot launch has not started: freeing it then waits
+    // for nothing (it waited for ever for vertices no worker would take up).
+    try {
+        ex_->launch(ready);
+    } catch (...) {
+        launched_ = false;
+        roots_ = std::move(ready);
+        throw;
+    }
 }
 
 void Walk::overlay_waiters(Slot &s, std::vector<Slot *> &out) {

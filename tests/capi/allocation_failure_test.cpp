@@ -253,6 +253,55 @@ struct HeldWalk {
 
 // Each failure must leave the graph unchanged and the walk to finish as if
 // the batch had never been applied; each success must make the whole batch.
+// dag_walk and dag_walk_begin failed at each allocation of the calling
+// thread: DAG_E_NOMEM, or a walk that runs every vertex. A failure queueing
+// the first vertices or waking the first worker left a walk no worker would
+// take up, and freeing it inside the call waited for ever.
+TEST(AllocationFailure, AWalkThatCannotStartEndsAndLeavesTheGraphToWalk) {
+    const auto walked = [](dag_walker *, uint64_t, const char **, void *) noexcept { return DAG_WALK_OK; };
+    for (bool pull : {false, true}) {
+        for (bool persists : {true, false}) {
+            SCOPED_TRACE(std::string(pull ? "dag_walk_begin" : "dag_walk") + (persists ? ", failures persisting" : ", one failure"));
+            dag_walk_report *report = nullptr;
+            dag_walker *walker = nullptr;
+            const long failures = sweep<Diamond>(
+                persists,
+                [&](Diamond &x, dag_error **err) {
+                    const dag_walk_options o = options();
+                    return pull ? dag_walk_begin(x.g.get(), &o, &walker, err)
+                                : dag_walk(x.g.get(), walked, nullptr, &o, &report, err);
+                },
+                [&](Diamond &x, Outcome o, long k) {
+                    SCOPED_TRACE("allocation " + std::to_string(k));
+                    if (pull && o != Outcome::refused) {
+                        WalkPtr w(walker);
+                        walker = nullptr;
+                        for (size_t done = 0; done < 5;) {
+                            uint64_t ids[5];
+                            dag_walker *walks[5];
+                            size_t n = 0;
+                            ASSERT_EQ(dag_walk_next_ready(w.get(), ids, walks, 5, 5000, &n, nullptr), DAG_OK);
+                            for (size_t i = 0; i < n; ++i)
+                                ASSERT_EQ(dag_walk_complete(walks[i], ids[i], DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+                            done += n;
+                        }
+                        ASSERT_EQ(dag_walk_wait(w.get(), &report, nullptr), DAG_OK);
+                    }
+                    if (o != Outcome::refused) {
+                        ReportPtr r(report);
+                        report = nullptr;
+                        EXPECT_EQ(dag_walk_report_count(r.get(), DAG_VERTEX_OK), 5u);
+                        return;
+                    }
+                    const dag_walk_options opts = options();
+                    EXPECT_EQ(dag_walk(x.g.get(), walked, nullptr, &opts, nullptr, nullptr), DAG_OK)
+                        << "the graph is left walkable";
+                });
+            EXPECT_GT(failures, 5);
+        }
+    }
+}
+
 TEST(AllocationFailure, WalkApplyIsAllOrNothing) {
     for (bool persists : {true, false}) {
         dag_ids *new_ids = nullptr;

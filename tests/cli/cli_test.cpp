@@ -1021,6 +1021,10 @@ TEST(CliWalk, BadPoolOptionsExitTwo) {
     r = dag({"walk", "-", "--pool", "aws=1", "--pool", "aws=2"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("declared twice"), std::string::npos) << r.err;
+    // Bad input as the others are (it exited 1, "failed").
+    r = dag({"walk", "-", "--pool", "\xff=1"}, graph);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("is not valid UTF-8"), std::string::npos) << r.err;
     r = dag({"walk", "-", "--pool", "aws=0", "--pool-match", "aws_*=aws"}, graph);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("vertex 'aws_a' needs pool 'aws', whose capacity is 0"), std::string::npos) << r.err;

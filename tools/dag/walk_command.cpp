@@ -312,7 +312,10 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     dag_walker *raw_walker = nullptr;
     const auto began = std::chrono::steady_clock::now();
     try {
-        check(dag_walk_start(g.get(), visit, &run, &walk_options, &raw_walker, &err), &err);
+        const dag_status started = dag_walk_start(g.get(), visit, &run, &walk_options, &raw_walker, &err);
+        // A pool name that is not UTF-8 is an input error, as every other
+        // bad --pool is; libdag is the one that checks it.
+        check(started, &err, started == DAG_E_BAD_UTF8 ? bad_input : check_failed);
     } catch (const Failure &) {
         // A walk refused (a cycle) leaves its files too, with nothing run.
         write_files(unwalked(g.get()), 0);  // nothing ran: any signal

@@ -36,7 +36,11 @@
  *   dag_walk_complete() and dag_walk_cancel() once they have taken a
  *   pending vertex to finish: stopping halfway through releasing its
  *   waiters would leave the walk unable to end. Before that point they
- *   return DAG_E_NOMEM with nothing changed.
+ *   return DAG_E_NOMEM with nothing changed. A second exception: the
+ *   libraries the imports read with do not survive an allocation failure
+ *   as libdag does. Out of memory inside Graphviz's cgraph (a DOT import)
+ *   may crash or exit the process, and inside simdjson (a JSON import) may
+ *   crash it.
  * - Callbacks that unwind. Every function of yours that libdag calls (walk
  *   callbacks, the observer, the pool-thread hooks, traversal visitors,
  *   search predicates) should return normally. For C++ callers, an exception

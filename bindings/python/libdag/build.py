@@ -18,6 +18,13 @@ unchanged, from build(). One raised in a step stops the build there; the
 predicate and the observer return no status to C, so the built-in steps
 after one that raised still run (the predicate then counts as false, the
 observer is not called again, and the next Python step stops the build).
+
+Ctrl-C during build() on the main thread (Python's own SIGINT handler
+installed) is raised in the step, predicate or observer running then, as
+plain Python would raise it, and is not lost where it lands between two
+calls: from then on no Python runs (a step fails, the predicate counts as
+false, the observer is not called), and build() raises KeyboardInterrupt
+once the C build has returned.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from ._closeable import Closeable
 from ._native import lib
 from ._owned import encode_name, string_result
 from .errors import ClosedError, InvalidArgumentError, call
+from .traversal import _calling_back
 from .types import Vertex
 
 __all__ = ["Action", "Builder", "BuildStep"]
@@ -77,13 +85,17 @@ class _Callbacks:
     def __init__(self, graph):
         self.graph = graph
         self.error = None
+        # Ctrl-C during the build: see traversal._calling_back(). Once
+        # interrupted, no Python runs: steps fail, the predicate is false.
+        self.interrupted = False
+        self.in_user = False
         # The graph's change (Handle.write) the running build holds.
         self.change = None
         self.keep = []  # ctypes function objects must outlive every build
 
     def step(self, fn):
         def call_step(_graph, _message, _user_data):
-            if self.error is not None:
+            if self.error is not None or self.interrupted:
                 return 1
             # The build holds the graph's write gate; a step changes the graph
             # through the Graph's own methods, which take it themselves.
@@ -91,7 +103,11 @@ class _Callbacks:
             status = 0
             try:
                 handle.pause_write(self.change)
-                fn(self.graph)
+                self.in_user = True
+                try:
+                    fn(self.graph)
+                finally:
+                    self.in_user = False
             except BaseException as exc:  # noqa: B902 - every exception must stop at the C boundary
                 self.error = exc
                 status = 1
@@ -109,10 +125,15 @@ class _Callbacks:
 
     def predicate(self, fn):
         def call_predicate(vertex, _user_data):
-            if self.error is not None:
+            if self.error is not None or self.interrupted:
                 return 0
             try:
-                return 1 if fn(vertex) else 0
+                self.in_user = True
+                try:
+                    answer = fn(vertex)
+                finally:
+                    self.in_user = False
+                return 1 if answer else 0
             except BaseException as exc:  # noqa: B902
                 self.error = exc
                 return 0
@@ -256,6 +277,7 @@ class Builder(Closeable):
             exception a Python step, predicate or observer raised (after
             the predicate's or the observer's, the built-in steps still run:
             see the module's documentation).
+        KeyboardInterrupt: Ctrl-C during the build (see the module's documentation).
         """
         who = "Builder.build"
         with self._lock:
@@ -266,11 +288,17 @@ class Builder(Closeable):
             options.single_root = 1 if single_root else 0
             callbacks = self._callbacks
             callbacks.error = None
+            callbacks.interrupted = False
             if observer is not None:
                 def call_observer(info, _user_data):
-                    if callbacks.error is None:
+                    if callbacks.error is None and not callbacks.interrupted:
                         try:
-                            observer(BuildStep(info.contents))
+                            step = BuildStep(info.contents)
+                            callbacks.in_user = True
+                            try:
+                                observer(step)
+                            finally:
+                                callbacks.in_user = False
                         except BaseException as exc:  # noqa: B902
                             callbacks.error = exc
 
@@ -279,7 +307,7 @@ class Builder(Closeable):
             with change:
                 callbacks.change = change
                 try:
-                    call(lib.dag_build, b, byref(options), who=who)
+                    _calling_back(callbacks, lambda: call(lib.dag_build, b, byref(options), who=who))
                 except Exception:
                     if callbacks.error is None:
                         raise

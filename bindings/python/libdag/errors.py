@@ -146,7 +146,12 @@ class MultipleRootsError(DagError):
 
 
 class InvalidGraphError(DagError):
-    """Validation found root problems and cycles at once (DAG_E_INVALID_GRAPH)."""
+    """DAG_E_INVALID_GRAPH, which libdag no longer returns.
+
+    Before libdag 1.2 validation returned it for root problems and cycles at
+    once; since 1.2 a cycle or a self reference is a :class:`CycleError`,
+    whatever else is wrong. Kept so that the status maps to a class.
+    """
 
     STATUS = _native.E_INVALID_GRAPH
 

@@ -13,7 +13,7 @@ from ._closeable import Closeable
 from ._handle import Handle
 from ._native import lib
 from ._owned import decode_name, encode_name, id_array, id_lists_result, ids_result, string_result, vertex_id
-from .errors import ClosedError, InvalidArgumentError, UnknownVertexError, call
+from .errors import ClosedError, InvalidArgumentError, call
 from .formats import Format, to_format
 from .schedule import Schedule
 from .types import Observer, Vertex, Vertices, WalkCallback
@@ -291,11 +291,7 @@ class Graph(Closeable):
         if isinstance(vertex, (str, bytes, bytearray)):
             return self._find(vertex, who)
         if isinstance(vertex, walk.SubwalkVertex):
-            # Its number is a vertex of the sub-graph's copy: here it would
-            # name whichever vertex of this graph has the same id.
-            raise UnknownVertexError(_native.E_UNKNOWN_VERTEX,
-                                     f"{who}: {vertex!r} is a vertex of an expanded sub-graph, not of this graph; "
-                                     "Walker.name and Walker.user_data take it")
+            raise walk.not_of_this_graph(vertex, who)
         return vertex_id(vertex, who)
 
     def _vertex_array(self, vertices, who):
@@ -696,8 +692,9 @@ class Graph(Closeable):
             single_root: require exactly one root, as Terraform's Validate()
                 did (newer Terraform dropped the rule: pass False).
 
-        Use ``validate().raise_for_status()`` to raise CycleError,
-        NoRootError, MultipleRootsError or InvalidGraphError instead.
+        Use ``validate().raise_for_status()`` to raise CycleError (a cycle
+        or a self reference, whatever else is wrong), NoRootError or
+        MultipleRootsError instead.
         """
         with self._handle.read("Graph.validate") as g:
             return validation.validate(g, single_root)

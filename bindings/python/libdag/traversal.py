@@ -39,8 +39,14 @@ def _calling_back(trampoline, run):
     its ``try``: ctypes then prints and swallows it, and the C call goes on
     as if the callback had answered 0 (continue, or no match), the vertex
     unrecorded. So on the main thread, while Python's own handler is the one
-    installed, Ctrl-C only marks the trampoline, whose next call stops the C
-    call, and is raised once it has returned.
+    installed, Ctrl-C marks the trampoline, whose next call stops the C
+    call, and is raised once it has returned. While the user's function runs
+    (`trampoline.in_user`, set inside the trampoline's ``try``) it is raised
+    there too, as plain Python would, so that a function that blocks is
+    interrupted: it becomes that callback's error.
+
+    The trampoline has the attributes ``interrupted``, ``in_user`` and
+    ``error`` (the first exception a callback raised).
     """
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
@@ -48,14 +54,26 @@ def _calling_back(trampoline, run):
 
     def mark(_signum, _frame):
         trampoline.interrupted = True
+        if trampoline.in_user:
+            raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, mark)
     try:
+        # Inside the try: whatever lands after the swap, Python's own
+        # handler comes back.
+        signal.signal(signal.SIGINT, mark)
         result = run()
+    except BaseException:
+        # The C call failed for the interrupt (a search aborted, a build's
+        # step failed): the interrupt is what to raise.
+        if not trampoline.interrupted:
+            raise
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if trampoline.interrupted:
-        raise KeyboardInterrupt
+        # The one raised in the user's function, where it shows where the
+        # function was; no cycle through the traceback.
+        error, trampoline.error = trampoline.error, None
+        raise error if isinstance(error, KeyboardInterrupt) else KeyboardInterrupt
     return result
 
 
@@ -68,6 +86,7 @@ class _Visitor:
         self.visited = []
         self.error = None
         self.interrupted = False  # Ctrl-C: see _calling_back()
+        self.in_user = False
         self.c_fn = _native.VISIT_FN(self._call)
 
     def _call(self, vertex, depth, _user_data):
@@ -77,7 +96,11 @@ class _Visitor:
         if self.visitor is None:
             return Visit.CONTINUE
         try:
-            answer = self.visitor(vertex, depth)
+            self.in_user = True
+            try:
+                answer = self.visitor(vertex, depth)
+            finally:
+                self.in_user = False
             if answer is None:
                 return Visit.CONTINUE
             # Only ints compare as Visit values: 1.0 == Visit.SKIP too.
@@ -136,13 +159,18 @@ class _Searcher:
         self.answers = answers
         self.error = None
         self.interrupted = False  # Ctrl-C: see _calling_back()
+        self.in_user = False
         self.c_fn = _native.SEARCH_FN(self._call)
 
     def _call(self, vertex, _user_data):
         if self.interrupted:
             return Search.ABORT
         try:
-            answer = self.callback(vertex)
+            self.in_user = True
+            try:
+                answer = self.callback(vertex)
+            finally:
+                self.in_user = False
             if self.answers is not None:
                 return self.answers[1 if answer else 0]
             if answer is None or answer is False:
@@ -172,8 +200,6 @@ def search(ptr, start, flags, callback, who, answers=None):
         result = _calling_back(
             trampoline, lambda: ids_result(lib.dag_search, ptr, ids, count, flags, trampoline.c_fn, None, who=who))
     except BaseException:
-        if trampoline.interrupted:
-            raise KeyboardInterrupt from None  # the search aborted for it
         if trampoline.error is None:
             raise
         # The callback's own exception explains best (the library only

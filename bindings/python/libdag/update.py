@@ -12,6 +12,7 @@ from ._handle import Handle
 from ._native import lib
 from ._owned import encode_name, vertex_id
 from .errors import call
+from .walk import SubwalkVertex, not_of_this_graph
 
 __all__ = ["WalkUpdate"]
 
@@ -22,7 +23,9 @@ class WalkUpdate(Closeable):
     ``add_vertex()`` returns a provisional id that stands for the new vertex
     in this batch's ``connect()``; ``Walker.apply()`` returns the real ids.
     Build a batch on one thread at a time. Ids are checked when the batch
-    is applied, not here (names are not known here: give ids).
+    is applied, not here (names are not known here: give ids); a
+    :class:`SubwalkVertex` is refused here, with UnknownVertexError, as
+    Graph refuses it: the batch changes the walked graph, not a sub-graph.
 
     Example, adding a step that the walk must run before `app`::
 
@@ -61,13 +64,13 @@ class WalkUpdate(Closeable):
     def remove_vertex(self, vertex: int) -> None:
         """Removes a vertex that has not started, with its edges; it is then reported NOT_RUN."""
         who = "WalkUpdate.remove_vertex"
-        vertex = vertex_id(vertex, who)
+        vertex = _vertex_id(vertex, who)
         with self._handle.write(who) as update:
             call(lib.dag_walk_update_remove_vertex, update, vertex, who=who)
 
     def _edge(self, fn, source, target, who):
-        source = vertex_id(source, who)
-        target = vertex_id(target, who)
+        source = _vertex_id(source, who)
+        target = _vertex_id(target, who)
         with self._handle.write(who) as update:
             call(fn, update, source, target, who=who)
 
@@ -75,3 +78,9 @@ class WalkUpdate(Closeable):
         """Frees the batch (also done when it is garbage collected). Idempotent."""
         self._handle.close("WalkUpdate.close")
 
+
+def _vertex_id(vertex, who):
+    """A vertex of the walked graph, or a provisional id: a sub-graph's vertex refused, as Graph refuses it."""
+    if isinstance(vertex, SubwalkVertex):
+        raise not_of_this_graph(vertex, who)
+    return vertex_id(vertex, who)

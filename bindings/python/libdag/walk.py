@@ -48,7 +48,7 @@ from .errors import (
 from ._closeable import Closeable
 from ._handle import WalkerHandle
 from ._outcomes import Outcomes
-from ._owned import decode_name, ids_result, vertex_id
+from ._owned import decode_name, encode_name, ids_result, vertex_id
 from ._native import lib
 from .types import Vertex
 
@@ -106,6 +106,28 @@ _NO_CALLBACK = _native.WALK_FN()
 # completion being what a host calls once per vertex (ctypes' conversion
 # through `argtypes` is about half of a call's cost).
 _COMPLETE = ctypes.CFUNCTYPE(ctypes.c_int)(("dag_walk_complete", lib))
+
+
+def not_of_this_graph(vertex, who):
+    """The error for a :class:`SubwalkVertex` given where a vertex of the walked graph itself goes."""
+    # Its number is a vertex of the sub-graph's copy: there it would name
+    # whichever vertex of the walked graph has the same id.
+    return UnknownVertexError(_native.E_UNKNOWN_VERTEX,
+                              f"{who}: {vertex!r} is a vertex of an expanded sub-graph, not of this graph; "
+                              "Walker.name and Walker.user_data take it")
+
+
+def _id_in(graph, vertex, who):
+    """The id of `vertex` in a walk's `graph` (dag_walk_graph), a name looked up there.
+
+    Not through the Graph walked: once waited for, a walk outlives it (see
+    Graph.close).
+    """
+    if isinstance(vertex, (str, bytes, bytearray)):
+        out = ctypes.c_uint64()
+        call(lib.dag_find_vertex, graph, encode_name(vertex, who, allow_none=False), byref(out), who=who)
+        return out.value
+    return vertex_id(vertex, who)
 
 
 def _walk_of(vertex, ptr, callbacks, who):
@@ -819,6 +841,9 @@ class Walker(Closeable):
         self._expanded = set()
         self._handle = None
         self._lock = threading.Lock()  # held for short steps only, never across a wait
+        # A second Ctrl-C stopped wait() waiting for the cancelled walk's
+        # running callbacks: close() must not wait for them either.
+        self._wait_abandoned = False
         self._walking = False  # holds the graph's walk mark (Handle.begin_walk sets it, end_walk clears it)
 
     def start(self) -> "Walker":
@@ -900,6 +925,12 @@ class Walker(Closeable):
         callbacks still running, and re-raises KeyboardInterrupt with the
         cancelled walk's report as its ``walk_report`` attribute. With
         callbacks that return within a second, that takes about as long.
+        A second Ctrl-C stops that wait: its KeyboardInterrupt's
+        ``walk_report`` is None (the walk has not ended, so there is no
+        report), and :meth:`close` (``Graph.walk()``'s, or the ``with``
+        block's) then does not wait for those callbacks either: the walk is
+        freed, and the graph let go, on a background thread once they have
+        returned.
 
         Raises:
             StateError: called from a callback or the observer of this walk,
@@ -914,10 +945,17 @@ class Walker(Closeable):
             status, message, report = _wait_in_slices(handle, who, self._PULL)
         except KeyboardInterrupt as interrupt:
             # Ctrl-C cancels the walk and waits for the callbacks still
-            # running (a second Ctrl-C stops that wait too); the report of
-            # the cancelled walk goes with the exception.
-            _cancel_quietly(handle)
-            status, message, report = _wait_in_slices(handle, who, self._PULL)
+            # running; the report of the cancelled walk goes with the exception.
+            try:
+                _cancel_quietly(handle)
+                status, message, report = _wait_in_slices(handle, who, self._PULL)
+            except KeyboardInterrupt as again:
+                again.walk_report = None
+                # A pull walk's close() waits for no callback anyway, and
+                # frees the walk before its close hooks run.
+                if not self._PULL:
+                    self._wait_abandoned = True
+                raise
             interrupt.walk_report = self._report(report, status, message, callbacks, who)
             raise
         return self._report(report, status, message, callbacks, who)
@@ -1090,15 +1128,17 @@ class Walker(Closeable):
         return done.value, total.value
 
     def name(self, vertex: Vertex) -> Optional[str]:
-        """The name of a vertex of this walk, a :class:`SubwalkVertex` included (None when unnamed)."""
+        """The name of a vertex of this walk, a :class:`SubwalkVertex` included (None when unnamed).
+
+        A vertex given by name is looked up in the walk's own graph: after
+        :meth:`Graph.close` too.
+        """
         who = "Walker.name"
-        if isinstance(vertex, (str, bytes)):
-            vertex = self._graph._vertex(vertex, who)
         handle, callbacks = self._started(who)
         out = ctypes.c_char_p()
         with handle.read(who) as ptr:
             graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
-            call(lib.dag_vertex_name, graph, vertex_id(vertex, who), byref(out), who=who)
+            call(lib.dag_vertex_name, graph, _id_in(graph, vertex, who), byref(out), who=who)
             # Borrowed from the walk's graph: copied while the walk cannot be freed or change it.
             return decode_name(out.value)
 
@@ -1109,13 +1149,11 @@ class Walker(Closeable):
         with it, including for the vertices of sub-graphs it expanded.
         """
         who = "Walker.user_data"
-        if isinstance(vertex, (str, bytes)):
-            vertex = self._graph._vertex(vertex, who)
         handle, callbacks = self._started(who)
         out = ctypes.c_void_p()
         with handle.read(who) as ptr:
             graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
-            call(lib.dag_vertex_user_data, graph, vertex_id(vertex, who), byref(out), who=who)
+            call(lib.dag_vertex_user_data, graph, _id_in(graph, vertex, who), byref(out), who=who)
         return out.value or 0
 
     def close(self) -> None:
@@ -1126,7 +1164,8 @@ class Walker(Closeable):
         an executor runs inside ``submit()``, an asyncio walk's vertex
         function), where waiting would wait for itself, it cancels the walk
         and returns; the walk is freed on a background thread once it has
-        ended. Ctrl-C while it waits leaves the same to a background thread.
+        ended. Ctrl-C while it waits leaves the same to a background thread,
+        and so does a close() after a second Ctrl-C stopped :meth:`wait`.
         """
         handle = None
         try:
@@ -1139,7 +1178,7 @@ class Walker(Closeable):
                 self._handle = None
             if handle is None:
                 return
-            if callbacks.in_callback():
+            if callbacks.in_callback() or self._wait_abandoned:
                 _cancel_quietly(handle)
                 self._free_later(handle, callbacks)
             else:

@@ -62,6 +62,13 @@ class ValidationTest(unittest.TestCase):
         self.assertEqual(v.status, -8)
         self.assertEqual(v.messages[0], "Cycle:\n  x\n  yy")
 
+    def test_a_cycle_without_a_root_is_a_cycle_error(self):
+        # Since libdag 1.2 a cycle that breaks the root rule too is a
+        # CycleError, not the InvalidGraphError the docstrings named.
+        g, ids = build([("a", "b"), ("b", "c"), ("c", "a")])
+        with self.assertRaises(libdag.CycleError):
+            g.validate().raise_for_status()
+
     def test_root_rule(self):
         empty = libdag.Graph()
         v = empty.validate()

@@ -138,6 +138,92 @@ class CtrlCTest(unittest.TestCase):
         self.assertEqual(set(statuses) - {"OK", "FAILED"}, {"CANCELLED"})
 
 
+# A walk whose one callback blocks for 30 s, waited for by Graph.walk() or in
+# a walker's with block. Says "started" once the callback runs, "waiting"
+# once wait() waits, and "cancelled" once the first Ctrl-C has cancelled the
+# walk; on KeyboardInterrupt, says what came with it.
+TWICE_CHILD = r"""
+import json, sys, time
+import libdag
+
+g = libdag.Graph()
+g.add_vertex("a")
+
+def block(vertex):
+    print("started\n", end="", flush=True)  # in one write: the main thread writes too
+    time.sleep(30)
+
+def saying_once(fn, line, after):
+    said = []
+
+    def say():
+        if not said:
+            said.append(True)
+            print(line + "\n", end="", flush=True)
+
+    def call(*args):
+        if not after:
+            say()
+        result = fn(*args)
+        if after:
+            say()
+        return result
+
+    return call
+
+# From inside wait()'s try: a Ctrl-C before it would not be wait()'s.
+libdag.walk._wait_in_slices = saying_once(libdag.walk._wait_in_slices, "waiting", after=False)
+libdag.walk._cancel_quietly = saying_once(libdag.walk._cancel_quietly, "cancelled", after=True)
+
+try:
+    if sys.argv[1] == "walk":
+        g.walk(block)
+    else:
+        with g.walker(block) as walker:
+            walker.start()
+            walker.wait()
+    print("not interrupted", flush=True)
+except KeyboardInterrupt as interrupt:
+    print(json.dumps({"walk_report": getattr(interrupt, "walk_report", "missing")}), flush=True)
+"""
+
+
+class SecondCtrlCTest(unittest.TestCase):
+    """The second Ctrl-C stops waiting for the running callbacks: also the close that follows."""
+
+    def twice(self, kind):
+        child = subprocess.Popen([sys.executable, "-c", TWICE_CHILD, kind], stdout=subprocess.PIPE, text=True,
+                                 env=dict(os.environ))
+        watchdog = threading.Timer(90, child.kill)
+        watchdog.start()
+        try:
+            self.assertEqual({child.stdout.readline(), child.stdout.readline()}, {"started\n", "waiting\n"})
+            child.send_signal(signal.SIGINT)
+            # Only once the first has been seen: two pending signals are one.
+            self.assertEqual(child.stdout.readline(), "cancelled\n")
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            line = child.stdout.readline()
+            elapsed = time.monotonic() - sent
+            self.assertEqual(child.wait(60), 0)
+        finally:
+            watchdog.cancel()
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+            child.stdout.close()
+        # The callback still blocks for most of its 30 s.
+        self.assertLess(elapsed, 15.0, "the close waited for the running callback again")
+        # The walk has not ended: no report, and it says so.
+        self.assertEqual(json.loads(line), {"walk_report": None})
+
+    def test_graph_walk(self):
+        self.twice("walk")
+
+    def test_a_walkers_with_block(self):
+        self.twice("walker")
+
+
 class CtrlCWhileClosingTest(unittest.TestCase):
     def test_ctrl_c_while_close_waits_for_a_callback_is_raised_at_once(self):
         # close() waited in dag_walk_free for the callback to return, which
@@ -202,6 +288,135 @@ class CtrlCInTraversalTest(unittest.TestCase):
 
     def test_search(self):
         self.check(lambda g, start, busy: g.search(start, busy))
+
+    def blocking(self, run):
+        # A visitor that waits (on I/O, a subprocess) is interrupted inside
+        # its wait, as a plain Python loop would be.
+        g = libdag.Graph()
+        ids = g.add_vertices([None] * 3)
+        g.connect_many(zip(ids[:-1], ids[1:]))
+        running, release = threading.Event(), threading.Event()
+        returned = []
+
+        def wait(*_):
+            running.set()
+            # In slices: a signal that comes just before a blocking wait
+            # begins leaves it blocked (in plain Python too).
+            while not release.wait(0.05):
+                pass
+            returned.append(True)
+
+        def interrupt():
+            if running.wait(60):
+                os.kill(os.getpid(), signal.SIGINT)
+
+        thread = threading.Thread(target=interrupt)
+        thread.start()
+        # Lets a visitor that the Ctrl-C did not interrupt go on, so that
+        # the test fails instead of hanging.
+        unblock = threading.Timer(10, release.set)
+        unblock.start()
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                run(g, ids[0], wait)
+        finally:
+            unblock.cancel()
+            release.set()
+            thread.join()
+        self.assertEqual(returned, [], "the visitor was not interrupted")
+        self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+
+    def test_traverse_with_a_visitor_that_blocks(self):
+        self.blocking(lambda g, start, wait: g.traverse(start, wait))
+
+    def test_search_with_a_callback_that_blocks(self):
+        self.blocking(lambda g, start, wait: g.search(start, wait))
+
+
+class CtrlCInBuildTest(unittest.TestCase):
+    """Ctrl-C while a build calls Python back: raised, never swallowed by ctypes."""
+
+    def check(self, add, vertices, calls_in_full):
+        """`add(builder, tick)` adds what calls `tick` (calls_in_full times in a whole build) and
+        returns build()'s keyword arguments."""
+        g = libdag.Graph()
+        g.add_vertices([None] * vertices)
+        calls = [0]
+        begun, sent = threading.Event(), threading.Event()
+
+        def tick(*_):
+            calls[0] += 1
+            if calls[0] == 100:
+                begun.set()
+            sum(range(200))  # a little Python work a call: most signals land between two callbacks
+
+        def interrupt():
+            if begun.wait(60):
+                os.kill(os.getpid(), signal.SIGINT)
+                sent.set()
+
+        with libdag.Builder(g) as b:
+            options = add(b, tick)
+            # The build ends only once the signal has been sent: it lands during the build.
+            b.add_step("until interrupted", lambda graph: sent.wait(60))
+            thread = threading.Thread(target=interrupt)
+            thread.start()
+            try:
+                with self.assertRaises(KeyboardInterrupt):
+                    b.build(validate=False, **options)
+            finally:
+                thread.join()
+        self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+        # No Python was called once the Ctrl-C was seen.
+        self.assertLess(calls[0], calls_in_full)
+
+    def test_prune_predicate(self):
+        def add(b, tick):
+            b.add_prune(tick)
+            return {}
+
+        self.check(add, 300000, 300000)
+
+    def test_steps_and_observer(self):
+        def add(b, tick):
+            for i in range(5000):
+                b.add_step(f"step {i}", tick)
+            return {"observer": tick}
+
+        self.check(add, 0, 2 * 5000)
+
+    def test_a_step_that_blocks(self):
+        g = libdag.Graph()
+        running, release = threading.Event(), threading.Event()
+        returned = []
+
+        def step(graph):
+            running.set()
+            while not release.wait(0.05):  # in slices: see CtrlCInTraversalTest.blocking()
+                pass
+            returned.append(True)
+
+        def interrupt():
+            if running.wait(60):
+                os.kill(os.getpid(), signal.SIGINT)
+
+        thread = threading.Thread(target=interrupt)
+        thread.start()
+        # Lets a step that the Ctrl-C did not interrupt go on, so that the
+        # test fails instead of hanging.
+        unblock = threading.Timer(10, release.set)
+        unblock.start()
+        try:
+            with libdag.Builder(g) as b:
+                b.add_step("blocks", step)
+                with self.assertRaises(KeyboardInterrupt):
+                    b.build(validate=False)
+        finally:
+            unblock.cancel()
+            release.set()
+            thread.join()
+        self.assertEqual(returned, [], "the step was not interrupted")
+        self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
 
 
 # libdag's Python code and the standard library's it calls on the way

@@ -504,6 +504,23 @@ class WalkerTest(unittest.TestCase):
         self.assertTrue(walker.wait().ok)
         walker.close()
 
+    def test_names_after_the_graph_is_closed(self):
+        # A waited walk outlives its Graph: a name is looked up in the
+        # walk's own graph, as an id is read there (bytearray too, as Graph.name takes it).
+        g, ids = build(vertices=["a"])
+        g.set_user_data("a", 7)
+        walker = g.walker(lambda v: None).start()
+        self.assertTrue(walker.wait().ok)
+        names = ("a", b"a", bytearray(b"a"), ids["a"])
+        for vertex in names:
+            self.assertEqual((walker.name(vertex), walker.user_data(vertex)), ("a", 7))
+        g.close()
+        for vertex in names:
+            self.assertEqual((walker.name(vertex), walker.user_data(vertex)), ("a", 7))
+        with self.assertRaises(libdag.NotFoundError):
+            walker.name("b")
+        walker.close()
+
     def test_cancel_from_a_callback(self):
         g = libdag.Graph()
         chain = [g.add_vertex(f"v{i}") for i in range(10)]

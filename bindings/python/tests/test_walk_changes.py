@@ -161,6 +161,38 @@ class ExpandTest(unittest.TestCase):
             second.complete(x)
             self.assertTrue(second.wait().ok)
 
+    def test_an_update_refuses_a_vertex_of_the_sub_graph(self):
+        # Its number is the sub-graph's: the update removed or connected the
+        # walked graph's own vertex of that number.
+        g = libdag.Graph.from_dict({"module": [], "app": ["module"]})
+        app = g.find("app")
+        with g.pull_walker() as walk:
+            walk.start()
+            [module] = walk.next_ready(timeout=5)
+            walk.expand(module, self.sub_graph())
+            [step1] = walk.next_ready(timeout=5)
+            self.assertIn(int(step1), g)
+            with self.assertRaises(libdag.UnknownVertexError) as graph_refused:
+                g.connect(step1, app)
+            with libdag.WalkUpdate() as update:
+                for who, change in (("WalkUpdate.remove_vertex", lambda: update.remove_vertex(step1)),
+                                    ("WalkUpdate.connect", lambda: update.connect(step1, app)),
+                                    ("WalkUpdate.connect", lambda: update.connect(app, step1)),
+                                    ("WalkUpdate.disconnect", lambda: update.disconnect(app, step1))):
+                    with self.assertRaises(libdag.UnknownVertexError) as refused:
+                        change()
+                    self.assertEqual(refused.exception.message,
+                                     graph_refused.exception.message.replace("Graph.connect", who))
+                self.assertEqual(walk.apply(update), [])
+            walk.complete(step1)
+            [step2] = walk.next_ready(timeout=5)
+            walk.complete(step2)
+            self.assertEqual(walk.next_ready(timeout=5), [app])
+            walk.complete(app)
+            report = walk.wait()
+        self.assertTrue(report.ok)
+        self.assertEqual(len(report), 2)
+
     def test_cyclic_sub_graph_is_refused(self):
         g = libdag.Graph.from_dict({"module": []})
         with g.pull_walker() as walk:

@@ -15,8 +15,17 @@
 
 namespace dag::capi {
 
-// Refuses a size below the first released layout: such a struct never existed.
+// No options struct will outgrow this; a larger size is one never set
+// (garbage), and read_sized() would scan that far past the caller's struct.
+constexpr std::size_t max_sized = 4096;
+
+// Refuses a size below the first released layout (such a struct never
+// existed) or above max_sized.
 inline void check_sized(std::size_t size, std::size_t first, const char *what) {
+    if (size > max_sized)
+        throw ApiError{DAG_E_INVALID_ARGUMENT, std::string(what) + " is " + std::to_string(size) + ", larger than " +
+                                                   std::to_string(max_sized) +
+                                                   " bytes: initialise the options with their _init function"};
     if (size < first)
         throw ApiError{DAG_E_INVALID_ARGUMENT, std::string(what) + " is " + std::to_string(size) +
                                                    ", smaller than any released layout (" + std::to_string(first) +

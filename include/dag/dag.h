@@ -1072,7 +1072,8 @@ typedef struct dag_validate_options {
  * @param err   NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  `*opts` holds the defaults.
  * @retval DAG_E_NULL_ARGUMENT     `opts` is NULL.
- * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.0 layout.
+ * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.0 layout, or
+ *         above 4096 (since 1.3).
  * @since 1.0
  */
 DAG_API dag_status dag_validate_options_init(dag_validate_options *opts, size_t size,
@@ -1120,7 +1121,8 @@ typedef struct dag_validation dag_validation;
  * @retval DAG_E_MULTIPLE_ROOTS    the root rule is the only problem: several roots.
  * @retval DAG_E_NULL_ARGUMENT     `g` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.0 layout, or above
- *         this library's with a non-zero byte it does not know.
+ *         this library's with a non-zero byte it does not know, or above
+ *         4096 (since 1.3).
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.0
  */
@@ -2187,7 +2189,8 @@ typedef struct dag_build_options {
  * @param size  sizeof(dag_build_options) as the caller was built.
  * @param err   NULL, or receives the error on failure (see dag_error).
  * @retval DAG_E_NULL_ARGUMENT     `opts` is NULL.
- * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.3 layout.
+ * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.3 layout, or
+ *         above 4096.
  * @since 1.3
  */
 DAG_API dag_status dag_build_options_init(dag_build_options *opts, size_t size, dag_error **err);
@@ -2209,7 +2212,8 @@ DAG_API dag_status dag_build_options_init(dag_build_options *opts, size_t size, 
  * @retval DAG_OK                  every step ran and the graph is valid.
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.3 layout, or above
- *         this library's with a non-zero byte it does not know.
+ *         this library's with a non-zero byte it does not know, or above
+ *         4096 (since 1.3).
  * @retval DAG_E_STATE             the builder is running its steps: called from inside
  *         a step, the prune predicate or the observer of its dag_build().
  * @retval DAG_E_BUSY              the graph is being walked or traversed, or
@@ -2534,6 +2538,9 @@ typedef void (*dag_thread_hook_fn)(void *thread_hook_data);
  * bytes it does not know are all zero (DAG_E_INVALID_ARGUMENT otherwise, as
  * that caller asks for something this library cannot do). So a program built
  * against any release's header works with this and every later library.
+ * A size above 4096 is refused (since 1.3): no options struct will be that
+ * large, and a size never set (garbage) would have the library read that
+ * far past the caller's struct looking for non-zero bytes.
  */
 typedef struct dag_walk_options {
     /** sizeof(dag_walk_options) as the caller was built, set by dag_walk_options_init(). */
@@ -2727,7 +2734,8 @@ typedef struct dag_walk_options {
  * @param err   NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  `*opts` holds the defaults.
  * @retval DAG_E_NULL_ARGUMENT     `opts` is NULL.
- * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.0 layout.
+ * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.0 layout, or
+ *         above 4096 (since 1.3).
  * @since 1.0
  */
 DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, dag_error **err);
@@ -2763,7 +2771,8 @@ DAG_API dag_status dag_walk_options_init(dag_walk_options *opts, size_t size, da
  *         DAG_PRIORITY_CRITICAL_PATH) weight array with its count > 0, or a
  *         NULL name in one.
  * @retval DAG_E_INVALID_ARGUMENT  opts->size below the 1.0 layout, or above
- *         this library's with a non-zero byte it does not know; parallelism
+ *         this library's with a non-zero byte it does not know, or above
+ *         4096 (since 1.3); parallelism
  *         0, threads above DAG_WALK_MAX_THREADS, always_run_count above
  *         PTRDIFF_MAX / 8, bad policy; since 1.3, a pool named twice or
  *         with an empty name, a need of a pool the options do not declare

@@ -965,6 +965,14 @@ TEST(WalkApi, BadInput) {
     auto bad = o;
     bad.size = 8;  // smaller than any released layout
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
+    // A size never set: refused before anything past the struct is read
+    // (it was scanned for non-zero bytes, up to the size).
+    bad = o;
+    bad.size = 4097;
+    EXPECT_NE(expect_error(DAG_E_INVALID_ARGUMENT,
+                           [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); })
+                  .find("opts->size is 4097, larger than 4096 bytes"),
+              std::string::npos);
     bad = o;
     bad.threads = DAG_WALK_MAX_THREADS + 1;
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk(g.get(), record_cb, &rec, &bad, nullptr, e); });
@@ -994,6 +1002,7 @@ TEST(WalkApi, BadInput) {
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(nullptr, sizeof(dag_walk_options), e); });
     dag_walk_options small;
     expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(&small, 8, e); });
+    expect_error(DAG_E_INVALID_ARGUMENT, [&](dag_error **e) { return dag_walk_options_init(&small, 4097, e); });
     EXPECT_EQ(dag_walk_report_size(nullptr), 0u);
     EXPECT_EQ(dag_walk_report_first_error(nullptr, nullptr), DAG_NO_VERTEX);
     EXPECT_STREQ(dag_status_string(DAG_E_WALK_FAILED), "walk failed");

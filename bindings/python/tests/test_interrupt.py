@@ -295,36 +295,7 @@ class CtrlCInTraversalTest(unittest.TestCase):
         g = libdag.Graph()
         ids = g.add_vertices([None] * 3)
         g.connect_many(zip(ids[:-1], ids[1:]))
-        running, release = threading.Event(), threading.Event()
-        returned = []
-
-        def wait(*_):
-            running.set()
-            # In slices: a signal that comes just before a blocking wait
-            # begins leaves it blocked (in plain Python too).
-            while not release.wait(0.05):
-                pass
-            returned.append(True)
-
-        def interrupt():
-            if running.wait(60):
-                os.kill(os.getpid(), signal.SIGINT)
-
-        thread = threading.Thread(target=interrupt)
-        thread.start()
-        # Lets a visitor that the Ctrl-C did not interrupt go on, so that
-        # the test fails instead of hanging.
-        unblock = threading.Timer(10, release.set)
-        unblock.start()
-        try:
-            with self.assertRaises(KeyboardInterrupt):
-                run(g, ids[0], wait)
-        finally:
-            unblock.cancel()
-            release.set()
-            thread.join()
-        self.assertEqual(returned, [], "the visitor was not interrupted")
-        self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+        interrupted_while_blocked(self, lambda wait: run(g, ids[0], wait), "the visitor")
 
     def test_traverse_with_a_visitor_that_blocks(self):
         self.blocking(lambda g, start, wait: g.traverse(start, wait))
@@ -387,36 +358,49 @@ class CtrlCInBuildTest(unittest.TestCase):
 
     def test_a_step_that_blocks(self):
         g = libdag.Graph()
-        running, release = threading.Event(), threading.Event()
-        returned = []
 
-        def step(graph):
-            running.set()
-            while not release.wait(0.05):  # in slices: see CtrlCInTraversalTest.blocking()
-                pass
-            returned.append(True)
-
-        def interrupt():
-            if running.wait(60):
-                os.kill(os.getpid(), signal.SIGINT)
-
-        thread = threading.Thread(target=interrupt)
-        thread.start()
-        # Lets a step that the Ctrl-C did not interrupt go on, so that the
-        # test fails instead of hanging.
-        unblock = threading.Timer(10, release.set)
-        unblock.start()
-        try:
+        def build(wait):
             with libdag.Builder(g) as b:
-                b.add_step("blocks", step)
-                with self.assertRaises(KeyboardInterrupt):
-                    b.build(validate=False)
-        finally:
-            unblock.cancel()
-            release.set()
-            thread.join()
-        self.assertEqual(returned, [], "the step was not interrupted")
-        self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+                b.add_step("blocks", lambda graph: wait())
+                b.build(validate=False)
+
+        interrupted_while_blocked(self, build, "the step")
+
+
+def interrupted_while_blocked(test, run, who):
+    """Runs `run(wait)`, which calls `wait` from libdag, and sends Ctrl-C once
+    `wait` blocks: the KeyboardInterrupt must come out of `run`, raised
+    inside `wait` (which never returns)."""
+    running, release = threading.Event(), threading.Event()
+    returned = []
+
+    def wait(*_):
+        running.set()
+        # In slices: a signal that comes just before a blocking wait begins
+        # leaves it blocked (in plain Python too).
+        while not release.wait(0.05):
+            pass
+        returned.append(True)
+
+    def interrupt():
+        if running.wait(60):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    # Lets a callback that the Ctrl-C did not interrupt go on, so that the
+    # test fails instead of hanging.
+    unblock = threading.Timer(10, release.set)
+    unblock.start()
+    try:
+        with test.assertRaises(KeyboardInterrupt):
+            run(wait)
+    finally:
+        unblock.cancel()
+        release.set()
+        thread.join()
+    test.assertEqual(returned, [], who + " was not interrupted")
+    test.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
 
 
 # libdag's Python code and the standard library's it calls on the way

@@ -401,6 +401,8 @@ std::size_t drop_keyed(List &lists, const std::vector<std::uint64_t> &keys) noex
 }  // namespace
 
 void Graph::remove_vertices(const std::vector<VertexId> &ids) {
+    // Nothing to remove changes nothing, and keeps the cached snapshot.
+    if (ids.empty()) return check_changeable();
     begin_change();
     std::vector<Vertex> gone;
     gone.reserve(ids.size());
@@ -676,6 +678,7 @@ void Graph::disconnect(VertexId from, VertexId to) {
 }
 
 void Graph::disconnect_many(const std::vector<std::pair<VertexId, VertexId>> &edges) {
+    if (edges.empty()) return check_changeable();
     begin_change();
     std::vector<std::uint64_t> keys;
     keys.reserve(edges.size());

@@ -362,7 +362,7 @@ void Walk::launch(Section *sec) {
     // for nothing (it waited for ever for vertices no worker would take up).
     try {
         ex_->launch(ready);
-    } catch (...) {
+    } catch (const std::bad_alloc &) {
         launched_ = false;
         roots_ = std::move(ready);
         throw;

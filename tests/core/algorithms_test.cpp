@@ -209,6 +209,22 @@ TEST(TopologicalOrder, AnOrderIsKeptUntilTheGraphOrANameChanges) {
     EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 3, 1}));
 }
 
+// A reduction that removes nothing, and a batch removal of nothing, change
+// nothing: the cached snapshot stays (the batch dropped it, and the next
+// order or walk built it again).
+TEST(TransitiveReduction, RemovingNothingKeepsTheCachedSnapshot) {
+    Graph g = named({"a", "b", "c"});
+    g.connect(1, 2);
+    g.connect(2, 3);
+    topological_order(g);
+    const std::shared_ptr<const Snapshot> s = g.cached_snapshot();
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(transitive_reduction(g), 0u);
+    g.disconnect_many({});
+    g.remove_vertices({});
+    EXPECT_EQ(g.cached_snapshot(), s);
+}
+
 // A computation that threw (a cycle, no memory) keeps nothing and is tried
 // again; under ThreadSanitizer, std::call_once hung on the second try.
 TEST(TopologicalOrder, AKeptOrderWhoseComputationThrewIsComputedAgain) {

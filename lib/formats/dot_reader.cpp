@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -102,6 +103,9 @@ private:
     for (const char *next : {"\nError: ", "\nWarning: "})
         if (const std::size_t at = message.find(next); at != std::string::npos) message.erase(at);
     while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    // cgraph's own malloc failed where it checks (where it does not, it
+    // crashes: the header says so): out of memory, not a malformed text.
+    if (message.rfind("memory allocation failure", 0) == 0) throw std::bad_alloc();
     // An unterminated string or comment runs into the sentinel.
     if (message.find(sentinel_name) != std::string::npos || message.find("libdag: end of text") != std::string::npos)
         message = "unexpected end of the text (an unclosed string, comment or graph?)";

@@ -192,7 +192,7 @@ func (b *Builder) AddReferences(warn bool) error {
 
 // AddShared appends the step "shared": each vertex needing KEY depends on
 // the vertex providing KEY, else the one named KEY, else a new one named
-// KEY; with close, "NAME (close)" depends on every user.
+// KEY; with close, "NAME (close)" depends on it and on every user.
 func (b *Builder) AddShared(close bool) error {
 	flags := C.uint(0)
 	if close {

@@ -337,7 +337,7 @@ impl<'g> Builder<'g> {
 
     /// Appends the step "shared": each vertex needing KEY depends on the
     /// vertex providing KEY, else the one named KEY, else a new one; with
-    /// `close`, `NAME (close)` depends on every user.
+    /// `close`, `NAME (close)` depends on it and on every user.
     ///
     /// # Errors
     /// [`Status::NoMemory`](crate::Status::NoMemory).

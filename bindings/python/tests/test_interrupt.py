@@ -1,6 +1,7 @@
 """Ctrl-C delivered to a process in the middle of a walk."""
 
 import asyncio
+import contextlib
 import dis
 import faulthandler
 import gc
@@ -85,15 +86,28 @@ except KeyboardInterrupt as interrupt:
 """
 
 
+@contextlib.contextmanager
+def child_process(script, kind, watchdog_seconds):
+    """`python3 -c script kind`, its output read as text. A child that hangs is
+    killed after `watchdog_seconds`, so its reads end and the test fails
+    instead of waiting forever; one left running is killed on the way out."""
+    child = subprocess.Popen([sys.executable, "-c", script, kind], stdout=subprocess.PIPE, text=True,
+                             env=dict(os.environ))
+    watchdog = threading.Timer(watchdog_seconds, child.kill)
+    watchdog.start()
+    try:
+        yield child
+    finally:
+        watchdog.cancel()
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdout.close()
+
+
 class CtrlCTest(unittest.TestCase):
     def interrupt(self, kind):
-        child = subprocess.Popen([sys.executable, "-c", CHILD, kind], stdout=subprocess.PIPE, text=True,
-                                 env=dict(os.environ))
-        # A child that hangs is killed, so its reads end and the test fails
-        # instead of waiting forever.
-        watchdog = threading.Timer(60, child.kill)
-        watchdog.start()
-        try:
+        with child_process(CHILD, kind, 60) as child:
             self.assertEqual(child.stdout.readline(), "started\n")
             sent = time.monotonic()
             child.send_signal(signal.SIGINT)
@@ -101,12 +115,6 @@ class CtrlCTest(unittest.TestCase):
             self.assertEqual(child.stdout.readline(), "KeyboardInterrupt\n")
             elapsed = time.monotonic() - sent
             self.assertEqual(child.wait(30), 0)
-        finally:
-            watchdog.cancel()
-            if child.poll() is None:
-                child.kill()
-                child.wait()
-            child.stdout.close()
         result = json.loads(line)
         # What shows the walk stopped early is the count of cancelled vertices below; the time
         # only catches an interrupt left waiting (the whole walk takes 2 s, a loaded CI more).
@@ -192,11 +200,7 @@ class SecondCtrlCTest(unittest.TestCase):
     """The second Ctrl-C stops waiting for the running callbacks: also the close that follows."""
 
     def twice(self, kind):
-        child = subprocess.Popen([sys.executable, "-c", TWICE_CHILD, kind], stdout=subprocess.PIPE, text=True,
-                                 env=dict(os.environ))
-        watchdog = threading.Timer(90, child.kill)
-        watchdog.start()
-        try:
+        with child_process(TWICE_CHILD, kind, 90) as child:
             self.assertEqual({child.stdout.readline(), child.stdout.readline()}, {"started\n", "waiting\n"})
             child.send_signal(signal.SIGINT)
             # Only once the first has been seen: two pending signals are one.
@@ -206,12 +210,6 @@ class SecondCtrlCTest(unittest.TestCase):
             line = child.stdout.readline()
             elapsed = time.monotonic() - sent
             self.assertEqual(child.wait(60), 0)
-        finally:
-            watchdog.cancel()
-            if child.poll() is None:
-                child.kill()
-                child.wait()
-            child.stdout.close()
         # The callback still blocks for most of its 30 s.
         self.assertLess(elapsed, 15.0, "the close waited for the running callback again")
         # The walk has not ended: no report, and it says so.

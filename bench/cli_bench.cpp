@@ -2,9 +2,11 @@
 // `dag order` and `dag walk` (its dry run, which prints each vertex as it
 // runs) on a named graph like `terraform graph` gives, written as DOT and as
 // libdag JSON. Each command is a fresh process, timed from fork to exit with
-// its own minor page faults and peak RSS (from wait4). The parse share is
+// its own minor page faults and peak RSS (from wait4). Next to them,
 // dag_import_graph_file on the same file in this process (the call every
-// command starts with) over the command's time. The peer is Graphviz's own
+// command starts with), timed on its own: a share of the command's time
+// computed from the two would divide numbers from different processes, so
+// none is printed. The peer is Graphviz's own
 // parser, `gc -n -e` (parse and count only), on the same DOT file, when `gc`
 // is on PATH.
 //
@@ -44,15 +46,21 @@ struct Timing {
 
 int repeats = 3;
 
-Timing time_command(const std::vector<std::string> &argv) {
-    Timing t{run_child(argv), {}};
-    if (!t.first.ok) {
+// A failed run ends the benchmark: its time is not the command's.
+ChildRun run_or_exit(const std::vector<std::string> &argv) {
+    const ChildRun r = run_child(argv);
+    if (!r.ok) {
         std::fprintf(stderr, "%s %s %s failed\n", argv[0].c_str(), argv[1].c_str(), argv.back().c_str());
         std::exit(1);
     }
+    return r;
+}
+
+Timing time_command(const std::vector<std::string> &argv) {
+    Timing t{run_or_exit(argv), {}};
     t.best.seconds = 1e9;
     for (int run = 0; run < repeats; ++run) {
-        const ChildRun r = run_child(argv);
+        const ChildRun r = run_or_exit(argv);
         if (r.seconds < t.best.seconds) t.best = r;
     }
     return t;
@@ -72,11 +80,9 @@ double time_parse(dag_format format, const std::string &path) {
     return best;
 }
 
-void print_row(const std::string &what, const ChildRun &r, std::size_t bytes, double parse) {
-    std::printf("%-30s %9.1f ms %7.1f MB/s %9ld faults %6.0f MB peak", what.c_str(), r.seconds * 1e3,
+void print_row(const std::string &what, const ChildRun &r, std::size_t bytes) {
+    std::printf("%-30s %9.1f ms %7.1f MB/s %9ld faults %6.0f MB peak\n", what.c_str(), r.seconds * 1e3,
                 static_cast<double>(bytes) / r.seconds / 1e6, r.faults, r.peak_kb / 1024.0);
-    if (parse > 0) std::printf("   parse %3.0f%%", 100.0 * parse / r.seconds);
-    std::printf("\n");
 }
 
 void time_file(const char *label, dag_format format, const std::string &dag, const std::string &path,
@@ -91,8 +97,8 @@ void time_file(const char *label, dag_format format, const std::string &dag, con
                 repeats > 0 ? repeats : 1);
     for (std::size_t i = 0; i < commands.size(); ++i) {
         const std::string name = std::string(label) + " dag " + commands[i][1];
-        print_row(name + ", first", timings[i].first, bytes, parse);
-        if (repeats > 0) print_row(name + ", best of " + std::to_string(repeats), timings[i].best, bytes, parse);
+        print_row(name + ", first", timings[i].first, bytes);
+        if (repeats > 0) print_row(name + ", best of " + std::to_string(repeats), timings[i].best, bytes);
     }
 }
 
@@ -104,8 +110,8 @@ int measure(std::size_t n, const std::string &dir, const std::string &dag) {
                 json_bytes / 1e6, dag_version_string(), dag.c_str());
     if (on_path("gc")) {
         const Timing t = time_command({"gc", "-n", "-e", dot});
-        print_row("Graphviz gc -n -e, first", t.first, dot_bytes, 0);
-        if (repeats > 0) print_row("Graphviz gc -n -e, best of " + std::to_string(repeats), t.best, dot_bytes, 0);
+        print_row("Graphviz gc -n -e, first", t.first, dot_bytes);
+        if (repeats > 0) print_row("Graphviz gc -n -e, best of " + std::to_string(repeats), t.best, dot_bytes);
     } else {
         std::printf("Graphviz gc not on PATH (apt-get install graphviz): its row is skipped\n");
     }

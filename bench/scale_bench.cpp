@@ -5,8 +5,8 @@
 // (`module.m17.aws_instance.r123456`), which share most of their bytes.
 //
 // Each row: wall time (per vertex or per edge), minor page faults and the
-// process's peak RSS after the row; run one scale per process so the peak
-// belongs to that scale.
+// process's peak RSS during the row (what earlier rows left resident
+// included).
 //
 //   scale_bench VERTICES named|sorted|unnamed
 //
@@ -16,6 +16,8 @@
 #include <dag/dag.h>
 
 #include <sys/resource.h>
+
+#include "process_memory.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/topological_sort.hpp>
@@ -37,7 +39,6 @@ struct Usage {
     double seconds;
     double cpu_seconds;
     long faults;
-    long peak_kb;
 };
 
 double seconds_of(const timeval &t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
@@ -46,16 +47,7 @@ Usage usage_now() {
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     return {std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(),
-            seconds_of(ru.ru_utime) + seconds_of(ru.ru_stime), ru.ru_minflt, ru.ru_maxrss};
-}
-
-long current_rss_kb() {
-    long pages = 0, resident = 0;
-    if (FILE *f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-        std::fclose(f);
-    }
-    return resident * 4;
+            seconds_of(ru.ru_utime) + seconds_of(ru.ru_stime), ru.ru_minflt};
 }
 
 void check(dag_status st, dag_error *err, const char *what) {
@@ -66,14 +58,15 @@ void check(dag_status st, dag_error *err, const char *what) {
 
 // Times `f`, printing one row: wall time per unit in ns, the process's CPU
 // time per unit (the same on an idle machine; on a busy one, wall time also
-// counts waiting for a core), faults, peak RSS.
+// counts waiting for a core), faults, peak RSS during the row.
 void row(const char *what, double units, const char *unit, const std::function<void()> &f) {
+    process_memory::reset_peak();
     const Usage a = usage_now();
     f();
     const Usage b = usage_now();
     std::printf("%-42s %9.1f ns/%-6s (cpu %9.1f) %9.1f ms %9ld faults %7.0f MB peak\n", what,
                 (b.seconds - a.seconds) * 1e9 / units, unit, (b.cpu_seconds - a.cpu_seconds) * 1e9 / units,
-                (b.seconds - a.seconds) * 1e3, b.faults - a.faults, b.peak_kb / 1024.0);
+                (b.seconds - a.seconds) * 1e3, b.faults - a.faults, process_memory::peak_kb() / 1024.0);
 }
 
 std::string address(std::size_t i) {
@@ -109,7 +102,7 @@ int main(int argc, char **argv) {
         }
     std::vector<std::size_t> probes(std::min<std::size_t>(n, 1000000));
     for (auto &p : probes) p = rng() % n;
-    const long rss_before = current_rss_kb();
+    const long rss_before = process_memory::rss_kb();
 
     dag_graph *g = nullptr;
     check(dag_new(&g, nullptr), nullptr, "dag_new");
@@ -162,7 +155,7 @@ int main(int argc, char **argv) {
     row("dag_connect_many (4 per vertex)", pairs.size() / 2, "edge",
         [&] { check(dag_connect_many(g, pairs.data(), pairs.size() / 2, &err), err, "dag_connect_many"); });
     const std::size_t edges = dag_edge_count(g);
-    const long rss_store = current_rss_kb() - rss_before;
+    const long rss_store = process_memory::rss_kb() - rss_before;
     std::printf("%-44s %10.1f B/vertex (%zu edges)\n", "store after building", rss_store * 1024.0 / n, edges);
 
     auto order = [&](bool reverse) {
@@ -173,7 +166,7 @@ int main(int argc, char **argv) {
     };
     row("reverse_topological_order, cold", n, "vertex", [&] { order(true); });
     std::printf("%-44s %10.1f B/vertex\n", "store + what the first order keeps",
-                (current_rss_kb() - rss_before) * 1024.0 / n);
+                (process_memory::rss_kb() - rss_before) * 1024.0 / n);
     row("reverse_topological_order, warm", n, "vertex", [&] { order(true); });
     // The first order the other way: on a named graph it renumbers the
     // neighbour lists it reads, which the reverse orders did not need.
@@ -199,7 +192,7 @@ int main(int argc, char **argv) {
     };
     row("dag_walk, empty callback, 1 thread, first", n, "vertex", walk);
     std::printf("%-44s %10.1f B/vertex\n", "store + order + first walk keep",
-                (current_rss_kb() - rss_before) * 1024.0 / n);
+                (process_memory::rss_kb() - rss_before) * 1024.0 / n);
     row("dag_walk, empty callback, 1 thread, warm", n, "vertex", walk);
     // A walk that hands out a report also times every vertex: 16 bytes a
     // vertex more than one without.
@@ -216,7 +209,7 @@ int main(int argc, char **argv) {
     };
     row("dag_walk with a report, first", n, "vertex", reported_walk);
     std::printf("%-44s %10.1f B/vertex\n", "store + order + walk with a report keep",
-                (current_rss_kb() - rss_before) * 1024.0 / n);
+                (process_memory::rss_kb() - rss_before) * 1024.0 / n);
     row("dag_walk with a report, warm", n, "vertex", reported_walk);
     if (n <= 1000000) {
         dag_graph *copy = nullptr;
@@ -244,12 +237,12 @@ int main(int argc, char **argv) {
     // The peer: Boost.Graph's own adjacency_list and topological_sort on the
     // same edges, cold (first call) and again.
     using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
-    const long rss_boost = current_rss_kb();
+    const long rss_boost = process_memory::rss_kb();
     BoostGraph bg(n);
     row("Boost.Graph: add_edge (same edges)", pairs.size() / 2, "edge", [&] {
         for (std::size_t k = 0; k < pairs.size(); k += 2) boost::add_edge(pairs[k] - 1, pairs[k + 1] - 1, bg);
     });
-    std::printf("%-44s %10.1f B/vertex\n", "Boost.Graph store", (current_rss_kb() - rss_boost) * 1024.0 / n);
+    std::printf("%-44s %10.1f B/vertex\n", "Boost.Graph store", (process_memory::rss_kb() - rss_boost) * 1024.0 / n);
     for (const char *when : {"Boost.Graph topological_sort, cold", "Boost.Graph topological_sort, warm"}) {
         row(when, n, "vertex", [&] {
             std::vector<std::size_t> out;

@@ -4,20 +4,18 @@
 // a sequential Kahn pass (the floor) and Taskflow's executor.run().wait() on
 // the same shape, when Taskflow's headers are there (DAG_BENCH_TASKFLOW).
 // Each row: best time of the repetitions in ns per vertex, minor page faults
-// and bytes of fresh memory per vertex (faults x 4 KiB / vertices), and the
-// process's peak RSS growth over the row.
+// and bytes of fresh memory per vertex (faults x 4 KiB / vertices, of the
+// row's last run), and the process's peak RSS growth over that run.
 //
 //   surface_walk_bench [shape=all] [repetitions=5] [threads=1] [pools|priority]
 #include <dag/dag.h>
 
-#include <sys/resource.h>
+#include "process_memory.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <functional>
 #include <random>
 #include <string>
@@ -64,63 +62,65 @@ Shape make_shape(const std::string &name) {
     return s;
 }
 
-long minor_faults() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_minflt;
-}
-
-long status_kb(const char *key) {
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind(key, 0) == 0) return std::atol(line.c_str() + std::strlen(key));
-    return 0;
-}
-
-// Resets VmHWM to the current RSS, so a row's peak is its own.
-void reset_peak() {
-    std::ofstream f("/proc/self/clear_refs");
-    f << "5";
-}
-
 struct Row {
-    double ns_per_vertex = 0;
-    double fresh_bytes_per_vertex = 0;
+    std::string label;
+    std::function<void()> run;
+    double ns_per_vertex = 1e300;
     long faults = 0;
     long peak_kb = 0;
 };
 
-// `run` once per repetition; the best time, and the faults and peak of the
-// first (cold) or of the last (warm) run as `cold` says.
-Row measure(std::size_t n, int reps, const std::function<void()> &run, bool cold_only = false) {
-    Row row;
-    double best = 1e300;
-    for (int r = 0; r < (cold_only ? 1 : reps); ++r) {
-        reset_peak();
-        const long rss0 = status_kb("VmRSS:");
-        const long f0 = minor_faults();
-        const auto t0 = std::chrono::steady_clock::now();
-        run();
-        const auto t1 = std::chrono::steady_clock::now();
-        const long faults = minor_faults() - f0;
-        best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count());
-        row.faults = faults;
-        row.peak_kb = status_kb("VmHWM:") - rss0;
-    }
-    row.ns_per_vertex = best / static_cast<double>(n);
-    row.fresh_bytes_per_vertex = static_cast<double>(row.faults) * 4096.0 / static_cast<double>(n);
-    return row;
+// One run of `row`: the best time so far, the faults and peak of this run
+// (a warm row keeps its last run's).
+void run_once(std::size_t n, Row &row) {
+    process_memory::reset_peak();
+    const long rss0 = process_memory::rss_kb();
+    const long f0 = process_memory::minor_faults();
+    const auto t0 = std::chrono::steady_clock::now();
+    row.run();
+    const auto t1 = std::chrono::steady_clock::now();
+    row.faults = process_memory::minor_faults() - f0;
+    row.peak_kb = std::max(0L, process_memory::peak_kb() - rss0);
+    row.ns_per_vertex = std::min(row.ns_per_vertex,
+                                 std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(n));
 }
 
-void print(const std::string &shape, const char *what, const Row &r, double peer_ns) {
-    std::printf("%-7s %-34s %8.1f ns/v %6.2fx  %8ld faults %6.1f B/v fresh  peak +%ld KiB\n", shape.c_str(), what,
-                r.ns_per_vertex, peer_ns > 0 ? r.ns_per_vertex / peer_ns : 0.0, r.faults, r.fresh_bytes_per_vertex,
-                r.peak_kb);
+// Fresh memory counts 4 KiB a fault: where the walk's arrays sit on 2 MiB
+// huge pages one fault brings in more, so the column is a lower bound.
+void print(const std::string &shape, std::size_t n, const Row &r, double peer_ns) {
+    std::printf("%-7s %-38s %8.1f ns/v %6.2fx  %8ld faults %6.1f B/v fresh  peak +%ld KiB\n", shape.c_str(),
+                r.label.c_str(), r.ns_per_vertex, peer_ns > 0 ? r.ns_per_vertex / peer_ns : 0.0, r.faults,
+                static_cast<double>(r.faults) * 4096.0 / static_cast<double>(n), r.peak_kb);
 }
 
 dag_walk_result empty(dag_walker *, uint64_t, const char **, void *) { return DAG_WALK_OK; }
 
+void walk_or_abort(dag_graph *g, const dag_walk_options &o, bool report) {
+    dag_walk_report *r = nullptr;
+    if (dag_walk(g, empty, nullptr, &o, report ? &r : nullptr, nullptr) != DAG_OK) std::abort();
+    dag_walk_report_free(r);
+}
+
+// Pull mode, as the Go and Python bindings drive it: take up to 64 ready
+// vertices, complete each, repeat.
+void pull_or_abort(dag_graph *g, const dag_walk_options &o) {
+    dag_walker *w = nullptr;
+    if (dag_walk_begin(g, &o, &w, nullptr) != DAG_OK) std::abort();
+    uint64_t got[64];
+    dag_walker *from[64];
+    for (std::size_t n = 0;;) {
+        if (dag_walk_next_ready(w, got, from, 64, -1, &n, nullptr) != DAG_OK) std::abort();
+        if (n == 0) break;
+        for (std::size_t i = 0; i < n; ++i) dag_walk_complete(from[i], got[i], DAG_WALK_OK, nullptr, nullptr);
+    }
+    if (dag_walk_wait(w, nullptr, nullptr) != DAG_OK) std::abort();
+    dag_walk_free(w);
+}
+
+// The cold rows run once each, first, each next to Taskflow's first run of
+// its own fresh taskflow; the warm rows run in turns, one repetition of
+// every row before the next, so that a change in the machine's load falls
+// on all of them alike, and each is compared with Taskflow's best warm run.
 void bench_shape(const std::string &name, int reps, std::size_t threads, bool pools, bool priority) {
     Shape s = make_shape(name);
 
@@ -134,7 +134,7 @@ void bench_shape(const std::string &name, int reps, std::size_t threads, bool po
     }
     std::vector<std::uint32_t> count(s.n), queue(s.n);
     volatile std::uint64_t sink = 0;
-    Row kahn = measure(s.n, reps, [&] {
+    const auto kahn = [&] {
         std::copy(indegree.begin(), indegree.end(), count.begin());
         std::size_t head = 0, tail = 0;
         for (std::uint32_t i = 0; i < s.n; ++i)
@@ -145,23 +145,7 @@ void bench_shape(const std::string &name, int reps, std::size_t threads, bool po
             for (std::uint32_t e = offsets[v]; e < offsets[v + 1]; ++e)
                 if (--count[targets[e]] == 0) queue[tail++] = targets[e];
         }
-    });
-
-    double peer = 0;
-#if defined(DAG_BENCH_TASKFLOW)
-    tf::Executor executor(threads);
-    tf::Taskflow flow;
-    {
-        std::vector<tf::Task> tasks;
-        tasks.reserve(s.n);
-        for (std::size_t i = 0; i < s.n; ++i) tasks.push_back(flow.emplace([] {}));
-        for (auto [from, to] : s.edges) tasks[to].precede(tasks[from]);
-    }
-    Row taskflow = measure(s.n, reps, [&] { executor.run(flow).wait(); });
-    peer = taskflow.ns_per_vertex;
-    print(name, "taskflow run().wait()", taskflow, peer);
-#endif
-    print(name, "Kahn pass (floor)", kahn, peer);
+    };
 
     dag_graph *g = nullptr;
     dag_new(&g, nullptr);
@@ -172,67 +156,92 @@ void bench_shape(const std::string &name, int reps, std::size_t threads, bool po
     for (auto [from, to] : s.edges) pairs.push_back(ids[from]), pairs.push_back(ids[to]);
     dag_connect_many(g, pairs.data(), s.edges.size(), nullptr);
 
-    dag_walk_options o = DAG_WALK_OPTIONS_INIT;
-    o.parallelism = threads;
-    o.threads = threads;
-    auto walk = [&](bool report) {
-        return [&, report] {
-            dag_walk_report *r = nullptr;
-            if (dag_walk(g, empty, nullptr, &o, report ? &r : nullptr, nullptr) != DAG_OK) std::abort();
-            dag_walk_report_free(r);
-        };
+    dag_walk_options plain = DAG_WALK_OPTIONS_INIT;
+    plain.parallelism = threads;
+    plain.threads = threads;
+    dag_walk_options untimed = plain;
+    untimed.timestamps = 0;
+    // Every vertex needs one pool as wide as the parallelism: the pool's
+    // bookkeeping in full, with no vertex ever kept waiting by it.
+    const char *pool_name = "all";
+    const std::size_t capacity = threads;
+    std::vector<const char *> need_names(s.n, pool_name);
+    dag_walk_options all_need = untimed;
+    all_need.pool_names = &pool_name;
+    all_need.pool_capacities = &capacity;
+    all_need.pool_count = 1;
+    all_need.pool_need_vertices = ids.data();
+    all_need.pool_need_names = need_names.data();
+    all_need.pool_need_count = s.n;
+    dag_walk_options none_need = all_need;
+    none_need.pool_need_count = 0;
+    // The ranks (computed by the first walk with a priority, kept with the
+    // graph for the next) and the ranked queue; the graph's vertices are
+    // unnamed, so ties go by id.
+    dag_walk_options critical = untimed;
+    critical.priority = DAG_PRIORITY_CRITICAL_PATH;
+    dag_walk_options by_name = untimed;
+    by_name.priority = DAG_PRIORITY_NAME;
+
+    std::vector<Row> cold, warm;
+#if defined(DAG_BENCH_TASKFLOW)
+    tf::Executor executor(threads);
+    const auto make_flow = [&](tf::Taskflow &flow) {
+        std::vector<tf::Task> tasks;
+        tasks.reserve(s.n);
+        for (std::size_t i = 0; i < s.n; ++i) tasks.push_back(flow.emplace([] {}));
+        for (auto [from, to] : s.edges) tasks[to].precede(tasks[from]);
     };
-    print(name, "dag_walk, report, cold", measure(s.n, reps, walk(true), true), peer);
-    print(name, "dag_walk, report, warm", measure(s.n, reps, walk(true)), peer);
-    print(name, "dag_walk, no report, warm", measure(s.n, reps, walk(false)), peer);
-    o.timestamps = 0;
-    print(name, "dag_walk, no timestamps, report", measure(s.n, reps, walk(true)), peer);
-    print(name, "dag_walk, no timestamps, no report", measure(s.n, reps, walk(false)), peer);
-    // Pull mode, as the Go and Python bindings drive it: take up to 64 ready
-    // vertices, complete each, repeat.
-    const auto pull = [&] {
-        dag_walker *w = nullptr;
-        if (dag_walk_begin(g, &o, &w, nullptr) != DAG_OK) std::abort();
-        uint64_t got[64];
-        dag_walker *from[64];
-        for (std::size_t n = 0;;) {
-            if (dag_walk_next_ready(w, got, from, 64, -1, &n, nullptr) != DAG_OK) std::abort();
-            if (n == 0) break;
-            for (std::size_t i = 0; i < n; ++i) dag_walk_complete(from[i], got[i], DAG_WALK_OK, nullptr, nullptr);
-        }
-        if (dag_walk_wait(w, nullptr, nullptr) != DAG_OK) std::abort();
-        dag_walk_free(w);
+    tf::Taskflow flow, first_flows[3];
+    make_flow(flow);
+    std::size_t next_first = 0;
+    const auto taskflow_first = [&] {
+        return Row{"taskflow run().wait(), first", [&, i = next_first++] { executor.run(first_flows[i]).wait(); }};
     };
-    print(name, "pull walk, no timestamps, no report", measure(s.n, reps, pull), peer);
+    cold.push_back(taskflow_first());
+    make_flow(first_flows[0]);
+    warm.push_back({"taskflow run().wait()", [&] { executor.run(flow).wait(); }});
+#endif
+    warm.push_back({"Kahn pass (floor)", kahn});
+    cold.push_back({"dag_walk, report, first", [&] { walk_or_abort(g, plain, true); }});
+    warm.push_back({"dag_walk, report", [&] { walk_or_abort(g, plain, true); }});
+    warm.push_back({"dag_walk, no report", [&] { walk_or_abort(g, plain, false); }});
+    warm.push_back({"dag_walk, no timestamps, report", [&] { walk_or_abort(g, untimed, true); }});
+    warm.push_back({"dag_walk, no timestamps, no report", [&] { walk_or_abort(g, untimed, false); }});
+    warm.push_back({"pull walk, no timestamps, no report", [&] { pull_or_abort(g, untimed); }});
     if (pools) {
-        // Every vertex needs one pool as wide as the parallelism: the pool's
-        // bookkeeping in full, with no vertex ever kept waiting by it.
-        const char *pool_name = "all";
-        const std::size_t capacity = threads;
-        std::vector<const char *> need_names(s.n, pool_name);
-        o.pool_names = &pool_name;
-        o.pool_capacities = &capacity;
-        o.pool_count = 1;
-        o.pool_need_vertices = ids.data();
-        o.pool_need_names = need_names.data();
-        o.pool_need_count = s.n;
-        print(name, "pool all need, no timestamps, no rep", measure(s.n, reps, walk(false)), peer);
-        o.pool_need_count = 0;
-        print(name, "pool none need, no timestamps, no rep", measure(s.n, reps, walk(false)), peer);
-        o.pool_count = 0;
+        warm.push_back({"pool all need, no timestamps, no rep", [&] { walk_or_abort(g, all_need, false); }});
+        warm.push_back({"pool none need, no timestamps, no rep", [&] { walk_or_abort(g, none_need, false); }});
     }
     if (priority) {
-        // The ranks (computed by the first walk with a priority, kept with
-        // the graph for the next) and the ranked queue; the graph's
-        // vertices are unnamed, so ties go by id.
-        o.priority = DAG_PRIORITY_CRITICAL_PATH;
-        print(name, "critical path, first (ranks made)", measure(s.n, reps, walk(false), true), peer);
-        print(name, "critical path, no timestamps, no rep", measure(s.n, reps, walk(false)), peer);
-        o.priority = DAG_PRIORITY_NAME;
-        print(name, "name order, first (ranks made)", measure(s.n, reps, walk(false), true), peer);
-        print(name, "name order, no timestamps, no rep", measure(s.n, reps, walk(false)), peer);
-        o.priority = DAG_PRIORITY_NONE;
+#if defined(DAG_BENCH_TASKFLOW)
+        cold.push_back(taskflow_first());
+        make_flow(first_flows[1]);
+#endif
+        cold.push_back({"critical path, first (ranks made)", [&] { walk_or_abort(g, critical, false); }});
+#if defined(DAG_BENCH_TASKFLOW)
+        cold.push_back(taskflow_first());
+        make_flow(first_flows[2]);
+#endif
+        cold.push_back({"name order, first (ranks made)", [&] { walk_or_abort(g, by_name, false); }});
+        warm.push_back({"critical path, no timestamps, no rep", [&] { walk_or_abort(g, critical, false); }});
+        warm.push_back({"name order, no timestamps, no rep", [&] { walk_or_abort(g, by_name, false); }});
     }
+
+    double peer = 0;
+    for (Row &row : cold) {
+        run_once(s.n, row);
+#if defined(DAG_BENCH_TASKFLOW)
+        if (row.label.rfind("taskflow", 0) == 0) peer = row.ns_per_vertex;
+#endif
+        print(name, s.n, row, peer);
+    }
+    for (int r = 0; r < reps; ++r)
+        for (Row &row : warm) run_once(s.n, row);
+#if defined(DAG_BENCH_TASKFLOW)
+    peer = warm.front().ns_per_vertex;
+#endif
+    for (const Row &row : warm) print(name, s.n, row, peer);
     dag_free(g);
 }
 
@@ -249,9 +258,9 @@ int main(int argc, char **argv) {
 #if !defined(DAG_BENCH_TASKFLOW)
     std::printf("Taskflow rows skipped: ../shared/peers/taskflow was not found at configure time\n");
 #endif
-    std::printf("threads %zu, best of %d; ratios against %s\n", threads, reps,
+    std::printf("threads %zu, best of %d warm runs taken in turns; ratios against %s\n", threads, reps,
 #if defined(DAG_BENCH_TASKFLOW)
-                "Taskflow's run().wait() in the same run"
+                "Taskflow's run().wait() in the same run (a first run against Taskflow's first)"
 #else
                 "nothing (no peer)"
 #endif

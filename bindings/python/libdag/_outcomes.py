@@ -8,6 +8,7 @@ at any of them; most callers read the totals and a few failed vertices.
 import array
 import bisect
 import ctypes
+import operator
 import struct
 from collections.abc import Mapping
 
@@ -44,11 +45,13 @@ class Outcomes(Mapping):
         self._made = {}
 
     def _index(self, vertex):
-        if type(vertex) is not int and (isinstance(vertex, bool) or not isinstance(vertex, int)
-                                        or hasattr(vertex, "walk")):
-            # True is a flag, a SubwalkVertex an id in a sub-graph: neither is
-            # a vertex of the walk (they read as vertex 1, or the graph's own).
-            raise KeyError(vertex)
+        if type(vertex) is not int:
+            if isinstance(vertex, bool) or not hasattr(vertex, "__index__") or hasattr(vertex, "walk"):
+                # True is a flag, a SubwalkVertex an id in a sub-graph: neither is
+                # a vertex of the walk (they read as vertex 1, or the graph's own).
+                raise KeyError(vertex)
+            # An integer of another type (numpy's), as the graph's calls take it.
+            vertex = operator.index(vertex)
         index = bisect.bisect_left(self._ids, vertex)
         if index == len(self._ids) or self._ids[index] != vertex:
             raise KeyError(vertex)

@@ -640,6 +640,24 @@ class WalkerTest(unittest.TestCase):
             with self.assertRaises(KeyError):
                 report[vertex]
 
+    def test_a_report_takes_any_integer_type_the_graph_takes(self):
+        # numpy's integers are not int but have __index__, as the graph's
+        # calls accept them: the report answered KeyError for them.
+        class Index:
+            def __init__(self, value):
+                self.value = value
+
+            def __index__(self):
+                return self.value
+
+        g, ids = build(vertices=["a", "b"])
+        report = g.walk(lambda v: None)
+        self.assertEqual(report[Index(ids["b"])].id, ids["b"])
+        self.assertIn(Index(ids["a"]), report)
+        self.assertNotIn(Index(12345), report)
+        for bad in ("a", 1.0, None):
+            self.assertNotIn(bad, report)
+
     def test_complete_with_a_message_string(self):
         g, ids = build(vertices=["a"])
         walker = g.walker(lambda v: libdag.PENDING)

@@ -16,6 +16,7 @@ Run as ``python3 -m libdag.dask`` for the command-line form
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import math
 import numbers
@@ -177,7 +178,7 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
                                always_run=always_run, timestamps=timestamps, observer=observer,
                                schedule=None if priority == "none" else Schedule(priority=priority))
     running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, on_error, token,
-                       lambda vertex: _task_of(walker, vertex, token, payload, resources, pool, limits))
+                       lambda vertex: _task_of(walker, vertex, token, payload, resources, pool, limits, added=True))
     try:
         running._begin()
     except BaseException:
@@ -241,11 +242,11 @@ def _tasks(graph, token, payload, resources, pool, limits):
     return tasks
 
 
-def _task_of(source, vertex, token, payload, resources, pool, limits):
-    """The _Task of a vertex of `source`, the graph or (for a vertex an update added) the walk."""
+def _task_of(source, vertex, token, payload, resources, pool, limits, added=False):
+    """The _Task of a vertex of `source`, the graph or (for a vertex an update `added`) the walk."""
     name = source.name(vertex)
     label = str(vertex) if name is None else name
-    return _Task(_key(f"{token}-{vertex}", label), label, _argument(source, vertex, name, label, payload),
+    return _Task(_key(f"{token}-{vertex}", label), label, _argument(source, vertex, name, label, payload, added),
                  _resources(vertex, name, label, resources), _pool(vertex, name, label, pool, limits))
 
 
@@ -282,7 +283,7 @@ def _lookup(mapping, vertex, name):
     return False, None
 
 
-def _argument(source, vertex, name, label, payload):
+def _argument(source, vertex, name, label, payload, added):
     if payload is None:
         return label
     if isinstance(payload, Mapping):
@@ -291,6 +292,9 @@ def _argument(source, vertex, name, label, payload):
             raise KeyError(f"libdag.dask: payload has no entry for vertex {label}")
         return value
     if isinstance(payload, Sequence) and not isinstance(payload, (str, bytes)):
+        if added:  # WalkUpdate.add_vertex gives no user data: its 0 would pick another vertex's argument
+            raise KeyError(f"libdag.dask: payload is a sequence, indexed by user data, which vertex {label}, added "
+                           f"by an update, does not have; give payload as a mapping or a callable")
         index = source.user_data(vertex)
         if index >= len(payload):
             raise IndexError(f"libdag.dask: vertex {label} has user data {index}, past the payload's {len(payload)}")
@@ -375,14 +379,17 @@ class DaskWalk:
         self._keys = {}  # task key -> vertex, for every task submitted
         self._pools = {name: _Pool(most) for name, most in limits.items() if isinstance(most, int)}
         # A pool kept by a semaphore: its tasks run `fn` under a lease, unless the walk was cancelled
-        # while they waited for it (Dask lets a cancelled task that has started run on).
+        # while they waited for it (Dask lets a cancelled task that has started run on). The event
+        # is set while the walk runs, not once it is cancelled: the scheduler keeps an event only
+        # while it is set, and one set for the cancel could never be cleared, as a task may still
+        # be waiting to read it.
         leases = {name: lease for name, lease in limits.items() if not isinstance(lease, int)}
-        self._stopped = None
+        self._live = None
         if leases:
             import distributed
 
-            self._stopped = distributed.Event(f"libdag-dask-cancelled-{token}", client=client)
-        self._leased = {name: _leased(lease, fn, self._stopped) for name, lease in leases.items()}
+            self._live = distributed.Event(f"libdag-dask-live-{token}", client=client)
+        self._leased = {name: _leased(lease, fn, self._live) for name, lease in leases.items()}
         self._cancelled = False
         self._ended = Latch()  # not threading.Event: see Latch
         # What completions make ready is taken and submitted by a thread of the walk's own, not by
@@ -434,14 +441,20 @@ class DaskWalk:
 
         A vertex the update adds gets its argument, resources and pool from
         `payload`, `resources` and `pool` as the graph's own did, read when
-        it is submitted: one they have no entry for fails with that error.
+        it is submitted: one they have no entry for fails with that error
+        (so does one, with a sequence `payload`: an added vertex has no user
+        data to index it with).
         """
         added = self._walker.apply(update)
-        self._submit_ready()
+        # The walk's own thread submits what the update made ready: a Ctrl-C landing on the caller's
+        # between taking a vertex and giving it a future would lose the vertex, and the walk with it.
+        self._wake()
         return added
 
     def _begin(self):
         self._walker.start()
+        if self._live is not None:
+            self._live.set()  # before any task can read it
         self._submitter.start()
         self._submit_ready()
 
@@ -478,46 +491,84 @@ class DaskWalk:
 
     def _submit(self, vertices):
         placed, submitted, unready, cancelled, refused, error = [], [], [], [], [], None
-        with self._lock:
-            for index, vertex in enumerate(vertices):
-                if self._cancelled:
-                    cancelled = vertices[index:]  # each fails with its own CancelledError
-                    break
-                try:
-                    task = self._task(vertex)
-                except Exception as bad:  # an added vertex that payload, resources or pool cannot place
-                    unready.append((vertex, bad))
-                    continue
-                pool = self._pools.get(task.pool)
-                if pool is not None:
-                    if not pool.room:
-                        pool.waiting.append(vertex)  # submitted as one of its pool's tasks ends
+        first = given = 0  # of placed, the first not submitted; of submitted, how many have their callback
+        try:
+            with self._lock:
+                for index, vertex in enumerate(vertices):
+                    if self._cancelled:
+                        cancelled = vertices[index:]  # each fails with its own CancelledError
+                        break
+                    try:
+                        task = self._task(vertex)
+                    except Exception as bad:  # an added vertex that payload, resources or pool cannot place
+                        unready.append((vertex, bad))
                         continue
-                    pool.room -= 1
-                placed.append((vertex, task, pool))
-            first = 0
-            while first < len(placed):
-                fn, resources = self._fn_of(placed[first][1]), placed[first][1].resources
-                end = first + 1
-                while end < len(placed) and self._fn_of(placed[end][1]) is fn and placed[end][1].resources == resources:
-                    end += 1
-                try:
-                    submitted.extend(self._submit_group(placed[first:end], fn, resources))
-                except Exception as failed:  # e.g. a closed client: these vertices and the rest fail with it
-                    for _, _, pool in placed[first:]:
-                        if pool is not None:
-                            pool.room += 1
-                    error, refused = failed, [vertex for vertex, _, _ in placed[first:]]
-                    break
-                first = end
-        for vertex, future in submitted:
+                    pool = self._pools.get(task.pool)
+                    if pool is not None:
+                        if not pool.room:
+                            pool.waiting.append(vertex)  # submitted as one of its pool's tasks ends
+                            continue
+                        pool.room -= 1
+                    placed.append((vertex, task, pool))
+                while first < len(placed):
+                    fn, resources = self._fn_of(placed[first][1]), placed[first][1].resources
+                    end = first + 1
+                    while (end < len(placed) and self._fn_of(placed[end][1]) is fn
+                           and placed[end][1].resources == resources):
+                        end += 1
+                    try:
+                        submitted.extend(self._submit_group(placed[first:end], fn, resources))
+                    except Exception as failed:  # e.g. a closed client: these vertices and the rest fail with it
+                        for _, _, pool in placed[first:]:
+                            if pool is not None:
+                                pool.room += 1
+                        error, refused = failed, [vertex for vertex, _, _ in placed[first:]]
+                        break
+                    first = end
+            for vertex, future in submitted:
+                future.add_done_callback(lambda done, vertex=vertex: self._finished(vertex, done))
+                given += 1
+            for vertex, bad in unready:
+                self._walker.complete(vertex, bad)
+            for vertex in refused:
+                self._complete(vertex, error)
+            for vertex in cancelled:
+                self._complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
+        except BaseException as stop:  # noqa: B902 - Ctrl-C included, raised again once no vertex is lost
+            self._settle(vertices, submitted, given, [] if refused else placed[first:], stop)
+            raise
+
+    def _settle(self, vertices, submitted, given, unsubmitted, stop):
+        """After `stop` cut _submit short: each of `vertices` gets its future's callback, waits in its
+        pool, or ends here (failed, or cancelled if the walk was), so that the walk can still end.
+
+        `submitted` are the (vertex, future) submitted, the first `given`
+        with their callback; `unsubmitted` the (vertex, task, pool) placed
+        after them, each holding its pool's room unless it has a future.
+        """
+        uncalled = submitted[given:]
+        with self._lock:
+            kept = {_slot(vertex) for pool in self._pools.values() for vertex in pool.waiting}
+            kept.update(_slot(vertex) for vertex, _ in submitted)
+            for vertex, _, pool in unsubmitted:
+                slot = _slot(vertex)
+                if slot in kept:
+                    continue
+                future = self._futures.get(slot)  # _submit_group made it before the stop
+                if future is not None:
+                    uncalled.append((vertex, future))
+                    kept.add(slot)
+                elif pool is not None:
+                    pool.room += 1
+        for vertex, future in uncalled:
             future.add_done_callback(lambda done, vertex=vertex: self._finished(vertex, done))
-        for vertex, bad in unready:
-            self._walker.complete(vertex, bad)
-        for vertex in refused:
-            self._complete(vertex, error)
-        for vertex in cancelled:
-            self._complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
+        why = f"was not submitted: {type(stop).__name__} interrupted its submission"
+        for vertex in vertices:
+            if _slot(vertex) not in kept:
+                try:
+                    self._complete(vertex, _cancelled_error(vertex, why))
+                except StateError:
+                    pass  # _submit had completed it (as unready, refused or cancelled)
 
     def _fn_of(self, task):
         return self._leased.get(task.pool, self._fn)
@@ -527,11 +578,12 @@ class DaskWalk:
         graph update for the scheduler instead of one a vertex (a graph's first wave is most of it)."""
         if len(group) == 1:
             task = group[0][1]
-            futures = [self._client.submit(fn, task.argument, key=task.key, pure=False, retries=self._retries,
-                                           resources=resources)]
+            futures = [self._client.submit(fn, *_as_they_are([task.argument]), key=task.key, pure=False,
+                                           retries=self._retries, resources=resources)]
         else:
-            futures = self._client.map(fn, [task.argument for _, task, _ in group], key=[task.key for _, task, _ in group],
-                                       pure=False, retries=self._retries, resources=resources)
+            futures = self._client.map(fn, _as_they_are([task.argument for _, task, _ in group]),
+                                       key=[task.key for _, task, _ in group], pure=False, retries=self._retries,
+                                       resources=resources)
         for (vertex, task, _), future in zip(group, futures):
             self._futures[_slot(vertex)] = future
             self._keys[task.key] = vertex
@@ -553,7 +605,10 @@ class DaskWalk:
                 pool.room += 1
                 waiting = [pool.waiting.popleft()] if pool.waiting else []
             if waiting:
-                self._submit(waiting)
+                try:
+                    self._submit(waiting)
+                except BaseException as failure:  # noqa: B902 - Dask would log it, and this vertex not end
+                    self._fail(failure)
         raised = False
         try:
             error = _outcome(vertex, future)
@@ -569,7 +624,9 @@ class DaskWalk:
         self._end(vertex, task, error)
 
     def _wants_value(self, future):
-        return self._fetcher is not None and future.type not in (None, type(None))
+        # No type is not NoneType: it is what the client has when it cannot unpickle the value's type,
+        # and then fetching fails the vertex with the reason.
+        return self._fetcher is not None and future.type is not type(None)
 
     def _tell(self, label, error):
         """on_error, whose own exception, like any other raised on Dask's callback thread, wait() raises."""
@@ -672,14 +729,15 @@ class DaskWalk:
                 pool.waiting.clear()
         try:
             self._walker.cancel()
-            if self._stopped is not None:
-                self._stopped.set()
+            if self._live is not None:
+                self._live.clear()
             if outstanding:
                 self._client.cancel(outstanding)
             for vertex in parked:
                 self._complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
-            # With nothing outstanding no callback is left to see the end.
-            self._submit_ready()
+            # With nothing outstanding no callback is left to see the end. The walk's own thread
+            # looks, as it submits: see apply().
+            self._wake()
         except StateError:  # ClosedError included
             pass  # it has ended already (and wait() may have closed it)
 
@@ -738,6 +796,12 @@ class DaskWalk:
                 self._fetcher.close()
             with self._walker as walker:
                 self._report = walker.wait()
+            if self._live is not None:
+                # Every task has ended, or was cancelled on the cluster and will not run fn once it has a
+                # lease: cleared, the event leaves the scheduler (a cancel has cleared it already). A
+                # scheduler gone by now cannot, and the report is still to be returned.
+                with contextlib.suppress(Exception):
+                    self._live.clear()
             return self._report
 
     def __repr__(self):
@@ -745,8 +809,8 @@ class DaskWalk:
         return f"<libdag.dask.DaskWalk {state}>"
 
 
-def _leased(semaphore, fn, stopped):
-    """`fn` under a lease of `semaphore`, on the worker, unless the `stopped` event is set by then.
+def _leased(semaphore, fn, live):
+    """`fn` under a lease of `semaphore`, on the worker, unless the `live` event is no longer set by then.
 
     A closure, so that cloudpickle sends it by value: the workers need no
     more than `fn` needs.
@@ -762,13 +826,30 @@ def _leased(semaphore, fn, stopped):
         finally:
             rejoin()
         try:
-            if stopped.is_set():
+            if not live.is_set():
                 raise CancelledError("the walk was cancelled while this task waited for a lease")
             return fn(argument)
         finally:
             semaphore.release()
 
     return run
+
+
+def _as_they_are(arguments):
+    """`arguments` (a list) as they are to reach fn through Dask, which runs what reads as a task in one.
+
+    Dask runs a tuple whose first item is callable as a task, also one in
+    a list, and would give fn what that returned: such an argument goes
+    as a literal, as ``dask.core.quote`` makes one. Any other goes as it is,
+    not as quote would send a list or dict, inside which Dask would then
+    no longer resolve futures, as it does for an argument's.
+    """
+    from dask.core import istask, literal
+
+    def runs(item):  # as the workers read an argument
+        return istask(item) or (isinstance(item, list) and any(map(runs, item)))
+
+    return [(literal(argument),) if runs(argument) else argument for argument in arguments]
 
 
 def _slot(vertex):
@@ -796,8 +877,30 @@ def _outcome(vertex, future):
     if status == "cancelled":
         return _cancelled_error(vertex, "was cancelled on the cluster")
     if status == "error":
-        return future.exception()
+        return _readable(future.exception())
     return f"the task ended {status} on the cluster"
+
+
+def _readable(error):
+    """The exception a task raised; for one the client could not unpickle, an exception that says why.
+
+    Dask hands such an exception over as ``Exception(its pickle)``: its
+    class is not importable here (or not the workers' own), and a message of
+    a kilobyte and more of pickle bytes says nothing.
+    """
+    pickled = error.args[0] if type(error) is Exception and len(error.args) == 1 else None
+    if not isinstance(pickled, (bytes, bytearray)):
+        return error
+    from distributed.protocol import pickle
+
+    try:
+        pickle.loads(pickled)
+    except Exception as why:  # noqa: B902 - whatever stopped Dask stops this
+        readable = Exception(f"the task raised an exception this machine cannot unpickle, its class most "
+                             f"likely not importable here ({type(why).__name__}: {why})")
+        readable.__cause__ = why
+        return readable
+    return error
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ def _seconds(text):
     return seconds
 
 
+_WHEN = ("auto", "always", "never")
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog="python3 -m libdag.dask",
@@ -91,10 +94,10 @@ def _parser():
                              "printed whole when it ends, each line after \"vertex: \", a failed command's "
                              "too) or none (discarded; the tail of a failed command's standard "
                              "error still comes back in its message)")
-    parser.add_argument("--progress", nargs="?", const="always", default="auto", choices=("auto", "always", "never"),
-                        metavar="WHEN",
+    parser.add_argument("--progress", nargs="?", const="always", default="auto", choices=_WHEN, metavar="WHEN",
                         help="progress on standard error: auto (when it is a terminal), always (a bare "
-                             "--progress) or never; on a terminal one status line redrawn in place, elsewhere "
+                             "--progress; a word after it other than auto, always or never is the graph, as "
+                             "for dag walk) or never; on a terminal one status line redrawn in place, elsewhere "
                              "\"[done/total] name\" as each vertex finishes")
     parser.add_argument("--grace", type=_seconds, default=5.0, metavar="SECONDS",
                         help="on a signal that stops the walk (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT...), how long running "
@@ -208,9 +211,28 @@ def _close(client, cluster):
         cluster.close()
 
 
+def _bare_progress(parser, argv):
+    """`argv` with each --progress followed by a word other than a WHEN written --progress=always.
+
+    dag walk takes the flag's value only after "=", so the word after a
+    bare --progress is the graph; argparse would take it as the value and
+    refuse it. A WHEN after a space is still the value, as it always was
+    here. The flag as argparse knows it: also a prefix of it that names
+    no other option.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for index, word in enumerate(argv[:-1]):
+        if word == "--":
+            break
+        if word.startswith("--") and "--progress".startswith(word) and argv[index + 1] not in _WHEN:
+            if [option for option in parser._option_string_actions if option.startswith(word)] == ["--progress"]:
+                argv[index] = "--progress=always"
+    return argv
+
+
 def main(argv=None):
     parser = _parser()
-    options = parser.parse_args(argv)
+    options = parser.parse_args(_bare_progress(parser, argv))
     outputs = [path for path in (options.report, options.trace) if path is not None]
     if outputs.count("-") > 1:
         parser.error("--report - and --trace - would both write to standard output")

@@ -1,5 +1,7 @@
 """libdag.dask: walks whose vertices run on a Dask cluster of two local worker processes (loopback only)."""
 
+import importlib
+import logging
 import os
 import random
 import signal
@@ -57,6 +59,44 @@ def task(argument):
     with open(path, "a") as out:
         out.write(f"{start} {end} {os.getpid()}\n")
     return behaviour[1] if isinstance(behaviour, tuple) else None
+
+
+def identity(argument):
+    """Runs on a worker: returns what it was given."""
+    return argument
+
+
+# A module that only the workers can import: the client cannot unpickle its classes.
+WORKER_ONLY = "libdag_test_worker_only"
+
+
+def worker_only(argument):
+    """Runs on a worker: returns, or raises, an instance of a class the client cannot import.
+
+    argument is (folder, what): the class's module is written to
+    folder/worker_only, which only the worker processes put on their path;
+    what is "return" (a value of the class), "raise" (an exception of it)
+    or anything else, returned as it is.
+    """
+    folder, what = argument
+    if what not in ("return", "raise"):
+        return what
+    where = os.path.join(folder, "worker_only")
+    os.makedirs(where, exist_ok=True)
+    path = os.path.join(where, WORKER_ONLY + ".py")
+    with open(f"{path}.{os.getpid()}", "w") as out:
+        out.write("class Plan:\n    pass\n\n\nclass WorkerOnlyError(Exception):\n    pass\n")
+    os.replace(f"{path}.{os.getpid()}", path)
+    if where not in sys.path:
+        sys.path.insert(0, where)
+    module = importlib.import_module(WORKER_ONLY)
+    if what == "raise":
+        raise module.WorkerOnlyError("only the workers know this class")
+    return module.Plan()
+
+
+class Stop(BaseException):
+    """Raised where a Ctrl-C could land on a thread other than the main one."""
 
 
 def random_graph(count, seed):
@@ -469,6 +509,138 @@ class DaskWalkTest(unittest.TestCase):
                 self.assertEqual(len(self.runs(f"item{19 - int(graph.label(v)[1:])}")), 1)
             self.assertEqual(len(os.listdir(self.folder)), 20)
 
+    def test_a_payload_that_reads_as_a_dask_task_reaches_fn_as_it_is(self):
+        # Dask ran a tuple whose first item is callable (also in a list) and gave fn what it returned.
+        graph = libdag.Graph.from_dict({"a": [], "b": [], "c": [], "d": [], "e": []})
+        payload = {"a": (str.upper, "abc"), "b": [1, [(len, "xyz")]], "c": {"k": (max, 1, 2)}, "d": "plain"}
+        # Dask still resolves the futures in an argument with nothing to run in it.
+        future = self.client.submit(identity, 42)
+        payload["e"] = [future, {"k": future}]
+        for parallelism in (1, 10):  # one client.submit a vertex; one client.map for them all
+            with self.subTest(parallelism=parallelism):
+                got = {}
+                report = dag_dask.walk(graph, identity, self.client, payload=payload, parallelism=parallelism,
+                                       on_result=lambda label, value: got.__setitem__(label, value))
+                self.assertTrue(report.ok, report.message)
+                self.assertEqual(got, {**payload, "e": [42, {"k": 42}]})
+
+    def test_a_vertex_an_update_adds_has_no_user_data_to_index_a_sequence_payload(self):
+        # It was given payload[0], the argument of the vertex whose user data is 0, and ran as that one.
+        graph = libdag.Graph.from_dict({"a": [], "b": ["a"]})
+        graph.set_user_data(graph.find("a"), 0)
+        graph.set_user_data(graph.find("b"), 1)
+        running = dag_dask.start(graph, task, self.client,
+                                 payload=[("a", self.folder, "block"), ("b", self.folder, "ok")])
+        wait_for_file(os.path.join(self.folder, "a.started"))
+        update = libdag.WalkUpdate()
+        update.add_vertex("late")
+        late, = running.apply(update)
+        update.close()
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        self.assertEqual(report.count(VertexStatus.OK), 2)
+        self.assertEqual(report[late].status, VertexStatus.FAILED)
+        self.assertIsInstance(report[late].exception, KeyError)
+        self.assertIn("give payload as a mapping or a callable", report[late].message)
+        self.assertEqual(len(self.runs("a")), 1)
+
+    def test_a_value_whose_type_the_client_cannot_unpickle_fails_its_vertex(self):
+        # The client has no type for it, as for a task that returned None: on_result never saw it,
+        # and the vertex was ok.
+        quiet = logging.getLogger("distributed.protocol.core")  # its CRITICAL traceback of the failed unpickle
+        self.addCleanup(quiet.setLevel, quiet.level)
+        quiet.setLevel(logging.CRITICAL + 1)
+        graph = libdag.Graph.from_dict({"a": [], "b": [], "c": ["a"]})
+        seen = []
+        report = dag_dask.walk(graph, worker_only, self.client,
+                               payload={"a": (self.folder, "return"), "b": (self.folder, "plain"),
+                                        "c": (self.folder, None)},
+                               on_result=lambda label, value: seen.append((label, value)))
+        self.assertEqual(seen, [("b", "plain")])
+        failed = report[graph.find("a")]
+        self.assertEqual(failed.status, VertexStatus.FAILED)
+        self.assertIsInstance(failed.exception, ImportError)
+        self.assertIn(WORKER_ONLY, failed.message)
+        self.assertEqual(report[graph.find("b")].status, VertexStatus.OK)
+        self.assertEqual(report[graph.find("c")].status, VertexStatus.UPSTREAM_FAILED)
+
+    def test_an_exception_the_client_cannot_unpickle_fails_its_vertex_with_a_message_saying_so(self):
+        # Its message was the exception's pickle, 1.5 KB of bytes written out.
+        graph = libdag.Graph.from_dict({"a": [], "b": ["a"]})
+        heard = []
+        report = dag_dask.walk(graph, worker_only, self.client,
+                               payload={"a": (self.folder, "raise"), "b": (self.folder, None)},
+                               on_error=lambda label, error: heard.append((label, error)))
+        failed = report[graph.find("a")]
+        self.assertEqual(failed.status, VertexStatus.FAILED)
+        self.assertEqual(failed.message, "the task raised an exception this machine cannot unpickle, its class "
+                                         f"most likely not importable here (ModuleNotFoundError: No module named "
+                                         f"'{WORKER_ONLY}')")
+        self.assertIsInstance(failed.exception.__cause__, ImportError)
+        self.assertEqual(heard, [("a", failed.exception)])
+        self.assertEqual(report[graph.find("b")].status, VertexStatus.UPSTREAM_FAILED)
+
+    def break_submits(self, stop, main_thread_only):
+        """Makes the client's submit and map raise `stop` (on the main thread only, or on any)."""
+        def breaking(method):
+            def broken(*args, **kwargs):
+                if not main_thread_only or threading.current_thread() is threading.main_thread():
+                    raise stop
+                return method(*args, **kwargs)
+            return broken
+
+        for name in ("submit", "map"):
+            setattr(self.client, name, breaking(getattr(self.client, name)))
+            self.addCleanup(delattr, self.client, name)
+
+    def test_apply_submits_nothing_on_the_callers_thread(self):
+        # It did: a Ctrl-C there, between taking a vertex and giving it a future, lost the vertex,
+        # and the walk never ended, cancelled or not.
+        graph = libdag.Graph.from_dict({"a": []})
+        payload = self.payload(graph, {"a": "block"})
+        payload["late"] = ("late", self.folder, "ok")
+        running = dag_dask.start(graph, task, self.client, payload=payload)
+        wait_for_file(os.path.join(self.folder, "a.started"))
+        self.break_submits(KeyboardInterrupt, main_thread_only=True)
+        update = libdag.WalkUpdate()
+        update.add_vertex("late")
+        try:
+            late, = running.apply(update)
+        except KeyboardInterrupt:
+            self.fail("apply() submitted on the caller's thread")
+        update.close()
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(report[late].status, VertexStatus.OK)
+        self.assertEqual(len(self.runs("late")), 1)
+
+    def test_an_exception_that_cuts_a_submit_short_loses_no_vertex(self):
+        # Vertices taken from the walker and left without a future were never completed: the walk
+        # did not end, and its cancel waited for them.
+        graph = libdag.Graph.from_dict({"a": []})
+        payload = self.payload(graph, {"a": "block"})
+        payload.update({late: (late, self.folder, "ok") for late in ("late1", "late2")})
+        running = dag_dask.start(graph, task, self.client, payload=payload)
+        wait_for_file(os.path.join(self.folder, "a.started"))
+        self.break_submits(Stop, main_thread_only=False)
+        update = libdag.WalkUpdate()
+        update.add_vertex("late1")
+        update.add_vertex("late2")
+        added = running.apply(update)
+        update.close()
+        with self.assertRaises(Stop) as stopped:  # it cancels the walk, as any failure of the walk's own thread
+            running.wait(timeout=BOUND_S)
+        report = stopped.exception.walk_report
+        self.assertEqual(len(report), 3)
+        self.assertEqual(report[graph.find("a")].status, VertexStatus.CANCELLED)
+        for late in added:
+            self.assertEqual(report[late].status, VertexStatus.FAILED)
+            self.assertIn("was not submitted: Stop interrupted its submission", report[late].message)
+        self.assertEqual(self.runs("late1") + self.runs("late2"), [])
+
     def test_bad_options(self):
         with random_graph(5, 8) as graph:
             with self.assertRaisesRegex(KeyError, "payload has no entry for vertex v1"):
@@ -643,6 +815,41 @@ class DaskWalkTest(unittest.TestCase):
         self.assertTrue(report.cancelled)
         # The lease comes free once db0 has ended and db1, if it got the lease, gave it back unused.
         self.assertTrue(semaphore.acquire(timeout=BOUND_S))
+        semaphore.release()
+        self.assertEqual(self.runs(waiter), [], f"{waiter} ran after the walk was cancelled")
+        self.assertEqual(len(self.runs(holder)), 1)
+
+    def test_a_walk_with_a_semaphore_leaves_no_event_on_the_scheduler(self):
+        # A cancelled walk left the event it set for its tasks waiting for a lease.
+        def events(dask_scheduler):
+            return {name for name in dask_scheduler.extensions["events"]._events if "libdag" in str(name)}
+
+        semaphore = distributed.Semaphore(max_leases=1, name=f"db-{os.path.basename(self.folder)}")
+        graph = libdag.Graph.from_dict({"db0": [], "db1": []})
+        before = self.client.run_on_scheduler(events)
+        report = dag_dask.walk(graph, task, self.client, payload=self.payload(graph), limits={"db": semaphore},
+                               pool=lambda label: "db")
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(self.client.run_on_scheduler(events), before)
+
+        # Whichever takes the only lease first holds it; the other's task may wait for it on a worker,
+        # and must still not run once it has it, with the event gone.
+        self.folder = tempfile.mkdtemp()
+        running = dag_dask.start(graph, task, self.client,
+                                 payload=self.payload(graph, {"db0": "block", "db1": "block"}),
+                                 limits={"db": semaphore}, pool=lambda label: "db")
+        started = [os.path.join(self.folder, label + ".started") for label in ("db0", "db1")]
+        deadline = time.monotonic() + BOUND_S
+        while not any(os.path.exists(path) for path in started):
+            self.assertLess(time.monotonic(), deadline, "neither db task started")
+            time.sleep(0.01)
+        holder, waiter = ("db0", "db1") if os.path.exists(started[0]) else ("db1", "db0")
+        running.cancel()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the cancelled walk ended")
+        self.assertEqual(self.client.run_on_scheduler(events), before)
+        self.release()
+        self.assertTrue(semaphore.acquire(timeout=BOUND_S))  # both tasks are done with the lease
         semaphore.release()
         self.assertEqual(self.runs(waiter), [], f"{waiter} ran after the walk was cancelled")
         self.assertEqual(len(self.runs(holder)), 1)

@@ -464,6 +464,24 @@ class DaskCommandTest(unittest.TestCase):
         with open(trace) as written:
             self.assertEqual([e for e in json.load(written)["traceEvents"] if e["ph"] == "X"], [])
 
+    def test_a_word_after_a_bare_progress_is_the_graph_as_for_dag_walk(self):
+        # It was taken as --progress's value and refused ("invalid choice"), where dag walk reads the
+        # graph. A cyclic graph: refused as it is read, without a cluster, once it is the graph.
+        where = tempfile.mkdtemp()
+        cyclic = os.path.join(where, "cyclic.dot")
+        with open(cyclic, "w") as out:
+            out.write("digraph { a -> b; b -> a }\n")
+        for arguments in (["--progress", cyclic], ["--prog", cyclic], ["--progress", "-"],
+                          ["--progress", "always", cyclic], ["--progress=never", cyclic]):
+            with self.subTest(arguments=arguments), open(cyclic) as graph:
+                done = subprocess.run([sys.executable, "-m", "libdag.dask", "--scheduler", "local:1", "--exec", "true",
+                                       *arguments], stdin=graph, capture_output=True, text=True, timeout=60,
+                                      check=False)
+                self.assertEqual(done.returncode, 1, done.stderr)
+                self.assertEqual(done.stderr, "python3 -m libdag.dask: Cycle:\n  a\n  b\n")
+        self.assertIn("unrecognized arguments: " + cyclic,
+                      self.run_bad("--scheduler", "local:1", "--exec", "true", "--progress", "sometimes", cyclic))
+
     def test_a_result_file_naming_a_descriptor_is_written_through_it(self):
         # As dag walk: /dev/stdout was renamed over the file standard output was redirected to (what
         # `>>` had kept there lost), and a pipe's /proc link ("pipe:[123]") failed after the walk.

@@ -10,6 +10,8 @@
 # directory and offline: the crates depend on nothing but the standard
 # library. CARGO may name another cargo (e.g. Debian's /usr/bin/cargo, to
 # check the minimum supported Rust, 1.63). Exits non-zero when any test fails.
+# The crates must sit at bindings/rust of libdag's tree: tests/coverage.rs
+# reads include/dag/dag.h relative to the crate's own path.
 set -euo pipefail
 
 if [ "$#" -ne 2 ]; then

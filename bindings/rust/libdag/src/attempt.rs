@@ -23,7 +23,8 @@ pub(crate) struct Attempt {
 struct State {
     // The callback has returned.
     returned: bool,
-    // It returned an error or panicked, or a Pending was dropped while it ran.
+    // It returned an error or panicked, or a Pending was dropped while it
+    // ran and none completed the attempt.
     failed: bool,
     // A completion of this attempt was accepted.
     completed: bool,
@@ -84,11 +85,16 @@ impl Attempt {
     }
 
     /// A `Pending` dropped uncompleted: whether it is to fail the vertex
-    /// itself, [`begin`](Attempt::begin) done. Dropped while the callback
-    /// runs, it leaves the vertex to the callback (which then fails it).
+    /// itself, [`begin`](Attempt::begin) done. Once another `Pending` has
+    /// completed the attempt it does nothing; dropped while the callback
+    /// runs, it leaves the vertex to the callback (which then fails it,
+    /// unless a completion was accepted meanwhile).
     pub(crate) fn drop_pending(&self) -> bool {
         {
             let mut state = self.lock();
+            if state.completed {
+                return false;
+            }
             if !state.returned {
                 state.dropped_in_callback = true;
                 return false;
@@ -100,7 +106,8 @@ impl Attempt {
     /// The callback returned, `failed` or not; waits for a completion under
     /// way on another thread (libdag holds one made while the callback ran,
     /// and the callback's result wins). Says whether a `Pending` was dropped
-    /// while it ran: the vertex then fails, and the attempt is over.
+    /// while it ran and none completed the attempt: the vertex then fails,
+    /// and the attempt is over.
     pub(crate) fn returned(&self, failed: bool) -> bool {
         let me = thread::current().id();
         let mut state = self.lock();
@@ -108,7 +115,8 @@ impl Attempt {
             state = self.idle.wait(state).unwrap_or_else(|e| e.into_inner());
         }
         state.returned = true;
-        state.failed |= failed || state.dropped_in_callback;
-        state.dropped_in_callback
+        let dropped = state.dropped_in_callback && !state.completed;
+        state.failed |= failed || dropped;
+        dropped
     }
 }

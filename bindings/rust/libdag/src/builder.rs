@@ -3,7 +3,9 @@
 
 use std::any::Any;
 use std::ffi::{CStr, CString};
+use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
+use std::ops::Deref;
 use std::os::raw::{c_char, c_int, c_uint, c_void};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
@@ -85,7 +87,7 @@ unsafe extern "C" fn observer_trampoline(info: *const sys::dag_build_step_info, 
         return;
     }
     let info = &*info;
-    let graph = ManuallyDrop::new(Graph::lent(info.graph as *mut sys::dag_graph));
+    let graph = Graph::lent(info.graph as *mut sys::dag_graph);
     let step = BuildStep {
         name: CStr::from_ptr(info.name).to_str().unwrap_or(""),
         index: info.index,
@@ -101,7 +103,7 @@ unsafe extern "C" fn observer_trampoline(info: *const sys::dag_build_step_info, 
     }
 }
 
-type StepFn<'g> = dyn FnMut(&mut Graph) -> std::result::Result<(), String> + 'g;
+type StepFn<'g> = dyn FnMut(&mut StepGraph<'_>) -> std::result::Result<(), String> + 'g;
 type PruneFn<'g> = dyn FnMut(&Graph, VertexId) -> bool + 'g;
 
 /// What the C trampolines reach through `user_data`: the closure, the last
@@ -139,6 +141,149 @@ pub struct Builder<'g> {
     _graph: std::marker::PhantomData<&'g mut Graph>,
 }
 
+/// The graph a step of yours ([`Builder::add_step`]) builds: every `&self`
+/// method of [`Graph`] through `Deref`, and its changes through the methods
+/// below, which are `Graph`'s own.
+///
+/// It is not a `&mut Graph`, which could be swapped for another graph
+/// (`std::mem::swap`, `replace`, an assignment): the `Graph` moved out would
+/// outlive the build while it was yours. A `StepGraph` cannot be moved out
+/// of the step, nor swapped with another one (a step of a build run inside
+/// a step gets one of another lifetime):
+///
+/// ```compile_fail,E0521
+/// # use libdag::{Builder, Graph};
+/// let mut g = Graph::new()?;
+/// let mut b = Builder::new(&mut g)?;
+/// b.add_step("swap", |outer| {
+///     let mut h = Graph::new().map_err(|e| e.to_string())?;
+///     let mut inner = Builder::new(&mut h).map_err(|e| e.to_string())?;
+///     inner.add_step("inner", |graph| {
+///         std::mem::swap(outer, graph);
+///         Ok(())
+///     }).map_err(|e| e.to_string())?;
+///     inner.build(false, false).map_err(|e| e.to_string())?;
+///     Ok(())
+/// })?;
+/// # Ok::<(), libdag::Error>(())
+/// ```
+pub struct StepGraph<'s> {
+    graph: ManuallyDrop<Graph>,
+    // Invariant in 's: two steps' graphs are of two types, never swapped.
+    _step: PhantomData<fn(&'s ()) -> &'s ()>,
+}
+
+impl Deref for StepGraph<'_> {
+    type Target = Graph;
+
+    fn deref(&self) -> &Graph {
+        &self.graph
+    }
+}
+
+impl StepGraph<'_> {
+    /// [`Graph::add_vertex`].
+    ///
+    /// # Errors
+    /// As [`Graph::add_vertex`].
+    pub fn add_vertex(&mut self, name: Option<&str>) -> Result<VertexId> {
+        self.graph.add_vertex(name)
+    }
+
+    /// [`Graph::add_vertices`].
+    ///
+    /// # Errors
+    /// As [`Graph::add_vertices`].
+    pub fn add_vertices(&mut self, names: &[Option<&str>]) -> Result<Vec<VertexId>> {
+        self.graph.add_vertices(names)
+    }
+
+    /// [`Graph::remove_vertex`].
+    ///
+    /// # Errors
+    /// As [`Graph::remove_vertex`].
+    pub fn remove_vertex(&mut self, id: VertexId) -> Result<()> {
+        self.graph.remove_vertex(id)
+    }
+
+    /// [`Graph::replace_vertex`].
+    ///
+    /// # Errors
+    /// As [`Graph::replace_vertex`].
+    pub fn replace_vertex(&mut self, original: VertexId, replacement: VertexId) -> Result<()> {
+        self.graph.replace_vertex(original, replacement)
+    }
+
+    /// [`Graph::set_name`].
+    ///
+    /// # Errors
+    /// As [`Graph::set_name`].
+    pub fn set_name(&mut self, id: VertexId, name: Option<&str>) -> Result<()> {
+        self.graph.set_name(id, name)
+    }
+
+    /// [`Graph::set_user_data`].
+    ///
+    /// # Errors
+    /// As [`Graph::set_user_data`].
+    pub fn set_user_data(&mut self, id: VertexId, data: usize) -> Result<()> {
+        self.graph.set_user_data(id, data)
+    }
+
+    /// [`Graph::connect`].
+    ///
+    /// # Errors
+    /// As [`Graph::connect`].
+    pub fn connect(&mut self, from: VertexId, to: VertexId) -> Result<()> {
+        self.graph.connect(from, to)
+    }
+
+    /// [`Graph::connect_many`].
+    ///
+    /// # Errors
+    /// As [`Graph::connect_many`].
+    pub fn connect_many(&mut self, edges: &[(VertexId, VertexId)]) -> Result<()> {
+        self.graph.connect_many(edges)
+    }
+
+    /// [`Graph::disconnect`].
+    ///
+    /// # Errors
+    /// As [`Graph::disconnect`].
+    pub fn disconnect(&mut self, from: VertexId, to: VertexId) -> Result<()> {
+        self.graph.disconnect(from, to)
+    }
+
+    /// [`Graph::subsume`].
+    ///
+    /// # Errors
+    /// As [`Graph::subsume`].
+    pub fn subsume(&mut self, other: &Graph) -> Result<()> {
+        self.graph.subsume(other)
+    }
+
+    /// [`Graph::transitive_reduction`].
+    ///
+    /// # Errors
+    /// As [`Graph::transitive_reduction`].
+    pub fn transitive_reduction(&mut self) -> Result<usize> {
+        self.graph.transitive_reduction()
+    }
+
+    /// [`Graph::as_raw_mut`]: the handle, for any `libdag-sys` call while
+    /// this borrow lasts. A call that frees the graph breaks this type's
+    /// invariants.
+    pub fn as_raw_mut(&mut self) -> *mut sys::dag_graph {
+        self.graph.as_raw_mut()
+    }
+}
+
+impl std::fmt::Debug for StepGraph<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
 unsafe extern "C" fn step_trampoline(
     g: *mut sys::dag_graph,
     message: *mut *const c_char,
@@ -150,22 +295,11 @@ unsafe extern "C" fn step_trampoline(
     }
     // The builder holds the graph's only Rust borrow and does not use it
     // while dag_build runs: the step gets the same handle, lent.
-    let mut graph = ManuallyDrop::new(Graph::lent(g));
-    let outcome = catch_unwind(AssertUnwindSafe(|| (state.f)(&mut graph)));
-    let replaced = !graph.is_lent(g);
-    if replaced {
-        // What the step put in the graph's place is its own: freed here.
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(ManuallyDrop::into_inner(graph))));
-    }
-    match outcome {
-        Ok(Ok(())) if replaced => {
-            state.message = CString::new(
-                "the step replaced the graph it was given (by assignment, std::mem::replace or swap)",
-            )
-            .unwrap_or_default();
-            *message = state.message.as_ptr();
-            1
-        }
+    let mut graph = StepGraph {
+        graph: Graph::lent(g),
+        _step: PhantomData,
+    };
+    match catch_unwind(AssertUnwindSafe(|| (state.f)(&mut graph))) {
         Ok(Ok(())) => 0,
         Ok(Err(text)) => {
             state.message = CString::new(text.replace('\0', " ")).unwrap_or_default();
@@ -184,7 +318,7 @@ unsafe extern "C" fn prune_trampoline(id: u64, data: *mut c_void) -> c_int {
     if state.panic.is_some() {
         return 0;
     }
-    let graph = ManuallyDrop::new(Graph::lent(state.graph));
+    let graph = Graph::lent(state.graph);
     match catch_unwind(AssertUnwindSafe(|| (state.f)(&graph, VertexId(id)))) {
         Ok(keep) => c_int::from(keep),
         Err(payload) => {
@@ -289,24 +423,16 @@ impl<'g> Builder<'g> {
     }
 
     /// Appends a step of your own, named `name`: it may read and change
-    /// the graph; an `Err` stops the build with [`Status::Cancelled`](crate::Status::Cancelled) and
-    /// its text, a panic stops it and is resumed from
+    /// the graph through the [`StepGraph`] it gets; an `Err` stops the
+    /// build with [`Status::Cancelled`](crate::Status::Cancelled) and its
+    /// text, a panic stops it and is resumed from
     /// [`build`](Builder::build).
-    ///
-    /// # Soundness
-    ///
-    /// A known hole of 1.x (closing it changes signatures): the step gets
-    /// `&mut Graph` for a graph it does not own. Assigning another graph
-    /// over it (or `std::mem::replace`, `swap`) stops the build with
-    /// [`Status::Cancelled`](crate::Status::Cancelled) and frees the graph
-    /// put in its place; the `Graph` moved out frees nothing and must not
-    /// be used once your graph is gone.
     ///
     /// # Errors
     /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) (an empty name or one holding NUL).
     pub fn add_step<F>(&mut self, name: &str, step: F) -> Result<()>
     where
-        F: FnMut(&mut Graph) -> std::result::Result<(), String> + 'g,
+        F: FnMut(&mut StepGraph<'_>) -> std::result::Result<(), String> + 'g,
     {
         let name = c_string("Builder::add_step", "the name", name)?;
         let mut state: Box<Callback<StepFn<'g>>> = Box::new(Callback {

@@ -44,15 +44,21 @@ pub enum Status {
     NoRoot,
     /// The graph has more than one root (single-root rule).
     MultipleRoots,
-    /// Validation found problems of both kinds (root rule and cycles).
+    /// Not returned since libdag 1.2: validation reports a cycle as
+    /// [`Status::Cycle`] whatever else is wrong. Kept so that the code
+    /// stays pinned.
     InvalidGraph,
     /// The call is not allowed in the current state.
     State,
-    /// A walk was cancelled.
+    /// A walk was cancelled (also the answer to completing a
+    /// [`Pending`](crate::Pending) whose vertex the cancel finished), a
+    /// [`Graph::search`](crate::Graph::search) callback answered
+    /// [`SearchAction::Abort`](crate::SearchAction::Abort), or a build step
+    /// of yours returned `Err` ([`Builder::build`](crate::Builder::build)).
     Cancelled,
     /// Input text (JSON, DOT) could not be parsed; the message says where.
     Parse,
-    /// A file could not be read.
+    /// A file could not be read or written.
     Io,
     /// A bug inside libdag; please report the message.
     Internal,

@@ -3,6 +3,7 @@
 
 use std::ffi::{CStr, CString};
 use std::fmt;
+use std::mem::ManuallyDrop;
 use std::os::raw::c_char;
 use std::path::Path;
 use std::ptr::{self, NonNull};
@@ -119,9 +120,6 @@ pub struct Graph {
     raw: NonNull<sys::dag_graph>,
     /// Set while `walk` runs; see the type's documentation.
     pub(crate) walking: AtomicBool,
-    /// False for the graph a build step is lent, which its owner frees: a
-    /// step that moves it out (or assigns over it) then frees nothing.
-    owned: bool,
 }
 
 // SAFETY: libdag handles have no thread affinity; a graph may be used and
@@ -161,20 +159,20 @@ impl Graph {
         Graph {
             raw: NonNull::new(raw).expect("Graph::from_raw: NULL graph"),
             walking: AtomicBool::new(false),
-            owned: true,
         }
     }
 
-    /// The graph `raw`, lent: dropping it frees nothing.
+    /// The graph `raw`, lent: never freed through the result, which is
+    /// handed out only by reference (or through a wrapper, `StepGraph`), so
+    /// that no `Graph` of it can be moved out.
     ///
     /// # Safety
     /// `raw` must be a live graph that outlives every use of the result.
-    pub(crate) unsafe fn lent(raw: *mut sys::dag_graph) -> Graph {
-        Graph {
+    pub(crate) unsafe fn lent(raw: *mut sys::dag_graph) -> ManuallyDrop<Graph> {
+        ManuallyDrop::new(Graph {
             raw: NonNull::new(raw).expect("Graph::lent: NULL graph"),
             walking: AtomicBool::new(false),
-            owned: false,
-        }
+        })
     }
 
     /// The graph `raw`, viewed: as [`lent`](Graph::lent), and marked walked,
@@ -183,17 +181,11 @@ impl Graph {
     ///
     /// # Safety
     /// As for [`lent`](Graph::lent).
-    pub(crate) unsafe fn viewed(raw: *mut sys::dag_graph) -> Graph {
-        Graph {
+    pub(crate) unsafe fn viewed(raw: *mut sys::dag_graph) -> ManuallyDrop<Graph> {
+        ManuallyDrop::new(Graph {
             raw: NonNull::new(raw).expect("Graph::viewed: NULL graph"),
             walking: AtomicBool::new(true),
-            owned: false,
-        }
-    }
-
-    /// Whether this is still the graph `raw` as [`lent`](Graph::lent).
-    pub(crate) fn is_lent(&self, raw: *mut sys::dag_graph) -> bool {
-        !self.owned && self.raw.as_ptr() == raw
+        })
     }
 
     /// Gives up ownership: the caller must free the graph with `dag_free`.
@@ -743,11 +735,10 @@ fn path_to_c(path: &Path) -> Result<CString> {
 
 impl Drop for Graph {
     fn drop(&mut self) {
-        // SAFETY: we own the handle, and no walk can be running: `walk`
-        // borrows the graph until it has finished.
-        if self.owned {
-            unsafe { sys::dag_free(self.raw.as_ptr()) }
-        }
+        // SAFETY: we own the handle (lent and viewed graphs are never
+        // dropped). A walk may still run (one whose walker was dropped where
+        // it could not wait): libdag keeps the graph until the walk is freed.
+        unsafe { sys::dag_free(self.raw.as_ptr()) }
     }
 }
 

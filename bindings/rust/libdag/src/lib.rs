@@ -92,7 +92,7 @@ use std::ffi::CStr;
 pub use libdag_sys as sys;
 
 pub use algorithms::{Search, SearchAction, Traversal, Validation, Visit};
-pub use builder::{Action, BuildStep, Builder};
+pub use builder::{Action, BuildStep, Builder, StepGraph};
 pub use error::{BoxError, Error, Result, Status};
 pub use graph::{Format, Graph, VertexId};
 pub use options::{EventKind, WalkEvent, WalkOptions};

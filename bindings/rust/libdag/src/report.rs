@@ -222,6 +222,12 @@ impl WalkReport {
 
     /// Every vertex's outcome, ascending by id, read from libdag's report in
     /// batches as the iterator goes.
+    ///
+    /// # Panics
+    /// The iterator panics where libdag fails to read the report: with this
+    /// crate's arguments `dag_walk_report_read` fails only on a bug (of
+    /// libdag, or of this binding), and stopping short would make the
+    /// iterator's exact length a lie.
     pub fn vertices(&self) -> Vertices<'_> {
         Vertices {
             report: self,
@@ -444,7 +450,7 @@ impl<'r> Iterator for Vertices<'r> {
             let mut err = ptr::null_mut();
             // SAFETY: room for `want` outcomes of this crate's layout;
             // libdag writes `written` of them; err comes from the call.
-            let status = unsafe {
+            let read = unsafe {
                 let status = sys::dag_walk_report_read(
                     self.report.ptr(),
                     self.next,
@@ -456,9 +462,17 @@ impl<'r> Iterator for Vertices<'r> {
                 );
                 check(status, err)
             };
-            if status.is_err() || written == 0 {
-                self.next = self.len;
-                return None;
+            // Its documented errors are a NULL argument and a bad outcome
+            // size, and it writes min(count, size - first) entries: neither
+            // can happen here but through a bug.
+            if let Err(e) = read {
+                panic!("WalkReport::vertices: reading entry {} of {}: {} (a bug in libdag or in this binding)", self.next, self.len, e);
+            }
+            if written != want {
+                panic!(
+                    "WalkReport::vertices: reading entry {} of {}: {} entries written for {} (a bug in libdag or in this binding)",
+                    self.next, self.len, written, want
+                );
             }
             // SAFETY: libdag initialised the first `written` entries.
             unsafe { self.batch.set_len(written) };

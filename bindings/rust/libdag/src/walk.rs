@@ -2,6 +2,7 @@
 //! shares: running a callback safely on a pool thread, keeping the errors
 //! vertices failed with, and turning the end of a walk into a report.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::os::raw::{c_char, c_void};
@@ -125,6 +126,23 @@ pub(crate) fn failure_message(text: String) -> CString {
     })
 }
 
+thread_local! {
+    // The failure message a callback gives back through its `message`
+    // argument, which must still be valid once the callback has returned:
+    // libdag copies it then, before this thread runs another callback.
+    static RETURNED_MESSAGE: Cell<CString> = Cell::new(CString::default());
+}
+
+/// `text` kept for a callback to return through its `message` argument;
+/// NULL (no message) on a thread that is being torn down.
+pub(crate) fn returned_message(text: CString) -> *const c_char {
+    // The bytes live on the heap: moving the CString does not move them.
+    let at = text.as_ptr();
+    RETURNED_MESSAGE
+        .try_with(|kept| kept.set(text))
+        .map_or(ptr::null(), |()| at)
+}
+
 /// A callback's error as the report keeps it, and its message.
 pub(crate) fn shared_error<E: Into<BoxError>>(error: E) -> (SharedError, CString) {
     let error: BoxError = error.into();
@@ -134,19 +152,23 @@ pub(crate) fn shared_error<E: Into<BoxError>>(error: E) -> (SharedError, CString
 
 /// Runs one vertex's callback on a pool thread: catches a panic, which must
 /// not unwind into C, and fails the vertex with the error's text, keeping
-/// the error in `failures`. Returns what to tell libdag.
+/// the error in `failures`. Returns what to tell libdag; `expanded` says,
+/// after the call, whether the callback expanded the vertex.
 ///
 /// # Safety
-/// `walk` must be the handle libdag called the trampoline with.
-pub(crate) unsafe fn run_vertex<E, C>(
+/// `walk` and `message` must be what libdag called the trampoline with.
+pub(crate) unsafe fn run_vertex<E, C, X>(
     walk: *mut sys::dag_walker,
     vertex: u64,
     failures: &Failures,
+    message: *mut *const c_char,
     call: C,
+    expanded: X,
 ) -> std::result::Result<(), ()>
 where
     C: FnOnce() -> std::result::Result<(), E>,
     E: Into<BoxError>,
+    X: FnOnce() -> bool,
 {
     // Turning the error into its text runs the user's code too (its
     // conversion and Display, and the Drop of an error it replaces, or of
@@ -174,15 +196,28 @@ where
     };
     // dag_walk_fail copies the message before it returns; it replaces a
     // completion another thread made while the callback ran (the callback's
-    // own result wins). It is refused where the vertex was expanded (it
-    // ends with its sub-walk): the error is not the vertex's, and what was
-    // recorded before is put back. Dropping an error taken out runs its
-    // Drop: the user's code too.
+    // own result wins), and once it is taken no completion can replace it.
+    // It is refused where a completion made on this thread, inside the
+    // callback (a Pending completed there), holds the vertex: the failure
+    // returned with its message then wins over that completion, as a
+    // callback's result does over any, and libdag copies the message as
+    // the callback returns. It is refused too where the vertex was
+    // expanded (it ends with its sub-walk, whatever the callback returns):
+    // the error is not the vertex's, and what was recorded before is put
+    // back. Out of memory, nothing changed: the returned failure stands.
     let accepted = sys::dag_walk_fail(walk, vertex, text.as_ptr(), ptr::null_mut()) == sys::DAG_OK;
+    let kept = accepted || !expanded();
+    if !accepted {
+        *message = returned_message(text);
+    }
     if let Some((error, earlier)) = proposed {
-        let dropped = failures.settle(walk, vertex, accepted, &error, earlier);
-        // Ours may be the last reference now: its Drop too.
-        let _ = panic::catch_unwind(AssertUnwindSafe(|| drop((dropped, error))));
+        let dropped = failures.settle(walk, vertex, kept, &error, earlier);
+        // Dropping an error taken out runs its Drop, the user's code; ours
+        // may be the last reference now, so its Drop too. A payload is
+        // dropped where it cannot unwind into C either.
+        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop((dropped, error)))) {
+            drop_payload(payload);
+        }
     }
     Err(())
 }
@@ -225,7 +260,7 @@ struct WalkContext<'f, F> {
 unsafe extern "C" fn walk_trampoline<F, E>(
     walk: *mut sys::dag_walker,
     vertex: u64,
-    _message: *mut *const c_char,
+    message: *mut *const c_char,
     user_data: *mut c_void,
 ) -> sys::dag_walk_result
 where
@@ -236,7 +271,8 @@ where
     // outlives the walk, and is only read here (F is Sync, Failures locks),
     // so sharing it across pool threads is fine.
     let ctx = &*user_data.cast::<WalkContext<F>>();
-    match run_vertex(walk, vertex, &ctx.failures, || (ctx.f)(VertexId(vertex))) {
+    // Nothing can expand a vertex of this walk.
+    match run_vertex(walk, vertex, &ctx.failures, message, || (ctx.f)(VertexId(vertex)), || false) {
         Ok(()) => sys::DAG_WALK_OK,
         Err(()) => sys::DAG_WALK_FAILED,
     }

@@ -66,10 +66,15 @@ impl Drop for WalkState {
 /// [`ready`](Walker::ready) and run by the caller).
 ///
 /// Dropping it cancels the walk. A callback walk is waited for: running
-/// callbacks return, deferred vertices are finished as cancelled. A pull
-/// walk is not (the vertices handed out finish when their [`Pending`] is
-/// completed or dropped, and the dropping thread may be the one holding
-/// them); libdag keeps the graph busy until they have.
+/// callbacks return, deferred vertices are finished as cancelled. Where
+/// that wait is impossible (a walker dropped inside its own callback or
+/// observer, or inside a traversal's visitor or predicate of the walked
+/// graph), a thread of the binding waits and then frees the callback;
+/// libdag refuses another walk of the graph, or a change to it, until the
+/// walk has ended. A pull walk is not waited for (the vertices handed out
+/// finish when their [`Pending`] is completed or dropped, and the dropping
+/// thread may be the one holding them); libdag keeps the graph busy until
+/// they have.
 ///
 /// # Threads
 ///
@@ -86,7 +91,7 @@ pub struct Walker<'g> {
     /// The callback and its context, freed only once the walk has ended
     /// (leaked if it never does).
     callback: Option<Box<dyn Any + Send + Sync>>,
-    walking: Option<WalkingFlag<'g>>,
+    _walking: WalkingFlag<'g>,
 }
 
 /// The callback of a started walk, where its `user_data` points.
@@ -105,6 +110,7 @@ pub struct Vertex<'a> {
     id: VertexId,
     state: &'a Arc<WalkState>,
     deferred: Cell<Option<Arc<Attempt>>>,
+    expanded: Cell<bool>,
 }
 
 const DROPPED_TEXT: &[u8] = b"dropped without being completed\0";
@@ -126,17 +132,20 @@ impl<'a> Vertex<'a> {
     /// keeps its parallelism slot, its dependents wait, and it finishes when
     /// the returned [`Pending`] is completed, from any thread. A callback
     /// that returns `Err` (or panics) fails the vertex anyway, with its own
-    /// error: a `Pending` completed after that reports
-    /// [`Status::State`](crate::Status::State); one completed on another
-    /// thread while the callback still ran returned `Ok`, and its result
-    /// gives way to the callback's. Calling it again returns another
-    /// `Pending` for the same vertex: any of them may complete it, once
-    /// (later completions are refused with
+    /// error (its text, and the report's [`source`](crate::WalkReport::source)):
+    /// a `Pending` completed after that reports
+    /// [`Status::State`](crate::Status::State); one completed while the
+    /// callback still ran, on another thread or inside the callback itself,
+    /// returned `Ok`, and its result gives way to the callback's. Calling it
+    /// again returns another `Pending` for the same vertex: any of them may
+    /// complete it, once (later completions are refused with
     /// [`Status::State`](crate::Status::State), and dropping the others
-    /// does nothing), and one dropped uncompleted while the callback runs
-    /// fails the vertex, as a single `Pending` would. A `Pending` belongs
-    /// to its attempt: with retries, one of an attempt that has ended is
-    /// refused, never taken for the retry's.
+    /// once one has completed it does nothing). Before that, one dropped
+    /// uncompleted fails the vertex, as a single `Pending` would: at once
+    /// after the callback has returned, and when the callback returns `Ok`
+    /// if dropped while it runs. A `Pending` belongs to its attempt: with
+    /// retries, one of an attempt that has ended is refused, never taken
+    /// for the retry's.
     pub fn defer(&self) -> Pending {
         let callback = self
             .deferred
@@ -163,7 +172,9 @@ impl<'a> Vertex<'a> {
     /// [`Status::Cycle`](crate::Status::Cycle) (`sub` has a cycle; nothing changed);
     /// [`Status::State`](crate::Status::State) (already expanded or failed).
     pub fn expand(&self, sub: &Graph) -> Result<()> {
-        expand(self.walk, self.id, sub)
+        expand(self.walk, self.id, sub)?;
+        self.expanded.set(true);
+        Ok(())
     }
 
     /// Applies a batch of changes to the walk this vertex belongs to and to
@@ -211,8 +222,9 @@ impl fmt::Debug for Vertex<'_> {
 /// so a forgotten vertex cannot leave the walk waiting for ever; dropped
 /// while the callback that deferred it still runs, the vertex ends as that
 /// callback says (its `Err` or panic), and so failed if it returns `Ok`;
-/// dropped after that callback returned `Err` or panicked, it does nothing
-/// (the vertex failed with the callback, and a retry is not this one's).
+/// dropped after that callback returned `Err` or panicked, or once another
+/// `Pending` of the vertex completed it, it does nothing (the vertex failed
+/// with the callback or was completed, and a retry is not this one's).
 pub struct Pending {
     walk: *mut sys::dag_walker,
     id: VertexId,
@@ -253,7 +265,9 @@ impl Pending {
     /// cancelled. A pull walk's vertices handed out are still the host's to
     /// complete after a cancel or a drop: that returns `Ok`);
     /// [`Status::State`](crate::Status::State) (its callback returned `Err`, or the walk has
-    /// finished).
+    /// finished). On any other error ([`Status::NoMemory`](crate::Status::NoMemory)) libdag
+    /// changed nothing, and the vertex fails as when a `Pending` is dropped
+    /// uncompleted.
     pub fn complete<E: Into<BoxError>>(mut self, result: std::result::Result<(), E>) -> Result<()> {
         if self.done {
             // By cancelled() or expand(): libdag would answer for the walk
@@ -281,6 +295,14 @@ impl Pending {
             }
         };
         end(attempt, outcome.is_ok());
+        if let Err(e) = &outcome {
+            // Refused with the vertex as it was (out of memory): it is still
+            // this Pending's, and its Drop fails it rather than leave the
+            // walk waiting for ever.
+            if !matches!(e.status(), Status::State | Status::Cancelled) {
+                self.done = false;
+            }
+        }
         drop(released);
         outcome
     }
@@ -339,12 +361,20 @@ impl Pending {
     /// # Errors
     /// [`Status::Cycle`](crate::Status::Cycle) (nothing changed: the vertex
     /// is still to be completed); [`Status::State`](crate::Status::State)
-    /// (not handed out by a pull walk, already expanded).
+    /// (not handed out by a pull walk, already expanded). A vertex of a
+    /// callback walk is expanded by its callback, with
+    /// [`Vertex::expand`].
     pub fn expand(&mut self, sub: &Graph) -> Result<()> {
-        let attempt = self.begin("Pending::expand")?;
-        let outcome = expand(self.walk, self.id, sub);
-        end(attempt, outcome.is_ok());
-        outcome.map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
+        if self.callback.is_some() {
+            // libdag would take it while the callback runs, and the
+            // callback could not tell whether its own error is then the
+            // vertex's.
+            return Err(Error::new(
+                Status::State,
+                "Pending::expand: the vertex was deferred by a callback; expand it there with Vertex::expand",
+            ));
+        }
+        expand(self.walk, self.id, sub).map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
         self.done = true;
         Ok(())
     }
@@ -359,19 +389,37 @@ impl Pending {
     }
 
     /// The graph this vertex belongs to (a sub-graph's copy, for a vertex of
-    /// an expansion), to read.
+    /// an expansion), to read, borrowed from `walker`, the walk's
+    /// [`Walker`]: a `Pending` may outlive it, and once it is dropped your
+    /// graph is yours to change again. The view cannot outlive the walker:
     ///
-    /// # Soundness
+    /// ```compile_fail,E0505
+    /// # use libdag::{Graph, WalkOptions};
+    /// let mut graph = Graph::new()?;
+    /// let a = graph.add_vertex(Some("a"))?;
+    /// let walker = graph.begin_walk(&WalkOptions::new())?;
+    /// let pending = walker.next_ready(None)?.unwrap();
+    /// let view = pending.graph(&walker)?;
+    /// drop(walker); // refused: `view` still reads the graph
+    /// graph.remove_vertex(a)?;
+    /// println!("{:?}", view.name(a));
+    /// # Ok::<(), libdag::Error>(())
+    /// ```
     ///
-    /// A known hole of 1.x (closing it changes signatures): for a vertex of
-    /// the walk itself, the `GraphRef` reads your graph without borrowing
-    /// it, and a `Pending` may outlive its [`Walker`]. Once the `Walker` is
-    /// dropped, `&mut Graph` is yours again: do not use this `GraphRef`, or
-    /// a name borrowed through it, after that. A vertex of a sub-walk reads
-    /// a copy the walk owns, which has no such hole.
-    pub fn graph(&self) -> GraphRef<'_> {
-        // SAFETY: `state` keeps the walk, and so its graph, alive.
-        unsafe { GraphRef::new(self.walk) }
+    /// # Errors
+    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) (`walker`
+    /// is another walk's).
+    pub fn graph<'w>(&self, walker: &'w Walker<'_>) -> Result<GraphRef<'w>> {
+        if !Arc::ptr_eq(&self.state, &walker.state) {
+            return Err(Error::new(
+                Status::InvalidArgument,
+                "Pending::graph: the walker is not the walk of this Pending",
+            ));
+        }
+        // SAFETY: the walker keeps the walk, and so the graph it borrows or
+        // the sub-walk's copy, alive and unchanged (but for the walk's own
+        // updates) for 'w.
+        Ok(unsafe { GraphRef::new(self.walk) })
     }
 
     /// Marks this thread's completion of the deferring callback's attempt
@@ -442,7 +490,7 @@ impl<'a> GraphRef<'a> {
     unsafe fn new(walk: *mut sys::dag_walker) -> GraphRef<'a> {
         GraphRef {
             // Never freed (the walk owns or borrows it), and never walked.
-            graph: ManuallyDrop::new(Graph::viewed(sys::dag_walk_graph(walk) as *mut _)),
+            graph: Graph::viewed(sys::dag_walk_graph(walk) as *mut _),
             _walk: PhantomData,
         }
     }
@@ -456,22 +504,30 @@ impl Deref for GraphRef<'_> {
     }
 }
 
+impl fmt::Debug for GraphRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
 /// `dag_walk_complete`: ok for `message` `None`, failed with it otherwise.
+/// Not `dag_walk_fail`, the same call everywhere but inside the vertex's
+/// own callback: there it makes the failure final, where a completion is
+/// held until the callback returns and gives way to the callback's own
+/// result, as one made on another thread does.
 fn complete(
     walk: *mut sys::dag_walker,
     id: VertexId,
     message: Option<*const c_char>,
 ) -> Result<()> {
+    let (result, text) = match message {
+        None => (sys::DAG_WALK_OK, ptr::null()),
+        Some(text) => (sys::DAG_WALK_FAILED, text),
+    };
     let mut err = ptr::null_mut();
-    // SAFETY: a live walk handle (thread-safe); the message is a C string
-    // that libdag copies.
-    unsafe {
-        let status = match message {
-            None => sys::dag_walk_complete(walk, id.0, sys::DAG_WALK_OK, ptr::null(), &mut err),
-            Some(text) => sys::dag_walk_fail(walk, id.0, text, &mut err),
-        };
-        check(status, err)
-    }
+    // SAFETY: a live walk handle (thread-safe); the message is NULL or a C
+    // string that libdag copies.
+    unsafe { check(sys::dag_walk_complete(walk, id.0, result, text, &mut err), err) }
 }
 
 fn expand(walk: *mut sys::dag_walker, id: VertexId, sub: &Graph) -> Result<()> {
@@ -505,7 +561,7 @@ fn timeout_ms(timeout: Duration) -> c_int {
 unsafe extern "C" fn start_trampoline<F, E>(
     walk: *mut sys::dag_walker,
     vertex: u64,
-    _message: *mut *const c_char,
+    message: *mut *const c_char,
     user_data: *mut c_void,
 ) -> sys::dag_walk_result
 where
@@ -520,15 +576,25 @@ where
         id: VertexId(vertex),
         state: &ctx.state,
         deferred: Cell::new(None),
+        expanded: Cell::new(false),
     };
-    let outcome = run_vertex(walk, vertex, &ctx.state.failures, || (ctx.f)(&call));
+    let outcome = run_vertex(
+        walk,
+        vertex,
+        &ctx.state.failures,
+        message,
+        || (ctx.f)(&call),
+        || call.expanded.get(),
+    );
     let deferred = call.deferred.take();
     let dropped = deferred
         .as_ref()
         .map_or(false, |attempt| attempt.returned(outcome.is_err()));
     match outcome {
+        // Marked returned, the attempt refuses every Pending from now on:
+        // the failure returned is the vertex's.
         Ok(()) if dropped => {
-            let _ = complete(walk, VertexId(vertex), Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));
+            *message = DROPPED_TEXT.as_ptr().cast::<c_char>();
             sys::DAG_WALK_FAILED
         }
         Ok(()) if deferred.is_some() => sys::DAG_WALK_PENDING,
@@ -611,7 +677,7 @@ impl Graph {
         Ok(Walker {
             state,
             callback: Some(callback),
-            walking: Some(walking),
+            _walking: walking,
         })
     }
 
@@ -662,7 +728,7 @@ impl Graph {
         Ok(Walker {
             state,
             callback: None,
-            walking: Some(walking),
+            _walking: walking,
         })
     }
 }
@@ -884,26 +950,52 @@ impl Drop for Walker<'_> {
             // each `Pending` keeps the walk alive until it is done.
             None => return,
         };
-        let mut err = ptr::null_mut();
-        // SAFETY: the wait returns once every callback and observer call
-        // has returned, or DAG_E_STATE from inside one of them.
-        let ended = unsafe {
-            let status = sys::dag_walk_wait(raw, ptr::null_mut(), &mut err);
-            sys::dag_error_free(err);
-            status != sys::DAG_E_STATE
-        };
-        if ended {
+        // SAFETY: a live walk.
+        if unsafe { wait_for_end(raw) } {
             drop(callback);
         } else {
-            // Dropped by one of its own callbacks: the callback's context
-            // and the graph's walking mark must outlive the walk, which
-            // nothing can wait for here.
-            std::mem::forget(callback);
-            if let Some(walking) = self.walking.take() {
-                std::mem::forget(walking);
-            }
+            // Dropped where the walk cannot be waited for: inside one of its
+            // own callbacks or its observer, or inside a traversal of the
+            // walked graph (a visitor or a predicate). The callback must
+            // outlive the walk, so a thread of ours waits for its end. The
+            // graph's walking mark can go now: until the walk has ended,
+            // libdag itself refuses another walk of the graph
+            // (`Status::Busy`) and any change to it.
+            free_when_ended(self.state.clone(), callback);
         }
     }
+}
+
+/// Waits for the walk to end (every callback and observer call returned);
+/// false where that cannot be waited for on this thread.
+///
+/// # Safety
+/// `raw` must be a live walk.
+unsafe fn wait_for_end(raw: *mut sys::dag_walker) -> bool {
+    let mut err = ptr::null_mut();
+    let status = sys::dag_walk_wait(raw, ptr::null_mut(), &mut err);
+    sys::dag_error_free(err);
+    status != sys::DAG_E_STATE
+}
+
+/// Frees a callback walk's callback once the walk has ended, waiting for
+/// that on a thread of its own; `state` keeps the walk alive meanwhile.
+fn free_when_ended(state: Arc<WalkState>, callback: Box<dyn Any + Send + Sync>) {
+    // Should no thread start, the closure is dropped unrun and the callback
+    // leaked with the walk: freeing it while callbacks may run is worse.
+    let callback = ManuallyDrop::new(callback);
+    let waiter = std::thread::Builder::new()
+        .name("libdag-walk-end".to_owned())
+        .spawn(move || {
+            // SAFETY: `state` keeps the walk alive; this thread is none of
+            // its callbacks, nor inside a read of its graph. Where the wait
+            // still cannot be had, leaking beats freeing early.
+            if unsafe { wait_for_end(state.raw.load(Ordering::Acquire)) } {
+                drop(ManuallyDrop::into_inner(callback));
+            }
+            drop(state);
+        });
+    drop(waiter); // detached: nothing waits for it
 }
 
 impl fmt::Debug for Walker<'_> {

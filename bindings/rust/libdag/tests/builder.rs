@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use libdag::{Action, Builder, Graph, Status};
+use libdag::{Action, Builder, Graph, Status, StepGraph};
 
 fn named_edges(g: &Graph) -> BTreeSet<(String, String)> {
     g.edges()
@@ -67,7 +67,7 @@ fn rust_steps_and_prune_predicates_run_in_order() {
     let mut seen = Vec::new();
     {
         let mut b = Builder::new(&mut g).unwrap();
-        b.add_step("config", |g: &mut Graph| {
+        b.add_step("config", |g: &mut StepGraph<'_>| {
             let a = g.add_vertex(Some("output.a")).map_err(|e| e.to_string())?;
             let c = g.add_vertex(Some("c")).map_err(|e| e.to_string())?;
             g.add_vertex(Some("keep")).map_err(|e| e.to_string())?;
@@ -107,7 +107,7 @@ fn failures_name_the_step() {
     lenient.reference(web, "var.region").unwrap();
     lenient.add_references(true).unwrap();
     lenient
-        .add_step("lock", |_: &mut Graph| Err("state is locked".to_owned()))
+        .add_step("lock", |_: &mut StepGraph<'_>| Err("state is locked".to_owned()))
         .unwrap();
     let err = lenient.build(true, true).unwrap_err();
     assert_eq!(err.status(), Status::Cancelled);
@@ -131,7 +131,7 @@ fn a_panicking_step_panics_from_build() {
     common::hide_expected_panics();
     let mut g = Graph::new().unwrap();
     let mut b = Builder::new(&mut g).unwrap();
-    b.add_step("explode", |_: &mut Graph| {
+    b.add_step("explode", |_: &mut StepGraph<'_>| {
         panic!("{}boom", common::EXPECTED_PANIC)
     })
     .unwrap();
@@ -163,36 +163,48 @@ fn a_panicking_prune_predicate_prunes_no_more_and_panics_from_build() {
 }
 
 #[test]
-fn a_step_that_replaces_its_graph_stops_the_build_and_frees_nothing_twice() {
+fn a_step_changes_its_graph_through_its_step_graph() {
+    // A step got `&mut Graph` for a graph it did not own, which
+    // `std::mem::swap` or `replace` could move out of the build and use
+    // once the real one was gone; it gets a `StepGraph` now, which reads
+    // through `Deref` and changes through `Graph`'s own methods.
     let mut g = Graph::new().unwrap();
-    g.add_vertex(Some("a")).unwrap();
-    let mut kept = None;
+    let a = g.add_vertex(Some("a")).unwrap();
+    let mut extra = Graph::new().unwrap();
+    extra.add_vertex(Some("extra")).unwrap();
+    let mut seen = None;
     {
         let mut b = Builder::new(&mut g).unwrap();
-        b.add_step("assign", |g: &mut Graph| {
-            g.add_vertex(Some("b")).unwrap();
-            *g = Graph::new().unwrap();
-            Ok(())
+        b.add_step("edit", |g: &mut StepGraph<'_>| {
+            let mut run = |g: &mut StepGraph<'_>| -> libdag::Result<()> {
+                let ids = g.add_vertices(&[Some("b"), Some("c"), Some("d")])?;
+                let (b, c, d) = (ids[0], ids[1], ids[2]);
+                let e = g.add_vertex(Some("e"))?;
+                g.connect_many(&[(a, b), (b, c), (a, c)])?;
+                g.connect(c, d)?;
+                g.disconnect(c, d)?;
+                g.remove_vertex(d)?;
+                g.set_name(e, Some("e2"))?;
+                g.set_user_data(e, 7)?;
+                g.replace_vertex(e, c)?;
+                g.subsume(&extra)?;
+                assert_eq!(g.transitive_reduction()?, 1);
+                assert!(!g.as_raw_mut().is_null());
+                seen = Some((g.vertex_count(), g.edge_count()));
+                Ok(())
+            };
+            run(g).map_err(|e| e.to_string())
         })
         .unwrap();
-        let err = b.build(false, false).unwrap_err();
-        assert_eq!(err.status(), Status::Cancelled);
-        assert!(err.message().contains("the step replaced the graph it was given"), "{}", err);
-        drop(b);
-        let mut b = Builder::new(&mut g).unwrap();
-        b.add_step("swap", |g: &mut Graph| {
-            let mut other = Graph::new().unwrap();
-            std::mem::swap(g, &mut other);
-            kept = Some(other.vertex_count());
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(b.build(false, false).unwrap_err().status(), Status::Cancelled);
+        b.build(false, false).unwrap();
     }
-    // The graph is as the first step left it before its assignment.
-    assert_eq!(kept, Some(2));
-    assert_eq!(g.vertex_count(), 2);
-    assert!(g.find("b").is_some());
+    assert_eq!(seen, Some((4, 2)));
+    assert_eq!(
+        named_edges(&g),
+        set(&[("a", "b"), ("b", "c")])
+    );
+    assert!(g.find("extra").is_some());
+    assert!(g.find("d").is_none());
 }
 
 #[test]
@@ -238,7 +250,7 @@ fn a_panicking_build_observer_is_not_called_again_and_panics_from_build() {
     g.add_vertex(Some("b")).unwrap();
     let mut calls = 0;
     let mut b = Builder::new(&mut g).unwrap();
-    b.add_step("one", |_: &mut Graph| Ok(())).unwrap();
+    b.add_step("one", |_: &mut StepGraph<'_>| Ok(())).unwrap();
     b.add_root(Some("top")).unwrap();
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         b.build_observed(false, false, |_| {
@@ -270,8 +282,8 @@ fn the_observers_panic_comes_out_and_a_later_steps_payload_is_not_dropped_while_
     common::hide_expected_panics();
     let mut g = Graph::new().unwrap();
     let mut b = Builder::new(&mut g).unwrap();
-    b.add_step("one", |_: &mut Graph| Ok(())).unwrap();
-    b.add_step("two", |_: &mut Graph| -> Result<(), String> {
+    b.add_step("one", |_: &mut StepGraph<'_>| Ok(())).unwrap();
+    b.add_step("two", |_: &mut StepGraph<'_>| -> Result<(), String> {
         std::panic::resume_unwind(Box::new(LoudPayload))
     })
     .unwrap();

@@ -18,13 +18,22 @@ const SYS_ONLY: &[(&str, &str)] = &[
     ),
 ];
 
+/// libdag's source tree: the crate's own path, so that the test reads the
+/// same header from any current directory.
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
 }
 
 /// The names of the `DAG_API` functions the header declares.
 fn header_functions() -> Vec<String> {
-    let header = fs::read_to_string(repo().join("include/dag/dag.h")).unwrap();
+    let path = repo().join("include/dag/dag.h");
+    let header = fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {} (this test reads the header of the libdag tree the crate sits in, at bindings/rust/libdag)",
+            path.display(),
+            e
+        )
+    });
     let mut names = Vec::new();
     for declaration in header.split("DAG_API ").skip(1) {
         let head = &declaration[..declaration.find('(').unwrap()];

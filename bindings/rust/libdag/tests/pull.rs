@@ -113,7 +113,7 @@ fn a_failure_in_pull_mode_keeps_its_source() {
     for pending in walker.ready() {
         let pending = pending.unwrap();
         assert_eq!(pending.id(), db);
-        assert_eq!(pending.graph().name(pending.id()).unwrap(), Some("db"));
+        assert_eq!(pending.graph(&walker).unwrap().name(pending.id()).unwrap(), Some("db"));
         let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
         thread::spawn(move || pending.fail(io).unwrap())
             .join()
@@ -151,7 +151,8 @@ fn a_handed_out_vertex_expands_into_its_sub_graph() {
     for pending in walker.ready() {
         let mut pending = pending.unwrap();
         let name = pending
-            .graph()
+            .graph(&walker)
+            .unwrap()
             .name(pending.id())
             .unwrap()
             .unwrap()
@@ -362,4 +363,33 @@ fn a_panic_in_the_errors_display_still_fails_the_vertex() {
         .unwrap()
         .expect("the walk ended");
     assert_eq!(report.status(a).unwrap(), VertexStatus::Failed);
+}
+
+#[test]
+fn a_pendings_graph_is_read_through_its_walker() {
+    // Pending::graph() read the walked graph without borrowing it: once the
+    // walker was dropped, `&mut Graph` could change (free) what it read.
+    // The view borrows the walker now, which borrows the graph.
+    let mut g = Graph::new().unwrap();
+    let module = g.add_vertex(Some("module")).unwrap();
+    let mut sub = Graph::new().unwrap();
+    sub.add_vertex(Some("inner")).unwrap();
+    let other = Graph::new().unwrap();
+    let other_walker = other.begin_walk(&WalkOptions::new()).unwrap();
+    let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+    let mut pending = walker.next_ready(None).unwrap().unwrap();
+    assert_eq!(pending.graph(&walker).unwrap().name(module).unwrap(), Some("module"));
+    let err = pending.graph(&other_walker).unwrap_err();
+    assert_eq!(err.status(), Status::InvalidArgument);
+    assert!(err.message().starts_with("Pending::graph: "), "{}", err);
+    pending.expand(&sub).unwrap();
+    let inner = walker.next_ready(None).unwrap().unwrap();
+    let view = inner.graph(&walker).unwrap();
+    assert_eq!(view.name(inner.id()).unwrap(), Some("inner"));
+    assert_eq!(view.vertex_count(), 1);
+    inner.succeed().unwrap();
+    assert!(walker.next_ready(None).unwrap().is_none());
+    assert!(walker.wait().unwrap().ok());
+    drop(walker);
+    g.remove_vertex(module).unwrap();
 }

@@ -12,7 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use libdag::{EventKind, Graph, Pending, Status, VertexStatus, WalkOptions, WalkUpdate, Walker};
+use libdag::{
+    EventKind, Graph, Pending, Status, Traversal, VertexStatus, Visit, WalkOptions, WalkUpdate, Walker,
+};
 
 /// A callback error of the test's own type, to downcast back.
 #[derive(Debug, PartialEq)]
@@ -606,7 +608,7 @@ fn a_walk_of_a_graph_seen_through_a_walk_is_refused() {
     assert!(walker.next_ready(None).unwrap().is_none());
     // The sub-walk's copy of `sub`, which the walk frees with itself: a walk
     // of it would outlive it.
-    let copy = s.graph();
+    let copy = s.graph(&walker).unwrap();
     assert_eq!(copy.begin_walk(&WalkOptions::new()).unwrap_err().status(), Status::Busy);
     assert_eq!(
         copy.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap_err().status(),
@@ -687,4 +689,237 @@ fn walks_that_cannot_start_are_errors() {
     assert_eq!(err.status(), Status::State);
     assert!(err.message().starts_with("Walker::next_ready: "), "{}", err);
     assert!(walker.wait().unwrap().ok());
+}
+
+#[test]
+fn a_callback_error_wins_over_its_pending_completed_inside_it() {
+    // libdag holds a completion made inside the callback until it returns,
+    // and takes the failure the callback then returns, with its message:
+    // the binding's dag_walk_fail was refused there, and the vertex ended
+    // failed with no message and no source (or, completed as failed, with
+    // the Pending's error).
+    common::hide_expected_panics();
+    let g = graph(&["succeeded", "failed", "panics", "kept"], &[]);
+    let walker = g
+        .start_walk(&WalkOptions::new(), |vertex| {
+            let pending = vertex.defer();
+            let name = vertex.graph().name(vertex.id()).unwrap().unwrap().to_owned();
+            match name.as_str() {
+                "succeeded" => {
+                    pending.succeed().unwrap();
+                    Err(DiskFull { free: 1 })
+                }
+                "failed" => {
+                    pending.fail(DiskFull { free: 2 }).unwrap();
+                    Err(DiskFull { free: 3 })
+                }
+                "panics" => {
+                    pending.succeed().unwrap();
+                    panic!("{}boom", common::EXPECTED_PANIC)
+                }
+                // Ok: the completion made inside stands.
+                _ => {
+                    pending.fail(DiskFull { free: 4 }).unwrap();
+                    Ok(())
+                }
+            }
+        })
+        .unwrap();
+    let report = walker.wait().unwrap();
+    for (name, free) in [("succeeded", 1), ("failed", 3), ("kept", 4)] {
+        let id = g.find(name).unwrap();
+        let vertex = report.vertex(id).unwrap();
+        assert_eq!(vertex.status(), VertexStatus::Failed, "{}", name);
+        assert_eq!(vertex.message(), format!("disk full ({} bytes free)", free), "{}", name);
+        assert_eq!(report.source(id).unwrap().downcast_ref::<DiskFull>(), Some(&DiskFull { free }), "{}", name);
+    }
+    let panics = report.vertex(g.find("panics").unwrap()).unwrap();
+    assert_eq!(panics.status(), VertexStatus::Failed);
+    assert_eq!(panics.message(), format!("callback panicked: {}boom", common::EXPECTED_PANIC));
+    assert!(panics.source().is_none());
+}
+
+#[test]
+fn dropping_a_pending_once_another_completed_the_vertex_does_nothing() {
+    // Dropped inside the callback, the second Pending failed the vertex
+    // the first had completed.
+    let g = graph(&["inside", "after"], &[]);
+    let (send, receive) = mpsc::channel();
+    let send = Mutex::new(send);
+    let walker = g
+        .start_walk(&WalkOptions::new(), move |vertex| {
+            let first = vertex.defer();
+            let second = vertex.defer();
+            if vertex.graph().name(vertex.id()).unwrap() == Some("inside") {
+                first.succeed().map_err(|e| e.to_string())?;
+                drop(second);
+            } else {
+                send.lock().unwrap().send((first, second)).unwrap();
+            }
+            Ok::<(), String>(())
+        })
+        .unwrap();
+    let (first, second) = receive.recv().unwrap();
+    first.succeed().unwrap();
+    drop(second);
+    let report = walker.wait().unwrap();
+    assert_eq!(report.status(g.find("inside").unwrap()), Some(VertexStatus::Ok));
+    assert_eq!(report.status(g.find("after").unwrap()), Some(VertexStatus::Ok));
+}
+
+#[test]
+fn a_deferred_vertex_is_expanded_by_its_callback_not_by_its_pending() {
+    // libdag takes an expansion while the callback runs, from any thread,
+    // and the callback could not know its own error was then refused.
+    let g = graph(&["a"], &[]);
+    let sub = graph(&["s"], &[]);
+    let (send, receive) = mpsc::channel();
+    let send = Mutex::new(send);
+    let walker = g
+        .start_walk(&WalkOptions::new(), move |vertex| {
+            let mut pending = vertex.defer();
+            if !vertex.in_sub_walk() {
+                send.lock().unwrap().send(pending.expand(&sub).map_err(|e| e.status())).unwrap();
+            }
+            pending.succeed().map_err(|e| e.to_string())
+        })
+        .unwrap();
+    assert_eq!(receive.recv().unwrap(), Err(Status::State));
+    let report = walker.wait().unwrap();
+    assert!(report.ok());
+    assert_eq!(report.len(), 1);
+}
+
+/// Says once dropped that it was: owned by a walk's callback, it tells
+/// when the binding frees that callback.
+struct SaysWhenFreed(Mutex<mpsc::Sender<()>>);
+
+impl Drop for SaysWhenFreed {
+    fn drop(&mut self) {
+        let _ = self.0.lock().unwrap().send(());
+    }
+}
+
+fn says_when_freed() -> (SaysWhenFreed, mpsc::Receiver<()>) {
+    let (send, receive) = mpsc::channel();
+    (SaysWhenFreed(Mutex::new(send)), receive)
+}
+
+#[test]
+fn a_walker_dropped_in_a_visitor_of_its_graph_frees_its_callback_once_the_walk_ends() {
+    // dag_walk_wait refuses inside a read of the walked graph, and the
+    // walker took that for a drop inside its own callback: the callback and
+    // the walk, with its threads, were leaked, and the graph refused walks
+    // for ever.
+    let g = graph(&["a"], &[]);
+    let a = g.find("a").unwrap();
+    let (freed, callback_freed) = says_when_freed();
+    let (started, callback_started) = mpsc::channel();
+    let started = Mutex::new(started);
+    let (release, released) = mpsc::channel::<()>();
+    let released = Mutex::new(released);
+    let mut walker = Some(
+        g.start_walk(&WalkOptions::new(), move |_| {
+            let _owned = &freed;
+            started.lock().unwrap().send(()).unwrap();
+            released.lock().unwrap().recv_timeout(Duration::from_secs(WAIT_S)).map_err(|e| e.to_string())
+        })
+        .unwrap(),
+    );
+    callback_started.recv().unwrap();
+    g.traverse(&[a], Traversal::depth_first(), |_, _| {
+        drop(walker.take());
+        Visit::Continue
+    })
+    .unwrap();
+    assert!(walker.is_none());
+    release.send(()).unwrap();
+    assert!(
+        callback_freed.recv_timeout(Duration::from_secs(WAIT_S)).is_ok(),
+        "the walk's callback was never freed"
+    );
+    // The walk has ended: the graph is free again.
+    assert!(g.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap().ok());
+}
+
+#[test]
+fn a_walker_dropped_in_its_own_callback_frees_its_callback_once_the_walk_ends() {
+    // It was leaked, with its threads, and the graph refused walks for ever.
+    let g: &'static Graph = Box::leak(Box::new(graph(&["a"], &[])));
+    let (freed, callback_freed) = says_when_freed();
+    let slot: Arc<Mutex<Option<Walker<'static>>>> = Arc::default();
+    let (stored, walker_stored) = mpsc::channel::<()>();
+    let walker_stored = Mutex::new(walker_stored);
+    let in_callback = slot.clone();
+    let walker = g
+        .start_walk(&WalkOptions::new(), move |_| {
+            let _owned = &freed;
+            walker_stored
+                .lock()
+                .unwrap()
+                .recv_timeout(Duration::from_secs(WAIT_S))
+                .map_err(|e| e.to_string())?;
+            let walker = in_callback.lock().unwrap().take();
+            drop(walker);
+            Ok::<(), String>(())
+        })
+        .unwrap();
+    *slot.lock().unwrap() = Some(walker);
+    stored.send(()).unwrap();
+    assert!(
+        callback_freed.recv_timeout(Duration::from_secs(WAIT_S)).is_ok(),
+        "the walk's callback was never freed"
+    );
+    assert!(slot.lock().unwrap().is_none());
+    assert!(g.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap().ok());
+}
+
+/// A panic payload whose own Drop panics.
+struct PanickingPayload;
+
+impl Drop for PanickingPayload {
+    fn drop(&mut self) {
+        panic!("{}the payload's drop", common::EXPECTED_PANIC);
+    }
+}
+
+/// A callback error whose Drop panics with a [`PanickingPayload`].
+#[derive(Debug)]
+struct PanicsWithAPanickingPayload;
+
+impl fmt::Display for PanicsWithAPanickingPayload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("refused")
+    }
+}
+
+impl std::error::Error for PanicsWithAPanickingPayload {}
+
+impl Drop for PanicsWithAPanickingPayload {
+    fn drop(&mut self) {
+        std::panic::panic_any(PanickingPayload);
+    }
+}
+
+#[test]
+fn a_refused_callback_error_whose_drop_panics_with_a_panicking_payload_stays_on_libdags_thread() {
+    // The payload was dropped outside catch_unwind, in the extern "C"
+    // trampoline: its panic aborted the process.
+    common::hide_expected_panics();
+    let g = graph(&["build"], &[]);
+    let sub = graph(&["step"], &[]);
+    let walker = g
+        .start_walk(&WalkOptions::new(), move |vertex| {
+            if vertex.in_sub_walk() {
+                return Ok(());
+            }
+            vertex.expand(&sub).unwrap();
+            // Refused (the sub-walk decides): dropped in the trampoline.
+            Err(PanicsWithAPanickingPayload)
+        })
+        .unwrap();
+    let report = walker.wait().unwrap();
+    let build = g.find("build").unwrap();
+    assert_eq!(report.status(build), Some(VertexStatus::Ok));
+    assert!(report.source(build).is_none());
 }

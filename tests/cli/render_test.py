@@ -120,7 +120,11 @@ class Render(unittest.TestCase):
         for out, extra, magic in [("g.png", [], b"\x89PNG\r\n\x1a\n"), ("g.pdf", [], b"%PDF-"),
                                   ("g.PNG", [], b"\x89PNG\r\n\x1a\n"),
                                   ("picture", ["--format", "pdf"], b"%PDF-"),
-                                  ("g.svg", ["--format", "png"], b"\x89PNG\r\n\x1a\n")]:
+                                  ("picture.img", ["--format", "png"], b"\x89PNG\r\n\x1a\n"),
+                                  ("g.png", ["--format", "png"], b"\x89PNG\r\n\x1a\n"),
+                                  # Any case, as the extension is taken.
+                                  ("picture", ["--format", "PDF"], b"%PDF-"),
+                                  ("G.SVG", ["--format", "Svg"], b"<?xml")]:
             with self.subTest(out=out, extra=extra):
                 result = dag("render", DEPLOY, "-o", self.path(out), *extra)
                 self.assertEqual(result.returncode, 0, result.stderr)
@@ -129,6 +133,71 @@ class Render(unittest.TestCase):
         result = dag("render", DEPLOY, "-o", "-", "--format", "svg")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(set(Picture(result.stdout).vertices), names_of(DEPLOY))
+
+    def test_a_format_that_contradicts_the_extension_exits_2(self):
+        # a.svg holding PNG: no viewer opens it as what its name says.
+        for out, format in [("a.svg", "png"), ("a.PNG", "svg"), ("a.pdf", "SVG")]:
+            with self.subTest(out=out, format=format):
+                result = dag("render", DEPLOY, "-o", self.path(out), "--format", format)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                extension = out.rsplit(".", 1)[1].lower()
+                self.assertEqual(result.stderr,
+                                 f'dag: --format {format.lower()} contradicts "{self.path(out)}", a .{extension} '
+                                 f'name: rename the file, or leave --format out\n'.encode())
+                self.assertFalse(os.path.exists(self.path(out)))
+
+    def test_control_characters_are_drawn_visibly(self):
+        # Graphviz copied them into the SVG, which no XML parser then reads.
+        names = ["a\x01b", "c\x1b[31md", "x\ufffey\uffffz", "tab\there", "\x7f\x85"]
+        graph = self.graph(json.dumps({"vertices": [{"id": i + 1, "name": n} for i, n in enumerate(names)]}),
+                           "control.json")
+        shown = ["a\\x01b", "c\\x1b[31md", "x\\xef\\xbf\\xbey\\xef\\xbf\\xbfz", "tab\there", "\x7f\x85"]
+        self.assertEqual(sorted(self.render(graph).texts), sorted(shown))
+        with open(self.path("control.dot"), "wb") as f:
+            f.write(b'digraph { "a\x01b" -> "c\x1b[31md" }')
+        picture = self.render(self.path("control.dot"))
+        self.assertEqual(set(picture.edges), {("a\\x01b", "c\\x1b[31md")})
+
+    def test_graphviz_warnings_are_told_as_dags(self):
+        # Too tall for a bitmap: the pango plugin says so on standard error
+        # itself, named by a command name nobody set: "(null): graph is ...".
+        graph = self.graph("digraph { " + " ".join(f"v{i} -> v{i + 1};" for i in range(400)) + " }")
+        result = dag("render", graph, "-o", self.path("tall.png"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stderr.decode().splitlines()
+        self.assertTrue(lines, "no warning: the picture fits a bitmap")
+        for line in lines:
+            self.assertTrue(line.startswith("dag: graphviz: "), line)
+        self.assertIn("graph is too large for cairo-renderer bitmaps", result.stderr.decode())
+        with open(self.path("tall.png"), "rb") as f:
+            self.assertTrue(f.read().startswith(b"\x89PNG\r\n\x1a\n"))
+
+    def test_the_picture_never_replaces_its_graph_or_report(self):
+        graph = self.graph("digraph { a -> b }")
+        with open(graph, "rb") as f:
+            graph_text = f.read()
+        report = self.path("run.json")
+        report_text = b'{"vertices": [{"name": "a", "status": "ok"}]}'
+        with open(report, "wb") as f:
+            f.write(report_text)
+        os.symlink(report, self.path("link.json"))
+        cases = [(["render", graph, "-o", graph, "--format", "svg"], "FILE", graph),
+                 (["render", graph, "--report", report, "-o", report, "--format", "svg"], "--report", report),
+                 (["render", graph, "--report", report, "-o", self.path("link.json"), "--format", "svg"], "--report",
+                  self.path("link.json")),
+                 (["render", self.path("./graph.dot"), "-o", graph, "--format", "svg"], "FILE", graph)]
+        for args, option, shown in cases:
+            with self.subTest(args=args):
+                result = dag(*args)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertEqual(result.stderr, f'dag: -o and {option} cannot both be "{shown}"\n'.encode())
+                with open(graph, "rb") as f:
+                    self.assertEqual(f.read(), graph_text)
+                with open(report, "rb") as f:
+                    self.assertEqual(f.read(), report_text)
+        # Standard input and output are no file of the graph's.
+        result = dag("render", "-", "-o", "-", "--format", "svg", stdin=graph_text)
+        self.assertEqual(result.returncode, 0, result.stderr)
 
     def test_a_file_named_as_long_as_the_file_system_allows(self):
         # 255 bytes, NAME_MAX: the temporary name beside it had no room for
@@ -214,6 +283,14 @@ class Render(unittest.TestCase):
         self.assertEqual(result.returncode, 2, result.stderr)
         self.assertIn(b"Is a directory", result.stderr)
         self.assertIn(f'cannot read "{self.path("reports")}"'.encode(), result.stderr)
+        # A NUL in a name: the name was cut there, and coloured vertex "a".
+        with open(self.path("r.json"), "w", encoding="utf-8") as f:
+            f.write('{"vertices": [{"name": "a\\u0000zzz", "status": "failed"}]}')
+        result = dag("render", graph, "--report", self.path("r.json"), "-o", self.path("o.svg"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stderr, f'dag: {self.path("r.json")}: a report of another graph: no vertex is named '
+                                        f'"a\\u0000zzz"\n'.encode())
+        self.assertFalse(os.path.exists(self.path("o.svg")))
         # One vertex twice, with two statuses: one was taken silently.
         with open(self.path("r.json"), "w", encoding="utf-8") as f:
             f.write('{"vertices": [{"name": "a", "status": "ok"}, {"name": "a", "status": "failed"}]}')

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <dag/dag.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -591,6 +592,179 @@ TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReaderToRead) {
               std::string::npos)
         << dag.err();
     close(reader);
+}
+
+// ------------------------------------------------------------------------
+// Output files that cannot be replaced, and a signal while one is written:
+// `dag render -o` and the walk's files are written alike (output_file.cpp).
+
+// A file dag may write but not replace (in a directory it may not write to,
+// or someone else's in a sticky directory) needs dag to run as someone root
+// is not. Said, not passed over in silence: CI runs the suite as root.
+#define SKIP_UNLESS_ROOT()                                                                          \
+    if (geteuid() != 0)                                                                             \
+    GTEST_SKIP() << "runs dag as nobody (setpriv), which only root can; the suite runs as root in CI"
+
+// `command` (after `sh -c`) as nobody, in a shell where $DAG is the program.
+std::string as_nobody(const std::string &command) {
+    return "setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \"DAG='$DAG'; " + command + "\"";
+}
+
+// Each name in `directory`, sorted.
+std::string listing(const std::string &directory) {
+    ScratchDir scratch;
+    std::system(("ls -A '" + directory + "' > " + scratch.path + "/list").c_str());
+    return read_file(scratch.path + "/list");
+}
+
+// With no room for a temporary file beside it, a file that can be written
+// is written in place: it was truncated first, so that a size limit (or a
+// full disk) left it cut short, where the README promises the old contents.
+TEST(CliOutputFiles, AFileWrittenInPlaceKeepsItsOldContentsWhenTheWriteFails) {
+    SKIP_UNLESS_ROOT();
+    ScratchDir dir;
+    ASSERT_EQ(chmod(dir.path.c_str(), 0755), 0);
+    std::string graph = "digraph {";
+    for (int v = 0; v < 100; ++v) graph += " v" + std::to_string(v) + ";";
+    std::ofstream(dir.path + "/graph.dot") << graph << " }";
+    ASSERT_EQ(mkdir((dir.path + "/locked").c_str(), 0755), 0);  // root's
+    const std::string report = dir.path + "/locked/report.json";
+    std::ofstream(report) << "old\n";
+    ASSERT_EQ(chmod(report.c_str(), 0666), 0);
+    // 512-byte files (dash's ulimit -f counts 512-byte blocks), and a
+    // report of 100 vertices.
+    EXPECT_EQ(sh_in(dir, as_nobody("ulimit -f 1; exec \\\"$DAG\\\" walk graph.dot --report locked/report.json") +
+                             " >/dev/null 2>err"),
+              2);
+    EXPECT_NE(read_file(dir.path + "/err").find("dag: cannot write \"locked/report.json\": File too large\n"),
+              std::string::npos)
+        << read_file(dir.path + "/err");
+    EXPECT_EQ(read_file(report), "old\n") << "the old report was cut short";
+    // Without the limit, whole; and shorter than the old contents, none of them left after it.
+    std::ofstream(report) << std::string(100000, 'x');
+    EXPECT_EQ(
+        sh_in(dir, as_nobody("exec \\\"$DAG\\\" walk graph.dot --report locked/report.json") + " >/dev/null 2>err"), 0)
+        << read_file(dir.path + "/err");
+    EXPECT_EQ(parse_file(report).at("ok"), 100);
+    struct stat file {};
+    ASSERT_EQ(stat(report.c_str(), &file), 0);
+    EXPECT_EQ(file.st_uid, 0u);
+    EXPECT_EQ(file.st_mode & 07777, 0666u);
+    EXPECT_EQ(listing(dir.path + "/locked"), "report.json\n");
+}
+
+// In a sticky directory (/tmp), rename() may not replace a file of another
+// owner that its mode lets anyone write, as `>` does: refused after the
+// walk, or after the layout, with "Operation not permitted".
+TEST(CliOutputFiles, SomeoneElsesFileInAStickyDirectoryIsWrittenAsGreaterThanWrites) {
+    SKIP_UNLESS_ROOT();
+    ScratchDir dir;
+    ASSERT_EQ(chmod(dir.path.c_str(), 0755), 0);
+    std::ofstream(dir.path + "/graph.dot") << "digraph { a -> b }";
+    const std::string shared = dir.path + "/shared";
+    ASSERT_EQ(mkdir(shared.c_str(), 0755), 0);
+    ASSERT_EQ(chmod(shared.c_str(), 01777), 0);
+    for (const char *name : {"report.json", "picture.svg"}) {
+        std::ofstream(shared + "/" + name) << "old\n";
+        ASSERT_EQ(chmod((shared + "/" + name).c_str(), 0666), 0);
+    }
+    EXPECT_EQ(sh_in(dir, as_nobody("echo x > shared/report.json")), 0) << "`>` may write it";
+    ASSERT_EQ(
+        sh_in(dir, as_nobody("exec \\\"$DAG\\\" walk graph.dot --report shared/report.json") + " >/dev/null 2>err"), 0)
+        << read_file(dir.path + "/err");
+    EXPECT_EQ(parse_file(shared + "/report.json").at("ok"), 2);
+    EXPECT_EQ(sh_in(dir, as_nobody("exec \\\"$DAG\\\" render graph.dot -o shared/picture.svg") + " 2>err"), 0)
+        << read_file(dir.path + "/err");
+    const std::string picture = read_file(shared + "/picture.svg");
+    EXPECT_EQ(picture.rfind("<?xml", 0), 0u) << picture;
+    EXPECT_NE(picture.find("</svg>"), std::string::npos);
+    for (const char *name : {"report.json", "picture.svg"}) {
+        struct stat file {};
+        ASSERT_EQ(stat((shared + "/" + name).c_str(), &file), 0);
+        EXPECT_EQ(file.st_uid, 0u) << name;
+    }
+    EXPECT_EQ(listing(shared), "picture.svg\nreport.json\n");
+}
+
+// The temporary file render writes beside `out` in `directory`, if there
+// is one now.
+std::string temporary_beside(const std::string &directory, const std::string &out) {
+    std::string found;
+    if (DIR *listed = opendir(directory.c_str())) {
+        while (const dirent *entry = readdir(listed))
+            if (std::string(entry->d_name).rfind(out + ".", 0) == 0) found = directory + "/" + entry->d_name;
+        closedir(listed);
+    }
+    return found;
+}
+
+// Stops `pid`, every thread of it, and waits until it has stopped; false if
+// it has exited instead (left for its owner to reap).
+bool stopped(pid_t pid) {
+    if (kill(pid, SIGSTOP) != 0) return false;
+    siginfo_t info{};
+    return waitid(P_PID, static_cast<id_t>(pid), &info, WSTOPPED | WEXITED | WNOWAIT) == 0 &&
+           info.si_code == CLD_STOPPED;
+}
+
+// SIGTERM while render wrote its picture beside OUT under a temporary name
+// killed dag and left that file behind; one while a walk wrote its report
+// was lost (the walk exited 0). dag runs in slices of a fraction of a
+// millisecond, stopped between them, until one ends with the temporary file
+// there: the signal is sent then, while it is stopped. A run that wrote the
+// whole file within one slice proves nothing, and another is tried.
+TEST(CliOutputFiles, ASignalWhileAFileIsWrittenLeavesNoTemporaryFileAndEndsDag) {
+    ScratchDir dir;
+    // Megabytes of SVG and of report, some milliseconds to write; fewer
+    // vertices to lay out.
+    const auto graph = [&](int vertices) {
+        const std::string file = dir.path + "/" + std::to_string(vertices) + ".dot";
+        std::ofstream dot(file);
+        dot << "digraph {";
+        for (int v = 0; v < vertices; ++v) dot << " \"" << std::string(300, 'x') << v << "\";";
+        dot << " }";
+        return file;
+    };
+    const struct {
+        std::vector<std::string> args;
+        std::string input, name;
+        int vertices;
+    } commands[] = {{{"render", "-", "-o", dir.path + "/render/out.svg"}, graph(3000), "out.svg", 3000},
+                    {{"walk", "-", "--report", dir.path + "/walk/out.json"}, graph(20000), "out.json", 20000}};
+    for (const auto &[args, input, name, vertices] : commands) {
+        const std::string files = dir.path + "/" + args[0], out = files + "/" + name;
+        ASSERT_EQ(mkdir(files.c_str(), 0755), 0);
+        int caught = 0;
+        for (int attempt = 0; attempt < 20 && caught == 0; ++attempt) {
+            BackgroundDag dag(args, input, dir.path);
+            std::string temporary;
+            while (temporary.empty() && stopped(dag.pid())) {
+                temporary = temporary_beside(files, name);
+                if (!temporary.empty()) ASSERT_EQ(kill(dag.pid(), SIGTERM), 0);
+                ASSERT_EQ(kill(dag.pid(), SIGCONT), 0);
+                // Spun, not slept: a test put to sleep on a busy machine
+                // wakes milliseconds later, long enough to write it all.
+                for (const auto slice = Clock::now() + std::chrono::microseconds(100); Clock::now() < slice;) {
+                }
+            }
+            const int status = dag.wait(milliseconds(30000));
+            if (temporary.empty()) {
+                EXPECT_EQ(status, 0) << dag.err();
+                continue;
+            }
+            ++caught;
+            EXPECT_EQ(status, 128 + SIGTERM) << args[0] << ": " << dag.err();
+            EXPECT_FALSE(exists(temporary)) << args[0] << ": the temporary file was left";
+            EXPECT_EQ(listing(files), exists(out) ? name + "\n" : "") << args[0];
+            if (!exists(out)) continue;
+            const std::string written = read_file(out);
+            if (args[0] == "render")
+                EXPECT_EQ(written.substr(written.size() - 7), "</svg>\n") << "a picture cut short";
+            else
+                EXPECT_EQ(parse_file_text(written).at("ok"), vertices);
+        }
+        EXPECT_EQ(caught, 1) << args[0] << " never stopped while it wrote its file, in 20 tries";
+    }
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 
 #include <cctype>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "graphviz_messages.hpp"
 #include "libdag.hpp"
 #include "text_decoding.hpp"
 
@@ -35,15 +38,27 @@ struct Closer {
 std::map<std::string, std::string> dot_node_attribute(const std::string &text, const char *attribute) {
     const DecodedText decoded = decode_text(text);
     const bool had_bom = decoded.had_bom;
-    std::unique_ptr<Agraph_t, Closer> g(agmemread(decoded.utf8.c_str()));
-    if (!g) throw Failure("DOT: Graphviz could not read the graph again for its attributes", bad_input);
+    std::unique_ptr<Agraph_t, Closer> g;
+    std::vector<std::string> said;
+    {
+        // Graphviz would print why straight to standard error.
+        GraphvizMessages messages;
+        g.reset(agmemread(decoded.utf8.c_str()));
+        said = GraphvizMessages::lines();
+    }
+    if (!g) {
+        std::string why;
+        for (const std::string &line : said) why += (why.empty() ? ": " : "; ") + line;
+        throw Failure("DOT: Graphviz could not read the graph again for its attributes" + why, bad_input);
+    }
     std::map<std::string, std::string> values;
     Agsym_t *symbol = agattr(g.get(), AGNODE, const_cast<char *>(attribute), nullptr);
     if (!symbol) return values;
     const bool latin1 = !had_bom && declares_latin1(g.get());
     for (Agnode_t *n = agfstnode(g.get()); n; n = agnxtnode(g.get(), n)) {
         const char *value = agxget(n, symbol);
-        if (value && *value) values.emplace(latin1 ? latin1_to_utf8(agnameof(n)) : agnameof(n), value);
+        if (value && *value)
+            values.emplace(latin1 ? latin1_to_utf8(agnameof(n)) : agnameof(n), latin1 ? latin1_to_utf8(value) : value);
     }
     return values;
 }

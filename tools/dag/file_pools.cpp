@@ -81,6 +81,15 @@ FilePools from_json(const std::string &text, const std::string &shown) {
 
 }  // namespace
 
+const std::vector<std::string> *FilePools::of(uint64_t id, const char *name) const {
+    if (name) {
+        const auto named = by_name.find(name);
+        return named == by_name.end() ? nullptr : &named->second;
+    }
+    const auto unnamed = by_id.find(id);
+    return unnamed == by_id.end() ? nullptr : &unnamed->second;
+}
+
 FilePools file_pools(const std::string &text, dag_format format, const std::string &shown) {
     FilePools found = is_json(decode_text(text).utf8, format) ? from_json(text, shown) : from_dot(text, shown);
     found.shown = shown;

@@ -17,6 +17,10 @@ struct FilePools {
     std::map<uint64_t, std::vector<std::string>> by_id;
     // The file, as messages name it.
     std::string shown;
+
+    // The pools the file gives vertex `id` of the graph read from it, whose
+    // name is `name` (null for an unnamed vertex); null for none.
+    const std::vector<std::string> *of(uint64_t id, const char *name) const;
 };
 
 // DOT: `aws_db [pools="aws,rds"]`; JSON: `{"id": 3, "name": "aws_db",

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <sstream>
 #include <string>
 
 #include "bracketed_arguments.hpp"
@@ -96,8 +97,14 @@ int main(int argc, char **argv) {
         const bool unknown_first_word =
             argc > 1 && argv[1][0] != '-' &&
             std::none_of(commands.begin(), commands.end(), [&](const CLI::App *c) { return c->check_name(argv[1]); });
-        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success) && !unknown_first_word)
-            return after_flushing(app.exit(e));
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success) && !unknown_first_word) {
+            // Through print(), which keeps why a write failed: CLI11
+            // writes to std::cout, whose failure keeps no reason.
+            std::ostringstream answer;
+            const int status = app.exit(e, answer);
+            dagcli::print(answer.str());
+            return after_flushing(status);
+        }
         std::fflush(stdout);
         std::fprintf(stderr, "%s", dagcli::usage_error(app, e, argc, argv).c_str());
         return dagcli::bad_input;

@@ -35,6 +35,14 @@ bool unnamed_vertex_id(const dag_graph *g, std::string_view text, uint64_t *id) 
 }  // namespace
 
 uint64_t find_vertex(const dag_graph *g, const std::string &name) {
+    // No vertex's name holds a NUL (libdag's names are C strings); passed
+    // on, the name would be cut there and find another vertex. Shown as
+    // JSON writes it, where such a name comes from.
+    if (name.find('\0') != std::string::npos) {
+        std::string shown;
+        for (char c : name) shown += c == '\0' ? std::string("\\u0000") : std::string(1, c);
+        throw Failure("no vertex is named \"" + shown + "\"", bad_input);
+    }
     uint64_t id = DAG_NO_VERTEX;
     dag_error *err = nullptr;
     dag_status status = dag_find_vertex(g, name.c_str(), &id, &err);

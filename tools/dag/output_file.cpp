@@ -168,6 +168,54 @@ void write_in_place(const std::string &path, const std::string &text, bool fifo,
     if (close(fd) != 0 && errno != EINTR) cannot_write(path, errno);
 }
 
+// Room for `size` bytes in the open file `fd`, whose size is `old_size`, or
+// why there is none: a size limit (EFBIG) or a full disk (ENOSPC), found
+// before a byte of the file changes. fallocate(2) rather than
+// posix_fallocate(), whose fallback where the file system cannot reserve
+// blocks reads the file, which `fd` is not open for. There only the size
+// limit can be found first.
+int reserve(int fd, off_t old_size, off_t size) {
+    if (size == 0 || fallocate(fd, 0, 0, size) == 0) return 0;
+    if (errno != EOPNOTSUPP) return errno;
+    return size > old_size && ftruncate(fd, size) != 0 ? errno : 0;
+}
+
+// A regular file that cannot be replaced, rewritten through its own inode
+// instead, as `>` writes it: keeping its owner, mode and links. Not
+// truncated on opening: the old contents stay until the new ones have room.
+void rewrite_in_place(const std::string &path, const std::string &target, const std::string &text) {
+    const int fd = open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) cannot_write(path, errno);
+    struct stat old {};
+    if (fstat(fd, &old) != 0) {
+        const int why = errno;
+        close(fd);
+        cannot_write(path, why);
+    }
+    const off_t size = static_cast<off_t>(text.size());
+    if (const int why = reserve(fd, old.st_size, size); why != 0) {
+        // What the reservation grew (a part of it, on a full disk) goes again.
+        (void)ftruncate(fd, old.st_size);
+        close(fd);
+        cannot_write(path, why);
+    }
+    try {
+        write_whole(path, fd, text, {});
+    } catch (...) {
+        close(fd);
+        throw;
+    }
+    int why = ftruncate(fd, size) != 0 ? errno : 0;
+    // A file system that reports a failed write only at the end does so here.
+    if (close(fd) != 0 && errno != EINTR && why == 0) why = errno;
+    if (why != 0) cannot_write(path, why);
+}
+
+// Why rename() may refuse to replace a file that `>` may still write: a
+// sticky directory (/tmp) and a file someone else owns there, a file that
+// is a bind mount's target.
+bool replace_refused(int error) { return error == EPERM || error == EACCES || error == EBUSY; }
+
 }  // namespace
 
 void write_file(const std::string &path, const std::string &text, const std::function<bool()> &give_up) {
@@ -197,7 +245,7 @@ void write_file(const std::string &path, const std::string &text, const std::fun
     }
     const int not_created = errno;
     // A writable file in a directory that is not: only in place.
-    if (fd < 0 && exists) return write_in_place(path, text, false, give_up);
+    if (fd < 0 && exists) return rewrite_in_place(path, target, text);
     if (fd < 0) cannot_write(path, not_created);
     std::unique_ptr<FILE, int (*)(FILE *)> file(fdopen(fd, "w"), std::fclose);
     if (!file) {
@@ -215,6 +263,7 @@ void write_file(const std::string &path, const std::string &text, const std::fun
     if (!written || rename(temporary.c_str(), target.c_str()) != 0) {
         const int why = written ? errno : error;
         unlink(temporary.c_str());
+        if (written && exists && replace_refused(why)) return rewrite_in_place(path, target, text);
         cannot_write(path, why);
     }
 }

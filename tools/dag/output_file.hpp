@@ -10,8 +10,14 @@ namespace dagcli {
 // Writes `text` to `path` whole, or throws Failure naming the file; "-" is
 // standard output. A regular file (or a new one) is written beside itself
 // under a temporary name and renamed over the old one, keeping its mode and
-// following a symbolic link to it: a full disk or a signal leaves the old
-// contents. Anything else there (a FIFO, a device) is written in place, and
+// following a symbolic link to it: a full disk leaves the old contents (a
+// caller keeps a signal from leaving the temporary file: holding_signals()).
+// One that `>` may write but that cannot be replaced (in a directory dag
+// may not write to, someone else's in a sticky one) is rewritten in place
+// once room for `text` is reserved: a full disk or a size limit still
+// leaves the old contents, but where the file system cannot reserve room
+// (fallocate unsupported), a full disk found halfway leaves the file cut
+// short. Anything else there (a FIFO, a device) is written in place, and
 // a path naming one of dag's descriptors (/dev/stdout, /dev/fd/N) through
 // that descriptor. A FIFO is waited on for a reader, and a pipe or FIFO for
 // its reader to read, for as long as `give_up` (if given) says false, asked

@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <memory>
 #include <sstream>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "graphviz_messages.hpp"
 #include "libdag.hpp"
 #include "names.hpp"
 
@@ -19,40 +21,6 @@ namespace {
 
 // cgraph takes `char *` everywhere but copies what it is given.
 char *text(const std::string &s) { return const_cast<char *>(s.c_str()); }
-
-// Graphviz reports through one global hook; draw() collects what it says
-// and puts the old hook back (libdag's DOT reader uses it too).
-std::string graphviz_said;
-int collect(char *message) {
-    graphviz_said += message;
-    return 0;
-}
-
-class GraphvizMessages {
-  public:
-    GraphvizMessages() : old_hook_(agseterrf(collect)), old_level_(agseterr(AGWARN)) {
-        graphviz_said.clear();
-    }
-    ~GraphvizMessages() {
-        agseterrf(old_hook_);
-        agseterr(old_level_);
-    }
-    GraphvizMessages(const GraphvizMessages &) = delete;
-    GraphvizMessages &operator=(const GraphvizMessages &) = delete;
-
-    // What Graphviz said, one message a line.
-    static std::vector<std::string> lines() {
-        std::vector<std::string> out;
-        std::istringstream stream(graphviz_said);
-        for (std::string line; std::getline(stream, line);)
-            if (!line.empty()) out.push_back(line);
-        return out;
-    }
-
-  private:
-    agusererrf old_hook_;
-    agerrlevel_t old_level_;
-};
 
 Failure cannot_draw(const std::string &format) {
     std::string why;
@@ -79,11 +47,33 @@ const StatusLook *look_of(const std::string &status) {
     return nullptr;
 }
 
+// A character XML 1.0 cannot hold, which Graphviz copies into the SVG as it
+// is (an XML parser then refuses the whole picture): a C0 control but tab,
+// line feed and carriage return, and U+FFFE and U+FFFF. `at` is a name's
+// next bytes; the answer is how many of them the character takes, or 0.
+size_t unwritable_in_xml(std::string_view at) {
+    const auto byte = [&](size_t i) { return static_cast<unsigned char>(at[i]); };
+    if (byte(0) < 0x20 && at[0] != '\t' && at[0] != '\n' && at[0] != '\r') return 1;
+    if (at.size() >= 3 && byte(0) == 0xEF && byte(1) == 0xBF && (byte(2) == 0xBE || byte(2) == 0xBF)) return 3;
+    return 0;
+}
+
 // Labels are Graphviz escString: a backslash starts an escape (\N, \n, \l),
-// and Graphviz reads an entity (&lt;) in one as the character it names.
+// and Graphviz reads an entity (&lt;) in one as the character it names. A
+// character XML cannot hold is shown as \xNN for each of its bytes, as
+// libdag's messages show bytes that are not UTF-8, in every format alike.
 std::string label_of(const std::string &name) {
+    static const char hex[] = "0123456789abcdef";
     std::string label;
-    for (char c : name) {
+    for (size_t i = 0; i < name.size();) {
+        if (const size_t length = unwritable_in_xml(std::string_view(name).substr(i)); length > 0) {
+            for (size_t end = i + length; i < end; ++i) {
+                const auto c = static_cast<unsigned char>(name[i]);
+                label += {'\\', '\\', 'x', hex[c >> 4], hex[c & 15]};
+            }
+            continue;
+        }
+        const char c = name[i++];
         if (c == '\\') label += '\\';
         if (c == '&')
             label += "&amp;";
@@ -254,7 +244,11 @@ std::string draw(const Picture &picture, const std::string &format) {
     }
     char *data = nullptr;
     unsigned length = 0;
-    const int rendered = gvRenderData(gvc.get(), chosen->graph(), format.c_str(), &data, &length);
+    int rendered = 0;
+    {
+        PluginMessages plugins;
+        rendered = gvRenderData(gvc.get(), chosen->graph(), format.c_str(), &data, &length);
+    }
     std::string bytes = data && rendered == 0 ? std::string(data, length) : std::string();
     gvFreeRenderData(data);
     if (rendered != 0) throw cannot_draw(format);

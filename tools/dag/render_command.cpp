@@ -1,9 +1,14 @@
 // render: the graph as a picture (SVG, PNG or PDF), drawn by Graphviz.
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -12,6 +17,7 @@
 #include "output_file.hpp"
 #include "picture.hpp"
 #include "report_statuses.hpp"
+#include "signals.hpp"
 #include "walk_result.hpp"
 #include "standard_output.hpp"
 
@@ -28,20 +34,43 @@ struct RenderOptions {
     std::string report;
 };
 
-// --format, else the output file's extension.
+// The format OUT's extension names, in any case; "" for none of them.
+std::string format_of_name(const std::string &output) {
+    const size_t dot = output.rfind('.');
+    const size_t slash = output.rfind('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+    std::string extension = output.substr(dot + 1);
+    for (char &c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return std::find(formats.begin(), formats.end(), extension) != formats.end() ? extension : "";
+}
+
+// --format, else the output file's extension. Both, when they disagree, are
+// a mistake in one of them: a.svg holding PNG would not open as SVG.
 std::string format_of(const RenderOptions &options) {
+    const std::string by_name = format_of_name(options.output);
+    if (!options.format.empty() && !by_name.empty() && options.format != by_name)
+        throw Failure("--format " + options.format + " contradicts \"" + options.output + "\", a ." + by_name +
+                          " name: rename the file, or leave --format out",
+                      bad_input);
     if (!options.format.empty()) return options.format;
-    const size_t dot = options.output.rfind('.');
-    const size_t slash = options.output.rfind('/');
-    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) {
-        std::string extension = options.output.substr(dot + 1);
-        for (char &c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        for (const std::string &format : formats)
-            if (extension == format) return format;
-    }
+    if (!by_name.empty()) return by_name;
     throw Failure("cannot tell the picture's format from " + options.output +
                       ": name it .svg, .png or .pdf, or give --format svg|png|pdf",
                   bad_input);
+}
+
+// The picture written over the graph or the report it is drawn from would
+// lose it, as the walk's --report and --trace naming one file would.
+void refuse_overwriting_inputs(const RenderOptions &options) {
+    const std::pair<const char *, const std::string &> inputs[] = {{"FILE", options.input.path},
+                                                                   {"--report", options.report}};
+    for (const auto &[what, path] : inputs) {
+        struct stat file {};
+        // Only a file has contents to lose: a terminal may be both standard input and output.
+        if (path.empty() || path == "-" || stat(path.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) continue;
+        if (same_output(options.output, path))
+            throw Failure(std::string("-o and ") + what + " cannot both be \"" + options.output + "\"", bad_input);
+    }
 }
 
 // Every vertex on a cycle (dag_cycles) or with an edge to itself, numbered
@@ -72,9 +101,10 @@ int render(const RenderOptions &options) {
     // The second reader would find standard input used up: an empty report.
     if (options.input.path == "-" && options.report == "-")
         throw Failure("FILE and --report cannot both be standard input", bad_input);
+    refuse_overwriting_inputs(options);
     // Before the layout, which may take minutes: a path that cannot be
     // written is told at once.
-    if (options.output != "-") check_writable(options.output);
+    if (options.output != "-") holding_signals([&](const auto &) { check_writable(options.output); });
     Graph g = load(options.input);
     if (options.reduce) {
         dag_error *err = nullptr;
@@ -86,7 +116,8 @@ int render(const RenderOptions &options) {
     if (options.output == "-")
         print(bytes);
     else
-        write_file(options.output, bytes);
+        holding_signals(
+            [&](const std::function<bool()> &interrupted) { write_file(options.output, bytes, interrupted); });
     return 0;
 }
 
@@ -97,11 +128,14 @@ void add_render_command(CLI::App &app, int &exit_code) {
     CLI::App *command = app.add_subcommand(
         "render", "Draw the graph to an SVG, PNG or PDF file with Graphviz's dot layout");
     add_input(*command, options->input);
-    command->add_option("-o,--output", options->output, "Picture file; - for standard output")
+    command->add_option("-o,--output", options->output,
+                        "Picture file; - for standard output; never FILE or REPORT themselves")
         ->required()
         ->type_name("OUT");
-    command->add_option("--format", options->format, "Picture format; by default OUT's extension")
-        ->check(CLI::IsMember(formats))
+    command->add_option("--format", options->format,
+                        "Picture format, in any case; by default OUT's extension,\nwhich a --format may not "
+                        "contradict (a.svg --format png)")
+        ->transform(CLI::IsMember(formats, CLI::ignore_case))
         ->type_name("FORMAT");
     command->add_flag("--reduce", options->reduce,
                       "Draw the transitive reduction: no edge that a longer path implies");

@@ -5,7 +5,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <exception>
 #include <system_error>
 
 namespace dagcli {
@@ -15,9 +17,16 @@ namespace {
 // number to this pipe, which the watcher thread reads. Process-wide because
 // signal dispositions are.
 int signal_pipe[2] = {-1, -1};
+// The first signal since the watcher began, for received(): the watcher's
+// thread may not have read it from the pipe yet when the work it holds back
+// is done. Lock-free, so that a handler may set it.
+std::atomic<int> first_noted{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void note_signal(int signal) {
     const int saved = errno;
+    int none = 0;
+    first_noted.compare_exchange_strong(none, signal);
     const unsigned char byte = static_cast<unsigned char>(signal);
     // A full pipe already holds enough wake-ups: dropping this one is fine.
     [[maybe_unused]] ssize_t written = write(signal_pipe[1], &byte, 1);
@@ -66,6 +75,7 @@ SignalWatcher::SignalWatcher(std::function<void(int)> on_signal, std::function<v
     : on_signal_(std::move(on_signal)), on_repeat_(std::move(on_repeat)) {
     make_pipe(signal_pipe);
     make_pipe(stop_);
+    first_noted.store(0);
     install_handler();
     thread_ = std::thread([this] { watch(); });
 }
@@ -79,6 +89,8 @@ SignalWatcher::~SignalWatcher() {
     for (int fd : {signal_pipe[0], signal_pipe[1], stop_[0], stop_[1]}) close(fd);
     signal_pipe[0] = signal_pipe[1] = -1;
 }
+
+int SignalWatcher::received() const { return first_noted.load(); }
 
 void SignalWatcher::watch() {
     for (;;) {
@@ -102,6 +114,21 @@ void SignalWatcher::watch() {
             }
         }
     }
+}
+
+void holding_signals(const std::function<void(const std::function<bool()> &interrupted)> &work) {
+    std::exception_ptr failure;
+    {
+        SignalWatcher watcher([](int) {}, [](int) {});
+        try {
+            work([&watcher] { return watcher.received() != 0; });
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    }
+    // Read once the dispositions are back: one that came up to then is here.
+    if (const int signal = first_noted.load(); signal != 0) raise(signal);
+    if (failure) std::rethrow_exception(failure);
 }
 
 const char *signal_name(int signal) {

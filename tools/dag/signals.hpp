@@ -25,17 +25,27 @@ class SignalWatcher {
     SignalWatcher(const SignalWatcher &) = delete;
     SignalWatcher &operator=(const SignalWatcher &) = delete;
 
-    // The signal that arrived first, or 0.
-    int received() const { return received_.load(); }
+    // The signal that arrived first, or 0: known from the moment its
+    // handler ran, before the watcher's thread has heard of it.
+    int received() const;
 
   private:
     void watch();
 
     std::function<void(int)> on_signal_, on_repeat_;
-    std::atomic<int> received_{0};
+    std::atomic<int> received_{0};  // the first the watcher's thread read: on_signal's, not on_repeat's
     int stop_[2] = {-1, -1};  // the destructor's wake-up, apart from the signals'
     std::thread thread_, handler_;
 };
+
+// Runs `work` while dag has a file of its own half made (a temporary file
+// beside an output file, the empty file a check makes), which a signal that
+// ended dag would leave behind: the signals the watcher catches wait until
+// `work` is over, its file taken away or complete, and then end dag as they
+// would have (their dispositions put back: one ignored stays ignored).
+// `interrupted` says whether one came, for a wait in `work` (a FIFO's reader)
+// to end on it.
+void holding_signals(const std::function<void(const std::function<bool()> &interrupted)> &work);
 
 // The exit status of a program ended by `signal`, as the shell reports it: 128 + signal.
 inline int exit_status_after(int signal) { return 128 + signal; }

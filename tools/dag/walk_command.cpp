@@ -255,7 +255,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     const WalkPools pools(g.get(), options.pools, file_pools);
     // Before anything runs: a file that cannot be written is said now,
     // not after the walk's commands have run.
-    check_result_files(options);
+    holding_signals([&](const auto &) { check_result_files(options); });
     // From here on Ctrl-C, a hangup or a reader of the output going away
     // stops the walk instead of killing dag, so that the commands are
     // stopped too and the summary and the result files are written.
@@ -358,7 +358,10 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but
     // after the summary and the files.
     check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
-    return signal != 0 ? exit_status_after(signal) : failed;
+    // One that came after the walk, while its files were written (which it
+    // let finish, rather than leave a temporary file), ends dag all the same.
+    const int last = signals.received();
+    return last != 0 ? exit_status_after(last) : failed;
 }
 
 void add_walk_command(CLI::App &app, int &exit_code) {

@@ -79,12 +79,8 @@ WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FileP
             check(dag_vertex_name(g, id, &own_name, &err), &err);
             const std::string name = own_name ? own_name : std::to_string(id);
             std::set<std::string> needs;
-            if (own_name) {
-                if (const auto named = file.by_name.find(name); named != file.by_name.end())
-                    needs.insert(named->second.begin(), named->second.end());
-            } else if (const auto unnamed = file.by_id.find(id); unnamed != file.by_id.end()) {
-                needs.insert(unnamed->second.begin(), unnamed->second.end());
-            }
+            if (const std::vector<std::string> *attribute = file.of(id, own_name))
+                needs.insert(attribute->begin(), attribute->end());
             for (const std::string &pool : needs)
                 if (std::find(names_.begin(), names_.end(), pool) == names_.end())
                     throw Failure(file.shown + ": vertex '" + name + "': its pools attribute names '" + pool +

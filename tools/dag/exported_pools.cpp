@@ -1,0 +1,122 @@
+#include "exported_pools.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <string_view>
+#include <vector>
+
+#include "libdag.hpp"
+#include "names.hpp"
+
+namespace dagcli {
+namespace {
+
+using Needs = std::map<uint64_t, const std::vector<std::string> *>;
+
+Needs needs_of(const dag_graph *g, const FilePools &file) {
+    Needs needs;
+    dag_ids *raw = nullptr;
+    dag_error *err = nullptr;
+    check(dag_vertices(g, &raw, &err), &err);
+    for (uint64_t id : take(raw)) {
+        const char *name = nullptr;
+        check(dag_vertex_name(g, id, &name, &err), &err);
+        // An empty list needs nothing, which DOT says by leaving it out.
+        if (const std::vector<std::string> *pools = file.of(id, name); pools && !pools->empty()) needs[id] = pools;
+    }
+    return needs;
+}
+
+// DOT's quoted string, as libdag quotes a name: a quote escaped, nothing else.
+std::string dot_quoted(const std::string &text) {
+    std::string quoted = "\"";
+    for (char c : text) {
+        if (c == '"') quoted += '\\';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
+// ` [pools="aws,rds"]`, the attribute as DOT writes `pools`, checked by
+// reading it back as a walk reads it: a pool name with a comma, spaces
+// around it or a backslash before a quote would come back changed, and one
+// ending in a backslash would leave the quote open.
+std::string dot_attribute(const std::string &vertex, const std::vector<std::string> &pools, const FilePools &file) {
+    std::string list;
+    for (const std::string &pool : pools) list += (list.empty() ? "" : ",") + pool;
+    const std::string attribute = " [pools=" + dot_quoted(list) + "]";
+    bool read_back = false;
+    try {
+        const FilePools back = file_pools("digraph { v" + attribute + " }", DAG_FORMAT_DOT, file.shown);
+        read_back = back.by_name.count("v") == 1 && back.by_name.at("v") == pools;
+    } catch (const Failure &) {
+        // Not DOT at all: not read back either.
+    }
+    if (!read_back)
+        throw Failure(file.shown + ": vertex '" + vertex + "': its pools cannot be written in DOT's pools=\"...\" " +
+                          "(a pool name with a comma, spaces around it, or a backslash DOT reads as an escape); "
+                          "write JSON instead",
+                      bad_input);
+    return attribute;
+}
+
+// Each vertex's node statement, `\t\t"name"` on a line of its own before the
+// edges, gets the attribute. A quote inside a quoted name is escaped, so
+// the statement's text cannot occur inside another name.
+std::string dot_with_pools(const dag_graph *g, const std::string &dot, const Needs &needs, const FilePools &file) {
+    std::string out = dot;
+    for (const auto &[id, pools] : needs) {
+        const std::string name = vertex_name(g, id);
+        const std::string statement = "\t\t" + dot_quoted(name);
+        out.insert(out.find(statement + "\n") + statement.size(), dot_attribute(name, *pools, file));
+    }
+    return out;
+}
+
+// Each vertex is a line of libdag's JSON, `    {"id": 1, "name": "a"},`,
+// which gets the list before its closing brace.
+std::string json_with_pools(const dag_graph *g, const std::string &json, const Needs &needs, const FilePools &file) {
+    static constexpr std::string_view vertex = "    {\"id\": ";
+    std::string out;
+    for (size_t at = 0; at < json.size();) {
+        const size_t end = std::min(json.find('\n', at), json.size() - 1) + 1;
+        const std::string_view line(json.data() + at, end - at);
+        uint64_t id = 0;
+        const bool is_vertex = line.substr(0, vertex.size()) == vertex &&
+                               std::from_chars(line.data() + vertex.size(), line.data() + line.size(), id).ec ==
+                                   std::errc();
+        const auto needed = is_vertex ? needs.find(id) : needs.end();
+        if (needed == needs.end()) {
+            out += line;
+        } else {
+            const size_t close = line.rfind('}');
+            std::string list;
+            try {
+                for (const std::string &pool : *needed->second)
+                    list += (list.empty() ? "" : ", ") + nlohmann::json(pool).dump();
+            } catch (const nlohmann::json::type_error &) {
+                // DOT's attribute values are not checked as its names are.
+                throw Failure(file.shown + ": vertex '" + vertex_name(g, id) + "': its pools are not UTF-8", bad_input);
+            }
+            out.append(line.substr(0, close)).append(", \"pools\": [" + list + "]").append(line.substr(close));
+        }
+        at = end;
+    }
+    return out;
+}
+
+}  // namespace
+
+bool carries_pools(dag_format format) { return format == DAG_FORMAT_DOT || format == DAG_FORMAT_JSON; }
+
+std::string with_pools(const dag_graph *g, const std::string &exported, dag_format format, const FilePools &file) {
+    const Needs needs = needs_of(g, file);
+    if (needs.empty()) return exported;
+    return format == DAG_FORMAT_DOT ? dot_with_pools(g, exported, needs, file)
+                                     : json_with_pools(g, exported, needs, file);
+}
+
+}  // namespace dagcli

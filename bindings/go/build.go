@@ -99,6 +99,21 @@ func (b *Builder) call(f func(*C.dag_builder) error) error {
 	return f(b.ptr)
 }
 
+// closedErr is call's error for a nil or closed builder, for the methods
+// that take the graph's lock before the builder's: a closed builder says
+// so rather than what it finds of its graph.
+func (b *Builder) closedErr() error {
+	if b == nil {
+		return ErrClosed
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ptr == nil {
+		return errBuilderClosed{}
+	}
+	return nil
+}
+
 // errBuilderClosed is ErrClosed for a builder closed itself: "graph is
 // closed" would send its reader to the wrong object.
 type errBuilderClosed struct{}
@@ -106,17 +121,21 @@ type errBuilderClosed struct{}
 func (errBuilderClosed) Error() string        { return "dag: the builder is closed" }
 func (errBuilderClosed) Is(target error) bool { return target == ErrClosed }
 
-// callReading runs f under the builder's lock and a read of its graph: a
-// declaration looks its vertex up in the graph, which a change on another
-// goroutine could be moving.
+// callReading runs f under a read of the builder's graph and the builder's
+// lock: a declaration looks its vertex up in the graph, which a change on
+// another goroutine could be moving. The graph's lock comes first, as in
+// Build: a search's callback holds it while it declares, and Build holding
+// b.mu while it waited for the graph would wait for that callback, which
+// would wait for b.mu.
 func (b *Builder) callReading(f func(*C.dag_builder) error) error {
-	return b.call(func(ptr *C.dag_builder) error {
-		if _, err := b.g.handle().beginRead(); err != nil {
-			return err
-		}
-		defer b.g.h.endRead()
-		return f(ptr)
-	})
+	if err := b.closedErr(); err != nil {
+		return err
+	}
+	if _, err := b.g.handle().beginRead(); err != nil {
+		return err
+	}
+	defer b.g.h.endRead()
+	return b.call(f)
 }
 
 type declareFn func(*C.dag_builder, C.uint64_t, *C.char, **C.dag_error) C.dag_status
@@ -257,12 +276,16 @@ var DefaultBuildOptions = BuildOptions{Validate: true, SingleRoot: true}
 // Errors: the step's (ErrNotFound, ErrCycle, ErrDuplicateName...), the
 // validation's (ErrCycle, ErrNoRoot, ErrMultipleRoots), ErrBusy, ErrClosed.
 func (b *Builder) Build(opts BuildOptions) ([]string, error) {
+	if err := b.closedErr(); err != nil {
+		return nil, err
+	}
+	// The graph's lock before b.mu, as in callReading.
+	if _, err := b.g.handle().beginWrite("Build"); err != nil {
+		return nil, err
+	}
+	defer b.g.h.endWrite()
 	var warnings []string
 	err := b.call(func(ptr *C.dag_builder) error {
-		if _, err := b.g.handle().beginWrite("Build"); err != nil {
-			return err
-		}
-		defer b.g.h.endWrite()
 		var o C.dag_build_options
 		var cerr *C.dag_error
 		if err := check(C.dag_build_options_init(&o, C.size_t(C.sizeof_dag_build_options), &cerr), cerr); err != nil {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 func namedEdges(t *testing.T, g *Graph) []string {
@@ -168,5 +169,81 @@ func TestBuilderErrors(t *testing.T) {
 	}
 	if err := b2.AddRoot("r"); err.Error() != "dag: graph is closed" {
 		t.Errorf("a builder of a closed graph: got %v", err)
+	}
+}
+
+// A builder's methods take its graph's lock before the builder's own, as
+// Build does. Build took the builder's lock first and held it while it
+// waited for the graph: a declaration from a search's callback, which holds
+// the graph, then waited for Build, which waited for the search; and Close
+// waited for Build.
+func TestBuilderUsedFromASearchCallbackWhileBuildWaits(t *testing.T) {
+	g, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	a, _ := g.AddVertex("a")
+	bv, _ := g.AddVertex("b")
+	if err := g.Connect(a, bv); err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBuilder(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := make(chan error, 2)
+	searched := make(chan error, 1)
+	var provided, closed error
+	go func() {
+		searched <- g.Traverse([]uint64{a}, 0, func(id uint64, depth int) Visit {
+			go func() {
+				_, err := b.Build(BuildOptions{})
+				built <- err
+			}()
+			for WritersWaiting(g) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			provided = b.Provide(id, "x.y")
+			return VisitStop
+		})
+	}()
+	select {
+	case err := <-searched:
+		if err != nil || provided != nil {
+			t.Fatalf("Traverse: %v; Provide from its visitor: %v", err, provided)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("deadlock: Provide in a visitor waits for Build, which waits for the Traverse")
+	}
+	if err := <-built; err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+
+	// Close while Build waits for the graph.
+	searched = make(chan error, 1)
+	go func() {
+		searched <- g.Traverse([]uint64{a}, 0, func(uint64, int) Visit {
+			go func() {
+				_, err := b.Build(BuildOptions{})
+				built <- err
+			}()
+			for WritersWaiting(g) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			closed = b.Close()
+			return VisitStop
+		})
+	}()
+	select {
+	case err := <-searched:
+		if err != nil || closed != nil {
+			t.Fatalf("Traverse: %v; Close from its visitor: %v", err, closed)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("deadlock: Close in a visitor waits for Build, which waits for the Traverse")
+	}
+	if err := <-built; !errors.Is(err, ErrClosed) || err.Error() != "dag: the builder is closed" {
+		t.Errorf("Build of a builder closed while it waited: %v", err)
 	}
 }

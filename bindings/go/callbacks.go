@@ -14,11 +14,16 @@ import (
 	"runtime/cgo"
 )
 
+// searchCalledBack runs each time libdag calls a Search callback: a test's
+// hook, to see that the search ends at a panic.
+var searchCalledBack = func() {}
+
 // dagbindSearch runs the callback of Search (and of the predicate searches
 // built on it), on the goroutine that started the search.
 //
 //export dagbindSearch
 func dagbindSearch(h C.uintptr_t, id C.uint64_t) (action C.int) {
+	searchCalledBack()
 	s := cgo.Handle(h).Value().(*search)
 	returned := false
 	defer func() {
@@ -32,28 +37,6 @@ func dagbindSearch(h C.uintptr_t, id C.uint64_t) (action C.int) {
 	a := s.decide(uint64(id))
 	returned = true
 	return C.int(a)
-}
-
-// dagbindMatch runs the predicate of FirstAncestorsWith and its kin, on the
-// goroutine that called them. After a panic the search cannot be stopped,
-// so the predicate is not called again and every later vertex is no match.
-//
-//export dagbindMatch
-func dagbindMatch(h C.uintptr_t, id C.uint64_t) (matched C.int) {
-	s := cgo.Handle(h).Value().(*search)
-	if s.panicked {
-		return 0
-	}
-	returned := false
-	defer func() {
-		if !returned {
-			s.recordPanic(recover())
-			matched = 0
-		}
-	}()
-	m := s.match(uint64(id))
-	returned = true
-	return cbool(m)
 }
 
 // dagbindVisit runs the visitor of Traverse, on the goroutine that called

@@ -22,9 +22,17 @@ var unbound = map[string]string{
 	"dag_api":                  "the function table is for hosts that dlopen libdag; cgo links every function directly",
 	"dag_walk": "Graph.Walk starts with dag_walk_start under the graph's write lock and waits with dag_walk_wait: " +
 		"with dag_walk the lock had to be let go before libdag held the graph, and a Close there freed it",
-	"dag_builder_add_step":  goStepsNotWrapped,
-	"dag_builder_add_prune": goStepsNotWrapped,
+	"dag_builder_add_step":       goStepsNotWrapped,
+	"dag_builder_add_prune":      goStepsNotWrapped,
+	"dag_first_ancestors_with":   predicateSearch,
+	"dag_first_descendants_with": predicateSearch,
+	"dag_match_ancestor":         predicateSearch,
+	"dag_match_descendant":       predicateSearch,
 }
+
+// predicateSearch is why the predicate searches are not called.
+const predicateSearch = "FirstAncestorsWith and its kin run dag_search, which dag.h says these are, with the same " +
+	"order and results: its callback can end the search at a panic, where these would go on to their end"
 
 // goStepsNotWrapped is why the builder's callback steps have no Go binding yet.
 const goStepsNotWrapped = "Builder offers the built-in steps; steps and prune predicates written in Go " +

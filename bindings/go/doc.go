@@ -20,20 +20,25 @@
 // # Errors
 //
 // Failing calls return an *Error carrying libdag's status and message, in
-// Go's terms ("dag: Root: no roots found"); match kinds with errors.Is against the Err*
-// sentinels (ErrCycle, ErrUnknownVertex, ErrBusy...). Methods of a closed
-// Graph return ErrClosed. Messages travel with the error value, never
-// through thread-local state, so nothing is lost when the runtime moves a
-// goroutine between threads.
+// Go's terms ("dag: Root: no roots found"); match kinds with errors.Is
+// against the Err* sentinels (ErrCycle, ErrUnknownVertex, ErrBusy...).
+// Methods of a closed Graph return ErrClosed, and those of a closed Builder
+// an error matching it with errors.Is; neither is an *Error. Messages
+// travel with the error value, never through thread-local state, so
+// nothing is lost when the runtime moves a goroutine between threads.
 //
 // # Goroutines
 //
-// A Graph may be shared between goroutines: reads run concurrently,
-// changes run alone, and changes during a walk, or from a search's
-// callback, fail with ErrBusy. Walk runs each vertex on a goroutine of its
-// own; Graph.Walk's callbacks run on libdag's own threads; search callbacks (Traverse, FirstAncestorsWith...) run on the
-// calling goroutine. Panics in callbacks never cross into libdag: a walk
-// records them as failed vertices, a search panics again in its caller.
+// A Graph may be shared between goroutines: reads run concurrently, changes
+// run alone. Changes fail with ErrBusy during a walk (but SetUserData,
+// which libdag allows then) and from a search's callback (SetUserData too:
+// libdag would allow it there, but the search holds the graph only for
+// reading, so other goroutines may be reading the same vertex's number, a
+// race libdag leaves to its caller). Walk runs each vertex on a goroutine
+// of its own; Graph.Walk's callbacks run on libdag's own threads; search
+// callbacks (Traverse, FirstAncestorsWith...) run on the calling goroutine.
+// Panics in callbacks never cross into libdag: a walk records them as
+// failed vertices, a search ends and panics again in its caller.
 //
 // # Building
 //

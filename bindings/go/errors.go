@@ -3,7 +3,10 @@ package dag
 // #include <dag/dag.h>
 import "C"
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // Status is a libdag status code, as returned by every fallible C function.
 // The numeric values are libdag's ABI and never change.
@@ -43,10 +46,12 @@ func (s Status) String() string {
 	return C.GoString(C.dag_status_string(C.dag_status(s)))
 }
 
-// Error is the error every failing call of this package returns, except
-// ErrClosed. Status says what kind of failure it is; Message is libdag's
-// detailed text in Go's terms: the method, then the argument, vertex or
-// input position at fault ("dag: Root: no roots found").
+// Error is the error every failing call of this package returns, except a
+// call on a closed (or nil) Graph or Builder: that returns ErrClosed, or,
+// for a closed Builder, an error that matches ErrClosed with errors.Is and
+// names the builder. Status says what kind of failure it is; Message is
+// libdag's detailed text in Go's terms: the method, then the argument,
+// vertex or input position at fault ("dag: Root: no roots found").
 //
 // Compare kinds with errors.Is against the Err* sentinels, which match any
 // *Error of the same Status whatever its Message:
@@ -113,7 +118,8 @@ var (
 )
 
 // ErrClosed is returned by every method of a Graph that has been closed
-// (and of a nil *Graph). It is not an *Error: libdag never sees the call.
+// (and of a nil *Graph), and matched (errors.Is) by the error of a closed
+// Builder. Neither is an *Error: libdag never sees the call.
 var ErrClosed = errors.New("dag: graph is closed")
 
 // check turns a C call's result into a Go error and frees the C error
@@ -140,4 +146,10 @@ func check(status C.dag_status, cerr *C.dag_error) error {
 // libdag's own: the operation first.
 func newError(status Status, op, text string) *Error {
 	return &Error{Status: status, Message: "dag: " + op + ": " + text}
+}
+
+// cancelledBy is the error of a call that ctx, done, stopped before libdag
+// was asked for anything: ErrCancelled, wrapping ctx.Err().
+func cancelledBy(op string, ctx context.Context) *Error {
+	return &Error{Status: StatusCancelled, Message: "dag: " + op + ": " + ctx.Err().Error(), cause: ctx.Err()}
 }

@@ -212,3 +212,31 @@ func TestMessagesKeepVertexNamesAsTheyAre(t *testing.T) {
 		t.Errorf("Walk with 5000 threads: %v", err)
 	}
 }
+
+// A closed Graph and a closed Builder fail alike: with an error that
+// errors.Is matches with ErrClosed and that is not an *Error, as Error's
+// documentation says. A closed builder of a closed graph says that the
+// builder is closed.
+func TestClosedGraphAndBuilderErrorsAreNotErrorValues(t *testing.T) {
+	g, ids := build(t, "a")
+	b, err := dag.NewBuilder(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	g.Close()
+	builderErr := b.Provide(ids["a"], "x")
+	if _, err := b.Build(dag.BuildOptions{}); err == nil || err.Error() != "dag: the builder is closed" {
+		t.Errorf("Build of a closed builder: %v", err)
+	}
+	_, graphErr := g.AddVertex("b")
+	if builderErr == nil || builderErr.Error() != "dag: the builder is closed" {
+		t.Errorf("Provide of a closed builder: %v", builderErr)
+	}
+	for what, err := range map[string]error{"closed Builder": builderErr, "closed Graph": graphErr} {
+		var e *dag.Error
+		if !errors.Is(err, dag.ErrClosed) || errors.As(err, &e) {
+			t.Errorf("%s: %v (an *Error: %v), want an error matching ErrClosed that is not an *Error", what, err, e != nil)
+		}
+	}
+}

@@ -13,3 +13,19 @@ func OnContextCancel(f func()) (restore func()) {
 	contextCancelLanded = f
 	return func() { contextCancelLanded = func() {} }
 }
+
+// OnSearchCallback makes f run each time libdag calls a Search callback
+// (the predicate searches' included), until the returned function
+// restores the default.
+func OnSearchCallback(f func()) (restore func()) {
+	searchCalledBack = f
+	return func() { searchCalledBack = func() {} }
+}
+
+// WritersWaiting is how many calls wait for g's lock to change g (or to
+// start a walk of it).
+func WritersWaiting(g *Graph) int {
+	g.h.mu.Lock()
+	defer g.h.mu.Unlock()
+	return g.h.waiting
+}

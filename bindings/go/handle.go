@@ -4,6 +4,7 @@ package dag
 import "C"
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 )
@@ -148,6 +149,14 @@ func (h *handle) onSearchThreadLocked() bool {
 // functions taking `dag_graph *`. op names the calling method for the
 // ErrBusy message. Pair with endWrite.
 func (h *handle) beginWrite(op string) (*C.dag_graph, error) {
+	return h.beginWriteContext(context.Background(), op)
+}
+
+// beginWriteContext is beginWrite that stops waiting once ctx is done,
+// returning ErrCancelled wrapping ctx.Err(): a walk whose context ends
+// while a search or a change holds the graph must not stay blocked until
+// they let go. A lock that is free is taken whatever ctx says.
+func (h *handle) beginWriteContext(ctx context.Context, op string) (*C.dag_graph, error) {
 	if h == nil {
 		return nil, ErrClosed
 	}
@@ -160,8 +169,24 @@ func (h *handle) beginWrite(op string) (*C.dag_graph, error) {
 		return nil, newError(StatusBusy, op,
 			"called from a callback of a search of this graph (Traverse, FirstAncestorsWith...); the graph cannot change until the search returns")
 	}
+	if done := ctx.Done(); done != nil && (h.writer || h.readers > 0) {
+		// The wait is on h.cond, which knows nothing of ctx: wake it when
+		// ctx is done. A wake-up after the wait has ended finds nobody or
+		// waiters that check their condition again.
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-done:
+				h.mu.Lock()
+				h.cond.Broadcast()
+				h.mu.Unlock()
+			case <-stop:
+			}
+		}()
+	}
 	h.waiting++
-	for h.writer || h.readers > 0 {
+	for (h.writer || h.readers > 0) && ctx.Err() == nil {
 		h.cond.Wait()
 	}
 	h.waiting--
@@ -169,6 +194,11 @@ func (h *handle) beginWrite(op string) (*C.dag_graph, error) {
 		// Readers held back for this writer may go on, to find it closed.
 		h.cond.Broadcast()
 		return nil, ErrClosed
+	}
+	if h.writer || h.readers > 0 {
+		// ctx is done: the readers held back for this writer may go on.
+		h.cond.Broadcast()
+		return nil, cancelledBy(op, ctx)
 	}
 	h.writer = true
 	return h.ptr, nil

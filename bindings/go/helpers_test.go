@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	dag "libdag/bindings/go"
 )
@@ -86,5 +87,18 @@ func wantErr(t *testing.T, what string, err error, sentinel error, fragment stri
 	}
 	if fragment != "" && !strings.Contains(err.Error(), fragment) {
 		t.Errorf("%s: error %q does not contain %q", what, err, fragment)
+	}
+}
+
+// waitUntil polls cond until it holds: for a state that no channel
+// announces. It fails the test if that takes more than ten seconds.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("still waiting for %s after 10s", what)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

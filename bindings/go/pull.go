@@ -48,7 +48,9 @@ import (
 // VertexCancelled too (Ran true, its error in Err), not failed; one that
 // returns nil finished its work and is reported VertexOK. Walk waits for
 // every running callback. A ctx already done runs nothing: every vertex is
-// reported cancelled.
+// reported cancelled. A ctx done while Walk waits for g (a search or a
+// change on another goroutine holding it) ends the wait: Walk returns a
+// nil report and an error matching ErrCancelled and ctx.Err().
 //
 // Results: the report, and nil when the walk ran to its end, even if
 // vertices failed (report.OK() is false and report.Err() says which failed
@@ -77,7 +79,7 @@ func Walk(ctx context.Context, g *Graph, fn func(ctx context.Context, v Vertex) 
 		return nil, err
 	}
 	defer C.dagbind_schedule_free(sched)
-	ptr, err := g.handle().beginWrite("Walk")
+	ptr, err := g.handle().beginWriteContext(ctx, "Walk")
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +99,7 @@ func Walk(ctx context.Context, g *Graph, fn func(ctx context.Context, v Vertex) 
 	}
 	walkCtx, stopCallbacks := context.WithCancel(ctx)
 	defer stopCallbacks()
-	r := &pullRun{root: root, graph: ptr, fn: fn, ctx: walkCtx, idle: make(chan struct{}, 1)}
+	r := &pullRun{root: root, h: g.h, fn: fn, ctx: walkCtx, idle: make(chan struct{}, 1)}
 	r.outcomes.retries = opts.hasRetries()
 	defer r.free()
 
@@ -171,10 +173,22 @@ func (v Vertex) Sub() bool {
 }
 
 // Name returns the vertex's name ("" for an unnamed vertex), from the
-// walked graph or the vertex's sub-graph.
+// walked graph or the vertex's sub-graph. It reads the walked graph as
+// Graph.Name does, waiting for a change that another goroutine makes once
+// the walk has finished.
 func (v Vertex) Name() (string, error) {
 	var name string
 	err := v.run.alive("Vertex.Name", func() error {
+		if !v.Sub() {
+			// libdag keeps the walked graph from changing only until the
+			// walk has finished, which can be before Walk returns (an fn
+			// still running after its Expand, a Vertex kept by another
+			// goroutine): a rename then would free the name being copied.
+			// A closed graph cannot change, and the walk keeps it alive.
+			if _, err := v.run.h.beginRead(); err == nil {
+				defer v.run.h.endRead()
+			}
+		}
 		var cname *C.char
 		var cerr *C.dag_error
 		if err := check(C.dag_vertex_name(C.dag_walk_graph(v.walk), C.uint64_t(v.ID), &cname, &cerr), cerr); err != nil {
@@ -236,10 +250,12 @@ func (v Vertex) Progress() (done, total int, err error) {
 // pullRun is one Walk: the driver hands vertices to goroutines, each of
 // which runs fn, completes its vertex and takes the next ready one.
 type pullRun struct {
-	root  *C.dag_walker
-	graph *C.dag_graph
-	fn    func(context.Context, Vertex) error
-	ctx   context.Context
+	root *C.dag_walker
+	// h is the walked graph's lock, for reads of the graph that can come
+	// after the walk has finished in libdag.
+	h   *handle
+	fn  func(context.Context, Vertex) error
+	ctx context.Context
 
 	// running counts the goroutines that hold vertices; active is the
 	// same count for drive to read, and idle is signalled when it drops to
@@ -264,6 +280,12 @@ type pullRun struct {
 	// the walk, which ended is then set.
 	life  sync.RWMutex
 	ended bool
+
+	// subErrs holds the last error of each failed vertex of a sub-walk, in
+	// a walk with retries, under outcomes.mu: a retry handed out as the
+	// walk is cancelled ends failed with it, as the walked graph's
+	// vertices do.
+	subErrs map[subVertex]error
 
 	// broken is the first error completing a vertex returned; the walk
 	// could then not end by itself.
@@ -408,19 +430,41 @@ func (e retryStopped) Error() string { return e.last.Error() }
 func (e retryStopped) Unwrap() error { return e.last }
 
 // lastFailure is the error an earlier attempt of v failed with, nil for a
-// first attempt (or a vertex of a sub-walk, whose errors are not kept).
+// first attempt.
 func (r *pullRun) lastFailure(v Vertex) error {
-	if v.Sub() || !r.outcomes.retries {
+	if !r.outcomes.retries {
 		return nil
 	}
 	r.outcomes.mu.Lock()
 	defer r.outcomes.mu.Unlock()
-	switch err := r.outcomes.errs[v.ID].(type) {
-	case retryStopped:
-		return err.last
-	default:
-		return err
+	var err error
+	if v.Sub() {
+		err = r.subErrs[subVertex{v.walk, v.ID}]
+	} else {
+		err = r.outcomes.errs[v.ID]
 	}
+	if stopped, ok := err.(retryStopped); ok {
+		return stopped.last
+	}
+	return err
+}
+
+// subVertex names a vertex of a sub-walk: each sub-walk has the ids of its
+// own graph, so ids repeat from one to the next.
+type subVertex struct {
+	walk *C.dag_walker
+	id   uint64
+}
+
+// subFailed records err as the error of v, a vertex of a sub-walk, for its
+// retry: the report has no entry of its own for it.
+func (r *pullRun) subFailed(v Vertex, err error) {
+	r.outcomes.mu.Lock()
+	if r.subErrs == nil {
+		r.subErrs = make(map[subVertex]error)
+	}
+	r.subErrs[subVertex{v.walk, v.ID}] = err
+	r.outcomes.mu.Unlock()
 }
 
 // call runs fn for one vertex, turning a panic into a *PanicError.
@@ -469,8 +513,11 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 				text = "cancelled while running: " + text
 			}
 		}
-		if !v.Sub() {
+		switch {
+		case !v.Sub():
 			r.failed(v.ID, err, r.cancelled && !stopped)
+		case r.outcomes.retries:
+			r.subFailed(v, err)
 		}
 		// libdag takes messages as UTF-8 up to the first NUL.
 		text = strings.ToValidUTF8(text, "\uFFFD")

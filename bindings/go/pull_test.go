@@ -828,3 +828,181 @@ func TestAVertexHandedOutAsTheContextIsCancelledIsCountedAsNeverRun(t *testing.T
 		t.Errorf("a: %+v, want cancelled and not run", got)
 	}
 }
+
+// Vertex.Name reads the walked graph under its lock. libdag keeps the graph
+// from changing only until the walk has finished, which comes before Walk
+// returns when an fn runs on after its Expand, or for a Vertex another
+// goroutine kept: Name read the graph unlocked, and copied names that a
+// rename on another goroutine was freeing.
+func TestVertexNameReadsTheGraphUnderItsLock(t *testing.T) {
+	g, ids := build(t, "root")
+	root := ids["root"]
+	sub, _ := build(t, "x")
+	kept, finish := make(chan dag.Vertex), make(chan struct{})
+	walked := make(chan error, 1)
+	go func() {
+		_, err := dag.Walk(context.Background(), g, func(_ context.Context, v dag.Vertex) error {
+			if v.Sub() {
+				return nil
+			}
+			if err := v.Expand(sub); err != nil {
+				return err
+			}
+			kept <- v
+			<-finish // the walk finishes with the sub-walk, while this fn runs on
+			return nil
+		}, dag.WalkOptions{})
+		walked <- err
+	}()
+	v := <-kept
+	defer func() {
+		close(finish)
+		if err := <-walked; err != nil {
+			t.Error(err)
+		}
+	}()
+	waitUntil(t, "the walk to finish in libdag", func() bool {
+		err := g.SetName(root, "renamed")
+		if err != nil && !errors.Is(err, dag.ErrBusy) {
+			t.Fatal(err)
+		}
+		return err == nil
+	})
+
+	// A search holds g for reading; a rename waits for it, and Name, which
+	// comes after the rename, for both.
+	release, searching := make(chan struct{}), make(chan struct{})
+	searched := make(chan error, 1)
+	go func() {
+		searched <- g.Traverse([]uint64{root}, 0, func(uint64, int) dag.Visit {
+			close(searching)
+			<-release
+			return dag.VisitStop
+		})
+	}()
+	<-searching
+	renamed := make(chan error, 1)
+	go func() { renamed <- g.SetName(root, "after") }()
+	waitUntil(t, "the rename to wait for the search", func() bool { return dag.WritersWaiting(g) == 1 })
+	named := make(chan string, 1)
+	go func() {
+		name, err := v.Name()
+		if err != nil {
+			name = "error: " + err.Error()
+		}
+		named <- name
+	}()
+	// Nothing announces that Name waits: give an unlocked read the time to
+	// come back first, as it did.
+	early := ""
+	select {
+	case early = <-named:
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if err := <-searched; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-renamed; err != nil {
+		t.Fatal(err)
+	}
+	if early != "" {
+		t.Fatalf("Vertex.Name returned %q while a rename waited for the graph: it read the graph unlocked", early)
+	}
+	if name := <-named; name != "after" {
+		t.Errorf("Vertex.Name = %q, want the name the rename before it gave, %q", name, "after")
+	}
+}
+
+// A ctx done while Walk waits for g (here behind a search on another
+// goroutine) ends the wait at once: Walk returns ErrCancelled and runs
+// nothing. It stayed blocked until the search let go.
+func TestGoroutineWalkContextDoneWhileWaitingForTheGraph(t *testing.T) {
+	g, _ := build(t, "a->b", "c")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	release, searching := make(chan struct{}), make(chan struct{})
+	searched := make(chan error, 1)
+	go func() {
+		searched <- g.Traverse([]uint64{1}, 0, func(uint64, int) dag.Visit {
+			close(searching)
+			<-release
+			return dag.VisitStop
+		})
+	}()
+	<-searching
+	defer func() {
+		close(release)
+		if err := <-searched; err != nil {
+			t.Error(err)
+		}
+	}()
+	var calls int64
+	type result struct {
+		report *dag.WalkReport
+		err    error
+	}
+	walked := make(chan result, 1)
+	go func() {
+		report, err := dag.Walk(ctx, g, func(context.Context, dag.Vertex) error {
+			atomic.AddInt64(&calls, 1)
+			return nil
+		}, dag.WalkOptions{})
+		walked <- result{report, err}
+	}()
+	waitUntil(t, "Walk to wait for the graph", func() bool { return dag.WritersWaiting(g) == 1 })
+	cancel()
+	var r result
+	select {
+	case r = <-walked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Walk still waits for the graph 10s after its context was cancelled")
+	}
+	if r.report != nil || !errors.Is(r.err, dag.ErrCancelled) || !errors.Is(r.err, context.Canceled) {
+		t.Errorf("Walk: a report: %t, error %v; want none, and ErrCancelled wrapping context.Canceled", r.report != nil, r.err)
+	}
+	if n := atomic.LoadInt64(&calls); n != 0 {
+		t.Errorf("fn ran %d times", n)
+	}
+	// Readers held back for the waiting walk go on while the search runs.
+	if n := dag.WritersWaiting(g); n != 0 {
+		t.Errorf("%d writers still counted as waiting", n)
+	}
+	if n := g.VertexCount(); n != 3 {
+		t.Errorf("VertexCount = %d, want 3", n)
+	}
+}
+
+// A retry of a sub-walk's vertex handed out just as the context is
+// cancelled ends failed with its last error, as one of the walked graph's
+// vertices does (libdag retries both). Go kept the last errors of the
+// walked graph's vertices only: the sub-vertex was completed cancelled, and
+// the expanded vertex ended cancelled instead of failed.
+func TestASubWalkRetryHandedOutAsTheContextIsCancelledEndsFailedWithItsLastError(t *testing.T) {
+	g, ids := build(t, "a")
+	sub, _ := build(t, "s")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var subHandOuts, subCalls int64
+	defer dag.OnVertexHandedOut(func(v dag.Vertex) {
+		if v.Sub() && atomic.AddInt64(&subHandOuts, 1) == 2 {
+			cancel() // as the retry is handed out, before its goroutine calls fn
+		}
+	})()
+	report, err := dag.Walk(ctx, g, func(_ context.Context, v dag.Vertex) error {
+		if !v.Sub() {
+			return v.Expand(sub)
+		}
+		atomic.AddInt64(&subCalls, 1)
+		return errors.New("flaky")
+	}, dag.WalkOptions{Retries: 1})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Walk: %v, want the cancellation", err)
+	}
+	if n := atomic.LoadInt64(&subCalls); n != 1 {
+		t.Fatalf("fn ran %d times for s, want once (the retry is not to run)", n)
+	}
+	if a, _ := report.Result(ids["a"]); a.Status != dag.VertexFailed || a.Message != "sub-walk failed: vertex s failed: flaky" {
+		t.Errorf("a: %+v, want failed with its sub-walk's error", a)
+	}
+}

@@ -15,7 +15,9 @@ import (
 type Priority int
 
 const (
-	// PriorityNone is libdag 1.2's order, the default and the fastest.
+	// PriorityNone, the default and the fastest, starts ready vertices
+	// about in the order they became ready, and is not specified further
+	// (libdag 1.3 changed it: 1.2 went depth first).
 	PriorityNone Priority = iota
 	// PriorityCriticalPath starts the vertex with the longest remaining
 	// path to the end of the walk first, each vertex counting its weight

@@ -6,6 +6,7 @@ import "C"
 import (
 	"runtime"
 	"runtime/cgo"
+	"strings"
 )
 
 // search is the state of one call that runs a Go callback synchronously
@@ -14,12 +15,10 @@ import (
 type search struct {
 	decide func(id uint64) SearchAction
 	visit  func(id uint64, depth int) Visit
-	match  func(id uint64) bool
 
 	// A panic cannot unwind through libdag's C++ frames, so the trampoline
-	// stops it, makes the search end (a traversal stops, a search aborts;
-	// a predicate search, which cannot be stopped, gets no more calls to
-	// the predicate), and the method that started the search panics again with the same
+	// stops it, makes the search end (a traversal stops, a search aborts),
+	// and the method that started the search panics again with the same
 	// value once libdag has returned. Only the search's own goroutine
 	// touches these fields.
 	panicked   bool
@@ -186,10 +185,12 @@ func (g *Graph) Search(ids []uint64, flags SearchFlags, decide func(id uint64) S
 	if decide == nil {
 		return nil, newError(StatusInvalidArgument, "Search", "decide is nil")
 	}
-	return g.search(ids, flags, decide)
+	return g.search("Search", ids, flags, decide)
 }
 
-func (g *Graph) search(ids []uint64, flags SearchFlags, decide func(uint64) SearchAction) ([]uint64, error) {
+// search runs dag_search for the method op: libdag's messages name Search,
+// and are reworded to name op.
+func (g *Graph) search(op string, ids []uint64, flags SearchFlags, decide func(uint64) SearchAction) ([]uint64, error) {
 	ptr, thread, err := g.beginSearch()
 	if err != nil {
 		return nil, err
@@ -208,10 +209,16 @@ func (g *Graph) search(ids []uint64, flags SearchFlags, decide func(uint64) Sear
 		s.repanic()
 	}
 	if err := check(status, cerr); err != nil {
+		if e, ok := err.(*Error); ok && strings.HasPrefix(e.Message, searchPrefix) {
+			e.Message = "dag: " + op + ": " + e.Message[len(searchPrefix):]
+		}
 		return nil, err
 	}
 	return takeIDs(out), nil
 }
+
+// searchPrefix begins the messages of dag_search's errors.
+const searchPrefix = "dag: Search: "
 
 // FirstAncestorsWith is Terraform's FirstAncestorsWith for a set: it searches
 // the ancestors of ids and returns, ascending, each vertex for which match
@@ -223,10 +230,8 @@ func (g *Graph) search(ids []uint64, flags SearchFlags, decide func(uint64) Sear
 // reached. It may call the Graph's reading methods; a changing method
 // called from it returns ErrBusy, and one called on another goroutine waits
 // until the search returns (so match must not wait for such a goroutine).
-// It must not call runtime.Goexit. If match panics, it is not called
-// again (libdag's search cannot be stopped from it: every later vertex
-// counts as no match), and the method panics with the same value once the
-// search has returned.
+// It must not call runtime.Goexit. If match panics, the search ends there,
+// and the method panics with the same value.
 //
 // Errors: ErrUnknownVertex, ErrInvalidArgument (match is nil), ErrClosed.
 func (g *Graph) FirstAncestorsWith(ids []uint64, match func(id uint64) bool) ([]uint64, error) {
@@ -239,14 +244,19 @@ func (g *Graph) FirstDescendantsWith(ids []uint64, match func(id uint64) bool) (
 	return g.firstWith("FirstDescendantsWith", ids, match, SearchDependents)
 }
 
+// firstWith is dag_first_ancestors_with (dag_first_descendants_with) as
+// dag.h defines it: dag_search with DAG_SEARCH_FIRST_MATCH, whose callback
+// can end the search when match panics. libdag's predicate searches cannot
+// be stopped: they would go on to their end.
 func (g *Graph) firstWith(op string, ids []uint64, match func(uint64) bool, flags SearchFlags) ([]uint64, error) {
 	if match == nil {
 		return nil, newError(StatusInvalidArgument, op, "match is nil")
 	}
-	return g.predicateSearch(ids, flags, match, func(ptr *C.dag_graph, data *C.uint64_t, count C.size_t, h C.uintptr_t, cerr **C.dag_error) (*C.dag_ids, C.dag_status) {
-		var out *C.dag_ids
-		status := C.dagbind_first_with(ptr, data, count, cbool(flags&SearchDependents != 0), h, &out, cerr)
-		return out, status
+	return g.search(op, ids, flags|SearchFirstMatch, func(id uint64) SearchAction {
+		if match(id) {
+			return SearchMatch
+		}
+		return SearchNoMatch
 	})
 }
 
@@ -266,48 +276,20 @@ func (g *Graph) MatchDescendant(ids []uint64, match func(id uint64) bool) (bool,
 	return g.matchAny("MatchDescendant", ids, match, SearchDependents)
 }
 
+// matchAny is dag_match_ancestor (dag_match_descendant) as dag.h defines
+// it: dag_search answering DAG_SEARCH_MATCH_AND_STOP for a match; see
+// firstWith.
 func (g *Graph) matchAny(op string, ids []uint64, match func(uint64) bool, flags SearchFlags) (bool, error) {
 	if match == nil {
 		return false, newError(StatusInvalidArgument, op, "match is nil")
 	}
-	var found C.int
-	_, err := g.predicateSearch(ids, flags, match, func(ptr *C.dag_graph, data *C.uint64_t, count C.size_t, h C.uintptr_t, cerr **C.dag_error) (*C.dag_ids, C.dag_status) {
-		return nil, C.dagbind_match(ptr, data, count, cbool(flags&SearchDependents != 0), h, &found, cerr)
+	found, err := g.search(op, ids, flags, func(id uint64) SearchAction {
+		if match(id) {
+			return SearchMatchAndStop
+		}
+		return SearchNoMatch
 	})
-	return found != 0, err
-}
-
-// predicateSearch runs one of libdag's predicate searches with match as
-// the predicate; call makes the C call and returns what it found (nil for
-// the searches that answer yes or no).
-func (g *Graph) predicateSearch(ids []uint64, flags SearchFlags, match func(uint64) bool,
-	call func(*C.dag_graph, *C.uint64_t, C.size_t, C.uintptr_t, **C.dag_error) (*C.dag_ids, C.dag_status)) ([]uint64, error) {
-	ptr, thread, err := g.beginSearch()
-	if err != nil {
-		return nil, err
-	}
-	defer g.endSearch(thread)
-	data, count := idsArg(ids)
-	var out *C.dag_ids
-	var cerr *C.dag_error
-	s := &search{match: match}
-	status := s.run(func(h C.uintptr_t) C.dag_status {
-		var status C.dag_status
-		out, status = call(ptr, data, count, h, &cerr)
-		return status
-	})
-	if s.panicked {
-		C.dag_ids_free(out)
-		C.dag_error_free(cerr)
-		s.repanic()
-	}
-	if err := check(status, cerr); err != nil {
-		return nil, err
-	}
-	if out == nil {
-		return nil, nil
-	}
-	return takeIDs(out), nil
+	return len(found) > 0, err
 }
 
 func cbool(b bool) C.int {

@@ -295,3 +295,51 @@ func TestSearchPanicAbortsAtOnce(t *testing.T) {
 		t.Errorf("AddVertex after a recovered panic: %v", err)
 	}
 }
+
+// A panic in the predicate of FirstAncestorsWith and its kin ends libdag's
+// search there: they are dag_search, whose callback can end it. They were
+// libdag's predicate searches, which cannot be stopped: each went on to its
+// end, calling back for every vertex left.
+func TestAPanickingPredicateEndsTheSearch(t *testing.T) {
+	g, ids := build(t, "v1->v2", "v2->v3", "v3->v4", "v4->v5", "v1->v6")
+	first, last := []uint64{ids["v1"]}, []uint64{ids["v5"]}
+	for name, search := range map[string]func(match func(uint64) bool){
+		"FirstAncestorsWith":   func(match func(uint64) bool) { _, _ = g.FirstAncestorsWith(first, match) },
+		"FirstDescendantsWith": func(match func(uint64) bool) { _, _ = g.FirstDescendantsWith(last, match) },
+		"MatchAncestor":        func(match func(uint64) bool) { _, _ = g.MatchAncestor(first, match) },
+		"MatchDescendant":      func(match func(uint64) bool) { _, _ = g.MatchDescendant(last, match) },
+	} {
+		callbacks := 0
+		restore := dag.OnSearchCallback(func() { callbacks++ })
+		func() {
+			defer func() {
+				if r := recover(); r != "boom" {
+					t.Errorf("%s: recovered %v, want the predicate's panic", name, r)
+				}
+			}()
+			search(func(uint64) bool { panic("boom") })
+		}()
+		restore()
+		if callbacks != 1 {
+			t.Errorf("%s: libdag called back %d times, want once: the search went on past the panic", name, callbacks)
+		}
+	}
+}
+
+// The predicate searches run dag_search; their messages name the method
+// called, not Search.
+func TestPredicateSearchErrorsNameTheMethod(t *testing.T) {
+	g, _ := build(t, "a->b")
+	never := func(uint64) bool { return false }
+	unknown := []uint64{4242}
+	_, err := g.FirstAncestorsWith(unknown, never)
+	wantErr(t, "FirstAncestorsWith", err, dag.ErrUnknownVertex, "dag: FirstAncestorsWith: ")
+	_, err = g.FirstDescendantsWith(unknown, never)
+	wantErr(t, "FirstDescendantsWith", err, dag.ErrUnknownVertex, "dag: FirstDescendantsWith: ")
+	_, err = g.MatchAncestor(unknown, never)
+	wantErr(t, "MatchAncestor", err, dag.ErrUnknownVertex, "dag: MatchAncestor: ")
+	_, err = g.MatchDescendant(unknown, never)
+	wantErr(t, "MatchDescendant", err, dag.ErrUnknownVertex, "dag: MatchDescendant: ")
+	_, err = g.Search(unknown, 0, func(uint64) dag.SearchAction { return dag.SearchNoMatch })
+	wantErr(t, "Search", err, dag.ErrUnknownVertex, "dag: Search: ")
+}

@@ -76,3 +76,25 @@ func TestVersionNumber(t *testing.T) {
 		t.Errorf("VersionNumber() = %d, Version() = %q; want 1.2 or later", n, dag.Version())
 	}
 }
+
+// SetUserData from a search's callback fails with ErrBusy, as documented,
+// though libdag allows it there: the search holds the graph only for
+// reading, and another goroutine's read of the same number would race with
+// the store.
+func TestSetUserDataFromASearchCallbackIsBusy(t *testing.T) {
+	g, ids := build(t, "a->b")
+	var inSearch error
+	if err := g.Traverse([]uint64{ids["a"]}, 0, func(id uint64, _ int) dag.Visit {
+		inSearch = g.SetUserData(id, 7)
+		return dag.VisitStop
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "SetUserData from a visitor", inSearch, dag.ErrBusy, "SetUserData")
+	if err := g.SetUserData(ids["a"], 7); err != nil {
+		t.Fatalf("SetUserData once the search has returned: %v", err)
+	}
+	if data, err := g.UserData(ids["a"]); err != nil || data != 7 {
+		t.Errorf("UserData = %d, %v; want 7", data, err)
+	}
+}

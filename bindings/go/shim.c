@@ -41,10 +41,6 @@ static void event_trampoline(dag_walker *walk, const dag_walk_event_info *info,
                      (int)info->status, info->running, info->done, info->total, info->sequence);
 }
 
-static int predicate_trampoline(uint64_t id, void *user_data) {
-    return dagbindMatch((uintptr_t)user_data, id);
-}
-
 static dag_status walk_options(dagbind_walk_config cfg, const uint64_t *always_run,
                                size_t always_run_count, dag_walk_options *opts, dag_error **err) {
     dag_status status = dag_walk_options_init(opts, sizeof *opts, err);
@@ -188,24 +184,6 @@ dag_status dagbind_complete_next(uintptr_t root_handle, uintptr_t walk_handle, u
         return DAG_OK;
     }
     return status;
-}
-
-dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,
-                              int descendants, uintptr_t handle, dag_ids **out, dag_error **err) {
-    if (descendants) {
-        return dag_first_descendants_with(g, ids, count, predicate_trampoline, (void *)handle, out,
-                                          err);
-    }
-    return dag_first_ancestors_with(g, ids, count, predicate_trampoline, (void *)handle, out, err);
-}
-
-dag_status dagbind_match(const dag_graph *g, const uint64_t *ids, size_t count, int descendants,
-                         uintptr_t handle, int *out_found, dag_error **err) {
-    if (descendants) {
-        return dag_match_descendant(g, ids, count, predicate_trampoline, (void *)handle, out_found,
-                                    err);
-    }
-    return dag_match_ancestor(g, ids, count, predicate_trampoline, (void *)handle, out_found, err);
 }
 
 dag_status dagbind_set_user_data(dag_graph *g, uint64_t id, uintptr_t data, dag_error **err) {

@@ -108,12 +108,6 @@ typedef struct dagbind_puller {
 dag_status dagbind_complete_next(uintptr_t root, uintptr_t walk, uint64_t vertex, int result,
                                  uintptr_t message, int take, uintptr_t puller);
 
-/* Predicate searches (dag_first_ancestors_with and kin) with the Go callback behind `handle`. */
-dag_status dagbind_first_with(const dag_graph *g, const uint64_t *ids, size_t count,
-                              int descendants, uintptr_t handle, dag_ids **out, dag_error **err);
-dag_status dagbind_match(const dag_graph *g, const uint64_t *ids, size_t count, int descendants,
-                         uintptr_t handle, int *out_found, dag_error **err);
-
 /*
  * A vertex's user data as an integer: the Go side stores a number of the
  * caller's (an index, a key), never a pointer, and converting here keeps

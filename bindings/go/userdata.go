@@ -14,7 +14,10 @@ import "C"
 // same time gets the old or the new one.
 //
 // Errors: ErrUnknownVertex, ErrBusy (called from a callback of a search of
-// g, which holds it for reading), ErrClosed.
+// g), ErrClosed. libdag allows the change from a search's callback, but the
+// search holds g only for reading: other goroutines may be reading the same
+// vertex's number, a race libdag leaves to its caller. Change it once the
+// search has returned.
 func (g *Graph) SetUserData(id uint64, data uintptr) error {
 	ptr, err := g.handle().beginWrite("SetUserData")
 	if err != nil {

@@ -69,7 +69,9 @@ type WalkOptions struct {
 	// Cancellation reaches libdag from another goroutine, so a vertex or
 	// two may still start after the context is done. A context already
 	// done when Walk is called runs nothing: Walk returns a nil report and
-	// that error.
+	// that error, as it does at once when the context is done while Walk
+	// waits for the graph (a search or a change on another goroutine
+	// holding it).
 	Context context.Context
 	// Pools declares named limits (libdag 1.3): at most Pools[name] of
 	// the vertices that need pool name run at once, a pending vertex
@@ -146,9 +148,13 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	if opts.Parallelism < 0 || opts.Threads < 0 {
 		return nil, newError(StatusInvalidArgument, "Walk", "Parallelism and Threads must not be negative")
 	}
-	if ctx := opts.Context; ctx != nil && ctx.Err() != nil {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Err() != nil {
 		// Starting would let vertices run before the cancellation lands.
-		return nil, &Error{Status: StatusCancelled, Message: "dag: Walk: " + ctx.Err().Error(), cause: ctx.Err()}
+		return nil, cancelledBy("Walk", ctx)
 	}
 	sched, err := opts.schedule("Walk")
 	if err != nil {
@@ -161,9 +167,15 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	// Deleted once the walk is freed and its callbacks have all returned.
 	defer h.Delete()
 
-	ptr, err := g.handle().beginWrite("Walk")
+	ptr, err := g.handle().beginWriteContext(ctx, "Walk")
 	if err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		// Done as the lock came free: nothing has run, as for a context
+		// done on entry.
+		g.h.endWrite()
+		return nil, cancelledBy("Walk", ctx)
 	}
 	obs, releaseObserver := newObserver(opts.Observer, ptr)
 	defer releaseObserver()
@@ -188,7 +200,7 @@ func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	stop := make(chan struct{})
 	var watcher sync.WaitGroup
 	var cause error
-	if ctx := opts.Context; ctx != nil && ctx.Done() != nil {
+	if ctx.Done() != nil {
 		watcher.Add(1)
 		go func() {
 			defer watcher.Done()

@@ -531,3 +531,60 @@ func TestCallbackWalkObserverAndTimestamps(t *testing.T) {
 		}
 	}
 }
+
+// A WalkOptions.Context done while Graph.Walk waits for the graph (here
+// behind a search on another goroutine) ends the wait at once: Walk returns
+// ErrCancelled, as for a context done on entry, and runs nothing. Walk
+// checked the context on entry only: it stayed blocked until the search let
+// go, then ran the walk.
+func TestGraphWalkContextDoneWhileWaitingForTheGraph(t *testing.T) {
+	g, _ := layered(t, 50)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	release, searching := make(chan struct{}), make(chan struct{})
+	searched := make(chan error, 1)
+	go func() {
+		searched <- g.Traverse([]uint64{1}, 0, func(uint64, int) dag.Visit {
+			close(searching)
+			<-release
+			return dag.VisitStop
+		})
+	}()
+	<-searching
+	var calls int64
+	type result struct {
+		report *dag.WalkReport
+		err    error
+	}
+	walked := make(chan result, 1)
+	go func() {
+		report, err := g.Walk(dag.WalkOptions{Context: ctx, Parallelism: 1}, func(uint64) error {
+			atomic.AddInt64(&calls, 1)
+			return nil
+		})
+		walked <- result{report, err}
+	}()
+	waitUntil(t, "Walk to wait for the graph", func() bool { return dag.WritersWaiting(g) == 1 })
+	cancel()
+	var r result
+	stillWaiting := false
+	select {
+	case r = <-walked:
+	case <-time.After(10 * time.Second):
+		stillWaiting = true
+	}
+	close(release)
+	if stillWaiting {
+		t.Error("Graph.Walk still waited for the graph 10s after its context was cancelled")
+		r = <-walked
+	}
+	if err := <-searched; err != nil {
+		t.Fatal(err)
+	}
+	if r.report != nil || !errors.Is(r.err, dag.ErrCancelled) || !errors.Is(r.err, context.Canceled) {
+		t.Errorf("Walk: a report: %t, error %v; want none, and ErrCancelled wrapping context.Canceled", r.report != nil, r.err)
+	}
+	if n := atomic.LoadInt64(&calls); n != 0 {
+		t.Errorf("%d callbacks ran, though the context was done before the walk could start", n)
+	}
+}

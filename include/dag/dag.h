@@ -2305,7 +2305,11 @@ typedef enum dag_walk_result {
 
 /** The final state of a vertex in a report. */
 typedef enum dag_vertex_status {
-    /** Never started: the walk stopped early (fail fast) or an update removed it. */
+    /**
+     * Never started: the walk stopped early (fail fast; a failed vertex's
+     * dependents are DAG_VERTEX_UPSTREAM_FAILED instead) or an update
+     * removed it.
+     */
     DAG_VERTEX_NOT_RUN = 0,
     /** Its callback (or dag_walk_complete, or its sub-walk) succeeded. */
     DAG_VERTEX_OK = 1,
@@ -2324,7 +2328,11 @@ typedef enum dag_vertex_status {
 typedef enum dag_failure_policy {
     /** Terraform's behaviour: skip the failed vertex's dependents, go on with the rest. */
     DAG_FAILURE_CONTINUE = 0,
-    /** Start nothing new; what never started is reported DAG_VERTEX_NOT_RUN. */
+    /**
+     * Start nothing new; what never started is reported DAG_VERTEX_NOT_RUN,
+     * except the failed vertex's dependents, transitively, which are
+     * DAG_VERTEX_UPSTREAM_FAILED as with DAG_FAILURE_CONTINUE.
+     */
     DAG_FAILURE_FAIL_FAST = 1
 } dag_failure_policy;
 

@@ -214,10 +214,13 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
         if (name != last_name && (!last_name || std::strcmp(name, last_name) != 0)) {
             auto p = index.find(name);
             // Declared names are valid UTF-8: only an unknown one may not be.
-            if (p == index.end())
-                throw Error(is_valid_utf8(name) ? Errc::invalid_argument : Errc::bad_utf8,
-                            "vertex '" + graph_->display_name(vertex) + "' needs pool '" + printable_utf8(name) +
-                                "', which the walk does not declare");
+            if (p == index.end()) {
+                if (!is_valid_utf8(name))
+                    throw Error(Errc::bad_utf8, "vertex '" + graph_->display_name(vertex) + "' needs pool '" +
+                                                    printable_utf8(name) + "', a name that is not valid UTF-8");
+                throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(vertex) + "' needs pool '" +
+                                                        printable_utf8(name) + "', which the walk does not declare");
+            }
             last_pool = p->second;
         }
         last_name = name;

@@ -820,6 +820,9 @@ TEST(WalkPools, BadPoolsAreRefusedBeforeTheWalk) {
     garbled_need.need(v, "\xc3");
     msg = expect_error(DAG_E_BAD_UTF8, [&](dag_error **e) { return walk_with(g.get(), garbled_need, e); });
     EXPECT_EQ(msg.find('\xc3'), std::string::npos) << msg;
+    // The message says what the status says (it said the pool was not declared).
+    EXPECT_NE(msg.find("not valid UTF-8"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("does not declare"), std::string::npos) << msg;
 
     PoolSetup stranger;
     stranger.names = {"aws"};

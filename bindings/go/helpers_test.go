@@ -102,3 +102,22 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// holdInSearch keeps g read by a Traverse on another goroutine, its visitor
+// blocked, until release is called; release waits for the search to end.
+func holdInSearch(g *dag.Graph) (release func() error) {
+	let, searching := make(chan struct{}), make(chan struct{})
+	searched := make(chan error, 1)
+	go func() {
+		searched <- g.Traverse([]uint64{1}, 0, func(uint64, int) dag.Visit {
+			close(searching)
+			<-let
+			return dag.VisitStop
+		})
+	}()
+	<-searching
+	return func() error {
+		close(let)
+		return <-searched
+	}
+}

@@ -921,19 +921,9 @@ func TestGoroutineWalkContextDoneWhileWaitingForTheGraph(t *testing.T) {
 	g, _ := build(t, "a->b", "c")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	release, searching := make(chan struct{}), make(chan struct{})
-	searched := make(chan error, 1)
-	go func() {
-		searched <- g.Traverse([]uint64{1}, 0, func(uint64, int) dag.Visit {
-			close(searching)
-			<-release
-			return dag.VisitStop
-		})
-	}()
-	<-searching
+	release := holdInSearch(g)
 	defer func() {
-		close(release)
-		if err := <-searched; err != nil {
+		if err := release(); err != nil {
 			t.Error(err)
 		}
 	}()

@@ -541,16 +541,7 @@ func TestGraphWalkContextDoneWhileWaitingForTheGraph(t *testing.T) {
 	g, _ := layered(t, 50)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	release, searching := make(chan struct{}), make(chan struct{})
-	searched := make(chan error, 1)
-	go func() {
-		searched <- g.Traverse([]uint64{1}, 0, func(uint64, int) dag.Visit {
-			close(searching)
-			<-release
-			return dag.VisitStop
-		})
-	}()
-	<-searching
+	release := holdInSearch(g)
 	var calls int64
 	type result struct {
 		report *dag.WalkReport
@@ -573,13 +564,13 @@ func TestGraphWalkContextDoneWhileWaitingForTheGraph(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		stillWaiting = true
 	}
-	close(release)
+	searchErr := release()
 	if stillWaiting {
 		t.Error("Graph.Walk still waited for the graph 10s after its context was cancelled")
 		r = <-walked
 	}
-	if err := <-searched; err != nil {
-		t.Fatal(err)
+	if searchErr != nil {
+		t.Fatal(searchErr)
 	}
 	if r.report != nil || !errors.Is(r.err, dag.ErrCancelled) || !errors.Is(r.err, context.Canceled) {
 		t.Errorf("Walk: a report: %t, error %v; want none, and ErrCancelled wrapping context.Canceled", r.report != nil, r.err)

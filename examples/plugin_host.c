@@ -7,10 +7,17 @@
  */
 #include <dag/dag.h>
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 typedef const dag_api_table *(*dag_api_fn)(unsigned abi);
+
+/*
+ * Whether the library's table has `field`. Fields are only ever appended, so
+ * an older library than this header has a shorter table (see dag_api_table).
+ */
+#define HAS_FIELD(api, field) (offsetof(dag_api_table, field) + sizeof (api)->field <= (api)->size)
 
 /*
  * The host runs each vertex's work itself, on its own thread: a pull-mode
@@ -21,7 +28,6 @@ static int walk_on_this_thread(const dag_api_table *api, dag_graph *g) {
     dag_error *err = NULL;
     uint64_t vertex = 0;
     size_t n = 0;
-    const char *name = NULL;
     dag_status st;
 
     if (api->walk_begin(g, NULL, &walk, &err) != DAG_OK) {
@@ -30,14 +36,21 @@ static int walk_on_this_thread(const dag_api_table *api, dag_graph *g) {
         return 1;
     }
     printf("walked:");
-    while ((st = api->walk_next_ready(walk, &vertex, &owner, 1, -1, &n, NULL)) == DAG_OK && n > 0) {
-        api->vertex_name(api->walk_graph(owner), vertex, &name, NULL);
+    while ((st = api->walk_next_ready(walk, &vertex, &owner, 1, -1, &n, &err)) == DAG_OK && n > 0) {
+        const char *name = NULL;
+        st = api->vertex_name(api->walk_graph(owner), vertex, &name, &err);
+        if (st != DAG_OK) break;
         printf(" %s", name);
-        api->walk_complete(owner, vertex, DAG_WALK_OK, NULL, NULL);
+        st = api->walk_complete(owner, vertex, DAG_WALK_OK, NULL, &err);
+        if (st != DAG_OK) break;
     }
     printf("\n");
-    if (st == DAG_OK) st = api->walk_wait(walk, NULL, NULL);
-    api->walk_free(walk);
+    if (st == DAG_OK) st = api->walk_wait(walk, NULL, &err);
+    if (st != DAG_OK) {
+        fprintf(stderr, "libdag: %s\n", api->error_message(err));
+        api->error_free(err);
+    }
+    api->walk_free(walk); /* a walk stopped halfway is cancelled first */
     return st == DAG_OK ? 0 : 1;
 }
 
@@ -67,8 +80,14 @@ int main(int argc, char **argv) {
         memcpy(&get_api, &sym, sizeof get_api);
     }
     api = get_api(DAG_API_ABI);
-    if (!api || api->size < sizeof(dag_api_table)) {
+    if (!api) {
         fprintf(stderr, "libdag at %s lacks ABI %d\n", path, DAG_API_ABI);
+        dlclose(lib);
+        return 1;
+    }
+    /* Pull walks came in 1.2; the other fields used here are in every table (1.0). */
+    if (!HAS_FIELD(api, walk_begin) || !HAS_FIELD(api, walk_next_ready)) {
+        fprintf(stderr, "libdag at %s is older than 1.2: no walk_begin, walk_next_ready\n", path);
         dlclose(lib);
         return 1;
     }

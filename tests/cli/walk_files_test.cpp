@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -538,17 +539,41 @@ bool catches_sigint(pid_t pid) {
     return false;
 }
 
+// Whether the main thread of process `pid` sleeps (dag between two tries to
+// open a FIFO nobody reads: the only sleep of a refused walk).
+bool main_thread_sleeps(pid_t pid) {
+    std::ifstream syscall_file("/proc/" + std::to_string(pid) + "/syscall");
+    long number = -1;
+    return syscall_file >> number && number == SYS_clock_nanosleep;
+}
+
 TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReaderAfterARefusedWalk) {
     // A cycle refuses the walk, whose files are written all the same: that
     // wait for the FIFO's reader took no signal either.
     const FifoReport walk("digraph { a -> b; b -> a }");
     const auto dag = walk.start();
-    // Once dag catches SIGINT, it is past reading the graph.
-    ASSERT_TRUE(wait_until([&] { return catches_sigint(dag->pid()); }, milliseconds(10000)))
-        << "dag never caught SIGINT";
+    // SIGINT is caught earlier too, while the files are checked, where it
+    // ends dag at once (nothing ran): the wait for the reader is when dag
+    // both catches it and sleeps.
+    ASSERT_TRUE(wait_until([&] { return catches_sigint(dag->pid()) && main_thread_sleeps(dag->pid()); },
+                           milliseconds(10000)))
+        << "dag never waited for the FIFO's reader with SIGINT caught";
     ASSERT_EQ(kill(dag->pid(), SIGINT), 0);
     EXPECT_EQ(dag->wait(milliseconds(5000)), 130) << dag->err();
     EXPECT_NE(dag->err().find("interrupted while it waited for a reader"), std::string::npos) << dag->err();
+}
+
+// `dag render -o FIFO` waits for the reader holding signals back (no half
+// picture left): Ctrl-C there ended dag with nothing said.
+TEST(CliWalkFiles, CtrlCWhileRenderWaitsForAFifosReaderSaysWhatWasLeftUnwritten) {
+    const FifoReport render("digraph { a }");
+    BackgroundDag dag({"render", "-", "-o", render.fifo, "--format", "svg"}, render.input, render.dir.path);
+    ASSERT_TRUE(wait_until([&] { return catches_sigint(dag.pid()) && main_thread_sleeps(dag.pid()); },
+                           milliseconds(20000)))
+        << "dag never waited for the FIFO's reader with SIGINT caught";
+    ASSERT_EQ(kill(dag.pid(), SIGINT), 0);
+    EXPECT_EQ(dag.wait(milliseconds(5000)), 130) << dag.err();
+    EXPECT_EQ(dag.err(), "dag: cannot write \"" + render.fifo + "\": interrupted while it waited for a reader\n");
 }
 
 TEST(CliWalkFiles, CtrlCEndsTheWaitForAFifosReader) {

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -207,6 +209,26 @@ TEST(CliWalkSignals, EverySignalThatWouldEndDagStopsTheCommandsFirst) {
                                           "interrupted by ") +
                                   name + "\n");
     }
+}
+
+// Under nohup (SIGHUP ignored), or started with `&` by a script (SIGINT
+// ignored), dag caught them all the same: a hangup cancelled the walk that
+// nohup was to keep running.
+TEST(CliWalkSignals, ASignalIgnoredByWhoeverStartedDagStaysIgnored) {
+    ScratchDir dir;
+    std::ofstream(dir.path + "/graph.dot") << "digraph { a; b -> a }";
+    // Each command signals dag and then itself, which it survives only
+    // ignoring them too; then leaves its mark.
+    std::ofstream(dir.path + "/script.sh")
+        << "cd '" << dir.path << "' && trap '' HUP INT && exec '" << DAG_CLI
+        << "' walk graph.dot --exec 'kill -HUP $PPID; kill -INT $PPID; kill -HUP $$; kill -INT $$; : > $DAG_VERTEX'"
+        << " > out 2> err\n";
+    const int status = std::system(("/bin/sh '" + dir.path + "/script.sh'").c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << status;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << read_file(dir.path + "/err");
+    EXPECT_EQ(read_file(dir.path + "/err"), "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+    EXPECT_TRUE(exists(dir.path + "/a"));
+    EXPECT_TRUE(exists(dir.path + "/b"));
 }
 
 // A reader of standard output (1) or error (2) that goes away while c and d

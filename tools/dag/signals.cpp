@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <exception>
 #include <system_error>
 
@@ -62,7 +63,15 @@ void install_handler() {
     sigemptyset(&action.sa_mask);
     // Threads blocked in waitpid() or poll() carry on; the watcher does the work.
     action.sa_flags = SA_RESTART;
-    for (size_t i = 0; i < watched_count; ++i) sigaction(watched[i], &action, &previous[i]);
+    for (size_t i = 0; i < watched_count; ++i) {
+        sigaction(watched[i], nullptr, &previous[i]);
+        // Ignored by whoever started dag (SIGHUP under nohup, SIGINT for a
+        // job a script put in the background): it stays ignored, commands
+        // included, rather than stop the walk. Not SIGPIPE: ignoring it asks
+        // for a failed write instead of death, and a reader gone stops the
+        // walk all the same (shell.cpp raises it for a command's output).
+        if (previous[i].sa_handler != SIG_IGN || watched[i] == SIGPIPE) sigaction(watched[i], &action, nullptr);
+    }
 }
 
 void restore_handlers() {
@@ -91,6 +100,8 @@ SignalWatcher::~SignalWatcher() {
 }
 
 int SignalWatcher::received() const { return first_noted.load(); }
+
+int SignalWatcher::last_received() { return first_noted.load(); }
 
 void SignalWatcher::watch() {
     for (;;) {
@@ -127,7 +138,24 @@ void holding_signals(const std::function<void(const std::function<bool()> &inter
         }
     }
     // Read once the dispositions are back: one that came up to then is here.
-    if (const int signal = first_noted.load(); signal != 0) raise(signal);
+    // SIGPIPE, caught though ignored, stays ignored: the failure, if any,
+    // then ends dag as it would have.
+    struct sigaction now {};
+    if (const int signal = first_noted.load(); signal != 0 && sigaction(signal, nullptr, &now) == 0 &&
+                                               now.sa_handler != SIG_IGN) {
+        // What the work failed with (a FIFO's reader waited for) is said
+        // before the signal ends dag, as main() would have said it.
+        if (failure) {
+            try {
+                std::rethrow_exception(failure);
+            } catch (const std::exception &e) {
+                std::fflush(stdout);
+                std::fprintf(stderr, "dag: %s\n", e.what());
+            } catch (...) {
+            }
+        }
+        raise(signal);
+    }
     if (failure) std::rethrow_exception(failure);
 }
 

@@ -12,7 +12,8 @@ namespace dagcli {
 
 class SignalWatcher {
   public:
-    // From now until destruction, the first of those signals calls
+    // From now until destruction (except those ignored when it began, but
+    // SIGPIPE), the first of those signals calls
     // `on_signal` with its number, once, on a thread of its
     // own; each later one calls `on_repeat` (which must not block) on the
     // watcher's thread, and does not kill the program before it has stopped
@@ -28,6 +29,10 @@ class SignalWatcher {
     // The signal that arrived first, or 0: known from the moment its
     // handler ran, before the watcher's thread has heard of it.
     int received() const;
+    // The signal that arrived first while the latest watcher was there, or
+    // 0; after its destruction too, when the dispositions are back and no
+    // later one can be noted unheard.
+    static int last_received();
 
   private:
     void watch();

@@ -260,7 +260,8 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     // stops the walk instead of killing dag, so that the commands are
     // stopped too and the summary and the result files are written.
     std::atomic<int> signals_caught{0};
-    SignalWatcher signals(
+    std::optional<SignalWatcher> signals;
+    signals.emplace(
         [&](int) {
             signals_caught.fetch_add(1);
             cancellation.request();
@@ -279,7 +280,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
         try {
             write_result_files(options, result, [&] { return signals_caught.load() > caught_by_then; });
         } catch (const Failure &failure) {
-            const int last = signals.received();
+            const int last = signals->received();
             if (signals_caught.load() == caught_by_then || last == 0) throw;
             throw Failure(failure.what(), exit_status_after(last));
         }
@@ -341,7 +342,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     if (!report) check(status, &err);
     // The dry run's names come before the summary when both streams go to one place.
     flush_printed();
-    const int signal = signals.received();
+    const int signal = signals->received();
     WalkResult result = walk_result(g.get(), report.get(), run.tracks,
                                     std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
     for (VertexResult &vertex : result.vertices) {
@@ -359,8 +360,10 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     // after the summary and the files.
     check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
     // One that came after the walk, while its files were written (which it
-    // let finish, rather than leave a temporary file), ends dag all the same.
-    const int last = signals.received();
+    // let finish, rather than leave a temporary file), ends dag all the same;
+    // read once the watcher is gone, so that none lands in between unheard.
+    signals.reset();
+    const int last = SignalWatcher::last_received();
     return last != 0 ? exit_status_after(last) : failed;
 }
 

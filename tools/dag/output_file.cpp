@@ -91,8 +91,9 @@ void require_open_for_writing(const std::string &path, int fd) {
 // atomic chunk at a time once poll() says there is room, asking `give_up`
 // (if given) every few milliseconds while there is none. A descriptor
 // shared with other processes is not made non-blocking for this: they
-// would see it too.
-void write_whole(const std::string &path, int fd, const std::string &text, const std::function<bool()> &give_up) {
+// would see it too. `written`, if given, counts what reached the file.
+void write_whole(const std::string &path, int fd, const std::string &text, const std::function<bool()> &give_up,
+                 std::size_t *written = nullptr) {
     struct stat file {};
     const bool may_stall = give_up && fstat(fd, &file) == 0 && !S_ISREG(file.st_mode) && !S_ISBLK(file.st_mode);
     for (std::size_t done = 0; done < text.size();) {
@@ -112,6 +113,7 @@ void write_whole(const std::string &path, int fd, const std::string &text, const
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) cannot_write(path, errno);
         done += static_cast<std::size_t>(n);
+        if (written) *written = done;
     }
 }
 
@@ -199,9 +201,13 @@ void rewrite_in_place(const std::string &path, const std::string &target, const 
         close(fd);
         cannot_write(path, why);
     }
+    std::size_t written = 0;
     try {
-        write_whole(path, fd, text, {});
+        write_whole(path, fd, text, {}, &written);
     } catch (...) {
+        // The reservation's room past what was written goes again: the old
+        // contents whole when nothing was, else no zeros after them.
+        (void)ftruncate(fd, std::max(old.st_size, static_cast<off_t>(written)));
         close(fd);
         throw;
     }

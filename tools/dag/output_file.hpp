@@ -15,9 +15,9 @@ namespace dagcli {
 // One that `>` may write but that cannot be replaced (in a directory dag
 // may not write to, someone else's in a sticky one) is rewritten in place
 // once room for `text` is reserved: a full disk or a size limit still
-// leaves the old contents, but where the file system cannot reserve room
-// (fallocate unsupported), a full disk found halfway leaves the file cut
-// short. Anything else there (a FIFO, a device) is written in place, and
+// leaves the old contents, but a write failing halfway (an I/O error, or a
+// full disk where the file system cannot reserve room: no fallocate) leaves
+// the old contents overwritten up to where it failed. Anything else there (a FIFO, a device) is written in place, and
 // a path naming one of dag's descriptors (/dev/stdout, /dev/fd/N) through
 // that descriptor. A FIFO is waited on for a reader, and a pipe or FIFO for
 // its reader to read, for as long as `give_up` (if given) says false, asked

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <map>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "libdag.hpp"
@@ -65,13 +67,33 @@ std::string dot_attribute(const std::string &vertex, const std::vector<std::stri
 
 // Each vertex's node statement, `\t\t"name"` on a line of its own before the
 // edges, gets the attribute. A quote inside a quoted name is escaped, so
-// the statement's text cannot occur inside another name.
+// the statement's text cannot occur inside another name. One pass over the
+// lines, each distinct list checked once: a graph of 10^5 vertices in pools
+// is written in about the time it takes without them.
 std::string dot_with_pools(const dag_graph *g, const std::string &dot, const Needs &needs, const FilePools &file) {
-    std::string out = dot;
+    std::unordered_map<std::string, std::pair<std::string, const std::vector<std::string> *>> by_statement;
     for (const auto &[id, pools] : needs) {
-        const std::string name = vertex_name(g, id);
-        const std::string statement = "\t\t" + dot_quoted(name);
-        out.insert(out.find(statement + "\n") + statement.size(), dot_attribute(name, *pools, file));
+        std::string name = vertex_name(g, id);
+        std::string statement = "\t\t" + dot_quoted(name);
+        by_statement.emplace(std::move(statement), std::make_pair(std::move(name), pools));
+    }
+    std::map<std::vector<std::string>, std::string> attributes;
+    std::string out;
+    out.reserve(dot.size() + needs.size() * 16);
+    for (size_t at = 0; at < dot.size();) {
+        const size_t newline = dot.find('\n', at);
+        const size_t end = newline == std::string::npos ? dot.size() : newline;
+        const std::string_view line(dot.data() + at, end - at);
+        out.append(line);
+        if (const auto found = by_statement.find(std::string(line)); found != by_statement.end()) {
+            const auto &[name, pools] = found->second;
+            auto attribute = attributes.find(*pools);
+            if (attribute == attributes.end())
+                attribute = attributes.emplace(*pools, dot_attribute(name, *pools, file)).first;
+            out += attribute->second;
+        }
+        if (newline != std::string::npos) out += '\n';
+        at = end + 1;
     }
     return out;
 }

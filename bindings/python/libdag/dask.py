@@ -465,6 +465,11 @@ class DaskWalk:
             if ready is None:
                 return
             if not ready:
+                if self._live is not None:
+                    # Every task has ended: the event leaves the scheduler now, also for a walk that is
+                    # never waited on. A scheduler gone cannot hear it, and the walk has ended all the same.
+                    with contextlib.suppress(Exception):
+                        self._live.clear()
                 self._ended.set()
                 self._wake()  # the submitter ends with the walk
                 return
@@ -639,7 +644,9 @@ class DaskWalk:
         """A fetched value (on the fetcher's thread): on_result decides whether the vertex expands."""
         vertex, task = item
         expanded = False
-        if error is None:
+        # A completion that came without the value's type (Dask leaves it out of some messages) may
+        # have fetched a None, which on_result is not given.
+        if error is None and value is not None:
             try:
                 sub = self._on_result(task.label, value)
                 if sub is not None:

@@ -10,6 +10,7 @@ import tempfile
 import threading
 import time
 import unittest
+import unittest.mock
 import _thread
 
 import libdag
@@ -565,6 +566,19 @@ class DaskWalkTest(unittest.TestCase):
         self.assertEqual(report[graph.find("b")].status, VertexStatus.OK)
         self.assertEqual(report[graph.find("c")].status, VertexStatus.UPSTREAM_FAILED)
 
+    def test_on_result_is_not_given_a_none_fetched_for_a_completion_without_its_type(self):
+        # Dask leaves the type out of some completions; the value is then fetched, and a None among
+        # them reached on_result, which the walk promises only values that are not None.
+        graph = libdag.Graph.from_dict({"a": [], "b": ["a"]})
+        seen = []
+        with unittest.mock.patch.object(dag_dask.DaskWalk, "_wants_value",
+                                        lambda walk, future: walk._fetcher is not None):
+            report = dag_dask.walk(graph, lambda kind: None if kind == "none" else kind, self.client,
+                                   payload={"a": "none", "b": "plain"},
+                                   on_result=lambda label, value: seen.append((label, value)))
+        self.assertTrue(report.ok)
+        self.assertEqual(seen, [("b", "plain")])
+
     def test_an_exception_the_client_cannot_unpickle_fails_its_vertex_with_a_message_saying_so(self):
         # Its message was the exception's pickle, 1.5 KB of bytes written out.
         graph = libdag.Graph.from_dict({"a": [], "b": ["a"]})
@@ -853,6 +867,15 @@ class DaskWalkTest(unittest.TestCase):
         semaphore.release()
         self.assertEqual(self.runs(waiter), [], f"{waiter} ran after the walk was cancelled")
         self.assertEqual(len(self.runs(holder)), 1)
+        # A walk nobody waits for: its event leaves once its last vertex has ended.
+        self.folder = tempfile.mkdtemp()
+        running = dag_dask.start(graph, task, self.client, payload=self.payload(graph), limits={"db": semaphore},
+                                 pool=lambda label: "db")
+        deadline = time.monotonic() + BOUND_S
+        while not (running.done and self.client.run_on_scheduler(events) == before):
+            self.assertLess(time.monotonic(), deadline, "the event of a walk that ended stayed on the scheduler")
+            time.sleep(0.05)
+        self.assertTrue(running.wait(timeout=BOUND_S).ok)
 
     def test_update_adds_vertices_mid_walk(self):
         graph = libdag.Graph.from_dict({"a": [], "z": []})

@@ -29,3 +29,10 @@ func WritersWaiting(g *Graph) int {
 	defer g.h.mu.Unlock()
 	return g.h.waiting
 }
+
+// ReadersWaiting is how many readers of g wait behind a writer.
+func ReadersWaiting(g *Graph) int {
+	g.h.mu.Lock()
+	defer g.h.mu.Unlock()
+	return g.h.readersWaiting
+}

@@ -44,7 +44,10 @@ type handle struct {
 	readers int
 	writer  bool
 	waiting int // writers waiting for the lock
-	closed  bool
+	// readersWaiting counts readers waiting behind a writer, for the tests
+	// to see that a read waits.
+	readersWaiting int
+	closed         bool
 	// searchThreads holds the thread of each search in progress (a thread
 	// twice for a search inside another's callback).
 	searchThreads []C.uintptr_t
@@ -119,7 +122,9 @@ func (h *handle) admitReaderLocked() error {
 	// the search, which waits for this read.
 	nested := h.waiting > 0 && h.onSearchThreadLocked()
 	for !h.closed && !nested && (h.writer || h.waiting > 0) {
+		h.readersWaiting++
 		h.cond.Wait()
+		h.readersWaiting--
 	}
 	if h.closed {
 		return ErrClosed

@@ -892,13 +892,17 @@ func TestVertexNameReadsTheGraphUnderItsLock(t *testing.T) {
 		}
 		named <- name
 	}()
-	// Nothing announces that Name waits: give an unlocked read the time to
-	// come back first, as it did.
+	// Name waits behind the rename, or (reading unlocked, as it did) comes
+	// back at once.
 	early := ""
-	select {
-	case early = <-named:
-	case <-time.After(50 * time.Millisecond):
-	}
+	waitUntil(t, "Vertex.Name to wait for the graph or return", func() bool {
+		select {
+		case early = <-named:
+			return true
+		default:
+			return dag.ReadersWaiting(g) == 1
+		}
+	})
 	close(release)
 	if err := <-searched; err != nil {
 		t.Fatal(err)

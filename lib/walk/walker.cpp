@@ -683,12 +683,20 @@ void Walk::cancel_pending() {
         // Before the claim: running out of memory here leaves the vertex
         // pending, for dag_walk_complete or a later cancel to finish.
         auto note = std::make_unique<std::string>("cancelled while pending");
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            cancelled_pending_.insert(s);
+        }
         Word w = s->word.load(std::memory_order_acquire);
         bool claimed = false;
         while (walk_detail::phase_of(w) == Phase::pending && !claimed)
             claimed = s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::finishing),
                                                     std::memory_order_acq_rel, std::memory_order_acquire);
-        if (!claimed) continue;  // completed meanwhile
+        if (!claimed) {  // completed meanwhile
+            std::lock_guard<std::mutex> lk(mu_);
+            cancelled_pending_.erase(s);
+            continue;
+        }
         finish_claimed(sec, s, VertexStatus::cancelled, std::move(note));
     }
 }
@@ -813,7 +821,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message, bool 
                 const bool expanded = std::any_of(children_.begin(), children_.end(),
                                                   [&](const auto &c) { return c->parent_slot_ == s; });
                 if (expanded) throw Error(Errc::state, who() + " was expanded; it finished with its sub-walk");
-                if (status_of(*s) == VertexStatus::cancelled)
+                if (cancelled_pending_.count(s) != 0)
                     throw Error(Errc::cancelled, who() + " was cancelled while pending");
                 throw Error(Errc::state, who() + " has already finished");
             }

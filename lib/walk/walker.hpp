@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "algorithms/dynamic_order.hpp"
@@ -314,6 +315,9 @@ private:
     std::unordered_map<Slot *, walk_detail::Overlay> overlays_;
     std::unordered_map<Slot *, std::pair<Outcome, std::string>> early_;
     std::unordered_map<const Slot *, std::string> messages_;
+    // Pending vertices a cancel finished: a completion of one learns it
+    // was cancelled, where one the host completed as cancelled is simply done.
+    std::unordered_set<const Slot *> cancelled_pending_;
     std::unordered_map<Slot *, Walk *> expansions_;
     std::vector<std::unique_ptr<Walk>> children_;
     // The graph's topological order, built at the first update and kept

@@ -381,6 +381,10 @@ TEST(WalkPull, AHostStoppedByTheCancelCompletesItsVertexAsCancelled) {
     EXPECT_EQ(complete(ha, DAG_WALK_CANCELLED, "early"), DAG_E_STATE);
     ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
     ASSERT_EQ(complete(ha, DAG_WALK_CANCELLED, "stopped on the cluster"), DAG_OK);
+    // Completed by the host, not cancelled while pending: a second
+    // completion is one too many (it said the cancel had finished it).
+    EXPECT_EQ(complete(ha), DAG_E_STATE);
+    EXPECT_EQ(complete(ha, DAG_WALK_CANCELLED, "again"), DAG_E_STATE);
     ASSERT_EQ(complete(hb), DAG_OK);
     EXPECT_TRUE(next(w.get(), 4, -1, st).empty());
     EXPECT_EQ(st, DAG_OK);

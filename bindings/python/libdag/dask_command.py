@@ -65,7 +65,7 @@ def run_command(argument):
     standard output or error; what it left running in its session then
     gets SIGTERM, and SIGKILL after grace seconds, before this returns, as
     ``dag walk`` does (a daemon that should outlive its command detaches
-    with setsid). A failed command runs again, up to `retries` more times,
+    with setsid -f). A failed command runs again, up to `retries` more times,
     unless the stop is set meanwhile; each run's output comes back (the
     earlier runs' as "earlier": [(out, err)]), and, where there was more
     than one run, "attempt_messages": each run's message ("" for one that

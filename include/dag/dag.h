@@ -2631,10 +2631,11 @@ typedef struct dag_walk_options {
      * ready queue: ready vertices that need other pools, or none, start
      * meanwhile, and it starts once a vertex holding that pool finishes
      * (those that waited longest first). The vertex that has waited longest
-     * has the pools it needs kept for it: no other vertex takes a slot in
-     * one of them until it starts, so a vertex needing several pools is not
-     * overtaken for ever by vertices needing one of them (a slot may then
-     * stay free while another of its pools is full). Only the walked
+     * has a slot kept for it in each pool it needs: no other vertex takes
+     * the last free slot of one of them until it starts, so a vertex needing
+     * several pools is not overtaken for ever by vertices needing one of
+     * them (one slot of a pool may then stay free while another of its pools
+     * is full). Only the walked
      * graph's own vertices need pools: vertices of sub-walks and vertices
      * added by an update need none. The same in pull mode (dag_walk_begin):
      * a vertex is handed out by dag_walk_next_ready() only with its pools'

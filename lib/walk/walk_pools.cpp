@@ -153,8 +153,11 @@ std::uint32_t Pools::kept_for_head(const Slot *s, Range r) {
     const Slot *h = head();
     if (!h || h == s) return none;
     const Range kept = needs(h, need_of(h->word.load(std::memory_order_relaxed)));
+    // One slot of each is kept, not the whole pool: the others stay for the
+    // vertices that need them (with aws=10 and rds=1, a vertex waiting for
+    // rds idled all of aws). A release read late only overstates `used`.
     for (const std::uint32_t *k = r.first; k != r.last; ++k)
-        if (std::find(kept.first, kept.last, *k) != kept.last) return *k;
+        if (std::find(kept.first, kept.last, *k) != kept.last && used_[*k].load() + 1 >= capacity_[*k]) return *k;
     return none;
 }
 

@@ -28,15 +28,16 @@
 // lock.
 //
 // Parked vertices are served oldest first, also across pools: the oldest
-// vertex still parked (the head of `order_`) has the pools it needs kept
-// for it. Nobody else, parked or newly ready, takes a slot in one of them
-// under the lock while it waits (a lock-free start that read nothing parked
-// just before the head counted itself may, once), and every slot freed in
-// one is offered to it first; a vertex kept from a free slot parks on it. A
-// vertex that needs several pools is otherwise overtaken for ever by
-// vertices needing one of them, each taking the slot it waits for while
-// another of its pools is full. That costs idle slots only while the head
-// needs several pools and one of them is full. Only one vertex is kept for,
+// vertex still parked (the head of `order_`) has a slot kept for it in each
+// pool it needs. Nobody else, parked or newly ready, takes the last free
+// slot of one of them under the lock while it waits (a lock-free start that
+// read nothing parked just before the head counted itself may, once), and
+// every slot freed in one is offered to it first; a vertex kept from a free
+// slot parks on it. A vertex that needs several pools is otherwise
+// overtaken for ever by vertices needing one of them, each taking the slot
+// it waits for while another of its pools is full. That costs one idle slot
+// a pool only while the head needs several pools and one of them is full.
+// Only one vertex is kept for,
 // so the keeping cannot deadlock: the slots it waits for are held by
 // running (or handed, or a worker's kept) vertices' owners, which let go.
 // When the head is served, or goes without being served (an update removed

@@ -542,15 +542,15 @@ TEST(WalkPools, AVertexNeedingSeveralPoolsIsNotOvertakenForEverInPullMode) { sev
 // The pools kept for the longest-waiting vertex go to the next when it
 // goes without starting. In pull mode, so that the host says who waits for
 // what: holder takes pool b; head, needing a and b, parks on b; later, needing
-// only a, finds a free but kept for head and parks too. An update removes
-// head: later starts at once, while holder still runs (it waited for
-// holder to finish, with a idle).
+// only a, finds a's only slot free but kept for head and parks too. An
+// update removes head: later starts at once, while holder still runs (it
+// waited for holder to finish, with a idle).
 TEST(WalkPools, PoolsKeptForAVertexRemovedByAnUpdateGoToTheNext) {
     auto g = new_graph();
     const uint64_t holder = add(g.get(), "a_holder"), head = add(g.get(), "b_head"), later = add(g.get(), "c_later");
     PoolSetup pools;
     pools.names = {"a", "b"};
-    pools.capacities = {2, 1};
+    pools.capacities = {1, 1};
     pools.need(holder, "b");
     pools.need(head, "a");
     pools.need(head, "b");
@@ -583,6 +583,64 @@ TEST(WalkPools, PoolsKeptForAVertexRemovedByAnUpdateGoToTheNext) {
     ReportPtr report(r);
     EXPECT_EQ(status_of(report.get(), later), DAG_VERTEX_OK);
     EXPECT_EQ(status_of(report.get(), head), DAG_VERTEX_NOT_RUN);
+}
+
+// Only one slot of each pool is kept for the longest-waiting vertex: with
+// aws=3 and rds=1, a vertex needing both waits for rds while vertices
+// needing aws alone take two of aws's slots, leaving the third for it (the
+// whole of aws stayed idle until rds freed). In pull mode, so that the host
+// says who waits for what.
+TEST(WalkPools, AVertexWaitingForOnePoolKeepsOneSlotOfItsOthersNotAll) {
+    auto g = new_graph();
+    const uint64_t holder = add(g.get(), "a_holder"), head = add(g.get(), "b_head");
+    const uint64_t web1 = add(g.get(), "c_web1"), web2 = add(g.get(), "c_web2"), web3 = add(g.get(), "c_web3");
+    PoolSetup pools;
+    pools.names = {"aws", "rds"};
+    pools.capacities = {3, 1};
+    pools.need(holder, "rds");
+    pools.need(head, "aws");
+    pools.need(head, "rds");
+    for (const uint64_t web : {web1, web2, web3}) pools.need(web, "aws");
+    dag_walk_options o = options(8, 1);
+    o.priority = DAG_PRIORITY_NAME;
+    pools.apply(o);
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), &o, &raw, nullptr), DAG_OK);
+    WalkPtr walk(raw);
+    uint64_t got[8];
+    dag_walker *walks[8];
+    size_t n = 0;
+    ASSERT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 10000, &n, nullptr), DAG_OK);
+    std::set<uint64_t> out(got, got + n);
+    // holder, and two of the web vertices while head waits for rds.
+    for (int tries = 0; out.size() < 3 && tries < 100; ++tries) {
+        if (dag_walk_next_ready(walk.get(), got, walks, 8, 100, &n, nullptr) == DAG_OK) out.insert(got, got + n);
+    }
+    ASSERT_EQ(out.size(), 3u) << "vertices needing aws alone waited while head waited for rds";
+    EXPECT_EQ(out.count(holder), 1u);
+    EXPECT_EQ(out.count(head), 0u);
+    // The third slot of aws is head's: the last web vertex waits.
+    EXPECT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 0, &n, nullptr), DAG_E_TIMEOUT);
+    EXPECT_EQ(dag_walk_complete(walk.get(), holder, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 10000, &n, nullptr), DAG_OK);
+    ASSERT_EQ(n, 1u);
+    EXPECT_EQ(got[0], head);
+    std::vector<uint64_t> rest;
+    for (const uint64_t web : {web1, web2, web3})
+        if (!out.count(web)) rest.push_back(web);
+    for (const uint64_t v : out)
+        if (v != holder) EXPECT_EQ(dag_walk_complete(walk.get(), v, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+    EXPECT_EQ(dag_walk_complete(walk.get(), head, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(rest.size(), 1u);
+    ASSERT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 10000, &n, nullptr), DAG_OK);
+    ASSERT_EQ(n, 1u);
+    EXPECT_EQ(got[0], rest[0]);
+    EXPECT_EQ(dag_walk_complete(walk.get(), rest[0], DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_next_ready(walk.get(), got, walks, 8, 10000, &n, nullptr), DAG_OK);
+    EXPECT_EQ(n, 0u);
+    dag_walk_report *r = nullptr;
+    ASSERT_EQ(dag_walk_wait(walk.get(), &r, nullptr), DAG_OK);
+    ReportPtr report(r);
 }
 
 // Each vertex runs alone in every pool it needs (all of capacity 1) and the

@@ -983,6 +983,7 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
             while (phase_of(word) == Phase::pending && !reclaimed)
                 reclaimed = s->word.compare_exchange_weak(word, with_phase(word, Phase::finishing));
             if (!reclaimed) return false;  // cancel or dag_walk_complete got it first
+            w.note_cancelled_pending(*s);
             if (timestamps_) w.times(*s).end_ns = now();
             settle(sec, s, VertexStatus::cancelled, true, std::make_unique<std::string>("cancelled while pending"),
                    ready, &next);

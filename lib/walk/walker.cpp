@@ -402,6 +402,16 @@ void Walk::set_message(const Slot &s, std::string message) {
     }
 }
 
+void Walk::note_cancelled_pending(const Slot &s) noexcept {
+    std::lock_guard<std::mutex> lk(mu_);
+    try {
+        cancelled_pending_.insert(&s);
+    } catch (const std::bad_alloc &) {
+        // A later completion of the vertex then says it has finished
+        // (DAG_E_STATE) rather than that it was cancelled while pending.
+    }
+}
+
 void Walk::record_failure(const Slot &s) {
     std::lock_guard<std::mutex> lk(mu_);
     if (first_error_ != no_vertex) return;
@@ -683,20 +693,13 @@ void Walk::cancel_pending() {
         // Before the claim: running out of memory here leaves the vertex
         // pending, for dag_walk_complete or a later cancel to finish.
         auto note = std::make_unique<std::string>("cancelled while pending");
-        {
-            std::lock_guard<std::mutex> lk(mu_);
-            cancelled_pending_.insert(s);
-        }
         Word w = s->word.load(std::memory_order_acquire);
         bool claimed = false;
         while (walk_detail::phase_of(w) == Phase::pending && !claimed)
             claimed = s->word.compare_exchange_weak(w, walk_detail::with_phase(w, Phase::finishing),
                                                     std::memory_order_acq_rel, std::memory_order_acquire);
-        if (!claimed) {  // completed meanwhile
-            std::lock_guard<std::mutex> lk(mu_);
-            cancelled_pending_.erase(s);
-            continue;
-        }
+        if (!claimed) continue;  // completed meanwhile
+        note_cancelled_pending(*s);
         finish_claimed(sec, s, VertexStatus::cancelled, std::move(note));
     }
 }

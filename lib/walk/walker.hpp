@@ -227,6 +227,8 @@ private:
     void maybe_finish(walk_detail::Section *sec);
     void on_finished(walk_detail::Section *sec);
     void record_failure(const Slot &s);
+    // A pending vertex a cancel claimed (see cancelled_pending_).
+    void note_cancelled_pending(const Slot &s) noexcept;
     void cancel_pending();
     // cancel(), finishing pending vertices as cancelled or leaving them to
     // be completed.
@@ -315,8 +317,10 @@ private:
     std::unordered_map<Slot *, walk_detail::Overlay> overlays_;
     std::unordered_map<Slot *, std::pair<Outcome, std::string>> early_;
     std::unordered_map<const Slot *, std::string> messages_;
-    // Pending vertices a cancel finished: a completion of one learns it
-    // was cancelled, where one the host completed as cancelled is simply done.
+    // Pending vertices a cancel finished, noted while they are claimed (a
+    // completion waits for a claimed vertex to finish): a completion of one
+    // learns it was cancelled, where one the host completed as cancelled has
+    // simply finished.
     std::unordered_set<const Slot *> cancelled_pending_;
     std::unordered_map<Slot *, Walk *> expansions_;
     std::vector<std::unique_ptr<Walk>> children_;

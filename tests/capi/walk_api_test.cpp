@@ -914,6 +914,27 @@ TEST(WalkApi, CancelFinishesPendingVertices) {
     EXPECT_EQ(dag_walk_complete(w, b, DAG_WALK_OK, nullptr, nullptr), DAG_E_STATE);
 }
 
+// A vertex whose callback cancelled the walk and then returned pending is
+// finished by the walk as cancelled while pending: completing it says so,
+// also after the walk (one the host completed as cancelled has simply
+// finished: WalkPull.AHostStoppedByTheCancelCompletesItsVertexAsCancelled).
+TEST(WalkApi, AVertexPendingAfterItsCallbackCancelledAnswersCancelledToItsCompletion) {
+    auto g = new_graph();
+    const uint64_t a = add(g.get(), "a");
+    Recorder rec;
+    rec.body = [&](dag_walker *w, uint64_t, const char **) {
+        EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+        return DAG_WALK_PENDING;
+    };
+    auto o = options();
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_start(g.get(), record_cb, &rec, &o, &w, nullptr), DAG_OK);
+    WalkPtr walk(w);
+    EXPECT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_E_CANCELLED);
+    EXPECT_EQ(dag_walk_complete(w, a, DAG_WALK_OK, nullptr, nullptr), DAG_E_CANCELLED);
+
+}
+
 TEST(WalkApi, ObserverSeesEveryEventWithCounts) {
     auto g = new_graph();
     uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");

@@ -683,6 +683,16 @@ TEST(CliConvert, PoolsAttributeIsKeptInDotAndJson) {
             R"({"vertices": [{"id": 7, "pools": ["x"]}, {"id": 8, "name": "q\"t", "pools": ["y"]}]})");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(pools_in(r.out, false), (Pools{{"7", {"x"}}, {"q\\\"t", {"y"}}})) << r.out;
+    // Names holding line breaks (JSON's \n): their statements span lines,
+    // and one ends its first line with a tab pair, as a statement begins.
+    // Their pools were dropped without a word.
+    r = dag({"convert", "-", "--to", "dot"},
+            R"({"vertices": [{"id": 1, "name": "line\nbreak", "pools": ["z"]}, {"id": 2, "name": "x\n\t\t", "pools": ["w"]},
+                {"id": 3, "name": "y", "pools": ["v"]}], "edges": [[2, 3], [1, 2]]})");
+    ASSERT_EQ(r.status, 0) << r.err;
+    Result back = dag({"convert", "-", "--to", "json"}, r.out);
+    ASSERT_EQ(back.status, 0) << back.err << r.out;
+    EXPECT_EQ(pools_in(back.out, true), (Pools{{"line\nbreak", {"z"}}, {"x\n\t\t", {"w"}}, {"y", {"v"}}})) << r.out;
     // A Latin-1 graph's pools are converted as its names are.
     r = dag({"convert", "-", "--to", "json"}, "digraph { charset=latin1; \"caf\xe9\" [pools=\"caf\xe9\"] }");
     EXPECT_EQ(r.status, 0) << r.err;

@@ -65,11 +65,12 @@ std::string dot_attribute(const std::string &vertex, const std::vector<std::stri
     return attribute;
 }
 
-// Each vertex's node statement, `\t\t"name"` on a line of its own before the
-// edges, gets the attribute. A quote inside a quoted name is escaped, so
-// the statement's text cannot occur inside another name. One pass over the
-// lines, each distinct list checked once: a graph of 10^5 vertices in pools
-// is written in about the time it takes without them.
+// Each vertex's node statement, `\t\t"name"` at the start of a line and
+// ending it, before the edges, gets the attribute. A quote inside a quoted
+// name is escaped, and a name may hold line breaks: the text is read string
+// by string, so that a statement is found only where one begins, and whole.
+// One pass, each distinct list checked once: a graph of 10^5 vertices in
+// pools is written in about the time it takes without them.
 std::string dot_with_pools(const dag_graph *g, const std::string &dot, const Needs &needs, const FilePools &file) {
     std::unordered_map<std::string, std::pair<std::string, const std::vector<std::string> *>> by_statement;
     for (const auto &[id, pools] : needs) {
@@ -77,23 +78,39 @@ std::string dot_with_pools(const dag_graph *g, const std::string &dot, const Nee
         std::string statement = "\t\t" + dot_quoted(name);
         by_statement.emplace(std::move(statement), std::make_pair(std::move(name), pools));
     }
+    // One past the quote that closes the string opened at `open`.
+    const auto string_end = [&dot](std::size_t open) {
+        std::size_t i = open + 1;
+        while (i < dot.size() && dot[i] != '"') i += dot[i] == '\\' ? 2 : 1;
+        return std::min(i + 1, dot.size());
+    };
     std::map<std::vector<std::string>, std::string> attributes;
     std::string out;
     out.reserve(dot.size() + needs.size() * 16);
-    for (size_t at = 0; at < dot.size();) {
-        const size_t newline = dot.find('\n', at);
-        const size_t end = newline == std::string::npos ? dot.size() : newline;
-        const std::string_view line(dot.data() + at, end - at);
-        out.append(line);
-        if (const auto found = by_statement.find(std::string(line)); found != by_statement.end()) {
-            const auto &[name, pools] = found->second;
-            auto attribute = attributes.find(*pools);
-            if (attribute == attributes.end())
-                attribute = attributes.emplace(*pools, dot_attribute(name, *pools, file)).first;
-            out += attribute->second;
+    bool line_start = true;
+    for (std::size_t at = 0; at < dot.size();) {
+        if (line_start && dot.compare(at, 3, "\t\t\"") == 0) {
+            const std::size_t end = string_end(at + 2);
+            out.append(dot, at, end - at);
+            if (end < dot.size() && dot[end] == '\n')
+                if (const auto found = by_statement.find(dot.substr(at, end - at)); found != by_statement.end()) {
+                    const auto &[name, pools] = found->second;
+                    auto attribute = attributes.find(*pools);
+                    if (attribute == attributes.end())
+                        attribute = attributes.emplace(*pools, dot_attribute(name, *pools, file)).first;
+                    out += attribute->second;
+                }
+            at = end;
+            line_start = false;
+        } else if (dot[at] == '"') {
+            const std::size_t end = string_end(at);
+            out.append(dot, at, end - at);
+            at = end;
+            line_start = false;
+        } else {
+            line_start = dot[at] == '\n';
+            out += dot[at++];
         }
-        if (newline != std::string::npos) out += '\n';
-        at = end + 1;
     }
     return out;
 }

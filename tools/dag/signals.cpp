@@ -18,7 +18,7 @@ namespace {
 // number to this pipe, which the watcher thread reads. Process-wide because
 // signal dispositions are.
 int signal_pipe[2] = {-1, -1};
-// The first signal since the watcher began, for received(): the watcher's
+// The first signal since the watcher began, for last_received(): the watcher's
 // thread may not have read it from the pipe yet when the work it holds back
 // is done. Lock-free, so that a handler may set it.
 std::atomic<int> first_noted{0};
@@ -99,8 +99,6 @@ SignalWatcher::~SignalWatcher() {
     signal_pipe[0] = signal_pipe[1] = -1;
 }
 
-int SignalWatcher::received() const { return first_noted.load(); }
-
 int SignalWatcher::last_received() { return first_noted.load(); }
 
 void SignalWatcher::watch() {
@@ -132,7 +130,7 @@ void holding_signals(const std::function<void(const std::function<bool()> &inter
     {
         SignalWatcher watcher([](int) {}, [](int) {});
         try {
-            work([&watcher] { return watcher.received() != 0; });
+            work([] { return SignalWatcher::last_received() != 0; });
         } catch (...) {
             failure = std::current_exception();
         }

@@ -26,12 +26,10 @@ class SignalWatcher {
     SignalWatcher(const SignalWatcher &) = delete;
     SignalWatcher &operator=(const SignalWatcher &) = delete;
 
-    // The signal that arrived first, or 0: known from the moment its
-    // handler ran, before the watcher's thread has heard of it.
-    int received() const;
     // The signal that arrived first while the latest watcher was there, or
-    // 0; after its destruction too, when the dispositions are back and no
-    // later one can be noted unheard.
+    // 0: known from the moment its handler ran, before the watcher's thread
+    // has heard of it; after the watcher's destruction too, when the
+    // dispositions are back and no later one can be noted unheard.
     static int last_received();
 
   private:

@@ -280,7 +280,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
         try {
             write_result_files(options, result, [&] { return signals_caught.load() > caught_by_then; });
         } catch (const Failure &failure) {
-            const int last = signals->received();
+            const int last = SignalWatcher::last_received();
             if (signals_caught.load() == caught_by_then || last == 0) throw;
             throw Failure(failure.what(), exit_status_after(last));
         }
@@ -317,9 +317,14 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
         // A pool name that is not UTF-8 is an input error, as every other
         // bad --pool is; libdag is the one that checks it.
         check(started, &err, started == DAG_E_BAD_UTF8 ? bad_input : check_failed);
-    } catch (const Failure &) {
+    } catch (const Failure &refused) {
         // A walk refused (a cycle) leaves its files too, with nothing run.
         write_files(unwalked(g.get()), 0);  // nothing ran: any signal
+        // One that came while they were written (which it let finish) ends
+        // dag as it says, as after a walk.
+        signals.reset();
+        if (const int last = SignalWatcher::last_received(); last != 0)
+            throw Failure(refused.what(), exit_status_after(last));
         throw;
     }
     Walker walker(raw_walker);
@@ -342,7 +347,7 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     if (!report) check(status, &err);
     // The dry run's names come before the summary when both streams go to one place.
     flush_printed();
-    const int signal = signals->received();
+    const int signal = SignalWatcher::last_received();
     WalkResult result = walk_result(g.get(), report.get(), run.tracks,
                                     std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
     for (VertexResult &vertex : result.vertices) {
@@ -355,15 +360,20 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     }
     const int failed = summarize(report.get(), result, signal, run.never_started);
     write_files(result, signals_caught.load());
-    // Failed vertices and a cancelled walk are the summary's business; any
-    // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but
-    // after the summary and the files.
-    check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
     // One that came after the walk, while its files were written (which it
     // let finish, rather than leave a temporary file), ends dag all the same;
     // read once the watcher is gone, so that none lands in between unheard.
     signals.reset();
     const int last = SignalWatcher::last_received();
+    // Failed vertices and a cancelled walk are the summary's business; any
+    // other error of a walk that ran (DAG_E_CALLBACK) ends the command, but
+    // after the summary and the files, with a signal's status if one came.
+    try {
+        check(status == DAG_E_WALK_FAILED || status == DAG_E_CANCELLED ? DAG_OK : status, &err);
+    } catch (const Failure &failure) {
+        if (last == 0) throw;
+        throw Failure(failure.what(), exit_status_after(last));
+    }
     return last != 0 ? exit_status_after(last) : failed;
 }
 

@@ -173,8 +173,8 @@ private:
     // are not any more), or null. When it is another than the one kept for
     // last, that one's pools go to revisit_.
     Slot *head();
-    // Under the lock: the first pool of `r` kept for the head, unless `s`
-    // is the head; `none` if none is.
+    // Under the lock: the first pool of `r` whose last free slot is kept
+    // for the head, unless `s` is the head; `none` if none is.
     std::uint32_t kept_for_head(const Slot *s, Range r);
     // A parked vertex's entry still counts: parked, ready, not made to wait
     // or removed by an update since.

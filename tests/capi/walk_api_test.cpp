@@ -932,7 +932,6 @@ TEST(WalkApi, AVertexPendingAfterItsCallbackCancelledAnswersCancelledToItsComple
     WalkPtr walk(w);
     EXPECT_EQ(dag_walk_wait(w, nullptr, nullptr), DAG_E_CANCELLED);
     EXPECT_EQ(dag_walk_complete(w, a, DAG_WALK_OK, nullptr, nullptr), DAG_E_CANCELLED);
-
 }
 
 TEST(WalkApi, ObserverSeesEveryEventWithCounts) {

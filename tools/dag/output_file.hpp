@@ -19,9 +19,10 @@ namespace dagcli {
 // full disk where the file system cannot reserve room: no fallocate) leaves
 // the old contents overwritten up to where it failed. Anything else there
 // (a FIFO, a device) is written in place, and a path naming one of dag's
-// descriptors (/dev/stdout, /dev/fd/N) through that descriptor. A FIFO is waited on for a reader, and a pipe or FIFO for
-// its reader to read, for as long as `give_up` (if given) says false, asked
-// every few milliseconds; then Failure.
+// descriptors (/dev/stdout, /dev/fd/N) through that descriptor. A FIFO is
+// waited on for a reader, and a pipe or FIFO for its reader to read, for as
+// long as `give_up` (if given) says false, asked every few milliseconds;
+// then Failure.
 void write_file(const std::string &path, const std::string &text,
                 const std::function<bool()> &give_up = {});
 

@@ -539,6 +539,17 @@ TEST(WalkPools, AVertexNeedingSeveralPoolsIsNotOvertakenForEver) { several_pools
 
 TEST(WalkPools, AVertexNeedingSeveralPoolsIsNotOvertakenForEverInPullMode) { several_pools_not_overtaken(true); }
 
+// A pull walk with `pools`, one thread, by name: the host says who waits
+// for what, in a known order.
+WalkPtr begin_by_name(dag_graph *g, PoolSetup &pools) {
+    dag_walk_options o = options(8, 1);
+    o.priority = DAG_PRIORITY_NAME;
+    pools.apply(o);
+    dag_walker *raw = nullptr;
+    EXPECT_EQ(dag_walk_begin(g, &o, &raw, nullptr), DAG_OK);
+    return WalkPtr(raw);
+}
+
 // The pools kept for the longest-waiting vertex go to the next when it
 // goes without starting. In pull mode, so that the host says who waits for
 // what: holder takes pool b; head, needing a and b, parks on b; later, needing
@@ -555,12 +566,8 @@ TEST(WalkPools, PoolsKeptForAVertexRemovedByAnUpdateGoToTheNext) {
     pools.need(head, "a");
     pools.need(head, "b");
     pools.need(later, "a");
-    dag_walk_options o = options(8, 1);
-    o.priority = DAG_PRIORITY_NAME;
-    pools.apply(o);
-    dag_walker *raw = nullptr;
-    ASSERT_EQ(dag_walk_begin(g.get(), &o, &raw, nullptr), DAG_OK);
-    WalkPtr walk(raw);
+    WalkPtr walk = begin_by_name(g.get(), pools);
+    ASSERT_NE(walk, nullptr);
     uint64_t got[8];
     dag_walker *walks[8];
     size_t n = 0;
@@ -601,12 +608,8 @@ TEST(WalkPools, AVertexWaitingForOnePoolKeepsOneSlotOfItsOthersNotAll) {
     pools.need(head, "aws");
     pools.need(head, "rds");
     for (const uint64_t web : {web1, web2, web3}) pools.need(web, "aws");
-    dag_walk_options o = options(8, 1);
-    o.priority = DAG_PRIORITY_NAME;
-    pools.apply(o);
-    dag_walker *raw = nullptr;
-    ASSERT_EQ(dag_walk_begin(g.get(), &o, &raw, nullptr), DAG_OK);
-    WalkPtr walk(raw);
+    WalkPtr walk = begin_by_name(g.get(), pools);
+    ASSERT_NE(walk, nullptr);
     uint64_t got[8];
     dag_walker *walks[8];
     size_t n = 0;

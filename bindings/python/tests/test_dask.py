@@ -807,12 +807,9 @@ class DaskWalkTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "or a distributed.Semaphore"), libdag.Graph() as graph:
             dag_dask.walk(graph, task, self.client, limits={"db": "one"})
 
-    def test_cancel_stops_tasks_waiting_for_a_lease(self):
-        # Whichever of db0 and db1 takes the only lease first holds it until
-        # released; the other's task waits for it on a worker.
-        semaphore = distributed.Semaphore(max_leases=1, name=f"db-{os.path.basename(self.folder)}")
-        graph = libdag.Graph()
-        graph.add_vertices(["db0", "db1"])
+    def start_two_blocking_on_one_lease(self, graph, semaphore):
+        """Starts db0 and db1, both blocking, on the one lease of `semaphore`; once one has started,
+        returns the walk, the one holding the lease and the other (whose task may wait for it)."""
         running = dag_dask.start(graph, task, self.client,
                                  payload=self.payload(graph, {"db0": "block", "db1": "block"}),
                                  limits={"db": semaphore}, pool=lambda label: "db")
@@ -822,6 +819,15 @@ class DaskWalkTest(unittest.TestCase):
             self.assertLess(time.monotonic(), deadline, "neither db task started")
             time.sleep(0.01)
         holder, waiter = ("db0", "db1") if os.path.exists(started[0]) else ("db1", "db0")
+        return running, holder, waiter
+
+    def test_cancel_stops_tasks_waiting_for_a_lease(self):
+        # Whichever of db0 and db1 takes the only lease first holds it until
+        # released; the other's task waits for it on a worker.
+        semaphore = distributed.Semaphore(max_leases=1, name=f"db-{os.path.basename(self.folder)}")
+        graph = libdag.Graph()
+        graph.add_vertices(["db0", "db1"])
+        running, holder, waiter = self.start_two_blocking_on_one_lease(graph, semaphore)
         running.cancel()
         self.release()
         report = running.wait(timeout=BOUND_S)
@@ -849,15 +855,7 @@ class DaskWalkTest(unittest.TestCase):
         # Whichever takes the only lease first holds it; the other's task may wait for it on a worker,
         # and must still not run once it has it, with the event gone.
         self.folder = tempfile.mkdtemp()
-        running = dag_dask.start(graph, task, self.client,
-                                 payload=self.payload(graph, {"db0": "block", "db1": "block"}),
-                                 limits={"db": semaphore}, pool=lambda label: "db")
-        started = [os.path.join(self.folder, label + ".started") for label in ("db0", "db1")]
-        deadline = time.monotonic() + BOUND_S
-        while not any(os.path.exists(path) for path in started):
-            self.assertLess(time.monotonic(), deadline, "neither db task started")
-            time.sleep(0.01)
-        holder, waiter = ("db0", "db1") if os.path.exists(started[0]) else ("db1", "db0")
+        running, holder, waiter = self.start_two_blocking_on_one_lease(graph, semaphore)
         running.cancel()
         report = running.wait(timeout=BOUND_S)
         self.assertIsNotNone(report, "the cancelled walk ended")

@@ -7,7 +7,9 @@
 // and bytes of fresh memory per vertex (faults x 4 KiB / vertices, of the
 // row's last run), and the process's peak RSS growth over that run.
 //
-//   surface_walk_bench [shape=all] [repetitions=5] [threads=1] [pools|priority]
+//   surface_walk_bench [shape=all] [repetitions=5] [threads=1] [pools|priority|both]
+//
+// `both` adds the pool rows, the priority rows and a walk with both at once.
 #include <dag/dag.h>
 
 #include "process_memory.hpp"
@@ -65,6 +67,10 @@ Shape make_shape(const std::string &name) {
 struct Row {
     std::string label;
     std::function<void()> run;
+    // Untimed, right before each run: a ranked row's walk with the same
+    // options, since the graph keeps the ranks of one priority only and the
+    // rows in turns walk by several.
+    std::function<void()> prepare = {};
     double ns_per_vertex = 1e300;
     long faults = 0;
     long peak_kb = 0;
@@ -73,6 +79,7 @@ struct Row {
 // One run of `row`: the best time so far, the faults and peak of this run
 // (a warm row keeps its last run's).
 void run_once(std::size_t n, Row &row) {
+    if (row.prepare) row.prepare();
     process_memory::reset_peak();
     const long rss0 = process_memory::rss_kb();
     const long f0 = process_memory::minor_faults();
@@ -182,6 +189,8 @@ void bench_shape(const std::string &name, int reps, std::size_t threads, bool po
     critical.priority = DAG_PRIORITY_CRITICAL_PATH;
     dag_walk_options by_name = untimed;
     by_name.priority = DAG_PRIORITY_NAME;
+    dag_walk_options critical_all_need = all_need;
+    critical_all_need.priority = DAG_PRIORITY_CRITICAL_PATH;
 
     std::vector<Row> cold, warm;
 #if defined(DAG_BENCH_TASKFLOW)
@@ -224,8 +233,14 @@ void bench_shape(const std::string &name, int reps, std::size_t threads, bool po
         make_flow(first_flows[2]);
 #endif
         cold.push_back({"name order, first (ranks made)", [&] { walk_or_abort(g, by_name, false); }});
-        warm.push_back({"critical path, no timestamps, no rep", [&] { walk_or_abort(g, critical, false); }});
-        warm.push_back({"name order, no timestamps, no rep", [&] { walk_or_abort(g, by_name, false); }});
+        const auto critical_walk = [&] { walk_or_abort(g, critical, false); };
+        const auto by_name_walk = [&] { walk_or_abort(g, by_name, false); };
+        warm.push_back({"critical path, no timestamps, no rep", critical_walk, critical_walk});
+        warm.push_back({"name order, no timestamps, no rep", by_name_walk, by_name_walk});
+    }
+    if (pools && priority) {
+        const auto both_walk = [&] { walk_or_abort(g, critical_all_need, false); };
+        warm.push_back({"critical path, pool all need, no rep", both_walk, both_walk});
     }
 
     double peer = 0;
@@ -253,8 +268,9 @@ int main(int argc, char **argv) {
     const std::size_t threads = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 1;
     // The pool and priority rows need a 1.3 library: left out, the same
     // binary measures an older one (LD_LIBRARY_PATH) on the other rows.
-    const bool pools = argc > 4 && std::string(argv[4]) == "pools";
-    const bool priority = argc > 4 && std::string(argv[4]) == "priority";
+    const std::string extra = argc > 4 ? argv[4] : "";
+    const bool pools = extra == "pools" || extra == "both";
+    const bool priority = extra == "priority" || extra == "both";
 #if !defined(DAG_BENCH_TASKFLOW)
     std::printf("Taskflow rows skipped: ../shared/peers/taskflow was not found at configure time\n");
 #endif

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "algorithms/rank_queue.hpp"
@@ -21,8 +22,18 @@ public:
 
     explicit RankedSlots(std::size_t n) : ranks_(n), by_rank_(n, nullptr) {}
 
+    // `spare` (a past walk's) where it is empty and made for `n`, else a new
+    // one: 8 bytes a rank, zeroed, that a warm walk need not page in again.
+    static std::unique_ptr<RankedSlots> reuse_or_make(std::unique_ptr<RankedSlots> &spare, std::size_t n) {
+        if (spare && spare->capacity() == n && spare->empty()) return std::move(spare);
+        return std::make_unique<RankedSlots>(n);
+    }
+
     bool empty() const noexcept { return size_ == 0; }
     std::size_t size() const noexcept { return size_; }
+    // The `n` it was made for. An empty one holds no item, so a later walk
+    // of as many ranks may use it again.
+    std::size_t capacity() const noexcept { return by_rank_.size(); }
 
     // Precondition: rank < n.
     void push(std::uint32_t rank, T *item) noexcept {

@@ -28,11 +28,23 @@ public:
 
     // The ranks a walk with a priority hands out are distinct and below
     // `n` (walk_priority.hpp). `few`: only a few ranked vertices are ever
-    // queued here at once. Called once, before the first push.
-    void set_rank_count(std::size_t n, bool few) {
-        if (!few) bulk_ = std::make_unique<RankedSlots<Slot>>(n);
+    // queued here at once. `bulk`, where it is empty and made for `n`, is
+    // used for the others instead of a new one. Called once, before the
+    // first push.
+    void set_rank_count(std::size_t n, bool few, std::unique_ptr<RankedSlots<Slot>> &bulk) {
+        if (!few) bulk_ = RankedSlots<Slot>::reuse_or_make(bulk, n);
         rank_count_ = n;
     }
+
+    // Once the walk is over, what a later walk's queue may use again: the
+    // ring (for adopt()), and the ranked slots where they hold nothing (for
+    // set_rank_count()).
+    void release(std::vector<Slot *> &ring, std::unique_ptr<RankedSlots<Slot>> &bulk) noexcept {
+        ring = fifo_.release();
+        if (bulk_ && bulk_->empty()) bulk = std::move(bulk_);
+    }
+    // Precondition: empty(), and no rank count set yet.
+    void adopt(std::vector<Slot *> &&ring) noexcept { fifo_.adopt(std::move(ring)); }
 
     bool ranked() const noexcept { return rank_ != nullptr; }
     bool empty() const noexcept { return size() == 0; }
@@ -72,9 +84,15 @@ public:
     // push_back() with each vertex's rank read already, `ranks[i]` for
     // `first[i]`, so that a caller reads them (a cache miss each where the
     // ranks are far apart) before it takes the lock that guards the queue.
+    // Room is made only for the vertices without a rank in the first in,
+    // first out part (a fan-out's million released leaves would otherwise
+    // reserve 8 MB there, unused, at every walk).
     template <class It>
     void push_back_ranked(It first, It last, const std::uint32_t *ranks) {
-        reserve_more(static_cast<std::size_t>(last - first));  // nothing below throws
+        const std::size_t n = static_cast<std::size_t>(last - first);
+        fifo_.reserve_more(static_cast<std::size_t>(
+            std::count_if(ranks, ranks + n, [&](std::uint32_t r) { return r >= rank_count_; })));
+        if (!bulk_) few_.reserve_more(n);  // nothing below throws
         for (; first != last; ++first, ++ranks) push_ranked(*first, *ranks);
         publish();
     }

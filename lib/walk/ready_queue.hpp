@@ -48,6 +48,18 @@ public:
         size_ += n;
     }
 
+    // The ring's array, for a later queue to adopt(): this queue is left
+    // empty, whatever it held.
+    std::vector<T> release() noexcept {
+        head_ = size_ = 0;
+        return std::move(ring_);
+    }
+    // Takes over `ring`'s room. Precondition: empty().
+    void adopt(std::vector<T> &&ring) noexcept {
+        ring_ = std::move(ring);
+        head_ = 0;
+    }
+
     T pop_front() noexcept {
         T v = ring_[head_];
         head_ = wrap(head_ + 1);

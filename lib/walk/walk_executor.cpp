@@ -147,6 +147,8 @@ Executor::Executor(const WalkOptions &options)
       started_inside_(inside_now()) {
     free_flags_.reserve(max_workers_);
     for (std::size_t i = max_workers_; i-- > 0;) free_flags_.push_back(i);
+    spare_.ready.reserve(max_workers_);
+    spare_.ranks.reserve(max_workers_);
     if (pull_) return;
     // Only max_workers_ threads can ever be busy at once.
     threads_.reserve(max_workers_);
@@ -247,8 +249,51 @@ void Executor::set_pools(std::unique_ptr<Pools> pools) { pools_ = std::move(pool
 
 void Executor::set_rank_count(std::size_t n) {
     std::lock_guard<std::mutex> lk(mu_);
-    queue_.set_rank_count(n, solo_ranked_);
-    if (solo_ranked_) solo_ = std::make_unique<RankedSlots<Slot>>(n);
+    queue_.set_rank_count(n, solo_ranked_, spare_.ranked);
+    if (solo_ranked_) solo_ = RankedSlots<Slot>::reuse_or_make(spare_.ranked, n);
+}
+
+namespace {
+
+// Within the room reserved (a walk with fewer workers keeps fewer), the last
+// ones: give_back_list() keeps the longest there.
+template <class T>
+void adopt_lists(std::vector<std::vector<T>> &spare, std::vector<std::vector<T>> &lists, std::size_t room) noexcept {
+    const std::size_t skip = lists.size() > room ? lists.size() - room : 0;
+    for (std::size_t i = skip; i < lists.size(); ++i) spare.push_back(std::move(lists[i]));
+}
+
+// The next worker run takes spare.back(): the longest of the lists given
+// back last, so that the run releasing most again finds its room.
+template <class T>
+void give_back_list(std::vector<std::vector<T>> &spare, std::vector<T> &list) noexcept {
+    list.clear();
+    spare.push_back(std::move(list));
+    const std::size_t n = spare.size();
+    if (n > 1 && spare[n - 2].capacity() > spare[n - 1].capacity()) spare[n - 2].swap(spare[n - 1]);
+}
+
+template <class T>
+void take_list(std::vector<std::vector<T>> &spare, std::vector<T> &list) noexcept {
+    if (spare.empty()) return;
+    list.swap(spare.back());
+    spare.pop_back();
+}
+
+}  // namespace
+
+void Executor::adopt_buffers(ExecutorBuffers &&buffers) noexcept {
+    adopt_lists(spare_.ready, buffers.ready, max_workers_);
+    adopt_lists(spare_.ranks, buffers.ranks, max_workers_);
+    queue_.adopt(std::move(buffers.ring));
+    spare_.ranked = std::move(buffers.ranked);
+}
+
+ExecutorBuffers Executor::release_buffers() noexcept {
+    ExecutorBuffers buffers = std::move(spare_);
+    queue_.release(buffers.ring, buffers.ranked);
+    if (solo_ && solo_->empty()) buffers.ranked = std::move(solo_);
+    return buffers;
 }
 
 std::uint32_t Executor::rank_of(const Slot *s) noexcept { return s->walk->rank_of(*s); }
@@ -586,6 +631,8 @@ void Executor::worker() {
     const std::size_t flag = free_flags_.back();
     free_flags_.pop_back();
     Section sec(*this, flags_[flag]);
+    take_list(spare_.ready, ready);
+    take_list(spare_.ranks, sec.ready_ranks());
     while (!queue_.empty() && in_flight_ < parallelism_) {
         ++in_flight_;
         std::size_t take =
@@ -598,6 +645,8 @@ void Executor::worker() {
         lk.lock();
         if (holding) --in_flight_;
     }
+    give_back_list(spare_.ready, ready);
+    give_back_list(spare_.ranks, sec.ready_ranks());
     free_flags_.push_back(flag);
     --active_;
 }

@@ -142,6 +142,20 @@ private:
     std::uint32_t kept_pool_slot_ = ~std::uint32_t{0};
 };
 
+// What an executor grows as its walk runs, for the next walk of the same
+// graph to use again (walker.cpp keeps it with the graph's walk arrays): a
+// walk whose vertex releases a million others at once then neither grows its
+// lists anew nor pages in fresh memory, as glibc's allocator may make it do
+// for the first few walks. The lists a worker run fills (the vertices it
+// released, their ranks), the ready queue's ring, and the ranked slots of a
+// walk with a priority.
+struct ExecutorBuffers {
+    std::vector<std::vector<Slot *>> ready;
+    std::vector<std::vector<std::uint32_t>> ranks;
+    std::vector<Slot *> ring;
+    std::unique_ptr<RankedSlots<Slot>> ranked;
+};
+
 class Executor {
 public:
     explicit Executor(const WalkOptions &options);
@@ -189,6 +203,10 @@ public:
     void set_pools(std::unique_ptr<Pools> pools);
     // A walk with a priority, before it launches: its ranks are below `n`.
     void set_rank_count(std::size_t n);
+    // Before set_rank_count() and launch: a past walk's buffers, to use again.
+    void adopt_buffers(ExecutorBuffers &&buffers) noexcept;
+    // Once joined: the buffers, for a later walk's adopt_buffers().
+    ExecutorBuffers release_buffers() noexcept;
     // An update held `s` back or removed it: the pool slots it may have been
     // handed while parked go to others (it asks again once ready).
     void release_pools(const Slot *s, std::vector<Slot *> &ready);
@@ -391,6 +409,10 @@ private:
     // and exit, and drain() leaves it empty. Set with the rank count.
     const bool solo_ranked_;
     std::unique_ptr<RankedSlots<Slot>> solo_;
+    // Lists no worker run holds (each run takes a pair and gives it back,
+    // with mu_; room for max_workers_ pairs is reserved, so giving back does
+    // not allocate), and ranked slots not yet used.
+    ExecutorBuffers spare_;
     std::size_t active_ = 0;     // workers posted and not yet exited
     std::size_t in_flight_ = 0;  // slots held: by workers, and by pending vertices
     std::vector<std::size_t> free_flags_;

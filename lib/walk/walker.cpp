@@ -77,6 +77,7 @@ struct Scratch {
     std::weak_ptr<const NameRanks> names;
     // The snapshot renumbered by those ranks, once a walk used it.
     std::shared_ptr<const Snapshot> layout;
+    walk_detail::ExecutorBuffers buffers;
 };
 
 int rank_key(const WalkOptions &options) {
@@ -294,6 +295,7 @@ Walk::~Walk() {
             scratch->names = rank_names_;
             scratch->layout = std::move(layout_);
         }
+        scratch->buffers = ex_->release_buffers();
         graph_->keep_walk_scratch(base_.get(), std::move(scratch));
     } catch (const std::bad_alloc &) {
         // The arrays are freed with the walk instead.
@@ -315,6 +317,7 @@ void Walk::take_scratch() {
         rank_key_ = scratch.rank_key;
         rank_names_ = scratch.names;
         layout_ = std::move(scratch.layout);
+        ex_->adopt_buffers(std::move(scratch.buffers));
     }
 }
 

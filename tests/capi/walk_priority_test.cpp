@@ -403,6 +403,77 @@ TEST(WalkPriority, ParallelRankedWalksRunEachVertexOnceAfterItsDependencies) {
         }
 }
 
+// A graph keeps what a walk grew for the next walk of it: the workers'
+// lists, the ready queue's ring, the ranked slots. Walks cancelled with
+// vertices queued, by other priorities, and with other thread counts leave
+// them behind; each walk after them still runs every vertex once, and at
+// parallelism 1 in the reference order. A root that every other vertex
+// waits for releases them all at once, as a fan-out does.
+TEST(WalkPriority, WalksAfterOthersOfTheSameGraphKeepTheOrder) {
+    std::mt19937 rng(777);
+    RandomGraph r = random_graph(rng, 300, 0.02);
+    uint64_t root = 0;
+    ASSERT_EQ(dag_add_vertex(r.g.get(), "root", nullptr, &root, nullptr), DAG_OK);
+    for (uint64_t v : r.ids)
+        if (!r.deps.count(v)) {
+            ASSERT_EQ(dag_connect(r.g.get(), v, root, nullptr), DAG_OK);
+            r.deps[v].push_back(root);
+            r.dependents[root].push_back(v);
+        }
+    r.ids.push_back(root);
+    r.names[root] = "root";
+    const std::map<uint64_t, uint64_t> unweighted;
+    const auto every_vertex_once = [&](dag_walk_priority priority, size_t threads) {
+        Recorder rec;
+        dag_walk_options o = options(threads, threads);
+        o.priority = priority;
+        ReportPtr report;
+        ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_OK);
+        std::vector<uint64_t> ran = rec.ran();
+        std::sort(ran.begin(), ran.end());
+        EXPECT_EQ(ran, r.ids);
+    };
+    // Several slots on one thread, as in expect_reference_order: a callback
+    // walk (a pull walk's slots are its racing pullers).
+    const auto reference = [&](dag_walk_priority priority, size_t slots) {
+        Recorder rec;
+        const dag_walk_options o = ranked_options(slots, priority, false, {}, {});
+        ReportPtr report;
+        if (slots == 1) {
+            ASSERT_EQ(run_walk(r.g.get(), rec, o, report), DAG_OK);
+        } else {
+            dag_walk_report *out = nullptr;
+            ASSERT_EQ(dag_walk(r.g.get(), record_cb, &rec, &o, &out, nullptr), DAG_OK);
+            report.reset(out);
+        }
+        EXPECT_EQ(rec.ran(), reference_order(r, priority, false, unweighted));
+    };
+    const auto cancelled_after = [&](dag_walk_priority priority, size_t threads, int calls) {
+        std::atomic<int> seen{0};
+        dag_walk_options o = options(threads, threads);
+        o.priority = priority;
+        Recorder rec;
+        rec.body = [&](dag_walker *w, uint64_t, const char **) {
+            if (++seen == calls) EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+            return DAG_WALK_OK;
+        };
+        dag_walk_report *out = nullptr;
+        EXPECT_EQ(dag_walk(r.g.get(), record_cb, &rec, &o, &out, nullptr), DAG_E_CANCELLED);
+        ReportPtr report(out);
+        EXPECT_GT(dag_walk_report_count(report.get(), DAG_VERTEX_CANCELLED), 0u);
+    };
+    cancelled_after(DAG_PRIORITY_CRITICAL_PATH, 4, 1);
+    reference(DAG_PRIORITY_CRITICAL_PATH, 1);
+    every_vertex_once(DAG_PRIORITY_NAME, 4);
+    reference(DAG_PRIORITY_CRITICAL_PATH, 4);
+    cancelled_after(DAG_PRIORITY_NONE, 4, 20);
+    every_vertex_once(DAG_PRIORITY_CRITICAL_PATH, 4);
+    cancelled_after(DAG_PRIORITY_CRITICAL_PATH, 1, 40);
+    reference(DAG_PRIORITY_NAME, 1);
+    every_vertex_once(DAG_PRIORITY_NONE, 2);
+    reference(DAG_PRIORITY_CRITICAL_PATH, 1);
+}
+
 // The long branch starts first although its head's name sorts last; once
 // z3 and a have equal paths left, the name decides. By name, a first.
 TEST(WalkPriority, TheLongestChainStartsFirst) {

@@ -961,8 +961,12 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
         settle(sec, s, VertexStatus::upstream_failed, false, nullptr, ready, &next);
         return true;
     }
-    if (VertexStatus reason = stop_reason(); reason != VertexStatus::ok) {
-        // One that failed and was to be tried again ends failed.
+    // A stopped walk (fail fast, cancel) starts nothing: the vertex is
+    // settled instead, and one that failed and was to be tried again ends
+    // failed.
+    const auto settled_stopped = [&] {
+        const VertexStatus reason = stop_reason();
+        if (reason == VertexStatus::ok) return false;
         if (retries_)
             if (std::optional<std::string> last = retries_->take_waiting(s)) {
                 // retry() counted it out of the running when it failed.
@@ -972,7 +976,8 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
             }
         settle(sec, s, reason, false, nullptr, ready, &next);
         return true;
-    }
+    };
+    if (settled_stopped()) return true;
     // Parked until its pools have room: the worker goes on with its slot.
     if (pools_) {
         const std::size_t had = ready.size();
@@ -981,6 +986,11 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
         // after this vertex's callback.
         if (ready.size() != had) push_nonempty(ready);
         if (!may_start) return true;
+        // Again once it holds its slots: a vertex that fails stops the walk
+        // before it frees them (finish_one), so one that took a slot it freed
+        // sees the stop here, though the check above came before it. Settling
+        // frees the slots.
+        if (settled_stopped()) return true;
     }
     const VertexId id = w.id_of(*s);
     const std::int64_t start = timestamps_ ? (given >= 0 ? given : now_ordered()) : 0;

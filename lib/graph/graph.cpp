@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "graph/error.hpp"
+#include "graph/growth.hpp"
 #include "graph/huge_pages.hpp"
 #include "graph/utf8.hpp"
 
@@ -245,8 +246,8 @@ VertexId Graph::add_vertices(const char *const *names, void *const *users, std::
     if (named && first + count > NameTable::npos)
         throw Error(Errc::invalid_argument, "the graph holds too many vertices to name another");
     names_.reserve(names_.size() + named);
-    (*adj_).m_vertices.reserve(first + count);
-    (*in_).m_vertices.reserve(first + count);
+    reserve_more((*adj_).m_vertices, count);
+    reserve_more((*in_).m_vertices, count);
     // Each new name is a random slot of the index: the slots of a group are
     // fetched together, so their cache misses overlap.
     constexpr std::size_t group = 32;
@@ -554,11 +555,12 @@ void Graph::connect_grouped(const VertexId *pairs, std::size_t count) {
     // A batch that touches a large part of the graph. Edge by edge, each
     // target's record and dependent list is a random cache miss (two a
     // edge, most of the time of a 10^6-vertex build). Instead: size every
-    // list exactly (no regrowth copies, no slack), group the edges by target
-    // with a stable counting sort, and fill the dependent lists target by
-    // target, whose records and (freshly reserved) lists then lie in memory
-    // in that order; the dependency lists follow in batch order. Every
-    // allocation comes first, so nothing after it can fail.
+    // list once (exactly where it was empty: no regrowth copies, no slack),
+    // group the edges by target with a stable counting sort, and fill the
+    // dependent lists target by target, whose records and (freshly
+    // reserved) lists then lie in memory in that order; the dependency lists
+    // follow in batch order. Every allocation comes first, so nothing after
+    // it can fail.
     const std::size_t bound = index_bound();
     HugeVector<std::uint32_t> per_source(bound), group_end(bound);
     for (std::size_t i = 0; i < count; ++i) {
@@ -566,11 +568,8 @@ void Graph::connect_grouped(const VertexId *pairs, std::size_t count) {
         ++group_end[index_of(pairs[2 * i + 1])];
     }
     for (Vertex v = 0; v < bound; ++v) {
-        if (per_source[v]) (*adj_).out_edge_list(v).reserve((*adj_).out_edge_list(v).size() + per_source[v]);
-        if (group_end[v]) {
-            auto &in = (*in_).out_edge_list(v);
-            in.reserve(in.size() + group_end[v]);
-        }
+        if (per_source[v]) reserve_more((*adj_).out_edge_list(v), per_source[v]);
+        if (group_end[v]) reserve_more((*in_).out_edge_list(v), group_end[v]);
     }
     struct Entry {
         std::uint32_t source, edge;

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "graph/growth.hpp"
+
 namespace dag::walk_detail {
 
 template <class T>
@@ -29,8 +31,8 @@ public:
     // Room for `extra` more items; afterwards, pushing that many does not
     // allocate. Strong guarantee.
     void reserve_more(std::size_t extra) {
-        run_.reserve(run_.size() + extra);
-        heap_.reserve(heap_.size() + extra);
+        dag::reserve_more(run_, extra);
+        dag::reserve_more(heap_, extra);
     }
 
     void push(std::uint32_t rank, T item) {

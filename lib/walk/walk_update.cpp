@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "graph/error.hpp"
+#include "graph/growth.hpp"
 #include "algorithms/dynamic_order.hpp"
 #include "algorithms/validate.hpp"
 #include "walk/walk_executor.hpp"
@@ -408,11 +409,11 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
         }
         for (auto [waiter, dep] : added) {
             auto &o = overlays_[lookup(dep)];
-            o.added.reserve(o.added.size() + added.size());
+            dag::reserve_more(o.added, added.size());
         }
         for (auto [waiter, dep] : dropped) {
             auto &o = overlays_[lookup(dep)];
-            o.removed.reserve(o.removed.size() + dropped.size());
+            dag::reserve_more(o.removed, dropped.size());
         }
         for (VertexId id : removals) {
             Slot *r = lookup(id);

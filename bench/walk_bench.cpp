@@ -1,6 +1,7 @@
-// Walker overhead with empty callbacks, in ns per vertex, against a
-// sequential Kahn pass over the same frozen graph (the floor) and oneTBB
-// flow_graph on the same shape, all in one run.
+// Walker overhead with empty callbacks, in ns per vertex: dag_walk through
+// the public C API, against a sequential Kahn pass over the same edges laid
+// out as compressed arrays (the floor) and oneTBB flow_graph on the same
+// shape, all in one run.
 //
 //   walk_bench [--benchmark_filter=...]   (Google Benchmark flags)
 //
@@ -25,50 +26,89 @@
 #include <x86intrin.h>
 #endif
 
-#include "graph/snapshot.hpp"
-#include "walk/walker.hpp"
+#include <dag/dag.h>
 
 namespace {
 
-struct Shape {
-    std::string name;
-    std::unique_ptr<dag::Graph> graph;
-    dag::Snapshot snap;
+void check(dag_status st, dag_error *err, const char *what) {
+    if (st == DAG_OK) return;
+    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(st));
+    std::exit(1);
+}
+
+// The edges as compressed arrays by position, for the peers: vertex v
+// depends on out[out_at[v] .. out_at[v + 1]) and is depended on by
+// in[in_at[v] .. in_at[v + 1]).
+struct Csr {
+    std::vector<std::uint32_t> out_at, out, in_at, in;
+    std::size_t size() const { return out_at.size() - 1; }
+    std::uint32_t out_degree(std::uint32_t v) const { return out_at[v + 1] - out_at[v]; }
 };
 
-// Edges point from dependent to dependency, as dag_connect does.
+Csr csr_of(std::size_t n, const std::vector<std::pair<std::uint32_t, std::uint32_t>> &edges) {
+    Csr c;
+    c.out_at.assign(n + 1, 0);
+    c.in_at.assign(n + 1, 0);
+    for (auto [from, to] : edges) ++c.out_at[from + 1], ++c.in_at[to + 1];
+    for (std::size_t v = 0; v < n; ++v) c.out_at[v + 1] += c.out_at[v], c.in_at[v + 1] += c.in_at[v];
+    c.out.resize(edges.size());
+    c.in.resize(edges.size());
+    std::vector<std::uint32_t> o(c.out_at.begin(), c.out_at.end() - 1), i(c.in_at.begin(), c.in_at.end() - 1);
+    for (auto [from, to] : edges) c.out[o[from]++] = to, c.in[i[to]++] = from;
+    return c;
+}
+
+struct Shape {
+    std::string name;
+    dag_graph *graph = nullptr;  // built through the C API, never freed
+    Csr csr;
+};
+
+// Edges point from dependent to dependency, as dag_connect does; no edge
+// twice, so that the peers hold the same edges as the graph.
 std::vector<Shape> &shapes() {
     static std::vector<Shape> all = [] {
         std::vector<Shape> v;
-        auto make = [&](const char *name, std::size_t n, const std::function<void(dag::Graph &, const std::vector<dag::VertexId> &)> &edges) {
-            Shape s{name, std::make_unique<dag::Graph>(), {}};
-            std::vector<dag::VertexId> ids(n);
-            for (auto &id : ids) id = s.graph->add_vertex(std::nullopt, nullptr);
-            edges(*s.graph, ids);
-            s.snap = dag::freeze(*s.graph);
+        using Edges = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+        auto make = [&](const char *name, std::size_t n, const std::function<void(Edges &)> &add) {
+            Edges edges;
+            add(edges);
+            Shape s{name, nullptr, csr_of(n, edges)};
+            dag_error *err = nullptr;
+            check(dag_new(&s.graph, &err), err, "dag_new");
+            std::vector<std::uint64_t> ids(n), pairs;
+            check(dag_add_vertices(s.graph, nullptr, nullptr, n, ids.data(), &err), err, "dag_add_vertices");
+            pairs.reserve(2 * edges.size());
+            for (auto [from, to] : edges) pairs.insert(pairs.end(), {ids[from], ids[to]});
+            check(dag_connect_many(s.graph, pairs.data(), edges.size(), &err), err, "dag_connect_many");
             v.push_back(std::move(s));
         };
-        const std::size_t m = 1 << 20;
-        make("chain 10^6", 1000000, [](dag::Graph &g, const auto &ids) {
-            for (std::size_t i = 1; i < ids.size(); ++i) g.connect(ids[i], ids[i - 1]);
+        const std::uint32_t m = 1 << 20;
+        make("chain 10^6", 1000000, [](Edges &e) {
+            for (std::uint32_t i = 1; i < 1000000; ++i) e.emplace_back(i, i - 1);
         });
-        make("binary tree 2^20", m, [](dag::Graph &g, const auto &ids) {
-            for (std::size_t i = 1; i < ids.size(); ++i) g.connect(ids[(i - 1) / 2], ids[i]);  // parent after children
+        make("binary tree 2^20", m, [m](Edges &e) {
+            for (std::uint32_t i = 1; i < m; ++i) e.emplace_back((i - 1) / 2, i);  // parent after children
         });
-        make("grid 1024x1024", m, [](dag::Graph &g, const auto &ids) {
-            for (std::size_t r = 0; r < 1024; ++r)
-                for (std::size_t c = 0; c < 1024; ++c) {
-                    if (r) g.connect(ids[r * 1024 + c], ids[(r - 1) * 1024 + c]);
-                    if (c) g.connect(ids[r * 1024 + c], ids[r * 1024 + c - 1]);
+        make("grid 1024x1024", m, [](Edges &e) {
+            for (std::uint32_t r = 0; r < 1024; ++r)
+                for (std::uint32_t c = 0; c < 1024; ++c) {
+                    if (r) e.emplace_back(r * 1024 + c, (r - 1) * 1024 + c);
+                    if (c) e.emplace_back(r * 1024 + c, r * 1024 + c - 1);
                 }
         });
-        make("fan-out 10^6", 1000000, [](dag::Graph &g, const auto &ids) {
-            for (std::size_t i = 1; i < ids.size(); ++i) g.connect(ids[i], ids[0]);
+        make("fan-out 10^6", 1000000, [](Edges &e) {
+            for (std::uint32_t i = 1; i < 1000000; ++i) e.emplace_back(i, 0);
         });
-        make("random 10^6 x 4", 1000000, [](dag::Graph &g, const auto &ids) {
+        make("random 10^6 x 4", 1000000, [](Edges &e) {
             std::mt19937_64 rng(42);
-            for (std::size_t i = 1; i < ids.size(); ++i)
-                for (int k = 0; k < 4; ++k) g.connect(ids[i], ids[rng() % i]);
+            std::uint32_t to[4];
+            for (std::uint32_t i = 1; i < 1000000; ++i)
+                for (int k = 0; k < 4 && k < static_cast<int>(i); ++k) {
+                    do to[k] = static_cast<std::uint32_t>(rng() % i);
+                    while (std::find(to, to + k, to[k]) != to + k);
+                    e.emplace_back(i, to[k]);
+                }
         });
         return v;
     }();
@@ -112,14 +152,14 @@ std::int64_t tick() {
 // walker does where it can (one vertex's end time is the next one's start).
 template <bool Timestamps>
 void kahn(benchmark::State &state, Shape *s) {
-    const dag::Snapshot &snap = s->snap;
-    const std::size_t n = snap.size();
+    const Csr &csr = s->csr;
+    const std::size_t n = csr.size();
     std::vector<std::uint32_t> pending(n), queue(n);
     std::vector<std::pair<std::int64_t, std::int64_t>> times(Timestamps ? n : 0);
     timed(state, s->name, Timestamps ? "kahn+ts" : "kahn", [&] {
         std::size_t head = 0, tail = 0;
         for (std::uint32_t v = 0; v < n; ++v) {
-            pending[v] = snap.out_degree(v);
+            pending[v] = csr.out_degree(v);
             if (!pending[v]) queue[tail++] = v;
         }
         std::int64_t clock = Timestamps ? tick() : 0;
@@ -128,44 +168,46 @@ void kahn(benchmark::State &state, Shape *s) {
             if (Timestamps) times[v].first = clock;
             empty_work(v);
             if (Timestamps) times[v].second = clock = tick();
-            for (auto p = snap.in_begin(v), e = snap.in_end(v); p != e; ++p)
-                if (--pending[*p] == 0) queue[tail++] = *p;
+            for (std::uint32_t p = csr.in_at[v], e = csr.in_at[v + 1]; p != e; ++p)
+                if (--pending[csr.in[p]] == 0) queue[tail++] = csr.in[p];
         }
         if (tail != n) state.SkipWithError("kahn lost vertices");
         benchmark::DoNotOptimize(times.data());
     });
 }
 
-// A walk freezes the graph only when a mutation dropped the snapshot cached
-// on it; timed alone to separate it from scheduling.
-void freeze(benchmark::State &state, Shape *s) {
-    timed(state, s->name, "freeze", [&] {
-        dag::Snapshot snap = dag::freeze(*s->graph);
-        benchmark::DoNotOptimize(snap.out_offsets.data());
-    });
-}
-
-dag::Outcome empty_visit(void *, dag::Walk &, dag::VertexId v, const char **) {
+dag_walk_result empty_visit(dag_walker *, std::uint64_t v, const char **, void *) {
     empty_work(static_cast<std::uint32_t>(v));
-    return dag::Outcome::ok;
+    return DAG_WALK_OK;
 }
 
-// `cold`: the first walk after a mutation, which freezes the graph and checks
-// it for cycles again; otherwise the walk reuses the snapshot cached by the
-// previous one.
+// A change that leaves the graph as it was but drops what a walk keeps on
+// it: the next walk freezes the graph and checks it for cycles again.
+void touch(dag_graph *g) {
+    dag_error *err = nullptr;
+    std::uint64_t id = 0;
+    check(dag_add_vertex(g, nullptr, nullptr, &id, &err), err, "dag_add_vertex");
+    check(dag_remove_vertex(g, id, &err), err, "dag_remove_vertex");
+}
+
+// dag_walk as a host calls it. With `timestamps`, with a report (whose
+// start and end times are on by default) freed after; without, no report,
+// which takes no timestamps. `cold`: the first walk after a change;
+// otherwise the walk reuses what the previous one left on the graph.
 void walker(benchmark::State &state, Shape *s, std::size_t threads, bool timestamps, bool cold) {
-    dag::WalkOptions o;
+    dag_walk_options o;
+    dag_error *err = nullptr;
+    check(dag_walk_options_init(&o, sizeof o, &err), err, "dag_walk_options_init");
     o.threads = threads;
     o.parallelism = std::max<std::size_t>(threads, 10);
-    o.timestamps = timestamps;
     std::string impl = "walker " + std::to_string(threads) + (timestamps ? "" : " (no timestamps)") +
                        (cold ? " (cold)" : "");
     for (auto _ : state) {
-        // What a mutation does to the cache, without changing the graph.
-        if (cold) s->graph->cache_snapshot(nullptr);
+        if (cold) touch(s->graph);
         auto t0 = std::chrono::steady_clock::now();
-        auto w = dag::Walk::start(*s->graph, dag::Visitor{empty_visit, nullptr}, o, nullptr);
-        w->wait();
+        dag_walk_report *report = nullptr;
+        check(dag_walk(s->graph, empty_visit, nullptr, &o, timestamps ? &report : nullptr, &err), err, "dag_walk");
+        dag_walk_report_free(report);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         state.SetIterationTime(secs);
         record(s->name, impl, secs);
@@ -173,8 +215,8 @@ void walker(benchmark::State &state, Shape *s, std::size_t threads, bool timesta
 }
 
 void flow_graph(benchmark::State &state, Shape *s, int threads) {
-    const dag::Snapshot &snap = s->snap;
-    const std::size_t n = snap.size();
+    const Csr &csr = s->csr;
+    const std::size_t n = csr.size();
     tbb::task_arena arena(threads);
     arena.execute([&] {
         tbb::flow::graph g;
@@ -184,11 +226,11 @@ void flow_graph(benchmark::State &state, Shape *s, int threads) {
             nodes.push_back(std::make_unique<tbb::flow::continue_node<tbb::flow::continue_msg>>(
                 g, [v](const tbb::flow::continue_msg &) { empty_work(v); }));
         for (std::uint32_t v = 0; v < n; ++v)
-            for (auto p = snap.out_begin(v), e = snap.out_end(v); p != e; ++p)
-                tbb::flow::make_edge(*nodes[*p], *nodes[v]);
+            for (std::uint32_t p = csr.out_at[v], e = csr.out_at[v + 1]; p != e; ++p)
+                tbb::flow::make_edge(*nodes[csr.out[p]], *nodes[v]);
         std::vector<std::uint32_t> roots;
         for (std::uint32_t v = 0; v < n; ++v)
-            if (!snap.out_degree(v)) roots.push_back(v);
+            if (!csr.out_degree(v)) roots.push_back(v);
         timed(state, s->name, "tbb " + std::to_string(threads), [&] {
             for (std::uint32_t r : roots) nodes[r]->try_put(tbb::flow::continue_msg());
             g.wait_for_all();
@@ -197,21 +239,21 @@ void flow_graph(benchmark::State &state, Shape *s, int threads) {
 }
 
 void print_table() {
-    std::printf("\nns per vertex, best run. walker N = N pool threads (parallelism max(N, 10)) on the snapshot\n"
-                "cached by the previous walk, with timestamps (the default) or without (no-ts); cold = walker 1\n"
-                "right after a mutation (freeze and cycle check included); kahn+ts = kahn recording each vertex's\n"
-                "start and end time, one clock read per vertex.\n\n");
-    std::printf("| shape | kahn | kahn+ts | freeze | walker 1 | walker 2 | walker 10 | no-ts 1 | no-ts 2 | no-ts 10 | cold 1 |"
-                " tbb 1 | tbb 2 | tbb 10 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("\nns per vertex, best run. walker N = dag_walk with N pool threads (parallelism max(N, 10)) after\n"
+                "a walk of the same graph, with a report and its timestamps (the default) or without a report\n"
+                "(no-ts); cold = walker 1 right after a change (freeze and cycle check included); kahn+ts = kahn\n"
+                "recording each vertex's start and end time, one clock read per vertex.\n\n");
+    std::printf("| shape | kahn | kahn+ts | walker 1 | walker 2 | walker 10 | no-ts 1 | no-ts 2 | no-ts 10 | cold 1 |"
+                " tbb 1 | tbb 2 | tbb 10 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     auto ns = [](const Shape &s, const std::string &impl) {
         auto it = best.find({s.name, impl});
-        return it == best.end() ? 0.0 : it->second * 1e9 / static_cast<double>(s.snap.size());
+        return it == best.end() ? 0.0 : it->second * 1e9 / static_cast<double>(s.csr.size());
     };
     auto walker_ns = [&](const Shape &s, int threads, bool timestamps) {
         return ns(s, "walker " + std::to_string(threads) + (timestamps ? "" : " (no timestamps)"));
     };
     for (auto &s : shapes()) {
-        std::printf("| %s | %.1f | %.1f | %.1f", s.name.c_str(), ns(s, "kahn"), ns(s, "kahn+ts"), ns(s, "freeze"));
+        std::printf("| %s | %.1f | %.1f", s.name.c_str(), ns(s, "kahn"), ns(s, "kahn+ts"));
         for (bool ts : {true, false})
             for (int t : {1, 2, 10}) std::printf(" | %.1f", walker_ns(s, t, ts));
         std::printf(" | %.1f | %.1f | %.1f | %.1f |\n", ns(s, "walker 1 (cold)"), ns(s, "tbb 1"), ns(s, "tbb 2"),
@@ -251,7 +293,6 @@ int main(int argc, char **argv) {
         Shape *sp = &s;
         reg(s, "kahn", [sp](benchmark::State &st) { kahn<false>(st, sp); });
         reg(s, "kahn+ts", [sp](benchmark::State &st) { kahn<true>(st, sp); });
-        reg(s, "freeze", [sp](benchmark::State &st) { freeze(st, sp); });
         for (bool ts : {true, false})
             for (std::size_t t : {1, 2, 10})
                 reg(s, "walker/" + std::to_string(t) + (ts ? "" : "/no-timestamps"),

@@ -38,17 +38,12 @@
 
 #include <dag/dag.h>
 
+#include "api_check.hpp"
 #include "process_memory.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-void check(dag_status st, dag_error *err, const char *what) {
-    if (st == DAG_OK) return;
-    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(st));
-    std::exit(1);
-}
 
 // Edges as positions: vertex `from` depends on vertex `to`, both in [0, n).
 struct Edges {
@@ -125,15 +120,6 @@ BoostGraph boost_graph(const Edges &e) {
     BoostGraph b(e.n);
     for (std::size_t k = 0; k < e.pairs.size(); k += 2) boost::add_edge(e.pairs[k], e.pairs[k + 1], b);
     return b;
-}
-
-// A change that leaves the graph as it was but drops what queries keep: the
-// next query is cold.
-void touch(dag_graph *g) {
-    dag_error *err = nullptr;
-    std::uint64_t id = 0;
-    check(dag_add_vertex(g, nullptr, nullptr, &id, &err), err, "dag_add_vertex");
-    check(dag_remove_vertex(g, id, &err), err, "dag_remove_vertex");
 }
 
 // One contender: `prepare` runs untimed before each timed `run`.

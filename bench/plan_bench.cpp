@@ -29,18 +29,14 @@
 
 #include "dag/dag.h"
 
+#include "api_check.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-void check(dag_status st, dag_error *err, const char *what) {
-    if (st == DAG_OK) return;
-    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(st));
-    std::exit(1);
 }
 
 struct Declarations {

@@ -17,6 +17,7 @@
 
 #include <sys/resource.h>
 
+#include "api_check.hpp"
 #include "process_memory.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -48,12 +49,6 @@ Usage usage_now() {
     getrusage(RUSAGE_SELF, &ru);
     return {std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(),
             seconds_of(ru.ru_utime) + seconds_of(ru.ru_stime), ru.ru_minflt};
-}
-
-void check(dag_status st, dag_error *err, const char *what) {
-    if (st == DAG_OK) return;
-    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(st));
-    std::exit(1);
 }
 
 // Times `f`, printing one row: wall time per unit in ns, the process's CPU

@@ -26,13 +26,9 @@
 
 #include "dag/dag.h"
 
-namespace {
+#include "api_check.hpp"
 
-void check(dag_status status, dag_error *err, const char *what) {
-    if (status == DAG_OK) return;
-    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(status));
-    std::exit(1);
-}
+namespace {
 
 constexpr size_t pool_count = 3;
 const char *const pool_names[pool_count] = {"aws", "rds", "gcp"};

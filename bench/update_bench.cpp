@@ -39,6 +39,7 @@
 
 #include <dag/dag.h>
 
+#include "api_check.hpp"
 #include "process_memory.hpp"
 
 namespace {
@@ -46,12 +47,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-void check(dag_status st, dag_error *err, const char *what) {
-    if (st == DAG_OK) return;
-    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(st));
-    std::exit(1);
-}
 
 // A graph of `n` unnamed vertices; ids[k] is the id of the k-th.
 struct Graph {

@@ -28,13 +28,9 @@
 
 #include <dag/dag.h>
 
-namespace {
+#include "api_check.hpp"
 
-void check(dag_status st, dag_error *err, const char *what) {
-    if (st == DAG_OK) return;
-    std::fprintf(stderr, "%s: %s\n", what, err ? dag_error_message(err) : dag_status_string(st));
-    std::exit(1);
-}
+namespace {
 
 // The edges as compressed arrays by position, for the peers: vertex v
 // depends on out[out_at[v] .. out_at[v + 1]) and is depended on by
@@ -179,15 +175,6 @@ void kahn(benchmark::State &state, Shape *s) {
 dag_walk_result empty_visit(dag_walker *, std::uint64_t v, const char **, void *) {
     empty_work(static_cast<std::uint32_t>(v));
     return DAG_WALK_OK;
-}
-
-// A change that leaves the graph as it was but drops what a walk keeps on
-// it: the next walk freezes the graph and checks it for cycles again.
-void touch(dag_graph *g) {
-    dag_error *err = nullptr;
-    std::uint64_t id = 0;
-    check(dag_add_vertex(g, nullptr, nullptr, &id, &err), err, "dag_add_vertex");
-    check(dag_remove_vertex(g, id, &err), err, "dag_remove_vertex");
 }
 
 // dag_walk as a host calls it. With `timestamps`, with a report (whose

@@ -1,7 +1,8 @@
 // The graph store: Boost.Graph adjacency lists with stable ids, unique
 // names and user pointers.
 //
-// Two directedS adjacency_lists with vecS vertices and vecS edge lists: one
+// Two directedS adjacency_lists with vecS edge lists and vecS-like vertex
+// lists whose records sit on huge pages (huge_vertex_list.hpp): one
 // holds each vertex's dependencies (its out-edges) and the vertex records,
 // the other its dependents (the same edges reversed). A vertex id is its
 // index + 1, so every lookup by id is an array access, and an edge costs an
@@ -27,6 +28,8 @@
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
+
+#include "graph/huge_vertex_list.hpp"
 
 #include "graph/name_table.hpp"
 #include "graph/sorted_names.hpp"
@@ -89,9 +92,9 @@ private:
 namespace dag {
 
 // Dependencies: vertex v's out-edges are the vertices v depends on.
-using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, VertexProps, NoEdgeProps>;
+using AdjacencyList = boost::adjacency_list<boost::vecS, huge_vecS, boost::directedS, VertexProps, NoEdgeProps>;
 // Dependents: vertex v's out-edges here are the vertices that depend on v.
-using ReverseList = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, ReverseProps, NoEdgeProps>;
+using ReverseList = boost::adjacency_list<boost::vecS, huge_vecS, boost::directedS, ReverseProps, NoEdgeProps>;
 static_assert(sizeof(VertexProps) == 16, "a vertex record of the dependencies list holds its name and state only");
 using Vertex = AdjacencyList::vertex_descriptor;
 static_assert(sizeof(AdjacencyList::StoredEdge) == sizeof(Vertex), "an edge entry holds its target only");

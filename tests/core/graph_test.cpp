@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
 #include <random>
 #include <set>
@@ -491,6 +492,21 @@ TEST(GraphGrowth, LargeBatchesOfEdgesGrowAVertexsListsGeometrically) {
     EXPECT_LE(moved_in, 6);
     EXPECT_EQ(g.dependencies(1).size(), 3750u);
     EXPECT_EQ(g.dependents(2).size(), 3750u);
+}
+
+TEST(GraphGrowth, ALargeStoreHasItsVertexRecordsOnHugePages) {
+    // 40 bytes a record: 2^17 vertices hold 5 MiB in each direction, an
+    // array the huge-page allocator maps at a 2 MiB boundary; malloc's own
+    // large blocks start 16 bytes past a 4 KiB page.
+    Graph g;
+    g.add_vertices(nullptr, nullptr, std::size_t{1} << 17);
+    g.add_vertices(nullptr, nullptr, 1);
+    const auto at_huge_boundary = [](const void *p) {
+        return reinterpret_cast<std::uintptr_t>(p) % (std::uintptr_t{2} << 20) == 0;
+    };
+    EXPECT_TRUE(at_huge_boundary(g.adjacency().m_vertices.data()));
+    EXPECT_TRUE(at_huge_boundary(g.reverse_adjacency().m_vertices.data()));
+    EXPECT_EQ(g.vertex_count(), (std::size_t{1} << 17) + 1);
 }
 
 TEST(GraphAssign, AssignmentCopiesAndSwapExchanges) {

@@ -30,6 +30,7 @@ void check_name(std::string_view name) {
 // time; copying the vertex records copies each edge vector whole. Only the
 // names are stored again and re-pointed.
 Graph::Graph(const Graph &other) : edges_(other.edges_), live_(other.live_) {
+    const EdgeArenaScope lists(*edge_arena_);
     (*adj_).m_vertices = (*other.adj_).m_vertices;
     (*in_).m_vertices = (*other.in_).m_vertices;
     names_.reserve(other.names_.size());
@@ -52,6 +53,7 @@ Graph &Graph::operator=(const Graph &other) {
 void Graph::swap(Graph &other) noexcept {
     drop_snapshot();
     other.drop_snapshot();
+    edge_arena_.swap(other.edge_arena_);
     adj_.swap(other.adj_);
     in_.swap(other.in_);
     std::swap(edges_, other.edges_);
@@ -315,6 +317,7 @@ void Graph::find_many(const std::string_view *names, std::size_t count, VertexId
 }
 
 void Graph::append_vertex(const VertexProps &props, void *user) {
+    const EdgeArenaScope lists(*edge_arena_);
     boost::add_vertex(props, *adj_);
     try {
         boost::add_vertex(ReverseProps{user}, *in_);

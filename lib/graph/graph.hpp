@@ -1,8 +1,9 @@
 // The graph store: Boost.Graph adjacency lists with stable ids, unique
 // names and user pointers.
 //
-// Two directedS adjacency_lists with vecS edge lists and vecS-like vertex
-// lists whose records sit on huge pages (huge_vertex_list.hpp): one
+// Two directedS adjacency_lists with vecS-like edge lists whose blocks come
+// from the graph's arena (edge_lists.hpp) and vecS-like vertex lists whose
+// records sit on huge pages (huge_vertex_list.hpp): one
 // holds each vertex's dependencies (its out-edges) and the vertex records,
 // the other its dependents (the same edges reversed). A vertex id is its
 // index + 1, so every lookup by id is an array access, and an edge costs an
@@ -24,11 +25,13 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include "graph/edge_lists.hpp"
 #include "graph/huge_vertex_list.hpp"
 
 #include "graph/name_table.hpp"
@@ -92,12 +95,18 @@ private:
 namespace dag {
 
 // Dependencies: vertex v's out-edges are the vertices v depends on.
-using AdjacencyList = boost::adjacency_list<boost::vecS, huge_vecS, boost::directedS, VertexProps, NoEdgeProps>;
+using AdjacencyList = boost::adjacency_list<edge_vecS, huge_vecS, boost::directedS, VertexProps, NoEdgeProps>;
 // Dependents: vertex v's out-edges here are the vertices that depend on v.
-using ReverseList = boost::adjacency_list<boost::vecS, huge_vecS, boost::directedS, ReverseProps, NoEdgeProps>;
+using ReverseList = boost::adjacency_list<edge_vecS, huge_vecS, boost::directedS, ReverseProps, NoEdgeProps>;
 static_assert(sizeof(VertexProps) == 16, "a vertex record of the dependencies list holds its name and state only");
 using Vertex = AdjacencyList::vertex_descriptor;
 static_assert(sizeof(AdjacencyList::StoredEdge) == sizeof(Vertex), "an edge entry holds its target only");
+// Growing the vertex records moves each edge list, and with it the arena
+// its blocks belong to; a copy would take the arena of whatever scope is
+// open (edge_lists.hpp).
+static_assert(std::is_nothrow_move_constructible<AdjacencyList::stored_vertex>::value &&
+                  std::is_nothrow_move_constructible<ReverseList::stored_vertex>::value,
+              "vertex records move, not copy, when the store grows");
 
 class Graph {
 public:
@@ -298,6 +307,9 @@ private:
     void drop_name(Vertex v, bool retire = false) noexcept;
     void name_changed(Vertex v) noexcept;
 
+    // The blocks of both lists' edge vectors: declared first, so it outlives
+    // them, and swapped with them.
+    std::unique_ptr<GranuleArena> edge_arena_ = std::make_unique<GranuleArena>(EdgeListAllocator<char>::max_arena_bytes);
     // Behind a pointer because Boost's adjacency_list swap copies the whole
     // graph three times; this makes swap O(1) and assignment one copy.
     std::unique_ptr<AdjacencyList> adj_ = std::make_unique<AdjacencyList>();

@@ -6,16 +6,6 @@
 
 namespace dag {
 
-namespace {
-
-constexpr std::size_t granule = 8;
-constexpr std::size_t first_chunk = 4096;
-constexpr std::size_t max_chunk = huge_pages::threshold;
-
-std::size_t granules(std::size_t bytes) noexcept { return (bytes + granule - 1) / granule; }
-
-}  // namespace
-
 NameTable::~NameTable() {
     for (const Slot &s : slots_)
         if (s.name && std::strlen(s.name) + 1 > max_small) delete[] s.name;
@@ -155,50 +145,20 @@ void NameTable::grow(std::size_t size) {
 
 char *NameTable::allocate(std::size_t bytes) {
     if (bytes > max_small) return new char[bytes];
-    const std::size_t g = granules(bytes);
-    if (g < free_lists_.size() && !free_lists_[g].empty()) {
-        char *p = free_lists_[g].back();
-        free_lists_[g].pop_back();
-        return p;
-    }
-    const std::size_t need = g * granule;
-    if (static_cast<std::size_t>(free_end_ - free_begin_) < need) {
-        // Chunks double up to 4 MiB (huge pages from there on), so a small
-        // graph stays small and a large one allocates rarely; a chunk's unused
-        // tail is given up.
-        const std::size_t size = chunks_.empty() ? first_chunk : std::min(max_chunk, 2 * chunk_size_);
-        chunks_.emplace_back(size);
-        chunk_size_ = size;
-        free_begin_ = chunks_.back().data();
-        free_end_ = free_begin_ + size;
-    }
-    char *p = free_begin_;
-    free_begin_ += need;
-    return p;
+    return static_cast<char *>(small_.allocate(bytes));
 }
 
 void NameTable::release(const char *p, std::size_t bytes) noexcept {
-    if (bytes > max_small) {
+    if (bytes > max_small)
         delete[] p;
-        return;
-    }
-    const std::size_t g = granules(bytes);
-    // A free list that cannot grow loses the bytes until the table is gone.
-    try {
-        if (free_lists_.size() <= g) free_lists_.resize(g + 1);
-        free_lists_[g].push_back(const_cast<char *>(p));
-    } catch (...) {
-    }
+    else
+        small_.release(const_cast<char *>(p), bytes);
 }
 
 void NameTable::swap(NameTable &other) noexcept {
     slots_.swap(other.slots_);
     std::swap(count_, other.count_);
-    chunks_.swap(other.chunks_);
-    std::swap(chunk_size_, other.chunk_size_);
-    std::swap(free_begin_, other.free_begin_);
-    std::swap(free_end_, other.free_end_);
-    free_lists_.swap(other.free_lists_);
+    small_.swap(other.small_);
     retired_big_.swap(other.retired_big_);
 }
 

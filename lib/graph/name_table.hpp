@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/granule_arena.hpp"
 #include "graph/huge_pages.hpp"
 
 namespace dag {
@@ -71,8 +72,8 @@ private:
         std::uint32_t hash;
         std::uint32_t vertex;
     };
-    // Names up to this many bytes (NUL included) share arena chunks and free
-    // lists in 8-byte granules; longer ones get an allocation of their own.
+    // Names up to this many bytes (NUL included) share an arena's chunks and
+    // free lists (granule_arena.hpp); longer ones get an allocation of their own.
     static constexpr std::size_t max_small = 256;
 
     static std::uint64_t hash_of(std::string_view name) noexcept;
@@ -82,16 +83,12 @@ private:
     char *allocate(std::size_t bytes);
     void release(const char *p, std::size_t bytes) noexcept;
 
-    // The index and the large chunks sit on huge pages where the kernel
-    // gives them: a lookup in a table of 10^6 names is a random read of each,
-    // and 4 KiB pages would add a TLB miss to both.
+    // The index and the arena's large chunks sit on huge pages where the
+    // kernel gives them: a lookup in a table of 10^6 names is a random read of
+    // each, and 4 KiB pages would add a TLB miss to both.
     HugeVector<Slot> slots_;  // power-of-two size, or empty
     std::size_t count_ = 0;
-    std::vector<HugeVector<char>> chunks_;
-    std::size_t chunk_size_ = 0;
-    char *free_begin_ = nullptr;  // unused tail of the newest chunk
-    char *free_end_ = nullptr;
-    std::vector<std::vector<char *>> free_lists_;  // by granule count
+    GranuleArena small_{max_small};
     std::vector<const char *> retired_big_;
 };
 

@@ -121,17 +121,30 @@ struct Diamond {
     }
 };
 
+// The diamond, and a hub that 64 leaves depend on: its list of dependents
+// is full at 512 bytes, the most a graph's arena serves a list
+// (lib/graph/edge_lists.hpp), so one more dependent moves it to the heap. A
+// list that grows within the arena allocates only when the arena needs
+// another chunk, which one more edge of a small graph does not.
+struct Hub : Diamond {
+    uint64_t hub = add(g.get(), "hub");
+    Hub() {
+        for (int i = 0; i < 64; ++i)
+            EXPECT_EQ(dag_connect(g.get(), add(g.get(), ("leaf " + std::to_string(i)).c_str()), hub, nullptr), DAG_OK);
+    }
+};
+
 // One mutation, failed at each allocation in turn, with failures that
 // persist and with one-off ones: each failure must leave the graph as it
 // was, each success give what the call gives without failures.
-template <class Mutation>
+template <class Fixture = Diamond, class Mutation>
 void check_mutation(Mutation &&mutate) {
-    Diamond plain;
+    Fixture plain;
     const std::string before = state_of(plain.g.get());
     ASSERT_EQ(mutate(plain, nullptr), DAG_OK);
     const std::string after = state_of(plain.g.get());
     for (bool persists : {true, false}) {
-        const long failures = sweep<Diamond>(persists, mutate, [&](Diamond &x, Outcome o, long k) {
+        const long failures = sweep<Fixture>(persists, mutate, [&](Fixture &x, Outcome o, long k) {
             EXPECT_EQ(state_of(x.g.get()), o == Outcome::refused ? before : after)
                 << "allocation " << k << (persists ? ", failures persisting" : ", one failure");
         });
@@ -158,7 +171,7 @@ TEST(AllocationFailure, AddVerticesIsAllOrNothing) {
 }
 
 TEST(AllocationFailure, ConnectLeavesTheGraphUnchanged) {
-    check_mutation([](Diamond &x, dag_error **err) { return dag_connect(x.g.get(), x.t, x.d, err); });
+    check_mutation<Hub>([](Hub &x, dag_error **err) { return dag_connect(x.g.get(), x.d, x.hub, err); });
 }
 
 TEST(AllocationFailure, ConnectManyIsAllOrNothing) {
@@ -168,14 +181,36 @@ TEST(AllocationFailure, ConnectManyIsAllOrNothing) {
     });
 }
 
+// 300 vertices more with no edges: chaining them gives 598 lists their
+// first block, 9.6 KB, more than the arena's first chunk holds, so the call
+// fails also where the arena needs another chunk.
+struct Unlinked : Diamond {
+    std::vector<uint64_t> chain;  // (dependent, dependency) pairs
+    Unlinked() {
+        uint64_t last = add(g.get(), "more 0");
+        for (int i = 1; i < 300; ++i) {
+            const uint64_t next = add(g.get(), ("more " + std::to_string(i)).c_str());
+            chain.insert(chain.end(), {next, last});
+            last = next;
+        }
+    }
+};
+
+TEST(AllocationFailure, ConnectManyAcrossTheArenasChunksIsAllOrNothing) {
+    check_mutation<Unlinked>([](Unlinked &x, dag_error **err) {
+        return dag_connect_many(x.g.get(), x.chain.data(), x.chain.size() / 2, err);
+    });
+}
+
 TEST(AllocationFailure, ReplaceVertexLeavesTheGraphUnchanged) {
     check_mutation([](Diamond &x, dag_error **err) { return dag_replace_vertex(x.g.get(), x.a, x.t, err); });
 }
 
 TEST(AllocationFailure, RenameLeavesTheGraphUnchanged) {
-    check_mutation([](Diamond &x, dag_error **err) {
-        return dag_set_vertex_name(x.g.get(), x.b, "b, renamed to a name too long for a small-string buffer", err);
-    });
+    // Past 256 bytes a name has an allocation of its own; shorter ones share
+    // the name table's arena. Made before the sweep counts allocations.
+    static const std::string long_name = "b, renamed to a long name" + std::string(300, '.');
+    check_mutation([](Diamond &x, dag_error **err) { return dag_set_vertex_name(x.g.get(), x.b, long_name.c_str(), err); });
 }
 
 TEST(AllocationFailure, SubsumeIsAllOrNothing) {

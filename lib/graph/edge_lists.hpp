@@ -47,6 +47,7 @@ private:
 
 template <class T>
 struct EdgeListAllocator {
+    static_assert(alignof(T) <= GranuleArena::granule, "the arena's blocks are aligned to its granule");
     using value_type = T;
     // A list keeps its arena when moved or swapped.
     using propagate_on_container_move_assignment = std::true_type;

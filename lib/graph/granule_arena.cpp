@@ -1,6 +1,8 @@
 #include "graph/granule_arena.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -42,17 +44,26 @@ void unpoison(const void *p, std::size_t bytes) noexcept {
 
 }  // namespace
 
-GranuleArena::GranuleArena(std::size_t max_bytes) : free_(granules(max_bytes) + 1, nullptr) {}
+GranuleArena::GranuleArena(std::size_t max_bytes) {
+    if (max_bytes == 0 || max_bytes > first_chunk)
+        throw std::invalid_argument("an arena's blocks are 1 to " + std::to_string(first_chunk) + " bytes");
+    free_.assign(granules(max_bytes) + 1, nullptr);
+}
 
 GranuleArena::~GranuleArena() {
-    for (HugeVector<char> &c : chunks_) unpoison(c.data(), c.size());
+    for (const Chunk &c : chunks_) {
+        unpoison(c.data, c.size);
+        HugePageAllocator<char>().deallocate(c.data, c.size);
+    }
 }
 
 void *GranuleArena::allocate(std::size_t bytes) {
     const std::size_t g = granules(bytes);
     if (FreeBlock *b = free_[g]) {
-        unpoison(b, g * granule);
+        unpoison(b, sizeof(FreeBlock));
         free_[g] = b->next;
+        poison(b, g * granule);
+        unpoison(b, bytes);
         return b;
     }
     const std::size_t need = g * granule;
@@ -60,22 +71,25 @@ void *GranuleArena::allocate(std::size_t bytes) {
         // A small graph stays small and a large one allocates rarely; the
         // old chunk's unused tail is given up.
         const std::size_t size = chunks_.empty() ? first_chunk : std::min(max_chunk, 2 * chunk_size_);
-        chunks_.reserve(chunks_.size() + 1);
-        HugeVector<char> chunk(size);
-        poison(chunk.data(), size);
-        chunks_.push_back(std::move(chunk));
+        if (chunks_.size() == chunks_.capacity()) chunks_.reserve(2 * chunks_.size() + 1);
+        char *data = HugePageAllocator<char>().allocate(size);
+        poison(data, size);
+        chunks_.push_back({data, size});
         chunk_size_ = size;
-        tail_ = chunks_.back().data();
+        tail_ = data;
         end_ = tail_ + size;
     }
     char *p = tail_;
     tail_ += need;
-    unpoison(p, need);
+    // Only the bytes asked for, so reading or writing past them is reported
+    // as it would be past a malloc block.
+    unpoison(p, bytes);
     return p;
 }
 
 void GranuleArena::release(void *p, std::size_t bytes) noexcept {
     const std::size_t g = granules(bytes);
+    unpoison(p, sizeof(FreeBlock));
     FreeBlock *b = static_cast<FreeBlock *>(p);
     b->next = free_[g];
     free_[g] = b;

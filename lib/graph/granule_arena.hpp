@@ -24,7 +24,8 @@ class GranuleArena {
 public:
     static constexpr std::size_t granule = 8;
 
-    // Blocks of up to `max_bytes` (a multiple of granule).
+    // Blocks of up to `max_bytes` (1 to 4096: a block must fit the first
+    // chunk); throws std::invalid_argument otherwise.
     explicit GranuleArena(std::size_t max_bytes);
     GranuleArena(const GranuleArena &) = delete;
     GranuleArena &operator=(const GranuleArena &) = delete;
@@ -32,8 +33,9 @@ public:
 
     std::size_t max_bytes() const noexcept { return (free_.size() - 1) * granule; }
 
-    // A block of `bytes` (1 to max_bytes), aligned to 8. Strong guarantee:
-    // throws only std::bad_alloc.
+    // A block of `bytes` (1 to max_bytes, not checked: the callers' sizes
+    // are bounded where they choose the arena), aligned to 8. Strong
+    // guarantee: throws only std::bad_alloc.
     void *allocate(std::size_t bytes);
     // Takes back a block allocate() returned with the same `bytes`.
     void release(void *p, std::size_t bytes) noexcept;
@@ -46,7 +48,13 @@ private:
     };
     static std::size_t granules(std::size_t bytes) noexcept { return (bytes + granule - 1) / granule; }
 
-    std::vector<HugeVector<char>> chunks_;
+    // Not zero-filled: a chunk's bytes are written before they are read.
+    struct Chunk {
+        char *data;
+        std::size_t size;
+    };
+
+    std::vector<Chunk> chunks_;
     std::size_t chunk_size_ = 0;
     char *tail_ = nullptr;  // the unused tail of the newest chunk
     char *end_ = nullptr;

@@ -51,6 +51,8 @@ Graph &Graph::operator=(const Graph &other) {
 }
 
 void Graph::swap(Graph &other) noexcept {
+    // Locking sorted_mu_ twice would never return.
+    if (this == &other) return;
     drop_snapshot();
     other.drop_snapshot();
     edge_arena_.swap(other.edge_arena_);

@@ -3,11 +3,23 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <cstring>
 #include <set>
 #include <vector>
 
 #include "graph/graph.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define DAG_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DAG_TEST_ASAN 1
+#endif
+#endif
+#if defined(DAG_TEST_ASAN)
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace dag {
 namespace {
@@ -57,6 +69,36 @@ TEST(GranuleArena, SwapExchangesBlocksAndFreeLists) {
     EXPECT_EQ(two.allocate(16), p);
     EXPECT_NE(one.allocate(16), p);
 }
+
+TEST(GranuleArena, RefusesBlocksItsFirstChunkCannotHold) {
+    EXPECT_THROW(GranuleArena(0), std::invalid_argument);
+    EXPECT_THROW(GranuleArena(4097), std::invalid_argument);
+    GranuleArena arena(4096);
+    auto *a = static_cast<unsigned char *>(arena.allocate(4096));
+    auto *b = static_cast<unsigned char *>(arena.allocate(4096));
+    std::memset(a, 1, 4096);
+    std::memset(b, 2, 4096);
+    EXPECT_EQ(a[4095], 1);
+    EXPECT_EQ(b[0], 2);
+}
+
+#if defined(DAG_TEST_ASAN)
+// What the arena has not handed out reads as freed memory does under
+// AddressSanitizer, to the byte: past a 5-byte block, and a released block.
+TEST(GranuleArena, UnderAddressSanitizerOnlyTheBytesHandedOutAreAddressable) {
+    GranuleArena arena(64);
+    auto *p = static_cast<char *>(arena.allocate(5));
+    EXPECT_FALSE(__asan_address_is_poisoned(p + 4));
+    EXPECT_TRUE(__asan_address_is_poisoned(p + 5));
+    EXPECT_TRUE(__asan_address_is_poisoned(p + 8));
+    arena.release(p, 5);
+    EXPECT_TRUE(__asan_address_is_poisoned(p));
+    auto *q = static_cast<char *>(arena.allocate(3));
+    EXPECT_EQ(q, p);
+    EXPECT_FALSE(__asan_address_is_poisoned(q + 2));
+    EXPECT_TRUE(__asan_address_is_poisoned(q + 3));
+}
+#endif
 
 // Each list keeps the arena it was made with, so its blocks go back there:
 // a graph's own lists come from its arena, a copy's from the copy's, and a

@@ -529,5 +529,17 @@ TEST(GraphAssign, AssignmentCopiesAndSwapExchanges) {
     a.end_walk();
 }
 
+// Swapping a graph with itself locked its name-order mutex twice and never
+// returned.
+TEST(GraphAssign, SwappingAGraphWithItselfLeavesItAsItWas) {
+    Graph g;
+    const auto x = g.add_vertex("x", nullptr), y = g.add_vertex("y", nullptr);
+    g.connect(x, y);
+    g.swap(g);
+    EXPECT_EQ(g.vertex_count(), 2u);
+    EXPECT_EQ(g.find("x"), x);
+    EXPECT_TRUE(g.has_edge(x, y));
+}
+
 }  // namespace
 }  // namespace dag

@@ -32,11 +32,20 @@ struct Snapshot {
     std::size_t size() const noexcept { return count_; }
     std::size_t edge_count() const noexcept { return out_targets.size(); }
 
+    // What index_of reads, copied: a loop that also stores 64-bit words
+    // (a walk's slots) would otherwise read the snapshot's fields again
+    // after each store, not knowing the store left them alone.
+    struct IndexLookup {
+        std::size_t bound;
+        const Index *dense;  // null where the dense index is the id minus one
+        Index operator()(VertexId id) const noexcept {
+            if (id == no_vertex || id > bound) return npos;
+            return dense ? dense[id - 1] : static_cast<Index>(id - 1);
+        }
+    };
+    IndexLookup index_lookup() const noexcept { return {bound_, dense_.empty() ? nullptr : dense_.data()}; }
     // Dense index of a live vertex id; npos for an id the snapshot lacks.
-    Index index_of(VertexId id) const noexcept {
-        if (id == no_vertex || id > bound_) return npos;
-        return dense_.empty() ? static_cast<Index>(id - 1) : dense_[id - 1];
-    }
+    Index index_of(VertexId id) const noexcept { return index_lookup()(id); }
     VertexId id_of(Index i) const noexcept { return ids_.empty() ? VertexId{i} + 1 : ids_[i]; }
     // The id of each dense index in order, or nullptr where the id is the
     // index plus one (id_of).

@@ -203,10 +203,20 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
     std::vector<std::pair<Snapshot::Index, std::uint32_t>> several;
     const char *last_name = nullptr;
     std::uint32_t last_pool = 0;
-    for (std::size_t k = 0; k < given.count; ++k) {
-        const VertexId vertex = given.vertices[k];
-        const char *name = given.names[k];
-        const Snapshot::Index i = snap_->index_of(vertex);
+    // Locals, not members: the loop's stores to the slots' 64-bit words
+    // could otherwise be stores to them (some are 64-bit integers too), for
+    // all the compiler knows, and it would read them again after each.
+    const Snapshot::IndexLookup dense_index = snap_->index_lookup();
+    unsigned char *const slots = slot_mem_.get();
+    const unsigned shift = slot_shift_;
+    const std::size_t *const capacity = capacities.data();
+    const VertexId *const vertices = given.vertices;
+    const char *const *const names = given.names;
+    const std::size_t need_count = given.count;
+    for (std::size_t k = 0; k < need_count; ++k) {
+        const VertexId vertex = vertices[k];
+        const char *name = names[k];
+        const Snapshot::Index i = dense_index(vertex);
         if (i == Snapshot::npos)
             throw Error(Errc::unknown_vertex, "vertex " + std::to_string(vertex) + " needs pool '" +
                                                   printable_utf8(name) + "' but is not in the graph");
@@ -225,10 +235,10 @@ std::unique_ptr<walk_detail::Pools> Walk::make_pools(const WalkOptions &options)
             last_pool = p->second;
         }
         last_name = name;
-        if (capacities[last_pool] == 0)
+        if (capacity[last_pool] == 0)
             throw Error(Errc::invalid_argument, "vertex '" + graph_->display_name(vertex) + "' needs pool '" + name +
                                                     "', whose capacity is 0: it could never run");
-        Slot &s = slot_at(i);
+        Slot &s = *reinterpret_cast<Slot *>(slots + (std::size_t{i} << shift));
         const walk_detail::Word word = s.word.load(std::memory_order_relaxed);
         const std::uint32_t need = need_of(word);
         // A pool needed twice by one vertex counts once (for several, the

@@ -121,7 +121,12 @@ class BackgroundDag {
         sigset_t signals;
         sigemptyset(&signals);
         posix_spawnattr_setsigmask(&attributes, &signals);
-        for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&signals, signal);
+        // Every signal dag watches, at its default: dag keeps one ignored
+        // ignored, and a test runner started in the background by a shell
+        // (`make check &`, a CI script under nohup) has SIGINT and SIGQUIT
+        // ignored, which dag then inherited and the signal tests failed.
+        for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2})
+            sigaddset(&signals, signal);
         posix_spawnattr_setsigdefault(&attributes, &signals);
         posix_spawnattr_setflags(&attributes,
                                  POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);

@@ -29,7 +29,10 @@ from .walk import (_COMPLETE, SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS,
 if TYPE_CHECKING:
     from .aio import ReadyVertices
 
-__all__ = ["PullWalker"]
+__all__ = ["PullWalker", "NEXT_READY_MAX"]
+
+#: The most vertices one :meth:`PullWalker.next_ready` call takes.
+NEXT_READY_MAX = 1 << 16
 
 
 class PullWalker(Walker):
@@ -74,6 +77,10 @@ class PullWalker(Walker):
     def next_ready(self, limit: int = 256, timeout: Optional[float] = None) -> Optional[List[int]]:
         """Takes up to `limit` ready vertices, waiting up to `timeout` seconds while none is ready.
 
+        One call takes at most :data:`libdag.pull.NEXT_READY_MAX` (65,536), whatever
+        `limit` says: a larger limit means "as many as are ready", not
+        buffers that large.
+
         Returns a list of vertex ids (:class:`SubwalkVertex` ids for the
         vertices of an expanded sub-graph): each is now handed out and must
         be completed with :meth:`complete` (or expanded). Vertices an
@@ -98,7 +105,10 @@ class PullWalker(Walker):
                 out, else None: complete those, then :meth:`wait` gives it.
         """
         who = "PullWalker.next_ready"
-        limit = _count(limit, "limit", who)
+        # Buffers of `limit` entries are made for the call: a huge limit,
+        # meant as "all of them", would be a huge allocation (as in Rust's
+        # next_ready_many). 0 goes on to the library, which refuses it.
+        limit = min(_count(limit, "limit", who), NEXT_READY_MAX)
         if timeout is not None:
             if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
                 raise TypeError(f"{who}: timeout is a number of seconds or None, not {type(timeout).__name__}")

@@ -113,6 +113,25 @@ class HandPulledTest(unittest.TestCase):
             report = walk.wait()
         self.assertEqual(statuses(g, report), {"a": VertexStatus.FAILED, "b": VertexStatus.UPSTREAM_FAILED})
 
+    def test_a_huge_limit_takes_what_is_ready_without_buffers_that_large(self):
+        # A limit meant as "all of them" made two zero-filled buffers of
+        # that many entries per call: 10**12 raised a bare MemoryError.
+        g = libdag.Graph.from_dict({"b": [], "c": [], "a": ["b", "c"]})
+        with g.pull_walker(parallelism=4) as walk:
+            walk.start()
+            for timeout in (0, None):
+                got = walk.next_ready(limit=10**12, timeout=timeout)
+                if timeout == 0:
+                    self.assertEqual(sorted(got), sorted([g.find("b"), g.find("c")]))
+                    for v in got:
+                        walk.complete(v)
+                else:
+                    self.assertEqual(got, [g.find("a")])
+                    walk.complete(got[0])
+            self.assertEqual(walk.next_ready(limit=2**64 - 1), [])
+            self.assertTrue(walk.wait().ok)
+        self.assertEqual(libdag.pull.NEXT_READY_MAX, 65536)
+
     def test_a_poll_from_the_observer_of_a_poll_is_refused_and_the_outer_poll_keeps_its_vertices(self):
         # Polls reuse a buffer per thread; the observer runs on the polling
         # thread, inside the outer poll, and must not write over its buffers.

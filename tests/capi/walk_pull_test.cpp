@@ -948,6 +948,44 @@ TEST(WalkPull, AFreeRacingWithAHandOutStillEnds) {
     EXPECT_EQ(dag_add_vertex(g.get(), "b", nullptr, nullptr, nullptr), DAG_OK) << "the graph is still busy";
 }
 
+// A walk freed on one thread while another thread's completion of its last
+// vertex is still inside that call (its observer runs): the free waits for
+// the call to return before the walk goes, whatever the walk's state. Calls
+// are counted in and out without a lock; the last one out while a free
+// waits must not let it go before the call has stopped touching the walk
+// (AddressSanitizer's use-after-free if it did).
+TEST(WalkPull, AFreeWaitsForACompletionStillInsideItsCall) {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    struct Slow {
+        Latch in_observer;
+        std::atomic<bool> observer_returned{false};
+    } slow;
+    auto o = options(1);
+    o.observer = [](dag_walker *, dag_walk_event e, uint64_t, dag_vertex_status, size_t, size_t, size_t, void *d) {
+        auto *s = static_cast<Slow *>(d);
+        if (e != DAG_WALK_EVENT_FINISHED) return;
+        s->in_observer.set();
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        s->observer_returned = true;
+    };
+    o.observer_data = &slow;
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), &o, &w, nullptr), DAG_OK);
+    dag_status st;
+    const auto got = next(w, 1, -1, st);
+    ASSERT_EQ(st, DAG_OK);
+    ASSERT_EQ(got.size(), 1u);
+    dag_status completed = DAG_E_STATE;
+    std::thread host([&] { completed = dag_walk_complete(got[0].walk, got[0].vertex, DAG_WALK_OK, nullptr, nullptr); });
+    slow.in_observer.wait();
+    dag_walk_free(w);
+    EXPECT_TRUE(slow.observer_returned) << "the walk was freed while a completion was still inside it";
+    host.join();
+    EXPECT_EQ(completed, DAG_OK);
+    EXPECT_EQ(dag_add_vertex(g.get(), "b", nullptr, nullptr, nullptr), DAG_OK) << "the graph is still busy";
+}
+
 // A cancel settled what was queued only after the hand-out in progress on
 // another thread, whose observer calls it so waited for: an observer taking
 // a lock the cancelling thread held (a binding's interpreter lock)

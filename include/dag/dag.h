@@ -906,10 +906,11 @@ typedef enum dag_format {
      * column). Ids must be positive, distinct
      * integers below 2^32 - 1; the imported graph issues exactly those ids
      * (the gaps count as removed vertices) and then continues at "next_id".
-     * An id or "next_id" larger than 16 times the number of vertices plus
-     * 2^20 (1,048,576) is refused, so that a small file cannot make the
-     * import allocate without bound (each gap costs about 72 bytes, as a
-     * removed vertex does). The round trip is exact for every graph that has
+     * An id larger than 16 times the number of vertices plus 2^20
+     * (1,048,576), or a "next_id" more than one above that, is refused
+     * (the largest id allowed may be the last issued), so that a small
+     * file cannot make the import allocate without bound (each gap costs
+     * about 72 bytes, as a removed vertex does). The round trip is exact for every graph that has
      * issued at most that many ids; one that has issued more (over a million
      * removed beyond 16 per vertex it holds) exports JSON that import refuses
      * (since 1.3; before, the bound was 65536 ids beyond 16 per vertex). A

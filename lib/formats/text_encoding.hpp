@@ -27,7 +27,8 @@ struct DecodedText {
 
 // The bytes as UTF-8 text: a UTF-8 byte-order mark is dropped, UTF-16 (LE or
 // BE) with a byte-order mark is transcoded; UTF-8 without a mark is taken
-// over as it is. The result keeps text_padding bytes of spare capacity.
+// over as it is. The result keeps text_padding bytes of spare capacity,
+// zeroed.
 // Throws Errc::parse for an odd number of UTF-16 bytes, an unpaired
 // surrogate, or a NUL character (which no importer can carry through to a
 // name).

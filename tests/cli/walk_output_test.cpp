@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -87,6 +89,51 @@ TEST(CliWalkOutput, MoreThanAPipeHoldsDoesNotStallTheWalk) {
     EXPECT_EQ(r.out.size(), 2 * (3 + 200000 + 1));
     EXPECT_NE(r.out.find("a: " + std::string(200000, 'x') + "\n"), std::string::npos);
     EXPECT_NE(r.err.find("b: " + std::string(200000, 'y') + "\n"), std::string::npos);
+}
+
+// A graph of `count` vertices that depend on nothing: all ready at once.
+std::string independent_vertices(const ScratchDir &dir, int count) {
+    std::string dot = "digraph {";
+    for (int i = 0; i < count; ++i) dot += " v" + std::to_string(i) + ";";
+    return graph_file(dir, dot + " }");
+}
+
+// Grouped output takes two pipes a command: with more commands at once
+// than the open-file limit leaves room for, those beyond it failed with
+// "pipe: Too many open files" (above about 250 under the usual limit of
+// 1024). Now they wait for descriptors another command frees.
+TEST(CliWalkOutput, CommandsBeyondTheOpenFileLimitWaitInsteadOfFailing) {
+    ScratchDir dir;
+    const std::string graph = independent_vertices(dir, 100);
+    // Soft and hard: room for dag and a handful of commands.
+    Outcome r = shell(dir, "ulimit -n 40; exec " + dag_command({"walk", graph, "--parallelism", "64", "--exec",
+                                                                  "sleep 0.05; echo \"$DAG_VERTEX\""}));
+    ASSERT_EQ(r.status, 0) << r.err.substr(0, 400);
+    EXPECT_EQ(lines_of(r.err).back(), "100 ok, 0 failed, 0 upstream failed, 0 not run");
+    EXPECT_EQ(lines_of(r.out).size(), 100u);
+    EXPECT_NE(r.out.find("v99: v99\n"), std::string::npos);
+}
+
+// Below what --parallelism needs, dag raises its soft limit on open files
+// (up to the hard one) rather than hold commands back; they inherit it.
+TEST(CliWalkOutput, TheSoftOpenFileLimitIsRaisedToWhatTheParallelismNeeds) {
+    ScratchDir dir;
+    const std::string graph = independent_vertices(dir, 3);
+    rlimit limit{};
+    ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
+    const rlim_t needed = 4 * 100 + 64;
+    ASSERT_GE(limit.rlim_max, 64u) << "the test lowers the soft limit to 64";
+    const rlim_t expected = limit.rlim_max == RLIM_INFINITY ? needed : std::min(needed, limit.rlim_max);
+    Outcome r = shell(dir, "ulimit -S -n 64; exec " +
+                               dag_command({"walk", graph, "--parallelism", "100", "--exec", "ulimit -S -n"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const std::string v : {"v0", "v1", "v2"})
+        EXPECT_NE(r.out.find(v + ": " + std::to_string(expected) + "\n"), std::string::npos) << r.out;
+    // Streamed output holds no descriptors of dag's: the limit is left alone.
+    r = shell(dir, "ulimit -S -n 64; exec " + dag_command({"walk", graph, "--parallelism", "100", "--output",
+                                                            "stream", "--exec", "ulimit -S -n"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(lines_of(r.out), (std::vector<std::string>{"64", "64", "64"}));
 }
 
 TEST(CliWalkOutput, ABackgroundProcessHoldingThePipeDoesNotStallTheWalk) {

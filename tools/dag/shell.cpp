@@ -3,9 +3,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -33,6 +35,18 @@ bool has_exited(pid_t pid) {
 
 }  // namespace
 
+void Shell::make_room(std::size_t commands) const {
+    if (output_ != OutputMode::grouped) return;
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+    // dag's own descriptors besides: standard ones, the signal watcher's,
+    // the result files, the library's.
+    const rlim_t need = 4 * static_cast<rlim_t>(commands) + 64;
+    if (limit.rlim_cur >= need) return;
+    limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? need : std::min(need, limit.rlim_max);
+    setrlimit(RLIMIT_NOFILE, &limit);
+}
+
 CommandResult Shell::run(const std::string &command, const std::string &vertex) {
     // The environment is built per call, not set with setenv(): commands of
     // other vertices are being started on other threads at the same time.
@@ -44,54 +58,104 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     environment.push_back(variable.data());
     environment.push_back(nullptr);
 
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    // A session of its own (its pid), which stop()
-    // signals as a whole. Its own session has no controlling terminal: a
-    // command in a background group of dag's session that changed the
-    // terminal's settings or read it through /dev/tty (a password prompt)
-    // was stopped by SIGTTOU or SIGTTIN and waited for ever; now the first
-    // is allowed and the second fails at once. The signals dag catches are
-    // reset by exec anyway; SIGPIPE may be ignored by whoever started dag,
-    // SIGXFSZ is by dag (main.cpp), and a command should get the default.
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGXFSZ);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    std::optional<OutputPipes> pipes;
-    if (output_ == OutputMode::grouped) {
-        pipes.emplace();
-        pipes->attach(actions);
-    } else if (output_ == OutputMode::none) {
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    }
-
     std::string shell = "sh", option = "-c", script = command;
     char *arguments[] = {shell.data(), option.data(), script.data(), nullptr};
-    pid_t pid = 0;
-    {
-        std::lock_guard lock(mutex_);
-        if (stopping_) {
-            posix_spawnattr_destroy(&attributes);
-            posix_spawn_file_actions_destroy(&actions);
-            return {"not started: dag was interrupted", true, false, {}};
+    // Starts the command with `pipes` (grouped output) under the lock;
+    // returns posix_spawn's error, or -1 when stop() came first.
+    const auto spawn = [&](const OutputPipes *pipes, pid_t &pid) {
+        posix_spawnattr_t attributes;
+        posix_spawnattr_init(&attributes);
+        // A session of its own (its pid), which stop()
+        // signals as a whole. Its own session has no controlling terminal: a
+        // command in a background group of dag's session that changed the
+        // terminal's settings or read it through /dev/tty (a password prompt)
+        // was stopped by SIGTTOU or SIGTTIN and waited for ever; now the first
+        // is allowed and the second fails at once. The signals dag catches are
+        // reset by exec anyway; SIGPIPE may be ignored by whoever started dag,
+        // SIGXFSZ is by dag (main.cpp), and a command should get the default.
+        sigset_t defaults;
+        sigemptyset(&defaults);
+        sigaddset(&defaults, SIGPIPE);
+        sigaddset(&defaults, SIGXFSZ);
+        posix_spawnattr_setsigdefault(&attributes, &defaults);
+        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        if (pipes) {
+            pipes->attach(actions);
+        } else if (output_ == OutputMode::none) {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+            posix_spawn_file_actions_adddup2(&actions, 1, 2);
         }
-        int error = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environment.data());
+        int error = -1;
+        std::lock_guard lock(mutex_);
+        if (!stopping_) error = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environment.data());
         posix_spawnattr_destroy(&attributes);
         posix_spawn_file_actions_destroy(&actions);
-        if (error != 0) return {"cannot run /bin/sh: " + std::generic_category().message(error), false, true, {}};
-        running_.insert(pid);
-        unreaped_.insert(pid);
+        if (error == 0) {
+            running_.insert(pid);
+            unreaped_.insert(pid);
+        }
+        return error;
+    };
+
+    // Out of descriptors (EMFILE, ENFILE) for the pipes or the spawn, the
+    // command waits for another to free its own or to end (what runs as one
+    // ends, emptying its session, takes descriptors too), and tries again:
+    // a vertex is held back, not failed, as for any other slot it lacks. It
+    // fails only when no other command holds descriptors or runs.
+    std::optional<OutputPipes> pipes;
+    const auto drop_pipes = [&] {
+        if (!pipes) return;
+        pipes.reset();
+        std::lock_guard lock(mutex_);
+        --holding_;
+        ++freed_;
+        changed_.notify_all();
+    };
+    pid_t pid = 0;
+    for (;;) {
+        std::size_t freed_before, ended_before;
+        {
+            std::lock_guard lock(mutex_);
+            freed_before = freed_;
+            ended_before = ended_;
+        }
+        int error = 0;
+        std::optional<std::system_error> pipe_error;
+        try {
+            if (output_ == OutputMode::grouped) {
+                // Under the lock with the count: another command short of
+                // descriptors must not see these taken and not yet counted.
+                std::lock_guard lock(mutex_);
+                pipes.emplace();
+                ++holding_;
+            }
+        } catch (const std::system_error &e) {
+            if (e.code().value() != EMFILE && e.code().value() != ENFILE) throw;
+            error = e.code().value();
+            pipe_error = e;
+        }
+        if (error == 0) error = spawn(pipes ? &*pipes : nullptr, pid);
+        if (error == 0) break;
+        drop_pipes();
+        if (error < 0) return {"not started: dag was interrupted", true, false, {}};
+        std::unique_lock lock(mutex_);
+        const bool may_free = holding_ > 0 || !running_.empty() || freed_ != freed_before || ended_ != ended_before;
+        if ((error != EMFILE && error != ENFILE) || !may_free) {
+            if (pipe_error) throw *pipe_error;
+            return {"cannot run /bin/sh: " + std::generic_category().message(error), false, true, {}};
+        }
+        changed_.wait(lock, [&] { return stopping_ || freed_ != freed_before || ended_ != ended_before; });
     }
 
     CapturedOutput output;
-    if (pipes) output = pipes->drain(pid);
+    if (pipes) {
+        output = pipes->drain(pid);
+        // Closed as soon as read: a command waiting for descriptors tries
+        // again then.
+        drop_pipes();
+    }
     // Waits for the exit without reaping: see unreaped_.
     siginfo_t info{};
     while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
@@ -122,6 +186,7 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
     empty_session(pid, grace_);
     std::unique_lock lock(mutex_);
     running_.erase(pid);
+    ++ended_;
     changed_.notify_all();
     // While stop() runs, the session must stay signallable until it is killed.
     changed_.wait(lock, [this] { return !stopping_ || killed_; });

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -42,6 +43,13 @@ class Shell {
     // at once.
     CommandResult run(const std::string &command, const std::string &vertex);
 
+    // Raises the soft limit on open files (RLIMIT_NOFILE) to what
+    // `commands` commands running at once need for their output (four
+    // descriptors each while it starts, grouped), up to the hard limit;
+    // the commands inherit it. Best effort: beyond the hard limit, run()
+    // holds a command back until another frees descriptors.
+    void make_room(std::size_t commands) const;
+
     // Starts no command from now on, sends SIGTERM to the session of each
     // running one, and SIGKILL to all those sessions once every command
     // has exited or `grace` has passed, whichever comes first: nothing they
@@ -63,6 +71,12 @@ class Shell {
     // included): a process kept unreaped keeps its id, and with it the id of
     // its session, from being reused, so signalling the session is always safe.
     std::set<pid_t> running_, unreaped_;
+    // Commands holding descriptors of their own (grouped output's pipes),
+    // how many times one let them go, and how many commands have ended: a
+    // command waiting for descriptors tries again when either count changes.
+    std::size_t holding_ = 0;
+    std::size_t freed_ = 0;
+    std::size_t ended_ = 0;
     // The commands stop() sent SIGTERM: their failure is dag's doing.
     std::set<pid_t> signalled_;
 };

@@ -250,6 +250,10 @@ std::string refuse_empty_command(const std::string &command) {
 int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_pools) {
     const auto grace = std::chrono::milliseconds(static_cast<int64_t>(options.grace_seconds * 1000));
     Shell shell(options.output, grace);
+    // Grouped output holds descriptors per command: above about 250 at
+    // once, the usual soft limit of 1024 open files ran out and failed
+    // vertices.
+    if (!options.exec.empty()) shell.make_room(options.parallelism);
     Cancellation cancellation;
     Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
     const WalkPools pools(g.get(), options.pools, file_pools);

@@ -350,11 +350,8 @@ void Executor::retry_due(Slot *s) {
 
 void Executor::join() {
     {
-        // The joiner's bit tells the last call out to leave under the lock.
         std::unique_lock<std::mutex> lk(calls_mu_);
-        if (calls_.fetch_add(joiner, std::memory_order_seq_cst) != 0)
-            calls_cv_.wait(lk, [&] { return calls_.load(std::memory_order_seq_cst) == joiner; });
-        calls_.fetch_sub(joiner, std::memory_order_relaxed);
+        calls_cv_.wait(lk, [&] { return calls_ == 0; });
     }
     if (joined_) return;
     joined_ = true;
@@ -364,18 +361,14 @@ void Executor::join() {
     for (std::thread &t : threads_) t.join();
 }
 
-void Executor::enter() noexcept { calls_.fetch_add(1, std::memory_order_seq_cst); }
+void Executor::enter() noexcept {
+    std::lock_guard<std::mutex> lk(calls_mu_);
+    ++calls_;
+}
 
 void Executor::leave() noexcept {
-    std::size_t c = calls_.load(std::memory_order_relaxed);
-    while (c != joiner + 1)
-        if (calls_.compare_exchange_weak(c, c - 1, std::memory_order_seq_cst, std::memory_order_relaxed)) return;
-    // The last call out while join() waits: counted out under the lock, so
-    // the joiner, which reads the count under it, cannot see it out and
-    // free the executor before this call has let the lock go.
     std::lock_guard<std::mutex> lk(calls_mu_);
-    calls_.fetch_sub(1, std::memory_order_seq_cst);
-    calls_cv_.notify_all();
+    if (--calls_ == 0) calls_cv_.notify_all();
 }
 
 std::vector<std::uint64_t> Executor::inside_now() {

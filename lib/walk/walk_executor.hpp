@@ -443,14 +443,9 @@ private:
     static constexpr std::uint8_t cancel_bit = 0x80;
     std::atomic<std::uint8_t> stop_{static_cast<std::uint8_t>(VertexStatus::ok)};
 
-    // Calls in progress, plus `joiner` while join() waits for them: one
-    // atomic operation a call in and one out, where a lock and a wake-up
-    // each way cost a pull walk about 250 instructions a vertex; only the
-    // last call out while a joiner waits takes the lock.
-    static constexpr std::size_t joiner = std::size_t{1} << (sizeof(std::size_t) * 8 - 1);
     std::mutex calls_mu_;
     std::condition_variable calls_cv_;
-    std::atomic<std::size_t> calls_{0};
+    std::size_t calls_ = 0;
 
     // Unique for the process's life, unlike an address: an executor freed
     // and another made in its place must not count as this one.

@@ -950,10 +950,8 @@ TEST(WalkPull, AFreeRacingWithAHandOutStillEnds) {
 
 // A walk freed on one thread while another thread's completion of its last
 // vertex is still inside that call (its observer runs): the free waits for
-// the call to return before the walk goes, whatever the walk's state. Calls
-// are counted in and out without a lock; the last one out while a free
-// waits must not let it go before the call has stopped touching the walk
-// (AddressSanitizer's use-after-free if it did).
+// the call to return before the walk goes, whatever the walk's state
+// (AddressSanitizer's use-after-free if it did not).
 TEST(WalkPull, AFreeWaitsForACompletionStillInsideItsCall) {
     GraphPtr g = new_graph();
     add(g.get(), "a");

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <system_error>
 
 namespace dagcli {
 namespace {
@@ -18,9 +17,11 @@ void close_fd(int &fd) {
 
 // Close-on-exec, so that commands other threads start at the same time do
 // not inherit a write end and keep this command's pipe from closing.
-void open_pipe(int (&ends)[2]) {
-    if (pipe2(ends, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+// Returns 0 or errno.
+int open_pipe(int (&ends)[2]) {
+    if (pipe2(ends, O_CLOEXEC) != 0) return errno;
     fcntl(ends[0], F_SETFL, O_NONBLOCK);
+    return 0;
 }
 
 bool exited(pid_t pid) {
@@ -45,15 +46,14 @@ bool read_available(int fd, std::string &into) {
 
 }  // namespace
 
-OutputPipes::OutputPipes() {
-    open_pipe(out_);
-    try {
-        open_pipe(err_);
-    } catch (...) {
+int OutputPipes::open() noexcept {
+    if (int error = open_pipe(out_)) return error;
+    if (int error = open_pipe(err_)) {
         close_fd(out_[0]);
         close_fd(out_[1]);
-        throw;
+        return error;
     }
+    return 0;
 }
 
 OutputPipes::~OutputPipes() {

@@ -21,11 +21,16 @@ struct CapturedOutput {
 // finish.
 class OutputPipes {
   public:
-    OutputPipes();
+    OutputPipes() = default;
     ~OutputPipes();
     OutputPipes(const OutputPipes &) = delete;
     OutputPipes &operator=(const OutputPipes &) = delete;
 
+    // Opens both pipes; 0, or errno with none open. An error code, not an
+    // exception: out of descriptors is an expected turn of a walk, and a
+    // sanitizer checking the message's virtual call makes a pipe of its
+    // own, which then fails too (a false "invalid vptr" report).
+    int open() noexcept;
     // Makes the child's standard output and error the pipes' write ends.
     void attach(posix_spawn_file_actions_t &actions) const;
     // Reads both pipes until they close, or until `pid` has exited and

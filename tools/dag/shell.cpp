@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -122,19 +121,16 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
             ended_before = ended_;
         }
         int error = 0;
-        std::optional<std::system_error> pipe_error;
-        try {
-            if (output_ == OutputMode::grouped) {
-                // Under the lock with the count: another command short of
-                // descriptors must not see these taken and not yet counted.
-                std::lock_guard lock(mutex_);
-                pipes.emplace();
-                ++holding_;
-            }
-        } catch (const std::system_error &e) {
-            if (e.code().value() != EMFILE && e.code().value() != ENFILE) throw;
-            error = e.code().value();
-            pipe_error = e;
+        bool piping = false;
+        if (output_ == OutputMode::grouped) {
+            // Under the lock with the count: another command short of
+            // descriptors must not see these taken and not yet counted.
+            std::lock_guard lock(mutex_);
+            pipes.emplace();
+            error = pipes->open();
+            if (error == 0) ++holding_;
+            else pipes.reset();
+            piping = error != 0;
         }
         if (error == 0) error = spawn(pipes ? &*pipes : nullptr, pid);
         if (error == 0) break;
@@ -142,10 +138,10 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
         if (error < 0) return {"not started: dag was interrupted", true, false, {}};
         std::unique_lock lock(mutex_);
         const bool may_free = holding_ > 0 || !running_.empty() || freed_ != freed_before || ended_ != ended_before;
-        if ((error != EMFILE && error != ENFILE) || !may_free) {
-            if (pipe_error) throw *pipe_error;
-            return {"cannot run /bin/sh: " + std::generic_category().message(error), false, true, {}};
-        }
+        if ((error != EMFILE && error != ENFILE) || !may_free)
+            // strerror: the message's text without error_category's virtual
+            // call (output_capture.hpp, OutputPipes::open).
+            return {std::string(piping ? "pipe: " : "cannot run /bin/sh: ") + std::strerror(error), false, true, {}};
         changed_.wait(lock, [&] { return stopping_ || freed_ != freed_before || ended_ != ended_before; });
     }
 

@@ -160,7 +160,13 @@ dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_error **er
     return guard(__func__, err, [&] {
         idle(b);
         std::string root = name ? text(name, "name") : std::string("root");
-        b->builder.add_step("root", [root](dag::BuildContext &c) { dag::add_root(c.graph, root); });
+        // The root a run made, for the next run to keep (see add_root).
+        auto made = std::make_shared<dag::VertexId>(dag::no_vertex);
+        b->builder.add_step("root", [root, made](dag::BuildContext &c) {
+            const std::size_t vertices = c.graph.vertex_count();
+            const dag::VertexId got = dag::add_root(c.graph, root, *made);
+            if (c.graph.vertex_count() > vertices) *made = got;
+        });
     });
 }
 

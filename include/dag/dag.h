@@ -2006,8 +2006,11 @@ DAG_API dag_status dag_builder_add_shared(dag_builder *b, unsigned flags, dag_er
 /**
  * Appends the step "root" (Terraform's RootTransformer): a vertex named
  * `name` (NULL: "root") that depends on every vertex nothing depends on. When
- * exactly one vertex has no dependents the step changes nothing. The build
- * fails with DAG_E_DUPLICATE_NAME when `name` is another vertex's.
+ * exactly one vertex has no dependents the step changes nothing. The root
+ * this step made on an earlier run of the builder, while it keeps its name
+ * and nothing depends on it, is the root again: vertices added beside it
+ * since get it as their dependent. Otherwise the build fails with
+ * DAG_E_DUPLICATE_NAME when `name` is another vertex's.
  *
  * @param b     the builder.
  * @param name  the root's name, UTF-8; copied. NULL: "root".
@@ -2078,7 +2081,9 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  *
  * The actions the step applied are spent (set back to DAG_ACTION_NONE), as
  * the graph now holds them: when the builder runs again, the step applies
- * only the actions set since.
+ * only the actions set since. A removed vertex's references
+ * (dag_builder_reference()) are spent with its action, as it is its destroy
+ * vertex now, which references nothing.
  *
  * @param b    the builder.
  * @param err  NULL, or receives the error on failure (see dag_error).
@@ -2110,9 +2115,12 @@ DAG_API dag_status dag_builder_add_transitive_reduction(dag_builder *b, dag_erro
  * removes every vertex nothing depends on for which `fn` returns nonzero,
  * again until none is left, since removing one can leave its dependencies
  * unused. `fn` is called on the building thread, at most once per vertex and
- * only for vertices nothing depends on at that moment; it may read the graph
- * but not change it. A C++ exception escaping it stops the build with
- * DAG_E_CALLBACK.
+ * only for vertices every dependent of which `fn` already chose to remove
+ * (first those nothing depends on, in ascending id order, then the vertices
+ * their removal leaves unused, and so on); it may read the graph but not
+ * change it. The graph is the same during every call: the chosen vertices
+ * go together after the last one, so a C++ exception escaping `fn`, which
+ * stops the build with DAG_E_CALLBACK, leaves the graph as it was.
  *
  * @param b          the builder.
  * @param fn         says whether an unused vertex goes.

@@ -73,7 +73,14 @@ public:
         g_.connect_many(pairs.data(), pairs.size() / 2);
         // The graph holds them now: a builder run again applies only actions
         // set since (the second run renamed "a (destroy)" "a (destroy) (destroy)").
-        for (const auto &entry : action_) declarations_.of(entry.first).action = Action::none;
+        // A removed vertex is its destroy vertex now, which references nothing,
+        // as Terraform's destroy nodes: a references step run again would
+        // connect it to what it referenced, against the order just made.
+        for (const auto &[v, act] : action_) {
+            VertexDeclarations &declared = declarations_.of(v);
+            declared.action = Action::none;
+            if (act == Action::remove) declared.references.clear();
+        }
     }
 
 private:

@@ -1,14 +1,15 @@
 #include "build/prune.hpp"
 
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace dag {
 namespace {
 
 // The predicate reads the graph as a traversal's visitor does: a change
-// from it (documented as refused, DAG_E_BUSY) would pull vertices from
-// under the step.
+// from it (documented as refused, DAG_E_BUSY) would change the graph the
+// step decided on.
 bool asked(const Graph &g, const std::function<bool(VertexId)> &prunable, VertexId v) {
     struct Visiting {
         const Graph &g;
@@ -22,28 +23,28 @@ bool asked(const Graph &g, const std::function<bool(VertexId)> &prunable, Vertex
 
 std::size_t prune(Graph &g, const std::function<bool(VertexId)> &prunable) {
     g.check_changeable();
-    std::set<VertexId> seen;
-    std::vector<VertexId> candidates;
+    // Every question is asked before anything goes, so a predicate that
+    // throws leaves the graph as it was (the build's promise for a failing
+    // built-in step); the waves are those removing each wave would give.
+    std::unordered_map<VertexId, std::size_t> staying_dependents;
+    std::vector<VertexId> candidates, pruned;
     for (VertexId v : g.vertices())
         if (g.dependent_count(v) == 0) candidates.push_back(v);
-    std::size_t removed = 0;
     while (!candidates.empty()) {
-        // A wave's vertices have no dependents, so removing one changes no
-        // other's edges: each is asked, then the wave goes at once (one pass
-        // over a shared dependency's list, not one per leaf).
-        std::vector<VertexId> wave;
-        for (VertexId v : candidates)
-            if (seen.insert(v).second && asked(g, prunable, v)) wave.push_back(v);
         std::set<VertexId> next;
-        for (VertexId v : wave)
-            for (VertexId d : g.dependencies(v)) next.insert(d);
-        g.remove_vertices(wave);
-        removed += wave.size();
-        candidates.clear();
-        for (VertexId d : next)
-            if (g.has_vertex(d) && g.dependent_count(d) == 0) candidates.push_back(d);
+        for (VertexId v : candidates) {
+            if (!asked(g, prunable, v)) continue;
+            pruned.push_back(v);
+            for (VertexId d : g.dependencies(v)) {
+                auto [it, fresh] = staying_dependents.try_emplace(d, 0);
+                if (fresh) it->second = g.dependent_count(d);
+                if (--it->second == 0) next.insert(d);
+            }
+        }
+        candidates.assign(next.begin(), next.end());
     }
-    return removed;
+    g.remove_vertices(pruned);
+    return pruned.size();
 }
 
 }  // namespace dag

@@ -227,6 +227,100 @@ TEST(BuildApi, PruneAndActionsThroughTheBuilder) {
                                         {"web", "db"}, {"web", "db (destroy)"}, {"db", "db (destroy)"}}));
 }
 
+// a -> b -> c: the predicate picks a, then throws when asked about b. The
+// build's promise for a failing built-in step: the graph as it was.
+TEST(BuildApi, APrunePredicateThatThrowsLeavesTheGraphAsItWas) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+    ASSERT_EQ(dag_connect(g.get(), a, b, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), b, c, nullptr), DAG_OK);
+    struct Asked {
+        const dag_graph *g;
+        std::vector<std::string> names;
+        size_t vertices_seen = 0;
+    } asked{g.get(), {}, 0};
+    BuilderPtr bu = new_builder(g.get());
+    ASSERT_EQ(dag_builder_add_prune(
+                  bu.get(),
+                  [](uint64_t id, void *data) -> int {
+                      Asked &seen = *static_cast<Asked *>(data);
+                      seen.names.push_back(name_of(seen.g, id));
+                      seen.vertices_seen = dag_vertex_count(seen.g);
+                      if (seen.names.back() == "b") throw std::runtime_error("predicate failed");
+                      return 1;
+                  },
+                  &asked, nullptr),
+              DAG_OK);
+    std::string message;
+    EXPECT_EQ(build(bu.get(), &message), DAG_E_CALLBACK);
+    EXPECT_NE(message.find("prune"), std::string::npos) << message;
+    EXPECT_EQ(asked.names, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(asked.vertices_seen, 3u) << "asked about b on the graph as it was";
+    EXPECT_EQ(dag_vertex_count(g.get()), 3u);
+    EXPECT_EQ(named_edges(g.get()), (std::set<std::pair<std::string, std::string>>{{"a", "b"}, {"b", "c"}}));
+}
+
+// A removed vertex is its destroy vertex after the first run: the
+// references step run again must not connect it to what it referenced,
+// against the order the destroy step made (b -> a (destroy)).
+TEST(BuildApi, ARemovedVertexStaysAcyclicWhenTheBuilderRunsAgain) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    BuilderPtr bu = new_builder(g.get());
+    ASSERT_EQ(dag_builder_provide(bu.get(), b, "b", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_reference(bu.get(), a, "b.id", nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_set_action(bu.get(), a, DAG_ACTION_DELETE, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_set_action(bu.get(), b, DAG_ACTION_REPLACE, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_references(bu.get(), 0, nullptr), DAG_OK);
+    ASSERT_EQ(dag_builder_add_destroy_order(bu.get(), nullptr), DAG_OK);
+    std::string message;
+    ASSERT_EQ(build(bu.get(), &message), DAG_OK) << message;
+    const std::set<std::pair<std::string, std::string>> first = named_edges(g.get());
+    EXPECT_EQ(first, (std::set<std::pair<std::string, std::string>>{
+                         {"b", "a (destroy)"}, {"b", "b (destroy)"}, {"b (destroy)", "a (destroy)"}}));
+    EXPECT_EQ(build(bu.get(), &message), DAG_OK) << message;
+    EXPECT_EQ(named_edges(g.get()), first);
+}
+
+// Vertices added after a first run sit beside its root: the step run again
+// makes that root their dependent instead of refusing its own root's name.
+TEST(BuildApi, TheRootStepRunAgainKeepsItsRoot) {
+    GraphPtr g = new_graph();
+    add(g.get(), "x");
+    add(g.get(), "y");
+    BuilderPtr b = new_builder(g.get());
+    ASSERT_EQ(dag_builder_add_root(b.get(), nullptr, nullptr), DAG_OK);
+    std::string message;
+    ASSERT_EQ(build(b.get(), &message), DAG_OK) << message;
+    add(g.get(), "z");
+    ASSERT_EQ(build(b.get(), &message), DAG_OK) << message;
+    EXPECT_EQ(named_edges(g.get()),
+              (std::set<std::pair<std::string, std::string>>{{"root", "x"}, {"root", "y"}, {"root", "z"}}));
+    EXPECT_EQ(dag_vertex_count(g.get()), 4u);
+    // A vertex of the root's name that the step did not make is another's,
+    // whether something depends on it or not.
+    for (bool depended_on : {true, false}) {
+        GraphPtr h = new_graph();
+        const uint64_t taken = add(h.get(), "root"), user = add(h.get(), "user");
+        add(h.get(), "other");
+        if (depended_on) ASSERT_EQ(dag_connect(h.get(), user, taken, nullptr), DAG_OK);
+        BuilderPtr hb = new_builder(h.get());
+        ASSERT_EQ(dag_builder_add_root(hb.get(), nullptr, nullptr), DAG_OK);
+        EXPECT_EQ(build(hb.get(), &message), DAG_E_DUPLICATE_NAME) << depended_on;
+    }
+    // Its own root renamed since: a new one, as the first run would make.
+    BuilderPtr again = new_builder(g.get());
+    ASSERT_EQ(dag_builder_add_root(again.get(), "top", nullptr), DAG_OK);
+    add(g.get(), "w");
+    ASSERT_EQ(build(again.get(), &message), DAG_OK) << message;
+    uint64_t top = 0;
+    ASSERT_EQ(dag_find_vertex(g.get(), "top", &top, nullptr), DAG_OK);
+    ASSERT_EQ(dag_set_vertex_name(g.get(), top, "renamed", nullptr), DAG_OK);
+    add(g.get(), "v");
+    ASSERT_EQ(build(again.get(), &message), DAG_OK) << message;
+    EXPECT_EQ(dag_vertex_count(g.get()), 8u);
+}
+
 // What a step, the prune predicate or the observer tries on the builder
 // running them, and what each call said.
 struct Meddler {

@@ -5,6 +5,8 @@ package dag
 import "C"
 
 import (
+	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"sync"
@@ -191,6 +193,10 @@ func (b *Builder) Need(vertex uint64, keys ...string) error {
 // Errors: ErrUnknownVertex, ErrInvalidArgument (not an Action), ErrClosed.
 func (b *Builder) SetAction(vertex uint64, action Action) error {
 	return b.callReading(func(ptr *C.dag_builder) error {
+		// C's dag_action is 32 bits: Action(1<<32|3) would arrive as 3.
+		if action < 0 || action > math.MaxInt32 {
+			return newError(StatusInvalidArgument, "Builder.SetAction", fmt.Sprintf("action %d is not an Action", int64(action)))
+		}
 		var cerr *C.dag_error
 		return check(C.dag_builder_set_action(ptr, C.uint64_t(vertex), C.dag_action(action), &cerr), cerr)
 	})

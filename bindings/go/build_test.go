@@ -2,6 +2,7 @@ package dag
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -137,6 +138,13 @@ func TestBuilderErrors(t *testing.T) {
 	if err := b.SetAction(1, Action(9)); !errors.Is(err, ErrInvalidArgument) ||
 		err.Error() != "dag: Builder.SetAction: action 9 is not an Action" {
 		t.Errorf("got %v", err)
+	}
+	// C's dag_action is 32 bits: a larger Action is refused, not cut.
+	for _, bad := range []int64{-1, 1<<32 | 3} {
+		if err := b.SetAction(1, Action(bad)); !errors.Is(err, ErrInvalidArgument) ||
+			err.Error() != fmt.Sprintf("dag: Builder.SetAction: action %d is not an Action", bad) {
+			t.Errorf("Action(%d): got %v", bad, err)
+		}
 	}
 	if err := b.Provide(1, "a\x00b"); !errors.Is(err, ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "dag: Builder.Provide: ") {
 		t.Errorf("got %v", err)

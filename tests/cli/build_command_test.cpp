@@ -127,8 +127,13 @@ TEST(CliBuild, BadPlansAreInputErrors) {
          "literal; last read: '\"name\": b'\n"},
         // A key twice: the first one's edge, vertices or action was dropped without a word.
         {R"({"vertices": [{"name": "a", "depends_on": ["b"], "depends_on": ["c"]}, {"name": "b"}, {"name": "c"}]})",
-         ": JSON: \"depends_on\" is given twice in one object\n"},
-        {R"({"vertices": [{"name": "a"}], "vertices": [{"name": "c"}]})", ": JSON: \"vertices\" is given twice"},
+         ": line 1: \"depends_on\" is given twice in one object\n"},
+        {R"({"vertices": [{"name": "a"}], "vertices": [{"name": "c"}]})", ": line 1: \"vertices\" is given twice"},
+        // The key's line; and a syntax error after a repeated key is what the file needs fixed first.
+        {"{\"vertices\": [\n {\"name\": \"a\",\n  \"name\": \"b\"}\n]}", ": line 3: \"name\" is given twice in one object\n"},
+        {"{\"vertices\": [\n {\"name\": \"b\",\n  \"name\": }\n]}",
+         ": line 3: not valid JSON: parse error at line 3, column 11: syntax error while parsing value - unexpected "
+         "'}'; expected '[', '{', or a literal\n"},
         // The root's name held by a vertex a step added or renamed: told as such, not by libdag's id.
         {R"x({"root": "a (destroy)", "vertices": [{"name": "a", "action": "delete"}, {"name": "b"}]})x",
          ": step 'root': vertex name \"a (destroy)\" is already used by vertex 0 of the plan, \"a\", which a step "

@@ -1221,7 +1221,7 @@ TEST(CliWalk, BadPoolsAttributeExitsTwo) {
     r = dag({"walk", "-", "--pool", "aws=1", "--pool", "rds=1"},
             R"({"vertices": [{"id": 1, "name": "a", "pools": ["aws"], "pools": ["rds"]}]})");
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err, "dag: standard input: JSON: \"pools\" is given twice in one object\n");
+    EXPECT_EQ(r.err, "dag: standard input: line 1: \"pools\" is given twice in one object\n");
     // UTF-16, as PowerShell writes `terraform graph`: the names are libdag's.
     std::string utf16 = "\xFF\xFE";
     for (unsigned char c : std::string("digraph { ")) utf16 += std::string{static_cast<char>(c), '\0'};

@@ -307,7 +307,7 @@ class Render(unittest.TestCase):
         result = dag("render", graph, "--report", "-", "-o", self.path("o.svg"),
                      stdin=b'{"vertices": [{"name": "a", "status": "ok", "status": "failed"}]}')
         self.assertEqual(result.returncode, 2, result.stderr)
-        self.assertEqual(result.stderr, b'dag: standard input: JSON: "status" is given twice in one object\n')
+        self.assertEqual(result.stderr, b'dag: standard input: line 1: "status" is given twice in one object\n')
         # Both from standard input: the report read an empty stream.
         with open(graph, "rb") as f:
             result = dag("render", "-", "--report", "-", "-o", self.path("o.svg"), stdin=f.read())

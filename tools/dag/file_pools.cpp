@@ -51,7 +51,7 @@ FilePools from_json(const std::string &text, const std::string &shown) {
     try {
         doc = parse_strict_json(decode_text(text).utf8, {"pools"});
     } catch (const JsonProblem &e) {
-        throw Failure(shown + ": JSON: " + e.what, bad_input);
+        throw Failure(shown + ": line " + std::to_string(e.line) + ": " + e.what, bad_input);
     }
     FilePools found;
     const auto vertices = doc.find("vertices");

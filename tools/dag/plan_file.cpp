@@ -74,8 +74,7 @@ Plan read_plan(const std::string &text, const std::string &shown) {
     try {
         doc = parse_strict_json(text);
     } catch (const JsonProblem &e) {
-        r.fail(e.line ? "line " + std::to_string(e.line) : std::string("JSON"),
-               e.line ? "not valid JSON: " + e.what : e.what);
+        r.fail("line " + std::to_string(e.line), e.syntax ? "not valid JSON: " + e.what : e.what);
     }
     if (!doc.is_object() || !doc.contains("vertices") || !doc["vertices"].is_array())
         r.fail("top level", "a plan is an object with a \"vertices\" array");

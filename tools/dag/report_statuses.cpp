@@ -20,7 +20,7 @@ std::unordered_map<uint64_t, std::string> read_statuses(const std::string &file,
         report = parse_strict_json(text);
     } catch (const JsonProblem &e) {
         // As a graph file's: where in the file.
-        throw Failure(path + (e.line ? ": line " + std::to_string(e.line) + ": not JSON: " : ": JSON: ") + e.what,
+        throw Failure(path + ": line " + std::to_string(e.line) + ": " + (e.syntax ? "not JSON: " : "") + e.what,
                       bad_input);
     }
     auto malformed = [&](const std::string &why) {

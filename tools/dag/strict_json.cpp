@@ -1,6 +1,9 @@
 #include "strict_json.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -53,10 +56,11 @@ namespace {
 // then parsed without a callback, as nlohmann's callback parser scans the
 // whole enclosing array at the end of each object (13.7 s for a plan of
 // 10^5 vertices). A syntax error stops this reading quietly: the parse
-// that follows reports it.
+// that follows reports it, before any repeated key met ahead of it (the
+// file needs fixing there first).
 class RepeatedKeys final : public nlohmann::json::json_sax_t {
 public:
-    explicit RepeatedKeys(const std::vector<std::string> &checked) : checked_(checked) {}
+    RepeatedKeys(const std::vector<std::string> &checked, const char *const &read) : checked_(checked), read_(read) {}
 
     bool null() override { return true; }
     bool boolean(bool) override { return true; }
@@ -71,7 +75,11 @@ public:
     }
     bool key(string_t &key) override {
         if (!checked_.empty() && std::find(checked_.begin(), checked_.end(), key) == checked_.end()) return true;
-        if (!open_.back().insert(key).second) throw JsonProblem{0, "\"" + key + "\" is given twice in one object"};
+        if (!open_.back().insert(key).second && !first_repeat) {
+            first_repeat = key;
+            // The reader stands just past the key's closing quote.
+            repeat_at = read_;
+        }
         return true;
     }
     bool end_object() override {
@@ -88,32 +96,75 @@ public:
     // Where the reading stopped (a byte count), for a number overflow: the
     // exception the parse throws for it (out_of_range.406) gives no place.
     std::size_t stop = 0;
+    std::optional<std::string> first_repeat;
+    const char *repeat_at = nullptr;
 
 private:
     const std::vector<std::string> &checked_;
+    // How far the parser has read, kept up to date by Reading.
+    const char *const &read_;
     // The keys met so far in each object open around the reader.
     std::vector<std::set<std::string>> open_;
 };
+
+// A pointer into the text that tells how far nlohmann's reading got: the
+// SAX interface says which key, not where.
+class Reading {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char *;
+    using reference = const char &;
+
+    Reading(const char *at, const char **latest) : at_(at), latest_(latest) {}
+    const char &operator*() const { return *at_; }
+    Reading &operator++() {
+        *latest_ = ++at_;
+        return *this;
+    }
+    Reading operator++(int) {
+        Reading before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const Reading &other) const { return at_ == other.at_; }
+    bool operator!=(const Reading &other) const { return at_ != other.at_; }
+
+private:
+    const char *at_;
+    const char **latest_;
+};
+
+std::size_t line_at(const std::string &text, std::size_t bytes) {
+    const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(bytes, text.size()));
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
+}
 
 }  // namespace
 
 nlohmann::json parse_strict_json(const std::string &text, const std::vector<std::string> &checked) {
     using nlohmann::json;
-    RepeatedKeys repeated(checked);
-    json::sax_parse(text, &repeated);
+    const char *read = text.data();
+    RepeatedKeys repeated(checked, read);
+    const char *end = text.data() + text.size();
+    json::sax_parse(Reading(text.data(), &read), Reading(end, &read), &repeated);
+    json doc;
     try {
-        return json::parse(text);
+        doc = json::parse(text);
     } catch (const json::exception &e) {
         // A parse_error's byte is 1-based, the byte where reading stopped.
         const auto *syntax = dynamic_cast<const json::parse_error *>(&e);
         const std::size_t at = syntax ? syntax->byte : repeated.stop;
-        const std::size_t stop = std::min<std::size_t>(at == 0 ? 0 : at - 1, text.size());
-        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(stop), '\n');
         std::string what = e.what();
         if (const auto tag = what.find("] "); what.rfind("[json.exception", 0) == 0 && tag != std::string::npos)
             what.erase(0, tag + 2);
-        throw JsonProblem{static_cast<std::size_t>(line), what};
+        throw JsonProblem{line_at(text, at == 0 ? 0 : at - 1), what};
     }
+    if (repeated.first_repeat)
+        throw JsonProblem{line_at(text, static_cast<std::size_t>(repeated.repeat_at - text.data())),
+                          "\"" + *repeated.first_repeat + "\" is given twice in one object", false};
+    return doc;
 }
 
 }  // namespace dagcli

@@ -12,13 +12,16 @@
 namespace dagcli {
 
 struct JsonProblem {
-    // 1-based; 0 when the parser cannot say where (a repeated key).
+    // 1-based.
     std::size_t line = 0;
     std::string what;
+    // False for a key given twice in text that is otherwise valid JSON.
+    bool syntax = true;
 };
 
-// `text` parsed, or a JsonProblem saying why not: the parser's reason
-// (without nlohmann's "[json.exception...]" tag) and its line. `checked`
+// `text` parsed, or a JsonProblem saying why not and on which line: the
+// parser's reason (without nlohmann's "[json.exception...]" tag), or the
+// first key given twice when the text is otherwise valid. `checked`
 // lists the keys that may not repeat; empty, none may.
 nlohmann::json parse_strict_json(const std::string &text, const std::vector<std::string> &checked = {});
 

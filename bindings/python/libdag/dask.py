@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optiona
 from . import _native
 from ._latch import Latch
 from .dask_results import ResultFetcher
-from .errors import InvalidArgumentError, StateError
+from .errors import DagError, InvalidArgumentError, StateError
 from .schedule import Schedule
 from .walk import SubwalkVertex
 
@@ -428,6 +428,14 @@ class DaskWalk:
         """True once every vertex has finished (or the walk was cancelled and all is accounted for)."""
         return self._ended.is_set()
 
+    def _label(self, vertex):
+        """A vertex as messages name it: its name, or its id when unnamed (or the walk is gone)."""
+        try:
+            name = self._walker.name(vertex)
+        except DagError:
+            name = None
+        return str(int(vertex)) if name is None else name
+
     def _task(self, vertex):
         if isinstance(vertex, SubwalkVertex):
             return self._sub_tasks[self._walker.user_data(vertex)]
@@ -538,7 +546,7 @@ class DaskWalk:
             for vertex in refused:
                 self._complete(vertex, error)
             for vertex in cancelled:
-                self._complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
+                self._complete(vertex, _cancelled_error(self._label(vertex), "was not submitted: the walk was cancelled"))
         except BaseException as stop:  # noqa: B902 - Ctrl-C included, raised again once no vertex is lost
             self._settle(vertices, submitted, given, [] if refused else placed[first:], stop)
             raise
@@ -571,7 +579,7 @@ class DaskWalk:
         for vertex in vertices:
             if _slot(vertex) not in kept:
                 try:
-                    self._complete(vertex, _cancelled_error(vertex, why))
+                    self._complete(vertex, _cancelled_error(self._label(vertex), why))
                 except StateError:
                     pass  # _submit had completed it (as unready, refused or cancelled)
 
@@ -616,7 +624,7 @@ class DaskWalk:
                     self._fail(failure)
         raised = False
         try:
-            error = _outcome(vertex, future)
+            error = _outcome(lambda: self._label(vertex), future)
             raised = future.status == "error"
             if error is None and self._wants_value(future):
                 # Dask sends a result's type with its completion, not the result: fetch it first.
@@ -741,7 +749,7 @@ class DaskWalk:
             if outstanding:
                 self._client.cancel(outstanding)
             for vertex in parked:
-                self._complete(vertex, _cancelled_error(vertex, "was not submitted: the walk was cancelled"))
+                self._complete(vertex, _cancelled_error(self._label(vertex), "was not submitted: the walk was cancelled"))
             # With nothing outstanding no callback is left to see the end. The walk's own thread
             # looks, as it submits: see apply().
             self._wake()
@@ -864,10 +872,10 @@ def _slot(vertex):
     return (vertex.walk, int(vertex)) if isinstance(vertex, SubwalkVertex) else vertex
 
 
-def _cancelled_error(vertex, why):
+def _cancelled_error(label, why):
     from concurrent.futures import CancelledError
 
-    return CancelledError(f"vertex {vertex} {why}")
+    return CancelledError(f"vertex {label} {why}")
 
 
 def _is_cancel(error):
@@ -876,13 +884,13 @@ def _is_cancel(error):
     return isinstance(error, CancelledError)
 
 
-def _outcome(vertex, future):
-    """None when the task finished ok, else the error its vertex fails with."""
+def _outcome(label, future):
+    """None when the task finished ok, else the error its vertex, named by calling `label`, fails with."""
     status = future.status
     if status in ("finished", "lost"):  # lost: it finished, and its worker then died with the result
         return None
     if status == "cancelled":
-        return _cancelled_error(vertex, "was cancelled on the cluster")
+        return _cancelled_error(label(), "was cancelled on the cluster")
     if status == "error":
         return _readable(future.exception())
     return f"the task ended {status} on the cluster"

@@ -35,6 +35,8 @@ _CAUGHT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.
 
 
 _FROM_THE_TERMINAL = {signal.SIGINT, signal.SIGQUIT}
+# The most worker processes local:N starts, as --parallelism's most.
+MAX_LOCAL_WORKERS = 1024
 
 
 def _exit_after(number):
@@ -127,8 +129,10 @@ def _cluster(scheduler):
 
     if scheduler.startswith("local:"):
         count = scheduler[len("local:"):]
-        if not count.isdigit() or int(count) < 1:
-            raise ValueError(f"--scheduler {scheduler}: local:N needs N, a number of workers, at least 1")
+        # A count such as 99999999999999 made LocalCluster fail with MemoryError, then hang.
+        if not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL_WORKERS:
+            raise ValueError(f"--scheduler {scheduler}: local:N needs N, a number of workers from 1 to "
+                             f"{MAX_LOCAL_WORKERS}")
         # Errors only: the workers' warnings share this program's standard error, and each failed
         # command's ("Compute Failed" and its arguments) would come between the walk's own lines.
         with _interrupt_held():

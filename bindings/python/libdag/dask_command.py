@@ -110,13 +110,18 @@ def _run_once(vertex, command, keep, timed, stop, grace, kill):
     process = subprocess.Popen(["/bin/sh", "-c", command], env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE if keep else subprocess.DEVNULL, stderr=subprocess.PIPE,
                                start_new_session=True)
-    stopped = []
-    watcher = threading.Thread(target=_stop_when_asked, args=(process, stop, grace, kill, stopped), daemon=True)
-    watcher.start()
-    out, err = _drain(process)
-    end = time.time()
-    watcher.join()
-    _empty_session(process.pid, grace, kill)
+    guard = _WorkerDeathGuard(process.pid)
+    try:
+        stopped = []
+        watcher = threading.Thread(target=_stop_when_asked, args=(process, stop, grace, kill, stopped), daemon=True)
+        watcher.start()
+        out, err = _drain(process)
+        end = time.time()
+        watcher.join()
+        _empty_session(process.pid, grace, kill)
+    finally:
+        # Before the command is reaped, while its session's id is still its own.
+        guard.release()
     process.wait()
     outcome = {}
     if keep and (out or err):
@@ -135,6 +140,42 @@ def _run_once(vertex, command, keep, timed, stop, grace, kill):
             how = f"stopped by dag: {how}"
         raise CommandFailed(f"{how}: {tail}" if tail else how, outcome, bool(stopped))
     return outcome or None
+
+
+class _WorkerDeathGuard:
+    """Kills a command's session when the worker running it dies.
+
+    A worker killed (out of memory, by its nanny, kill -9) runs no code of
+    its own, and the command, in a session of its own, would keep running
+    while Dask runs its task again elsewhere: the vertex's command twice at
+    once, and one outliving the walk. A small shell in a session of its own
+    holds the read end of a pipe only this process writes to; the end of
+    the file without the word "done" means the writer is gone, and it sends
+    SIGKILL to every process of the command's session (pkill -s; the
+    leader's process group where pkill is missing).
+    """
+
+    _SCRIPT = 'read -r word; [ "$word" = done ] && exit 0; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -- "-$1"'
+
+    def __init__(self, session):
+        read_end, self._write_end = os.pipe()
+        try:
+            self._shell = subprocess.Popen(["/bin/sh", "-c", self._SCRIPT, "sh", str(session)], stdin=read_end,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                           start_new_session=True)
+        except BaseException:
+            os.close(self._write_end)
+            raise
+        finally:
+            os.close(read_end)
+
+    def release(self):
+        """The command is done with: the shell exits without a signal."""
+        try:
+            os.write(self._write_end, b"done\n")
+        finally:
+            os.close(self._write_end)
+            self._shell.wait()
 
 
 def _drain(process):

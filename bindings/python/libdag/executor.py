@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 from . import _native
 from ._latch import Latch
 from ._pull_calls import PullCalls
-from .errors import ClosedError, StateError
+from .errors import ClosedError, DagError, StateError
 
 if TYPE_CHECKING:
     from .pull import PullWalker
@@ -146,6 +146,14 @@ class _Submitter:
                 return
         self.wake.set()
 
+    def _label(self, vertex):
+        """A vertex as messages name it: its name, or its id when unnamed (or the walk is gone)."""
+        try:
+            name = self.walker.name(vertex)
+        except DagError:
+            name = None
+        return str(int(vertex)) if name is None else name
+
     def _end(self):
         self.done.set()
         self.wake.set()
@@ -154,7 +162,7 @@ class _Submitter:
         self.futures.discard(future)
         cancelled = future.cancelled()
         if cancelled:
-            error = concurrent.futures.CancelledError(f"vertex {vertex} was cancelled before it ran")
+            error = concurrent.futures.CancelledError(f"vertex {self._label(vertex)} was cancelled before it ran")
         else:
             error = future.exception()
         with self.lock:
@@ -181,8 +189,8 @@ class _Submitter:
                 self._cancel()
                 for vertex in unsubmitted:
                     self.calls._callbacks.keep_never_started(vertex)
-                    self.walker.complete(vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"),
-                                         cancelled=True)
+                    unsent = concurrent.futures.CancelledError(f"vertex {self._label(vertex)} was not submitted")
+                    self.walker.complete(vertex, unsent, cancelled=True)
             except ClosedError:
                 pass  # closed under the walk: its vertices ended with it
             finally:
@@ -250,8 +258,8 @@ class _Submitter:
             unsubmitted[:] = reversed(batch)  # _submit takes from the end: the walk's order
             self._submit(unsubmitted)
             for vertex in unsubmitted:  # stop() or a cancel came first
-                calls.complete(ptr, vertex, concurrent.futures.CancelledError(f"vertex {vertex} was not submitted"),
-                               True, False)
+                unsent = concurrent.futures.CancelledError(f"vertex {self._label(vertex)} was not submitted")
+                calls.complete(ptr, vertex, unsent, True, False)
             if unsubmitted:
                 unsubmitted.clear()
                 self.walker._changed(self.waker)

@@ -415,10 +415,11 @@ class DaskWalkTest(unittest.TestCase):
         for name in ("after_blocked", "after_unplaceable", "last"):
             self.assertFalse(report[ids[name]].ran, name)
         for name in ("blocked", "unplaceable"):
-            self.assertIn("was cancelled on the cluster", report[ids[name]].message, name)
+            # Named, as every other message names a vertex (it said "vertex 3").
+            self.assertIn(f"vertex {name} was cancelled on the cluster", report[ids[name]].message, name)
         # libdag handed "queued" out (so the report says it ran); it never reached the cluster.
         self.assertEqual(report[ids["queued"]].status, VertexStatus.CANCELLED)
-        self.assertIn("was not submitted", report[ids["queued"]].message)
+        self.assertIn("vertex queued was not submitted", report[ids["queued"]].message)
         self.assertEqual(self.runs("queued"), [])
 
     def interrupt_main_in_wait(self):
@@ -650,9 +651,9 @@ class DaskWalkTest(unittest.TestCase):
         report = stopped.exception.walk_report
         self.assertEqual(len(report), 3)
         self.assertEqual(report[graph.find("a")].status, VertexStatus.CANCELLED)
-        for late in added:
+        for late, name in zip(added, ("late1", "late2")):
             self.assertEqual(report[late].status, VertexStatus.FAILED)
-            self.assertIn("was not submitted: Stop interrupted its submission", report[late].message)
+            self.assertIn(f"vertex {name} was not submitted: Stop interrupted its submission", report[late].message)
         self.assertEqual(self.runs("late1") + self.runs("late2"), [])
 
     def test_bad_options(self):

@@ -492,6 +492,8 @@ class ExecutorTest(unittest.TestCase):
         report = g.walk_on(CancelsTheFirst(), lambda vertex: None, schedule=libdag.Schedule(retries=1))
         self.assertTrue(report.ok)
         self.assertEqual(report[a].attempts, 2)
+        # By its name, as every other message names a vertex (it said "vertex 1").
+        self.assertEqual(report[a].attempt_messages[0], "vertex a was cancelled before it ran")
         self.assertTrue(report[a].ran)
         self.assertEqual(len(calls), 2)
 

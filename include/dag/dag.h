@@ -1960,7 +1960,11 @@ enum {
  * and the build fails with DAG_E_NOT_FOUND, the graph unchanged by this
  * step; with DAG_REFERENCES_WARN the lines (without the indentation) become
  * warnings. The provided addresses are indexed once per run of the step:
- * O(total length of the addresses) expected.
+ * O(total length of the addresses) expected. The references resolved are
+ * spent, as the graph now holds them: when the builder runs again, the step
+ * resolves only those it could not resolve (with DAG_REFERENCES_WARN) and
+ * those declared since, so the edges a destroy order made from the first
+ * run's stay as they are.
  *
  * @param b      the builder.
  * @param flags  0, or DAG_REFERENCES_WARN.

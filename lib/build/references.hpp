@@ -19,8 +19,10 @@ enum class UnresolvedPolicy { error, warn };
 // are collected, one line each, `NAME: nothing provides "ADDRESS"`, sorted
 // bytewise; under `error` the step throws Errc::not_found with every line and
 // leaves the graph unchanged, under `warn` the lines are appended to
-// `warnings` and the edges are added.
-void resolve_references(Graph &g, const Declarations &declarations, UnresolvedPolicy policy,
+// `warnings` and the edges are added. The references resolved are spent
+// (removed from the declarations): a later run resolves only the rest and
+// those declared since.
+void resolve_references(Graph &g, Declarations &declarations, UnresolvedPolicy policy,
                         std::vector<std::string> &warnings);
 
 }  // namespace dag

@@ -130,7 +130,7 @@ def _cluster(scheduler):
     if scheduler.startswith("local:"):
         count = scheduler[len("local:"):]
         # A count such as 99999999999999 made LocalCluster fail with MemoryError, then hang.
-        if not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL_WORKERS:
+        if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= MAX_LOCAL_WORKERS:
             raise ValueError(f"--scheduler {scheduler}: local:N needs N, a number of workers from 1 to "
                              f"{MAX_LOCAL_WORKERS}")
         # Errors only: the workers' warnings share this program's standard error, and each failed

@@ -110,7 +110,16 @@ def _run_once(vertex, command, keep, timed, stop, grace, kill):
     process = subprocess.Popen(["/bin/sh", "-c", command], env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE if keep else subprocess.DEVNULL, stderr=subprocess.PIPE,
                                start_new_session=True)
-    guard = _WorkerDeathGuard(process.pid)
+    try:
+        guard = _WorkerDeathGuard(process.pid)
+    except BaseException:
+        # Unwatched (no process left for the guard, say), it must not run at all.
+        _signal_session(process.pid, signal.SIGKILL)
+        process.wait()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        raise
     try:
         stopped = []
         watcher = threading.Thread(target=_stop_when_asked, args=(process, stop, grace, kill, stopped), daemon=True)
@@ -155,7 +164,9 @@ class _WorkerDeathGuard:
     leader's process group where pkill is missing).
     """
 
-    _SCRIPT = 'read -r word; [ "$word" = done ] && exit 0; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -- "-$1"'
+    # dash's kill takes no "--" before a negative process group.
+    _SCRIPT = ('read -r word; [ "$word" = done ] && exit 0; '
+               'command -v pkill >/dev/null && exec pkill -KILL -s "$1"; kill -KILL "-$1"')
 
     def __init__(self, session):
         read_end, self._write_end = os.pipe()
@@ -173,6 +184,8 @@ class _WorkerDeathGuard:
         """The command is done with: the shell exits without a signal."""
         try:
             os.write(self._write_end, b"done\n")
+        except BrokenPipeError:
+            pass  # the shell was killed (by the OOM killer, say): nothing left to tell
         finally:
             os.close(self._write_end)
             self._shell.wait()

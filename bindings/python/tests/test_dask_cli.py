@@ -550,7 +550,7 @@ class DaskCommandTest(unittest.TestCase):
     def test_bad_input(self):
         self.assertIn("local:N needs N", self.run_bad("--scheduler", "local:none", "--exec", "true", str(EXAMPLE)))
         # Refused at once (it failed with MemoryError inside LocalCluster, then hung).
-        for count in ("0", "1025", "99999999999999"):
+        for count in ("0", "1025", "99999999999999", "\u00b2"):
             self.assertIn(f"--scheduler local:{count}: local:N needs N, a number of workers from 1 to 1024",
                           self.run_bad("--scheduler", f"local:{count}", "--exec", "true", str(EXAMPLE)))
         self.assertIn("'0' is not a whole number from 1 to 1024",

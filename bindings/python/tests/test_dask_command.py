@@ -6,6 +6,7 @@ wait(timeout), which distributed.Event has too.
 
 import os
 import pickle
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import tempfile
 import threading
 import time
 import unittest
+import unittest.mock
 
 from libdag import dask_command
 from support import alive
@@ -86,30 +88,51 @@ class CommandRunnerTest(unittest.TestCase):
 
     def test_a_command_dies_with_the_worker_running_it(self):
         # A worker killed mid-task runs no code of its own; Dask runs the task again elsewhere, so
-        # the command must not go on beside that run. The "worker" here is a Python process.
-        pids_file = os.path.join(self.folder, "pids")
-        command = f'sleep {3 * BOUND_S} & echo $$ $! > "{pids_file}.tmp"; mv "{pids_file}.tmp" "{pids_file}"; wait'
-        worker = subprocess.Popen([sys.executable, "-c",
-                                   "import sys, threading\n"
-                                   "from libdag import dask_command\n"
-                                   "dask_command.run_command(('a', sys.argv[1], True, False, threading.Event(), 1.0, 0,"
-                                   " threading.Event(), 7))\n", command])
-        self.addCleanup(worker.wait)
-        deadline = time.monotonic() + BOUND_S
-        while not os.path.exists(pids_file) or not os.path.getsize(pids_file):
-            self.assertIsNone(worker.poll(), "the worker ended before its command wrote its pids")
-            self.assertLess(time.monotonic(), deadline, "the command never wrote its pids")
-            time.sleep(0.01)
-        with open(pids_file) as pids:
-            shell, background = (int(pid) for pid in pids.read().split())
-        self.addCleanup(lambda: [os.kill(pid, signal.SIGKILL) for pid in (shell, background) if alive(pid)])
-        worker.kill()
-        worker.wait()
-        deadline = time.monotonic() + BOUND_S
-        while (alive(shell) or alive(background)) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        self.assertFalse(alive(shell), "the command outlived its worker")
-        self.assertFalse(alive(background), "what the command started outlived its worker")
+        # the command must not go on beside that run. The "worker" here is a Python process. Without
+        # pkill on PATH the guard kills the command's process group (dash's kill took no "--").
+        bare = os.path.join(self.folder, "bin")
+        os.mkdir(bare)
+        for tool in ("sleep", "mv"):
+            os.symlink(shutil.which(tool), os.path.join(bare, tool))
+        for path in (os.environ["PATH"], bare):
+            with self.subTest(pkill=path != bare):
+                pids_file = os.path.join(self.folder, "pids")
+                command = (f'sleep {3 * BOUND_S} & echo $$ $! > "{pids_file}.tmp"; '
+                           f'mv "{pids_file}.tmp" "{pids_file}"; wait')
+                worker = subprocess.Popen([sys.executable, "-c",
+                                           "import sys, threading\n"
+                                           "from libdag import dask_command\n"
+                                           "dask_command.run_command(('a', sys.argv[1], True, False, threading.Event(),"
+                                           " 1.0, 0, threading.Event(), 7))\n", command], env=dict(os.environ, PATH=path))
+                self.addCleanup(worker.wait)
+                deadline = time.monotonic() + BOUND_S
+                while not os.path.exists(pids_file) or not os.path.getsize(pids_file):
+                    self.assertIsNone(worker.poll(), "the worker ended before its command wrote its pids")
+                    self.assertLess(time.monotonic(), deadline, "the command never wrote its pids")
+                    time.sleep(0.01)
+                with open(pids_file) as pids:
+                    shell, background = (int(pid) for pid in pids.read().split())
+                os.remove(pids_file)
+                self.addCleanup(lambda: [os.kill(pid, signal.SIGKILL) for pid in (shell, background) if alive(pid)])
+                worker.kill()
+                worker.wait()
+                deadline = time.monotonic() + BOUND_S
+                while (alive(shell) or alive(background)) and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                self.assertFalse(alive(shell), "the command outlived its worker")
+                self.assertFalse(alive(background), "what the command started outlived its worker")
+
+    def test_a_command_whose_guard_cannot_start_does_not_run(self):
+        # At the process limit the guard's fork fails: the command, unwatched, is killed and reaped.
+        ran = os.path.join(self.folder, "ran")
+        stop = threading.Event()
+        with unittest.mock.patch.object(dask_command._WorkerDeathGuard, "__init__",
+                                        side_effect=BlockingIOError(11, "Resource temporarily unavailable")):
+            with self.assertRaises(BlockingIOError):
+                dask_command.run_command(("a", f'sleep 1; echo ran > "{ran}"', True, False, stop, 1.0, 0,
+                                          threading.Event(), 7))
+        time.sleep(1.5)
+        self.assertFalse(os.path.exists(ran), "the unwatched command ran on")
 
     def test_the_commands_exit_ends_it_though_a_background_process_holds_its_pipes(self):
         # The background sleep inherits standard output and error and outlives the bound; the

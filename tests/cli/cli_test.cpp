@@ -1193,6 +1193,18 @@ TEST(CliWalk, BadPoolsAttributeExitsTwo) {
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find("dag: standard input: vertex 'a': its pools attribute names 'gcp', which no --pool declares"), std::string::npos)
         << r.err;
+    // Also where --target leaves the vertex out: the file is wrong all the same (it walked, exit 0).
+    r = dag({"walk", "-", "--pool", "aws=1", "--target", "b", "--exec", "echo ran"},
+            "digraph { a -> b; c [pools=\"gcp\"] }");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("vertex 'c': its pools attribute names 'gcp', which no --pool declares"), std::string::npos)
+        << r.err;
+    // A pattern matching a vertex --target leaves out matches a vertex: no warning that it matches none.
+    r = dag({"walk", "-", "--pool", "x=1", "--pool-match", "c=x", "--target", "b"}, "digraph { a -> b; c }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("matches no vertex"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "b\n");
     r = dag({"walk", "-", "--pool", "aws=1"}, "digraph { a [pools=\"aws,,rds\"] }");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("standard input: vertex 'a': pools=\"aws,,rds\" has an empty pool name"), std::string::npos)

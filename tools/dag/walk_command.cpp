@@ -255,8 +255,12 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
     // vertices.
     if (!options.exec.empty()) shell.make_room(options.parallelism);
     Cancellation cancellation;
+    // The pools are checked on the whole file: an attribute naming a pool no
+    // --pool declares is refused, and a pattern said to match nothing, also
+    // where --target leaves the vertex out.
+    WalkPools pools(loaded.get(), options.pools, file_pools);
     Graph g = apply_selection(std::move(loaded), options.input, options.selection, options.reverse);
-    const WalkPools pools(g.get(), options.pools, file_pools);
+    pools.keep_only(g.get());
     // Before anything runs: a file that cannot be written is said now,
     // not after the walk's commands have run.
     holding_signals([&](const auto &) { check_result_files(options); });

@@ -109,6 +109,22 @@ WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FileP
     for (const std::string &n : need_names_) need_ptrs_.push_back(n.c_str());
 }
 
+void WalkPools::keep_only(const dag_graph *walked) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < need_vertices_.size(); ++i) {
+        if (!dag_has_vertex(walked, need_vertices_[i])) continue;
+        if (kept != i) {
+            need_vertices_[kept] = need_vertices_[i];
+            need_names_[kept] = std::move(need_names_[i]);
+        }
+        ++kept;
+    }
+    need_vertices_.resize(kept);
+    need_names_.resize(kept);
+    need_ptrs_.clear();
+    for (const std::string &n : need_names_) need_ptrs_.push_back(n.c_str());
+}
+
 void WalkPools::apply(dag_walk_options &o) const {
     o.pool_names = name_ptrs_.data();
     o.pool_capacities = capacities_.data();

@@ -20,13 +20,17 @@ struct PoolOptions {
 
 void add_pool_options(CLI::App &command, PoolOptions &options);
 
-// The walk options' pool arrays for the vertices of `g`; keeps what they
-// point to. A vertex needs the pools of its `pools` attribute in `file` and
-// of every pattern it matches, together. Throws Failure (exit 2) for a
-// malformed option, or a match or attribute naming a pool no --pool declares.
+// The walk options' pool arrays for the vertices of `g`, the graph as the
+// file gives it; keeps what they point to. A vertex needs the pools of its
+// `pools` attribute in `file` and of every pattern it matches, together.
+// Throws Failure (exit 2) for a malformed option, or a match or attribute
+// naming a pool no --pool declares, on any vertex of the file, walked or not.
 class WalkPools {
 public:
     WalkPools(const dag_graph *g, const PoolOptions &options, const FilePools &file);
+    // Only the needs of `walked`'s vertices (--target, --exclude; the
+    // selection keeps the file's ids).
+    void keep_only(const dag_graph *walked);
     void apply(dag_walk_options &o) const;
 
 private:

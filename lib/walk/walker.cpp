@@ -126,7 +126,7 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
     if (g.visited())
         throw Error(Errc::busy, "the graph is being traversed; walk it once the traversal's visitor or predicate has returned");
     // The build's next steps would change the graph under the walk.
-    if (g.building()) throw Error(Errc::busy, "the graph is being built; walk it once dag_build has returned");
+    if (g.building()) throw Error(Errc::busy, "the graph is being built; walk it once the build has returned");
     std::shared_ptr<const Snapshot> snap = acyclic_snapshot(g);
     for (VertexId id : options.always_run)
         if (snap->index_of(id) == Snapshot::npos)

@@ -27,9 +27,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Union
 
 from . import _native
+from ._labels import vertex_label
 from ._latch import Latch
 from .dask_results import ResultFetcher
-from .errors import DagError, InvalidArgumentError, StateError
+from .errors import InvalidArgumentError, StateError
 from .schedule import Schedule
 from .walk import SubwalkVertex
 
@@ -429,12 +430,7 @@ class DaskWalk:
         return self._ended.is_set()
 
     def _label(self, vertex):
-        """A vertex as messages name it: its name, or its id when unnamed (or the walk is gone)."""
-        try:
-            name = self._walker.name(vertex)
-        except DagError:
-            name = None
-        return str(int(vertex)) if name is None else name
+        return vertex_label(self._walker, vertex)
 
     def _task(self, vertex):
         if isinstance(vertex, SubwalkVertex):

@@ -14,9 +14,10 @@ import threading
 from typing import TYPE_CHECKING, Callable
 
 from . import _native
+from ._labels import vertex_label
 from ._latch import Latch
 from ._pull_calls import PullCalls
-from .errors import ClosedError, DagError, StateError
+from .errors import ClosedError, StateError
 
 if TYPE_CHECKING:
     from .pull import PullWalker
@@ -147,12 +148,7 @@ class _Submitter:
         self.wake.set()
 
     def _label(self, vertex):
-        """A vertex as messages name it: its name, or its id when unnamed (or the walk is gone)."""
-        try:
-            name = self.walker.name(vertex)
-        except DagError:
-            name = None
-        return str(int(vertex)) if name is None else name
+        return vertex_label(self.walker, vertex)
 
     def _end(self):
         self.done.set()

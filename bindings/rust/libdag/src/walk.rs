@@ -293,7 +293,8 @@ impl<'g> WalkingFlag<'g> {
             return Err(Error::new(
                 Status::Busy,
                 format!(
-                    "{}: the graph is already being walked (or is a walk's, seen through a GraphRef)",
+                    "{}: the graph is already being walked: a Walker of it not yet dropped, its walk over or not, \
+                     or it is a walk's, seen through a GraphRef",
                     method
                 ),
             ));

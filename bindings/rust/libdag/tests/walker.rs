@@ -923,3 +923,19 @@ fn a_refused_callback_error_whose_drop_panics_with_a_panicking_payload_stays_on_
     assert_eq!(report.status(build), Some(VertexStatus::Ok));
     assert!(report.source(build).is_none());
 }
+
+#[test]
+fn a_walker_kept_after_its_walk_keeps_the_graph_busy_and_says_so() {
+    let g = graph(&["a"], &[]);
+    let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+    let a = walker.next_ready(None).unwrap().unwrap();
+    a.complete(Ok::<(), String>(())).unwrap();
+    assert!(walker.wait().unwrap().ok());
+    // The walk is over, but the Walker still borrows the graph: the message
+    // says which walk is in the way (it said only "already being walked").
+    let err = g.begin_walk(&WalkOptions::new()).unwrap_err();
+    assert_eq!(err.status(), Status::Busy);
+    assert!(err.to_string().contains("a Walker of it not yet dropped"), "{}", err);
+    drop(walker);
+    assert!(g.begin_walk(&WalkOptions::new()).is_ok());
+}

@@ -672,6 +672,13 @@ TEST(CliConvert, PoolsAttributeIsKeptInDotAndJson) {
             }
         }
     }
+    // The key spelt with an escape (a file without "pools" in it is read once, not twice):
+    // DOT's backslash before a line break, JSON's \u.
+    for (const std::string &spelt : {std::string("digraph { a [\"po\\\nols\"=\"aws\"] }"),
+                                     std::string(R"({"vertices": [{"id": 1, "name": "a", "\u0070ools": ["aws"]}]})")}) {
+        Result r = dag({"convert", "-", "--to", "json"}, spelt);
+        EXPECT_NE(r.out.find(R"({"id": 1, "name": "a", "pools": ["aws"]})"), std::string::npos) << spelt << r.out;
+    }
     Result r = dag({"convert", "-", "--to", "dot"}, dot);
     EXPECT_NE(r.out.find("\t\t\"a\" [pools=\"aws,rds\"]\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\t\t\"c\"\n"), std::string::npos) << r.out;

@@ -260,19 +260,36 @@ TEST(BuildApi, APrunePredicateThatThrowsLeavesTheGraphAsItWas) {
     EXPECT_EQ(named_edges(g.get()), (std::set<std::pair<std::string, std::string>>{{"a", "b"}, {"b", "c"}}));
 }
 
+uint64_t find_vertex(const dag_graph *g, const char *name) {
+    uint64_t id = 0;
+    EXPECT_EQ(dag_find_vertex(g, name, &id, nullptr), DAG_OK);
+    return id;
+}
+
+// Vertices a and b, `provider` (one of them) providing its own name and
+// `referrer` (the other) referencing NAME.id, with the actions given, and a
+// builder of the steps "references" and "destroy order".
+BuilderPtr referencing_plan(dag_graph *g, const std::string &referrer, dag_action referrer_action,
+                            const std::string &provider, dag_action provider_action) {
+    add(g, "a");
+    add(g, "b");
+    const uint64_t from = find_vertex(g, referrer.c_str()), to = find_vertex(g, provider.c_str());
+    BuilderPtr bu = new_builder(g);
+    EXPECT_EQ(dag_builder_provide(bu.get(), to, provider.c_str(), nullptr), DAG_OK);
+    EXPECT_EQ(dag_builder_reference(bu.get(), from, (provider + ".id").c_str(), nullptr), DAG_OK);
+    EXPECT_EQ(dag_builder_set_action(bu.get(), from, referrer_action, nullptr), DAG_OK);
+    EXPECT_EQ(dag_builder_set_action(bu.get(), to, provider_action, nullptr), DAG_OK);
+    EXPECT_EQ(dag_builder_add_references(bu.get(), 0, nullptr), DAG_OK);
+    EXPECT_EQ(dag_builder_add_destroy_order(bu.get(), nullptr), DAG_OK);
+    return bu;
+}
+
 // A removed vertex is its destroy vertex after the first run: the
 // references step run again must not connect it to what it referenced,
 // against the order the destroy step made (b -> a (destroy)).
 TEST(BuildApi, ARemovedVertexStaysAcyclicWhenTheBuilderRunsAgain) {
     GraphPtr g = new_graph();
-    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
-    BuilderPtr bu = new_builder(g.get());
-    ASSERT_EQ(dag_builder_provide(bu.get(), b, "b", nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_reference(bu.get(), a, "b.id", nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_set_action(bu.get(), a, DAG_ACTION_DELETE, nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_set_action(bu.get(), b, DAG_ACTION_REPLACE, nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_add_references(bu.get(), 0, nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_add_destroy_order(bu.get(), nullptr), DAG_OK);
+    BuilderPtr bu = referencing_plan(g.get(), "a", DAG_ACTION_DELETE, "b", DAG_ACTION_REPLACE);
     std::string message;
     ASSERT_EQ(build(bu.get(), &message), DAG_OK) << message;
     const std::set<std::pair<std::string, std::string>> first = named_edges(g.get());
@@ -289,14 +306,8 @@ TEST(BuildApi, ARemovedVertexStaysAcyclicWhenTheBuilderRunsAgain) {
 // random plans made a cycle on their second run.
 TEST(BuildApi, AReferenceToADeletedVertexIsNotResolvedAgainOnTheNextRun) {
     GraphPtr g = new_graph();
-    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
-    BuilderPtr bu = new_builder(g.get());
-    ASSERT_EQ(dag_builder_provide(bu.get(), a, "a", nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_reference(bu.get(), b, "a.id", nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_set_action(bu.get(), a, DAG_ACTION_DELETE, nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_set_action(bu.get(), b, DAG_ACTION_CREATE_BEFORE_DESTROY, nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_add_references(bu.get(), 0, nullptr), DAG_OK);
-    ASSERT_EQ(dag_builder_add_destroy_order(bu.get(), nullptr), DAG_OK);
+    BuilderPtr bu = referencing_plan(g.get(), "b", DAG_ACTION_CREATE_BEFORE_DESTROY, "a", DAG_ACTION_DELETE);
+    const uint64_t b = find_vertex(g.get(), "b");
     ASSERT_EQ(dag_builder_add_root(bu.get(), nullptr, nullptr), DAG_OK);
     std::string message;
     ASSERT_EQ(build(bu.get(), &message), DAG_OK) << message;
@@ -343,9 +354,7 @@ TEST(BuildApi, TheRootStepRunAgainKeepsItsRoot) {
     ASSERT_EQ(dag_builder_add_root(again.get(), "top", nullptr), DAG_OK);
     add(g.get(), "w");
     ASSERT_EQ(build(again.get(), &message), DAG_OK) << message;
-    uint64_t top = 0;
-    ASSERT_EQ(dag_find_vertex(g.get(), "top", &top, nullptr), DAG_OK);
-    ASSERT_EQ(dag_set_vertex_name(g.get(), top, "renamed", nullptr), DAG_OK);
+    ASSERT_EQ(dag_set_vertex_name(g.get(), find_vertex(g.get(), "top"), "renamed", nullptr), DAG_OK);
     add(g.get(), "v");
     ASSERT_EQ(build(again.get(), &message), DAG_OK) << message;
     EXPECT_EQ(dag_vertex_count(g.get()), 8u);

@@ -581,6 +581,35 @@ TEST(CliJson, ListsAreTheTextsLines) {
     EXPECT_EQ(r.err, "dag: Cycle:\n  a\n  b\n");
 }
 
+TEST(CliJson, AnUnnamedVertexIsItsIdAsANumber) {
+    // Vertex 1 is named "2" and vertex 2 is unnamed: the text prints both as
+    // 2; JSON tells them apart, a name a string and an id a number.
+    const std::string graph = R"({"vertices": [{"id": 1, "name": "2"}, {"id": 2}, {"id": 3, "name": "c"},
+                                               {"id": 4}], "edges": [[3, 1], [1, 2], [4, 2]]})";
+    Result r = dag({"order", "--json", "-"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(dag({"order", "-"}, graph).out, "2\n4\n2\nc\n");
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"order": [2, 4, "2", "c"]})"));
+    r = dag({"order", "--reverse", "--json", "-"}, graph);
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"order": [4, "c", "2", 2]})"));
+    // Sorted as the text lists them (the same word: the smaller id first).
+    r = dag({"ancestors", "--json", "-", "c"}, graph);
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"ancestors": ["2", 2]})"));
+    r = dag({"descendants", "--json", "-", "c", "4"}, graph);
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"descendants": []})"));
+    // Roots in the order of the message "multiple roots: 4, c".
+    r = dag({"validate", "--json", "-"}, graph);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(parsed(r)["roots"], nlohmann::json::parse(R"([4, "c"])"));
+    EXPECT_EQ(parsed(r)["messages"], nlohmann::json::parse(R"(["multiple roots: 4, c"])"));
+
+    const std::string cyclic = R"({"vertices": [{"id": 1, "name": "b"}, {"id": 2}, {"id": 3, "name": "3"}],
+                                   "edges": [[1, 2], [2, 1], [3, 3]]})";
+    r = dag({"cycles", "--json", "-"}, cyclic);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(parsed(r), nlohmann::json::parse(R"({"cycles": [[2, "b"]], "self_references": ["3"]})"));
+}
+
 // ------------------------------------------------------------------------
 // convert, reduce
 

@@ -261,11 +261,39 @@ class Render(unittest.TestCase):
         self.assertNotEqual(picture.vertices["lone"]["fill"], picture.vertices["net"]["fill"])
         self.assertTrue(any("not run" in t for t in picture.texts), picture.texts)
 
+    def test_a_report_names_an_unnamed_vertex_by_its_id_a_number(self):
+        # Vertex 1 is named "2", vertex 2 is unnamed: only JSON's types tell them apart.
+        graph = self.graph('{"vertices": [{"id": 1, "name": "2"}, {"id": 2}], "edges": [[1, 2]]}', "graph.json")
+        report = self.path("run.json")
+        walk = dag("walk", graph, "--exec", 'test "$DAG_VERTEX" != 2', "--report", report)
+        self.assertEqual(walk.returncode, 1, walk.stderr)
+        with open(report, encoding="utf-8") as f:
+            vertices = json.load(f)["vertices"]
+        self.assertCountEqual([(v["name"], v["status"]) for v in vertices], [(2, "failed"), ("2", "upstream_failed")])
+        result = dag("render", graph, "--report", report, "-o", self.path("out.svg"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(self.path("out.svg"), "rb") as f:
+            svg = f.read().decode()
+        self.assertIn("failed: 1", svg)
+        self.assertIn("upstream failed: 1", svg)
+        # An id that is no vertex's, or a named vertex's, is another graph's report.
+        for vertices, why in (([{"name": 9, "status": "ok"}], "no vertex has id 9"),
+                              ([{"name": 1, "status": "ok"}], 'vertex 1 is named "2", not unnamed'),
+                              ([{"name": 2, "status": "ok"}, {"name": 2, "status": "failed"}], "2 is in it twice")):
+            with self.subTest(vertices=vertices):
+                with open(report, "w", encoding="utf-8") as f:
+                    json.dump({"vertices": vertices}, f)
+                result = dag("render", graph, "--report", report, "-o", self.path("out.svg"))
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn(why.encode(), result.stderr)
+
     def test_bad_report_exits_2(self):
         graph = self.graph("digraph { a -> b }")
         for content in ['{"vertices": [{"name": "zz", "status": "ok"}]}',
                         '{"vertices": [{"name": "a", "status": "great"}]}',
                         '{"vertices": [{"name": "a"}]}', '[1, 2]', '{"vertices": ',
+                        '{"vertices": [{"name": -1, "status": "ok"}]}',
+                        '{"vertices": [{"name": 1.5, "status": "ok"}]}',
                         ]:
             with self.subTest(content=content):
                 with open(self.path("r.json"), "w", encoding="utf-8") as f:

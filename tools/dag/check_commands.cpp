@@ -59,9 +59,8 @@ int validate(const ValidateOptions &options) {
     Validation found = validate_graph(g.get(), !options.no_single_root);
     const bool valid = dag_validation_status(found.get()) == DAG_OK;
     if (options.json) {
-        // Sorted bytewise, as the message "multiple roots: a, m, z" lists them.
-        Json roots = names_json(g.get(), roots_of(g.get()));
-        std::sort(roots.begin(), roots.end());
+        // In the order the message "multiple roots: a, m, z" lists them.
+        Json roots = names_json(g.get(), sorted_by_name(g.get(), roots_of(g.get())));
         Json document = {{"valid", valid},
                          {"vertices", dag_vertex_count(g.get())},
                          {"edges", dag_edge_count(g.get())},

@@ -12,9 +12,14 @@ void add_json_flag(CLI::App &command, bool &json) {
     command.add_flag("--json", json, "Print the result as one JSON document (see README)");
 }
 
+Json vertex_json(const dag_graph *g, uint64_t id) {
+    if (has_name(g, id)) return vertex_name(g, id);
+    return id;
+}
+
 Json names_json(const dag_graph *g, const std::vector<uint64_t> &ids) {
     Json names = Json::array();
-    for (uint64_t id : ids) names.push_back(vertex_name(g, id));
+    for (uint64_t id : ids) names.push_back(vertex_json(g, id));
     return names;
 }
 

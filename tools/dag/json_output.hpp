@@ -18,7 +18,11 @@ using Json = nlohmann::ordered_json;
 // Adds the --json flag to a command.
 void add_json_flag(CLI::App &command, bool &json);
 
-// The vertices' names (an unnamed vertex: its decimal id), in the order given.
+// A vertex as JSON output shows it: its name, a string, or, unnamed, its id,
+// a number (text output prints both alike, so "1" may be either there).
+Json vertex_json(const dag_graph *g, uint64_t id);
+
+// vertex_json of each, in the order given.
 Json names_json(const dag_graph *g, const std::vector<uint64_t> &ids);
 
 // Writes the document and a newline to standard output.

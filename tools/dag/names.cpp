@@ -1,8 +1,10 @@
 #include "names.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <string_view>
+#include <utility>
 
 #include "libdag.hpp"
 #include "standard_output.hpp"
@@ -14,6 +16,13 @@ std::string vertex_name(const dag_graph *g, uint64_t id) {
     dag_error *err = nullptr;
     check(dag_vertex_name(g, id, &name, &err), &err);
     return name ? name : std::to_string(id);
+}
+
+bool has_name(const dag_graph *g, uint64_t id) {
+    const char *name = nullptr;
+    dag_error *err = nullptr;
+    check(dag_vertex_name(g, id, &name, &err), &err);
+    return name != nullptr;
 }
 
 namespace {
@@ -59,6 +68,30 @@ uint64_t find_vertex(const dag_graph *g, const std::string &name) {
     }
     check(status, &err, bad_input);
     return id;
+}
+
+uint64_t find_name(const dag_graph *g, const std::string &name) {
+    uint64_t id = DAG_NO_VERTEX;
+    if (name.find('\0') != std::string::npos || dag_find_vertex(g, name.c_str(), &id, nullptr) != DAG_OK)
+        return DAG_NO_VERTEX;
+    return id;
+}
+
+uint64_t unnamed_vertex(const dag_graph *g, uint64_t id) {
+    if (!dag_has_vertex(g, id)) throw Failure("no vertex has id " + std::to_string(id), bad_input);
+    if (has_name(g, id))
+        throw Failure("vertex " + std::to_string(id) + " is named \"" + vertex_name(g, id) + "\", not unnamed",
+                      bad_input);
+    return id;
+}
+
+std::vector<uint64_t> sorted_by_name(const dag_graph *g, std::vector<uint64_t> ids) {
+    std::vector<std::pair<std::string, uint64_t>> named;
+    named.reserve(ids.size());
+    for (uint64_t id : ids) named.emplace_back(vertex_name(g, id), id);
+    std::sort(named.begin(), named.end());
+    for (std::size_t i = 0; i < named.size(); ++i) ids[i] = named[i].second;
+    return ids;
 }
 
 void print_names(const dag_graph *g, const std::vector<uint64_t> &ids) {

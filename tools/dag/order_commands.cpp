@@ -59,14 +59,11 @@ int relatives(const RelativesOptions &options, const char *key, Relatives find) 
     dag_ids *raw = nullptr;
     dag_error *err = nullptr;
     check(find(g.get(), start.data(), start.size(), &raw, &err), &err);
-    std::vector<std::string> names;
-    for (uint64_t id : take(raw)) names.push_back(vertex_name(g.get(), id));
-    std::sort(names.begin(), names.end());
-    if (options.json) {
-        print_json({{key, names}});
-        return 0;
-    }
-    for (const std::string &name : names) print(name + "\n");
+    const std::vector<uint64_t> found = sorted_by_name(g.get(), take(raw));
+    if (options.json)
+        print_json({{key, names_json(g.get(), found)}});
+    else
+        print_names(g.get(), found);
     return 0;
 }
 

@@ -31,19 +31,26 @@ std::unordered_map<uint64_t, std::string> read_statuses(const std::string &file,
     static const std::set<std::string> known = {"ok", "failed", "upstream_failed", "cancelled", "not_run"};
     std::unordered_map<uint64_t, std::string> statuses;
     for (const nlohmann::json &vertex : report["vertices"]) {
-        if (!vertex.is_object() || !vertex.contains("name") || !vertex["name"].is_string() ||
-            !vertex.contains("status") || !vertex["status"].is_string())
+        // A name is a string; an unnamed vertex is its id, a number (earlier
+        // reports wrote it as a string, which is still read as its id where
+        // no vertex has that name).
+        if (!vertex.is_object() || !vertex.contains("name") ||
+            !(vertex["name"].is_string() || vertex["name"].is_number_unsigned()) || !vertex.contains("status") ||
+            !vertex["status"].is_string())
             throw malformed("a vertex without a name or status: " + shown_json(vertex));
         const std::string status = vertex["status"];
         if (!known.count(status)) throw malformed("unknown status \"" + status + "\"");
+        const nlohmann::json &name = vertex["name"];
         uint64_t id = DAG_NO_VERTEX;
         try {
-            id = find_vertex(g, vertex["name"]);
+            if (!name.is_number())
+                id = find_name(g, name.get<std::string>());
+            if (id == DAG_NO_VERTEX)
+                id = name.is_number() ? unnamed_vertex(g, name) : find_vertex(g, name);
         } catch (const Failure &e) {
             throw Failure(path + ": a report of another graph: " + e.what(), bad_input);
         }
-        if (!statuses.emplace(id, status).second)
-            throw malformed("\"" + vertex["name"].get<std::string>() + "\" is in it twice");
+        if (!statuses.emplace(id, status).second) throw malformed(shown_json(name) + " is in it twice");
     }
     return statuses;
 }

@@ -32,7 +32,10 @@ void write_report_file(const std::string &path, const WalkResult &result, const 
     for (std::size_t i = 0; i < result.vertices.size(); ++i) {
         const VertexResult &v = result.vertices[i];
         const bool timed = v.ran && v.end_ns > 0;
-        nlohmann::ordered_json entry = {{"name", v.name},
+        // JSON tells an unnamed vertex's id (a number) from a name, as text cannot.
+        nlohmann::ordered_json name = v.name;
+        if (!v.named) name = v.id;
+        nlohmann::ordered_json entry = {{"name", name},
                                         {"status", status_key(v.status)},
                                         {"message", v.message},
                                         {"start_ms", timed ? milliseconds(v.start_ns) : nullptr},

@@ -13,6 +13,7 @@ WalkResult walk_result(const dag_graph *g, const dag_walk_report *report, const 
         VertexResult &v = result.vertices.emplace_back();
         v.id = o.vertex;
         v.name = vertex_name(g, o.vertex);
+        v.named = has_name(g, o.vertex);
         v.status = o.status;
         v.ran = o.ran != 0;
         v.message = o.message;
@@ -39,6 +40,7 @@ WalkResult unwalked(const dag_graph *g) {
         VertexResult vertex;
         vertex.id = id;
         vertex.name = vertex_name(g, id);
+        vertex.named = has_name(g, id);
         result.vertices.push_back(vertex);
     }
     return result;

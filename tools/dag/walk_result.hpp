@@ -14,7 +14,8 @@ namespace dagcli {
 
 struct VertexResult {
     uint64_t id = DAG_NO_VERTEX;
-    std::string name;
+    std::string name;    // an unnamed vertex's: its decimal id
+    bool named = false;  // whether `name` is the vertex's own
     dag_vertex_status status = DAG_VERTEX_NOT_RUN;
     bool ran = false;
     std::string message;

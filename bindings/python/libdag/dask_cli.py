@@ -264,11 +264,14 @@ def _walk(options, signals):
     try:
         graph = Graph.from_text(sys.stdin.buffer.read()) if options.file == "-" else Graph.from_file(options.file)
         names = {v: graph.label(v) for v in graph.vertices()}
+        # The report's "name", as dag walk's: an unnamed vertex is its id, a number, which no name is.
+        keys = {v: names[v] if graph.name(v) is not None else int(v) for v in names}
         cycle = _cycle(graph)
         if cycle is not None:
             # As dag walk: the walk is refused, its files written with nothing run, and it exits 1.
             print(f"python3 -m libdag.dask: {cycle}", file=sys.stderr)
-            unwritten = _write_files(options, names.__getitem__, _unwalked(graph, cycle), {}, time.time(), 0.0,
+            unwritten = _write_files(options, names.__getitem__, keys.__getitem__, _unwalked(graph, cycle), {},
+                                     time.time(), 0.0,
                                      set(), {}, lambda: None, lambda: bool(signals))
             if signals and unwritten:  # nothing ran: any signal ends a wait for a reader
                 return _exit_after(signals[0])
@@ -349,8 +352,8 @@ def _walk(options, signals):
     summarize(label, report, stopped_by, never_started=never_started)
     # A signal after those that stopped the walk ends a wait for a reader, and the exit says it.
     caught = len(signals)
-    unwritten = _write_files(options, label, report, runs, began_s, elapsed_ms, never_started, attempts,
-                             progress.reader_gone, lambda: len(signals) > caught)
+    unwritten = _write_files(options, label, keys.__getitem__, report, runs, began_s, elapsed_ms, never_started,
+                             attempts, progress.reader_gone, lambda: len(signals) > caught)
     if stopped_by is None and unwritten and len(signals) > caught:
         stopped_by = signals[caught]
     if stopped_by is None and progress.gone:
@@ -384,13 +387,15 @@ def _unwalked(graph, message):
     return WalkReport(_native.E_CYCLE, message, results, None, "", False, counts)
 
 
-def _write_files(options, label, report, runs, began_s, elapsed_ms, never_started, attempts, reader_gone, give_up):
+def _write_files(options, label, key, report, runs, began_s, elapsed_ms, never_started, attempts, reader_gone,
+                 give_up):
     """Writes --report and --trace; says whether one could not be written (told on standard error).
 
+    label: a vertex's name as people read it (the trace's); key: as the report writes it.
     give_up: once it says True, a FIFO's or pipe's wait for its reader ends (a signal caught by now)."""
     unwritten = False
     writers = ((options.report,
-                lambda path: write_report(path, label, report, elapsed_ms, never_started, attempts, give_up)),
+                lambda path: write_report(path, key, report, elapsed_ms, never_started, attempts, give_up)),
                (options.trace,
                 lambda path: write_trace(path, trace_document(label, report, runs, began_s, attempts), give_up)))
     for path, write in writers:

@@ -176,8 +176,10 @@ def write_document(path, document, indent=None, give_up=None):
         raise
 
 
-def write_report(path, label, report, elapsed_ms, never_started=(), attempts=None, give_up=None):
+def write_report(path, key, report, elapsed_ms, never_started=(), attempts=None, give_up=None):
     """The outcome of every vertex (times in ms since the walk began, as libdag saw them) and the totals, as JSON.
+
+    key: a vertex's "name" in the report (dag walk's: an unnamed vertex's id, a number).
 
     never_started: vertices handed to the cluster whose command the walk's
     stop kept from starting; they never ran, as in dag walk's report.
@@ -190,7 +192,7 @@ def write_report(path, label, report, elapsed_ms, never_started=(), attempts=Non
     for result in report:
         started = result.id not in never_started
         timed = started and result.ran and result.end_ns > 0
-        entry = {"name": label(result.id), "status": STATUS_KEYS[result.status], "message": result.message,
+        entry = {"name": key(result.id), "status": STATUS_KEYS[result.status], "message": result.message,
                  "start_ms": result.start_ns / 1e6 if timed else None,
                  "end_ms": result.end_ns / 1e6 if timed else None,
                  "attempts": result.attempts if started else 0}

@@ -276,7 +276,7 @@ class DaskCommandTest(unittest.TestCase):
         self.assertEqual(lines.split(b"\n"), [b"b: b caf\xe9", b"b: b caf\xe9", b"1: 1 caf\xe9", b"1: 1 caf\xe9"])
         self.assertEqual(err.decode(), "b: oops\n1: oops\n2 ok, 0 failed, 0 upstream failed, 0 not run\n")
         vertices = {v["name"]: v for v in json.loads(b"{" + report)["vertices"]}
-        for name in ("1", "b"):
+        for name in (1, "b"):
             self.assertEqual((vertices[name]["status"], vertices[name]["attempts"], vertices[name]["attempt_messages"]),
                              ("ok", 2, ["exit status 3: oops", ""]))
 
@@ -297,11 +297,16 @@ class DaskCommandTest(unittest.TestCase):
         folder = tempfile.mkdtemp()
         trace_path = os.path.join(folder, "trace.json")
         graph = b'{"vertices": [{"id": 1, "name": "2"}, {"id": 2}], "edges": [[1, 2]]}'
-        status, _, err = self.run_on_standard_input(graph, "--exec", "true", "--progress=never", "--trace", trace_path)
+        report_path = os.path.join(folder, "report.json")
+        status, _, err = self.run_on_standard_input(graph, "--exec", "true", "--progress=never", "--trace", trace_path,
+                                                    "--report", report_path)
         self.assertEqual(status, 0, err)
         with open(trace_path) as trace_file:
             events = json.load(trace_file)["traceEvents"]
         self.assertEqual(len([e for e in events if e.get("ph") == "X"]), 2, events)
+        # As dag walk's report: the unnamed vertex by its id, a number; the name a string.
+        with open(report_path) as report_file:
+            self.assertCountEqual([v["name"] for v in json.load(report_file)["vertices"]], [2, "2"])
 
     def test_a_reader_of_standard_output_gone_stops_the_walk_as_sigpipe(self):
         folder = tempfile.mkdtemp()

@@ -365,6 +365,24 @@ TEST(CliWalkFiles, ReportAndTraceNamingOneFileAreRefused) {
     }
 }
 
+// The outcome written over the graph it came from replaced the graph, exit 0.
+TEST(CliWalkFiles, AResultFileNamingTheGraphIsRefused) {
+    ScratchDir dir;
+    const std::string graph = dir.path + "/graph.dot", link = dir.path + "/link.dot", ran = dir.path + "/ran";
+    const std::string text = "digraph { a }\n";
+    std::ofstream(graph) << text;
+    ASSERT_EQ(symlink(graph.c_str(), link.c_str()), 0);
+    for (const std::string &option : {"--report", "--trace"}) {
+        for (const std::string &output : {graph, link, dir.path + "/./graph.dot"}) {
+            BackgroundDag dag({"walk", graph, "--exec", "touch " + ran, option, output}, "/dev/null", dir.path);
+            EXPECT_EQ(dag.wait(milliseconds(10000)), 2) << dag.err();
+            EXPECT_EQ(dag.err(), "dag: " + option + " and FILE cannot both be \"" + output + "\"\n");
+            EXPECT_FALSE(exists(ran)) << "the command ran";
+            EXPECT_EQ(read_file(graph), text);
+        }
+    }
+}
+
 TEST(CliWalkFiles, FailedWriteLeavesTheOldFileWhole) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";

@@ -292,6 +292,28 @@ TEST(CliWalkSignals, ReaderGoneWhileStreamingStopsTheWalkAndExits141) {
         << dag.live().size() << " processes of dag's left running";
 }
 
+// Grouped (the default), dag wrote the commands' output itself and noticed
+// a gone reader only at its next write: commands that print nothing kept
+// the walk going to its end, exit 0.
+TEST(CliWalkSignals, ReaderGoneStopsAGroupedWalkWhoseCommandsPrintNothing) {
+    ScratchDir dir;
+    const std::string input = dir.path + "/graph.dot";
+    std::ofstream(input) << "digraph { a; b -> a; c -> b; d -> c; e -> d }";
+    const std::string command = "[ $DAG_VERTEX != a ] || echo first; : > " + dir.path + "/ran-$DAG_VERTEX; "
+                                "i=0; while [ $DAG_VERTEX != a ] && [ ! -e " + dir.path + "/go ] && [ $i -lt 2000 ]; "
+                                "do sleep 0.01; i=$((i+1)); done";
+    BackgroundDag dag({"walk", "-", "--parallelism", "1", "--exec", command}, input, dir.path, 1);
+    EXPECT_EQ(dag.read_line(milliseconds(10000)), "a: first");
+    ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/ran-b"); }, milliseconds(10000)));
+    dag.close_pipe();
+    std::ofstream(dir.path + "/go") << "";
+    EXPECT_EQ(dag.wait(milliseconds(20000)), 141) << dag.err();
+    // b ran to its end (its status stands); nothing started after it.
+    EXPECT_EQ(dag.err(), "2 ok, 0 failed, 0 upstream failed, 0 not run, 3 cancelled\n"
+                         "never ran: c\nnever ran: d\nnever ran: e\ninterrupted by SIGPIPE\n");
+    EXPECT_FALSE(exists(dir.path + "/ran-c")) << dag.err();
+}
+
 TEST(CliWalkSignals, WhatACommandLeavesRunningIsStoppedWhenItExits) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";

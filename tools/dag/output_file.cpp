@@ -342,6 +342,13 @@ bool identify(const std::string &path, OutputIdentity &out) {
 
 }  // namespace
 
+bool overwrites_input(const std::string &output, const std::string &input) {
+    struct stat file {};
+    if (output.empty() || input.empty() || input == "-" || stat(input.c_str(), &file) != 0 || !S_ISREG(file.st_mode))
+        return false;
+    return same_output(output, input);
+}
+
 bool same_output(const std::string &a, const std::string &b) {
     if (a == b) return true;
     const int first_fd = a == "-" ? STDOUT_FILENO : descriptor_named(a);

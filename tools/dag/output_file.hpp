@@ -41,4 +41,8 @@ std::string refuse_empty_path(const std::string &path);
 // file through links), where writing both would keep only the last.
 bool same_output(const std::string &a, const std::string &b);
 
+// Whether writing `output` would replace the file `input` reads (a regular
+// file: a terminal or pipe may be both standard input and output).
+bool overwrites_input(const std::string &output, const std::string &input);
+
 }  // namespace dagcli

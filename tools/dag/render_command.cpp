@@ -64,13 +64,9 @@ std::string format_of(const RenderOptions &options) {
 void refuse_overwriting_inputs(const RenderOptions &options) {
     const std::pair<const char *, const std::string &> inputs[] = {{"FILE", options.input.path},
                                                                    {"--report", options.report}};
-    for (const auto &[what, path] : inputs) {
-        struct stat file {};
-        // Only a file has contents to lose: a terminal may be both standard input and output.
-        if (path.empty() || path == "-" || stat(path.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) continue;
-        if (same_output(options.output, path))
+    for (const auto &[what, path] : inputs)
+        if (overwrites_input(options.output, path))
             throw Failure(std::string("-o and ") + what + " cannot both be \"" + options.output + "\"", bad_input);
-    }
 }
 
 // Every vertex on a cycle (dag_cycles) or with an edge to itself, numbered

@@ -164,16 +164,18 @@ CommandResult Shell::run(const std::string &command, const std::string &vertex) 
         std::lock_guard lock(mutex_);
         stopped_before_exit = signalled_.count(pid) > 0;
     }
-    // Streamed, a command writes to dag's own output: when its reader has
-    // gone, the command dies of SIGPIPE and dag, writing nothing, gets none.
-    // It is dag's SIGPIPE all the same: raised here, it stops the walk on
-    // the signal watcher's thread, and this command counts as stopped by
-    // it, before its dependents could count as failed upstream.
-    if (output_ == OutputMode::stream && (reader_gone(STDOUT_FILENO) || reader_gone(STDERR_FILENO))) {
+    // A reader of dag's output gone is dag's SIGPIPE, whether or not dag
+    // has written since: streamed, the command writing there dies of it and
+    // dag, writing nothing, gets none; grouped, commands that print nothing
+    // give dag nothing to write. Raised here, it stops the walk on the
+    // signal watcher's thread before this vertex's dependents could start
+    // (or, streamed, count as failed upstream: the command counts as
+    // stopped by it; grouped, it ran to its end and its status stands).
+    if (reader_gone(STDOUT_FILENO) || reader_gone(STDERR_FILENO)) {
         kill(getpid(), SIGPIPE);
         std::unique_lock lock(mutex_);
         changed_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; });
-        signalled_.insert(pid);
+        if (output_ == OutputMode::stream) signalled_.insert(pid);
     }
     // Its background processes end with it, whatever group they moved to
     // within its session: a vertex whose command is done has nothing

@@ -254,3 +254,64 @@ func TestCloseWhileAWalkStarts(t *testing.T) {
 		<-closed
 	}
 }
+
+// Names for AddVertices and FindVertices were written into a malloc'd block
+// as Go pointers: while the GC marked, a store's write barrier read the
+// block's leftovers (freed graphs' memory) as a Go pointer and aborted the
+// program ("found bad pointer in Go heap") in most runs of this test.
+func TestNamesInBatchesWhileTheGarbageCollectorRuns(t *testing.T) {
+	stop := make(chan struct{})
+	var collector sync.WaitGroup
+	collector.Add(1)
+	go func() {
+		defer collector.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	defer func() { close(stop); collector.Wait() }()
+	named := make([]string, 200)
+	for i := range named {
+		named[i] = fmt.Sprintf("module.m.aws_instance.r%d", i)
+	}
+	for round := 0; round < 20000; round++ {
+		g, err := dag.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Unnamed (all NULL) and named in turn.
+		names := named
+		if round%2 == 0 {
+			names = make([]string, len(named))
+		}
+		ids, err := g.AddVertices(names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edges := make([]dag.Edge, 0, len(ids))
+		for j := 1; j < len(ids); j++ {
+			edges = append(edges, dag.Edge{From: ids[j], To: ids[j-1]})
+		}
+		if err := g.ConnectMany(edges); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.ReverseTopologicalOrder(); err != nil {
+			t.Fatal(err)
+		}
+		if round%2 == 1 {
+			found, err := g.FindVertices(names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if found[len(found)-1] != ids[len(ids)-1] {
+				t.Fatalf("round %d: FindVertices found %v for %v", round, found[len(found)-1], ids[len(ids)-1])
+			}
+		}
+		g.Close()
+	}
+}

@@ -84,7 +84,10 @@ func cStrings(op string, names []string, emptyIsNull bool, at func(int) string) 
 	}
 	arraySize := uintptr(len(names)) * unsafe.Sizeof((*C.char)(nil))
 	block := C.malloc(C.size_t(arraySize + uintptr(textSize))) // cgo's malloc never returns NULL
-	pointers := unsafe.Slice((**C.char)(block), len(names))
+	// Written as integers: a pointer store is a write barrier while the GC
+	// marks, which reads the slot's old value, here malloc's leftovers, and
+	// aborts the program when they look like a Go heap address.
+	pointers := unsafe.Slice((*uintptr)(block), len(names))
 	var text []byte
 	if textSize > 0 {
 		text = unsafe.Slice((*byte)(unsafe.Add(block, arraySize)), textSize)
@@ -92,10 +95,10 @@ func cStrings(op string, names []string, emptyIsNull bool, at func(int) string) 
 	offset := 0
 	for i, s := range names {
 		if s == "" && emptyIsNull {
-			pointers[i] = nil
+			pointers[i] = 0
 			continue
 		}
-		pointers[i] = (*C.char)(unsafe.Pointer(&text[offset]))
+		pointers[i] = uintptr(unsafe.Pointer(&text[offset]))
 		offset += copy(text[offset:], s)
 		text[offset] = 0
 		offset++

@@ -367,7 +367,8 @@ func (r *pullRun) release() {
 // any further ones to new goroutines.
 func (r *pullRun) work(v Vertex) {
 	defer r.release()
-	p := (*C.dagbind_puller)(C.malloc(C.sizeof_dagbind_puller))
+	// Zeroed: its pointer fields never hold malloc's leftovers (see cStrings).
+	p := (*C.dagbind_puller)(C.calloc(1, C.sizeof_dagbind_puller))
 	defer C.free(unsafe.Pointer(p))
 	finished := false
 	defer func() {

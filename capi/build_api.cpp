@@ -128,7 +128,7 @@ dag_status dag_builder_add_step(dag_builder *b, const char *name, dag_build_step
             const int result = dag::capi::call_user("the build step", [&] { return fn(g, &message, user_data); });
             if (result != 0)
                 throw dag::Error(dag::Errc::cancelled,
-                                 message ? std::string(message) : "returned " + std::to_string(result));
+                                 message ? dag::printable_utf8(message) : "returned " + std::to_string(result));
         });
     });
 }

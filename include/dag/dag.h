@@ -214,7 +214,10 @@ DAG_API dag_status dag_error_status(const dag_error *err);
 
 /**
  * The detailed message (UTF-8, NUL-terminated), naming the argument, vertex or
- * input position at fault.
+ * input position at fault. A message a callback, step or host gave (a
+ * vertex's failure, a build step's) keeps its bytes that are not UTF-8 as
+ * the text \xNN (since 1.3; they were copied as they were), as do the walk
+ * report's messages.
  *
  * @param err  the error; NULL allowed.
  * @return the message, owned by `err`: valid until dag_error_free(err).
@@ -1047,7 +1050,13 @@ DAG_API dag_status dag_root(const dag_graph *g, uint64_t *out_root, dag_error **
  * library does not know are zero.
  */
 typedef struct dag_validate_options {
-    /** sizeof(dag_validate_options) as the caller was built, set by dag_validate_options_init(). */
+    /**
+     * sizeof(dag_validate_options) as the caller was built, set by
+     * dag_validate_options_init(). Where `single_root` is followed by
+     * padding (64-bit systems: 4 bytes), a later release adds its fields
+     * past that padding, never in it, so that its larger size tells this
+     * library of them.
+     */
     size_t size;
     /**
      * Nonzero (the default): exactly one vertex must have no dependents, as
@@ -2861,9 +2870,10 @@ DAG_API dag_status dag_walk_start(dag_graph *g, dag_walk_fn callback, void *user
  * @retval DAG_E_STATE          called from a callback or observer of this
  *         walk (or of a walk started from one, on whichever thread: the
  *         callback that started it may be waiting for it), from inside a
- *         read of the walked graph (a traversal's visitor or predicate,
- *         which an update of the walk waits for; since 1.3: it could hang),
- *         or on a sub-walk handle.
+ *         read of the walked graph or a sub-walk's (a traversal's visitor
+ *         or predicate, which an update of the walk waits for; since 1.3: it
+ *         could hang; a sub-walk's graph since 1.3 too), or on a sub-walk
+ *         handle.
  * @since 1.0
  */
 DAG_API dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_error **err);
@@ -2898,7 +2908,7 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * nobody can complete them through it any more. Called from the walk's own
  * callback or observer (also from the callbacks or observer of a walk that
  * one started, on whichever thread they run, and, since 1.3, from inside a
- * read of the walked graph, a visitor or predicate), where
+ * read of the walked graph or a sub-walk's, a visitor or predicate), where
  * waiting would wait for itself, it cancels the walk the same way and
  * returns at once (a dag_walk_next_ready() under way on that thread then
  * hands out nothing); the walk is freed on a thread of libdag's own once
@@ -2928,7 +2938,8 @@ DAG_API void dag_walk_free(dag_walker *walk);
  * @param vertex   the pending vertex.
  * @param result   DAG_WALK_OK, DAG_WALK_FAILED, or (since 1.3, once the
  *                 walk has been cancelled) DAG_WALK_CANCELLED.
- * @param message  NULL, or a message (UTF-8) for the report, copied.
+ * @param message  NULL, or a message (UTF-8) for the report, copied; a byte
+ *                 that is not part of UTF-8 is kept as the text \xNN.
  *                 Ignored for DAG_WALK_OK, as a callback's is.
  * @param err      NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  the vertex is finished.
@@ -2969,7 +2980,8 @@ DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk
  *
  * @param walk     the walk (or sub-walk) the vertex belongs to.
  * @param vertex   the vertex to fail.
- * @param message  NULL (no message) or NUL-terminated UTF-8, copied.
+ * @param message  NULL (no message) or NUL-terminated UTF-8, copied; a byte
+ *                 that is not part of UTF-8 is kept as the text \xNN.
  * @param err      NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                the vertex fails with `message`.
  * @retval DAG_E_NULL_ARGUMENT   `walk` is NULL.
@@ -3068,9 +3080,10 @@ DAG_API dag_status dag_walk_progress(dag_walker *walk, size_t *out_done, size_t 
  * @retval DAG_E_STATE          called from a callback or observer of this
  *         walk (or of a walk started from one, on whichever thread: the
  *         callback that started it may be waiting for it), from inside a
- *         read of the walked graph (a traversal's visitor or predicate,
- *         which an update of the walk waits for; since 1.3: it could hang),
- *         or on a sub-walk handle.
+ *         read of the walked graph or a sub-walk's (a traversal's visitor
+ *         or predicate, which an update of the walk waits for; since 1.3: it
+ *         could hang; a sub-walk's graph since 1.3 too), or on a sub-walk
+ *         handle.
  * @since 1.2
  */
 DAG_API dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report **out_report,

@@ -95,6 +95,8 @@ bool ReadScope::reading(const Graph &g) noexcept {
     return false;
 }
 
+bool ReadScope::reading_any() noexcept { return innermost_read != nullptr; }
+
 std::unique_lock<std::shared_mutex> Graph::exclude_readers() const {
     return std::unique_lock<std::shared_mutex>(replace_mu_);
 }

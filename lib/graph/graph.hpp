@@ -349,6 +349,8 @@ public:
 
     // True when this thread is inside a ReadScope of `g`.
     static bool reading(const Graph &g) noexcept;
+    // True when this thread is inside any ReadScope.
+    static bool reading_any() noexcept;
 
 private:
     const Graph &g_;

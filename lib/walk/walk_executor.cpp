@@ -18,6 +18,7 @@
 #include "walk/asymmetric_fence.hpp"
 #include "walk/deadline_wait.hpp"
 #include "graph/error.hpp"
+#include "graph/utf8.hpp"
 #include "walk/spinning_lock.hpp"
 #include "walk/thread_name.hpp"
 #include "walk/walk_pools.hpp"
@@ -117,10 +118,11 @@ std::uint64_t read_tsc() noexcept {
 }
 
 // A callback's failure message, copied on a pool thread, where an allocation
-// failure has nobody to be reported to: the failure is kept without it.
+// failure has nobody to be reported to: the failure is kept without it. Bytes
+// that are not UTF-8 are written as \xNN: messages handed out are UTF-8.
 std::unique_ptr<std::string> copy_message(const char *msg) noexcept {
     try {
-        return std::make_unique<std::string>(msg);
+        return std::make_unique<std::string>(printable_utf8(msg));
     } catch (const std::bad_alloc &) {
         return nullptr;
     }

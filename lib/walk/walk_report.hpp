@@ -82,8 +82,8 @@ struct WalkOutcome {
     bool cancelled = false;
     VertexId first_error = no_vertex;
     std::string first_error_message;
-    // Only when cancelled: vertices cancelled (or not run) that never
-    // started, and those whose callback had run.
+    // Only when cancelled: vertices that never started (cancelled, not run
+    // or upstream failed), and those cancelled whose callback had run.
     std::size_t never_ran = 0;
     std::size_t cancelled_after_running = 0;
 };

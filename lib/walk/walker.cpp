@@ -547,7 +547,18 @@ bool Walk::wait_until(std::chrono::steady_clock::time_point deadline) {
 
 bool Walk::calling_back() const noexcept { return ex_->calling_back(); }
 
-bool Walk::reading_graph() const noexcept { return ReadScope::reading(*graph_); }
+bool Walk::reading_graph() noexcept {
+    if (!ReadScope::reading_any()) return false;
+    try {
+        for (Walk *w : self_and_children())
+            if (ReadScope::reading(*w->graph_)) return true;
+        return false;
+    } catch (const std::bad_alloc &) {
+        // Cannot tell: a caller refused or deferred is safe, one let through
+        // may wait for itself.
+        return true;
+    }
+}
 
 bool Walk::on_walk_thread() noexcept { return Executor::calling_back_any(); }
 
@@ -673,6 +684,8 @@ WalkOutcome Walk::outcome() const {
         auto count = [&](const Slot &s) {
             const walk_detail::Word word = s.word.load(std::memory_order_acquire);
             const VertexStatus st = walk_detail::status_of(word);
+            // Skipped for a failure before the cancel came: never ran either.
+            if (st == VertexStatus::upstream_failed) ++o.never_ran;
             if (st != VertexStatus::cancelled && st != VertexStatus::not_run) return;
             ++((word & walk_detail::ran_bit) ? o.cancelled_after_running : o.never_ran);
         };
@@ -766,7 +779,7 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message, bool 
     // message. Copied before anything changes, so that running out of memory
     // changes nothing.
     std::unique_ptr<std::string> note =
-        outcome != Outcome::ok && message ? std::make_unique<std::string>(message) : nullptr;
+        outcome != Outcome::ok && message ? std::make_unique<std::string>(printable_utf8(message)) : nullptr;
     CallScope scope(*ex_);
     // Entered before the lock: entering waits for a running update, which
     // takes the lock itself.

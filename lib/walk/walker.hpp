@@ -82,10 +82,11 @@ public:
     // True on a thread inside a callback or observer of this walk (or of
     // any walk sharing its pool), where wait() would wait for itself.
     bool calling_back() const noexcept;
-    // True inside a read of the walked graph on this thread (a traversal's
-    // visitor or predicate), which an update of the walk waits for: waiting
-    // for the walk there could wait for itself.
-    bool reading_graph() const noexcept;
+    // True inside a read of the walked graph or a sub-walk's on this thread
+    // (a traversal's visitor or predicate), which an update of the walk
+    // waits for: waiting for the walk there could wait for itself, and
+    // freeing it would free the graph read.
+    bool reading_graph() noexcept;
     // The same for any walk: a pool thread, or an observer call.
     static bool on_walk_thread() noexcept;
     // For a caller that cannot wait (a callback or observer of this walk

@@ -146,6 +146,21 @@ TEST(BuildApi, FailingStepStopsTheBuildAndItsErrorNamesTheStep) {
     EXPECT_EQ(dag_vertex_count(g.get()), 0u);
 }
 
+TEST(BuildApi, AStepsMessageThatIsNotUtf8KeepsItsBytesAsText) {
+    GraphPtr g = new_graph();
+    BuilderPtr b = new_builder(g.get());
+    ASSERT_EQ(dag_builder_add_step(
+                  b.get(), "s",
+                  [](dag_graph *, const char **message, void *) {
+                      *message = "bad \xff byte";
+                      return 1;
+                  },
+                  nullptr, nullptr),
+              DAG_OK);
+    const std::string msg = expect_error(DAG_E_CANCELLED, [&](dag_error **e) { return dag_build(b.get(), nullptr, e); });
+    EXPECT_EQ(msg, "dag_build: step 's': bad \\xff byte");
+}
+
 int throwing_step(dag_graph *, const char **, void *) { throw std::runtime_error("boom"); }
 
 TEST(BuildApi, ExceptionInAStepIsACallbackErrorNamingTheStep) {

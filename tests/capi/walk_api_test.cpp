@@ -1121,6 +1121,20 @@ TEST(WalkApi, ThreadsAboveTheBoundAreRefused) {
     EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{a}));
 }
 
+// The header promises UTF-8 messages; a callback's bytes were copied as given.
+TEST(WalkApi, ACallbacksMessageThatIsNotUtf8KeepsItsBytesAsText) {
+    auto g = new_graph();
+    const uint64_t a = add(g.get(), "a");
+    Recorder rec;
+    rec.body = [](dag_walker *, uint64_t, const char **message) {
+        *message = "cb \xc3 msg";
+        return DAG_WALK_FAILED;
+    };
+    ReportPtr report;
+    EXPECT_EQ(run_walk(g.get(), rec, options(), report), DAG_E_WALK_FAILED);
+    EXPECT_EQ(message_of(report.get(), a), "cb \\xc3 msg");
+}
+
 TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
     auto cancelled_message = [](dag_graph *g, Recorder &rec, const dag_walk_options &o, ReportPtr &report) {
         return expect_error(DAG_E_CANCELLED, [&](dag_error **e) {
@@ -1200,6 +1214,24 @@ TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
         EXPECT_EQ(status_of(report.get(), e), DAG_VERTEX_CANCELLED);
         EXPECT_EQ(dag_walk_report_ran(report.get(), e), 1);
         EXPECT_EQ(rec.ran().size(), 2u);
+    }
+    {
+        // c -> b -> a; a fails and cancels: b and c, skipped as upstream
+        // failed, never ran, which the message said of none.
+        auto g = new_graph();
+        const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b"), c = add(g.get(), "c");
+        ASSERT_EQ(dag_connect(g.get(), b, a, nullptr), DAG_OK);
+        ASSERT_EQ(dag_connect(g.get(), c, b, nullptr), DAG_OK);
+        Recorder rec;
+        rec.body = [](dag_walker *w, uint64_t, const char **) {
+            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+            return DAG_WALK_FAILED;
+        };
+        ReportPtr report;
+        EXPECT_EQ(cancelled_message(g.get(), rec, options(1, 1), report),
+                  "dag_walk: the walk was cancelled; 2 vertices never ran");
+        EXPECT_EQ(status_of(report.get(), b), DAG_VERTEX_UPSTREAM_FAILED);
+        EXPECT_EQ(status_of(report.get(), c), DAG_VERTEX_UPSTREAM_FAILED);
     }
 }
 

@@ -138,6 +138,24 @@ TEST(WalkPull, HandsOutInDependencyOrderAndEndsLikeEndOfFile) {
     EXPECT_EQ(st, DAG_OK);
 }
 
+// The header promises UTF-8 messages; a host's bytes were copied as given.
+TEST(WalkPull, AMessageThatIsNotUtf8KeepsItsBytesAsText) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a");
+    WalkPtr w = begin(g.get(), options(1));
+    dag_status st;
+    auto got = next(w.get(), 1, 1000, st);
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_EQ(dag_walk_complete(got[0].walk, a, DAG_WALK_FAILED, "done \xe2\x82 caf\xc3\xa9", nullptr), DAG_OK);
+    dag_walk_report *raw = nullptr;
+    dag_error *err = nullptr;
+    EXPECT_EQ(dag_walk_wait(w.get(), &raw, &err), DAG_E_WALK_FAILED);
+    ReportPtr r(raw);
+    EXPECT_EQ(std::string(dag_error_message(err)), "dag_walk_wait: vertex a failed: done \\xe2\\x82 caf\xc3\xa9");
+    dag_error_free(err);
+    EXPECT_EQ(message_of(r.get(), a), "done \\xe2\\x82 caf\xc3\xa9");
+}
+
 TEST(WalkPull, AnEmptyGraphEndsAtOnce) {
     GraphPtr g = new_graph();
     WalkPtr w = begin(g.get(), options());

@@ -279,6 +279,48 @@ TEST(WalkReentry, AWaitFromInsideAReadOfTheWalkedGraphIsRefused) {
     EXPECT_EQ(dag_walk_report_size(report.get()), 2u);
 }
 
+// The same from inside a read of a sub-walk's graph: the wait waited for
+// ever (an update of the sub-walk waits for that read), and the free freed
+// the graph being read (its handle is the walk's), a use after free.
+TEST(WalkReentry, AWaitOrFreeFromInsideAReadOfASubWalksGraph) {
+    GraphPtr g = new_graph(), sub = new_graph();
+    const uint64_t a = add(g.get(), "a");
+    const uint64_t s1 = add(sub.get(), "s1"), s2 = add(sub.get(), "s2");
+    ASSERT_EQ(dag_connect(sub.get(), s2, s1, nullptr), DAG_OK);
+    dag_walker *w = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), nullptr, &w, nullptr), DAG_OK);
+    uint64_t ids[4];
+    dag_walker *walks[4];
+    size_t n = 0;
+    ASSERT_EQ(dag_walk_next_ready(w, ids, walks, 4, 0, &n, nullptr), DAG_OK);
+    ASSERT_EQ(n, 1u);
+    ASSERT_EQ(dag_walk_expand(w, a, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
+    ASSERT_EQ(dag_walk_next_ready(w, ids, walks, 4, 1000, &n, nullptr), DAG_OK);
+    ASSERT_EQ(n, 1u);
+    ASSERT_EQ(ids[0], s1);
+    struct Visit {
+        dag_walker *w;
+        dag_status waited = DAG_OK, waited_for = DAG_OK;
+        int visits = 0;
+    } visit{w};
+    // From s2 to s1, reading on after the first visit.
+    ASSERT_EQ(dag_traverse(dag_walk_graph(walks[0]), &s2, 1, 0,
+                           [](uint64_t, size_t, void *data) -> int {
+                               auto &v = *static_cast<Visit *>(data);
+                               if (v.visits++ == 0) {
+                                   v.waited = dag_walk_wait(v.w, nullptr, nullptr);
+                                   v.waited_for = dag_walk_wait_for(v.w, 10, nullptr, nullptr);
+                                   dag_walk_free(v.w);
+                               }
+                               return static_cast<int>(DAG_VISIT_CONTINUE);
+                           },
+                           &visit, nullptr),
+              DAG_OK);
+    EXPECT_EQ(visit.waited, DAG_E_STATE);
+    EXPECT_EQ(visit.waited_for, DAG_E_STATE);
+    EXPECT_EQ(visit.visits, 2);
+}
+
 // A walk started (and waited for) from a callback of another: its callbacks
 // run on its own pool threads, where the first walk's frames are not, yet
 // waiting for the first walk there waits for the callback waiting for this

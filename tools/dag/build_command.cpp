@@ -45,20 +45,32 @@ void print_step(const dag_build_step_info *info, void *) {
 // libdag names a name's holder by its id, which reads as the plan's
 // numbering: a plan vertex is told by that numbering, one a step added by
 // its name.
-std::string in_plan_terms(const std::string &message, const Plan &plan) {
-    static const std::regex holder(R"((is already used by )vertex (\d+)$)");
-    std::smatch found;
-    if (!std::regex_search(message, found, holder)) return message;
-    const uint64_t id = std::stoull(found[2]);
+std::string plan_vertex(const Plan &plan, uint64_t id) {
     const auto at = std::find(plan.ids.begin(), plan.ids.end(), id);
-    if (at == plan.ids.end()) return found.prefix().str() + found[1].str() + "a vertex a step added";
+    if (at == plan.ids.end()) return "a vertex a step added";
     const auto index = static_cast<std::size_t>(at - plan.ids.begin());
     std::string by = "vertex " + std::to_string(index) + " of the plan";
     // The holder has that name now: a step renamed it (a delete's "NAME (destroy)").
     const char *name = nullptr;
     if (dag_vertex_name(plan.graph.get(), id, &name, nullptr) == DAG_OK && name && plan.names[index] != name)
         by += ", \"" + plan.names[index] + "\", which a step renamed";
-    return found.prefix().str() + found[1].str() + by;
+    return by;
+}
+
+std::string in_plan_terms(const std::string &message, const Plan &plan) {
+    static const std::regex holder(R"((is already used by )vertex (\d+)$)");
+    std::smatch found;
+    if (!std::regex_search(message, found, holder)) return message;
+    return found.prefix().str() + found[1].str() + plan_vertex(plan, std::stoull(found[2]));
+}
+
+// dag_export_graph's "vertex 3 (\"a\\\\\") has a name DOT cannot quote": the
+// vertex as the plan numbers it.
+std::string export_in_plan_terms(const std::string &message, const Plan &plan) {
+    static const std::regex vertex(R"(^vertex (\d+) \()");
+    std::smatch found;
+    if (!std::regex_search(message, found, vertex)) return message;
+    return plan_vertex(plan, std::stoull(found[1])) + " (" + found.suffix().str();
 }
 
 int build(const BuildOptions &options) {
@@ -105,8 +117,14 @@ int build(const BuildOptions &options) {
         walking.input.path = options.path;
         return walk_graph(std::move(plan.graph), walking);
     }
-    // As `dag convert`: a name the format cannot carry is the input's (exit 2).
-    check(dag_export_graph(plan.graph.get(), options.to, &raw, &err), &err, bad_input);
+    // As `dag convert`: a name the format cannot carry is the input's (exit
+    // 2), told by the plan's name.
+    if (dag_export_graph(plan.graph.get(), options.to, &raw, &err) != DAG_OK) {
+        std::string message = dag_error_message(err);
+        dag_error_free(err);
+        if (message.rfind("dag_export_graph: ", 0) == 0) message.erase(0, std::strlen("dag_export_graph: "));
+        throw Failure(shown + ": " + export_in_plan_terms(message, plan), bad_input);
+    }
     const String text(raw);
     print(text.get());
     return 0;

@@ -1144,11 +1144,14 @@ TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
             return st;
         });
     };
-    // A callback that cancels its walk and leaves its vertex pending.
-    auto cancel_then_pend = [](dag_walker *w, uint64_t, const char **) {
-        EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
-        return DAG_WALK_PENDING;
+    // A callback that cancels its walk, then returns `result` (pending: leaves its vertex pending).
+    auto cancel_then = [](dag_walk_result result) {
+        return [result](dag_walker *w, uint64_t, const char **) {
+            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
+            return result;
+        };
     };
+    const auto cancel_then_pend = cancel_then(DAG_WALK_PENDING);
     {
         // The only vertex ran, and was pending when the cancel came.
         auto g = new_graph();
@@ -1182,10 +1185,7 @@ TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
         auto g = new_graph();
         for (const char *name : {"x", "y", "z"}) add(g.get(), name);
         Recorder rec;
-        rec.body = [](dag_walker *w, uint64_t, const char **) {
-            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
-            return DAG_WALK_OK;
-        };
+        rec.body = cancel_then(DAG_WALK_OK);
         ReportPtr report;
         EXPECT_EQ(cancelled_message(g.get(), rec, options(1, 1), report),
                   "dag_walk: the walk was cancelled; 2 vertices never ran");
@@ -1223,10 +1223,7 @@ TEST(WalkApi, CancelledMessageCountsOnlyVerticesThatNeverRan) {
         ASSERT_EQ(dag_connect(g.get(), b, a, nullptr), DAG_OK);
         ASSERT_EQ(dag_connect(g.get(), c, b, nullptr), DAG_OK);
         Recorder rec;
-        rec.body = [](dag_walker *w, uint64_t, const char **) {
-            EXPECT_EQ(dag_walk_cancel(w, nullptr), DAG_OK);
-            return DAG_WALK_FAILED;
-        };
+        rec.body = cancel_then(DAG_WALK_FAILED);
         ReportPtr report;
         EXPECT_EQ(cancelled_message(g.get(), rec, options(1, 1), report),
                   "dag_walk: the walk was cancelled; 2 vertices never ran");

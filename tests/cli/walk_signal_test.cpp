@@ -231,6 +231,14 @@ TEST(CliWalkSignals, ASignalIgnoredByWhoeverStartedDagStaysIgnored) {
     EXPECT_TRUE(exists(dir.path + "/b"));
 }
 
+// A shell loop that waits (20 s at most) until the test creates `go` in `dir`.
+std::string until_go(const std::string &dir) {
+    return "i=0; while [ ! -e " + dir + "/go ] && [ $i -lt 2000 ]; do sleep 0.01; i=$((i+1)); done";
+}
+
+// A chain: one vertex at a time, a first.
+const char *const chain = "digraph { a; b -> a; c -> b; d -> c; e -> d }";
+
 // A reader of standard output (1) or error (2) that goes away while c and d
 // still run: b's output, written after that, raises SIGPIPE.
 void reader_goes_away(int stream) {
@@ -239,8 +247,7 @@ void reader_goes_away(int stream) {
     std::ofstream(input) << "digraph { a; b; c; d -> a }";
     const std::string to = stream == 2 ? " >&2" : "";
     const std::string command = "case $DAG_VERTEX in a) echo x" + to +
-                                ";; b) i=0; while [ ! -e " + dir.path + "/go ] && [ $i -lt 2000 ]; do sleep 0.01; "
-                                "i=$((i+1)); done; echo y" + to + ";; *) : > " + dir.path +
+                                ";; b) " + until_go(dir.path) + "; echo y" + to + ";; *) : > " + dir.path +
                                 "/$DAG_VERTEX; exec sleep 30;; esac";
     const std::string report = dir.path + "/report.json", trace = dir.path + "/trace.json";
     BackgroundDag dag({"walk", "-", "--parallelism", "3", "--exec", command, "--report", report,
@@ -274,10 +281,9 @@ TEST(CliWalkSignals, ReaderOfStandardErrorGoneStopsTheCommandsAndExits141) { rea
 TEST(CliWalkSignals, ReaderGoneWhileStreamingStopsTheWalkAndExits141) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";
-    std::ofstream(input) << "digraph { a; b -> a; c -> b; d -> c; e -> d }";
-    const std::string command = "echo $DAG_VERTEX; : > " + dir.path + "/ran-$DAG_VERTEX; "
-                                "i=0; while [ ! -e " + dir.path + "/go ] && [ $i -lt 2000 ]; do sleep 0.01; "
-                                "i=$((i+1)); done; echo more";
+    std::ofstream(input) << chain;
+    const std::string command =
+        "echo $DAG_VERTEX; : > " + dir.path + "/ran-$DAG_VERTEX; " + until_go(dir.path) + "; echo more";
     // A long grace: the stop must not wait it out for the command that met
     // the gone reader, which has exited already.
     BackgroundDag dag({"walk", "-", "--output", "stream", "--parallelism", "1", "--grace", "60", "--exec", command},
@@ -298,10 +304,9 @@ TEST(CliWalkSignals, ReaderGoneWhileStreamingStopsTheWalkAndExits141) {
 TEST(CliWalkSignals, ReaderGoneStopsAGroupedWalkWhoseCommandsPrintNothing) {
     ScratchDir dir;
     const std::string input = dir.path + "/graph.dot";
-    std::ofstream(input) << "digraph { a; b -> a; c -> b; d -> c; e -> d }";
-    const std::string command = "[ $DAG_VERTEX != a ] || echo first; : > " + dir.path + "/ran-$DAG_VERTEX; "
-                                "i=0; while [ $DAG_VERTEX != a ] && [ ! -e " + dir.path + "/go ] && [ $i -lt 2000 ]; "
-                                "do sleep 0.01; i=$((i+1)); done";
+    std::ofstream(input) << chain;
+    const std::string command = "[ $DAG_VERTEX != a ] || { echo first; exit 0; }; : > " + dir.path +
+                                "/ran-$DAG_VERTEX; " + until_go(dir.path);
     BackgroundDag dag({"walk", "-", "--parallelism", "1", "--exec", command}, input, dir.path, 1);
     EXPECT_EQ(dag.read_line(milliseconds(10000)), "a: first");
     ASSERT_TRUE(wait_until([&] { return exists(dir.path + "/ran-b"); }, milliseconds(10000)));

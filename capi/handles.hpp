@@ -27,6 +27,11 @@ inline void release_graph(dag_graph *g) noexcept {
     if (g && g->holders.fetch_sub(1, std::memory_order_acq_rel) == 1) delete g;
 }
 
+// release_graph as a unique_ptr's deleter: a graph handle others may hold too.
+struct ReleaseGraph {
+    void operator()(dag_graph *g) const noexcept { release_graph(g); }
+};
+
 // One hold on a graph, from take() for as long as the object holding it
 // lives.
 class GraphHold {

@@ -57,8 +57,10 @@ struct dag_walker {
     // Root only: made by dag_walk(), which frees it as it returns; a
     // dag_walk_free() from its callbacks or observer only cancels it.
     bool owned_by_dag_walk = false;
-    // A sub-walk's private copy of the graph handed to dag_walk_expand.
-    std::unique_ptr<dag_graph> sub_graph;
+    // A sub-walk's private copy of the graph handed to dag_walk_expand. A
+    // traversal of it (dag_walk_graph()) holds it too: a walk freed from its
+    // visitor leaves it to that traversal, which reads on.
+    std::unique_ptr<dag_graph, dag::capi::ReleaseGraph> sub_graph;
     // Set once the core walk exists; a sub-walk's is published after
     // dag_walk_expand's core call returns.
     std::atomic<dag::Walk *> walk{nullptr};

@@ -216,7 +216,7 @@ DAG_API dag_status dag_error_status(const dag_error *err);
  * The detailed message (UTF-8, NUL-terminated), naming the argument, vertex or
  * input position at fault. A message a callback, step or host gave (a
  * vertex's failure, a build step's) keeps its bytes that are not UTF-8 as
- * the text \xNN (since 1.3; they were copied as they were), as do the walk
+ * the text \\xNN (since 1.3; they were copied as they were), as do the walk
  * report's messages.
  *
  * @param err  the error; NULL allowed.
@@ -2939,7 +2939,7 @@ DAG_API void dag_walk_free(dag_walker *walk);
  * @param result   DAG_WALK_OK, DAG_WALK_FAILED, or (since 1.3, once the
  *                 walk has been cancelled) DAG_WALK_CANCELLED.
  * @param message  NULL, or a message (UTF-8) for the report, copied; a byte
- *                 that is not part of UTF-8 is kept as the text \xNN.
+ *                 that is not part of UTF-8 is kept as the text \\xNN.
  *                 Ignored for DAG_WALK_OK, as a callback's is.
  * @param err      NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  the vertex is finished.
@@ -2981,7 +2981,7 @@ DAG_API dag_status dag_walk_complete(dag_walker *walk, uint64_t vertex, dag_walk
  * @param walk     the walk (or sub-walk) the vertex belongs to.
  * @param vertex   the vertex to fail.
  * @param message  NULL (no message) or NUL-terminated UTF-8, copied; a byte
- *                 that is not part of UTF-8 is kept as the text \xNN.
+ *                 that is not part of UTF-8 is kept as the text \\xNN.
  * @param err      NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                the vertex fails with `message`.
  * @retval DAG_E_NULL_ARGUMENT   `walk` is NULL.

@@ -236,7 +236,7 @@ func (b *Builder) AddRoot(name string) error {
 		var cname *C.char
 		if name != "" {
 			var err error
-			if cname, err = cString("AddRoot", "the name", name); err != nil {
+			if cname, err = cString("Builder.AddRoot", "the name", name); err != nil {
 				return err
 			}
 			defer freeString(cname)

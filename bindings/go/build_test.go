@@ -152,6 +152,10 @@ func TestBuilderErrors(t *testing.T) {
 	if err := b.Need(1, "a\x00b"); !errors.Is(err, ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "dag: Builder.Need: the key ") {
 		t.Errorf("got %v", err)
 	}
+	if err := b.AddRoot("r\x00"); !errors.Is(err, ErrInvalidArgument) ||
+		err.Error() != "dag: Builder.AddRoot: the name holds a NUL byte" {
+		t.Errorf("AddRoot with a NUL byte: got %v", err)
+	}
 	// Every method of a builder whose graph is closed says so at once.
 	g2, _ := New()
 	g2.AddVertex("a")

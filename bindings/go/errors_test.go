@@ -1,6 +1,7 @@
 package dag_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -189,6 +190,36 @@ func TestMessagesSpeakGo(t *testing.T) {
 		if c.err == nil || !strings.HasPrefix(c.err.Error(), c.want) || strings.Contains(c.err.Error(), "dag_") ||
 			strings.Contains(c.err.Error(), "(1024)") {
 			t.Errorf("%s: %v, want a message starting %q and no C names", what, c.err, c.want)
+		}
+	}
+}
+
+// libdag's refusal of a change during a walk points to its walk handle,
+// which Go does not have: the Go way is Vertex.Apply.
+func TestChangeDuringAWalkNamesVertexApply(t *testing.T) {
+	g, ids := build(t, "a->b")
+	b, err := dag.NewBuilder(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	errs := map[string]error{}
+	report, err := dag.Walk(context.Background(), g, func(_ context.Context, v dag.Vertex) error {
+		if v.ID != ids["a"] {
+			return nil
+		}
+		_, errs["AddVertex"] = g.AddVertex("c")
+		errs["Connect"] = g.Connect(ids["b"], ids["a"])
+		_, errs["Builder.Build"] = b.Build(dag.BuildOptions{})
+		return nil
+	}, dag.WalkOptions{})
+	if err != nil || !report.OK() {
+		t.Fatalf("Walk = %v, %v", report, err)
+	}
+	for what, err := range errs {
+		want := "dag: " + what + ": the graph is being walked; change it through Vertex.Apply or wait for the walk to end"
+		if !errors.Is(err, dag.ErrBusy) || err.Error() != want {
+			t.Errorf("%s during a walk: %v, want %q", what, err, want)
 		}
 	}
 }

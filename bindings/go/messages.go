@@ -113,6 +113,15 @@ var termsOf = map[string]bool{
 	"dag_builder_set_action": true,
 }
 
+// A change while the graph is walked: libdag points to its walk handle,
+// which Go never hands out. Matched whole, since the message of any
+// function that changes the graph may hold vertex names, which are the
+// user's.
+const (
+	walkedC  = "the graph is being walked; change it through the walk handle or wait for the walk to end"
+	walkedGo = "the graph is being walked; change it through Vertex.Apply or wait for the walk to end"
+)
+
 // goMessage rewrites a libdag message in Go's terms: "dag: " and the Go
 // call instead of the C function, Go names for arguments. A message from
 // a function goNames lacks keeps its C name after "dag: ".
@@ -126,6 +135,9 @@ func goMessage(message string) string {
 	}
 	if termsOf[fn] {
 		rest = cTerms.Replace(rest)
+	}
+	if rest == walkedC {
+		rest = walkedGo
 	}
 	if name, ok := goNames[fn]; ok {
 		fn = name

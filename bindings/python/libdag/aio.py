@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import functools
 import inspect
+import signal
 import threading
 import types
 from typing import TYPE_CHECKING, Awaitable, Callable
@@ -146,6 +147,11 @@ def _step_soon(loop, driver):
         pass  # the loop has closed: the run is over
 
 
+def _retrieve(task):
+    if not task.cancelled():
+        task.exception()
+
+
 def _raise_interrupt():
     raise KeyboardInterrupt
 
@@ -155,7 +161,58 @@ def _resolve(changed):
         changed.set_result(None)
 
 
-async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> WalkReport:
+class _CtrlC:
+    """Tells a Ctrl-C from a KeyboardInterrupt (or SystemExit) that a task raises itself.
+
+    walk() and walk_on() run the user's code on threads a Ctrl-C never
+    reaches, so whatever it raises fails its vertex, and Ctrl-C comes to the
+    waiting thread alone. A task runs on the loop's thread: on the main
+    thread, with Python's own SIGINT handler (before Python 3.11, whose
+    asyncio.run cancels the main task instead; a loop run without
+    asyncio.run), Ctrl-C may land in a task's code, and must then stop the
+    walk, not fail one vertex. Nothing in the exception tells them apart,
+    so while walks run there the handler is wrapped to count the Ctrl-Cs it
+    raised for. Only Python's own handler is wrapped, as in traversal.py:
+    asyncio.run (3.11 on) restores Python's only if its own is still in
+    place as its main task ends, and an interrupted walk still runs then.
+    """
+
+    count = 0  # Ctrl-Cs raised while wrapped
+    walks = 0  # walks on the main thread relying on the wrapper
+
+
+def _on_sigint(signum, frame):
+    _CtrlC.count += 1
+    signal.default_int_handler(signum, frame)
+
+
+def _watch_ctrl_c():
+    """Counts Ctrl-Cs until _unwatch_ctrl_c(); says whether it does (see _CtrlC)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    current = signal.getsignal(signal.SIGINT)
+    # The wrapper may be in place with no walk (a Ctrl-C cut an unwatch
+    # short): it counts all the same.
+    if current is not _on_sigint:
+        if current is not signal.default_int_handler:
+            return False
+        try:
+            signal.signal(signal.SIGINT, _on_sigint)
+        except ValueError:  # not the main interpreter's main thread
+            return False
+    _CtrlC.walks += 1
+    return True
+
+
+def _unwatch_ctrl_c():
+    _CtrlC.walks -= 1
+    # Not once the handler was replaced meanwhile: that one is someone's.
+    if _CtrlC.walks == 0 and signal.getsignal(signal.SIGINT) is _on_sigint:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]],
+              who: str = "PullWalker.run_async") -> WalkReport:
     """Awaits ``fn(vertex)`` for every vertex, each as its own task; returns the report.
 
     `fn` is a coroutine function, or returns any awaitable (a future, such
@@ -168,6 +225,10 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
     A vertex added by :meth:`~libdag.pull.PullWalker.apply` (from a task or
     any thread) starts as soon as it is ready, not when a task next ends.
 
+    A task raising KeyboardInterrupt or SystemExit fails its vertex like any
+    other exception, as a callback of Graph.walk() does; one that Ctrl-C
+    raised in a task's code (see _CtrlC) interrupts the walk instead.
+
     When the coroutine running this is cancelled (or interrupted), the walk
     is cancelled, the tasks still running are cancelled and awaited (their
     vertices end cancelled, the CancelledError kept as their exception, as
@@ -176,16 +237,19 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
     is closed meanwhile (by a task or another thread), the tasks still
     running are cancelled and awaited the same way and ClosedError is
     raised, its ``walk_report`` None (a closed walk has no report to read).
+
+    `who` heads the errors: the method the caller called.
     """
     if not walker.started:
-        walker.start()
+        walker._start(who)
     loop = asyncio.get_running_loop()
-    driver = _Driver(walker, fn, loop)
+    driver = _Driver(walker, fn, loop, who)
     # A close from anywhere ends the walk's pass at once (the pass finds the
     # walker closed), not when the next task ends.
     on_close = functools.partial(_step_soon, loop, driver)
     walker._on_close(on_close)
     try:
+        driver.watch_ctrl_c()
         driver.schedule()
         await driver.ended
     except BaseException as stop:  # noqa: B902 - cancellation and Ctrl-C included
@@ -207,6 +271,9 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]]) -> Wal
     finally:
         walker._forget_close_hook(on_close)
         walker._forget_waker(driver.waker)
+        if driver.watching:
+            driver.watching = False
+            _unwatch_ctrl_c()
     # The walk has ended: every vertex is complete, every task has finished.
     report = walker.wait()
     if driver.interrupted_at_end:
@@ -228,12 +295,13 @@ class _Driver:
     work, a cancel included.
     """
 
-    def __init__(self, walker, fn, loop):
+    def __init__(self, walker, fn, loop, who):
         self.walker = walker
         self.fn = fn
         self.loop = loop
+        self.who = who
         self.calls = PullCalls(walker, _BATCH)
-        self.handle, _ = walker._started("PullWalker.run_async")
+        self.handle, _ = walker._started(who)
         # Each task starts from a copy of the walking task's context, not of
         # the task whose end started it.
         self.context = contextvars.copy_context()
@@ -256,6 +324,25 @@ class _Driver:
         # One object, registered and passed as its own to walker._changed():
         # the driver's completions do not fire it.
         self.waker = self.wake
+        self.watching = False  # _CtrlC counts Ctrl-Cs for this walk
+        self.ctrl_c_before = 0
+
+    def watch_ctrl_c(self):
+        self.ctrl_c_before = _CtrlC.count
+        self.watching = _watch_ctrl_c()
+
+    def ctrl_c(self, exc):
+        """Whether `exc`, raised in a task or by fn, is a Ctrl-C's: the walk is to stop, not the vertex to fail."""
+        return not isinstance(exc, Exception) and self.watching and _CtrlC.count != self.ctrl_c_before
+
+    def _cancel_for_ctrl_c(self):
+        # Before the loop raises it: asyncio.run then cancels the running
+        # tasks, whose vertices must end cancelled, not failed (as for an
+        # observer's Ctrl-C in step()).
+        try:
+            self.walker.cancel()
+        except (StateError, ClosedError):
+            pass  # closed, or ended: nothing is left to cancel
 
     def wake(self):
         self.armed = False  # before the step below, which must see it to register again
@@ -287,7 +374,7 @@ class _Driver:
             return  # the pass under way completes what this ended
         self.passing = True
         try:
-            with self.handle.read("PullWalker.run_async") as ptr:
+            with self.handle.read(self.who) as ptr:
                 self._pass(ptr)
             callbacks = self.calls._callbacks
             if callbacks is not None and callbacks.interrupted and callbacks.take_interrupt():
@@ -380,8 +467,9 @@ class _Driver:
             except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
                 self._complete(ptr, vertex, exc, False, True)
                 self._announce()
-                if not isinstance(exc, Exception):
+                if self.ctrl_c(exc):
                     self.unstarted.extend(batch[i + 1:])
+                    self._cancel_for_ctrl_c()
                     raise
                 failed = True
                 continue
@@ -398,9 +486,14 @@ class _Driver:
             error = asyncio.CancelledError(f"the task of vertex {vertex} was cancelled")
             cancelled = True
             raise
-        except BaseException as exc:  # noqa: B902 - kept in the report; Ctrl-C and exit re-raised
+        except BaseException as exc:  # noqa: B902 - kept in the report; a Ctrl-C re-raised
             error = exc
-            if not isinstance(exc, Exception):
+            if self.ctrl_c(exc):
+                self._cancel_for_ctrl_c()
+                if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                    # asyncio raises these out of the loop as well: not an
+                    # exception lost, as "never retrieved" would say.
+                    asyncio.current_task().add_done_callback(_retrieve)
                 raise
         finally:
             self.tasks.pop(token, None)

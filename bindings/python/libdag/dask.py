@@ -31,6 +31,7 @@ from ._labels import vertex_label
 from ._latch import Latch
 from .dask_results import ResultFetcher
 from .errors import InvalidArgumentError, StateError
+from .pull import PullWalker
 from .schedule import Schedule
 from .walk import SubwalkVertex
 
@@ -73,13 +74,14 @@ def walk(graph: Graph, fn: Callable[[Any], object], client: Any, **options: Any)
     outstanding futures, and re-raises with the report, which accounts for
     every vertex, as the exception's ``walk_report`` attribute.
     """
-    return start(graph, fn, client, **options).wait()
+    return start(graph, fn, client, _who="libdag.dask.walk", **options).wait()
 
 
 def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism: int = 10, reverse: bool = False,
           fail_fast: bool = False, always_run=(), retries: int = 0, resources: Resources = None,
           payload: Payload = None, limits: Optional[Mapping] = None, pool: Pools = None, on_result: OnResult = None,
-          on_error: OnError = None, timestamps: bool = True, observer=None, priority: str = "none") -> "DaskWalk":
+          on_error: OnError = None, timestamps: bool = True, observer=None, priority: str = "none",
+          _who: str = "libdag.dask.start") -> "DaskWalk":
     """Starts a walk on `client`'s cluster and returns its :class:`DaskWalk` (``cancel()``, ``wait()``).
 
     Args:
@@ -175,13 +177,14 @@ def start(graph: Graph, fn: Callable[[Any], object], client: Any, *, parallelism
     token = f"{_prefix(fn)}-{uuid.uuid4().hex[:12]}"
     limits = _limits(limits, distributed.Semaphore)
     tasks = _tasks(graph, token, payload, resources, pool, limits)
-    walker = graph.pull_walker(parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
-                               always_run=always_run, timestamps=timestamps, observer=observer,
-                               schedule=None if priority == "none" else Schedule(priority=priority))
+    # Not graph.pull_walker(): the walk's refusals name the function called.
+    walker = PullWalker(graph, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
+                        always_run=always_run, timestamps=timestamps, observer=observer,
+                        schedule=None if priority == "none" else Schedule(priority=priority), _who=_who)
     running = DaskWalk(walker, fn, client, tasks, retries, limits, on_result, on_error, token,
                        lambda vertex: _task_of(walker, vertex, token, payload, resources, pool, limits, added=True))
     try:
-        running._begin()
+        running._begin(_who)
     except BaseException:
         try:
             running.cancel()  # the futures already submitted; closing the walker cancels the rest
@@ -455,8 +458,8 @@ class DaskWalk:
         self._wake()
         return added
 
-    def _begin(self):
-        self._walker.start()
+    def _begin(self, who):
+        self._walker._start(who)
         if self._live is not None:
             self._live.set()  # before any task can read it
         self._submitter.start()

@@ -373,7 +373,7 @@ def _cycle(graph):
         with graph.pull_walker() as walker:
             walker.start()
     except CycleError as cycle:
-        prefix = "Walker.start: "
+        prefix = "PullWalker.start: "
         text = str(cycle)
         return text[len(prefix):] if text.startswith(prefix) else text
     return None

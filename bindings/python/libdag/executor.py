@@ -31,7 +31,8 @@ _WAIT_SLICE_S = 0.1
 _RETRY_LOOK_S = 0.005
 
 
-def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callable[[int], object]) -> WalkReport:
+def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callable[[int], object],
+           who: str = "PullWalker.run_on") -> WalkReport:
     """Runs ``fn(vertex)`` on `executor` for every vertex of a :class:`PullWalker`; returns the report.
 
     Starts the walk if it has not been started. A call that returns
@@ -49,14 +50,16 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     report's exception. A walker
     closed during the walk (by `fn` or another thread) raises ClosedError
     once the calls submitted have ended, its ``walk_report`` None.
+
+    `who` heads the errors: the method the caller called.
     """
     if not callable(getattr(executor, "submit", None)):
-        raise TypeError(f"PullWalker.run_on: an executor has a submit() method, {type(executor).__name__} has none")
+        raise TypeError(f"{who}: an executor has a submit() method, {type(executor).__name__} has none")
     if not callable(fn):
-        raise TypeError(f"PullWalker.run_on: fn must be callable, not {type(fn).__name__}")
+        raise TypeError(f"{who}: fn must be callable, not {type(fn).__name__}")
     if not walker.started:
-        walker.start()
-    submitter = _Submitter(walker, executor, fn)
+        walker._start(who)
+    submitter = _Submitter(walker, executor, fn, who)
     # The first vertices are taken and submitted on a thread of their own,
     # the rest by whichever thread completes a vertex (see _Submitter):
     # Python raises KeyboardInterrupt only in the main thread, between any
@@ -75,7 +78,7 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
         walker._forget_waker(submitter.waker)
     thread.join()
     if submitter.error is None and walker.closed:
-        submitter.error = ClosedError(_native.E_STATE, "PullWalker.run_on: the walker was closed during the walk")
+        submitter.error = ClosedError(_native.E_STATE, f"{who}: the walker was closed during the walk")
     if submitter.error is not None:
         # A closed walk has no report to read.
         submitter.error.walk_report = None if walker.closed else walker.wait()
@@ -94,12 +97,13 @@ class _Submitter:
     calls in ``submit()`` itself.
     """
 
-    def __init__(self, walker, executor, fn):
+    def __init__(self, walker, executor, fn, who):
         self.walker = walker
         self.executor = executor
         self.fn = fn
         self.calls = PullCalls(walker)
-        self.handle, _ = walker._started("PullWalker.run_on")
+        self.who = who
+        self.handle, _ = walker._started(who)
         self.futures = set()
         self.lock = threading.Lock()
         self.finished = []  # (vertex, error), completed by the thread draining
@@ -173,7 +177,7 @@ class _Submitter:
         """Completes, takes and submits until nothing is left to do; the caller holds ``draining``."""
         unsubmitted = []
         try:
-            with self.handle.read("PullWalker.run_on") as ptr:
+            with self.handle.read(self.who) as ptr:
                 self._drain(ptr, unsubmitted)
         except BaseException as error:  # noqa: B902 - handed to the waiting thread
             with self.lock:

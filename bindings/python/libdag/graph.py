@@ -123,6 +123,11 @@ class Graph(Closeable):
         """True once :meth:`close` has freed the graph."""
         return self._handle.closed
 
+    def __enter__(self):
+        # As every method: a closed graph would otherwise enter, and fail at its first call.
+        self._handle._check_open("Graph.__enter__")
+        return self
+
     def clone(self) -> "Graph":
         """A deep copy: same ids, names and edges; later ids never collide with this graph's."""
         out = _native.graph_p()
@@ -932,6 +937,11 @@ class Graph(Closeable):
         ``concurrent.futures.Executor``, its ``run_async(fn)`` and ``async
         for`` on an asyncio event loop; see also :meth:`walk_on` and
         :meth:`walk_async`.
+
+        Raises:
+            ClosedError: the graph is closed.
+            InvalidArgumentError, TypeError: bad options (checked here);
+            the walk's own errors come from :meth:`Walker.start`.
         """
         from .pull import PullWalker
 
@@ -945,8 +955,12 @@ class Graph(Closeable):
         most ``parallelism`` at once. Options as :meth:`pull_walker`. See
         :func:`libdag.executor.run_on` for failures, cancellation and Ctrl-C.
         """
-        with self.pull_walker(**options) as walker:
-            return walker.run_on(executor, fn)
+        from .executor import run_on
+        from .pull import PullWalker
+
+        # Not pull_walker() and run_on(): refusals name the method called.
+        with PullWalker(self, _who="Graph.walk_on", **options) as walker:
+            return run_on(walker, executor, fn, "Graph.walk_on")
 
     async def walk_async(self, fn: Callable[[int], Awaitable[object]], **options: Any) -> WalkReport:
         """Awaits ``fn(vertex)`` (a coroutine function, or any awaitable it returns) for every vertex; returns the report.
@@ -954,8 +968,12 @@ class Graph(Closeable):
         Options as :meth:`pull_walker`. See :func:`libdag.aio.run` for
         failures and cancellation.
         """
-        with self.pull_walker(**options) as walker:
-            return await walker.run_async(fn)
+        from .aio import run
+        from .pull import PullWalker
+
+        # Not pull_walker() and run_async(): refusals name the method called.
+        with PullWalker(self, _who="Graph.walk_async", **options) as walker:
+            return await run(walker, fn, "Graph.walk_async")
 
     def walker(self, callback: WalkCallback, *, parallelism: int = 10, threads: Optional[int] = None, reverse: bool = False, fail_fast: bool = False,
                always_run: Vertices = (), timestamps: bool = True, observer: Observer = None,
@@ -967,6 +985,7 @@ class Graph(Closeable):
         :meth:`Walker.complete`, from any thread.
 
         Raises:
+            ClosedError: the graph is closed.
             InvalidArgumentError, TypeError: bad options (checked here);
             the walk's own errors come from :meth:`Walker.start`.
         """

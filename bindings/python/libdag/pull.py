@@ -54,9 +54,12 @@ class PullWalker(Walker):
     """
 
     _PULL = True
+    _CLASS = "PullWalker"
 
-    def __init__(self, graph, **options):
-        super().__init__(graph, None, **options)
+    def __init__(self, graph, *, parallelism=10, reverse=False, fail_fast=False, always_run=(), timestamps=True,
+                 observer=None, schedule=None, _who="Graph.pull_walker"):
+        super().__init__(graph, None, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
+                         always_run=always_run, timestamps=timestamps, observer=observer, schedule=schedule, _who=_who)
         self._wake_lock = threading.Lock()
         self._wakers = []  # called once after the next change; see wake_on_change()
         # Counts the changes made through this walker (complete, cancel,
@@ -390,7 +393,7 @@ class PullWalker(Walker):
         """
         from .executor import run_on
 
-        return run_on(self, executor, fn)
+        return run_on(self, executor, fn, "PullWalker.run_on")
 
     async def run_async(self, fn: Callable[[int], Awaitable[object]]) -> WalkReport:
         """Awaits ``fn(vertex)`` for each vertex as an asyncio task and returns the :class:`WalkReport`.
@@ -399,7 +402,7 @@ class PullWalker(Walker):
         """
         from .aio import run
 
-        return await run(self, fn)
+        return await run(self, fn, "PullWalker.run_async")
 
     def __aiter__(self) -> "ReadyVertices":
         from .aio import ReadyVertices

@@ -823,18 +823,28 @@ class Walker(Closeable):
 
     # A pull walk (PullWalker) has no callback: the host takes the vertices.
     _PULL = False
+    # What heads the refusals of start() and wait().
+    _CLASS = "Walker"
 
     def __init__(self, graph, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False,
-                 always_run=(), timestamps=True, observer=None, schedule=None, _blocking=False):
+                 always_run=(), timestamps=True, observer=None, schedule=None, _blocking=False,
+                 _who="Graph.walker"):
+        # _who: the method that made this walker (Graph.walker, or one that
+        # walks with it, such as Graph.walk_async), which heads its refusals.
+        if _blocking:
+            _who = "Graph.walk"
+        # Now, not at start(): the docs promise ClosedError from every method
+        # of a closed graph.
+        graph._handle._check_open(_who)
         if not callable(callback) and not self._PULL:
             raise TypeError(f"a walk callback must be callable, not {type(callback).__name__}")
         self._graph = graph
         # For Graph.walk(), which hands the walker to no one: nothing could
         # complete a pending vertex, and errors name the method called.
-        self._who = "Graph.walk" if _blocking else "Walker"
+        self._who = "Graph.walk" if _blocking else self._CLASS
         self._callbacks = _Callbacks(callback, observer, allow_pending=not _blocking)
         self._opts, self._keep = _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps,
-                                          schedule, self._callbacks, "Graph.walk" if _blocking else "Graph.walker")
+                                          schedule, self._callbacks, _who)
         self._retries = schedule is not None and schedule.has_retries
         # (id, sub-walk) of the vertices expanded: a pull-walk host finishing
         # such a vertex's task leaves it to its sub-walk.
@@ -856,8 +866,11 @@ class Walker(Closeable):
             StateError: this walker was started before.
             ClosedError: the walker or the graph is closed.
         """
+        return self._start(self._name("start"))
+
+    def _start(self, who):
+        """start(), its refusals headed by `who`: the method the caller called (Graph.walk_async, ...)."""
         with self._lock:
-            who = self._name("start")
             if self._callbacks is None:
                 raise ClosedError(_native.E_STATE, f"{who}: the walker is closed")
             if self._handle is not None:
@@ -898,7 +911,7 @@ class Walker(Closeable):
         return self
 
     def _name(self, method):
-        return self._who if self._who == "Graph.walk" else f"Walker.{method}"
+        return self._who if self._who == "Graph.walk" else f"{self._who}.{method}"
 
     def _started(self, who):
         """The walk's handle and callbacks, read together: close() may clear both at any moment."""

@@ -678,6 +678,17 @@ class DaskWalkTest(unittest.TestCase):
                 dag_dask.walk(graph, task, self.client, resources=lambda label: "GPU" if label == "v1" else None)
             graph.add_vertex("after")  # the graph is not left busy
 
+    def test_refusals_name_the_function_called(self):
+        # They were headed Walker.start, which the caller never called.
+        with libdag.Graph.from_dict({"a": ["b"], "b": ["a"]}) as cyclic:
+            for who, call in (("libdag.dask.walk", dag_dask.walk), ("libdag.dask.start", dag_dask.start)):
+                with self.subTest(who):
+                    with self.assertRaises(libdag.CycleError) as cm:
+                        call(cyclic, task, self.client)
+                    self.assertTrue(cm.exception.message.startswith(f"{who}: Cycle:"), cm.exception.message)
+            with self.assertRaisesRegex(libdag.InvalidArgumentError, "^libdag.dask.walk: parallelism"):
+                dag_dask.walk(cyclic, task, self.client, parallelism=-1)
+
     def test_a_closed_client_fails_what_it_was_given(self):
         """Submitting through a closed client fails those vertices with its error; the walk still ends."""
         closed = distributed.Client(self.cluster)

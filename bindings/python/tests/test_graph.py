@@ -433,6 +433,22 @@ class LifetimeTest(unittest.TestCase):
             self.assertIsInstance(cm.exception, libdag.StateError)
             self.assertIn("closed", cm.exception.message)
 
+    def test_a_closed_graph_refuses_walkers_and_with(self):
+        # walker() and pull_walker() returned a walker that failed only at
+        # start(), and "with g:" entered: the docs promise ClosedError from
+        # every method.
+        g, _ = build([("a", "b")])
+        g.close()
+        for what, fn in (("Graph.walker", lambda: g.walker(lambda v: None)),
+                         ("Graph.pull_walker", g.pull_walker),
+                         ("Graph.__enter__", g.__enter__)):
+            with self.assertRaises(libdag.ClosedError) as cm:
+                fn()
+            self.assertEqual(cm.exception.message, f"{what}: the graph is closed")
+        with self.assertRaises(libdag.ClosedError):
+            with g:
+                self.fail("entered a closed graph")
+
     def test_context_manager_closes(self):
         with libdag.Graph() as g:
             g.add_vertex("a")

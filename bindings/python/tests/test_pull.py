@@ -7,6 +7,7 @@ import concurrent.futures
 import contextvars
 import gc
 import linecache
+import signal
 import sys
 import threading
 import time
@@ -225,7 +226,7 @@ class HandPulledTest(unittest.TestCase):
             self.assertFalse(waiter.is_alive())
         self.assertEqual(raised, {
             "next_ready": "PullWalker.next_ready: the walker was closed while this waited",
-            "wait": "Walker.wait: the walker was closed while this waited",
+            "wait": "PullWalker.wait: the walker was closed while this waited",
         })
         g.add_vertex("the walk is over")
 
@@ -1303,6 +1304,133 @@ class AsyncioTest(unittest.TestCase):
             "db": VertexStatus.FAILED, "net": VertexStatus.OK, "dns": VertexStatus.OK,
         })
         self.assertIsInstance(report[g.find("db")].exception, RuntimeError)
+
+    def test_a_task_raising_system_exit_or_keyboard_interrupt_fails_its_vertex(self):
+        # They escaped the walk (asyncio.run raised them, no report, "Task
+        # exception was never retrieved") where walk() and walk_on() fail the
+        # vertex: no Ctrl-C came, so they are the task's own.
+        g = libdag.Graph.from_dict({"app": ["db"], "db": []})
+        for raised in (SystemExit(3), KeyboardInterrupt()):
+            async def in_task(vertex):
+                if g.name(vertex) == "db":
+                    raise raised
+
+            def before_task(vertex):
+                if g.name(vertex) == "db":
+                    raise raised
+                return asyncio.sleep(0)
+
+            for fn in (in_task, before_task):
+                with self.subTest(raised=raised, fn=fn.__name__):
+                    try:
+                        report = asyncio.run(g.walk_async(fn))
+                    except BaseException as escaped:  # noqa: B902 - the failure to show
+                        self.fail(f"{escaped!r} escaped the walk")
+                    self.assertEqual(statuses(g, report), {"db": VertexStatus.FAILED,
+                                                           "app": VertexStatus.UPSTREAM_FAILED})
+                    self.assertIs(report[g.find("db")].exception, raised)
+
+    def test_a_task_raising_keyboard_interrupt_off_the_main_thread_fails_its_vertex(self):
+        g = libdag.Graph.from_dict({"app": ["db"], "db": []})
+
+        async def fn(vertex):
+            if g.name(vertex) == "db":
+                raise KeyboardInterrupt
+
+        outcome = []
+
+        def walk():
+            try:
+                outcome.append(asyncio.run(g.walk_async(fn)))
+            except BaseException as escaped:  # noqa: B902 - the failure to show
+                outcome.append(escaped)
+
+        thread = threading.Thread(target=walk)
+        thread.start()
+        thread.join(WAIT_S)
+        report, = outcome
+        self.assertIsInstance(report, libdag.WalkReport)
+        self.assertEqual(statuses(g, report), {"db": VertexStatus.FAILED, "app": VertexStatus.UPSTREAM_FAILED})
+
+    def test_ctrl_c_in_a_tasks_code_still_stops_the_walk(self):
+        # With Python's own SIGINT handler (before Python 3.11's asyncio.run
+        # turned Ctrl-C into a cancel, or in a loop run without it) the
+        # KeyboardInterrupt lands in whatever task runs: no failure of that
+        # task's vertex, but the user's Ctrl-C.
+        g = libdag.Graph.from_dict({"a": [], "slow": [], "c": ["a", "slow"]})
+        reports = []
+
+        async def fn(vertex):
+            if g.name(vertex) == "a":
+                await asyncio.sleep(0.05)
+                signal.raise_signal(signal.SIGINT)
+            elif g.name(vertex) == "slow":
+                await asyncio.sleep(WAIT_S)
+
+        async def main():
+            try:
+                return await g.walk_async(fn)
+            except BaseException as stop:  # noqa: B902 - the report comes with it
+                reports.append(stop.walk_report)
+                raise
+
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        loop = asyncio.new_event_loop()
+        try:
+            walking = loop.create_task(main())
+            with self.assertRaises(KeyboardInterrupt):
+                loop.run_until_complete(walking)
+            # What asyncio.run does on its way out.
+            walking.cancel()
+            loop.run_until_complete(asyncio.gather(walking, return_exceptions=True))
+            # The walk's wrapper around it is gone.
+            self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+        finally:
+            loop.close()
+            signal.signal(signal.SIGINT, previous)
+        report, = reports
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[g.find("slow")].status, VertexStatus.CANCELLED)
+        self.assertFalse(report[g.find("c")].ran)
+
+    def test_refusals_name_the_method_called(self):
+        # They were headed Walker.start, which the caller never called.
+        cyclic = libdag.Graph.from_dict({"a": ["b"], "b": ["a"]})
+
+        async def fn(vertex):
+            pass
+
+        async def run_async():
+            with cyclic.pull_walker() as walker:
+                await walker.run_async(fn)
+
+        def run_on():
+            with cyclic.pull_walker() as walker:
+                walker.run_on(Inline(), lambda vertex: None)
+
+        for who, call in (("Graph.walk_async", lambda: asyncio.run(cyclic.walk_async(fn))),
+                          ("PullWalker.run_async", lambda: asyncio.run(run_async())),
+                          ("Graph.walk_on", lambda: cyclic.walk_on(Inline(), lambda vertex: None)),
+                          ("PullWalker.run_on", run_on),
+                          ("PullWalker.start", lambda: cyclic.pull_walker().start()),
+                          ("Walker.start", lambda: cyclic.walker(lambda vertex: None).start())):
+            with self.subTest(who):
+                with self.assertRaises(libdag.CycleError) as cm:
+                    call()
+                self.assertTrue(cm.exception.message.startswith(f"{who}: Cycle:"), cm.exception.message)
+        g = libdag.Graph.from_dict({"a": []})
+        with g.pull_walker() as walking:
+            walking.start()
+            with self.assertRaises(libdag.BusyError) as cm:
+                asyncio.run(g.walk_async(fn))
+            self.assertEqual(cm.exception.message, "Graph.walk_async: the graph is already being walked")
+            with self.assertRaises(libdag.BusyError) as cm:
+                g.pull_walker().start()
+            self.assertEqual(cm.exception.message, "PullWalker.start: the graph is already being walked")
+        g.close()
+        with self.assertRaises(libdag.ClosedError) as cm:
+            asyncio.run(g.walk_async(fn))
+        self.assertEqual(cm.exception.message, "Graph.walk_async: the graph is closed")
 
     def test_not_a_coroutine_fails_its_vertex(self):
         g = libdag.Graph.from_dict({"b": ["a"]})

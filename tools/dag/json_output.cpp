@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "libdag.hpp"
 #include "names.hpp"
 #include "standard_output.hpp"
 
@@ -13,7 +14,10 @@ void add_json_flag(CLI::App &command, bool &json) {
 }
 
 Json vertex_json(const dag_graph *g, uint64_t id) {
-    if (has_name(g, id)) return vertex_name(g, id);
+    const char *name = nullptr;
+    dag_error *err = nullptr;
+    check(dag_vertex_name(g, id, &name, &err), &err);
+    if (name) return name;
     return id;
 }
 

@@ -962,13 +962,17 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  *         dag_format; size above PTRDIFF_MAX; JSON: an empty name.
  * @retval DAG_E_PARSE             malformed text, a Graphviz warning, an
  *         undirected DOT graph, a second graph after the first, a NUL byte, a
- *         bad UTF-16 sequence, a DOT node ID that begins with %; JSON of the wrong shape, an id that is not a
+ *         bad UTF-16 sequence, a DOT node ID that is empty or begins with
+ *         %; JSON of the wrong shape, an id that is not a
  *         positive integer below 2^32 - 1, a repeated or too large id or
  *         next_id, an edge naming an id not listed, a name with a NUL
  *         character, a key it reads given twice in one object (since 1.3;
- *         before, the last one was kept) (the message says where).
+ *         before, the last one was kept). The message says where: DOT's
+ *         line (since 1.3 also for a second graph and for a node ID refused),
+ *         JSON's line and column.
  * @retval DAG_E_BAD_UTF8          DOT: a node ID that is not valid UTF-8 in a
- *         graph not declared Latin-1 (JSON reports bad UTF-8 as DAG_E_PARSE).
+ *         graph not declared Latin-1; the message names it and its line
+ *         (JSON reports bad UTF-8 as DAG_E_PARSE).
  * @retval DAG_E_DUPLICATE_NAME    JSON: two vertices with one name.
  * @retval DAG_E_NOMEM             out of memory.
  * @since 1.1

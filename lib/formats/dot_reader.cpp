@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -14,6 +15,7 @@
 #include <graphviz/cgraph.h>
 
 #include "graph/error.hpp"
+#include "formats/dot_places.hpp"
 #include "formats/text_encoding.hpp"
 #include "graph/utf8.hpp"
 
@@ -267,6 +269,13 @@ std::string in_the_text(std::string message, std::string_view text) {
            " at the end of the text: the graph is not finished (a missing '}', or a statement cut short?)";
 }
 
+// " in line N", or "" for line 0 (not found).
+std::string in_line(std::size_t line) { return line == 0 ? std::string() : " in line " + std::to_string(line); }
+
+std::string node_line(std::string_view text, const std::function<bool(std::string_view)> &wanted) {
+    return in_line(dot_places::line_of_node(text, wanted));
+}
+
 bool is_sentinel(Agraph_t *g) { return std::strcmp(agnameof(g), sentinel_name) == 0; }
 
 bool is_latin1(Agraph_t *g) {
@@ -348,8 +357,10 @@ DotContent parse(std::string_view text) {
     if (!drained) {
         drain();
         if (const std::string unclosed = unclosed_at_end(text); !next && !unclosed.empty()) parse_error(unclosed);
-        parse_error(next ? "a second graph follows the first; give one graph per text"
-                         : "text after the graph ends it early (a bare '@'?)");
+        parse_error(next ? "a second graph follows the first" + in_line(dot_places::line_after_first_graph(text)) +
+                               "; give one graph per text"
+                         : "text after the graph" + in_line(dot_places::line_after_first_graph(text)) +
+                               " ends it early (a bare '@'?)");
     }
     if (!agisdirected(graph.get()))
         parse_error("the graph is undirected ('graph'); a dependency graph needs a 'digraph' with '->' edges");
@@ -364,15 +375,21 @@ void read_dot(std::string_view utf8, bool honour_charset, Graph &out) {
     names.reserve(content.names.size());
     for (std::string &name : content.names) {
         if (content.latin1 && honour_charset) name = latin1_to_utf8(name);
-        if (name.empty()) parse_error("a node has the empty ID \"\"; vertex names must not be empty");
+        if (name.empty())
+            parse_error("a node" + node_line(utf8, [](std::string_view id) { return id.empty(); }) +
+                        " has the empty ID \"\"; vertex names must not be empty");
         // Graphviz takes an ID that begins with % for a name local to the text
         // and gives the node one of its own (% and a number): the ID is lost.
         if (name.front() == '%')
-            parse_error("a node ID begins with %, which Graphviz does not keep (it calls the node \"" +
-                        printable_utf8(name) + "\"); rename the node");
+            parse_error("a node ID" + node_line(utf8, [](std::string_view id) { return id.rfind('%', 0) == 0; }) +
+                        " begins with %, which Graphviz does not keep (it calls the node \"" + printable_utf8(name) +
+                        "\"); rename the node");
+        // Only a name not converted from Latin-1 can fail here: the scan sees
+        // the same bytes.
         if (!is_valid_utf8(name))
-            throw Error(Errc::bad_utf8, "DOT: node ID \"" + printable_utf8(name) +
-                                            "\" is not valid UTF-8 (a Latin-1 graph needs charset=latin1)");
+            throw Error(Errc::bad_utf8, "DOT: node ID \"" + printable_utf8(name) + "\"" +
+                                            node_line(utf8, [&](std::string_view id) { return id == name; }) +
+                                            " is not valid UTF-8 (a Latin-1 graph needs charset=latin1)");
         names.push_back(name.c_str());
     }
     // Every name is checked above and cgraph keeps each once: one batch add

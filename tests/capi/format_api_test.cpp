@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <thread>
 
 namespace {
@@ -262,7 +263,7 @@ TEST(FormatExport, DotRefusesANameGraphvizTakesForALocalName) {
 TEST(FormatImport, DotNodeIdThatGraphvizRenamesIsRefused) {
     for (const char *text : {"digraph { \"%ayer2/frontend\" -> b }", "digraph { \"%3\" }", "digraph { a -> \"%\" }"}) {
         const std::string msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, text);
-        EXPECT_NE(msg.find("a node ID begins with %"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("a node ID in line 1 begins with %"), std::string::npos) << msg;
     }
     GraphPtr g = import_ok(DAG_FORMAT_DOT, "digraph { \"a%\" -> b }");
     EXPECT_EQ(dag_vertex_count(g.get()), 2u);
@@ -443,6 +444,28 @@ TEST(FormatImport, MalformedDot) {
     // A good import after all those failures still reads from line 1.
     GraphPtr g = import_ok(DAG_FORMAT_DOT, "digraph { a -> b }");
     EXPECT_EQ(dag_edge_count(g.get()), 1u);
+}
+
+// cgraph keeps no line for a node, and its lexer's line after the first
+// graph is that graph's end: these refusals name the text's own line,
+// counted past quoted IDs, escaped line breaks, '+' joins and comments
+// spanning lines, and not for an attribute, port or graph name alike.
+TEST(FormatImport, DotRefusalsCgraphGivesNoLineForSayWhere) {
+    const std::vector<std::tuple<dag_status, std::string, const char *>> cases = {
+        {DAG_E_PARSE, "digraph {\n a\n}\n\n digraph { b }", "a second graph follows the first in line 5;"},
+        {DAG_E_PARSE, "digraph \"{\" {\n \"}\" -> a /* } */\n}\ndigraph x {}", "a second graph follows the first in line 4;"},
+        {DAG_E_PARSE, "digraph { a }\n\n@ digraph { x }", "text after the graph in line 3 ends it early"},
+        {DAG_E_PARSE, "digraph {\n a -> b\n c [label=\"\"]\n \"\" -> d\n}", "a node in line 4 has the empty ID"},
+        {DAG_E_PARSE, "digraph {\n \"p\nq\" -> r\n s -> \"\"\n}", "a node in line 4 has the empty ID"},
+        {DAG_E_PARSE, "digraph {\n \"x\\\ny\" + \"z\n\" -> \"\" }", "a node in line 4 has the empty ID"},
+        {DAG_E_PARSE, "digraph {\n label=\"\"\n a:\"\" -> b\n <> -> c\n}", "a node in line 4 has the empty ID"},
+        {DAG_E_PARSE, "digraph {\n // \"\" ->\n a\n b -> \"%x\"\n}", "a node ID in line 4 begins with %"},
+        {DAG_E_BAD_UTF8, "digraph {\n a [label=\"\xff\"]\n \"\xff\" -> b\n}", "\" in line 3 is not valid UTF-8"},
+        {DAG_E_BAD_UTF8, "digraph \"\xff\" {\n x -> \"\"+\"\xff\"\n}", "\" in line 2 is not valid UTF-8"}};
+    for (const auto &[status, text, expected] : cases) {
+        const std::string msg = import_error(status, DAG_FORMAT_DOT, text);
+        EXPECT_NE(msg.find(expected), std::string::npos) << text << "\n" << msg;
+    }
 }
 
 TEST(FormatImport, MalformedJson) {

@@ -58,7 +58,9 @@
 //!   thread, or [`expand`](Vertex::expand) it into a sub-graph.
 //! - [`Graph::begin_walk`] is the pull mode, for hosts with a thread pool of
 //!   their own: [`Walker::ready`] yields each ready vertex as a [`Pending`]
-//!   that any thread completes.
+//!   that any thread completes. Async code awaits them instead with
+//!   [`Walker::next_ready_async`], a `Future` for any executor (tokio,
+//!   async-std, smol, your own), built on the standard library only.
 //!
 //! Callbacks fail a vertex with `Err(e)` for any error type; the report
 //! keeps `e` ([`WalkReport::source`]), and [`WalkReport::into_result`]
@@ -73,6 +75,7 @@
 #![warn(missing_docs)]
 
 mod algorithms;
+mod async_walk;
 mod attempt;
 mod builder;
 mod error;
@@ -92,6 +95,7 @@ use std::ffi::CStr;
 pub use libdag_sys as sys;
 
 pub use algorithms::{Search, SearchAction, Traversal, Validation, Visit};
+pub use async_walk::{NextReady, NextReadyMany};
 pub use builder::{Action, BuildStep, Builder, StepGraph};
 pub use error::{BoxError, Error, Result, Status};
 pub use graph::{Format, Graph, VertexId};

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use libdag_sys as sys;
 
+use crate::async_walk::Pump;
 use crate::attempt::{Attempt, Refused};
 
 use crate::error::{check, BoxError, Error, Result, Status};
@@ -31,7 +32,7 @@ const NEXT_READY_MANY_MAX: usize = 1 << 16;
 
 /// What a walk and every handle on it share; frees the walk when the last
 /// of them goes.
-struct WalkState {
+pub(crate) struct WalkState {
     /// The walk; NULL until `dag_walk_start` / `dag_walk_begin` returned it
     /// (callbacks may run before that, with the handle as their argument).
     raw: AtomicPtr<sys::dag_walker>,
@@ -85,9 +86,13 @@ impl Drop for WalkState {
 /// [`cancel`](Walker::cancel), take vertices with
 /// [`ready`](Walker::ready) or complete [`Pending`] vertices. The walk
 /// borrows the graph (`'g`), which other threads may read meanwhile;
-/// nothing can change it through `&mut` until the walker is gone.
+/// nothing can change it through `&mut` until the walker is gone. The
+/// futures of [`next_ready_async`](Walker::next_ready_async) borrow it too,
+/// and are `Send` and `Sync` for the same reason.
 pub struct Walker<'g> {
     state: Arc<WalkState>,
+    /// Ready vertices taken for futures, and the thread taking them.
+    pump: Pump,
     /// The callback and its context, freed only once the walk has ended
     /// (leaked if it never does).
     callback: Option<Box<dyn Any + Send + Sync>>,
@@ -675,6 +680,7 @@ impl Graph {
         }
         state.raw.store(raw, Ordering::Release);
         Ok(Walker {
+            pump: Pump::new(state.clone()),
             state,
             callback: Some(callback),
             _walking: walking,
@@ -726,6 +732,7 @@ impl Graph {
         }
         state.raw.store(raw, Ordering::Release);
         Ok(Walker {
+            pump: Pump::new(state.clone()),
             state,
             callback: None,
             _walking: walking,
@@ -747,6 +754,10 @@ fn new_state(options: &WalkOptions, graph: &Graph) -> Arc<WalkState> {
 impl Walker<'_> {
     fn raw(&self) -> *mut sys::dag_walker {
         self.state.raw.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn pump(&self) -> &Pump {
+        &self.pump
     }
 
     /// Blocks until the walk has finished, and reports it: `Ok(report)`
@@ -790,12 +801,18 @@ impl Walker<'_> {
     /// Cancels the walk and returns without waiting: nothing new starts,
     /// running callbacks finish, deferred vertices and those never started
     /// are reported [`VertexStatus::Cancelled`](crate::VertexStatus::Cancelled).
-    /// In a pull walk the vertices handed out still have to be completed.
+    /// In a pull walk the vertices handed out still have to be completed;
+    /// those taken for [`next_ready_async`](Walker::next_ready_async)
+    /// futures that were dropped before they had them are completed as
+    /// cancelled here, since nobody has started their work.
     ///
     /// # Errors
     /// [`Status::State`](crate::Status::State) (the walk has finished).
     pub fn cancel(&self) -> Result<()> {
-        cancel(self.raw())
+        let outcome = cancel(self.raw());
+        // Also after Status::NoMemory, which cancelled the walk all the same.
+        self.pump.cancel_queued();
+        outcome
     }
 
     /// Vertices finished so far, and vertices in the walk (more once
@@ -836,11 +853,16 @@ impl Walker<'_> {
 
     /// Pull mode: takes the next ready vertex, waiting up to `timeout`
     /// (`None`: as long as it takes). `Ok(None)` when the walk has ended.
+    /// A vertex taken for a [`next_ready_async`](Walker::next_ready_async)
+    /// future dropped before it had it comes first.
     ///
     /// # Errors
     /// [`Status::Timeout`](crate::Status::Timeout) (none became ready in time); [`Status::State`](crate::Status::State)
     /// (a walk started with a callback).
     pub fn next_ready(&self, timeout: Option<Duration>) -> Result<Option<Pending>> {
+        if let Some(queued) = self.pump.take_queued(1).pop() {
+            return Ok(Some(queued));
+        }
         let mut vertex = 0u64;
         let mut walk = ptr::null_mut();
         let mut count = 0usize;
@@ -879,50 +901,21 @@ impl Walker<'_> {
     /// libdag per vertex than [`next_ready`](Walker::next_ready); at most
     /// 65,536 a call, whatever `max`), waiting up to `timeout` while none is
     /// ready. Empty when the walk has ended. Each vertex taken holds a
-    /// parallelism slot until completed.
+    /// parallelism slot until completed. Vertices taken for
+    /// [`next_ready_async`](Walker::next_ready_async) futures dropped before
+    /// they had them come first (alone, when there are any).
     ///
     /// # Errors
     /// As [`next_ready`](Walker::next_ready);
     /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) for `max`
     /// 0.
     pub fn next_ready_many(&self, max: usize, timeout: Option<Duration>) -> Result<Vec<Pending>> {
-        // The room is allocated for each call: `usize::MAX` means "all of
-        // them", not a buffer that large.
-        let max = max.min(NEXT_READY_MANY_MAX);
-        let mut vertices = vec![0u64; max];
-        let mut walks = vec![ptr::null_mut(); max];
-        let mut count = 0usize;
-        let mut err = ptr::null_mut();
-        // SAFETY: a live walk; room for `max` vertices and walk handles.
-        unsafe {
-            let status = sys::dag_walk_next_ready(
-                self.raw(),
-                vertices.as_mut_ptr(),
-                walks.as_mut_ptr(),
-                max,
-                timeout.map_or(-1, timeout_ms),
-                &mut count,
-                &mut err,
-            );
-            check(status, err)
-                .map_err(|e| e.in_method("Walker::next_ready", "Walker::next_ready_many"))?;
+        let queued = self.pump.take_queued(max);
+        if !queued.is_empty() {
+            return Ok(queued);
         }
-        let pending: Vec<Pending> = vertices[..count]
-            .iter()
-            .zip(&walks[..count])
-            .map(|(&vertex, &walk)| Pending {
-                walk,
-                id: VertexId(vertex),
-                state: self.state.clone(),
-                callback: None,
-                done: false,
-            })
-            .collect();
-        // Once every Pending exists, as in next_ready.
-        for p in &pending {
-            self.state.failures.forget(p.walk, p.id.0);
-        }
-        Ok(pending)
+        take_ready(&self.state, max, timeout)
+            .map_err(|e| e.in_method("Walker::next_ready", "Walker::next_ready_many"))
     }
 
     /// Pull mode: the ready vertices, each as soon as its dependencies have
@@ -936,12 +929,62 @@ impl Walker<'_> {
     }
 }
 
+/// `dag_walk_next_ready` for up to `max` vertices, as [`Pending`]s of the
+/// walk of `state`; errors name `Walker::next_ready`.
+pub(crate) fn take_ready(
+    state: &Arc<WalkState>,
+    max: usize,
+    timeout: Option<Duration>,
+) -> Result<Vec<Pending>> {
+    // The room is allocated for each call: `usize::MAX` means "all of
+    // them", not a buffer that large.
+    let max = max.min(NEXT_READY_MANY_MAX);
+    let mut vertices = vec![0u64; max];
+    let mut walks = vec![ptr::null_mut(); max];
+    let mut count = 0usize;
+    let mut err = ptr::null_mut();
+    // SAFETY: a live walk (`state` keeps it); room for `max` vertices and
+    // walk handles.
+    unsafe {
+        let status = sys::dag_walk_next_ready(
+            state.raw.load(Ordering::Acquire),
+            vertices.as_mut_ptr(),
+            walks.as_mut_ptr(),
+            max,
+            timeout.map_or(-1, timeout_ms),
+            &mut count,
+            &mut err,
+        );
+        check(status, err)?;
+    }
+    let pending: Vec<Pending> = vertices[..count]
+        .iter()
+        .zip(&walks[..count])
+        .map(|(&vertex, &walk)| Pending {
+            walk,
+            id: VertexId(vertex),
+            state: state.clone(),
+            callback: None,
+            done: false,
+        })
+        .collect();
+    // Once every Pending exists, as in next_ready.
+    for p in &pending {
+        state.failures.forget(p.walk, p.id.0);
+    }
+    Ok(pending)
+}
+
 impl Drop for Walker<'_> {
     fn drop(&mut self) {
         let raw = self.raw();
         // SAFETY: a live walk; the cancel is refused once it has finished,
         // which is fine.
         unsafe { sys::dag_walk_cancel(raw, ptr::null_mut()) };
+        // After the cancel: the vertices queued for futures can then be
+        // completed as cancelled, which lets the walk end and the thread
+        // taking them return.
+        self.pump.stop();
         let callback = match self.callback.take() {
             Some(callback) => callback,
             // A pull walk ends once the vertices handed out are completed,

@@ -31,10 +31,12 @@ class PullCalls:
     """Looks and completions for one :class:`~libdag.pull.PullWalker`, on one thread at a time.
 
     Both take the walk's pointer, read by the caller under
-    ``handle.read()``: one read may cover many calls.
+    ``handle.read()``: one read may cover many calls. `who`, the method the
+    caller called (next_ready, walk_async, run_on...), heads their refusals.
     """
 
-    def __init__(self, walker, limit=256):
+    def __init__(self, walker, who, limit=256):
+        self.who = who
         self.limit = limit
         self.busy = False  # in a look on its thread (PullWalker.next_ready's per-thread instance)
         self._main = walker._callbacks_main()
@@ -62,7 +64,7 @@ class PullCalls:
             return None
         message = self._take_error() if self._err.value else ""
         if status != _OK:
-            raise _error(status, message, "dag_walk_next_ready", "PullWalker.next_ready")
+            raise _error(status, message, "dag_walk_next_ready", self.who)
         n = self._count.value
         ready = self._vertices[:n]
         handed = self._walks[:n]
@@ -107,7 +109,7 @@ class PullCalls:
         else:
             result, message = _native.WALK_FAILED, _encode_message(_describe(error))
             before = self._callbacks.keep_exception(vertex, error)
-        walk = ptr if type(vertex) is int else c_void_p(_walk_of(vertex, ptr, self._callbacks, "Walker.complete"))  # noqa: E721 - a SubwalkVertex is an int too
+        walk = ptr if type(vertex) is int else c_void_p(_walk_of(vertex, ptr, self._callbacks, self.who))  # noqa: E721 - a SubwalkVertex is an int too
         if cancelled:
             status = _COMPLETE(walk, c_uint64(vertex), _native.WALK_CANCELLED, message, self._err_ref)
             if status == _STATE:
@@ -120,7 +122,7 @@ class PullCalls:
             if error is not None:
                 # Refused: the exception decided nothing.
                 self._callbacks.restore_exception(vertex, before)
-            raise _error(status, self._take_error() if self._err.value else "", "dag_walk_complete", "Walker.complete")
+            raise _error(status, self._take_error() if self._err.value else "", "dag_walk_complete", self.who)
         if not started:
             self._callbacks.keep_never_started(vertex)
 

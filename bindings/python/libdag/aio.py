@@ -17,6 +17,7 @@ import types
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from ._pull_calls import PullCalls
+from ._sigint import _CtrlC, _on_sigint
 from .errors import ClosedError, StateError
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ class ReadyVertices:
         walker = self._walker
         handle, _ = walker._started(_WHO)
         if self._calls is None:
-            self._calls = PullCalls(walker, _BATCH)
+            self._calls = PullCalls(walker, _WHO, _BATCH)
         calls = self._calls
         calls.forget_handed_out()  # a Ctrl-C before the look must not complete the last look's
         try:
@@ -159,31 +160,6 @@ def _raise_interrupt():
 def _resolve(changed):
     if not changed.done():
         changed.set_result(None)
-
-
-class _CtrlC:
-    """Tells a Ctrl-C from a KeyboardInterrupt (or SystemExit) that a task raises itself.
-
-    walk() and walk_on() run the user's code on threads a Ctrl-C never
-    reaches, so whatever it raises fails its vertex, and Ctrl-C comes to the
-    waiting thread alone. A task runs on the loop's thread: on the main
-    thread, with Python's own SIGINT handler (before Python 3.11, whose
-    asyncio.run cancels the main task instead; a loop run without
-    asyncio.run), Ctrl-C may land in a task's code, and must then stop the
-    walk, not fail one vertex. Nothing in the exception tells them apart,
-    so while walks run there the handler is wrapped to count the Ctrl-Cs it
-    raised for. Only Python's own handler is wrapped, as in traversal.py:
-    asyncio.run (3.11 on) restores Python's only if its own is still in
-    place as its main task ends, and an interrupted walk still runs then.
-    """
-
-    count = 0  # Ctrl-Cs raised while wrapped
-    walks = 0  # walks on the main thread relying on the wrapper
-
-
-def _on_sigint(signum, frame):
-    _CtrlC.count += 1
-    signal.default_int_handler(signum, frame)
 
 
 def _watch_ctrl_c():
@@ -300,7 +276,7 @@ class _Driver:
         self.fn = fn
         self.loop = loop
         self.who = who
-        self.calls = PullCalls(walker, _BATCH)
+        self.calls = PullCalls(walker, who, _BATCH)
         self.handle, _ = walker._started(who)
         # Each task starts from a copy of the walking task's context, not of
         # the task whose end started it.

@@ -101,7 +101,7 @@ class _Submitter:
         self.walker = walker
         self.executor = executor
         self.fn = fn
-        self.calls = PullCalls(walker)
+        self.calls = PullCalls(walker, who)
         self.who = who
         self.handle, _ = walker._started(who)
         self.futures = set()

@@ -276,7 +276,7 @@ class PullWalker(Walker):
         if calls is not None and calls.busy:
             return None  # an observer of that look polls: it gets buffers of its own
         if calls is None or calls.limit != limit:
-            calls = polls.calls = PullCalls(self, limit)
+            calls = polls.calls = PullCalls(self, "PullWalker.next_ready", limit)
         calls.busy = True
         calls.forget_handed_out()  # a Ctrl-C before the look must not complete the last look's
         return calls

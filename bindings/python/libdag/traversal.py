@@ -10,12 +10,12 @@ unchanged, once the C call has returned.
 import enum
 import signal
 import threading
-from ctypes import byref
 
 from . import _native
 from .errors import InvalidArgumentError, call
 from ._owned import ids_result
 from ._native import lib
+from ._sigint import _pythons_own
 
 __all__ = ["Search", "Visit"]
 
@@ -39,27 +39,34 @@ def _calling_back(trampoline, run):
     its ``try``: ctypes then prints and swallows it, and the C call goes on
     as if the callback had answered 0 (continue, or no match), the vertex
     unrecorded. So on the main thread, while Python's own handler is the one
-    installed, Ctrl-C marks the trampoline, whose next call stops the C
-    call, and is raised once it has returned. While the user's function runs
-    (`trampoline.in_user`, set inside the trampoline's ``try``) it is raised
-    there too, as plain Python would, so that a function that blocks is
-    interrupted: it becomes that callback's error.
+    installed (or an asyncio walk's wrapper around it: the call may run in
+    one of its tasks), Ctrl-C marks the trampoline, whose next call stops
+    the C call, and is raised once it has returned. While the user's
+    function runs (`trampoline.in_user`, set inside the trampoline's
+    ``try``) it is raised there too, as plain Python would, so that a
+    function that blocks is interrupted: it becomes that callback's error.
 
     The trampoline has the attributes ``interrupted``, ``in_user`` and
     ``error`` (the first exception a callback raised).
     """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not _pythons_own(previous):
         return run()
 
-    def mark(_signum, _frame):
+    def mark(signum, frame):
         trampoline.interrupted = True
-        if trampoline.in_user:
-            raise KeyboardInterrupt
+        try:
+            # A walk's wrapper counts the Ctrl-C first: the KeyboardInterrupt
+            # raised in its task, here or once the C call has returned, then
+            # stops the walk rather than failing the task's vertex.
+            previous(signum, frame)
+        except KeyboardInterrupt:
+            if trampoline.in_user:
+                raise
 
     try:
-        # Inside the try: whatever lands after the swap, Python's own
-        # handler comes back.
+        # Inside the try: whatever lands after the swap, the handler found
+        # comes back.
         signal.signal(signal.SIGINT, mark)
         result = run()
     except BaseException:
@@ -68,7 +75,7 @@ def _calling_back(trampoline, run):
         if not trampoline.interrupted:
             raise
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, previous)
     if trampoline.interrupted:
         # The one raised in the user's function, where it shows where the
         # function was; no cycle through the traceback.

@@ -346,7 +346,7 @@ def _result(vertex, status, message, start_ns, end_ns, ran, exception):
     return VertexResult(vertex, _STATUS_OF[status], message, start_ns, end_ns, ran, exception)
 
 
-def _attempt_messages(report, vertices):
+def _attempt_messages(report, vertices, who):
     """Vertex id to its attempts' messages, for the vertices tried more than once (the report is freed after)."""
     retried = {}
     attempts = ctypes.c_size_t()
@@ -354,18 +354,18 @@ def _attempt_messages(report, vertices):
     for vertex, result in vertices.items():
         if not result.ran:
             continue
-        call(lib.dag_walk_report_attempts, report, vertex, byref(attempts), who="Walker.wait")
+        call(lib.dag_walk_report_attempts, report, vertex, byref(attempts), who=who)
         if attempts.value > 1:
             messages = []
             for attempt in range(attempts.value):
-                call(lib.dag_walk_report_attempt_message, report, vertex, attempt, byref(text), who="Walker.wait")
+                call(lib.dag_walk_report_attempt_message, report, vertex, attempt, byref(text), who=who)
                 messages.append(_message_text(text.value))
             retried[vertex] = tuple(messages)
     return retried
 
 
-def _read_report(report, status, message, exceptions, retries=False, never_started=frozenset()):
-    """Copies a dag_walk_report into a WalkReport (the caller frees it).
+def _read_report(report, status, message, exceptions, who, retries=False, never_started=frozenset()):
+    """Copies a dag_walk_report into a WalkReport (the caller frees it); `who` heads the refusals.
 
     With `retries` (the walk could try a vertex again), each attempt's
     message is copied too: a call per vertex that ran, so only then.
@@ -377,10 +377,10 @@ def _read_report(report, status, message, exceptions, retries=False, never_start
     outcomes = (_native.VertexOutcome * size)()
     written = ctypes.c_size_t()
     call(lib.dag_walk_report_read, report, 0, outcomes, size, ctypes.sizeof(_native.VertexOutcome), byref(written),
-         who="Walker.wait")
+         who=who)
     vertices = Outcomes(outcomes, written.value, exceptions, _result)
     if retries:
-        retried = _attempt_messages(report, vertices)
+        retried = _attempt_messages(report, vertices, who)
 
         def make(vertex, status, message, start_ns, end_ns, ran, exception):
             return VertexResult(vertex, _STATUS_OF[status], message, start_ns, end_ns, ran, exception,
@@ -823,7 +823,7 @@ class Walker(Closeable):
 
     # A pull walk (PullWalker) has no callback: the host takes the vertices.
     _PULL = False
-    # What heads the refusals of start() and wait().
+    # What heads the refusals of its methods (start(), wait(), complete(), ...).
     _CLASS = "Walker"
 
     def __init__(self, graph, callback, *, parallelism=10, threads=None, reverse=False, fail_fast=False,
@@ -842,6 +842,8 @@ class Walker(Closeable):
         # For Graph.walk(), which hands the walker to no one: nothing could
         # complete a pending vertex, and errors name the method called.
         self._who = "Graph.walk" if _blocking else self._CLASS
+        # Made once: a pull walk's host calls complete() for every vertex.
+        self._complete_who = self._name("complete")
         self._callbacks = _Callbacks(callback, observer, allow_pending=not _blocking)
         self._opts, self._keep = _options(graph, parallelism, threads, reverse, fail_fast, always_run, timestamps,
                                           schedule, self._callbacks, _who)
@@ -979,7 +981,8 @@ class Walker(Closeable):
                 # Not the walk's outcome but the call's refusal: told by the method called.
                 raise error_for(status, f"{who}: {message}" if message else f"{who}: {status_name(status)}")
             self._release_graph()
-            return _read_report(report, status, message, callbacks.exceptions, self._retries, callbacks.never_started)
+            return _read_report(report, status, message, callbacks.exceptions, who, self._retries,
+                                callbacks.never_started)
         finally:
             lib.dag_walk_report_free(report)
 
@@ -992,9 +995,10 @@ class Walker(Closeable):
             StateError: the walk has already finished, or was not started.
             ClosedError: the walker is closed.
         """
-        handle, callbacks = self._started("Walker.cancel")
-        with handle.read("Walker.cancel") as ptr:
-            call(lib.dag_walk_cancel, ptr, who="Walker.cancel")
+        who = self._name("cancel")
+        handle, callbacks = self._started(who)
+        with handle.read(who) as ptr:
+            call(lib.dag_walk_cancel, ptr, who=who)
         if not self._PULL:  # PullWalker.cancel() has more to do first
             callbacks.raise_interrupted()
 
@@ -1020,25 +1024,26 @@ class Walker(Closeable):
             UnknownVertexError: the vertex is not in this walk.
             ClosedError: the walker is closed.
         """
+        who = self._complete_who
         if type(vertex) is int and error is None and not cancelled and 0 <= vertex < 1 << 64:  # noqa: E721
             # The common case, a vertex of the walk's own completed ok: the
             # same call made with its arguments in C form.
-            handle, callbacks = self._started("Walker.complete")
+            handle, callbacks = self._started(who)
             err = _native.error_p()
-            with handle.read("Walker.complete") as ptr:
+            with handle.read(who) as ptr:
                 status = _COMPLETE(ptr, ctypes.c_uint64(vertex), _native.WALK_OK, None, byref(err))
             message = take_error(err) if err else ""
             if status != _native.OK:
-                raise error_for(status, in_python_terms(message, "dag_walk_complete", "Walker.complete")
-                                or f"Walker.complete: {status_name(status)}")
+                raise error_for(status, in_python_terms(message, "dag_walk_complete", who)
+                                or f"{who}: {status_name(status)}")
             self._changed()
             if callbacks.interrupted:
                 callbacks.raise_interrupted()
             return
         if type(vertex) is not int and not isinstance(vertex, SubwalkVertex):  # noqa: E721 - the common case, fast
-            vertex = self._graph._vertex(vertex, "Walker.complete")
+            vertex = self._graph._vertex(vertex, who)
         elif not 0 <= vertex < 1 << 64:
-            vertex = vertex_id(vertex, "Walker.complete")  # raises
+            vertex = vertex_id(vertex, who)  # raises
         if cancelled:
             result = _native.WALK_CANCELLED
             message = None if error is None else _encode_message(error if isinstance(error, str) else _describe(error))
@@ -1047,15 +1052,14 @@ class Walker(Closeable):
         else:
             result = _native.WALK_FAILED
             message = _encode_message(error if isinstance(error, str) else _describe(error))
-        handle, callbacks = self._started("Walker.complete")
+        handle, callbacks = self._started(who)
         kept = error is not None and not isinstance(error, str)
         if kept:
             # Recorded first: the report may be read as soon as the vertex is complete.
             before = callbacks.keep_exception(vertex, error)
         try:
-            with handle.read("Walker.complete") as ptr:
-                call(lib.dag_walk_complete, _walk_of(vertex, ptr, callbacks, "Walker.complete"), vertex, result,
-                     message, who="Walker.complete")
+            with handle.read(who) as ptr:
+                call(lib.dag_walk_complete, _walk_of(vertex, ptr, callbacks, who), vertex, result, message, who=who)
         except BaseException:
             # Refused: the exception decided nothing, and must not show in the report.
             if kept:
@@ -1088,7 +1092,7 @@ class Walker(Closeable):
                 expanded already, or the walk has finished.
             UnknownVertexError, NotFoundError: no such vertex in this walk.
         """
-        who = "Walker.expand"
+        who = self._name("expand")
         from .graph import Graph  # noqa: F811 - graph.py imports this module
 
         if not isinstance(subgraph, Graph):
@@ -1115,7 +1119,7 @@ class Walker(Closeable):
             UnknownVertexError, DuplicateNameError, InvalidArgumentError: as
                 the update's content says.
         """
-        who = "Walker.apply"
+        who = self._name("apply")
         from .update import WalkUpdate  # noqa: F811 - only for typing above
 
         if not isinstance(update, WalkUpdate):
@@ -1133,7 +1137,7 @@ class Walker(Closeable):
         Without an observer, done may lag by up to 64 vertices per pool
         thread until the walk ends.
         """
-        who = "Walker.progress"
+        who = self._name("progress")
         handle, _ = self._started(who)
         done, total = ctypes.c_size_t(), ctypes.c_size_t()
         with handle.read(who) as ptr:
@@ -1146,7 +1150,7 @@ class Walker(Closeable):
         A vertex given by name is looked up in the walk's own graph: after
         :meth:`Graph.close` too.
         """
-        who = "Walker.name"
+        who = self._name("name")
         handle, callbacks = self._started(who)
         out = ctypes.c_char_p()
         with handle.read(who) as ptr:
@@ -1161,7 +1165,7 @@ class Walker(Closeable):
         As :meth:`Graph.user_data`; for a host that indexes its own table
         with it, including for the vertices of sub-graphs it expanded.
         """
-        who = "Walker.user_data"
+        who = self._name("user_data")
         handle, callbacks = self._started(who)
         out = ctypes.c_void_p()
         with handle.read(who) as ptr:

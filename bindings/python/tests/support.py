@@ -1,5 +1,8 @@
 """Helpers shared by the tests."""
 
+import asyncio
+import signal
+
 import libdag
 
 
@@ -32,3 +35,34 @@ def alive(pid):
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def walk_async_stopped_by_ctrl_c(test, graph, fn):
+    """Runs graph.walk_async(fn) on a loop of its own under Python's own SIGINT handler, as before
+    Python 3.11 or in a loop run without asyncio.run; the walk must end in KeyboardInterrupt, and
+    the walk's wrapper around the handler must be gone after it. Returns the walk's report.
+    """
+    reports = []
+
+    async def main():
+        try:
+            return await graph.walk_async(fn)
+        except BaseException as stop:  # noqa: B902 - the report comes with it
+            reports.append(stop.walk_report)
+            raise
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    loop = asyncio.new_event_loop()
+    try:
+        walking = loop.create_task(main())
+        with test.assertRaises(KeyboardInterrupt):
+            loop.run_until_complete(walking)
+        # What asyncio.run does on its way out.
+        walking.cancel()
+        loop.run_until_complete(asyncio.gather(walking, return_exceptions=True))
+        test.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+    finally:
+        loop.close()
+        signal.signal(signal.SIGINT, previous)
+    report, = reports
+    return report

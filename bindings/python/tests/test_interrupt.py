@@ -16,6 +16,7 @@ import unittest
 import weakref
 
 import libdag
+from support import walk_async_stopped_by_ctrl_c
 
 # Runs a walk of 40 slow vertices, 4 at a time, as a callback walk, on a
 # thread pool of two (so that two submitted vertices wait in its queue) or on
@@ -300,6 +301,44 @@ class CtrlCInTraversalTest(unittest.TestCase):
 
     def test_search_with_a_callback_that_blocks(self):
         self.blocking(lambda g, start, wait: g.search(start, wait))
+
+    def in_a_task(self, run):
+        # While walk_async runs on the main thread it wraps Python's own
+        # handler to count Ctrl-Cs. The traversal took the wrapper for a
+        # handler of the program's own and left Ctrl-C to it: ctypes
+        # swallowed it at a callback's first line, the traversal went on
+        # without that vertex, and the walk ended ok.
+        chain = libdag.Graph()
+        ids = chain.add_vertices([None] * 300000)
+        chain.connect_many(zip(ids[:-1], ids[1:]))
+        g = libdag.Graph.from_dict({"traverses": [], "slow": [], "after": ["traverses", "slow"]})
+
+        def busy(*_):
+            sum(range(200))  # most signals land between two callbacks, as in check()
+
+        async def fn(vertex):
+            if g.name(vertex) == "traverses":
+                timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+                timer.start()
+                try:
+                    run(chain, ids[0], busy)
+                finally:
+                    timer.cancel()
+            elif g.name(vertex) == "slow":
+                await asyncio.sleep(10)  # the walk's end, where the Ctrl-C is lost
+
+        report = walk_async_stopped_by_ctrl_c(self, g, fn)
+        # As for a Ctrl-C in any task's code: the walk is cancelled, the task's vertex failed with it.
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[g.find("traverses")].status, libdag.VertexStatus.FAILED)
+        self.assertIsInstance(report[g.find("traverses")].exception, KeyboardInterrupt)
+        self.assertEqual(report[g.find("slow")].status, libdag.VertexStatus.CANCELLED)
+
+    def test_traverse_in_a_task_of_an_asyncio_walk(self):
+        self.in_a_task(lambda g, start, busy: g.traverse(start, busy))
+
+    def test_search_in_a_task_of_an_asyncio_walk(self):
+        self.in_a_task(lambda g, start, busy: g.search(start, busy))
 
 
 class CtrlCInBuildTest(unittest.TestCase):

@@ -17,6 +17,7 @@ import warnings
 
 import libdag
 from libdag import VertexStatus
+from support import walk_async_stopped_by_ctrl_c
 
 
 # Bounds every wait of a test that could hang: long enough never to pass on a busy machine by chance.
@@ -1358,7 +1359,6 @@ class AsyncioTest(unittest.TestCase):
         # KeyboardInterrupt lands in whatever task runs: no failure of that
         # task's vertex, but the user's Ctrl-C.
         g = libdag.Graph.from_dict({"a": [], "slow": [], "c": ["a", "slow"]})
-        reports = []
 
         async def fn(vertex):
             if g.name(vertex) == "a":
@@ -1367,28 +1367,7 @@ class AsyncioTest(unittest.TestCase):
             elif g.name(vertex) == "slow":
                 await asyncio.sleep(WAIT_S)
 
-        async def main():
-            try:
-                return await g.walk_async(fn)
-            except BaseException as stop:  # noqa: B902 - the report comes with it
-                reports.append(stop.walk_report)
-                raise
-
-        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-        loop = asyncio.new_event_loop()
-        try:
-            walking = loop.create_task(main())
-            with self.assertRaises(KeyboardInterrupt):
-                loop.run_until_complete(walking)
-            # What asyncio.run does on its way out.
-            walking.cancel()
-            loop.run_until_complete(asyncio.gather(walking, return_exceptions=True))
-            # The walk's wrapper around it is gone.
-            self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
-        finally:
-            loop.close()
-            signal.signal(signal.SIGINT, previous)
-        report, = reports
+        report = walk_async_stopped_by_ctrl_c(self, g, fn)
         self.assertTrue(report.cancelled)
         self.assertEqual(report[g.find("slow")].status, VertexStatus.CANCELLED)
         self.assertFalse(report[g.find("c")].ran)
@@ -1431,6 +1410,73 @@ class AsyncioTest(unittest.TestCase):
         with self.assertRaises(libdag.ClosedError) as cm:
             asyncio.run(g.walk_async(fn))
         self.assertEqual(cm.exception.message, "Graph.walk_async: the graph is closed")
+
+    def test_refusals_of_inherited_methods_name_the_pull_walker(self):
+        # They were headed Walker.complete, Walker.cancel... (the class they
+        # are written in), and a host's own completion Walker.complete.
+        g = libdag.Graph.from_dict({"a": [], "b": ["a"]})
+        b = g.find("b")
+        cycle = libdag.WalkUpdate()
+        cycle.connect(g.find("a"), b)
+        calls = (("complete", lambda walk: walk.complete(b)),  # the fast path: a vertex ok
+                 ("complete", lambda walk: walk.complete(b, "failed")),
+                 ("complete", lambda walk: walk.complete("nowhere")),
+                 ("cancel", lambda walk: walk.cancel()),
+                 ("expand", lambda walk: walk.expand(b, libdag.Graph())),
+                 ("apply", lambda walk: walk.apply(cycle)),
+                 ("progress", lambda walk: walk.progress()),
+                 ("name", lambda walk: walk.name(b)),
+                 ("user_data", lambda walk: walk.user_data(b)))
+        for state in ("not started", "started", "closed"):
+            for method, call in calls:
+                if state == "started" and method in ("cancel", "progress", "name", "user_data"):
+                    continue  # nothing to refuse
+                with self.subTest(state=state, method=method):
+                    walk = g.pull_walker()
+                    try:
+                        if state != "not started":
+                            walk.start()
+                        if state == "closed":
+                            walk.close()
+                        with self.assertRaises(libdag.DagError) as cm:
+                            call(walk)
+                    finally:
+                        walk.close()
+                    self.assertTrue(cm.exception.message.startswith(f"PullWalker.{method}: "), cm.exception.message)
+        # A callback walk's keep their own class.
+        with g.walker(lambda vertex: None) as walker:
+            with self.assertRaises(libdag.StateError) as cm:
+                walker.complete(b)
+        self.assertTrue(cm.exception.message.startswith("Walker.complete: "), cm.exception.message)
+
+    def test_a_hosts_refused_completion_names_the_method_called(self):
+        # fn completes its own vertex: the host's completion, refused, was headed Walker.complete.
+        g = libdag.Graph.from_dict({"a": []})
+
+        def run_on():
+            with g.pull_walker() as walk:
+                with self.assertRaises(libdag.StateError) as cm:
+                    walk.run_on(Inline(), walk.complete)
+            return cm.exception.message
+
+        def run_async():
+            refused = []
+
+            async def main():
+                asyncio.get_running_loop().set_exception_handler(
+                    lambda loop, context: refused.append(context["exception"].message))
+                with g.pull_walker() as walk:
+                    async def fn(vertex):
+                        walk.complete(vertex)
+
+                    await walk.run_async(fn)
+
+            asyncio.run(main())
+            return refused[0]
+
+        for who, call in (("PullWalker.run_on", run_on), ("PullWalker.run_async", run_async)):
+            with self.subTest(who):
+                self.assertEqual(call(), f"{who}: vertex {g.find('a')} has already finished")
 
     def test_not_a_coroutine_fails_its_vertex(self):
         g = libdag.Graph.from_dict({"b": ["a"]})

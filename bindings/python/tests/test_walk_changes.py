@@ -41,7 +41,7 @@ class UpdateTest(unittest.TestCase):
             update.connect(a, g.find("b"))  # a cycle
             with self.assertRaises(libdag.CycleError) as cm:
                 walk.apply(update)
-            self.assertTrue(cm.exception.message.startswith("Walker.apply: "), cm.exception.message)
+            self.assertTrue(cm.exception.message.startswith("PullWalker.apply: "), cm.exception.message)
             removal = libdag.WalkUpdate()
             removal.remove_vertex(a)  # handed out: started
             with self.assertRaises(libdag.StateError):

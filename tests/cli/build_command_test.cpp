@@ -141,6 +141,8 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         {R"({"root": "p", "vertices": [{"name": "a", "needs": ["p"]}, {"name": "b"}]})",
          ": step 'root': vertex name \"p\" is already used by a vertex a step added\n"},
         {R"({"vertices": [{"name": "a"}], "root": ""})", ": \"root\": not a vertex name"},
+        // libdag's advice, "pass no name for an unnamed vertex", is no plan's.
+        {R"({"vertices": [{"name": ""}]})", ": vertex 0: the name is empty; every vertex of a plan has a non-empty name"},
         {R"({"vertices": [{"name": "a", "provide": ["x"]}]})", "unknown field \"provide\""},
         {R"({"vertices": [{"name": "a", "needs": "x"}]})", "\"needs\" is not an array of strings"},
         // In the plan's terms, not the C argument's ("'address' is empty").

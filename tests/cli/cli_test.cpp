@@ -264,6 +264,35 @@ TEST(CliUsage, UsageErrorsSpeakAsDagAndNameTheCommandsHelp) {
     EXPECT_NE(r.err.find("\nRun 'dag walk --help' for usage.\n"), std::string::npos) << r.err;
 }
 
+// CLI11 finds FILE or NAME missing when a word the user meant for it went
+// elsewhere: say where, and how to write it.
+TEST(CliUsage, AMissingFileOrNameSaysWhereTheWordWent) {
+    const std::string graph = "digraph { a -> b; \"-x\" -> b }";
+    Result r = dag({"order", "--target", "b", "-", "--json"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag order: FILE is required (--target took every word after it as a vertex name, FILE too: "
+                     "give FILE first, as in 'dag order FILE --target NAME...', or end the names with '--')\n"
+                     "Run 'dag order --help' for usage.\n");
+    r = dag({"walk", "--exclude", "a", "-", "--output", "none"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("(--exclude took every word after it as a vertex name, FILE too"), std::string::npos)
+        << r.err;
+    r = dag({"order", "--target", "b", "--", "-", "--json"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out), nlohmann::json::parse(R"({"order": ["b"]})"));
+
+    r = dag({"ancestors", "-", "-x"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag ancestors: NAME is required (a NAME that begins with '-' goes after '--', as in "
+                     "'dag ancestors FILE -- -x')\nRun 'dag ancestors --help' for usage.\n");
+    r = dag({"ancestors", "-", "--", "-x"}, graph);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "b\n");
+    // Nothing was given: nothing to explain.
+    EXPECT_EQ(dag({"ancestors", "-"}, graph).err, "dag ancestors: NAME is required\nRun 'dag ancestors --help' for usage.\n");
+    EXPECT_EQ(dag({"order"}).err, "dag order: FILE is required\nRun 'dag order --help' for usage.\n");
+}
+
 // ------------------------------------------------------------------------
 // validate, root, cycles, stats
 

@@ -103,6 +103,9 @@ Plan read_plan(const std::string &text, const std::string &shown) {
         const std::string where = "vertex " + std::to_string(i);
         if (!v.is_object() || !v.contains("name") || !v["name"].is_string())
             r.fail(where, "a vertex is an object with a \"name\" string");
+        // Before libdag's refusal, whose advice (no name) a plan cannot take.
+        if (v["name"].get_ref<const std::string &>().empty())
+            r.fail(where, "the name is empty; every vertex of a plan has a non-empty name of its own");
         if (const auto [first, added] = named.emplace(r.text(v["name"], where, "\"name\""), i); !added)
             r.fail(where, "the name \"" + first->first + "\" is taken by vertex " + std::to_string(first->second));
         for (const auto &field : v.items())

@@ -29,6 +29,34 @@ std::string command_names(const CLI::App &app) {
     return names;
 }
 
+// What made CLI11 find FILE or NAME missing when the user gave one, for the
+// message: a selection option took every word after it, the file too, or a
+// name that begins with '-' was taken for an option.
+std::string missing_argument_hint(const CLI::App &command, const CLI::ParseError &error, int argc, char **argv) {
+    if (!dynamic_cast<const CLI::RequiredError *>(&error)) return {};
+    const std::string what = error.what();
+    std::string selection;
+    for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+        const std::string option = std::string(argv[i]).substr(0, std::string(argv[i]).find('='));
+        if ((option == "--target" || option == "--exclude") && command.get_option_no_throw(option) &&
+            command.get_option_no_throw(option)->count() > 0)
+            selection = option;
+    }
+    if (what.rfind("FILE", 0) == 0 && !selection.empty())
+        return " (" + selection + " took every word after it as a vertex name, FILE too: give FILE first, as in '" +
+               command_path(&command) + " FILE " + selection + " NAME...', or end the names with '--')";
+    bool after_command = false;
+    for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+        const std::string word = argv[i];
+        if (word == command.get_name()) after_command = true;
+        if (after_command && word.size() > 1 && word[0] == '-' &&
+            command.get_option_no_throw(word.substr(0, word.find('='))) == nullptr)
+            return " (a NAME that begins with '-' goes after '--', as in '" + command_path(&command) +
+                   " FILE -- " + word + "')";
+    }
+    return {};
+}
+
 }  // namespace
 
 std::string usage_error(const CLI::App &app, const CLI::ParseError &error, int argc, char **argv) {
@@ -44,8 +72,8 @@ std::string usage_error(const CLI::App &app, const CLI::ParseError &error, int a
     }
     const CLI::App *command = innermost(app);
     if (command != &app)
-        return command_path(command) + ": " + error.what() + "\nRun '" + command_path(command) +
-               " --help' for usage.\n";
+        return command_path(command) + ": " + error.what() + missing_argument_hint(*command, error, argc, argv) +
+               "\nRun '" + command_path(command) + " --help' for usage.\n";
     // CLI11 says "A subcommand is required" when none was given and when
     // the first word is not one: say which.
     for (int i = 1; i < argc; ++i)

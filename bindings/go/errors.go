@@ -6,6 +6,7 @@ import "C"
 import (
 	"context"
 	"errors"
+	"strings"
 )
 
 // Status is a libdag status code, as returned by every fallible C function.
@@ -146,6 +147,15 @@ func check(status C.dag_status, cerr *C.dag_error) error {
 // libdag's own: the operation first.
 func newError(status Status, op, text string) *Error {
 	return &Error{Status: status, Message: "dag: " + op + ": " + text}
+}
+
+// inMethod heads err, an *Error headed by op, with method instead; any
+// other error comes back as it is.
+func inMethod(err error, op, method string) error {
+	if e, ok := err.(*Error); ok && strings.HasPrefix(e.Message, "dag: "+op+": ") {
+		e.Message = "dag: " + method + ": " + strings.TrimPrefix(e.Message, "dag: "+op+": ")
+	}
+	return err
 }
 
 // cancelledBy is the error of a call that ctx, done, stopped before libdag

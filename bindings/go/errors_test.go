@@ -171,6 +171,10 @@ func TestSubsumeClosedOther(t *testing.T) {
 func TestMessagesSpeakGo(t *testing.T) {
 	g, ids := build(t, "a->b")
 	_, errThreads := g.Walk(dag.WalkOptions{Threads: 5000}, func(uint64) error { return nil })
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, errDone := g.Walk(dag.WalkOptions{Context: done}, func(uint64) error { return nil })
+	_, errNil := dag.Walk(context.Background(), g, nil, dag.WalkOptions{})
 	empty, _ := dag.New()
 	defer empty.Close()
 	_, errRoot := empty.Root()
@@ -181,7 +185,9 @@ func TestMessagesSpeakGo(t *testing.T) {
 		err  error
 		want string
 	}{
-		"Walk(Threads 5000)": {errThreads, "dag: Walk: WalkOptions.Threads is 5000, more than 1024"},
+		"Walk(Threads 5000)": {errThreads, "dag: Graph.Walk: WalkOptions.Threads is 5000, more than 1024"},
+		"Walk(Context done)": {errDone, "dag: Graph.Walk: context canceled"},
+		"dag.Walk(nil fn)":   {errNil, "dag: Walk: fn is nil"},
 		"Root":               {errRoot, "dag: Root: "},
 		"Import":             {errImport, "dag: Import: "},
 		"Select":             {errSelect, "dag: Select: "},

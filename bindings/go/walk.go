@@ -142,6 +142,13 @@ type WalkOptions struct {
 // ErrClosed. A panic in opts.Observer is raised again once the walk has
 // ended.
 func (g *Graph) Walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, error) {
+	report, err := g.walk(opts, fn)
+	// Told apart from the package's Walk, which shares libdag's functions
+	// and so their names in messages.
+	return report, inMethod(err, "Walk", "Graph.Walk")
+}
+
+func (g *Graph) walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, error) {
 	if fn == nil {
 		return nil, newError(StatusInvalidArgument, "Walk", "fn is nil")
 	}

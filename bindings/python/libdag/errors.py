@@ -259,9 +259,24 @@ def call(fn, *args, who):
         raise error_for(status, in_python_terms(message, fn.__name__, who) or f"{who}: {status_name(status)}")
 
 
+# The C names libdag's messages use for what a Python caller set or called,
+# and this binding's names for them.
+_C_TERMS = (
+    ("opts->threads", "threads"),
+    ("opts->parallelism", "parallelism"),
+    ("more than DAG_WALK_MAX_THREADS (1024)", "more than 1024"),
+    ("DAG_FORMAT_AUTO", "Format.AUTO"),
+    ("only a vertex dag_walk_next_ready() handed out", "only a vertex next_ready() handed out"),
+    ("failed by dag_walk_fail()", "failed"),
+    ("completed by dag_walk_complete()", "completed"),
+)
+
+
 def in_python_terms(message, c_name, who):
-    """`message` with a leading "C_NAME: " replaced by "WHO: "."""
+    """`message` with a leading "C_NAME: " replaced by "WHO: ", and C's names for arguments in Python's."""
     prefix = c_name + ": "
     if message.startswith(prefix):
-        return f"{who}: {message[len(prefix):]}"
+        message = f"{who}: {message[len(prefix):]}"
+    for c_term, python_term in _C_TERMS:
+        message = message.replace(c_term, python_term)
     return message

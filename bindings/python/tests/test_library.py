@@ -129,6 +129,26 @@ class ErrorClassTest(unittest.TestCase):
         self.assertIs(type(back), libdag.CycleError)
         self.assertEqual((back.status, back.message, back.status_name), (e.status, e.message, e.status_name))
 
+    def test_messages_use_pythons_names_not_cs(self):
+        g, ids = build([("a", "b")])
+        with self.assertRaises(libdag.InvalidArgumentError) as cm:
+            g.walk(lambda v: None, threads=5000)
+        self.assertEqual(cm.exception.message, "Graph.walk: threads is 5000, more than 1024")
+        with self.assertRaises(libdag.InvalidArgumentError) as cm:
+            g.export(libdag.Format.AUTO)
+        self.assertEqual(cm.exception.message, "Graph.export: Format.AUTO is for reading; name the format to write")
+        walker = g.pull_walker()
+        walker.start()
+        try:
+            with self.assertRaises(libdag.StateError) as cm:
+                walker.complete(ids["a"])
+            self.assertEqual(cm.exception.message,
+                             f"PullWalker.complete: vertex {ids['a']} has not been handed out; "
+                             "only a vertex next_ready() handed out can be completed")
+        finally:
+            walker.cancel()
+            walker.close()
+
 
 def resident_bytes():
     with open("/proc/self/statm") as f:

@@ -76,6 +76,29 @@ TEST(CliCompletion, BashCompletesCommandsOptionsAndTheirValues) {
     EXPECT_EQ(bash_offers(dir, {"dag", "completion", ""}), (Words{"bash", "fish", "zsh"}));
 }
 
+TEST(CliCompletion, BashOffersFilesOnlyWhereTheCommandTakesOne) {
+    ScratchDir dir;
+    std::ofstream(dir.path + "/dag.bash") << script(dir, "bash");
+    std::ofstream(dir.path + "/plan.dot") << "digraph { a }";
+
+    // FILE, then vertex NAMEs: no file names offered for a NAME.
+    EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "plan.dot", "pl"}), Words{});
+    EXPECT_EQ(bash_offers(dir, {"dag", "descendants", "plan.dot", "a", "pl"}), Words{});
+    // An option's value is not an argument; a bare flag takes none.
+    EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "--from", "dot", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "--from", "=", "dot", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "--json", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "--json", "plan.dot", "--from", "dot", "pl"}), Words{});
+    // After "--" every word is an argument.
+    EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "--", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "--", "--json", "pl"}), Words{});
+    // One graph per command: nothing after it.
+    EXPECT_EQ(bash_offers(dir, {"dag", "order", "plan.dot", "pl"}), Words{});
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--output", "none", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "completion", "bash", ""}), Words{});
+}
+
 TEST(CliCompletion, ZshAndFishScriptsNameEveryCommandAndParse) {
     ScratchDir dir;
     const std::string zsh = script(dir, "zsh");

@@ -29,10 +29,11 @@ std::vector<std::string> option_names(const std::vector<OptionModel> &options) {
     return names;
 }
 
-bool completes_files(const CommandModel &command) {
-    for (const PositionalModel &positional : command.positionals)
-        if (positional.file) return true;
-    return false;
+// A vertex NAME gets nothing: offering file names there would mislead.
+std::string bash_positional_action(const PositionalModel &positional) {
+    if (!positional.choices.empty())
+        return "COMPREPLY=($(compgen -W " + single_quoted(joined(positional.choices)) + " -- \"$cur\"))";
+    return positional.file ? "_dag_files" : ":";
 }
 
 // A bash `case` branch: the words an option's value may be.
@@ -61,14 +62,21 @@ std::string bash_command_branch(const CommandModel &command) {
         branch += "        [[ $joined ]] && case $option in\n" + after_equals + "        esac\n";
     branch += "        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W " +
               single_quoted(joined(option_names(command.options))) + " -- \"$cur\"))\n";
-    std::vector<std::string> choices;
-    for (const PositionalModel &positional : command.positionals)
-        choices.insert(choices.end(), positional.choices.begin(), positional.choices.end());
-    if (completes_files(command))
-        branch += "        else\n            _dag_files\n";
-    else if (!choices.empty())
-        branch += "        else\n            COMPREPLY=($(compgen -W " + single_quoted(joined(choices)) +
-                  " -- \"$cur\"))\n";
+    if (!command.positionals.empty()) {
+        std::vector<std::string> separate;
+        for (const OptionModel &option : command.options)
+            if (!option.value.empty() && !option.value_after_equals)
+                separate.insert(separate.end(), option.names.begin(), option.names.end());
+        branch += "        else\n            case $(_dag_positional $i " + single_quoted(joined(separate)) + ") in\n";
+        const size_t count = command.positionals.size();
+        for (size_t n = 0; n < count; ++n) {
+            const PositionalModel &positional = command.positionals[n];
+            // The last one takes every later word when it takes many.
+            const std::string pattern = n + 1 == count && positional.many ? "*" : std::to_string(n);
+            branch += "            " + pattern + ") " + bash_positional_action(positional) + " ;;\n";
+        }
+        branch += "            esac\n";
+    }
     return branch + "        fi ;;\n";
 }
 
@@ -135,6 +143,26 @@ std::string bash_completion(const ProgramModel &program) {
         "_dag_files() {\n"
         "    compopt -o filenames 2>/dev/null\n"
         "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+        "}\n"
+        "# Which argument (0, 1, ...) the word being completed is: the words after\n"
+        "# the command at $1 that are neither options nor the values of those in $2.\n"
+        "_dag_positional() {\n"
+        "    local separate=\" $2 \" n=0 j rest=\n"
+        "    for ((j = $1 + 1; j < COMP_CWORD; j++)); do\n"
+        "        local word=${COMP_WORDS[j]}\n"
+        "        if [[ $rest ]]; then\n"
+        "            ((n++))\n"
+        "        elif [[ $word == -- ]]; then\n"
+        "            rest=1\n"
+        "        elif [[ $word == = ]]; then\n"
+        "            ((j++))\n"
+        "        elif [[ $word == -* ]]; then\n"
+        "            [[ $separate == *\" $word \"* && ${COMP_WORDS[j+1]} != = ]] && ((j++))\n"
+        "        else\n"
+        "            ((n++))\n"
+        "        fi\n"
+        "    done\n"
+        "    echo $n\n"
         "}\n"
         "_dag() {\n"
         "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"

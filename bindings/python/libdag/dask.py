@@ -452,7 +452,7 @@ class DaskWalk:
         (so does one, with a sequence `payload`: an added vertex has no user
         data to index it with).
         """
-        added = self._walker.apply(update)
+        added = self._walker._apply(update, "DaskWalk.apply")
         # The walk's own thread submits what the update made ready: a Ctrl-C landing on the caller's
         # between taking a vertex and giving it a future would lose the vertex, and the walk with it.
         self._wake()

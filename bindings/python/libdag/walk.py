@@ -1119,7 +1119,9 @@ class Walker(Closeable):
             UnknownVertexError, DuplicateNameError, InvalidArgumentError: as
                 the update's content says.
         """
-        who = self._name("apply")
+        return self._apply(update, self._name("apply"))
+
+    def _apply(self, update, who):
         from .update import WalkUpdate  # noqa: F811 - only for typing above
 
         if not isinstance(update, WalkUpdate):

@@ -547,6 +547,26 @@ class DaskWalkTest(unittest.TestCase):
         self.assertIn("give payload as a mapping or a callable", report[late].message)
         self.assertEqual(len(self.runs("a")), 1)
 
+    def test_apply_refusals_name_the_method_called(self):
+        # They named the pull walker inside (PullWalker.apply), which the caller never called.
+        graph = libdag.Graph.from_dict({"a": [], "b": ["a"]})
+        running = dag_dask.start(graph, task, self.client, payload={"a": ("a", self.folder, "block"),
+                                                                    "b": ("b", self.folder, "ok")})
+        wait_for_file(os.path.join(self.folder, "a.started"))
+        with self.assertRaises(TypeError) as cm:
+            running.apply(5)
+        self.assertEqual(str(cm.exception), "DaskWalk.apply: the update is a WalkUpdate, not int")
+        update = libdag.WalkUpdate()
+        self.addCleanup(update.close)
+        update.connect(graph.find("a"), graph.find("b"))  # a cycle
+        with self.assertRaises(libdag.CycleError) as cm:
+            running.apply(update)
+        self.assertTrue(cm.exception.message.startswith("DaskWalk.apply: "), cm.exception.message)
+        self.release()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk ended")
+        self.assertEqual(report.count(VertexStatus.OK), 2)
+
     def test_a_value_whose_type_the_client_cannot_unpickle_fails_its_vertex(self):
         # The client has no type for it, as for a task that returned None: on_result never saw it,
         # and the vertex was ok.

@@ -136,7 +136,12 @@ struct Callback<F: ?Sized> {
 pub struct Builder<'g> {
     raw: NonNull<sys::dag_builder>,
     graph: *mut sys::dag_graph,
+    // Boxed, not stored inline (clippy's vec_box): libdag keeps a pointer to
+    // each Callback as the step's or predicate's user_data, so each needs an
+    // address of its own that stays put when the Vec grows and reallocates.
+    #[allow(clippy::vec_box)]
     steps: Vec<Box<Callback<StepFn<'g>>>>,
+    #[allow(clippy::vec_box)] // as for `steps`
     prunes: Vec<Box<Callback<PruneFn<'g>>>>,
     _graph: std::marker::PhantomData<&'g mut Graph>,
 }
@@ -560,7 +565,12 @@ impl<'g> Builder<'g> {
     ///
     /// # Errors
     /// As [`build`](Builder::build).
-    pub fn build_observed<F>(&mut self, validate: bool, single_root: bool, mut observer: F) -> Result<Vec<String>>
+    pub fn build_observed<F>(
+        &mut self,
+        validate: bool,
+        single_root: bool,
+        mut observer: F,
+    ) -> Result<Vec<String>>
     where
         F: FnMut(&BuildStep<'_>),
     {
@@ -601,7 +611,9 @@ impl<'g> Builder<'g> {
         };
         let size = std::mem::size_of::<sys::dag_build_options>();
         // SAFETY: a struct of that size.
-        if let Err(e) = self.call(|_, err| unsafe { sys::dag_build_options_init(&mut opts, size, err) }) {
+        if let Err(e) =
+            self.call(|_, err| unsafe { sys::dag_build_options_init(&mut opts, size, err) })
+        {
             return Ok(Err(e));
         }
         opts.validate = c_int::from(validate);

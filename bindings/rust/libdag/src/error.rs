@@ -247,7 +247,11 @@ impl std::error::Error for Error {
 fn rust_terms(message: &str) -> String {
     match message.split_once(": ") {
         Some((function, rest)) => match crate::names::method(function) {
-            Some(method) => format!("{}: {}", method, crate::names::argument_terms(function, rest)),
+            Some(method) => format!(
+                "{}: {}",
+                method,
+                crate::names::argument_terms(function, rest)
+            ),
             None => message.to_owned(),
         },
         None => message.to_owned(),

@@ -94,8 +94,17 @@ pub(crate) fn method(function: &str) -> Option<&'static str> {
 /// the format), as the caller wrote them. Only these functions' messages
 /// are rewritten: any message may hold vertex names, which are the user's.
 pub(crate) fn argument_terms(function: &str, rest: &str) -> String {
-    const WALKS: [&str; 4] = ["dag_walk_options_init", "dag_walk", "dag_walk_start", "dag_walk_begin"];
-    const FORMATS: [&str; 3] = ["dag_export_graph", "dag_import_graph", "dag_import_graph_file"];
+    const WALKS: [&str; 4] = [
+        "dag_walk_options_init",
+        "dag_walk",
+        "dag_walk_start",
+        "dag_walk_begin",
+    ];
+    const FORMATS: [&str; 3] = [
+        "dag_export_graph",
+        "dag_import_graph",
+        "dag_import_graph_file",
+    ];
     let terms: &[(&str, &str)] = if WALKS.contains(&function) {
         &[
             ("opts->parallelism", "WalkOptions::parallelism"),
@@ -103,7 +112,10 @@ pub(crate) fn argument_terms(function: &str, rest: &str) -> String {
             ("more than DAG_WALK_MAX_THREADS (1024)", "more than 1024"),
         ]
     } else if FORMATS.contains(&function) {
-        &[("DAG_FORMAT_AUTO", "Format::Auto"), ("a dag_format", "a Format")]
+        &[
+            ("DAG_FORMAT_AUTO", "Format::Auto"),
+            ("a dag_format", "a Format"),
+        ]
     } else {
         &[]
     };

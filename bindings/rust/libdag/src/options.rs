@@ -154,7 +154,9 @@ impl WalkOptions {
     where
         F: Fn(&WalkEvent) + Send + Sync + 'static,
     {
-        self.observer = Some(Arc::new(move |event: &WalkEvent, _sub: bool| observer(event)));
+        self.observer = Some(Arc::new(move |event: &WalkEvent, _sub: bool| {
+            observer(event)
+        }));
         self
     }
 
@@ -419,7 +421,8 @@ unsafe extern "C" fn observer_trampoline(
         total: info.total,
         sequence: info.sequence,
     };
-    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (observer.observer)(&event, sub))) {
+    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (observer.observer)(&event, sub)))
+    {
         drop_payload(payload);
     }
 }

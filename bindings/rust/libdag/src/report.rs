@@ -289,7 +289,7 @@ impl WalkReport {
         let code = unsafe {
             sys::dag_walk_report_attempts(self.ptr(), id.0, &mut attempts, ptr::null_mut())
         };
-        (code == sys::DAG_OK).then(|| attempts)
+        (code == sys::DAG_OK).then_some(attempts)
     }
 
     /// Each attempt's message, oldest first, `""` for none (libdag 1.3): the

@@ -51,7 +51,12 @@ impl Failures {
     /// Keeps `error` for the vertex whose failure is about to go to libdag;
     /// returns what it replaced, for [`settle`](Failures::settle), which
     /// must follow.
-    pub(crate) fn propose(&self, walk: *mut sys::dag_walker, vertex: u64, error: SharedError) -> Option<SharedError> {
+    pub(crate) fn propose(
+        &self,
+        walk: *mut sys::dag_walker,
+        vertex: u64,
+        error: SharedError,
+    ) -> Option<SharedError> {
         let mut recorded = self.lock();
         self.any.store(true, Ordering::Relaxed);
         recorded.unsettled += 1;
@@ -73,7 +78,16 @@ impl Failures {
     ) -> Option<SharedError> {
         let mut recorded = self.lock();
         let key = (walk as usize, vertex);
-        let still_proposed = recorded.errors.get(&key).map_or(false, |kept| Arc::ptr_eq(kept, proposed));
+        // The same allocation: data pointers only, as Arc::ptr_eq compares
+        // them from Rust 1.72 on. Before, it compared the vtable pointers
+        // too, which one trait object may have several of (one a codegen
+        // unit); older clippy denies it as vtable_address_comparisons.
+        let still_proposed = recorded.errors.get(&key).map_or(false, |kept| {
+            std::ptr::eq(
+                Arc::as_ptr(kept).cast::<()>(),
+                Arc::as_ptr(proposed).cast::<()>(),
+            )
+        });
         let dropped = if accepted || !still_proposed {
             earlier
         } else {
@@ -104,7 +118,10 @@ impl Failures {
     fn of(&self, walk: Option<*mut sys::dag_walker>) -> HashMap<u64, SharedError> {
         let mut recorded = self.lock();
         while recorded.unsettled > 0 {
-            recorded = self.settled.wait(recorded).unwrap_or_else(|e| e.into_inner());
+            recorded = self
+                .settled
+                .wait(recorded)
+                .unwrap_or_else(|e| e.into_inner());
         }
         recorded
             .errors
@@ -272,7 +289,14 @@ where
     // so sharing it across pool threads is fine.
     let ctx = &*user_data.cast::<WalkContext<F>>();
     // Nothing can expand a vertex of this walk.
-    match run_vertex(walk, vertex, &ctx.failures, message, || (ctx.f)(VertexId(vertex)), || false) {
+    match run_vertex(
+        walk,
+        vertex,
+        &ctx.failures,
+        message,
+        || (ctx.f)(VertexId(vertex)),
+        || false,
+    ) {
         Ok(()) => sys::DAG_WALK_OK,
         Err(()) => sys::DAG_WALK_FAILED,
     }

@@ -152,10 +152,7 @@ impl<'a> Vertex<'a> {
     /// retries, one of an attempt that has ended is refused, never taken
     /// for the retry's.
     pub fn defer(&self) -> Pending {
-        let callback = self
-            .deferred
-            .take()
-            .unwrap_or_default();
+        let callback = self.deferred.take().unwrap_or_default();
         self.deferred.set(Some(callback.clone()));
         Pending {
             walk: self.walk,
@@ -277,7 +274,10 @@ impl Pending {
         if self.done {
             // By cancelled() or expand(): libdag would answer for the walk
             // (Cancelled), not for this vertex.
-            return Err(Error::new(Status::State, "Pending::complete: the vertex was completed already"));
+            return Err(Error::new(
+                Status::State,
+                "Pending::complete: the vertex was completed already",
+            ));
         }
         // Before begin(): the error's conversion and Display are the user's
         // code, and a panic between begin() and end() would leave the
@@ -295,7 +295,8 @@ impl Pending {
                 let failures = &self.state.failures;
                 let earlier = failures.propose(self.walk, self.id.0, error.clone());
                 let outcome = complete(self.walk, self.id, Some(text.as_ptr()));
-                let replaced = failures.settle(self.walk, self.id.0, outcome.is_ok(), &error, earlier);
+                let replaced =
+                    failures.settle(self.walk, self.id.0, outcome.is_ok(), &error, earlier);
                 (outcome, Some((error, replaced)))
             }
         };
@@ -332,14 +333,22 @@ impl Pending {
     /// [`complete`](Pending::complete).
     pub fn cancelled(&mut self) -> Result<()> {
         if self.done {
-            return Err(Error::new(Status::State, "Pending::cancelled: the vertex was completed already"));
+            return Err(Error::new(
+                Status::State,
+                "Pending::cancelled: the vertex was completed already",
+            ));
         }
         let attempt = self.begin("Pending::cancelled")?;
         let mut err = ptr::null_mut();
         // SAFETY: a live walk handle (thread-safe).
         let outcome = unsafe {
-            let status =
-                sys::dag_walk_complete(self.walk, self.id.0, sys::DAG_WALK_CANCELLED, ptr::null(), &mut err);
+            let status = sys::dag_walk_complete(
+                self.walk,
+                self.id.0,
+                sys::DAG_WALK_CANCELLED,
+                ptr::null(),
+                &mut err,
+            );
             check(status, err)
         };
         end(attempt, outcome.is_ok());
@@ -379,7 +388,8 @@ impl Pending {
                 "Pending::expand: the vertex was deferred by a callback; expand it there with Vertex::expand",
             ));
         }
-        expand(self.walk, self.id, sub).map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
+        expand(self.walk, self.id, sub)
+            .map_err(|e| e.in_method("Vertex::expand", "Pending::expand"))?;
         self.done = true;
         Ok(())
     }
@@ -470,7 +480,11 @@ impl Drop for Pending {
             }
         }
         // Refused (and ignored) when the walk has ended meanwhile.
-        let outcome = complete(self.walk, self.id, Some(DROPPED_TEXT.as_ptr().cast::<c_char>()));
+        let outcome = complete(
+            self.walk,
+            self.id,
+            Some(DROPPED_TEXT.as_ptr().cast::<c_char>()),
+        );
         end(attempt, outcome.is_ok());
     }
 }
@@ -532,7 +546,12 @@ fn complete(
     let mut err = ptr::null_mut();
     // SAFETY: a live walk handle (thread-safe); the message is NULL or a C
     // string that libdag copies.
-    unsafe { check(sys::dag_walk_complete(walk, id.0, result, text, &mut err), err) }
+    unsafe {
+        check(
+            sys::dag_walk_complete(walk, id.0, result, text, &mut err),
+            err,
+        )
+    }
 }
 
 fn expand(walk: *mut sys::dag_walker, id: VertexId, sub: &Graph) -> Result<()> {

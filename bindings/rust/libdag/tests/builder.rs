@@ -107,7 +107,9 @@ fn failures_name_the_step() {
     lenient.reference(web, "var.region").unwrap();
     lenient.add_references(true).unwrap();
     lenient
-        .add_step("lock", |_: &mut StepGraph<'_>| Err("state is locked".to_owned()))
+        .add_step("lock", |_: &mut StepGraph<'_>| {
+            Err("state is locked".to_owned())
+        })
         .unwrap();
     let err = lenient.build(true, true).unwrap_err();
     assert_eq!(err.status(), Status::Cancelled);
@@ -199,10 +201,7 @@ fn a_step_changes_its_graph_through_its_step_graph() {
         b.build(false, false).unwrap();
     }
     assert_eq!(seen, Some((4, 2)));
-    assert_eq!(
-        named_edges(&g),
-        set(&[("a", "b"), ("b", "c")])
-    );
+    assert_eq!(named_edges(&g), set(&[("a", "b"), ("b", "c")]));
     assert!(g.find("extra").is_some());
     assert!(g.find("d").is_none());
 }

@@ -24,9 +24,15 @@ extern "C" {
 /// glibc's `RTLD_NEXT`: the next object in the search order, libdag here.
 const RTLD_NEXT: *mut c_void = -1isize as *mut c_void;
 
+// The allows: clippy 0.1.63 (Debian 12's) takes the `const` that
+// thread_local!'s `const { ... }` form expands to for an interior mutable
+// const of this file's; newer clippy knows it is the macro's.
 thread_local! {
+    #[allow(clippy::declare_interior_mutable_const)]
     static FAIL_COMPLETE: Cell<bool> = const { Cell::new(false) };
+    #[allow(clippy::declare_interior_mutable_const)]
     static FAIL_FAIL: Cell<bool> = const { Cell::new(false) };
+    #[allow(clippy::declare_interior_mutable_const)]
     static FAIL_REPORT_READ: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -42,7 +48,11 @@ fn failing_now(which: &'static LocalKey<Cell<bool>>) -> bool {
 /// libdag's own definition of `name` (NUL-terminated).
 unsafe fn libdags(name: &[u8]) -> *mut c_void {
     let found = dlsym(RTLD_NEXT, name.as_ptr().cast());
-    assert!(!found.is_null(), "dlsym found no {:?}", String::from_utf8_lossy(name));
+    assert!(
+        !found.is_null(),
+        "dlsym found no {:?}",
+        String::from_utf8_lossy(name)
+    );
     found
 }
 
@@ -53,8 +63,12 @@ type CompleteFn = unsafe extern "C" fn(
     *const c_char,
     *mut *mut sys::dag_error,
 ) -> sys::dag_status;
-type FailFn =
-    unsafe extern "C" fn(*mut sys::dag_walker, u64, *const c_char, *mut *mut sys::dag_error) -> sys::dag_status;
+type FailFn = unsafe extern "C" fn(
+    *mut sys::dag_walker,
+    u64,
+    *const c_char,
+    *mut *mut sys::dag_error,
+) -> sys::dag_status;
 type ReportReadFn = unsafe extern "C" fn(
     *const sys::dag_walk_report,
     usize,
@@ -159,7 +173,10 @@ fn a_completion_libdag_has_no_memory_for_fails_the_vertex_rather_than_hang() {
     let pending = walker.next_ready(None).unwrap().unwrap();
     fail_next(&FAIL_COMPLETE);
     assert_eq!(pending.succeed().unwrap_err().status(), Status::NoMemory);
-    let report = walker.wait_timeout(WAIT).unwrap().expect("the walk never ended");
+    let report = walker
+        .wait_timeout(WAIT)
+        .unwrap()
+        .expect("the walk never ended");
     let a = report.vertex(a).unwrap();
     assert_eq!(a.status(), VertexStatus::Failed);
     assert_eq!(a.message(), "dropped without being completed");
@@ -189,12 +206,18 @@ fn a_report_libdag_fails_to_read_panics_rather_than_end_short() {
     // report had no more vertices.
     let mut g = Graph::new().unwrap();
     g.add_vertices(&[None, None, None]).unwrap();
-    let report = g.walk(&WalkOptions::new(), |_| Ok::<(), DiskFull>(())).unwrap();
+    let report = g
+        .walk(&WalkOptions::new(), |_| Ok::<(), DiskFull>(()))
+        .unwrap();
     assert_eq!(report.vertices().len(), 3);
     fail_next(&FAIL_REPORT_READ);
     let read = panic::catch_unwind(AssertUnwindSafe(|| report.vertices().count()));
     let payload = read.expect_err("the iterator ended short of its length");
     let message = payload.downcast_ref::<String>().unwrap();
-    assert!(message.starts_with("WalkReport::vertices: reading entry 0 of 3: "), "{}", message);
+    assert!(
+        message.starts_with("WalkReport::vertices: reading entry 0 of 3: "),
+        "{}",
+        message
+    );
     assert_eq!(report.vertices().count(), 3);
 }

@@ -83,6 +83,10 @@ fn several_threads_take_ready_vertices_at_once() {
     let (g, _) = layered(3, 8);
     let walker = g.begin_walk(&WalkOptions::new().parallelism(4)).unwrap();
     let taken: Vec<VertexId> = thread::scope(|s| {
+        // collect(): all three take vertices at once, each joined only once
+        // all are spawned (clippy 0.1.63's needless_collect would join each
+        // before spawning the next).
+        #[allow(clippy::needless_collect)]
         let takers: Vec<_> = (0..3)
             .map(|_| {
                 s.spawn(|| {
@@ -113,7 +117,10 @@ fn a_failure_in_pull_mode_keeps_its_source() {
     for pending in walker.ready() {
         let pending = pending.unwrap();
         assert_eq!(pending.id(), db);
-        assert_eq!(pending.graph(&walker).unwrap().name(pending.id()).unwrap(), Some("db"));
+        assert_eq!(
+            pending.graph(&walker).unwrap().name(pending.id()).unwrap(),
+            Some("db")
+        );
         let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
         thread::spawn(move || pending.fail(io).unwrap())
             .join()
@@ -355,8 +362,9 @@ fn a_panic_in_the_errors_display_still_fails_the_vertex() {
     let a = g.add_vertex(Some("a")).unwrap();
     let walker = g.begin_walk(&WalkOptions::new()).unwrap();
     let pending = walker.next_ready(None).unwrap().expect("a is ready");
-    let panicked =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || pending.fail(PanickingDisplay)));
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+        pending.fail(PanickingDisplay)
+    }));
     assert!(panicked.is_err());
     let report = walker
         .wait_timeout(Duration::from_secs(10))
@@ -378,7 +386,10 @@ fn a_pendings_graph_is_read_through_its_walker() {
     let other_walker = other.begin_walk(&WalkOptions::new()).unwrap();
     let walker = g.begin_walk(&WalkOptions::new()).unwrap();
     let mut pending = walker.next_ready(None).unwrap().unwrap();
-    assert_eq!(pending.graph(&walker).unwrap().name(module).unwrap(), Some("module"));
+    assert_eq!(
+        pending.graph(&walker).unwrap().name(module).unwrap(),
+        Some("module")
+    );
     let err = pending.graph(&other_walker).unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
     assert!(err.message().starts_with("Pending::graph: "), "{}", err);

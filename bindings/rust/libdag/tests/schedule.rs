@@ -84,7 +84,11 @@ fn undeclared_pools_zero_capacities_and_bad_names_are_refused() {
     // Told by the method called, as the walk's other errors are.
     let nul = WalkOptions::new().pool("a\0b", 1);
     let err = g.walk(&nul, |_| Ok::<(), Failure>(())).unwrap_err();
-    assert!(err.message().starts_with("Graph::walk: pool name"), "{}", err);
+    assert!(
+        err.message().starts_with("Graph::walk: pool name"),
+        "{}",
+        err
+    );
     let unknown = WalkOptions::new().pool("aws", 1).need(VertexId(999), "aws");
     assert_eq!(walk(unknown), Status::UnknownVertex);
 }
@@ -202,7 +206,11 @@ fn a_cap_under_a_millisecond_still_caps_the_back_off() {
     .unwrap();
     let calls = calls.into_inner().unwrap();
     assert_eq!(calls.len(), 3);
-    assert!(calls[2] - calls[0] < Duration::from_millis(300), "{:?}", calls[2] - calls[0]);
+    assert!(
+        calls[2] - calls[0] < Duration::from_millis(300),
+        "{:?}",
+        calls[2] - calls[0]
+    );
 }
 
 #[test]

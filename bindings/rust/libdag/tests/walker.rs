@@ -13,7 +13,8 @@ use std::thread;
 use std::time::Duration;
 
 use libdag::{
-    EventKind, Graph, Pending, Status, Traversal, VertexStatus, Visit, WalkOptions, WalkUpdate, Walker,
+    EventKind, Graph, Pending, Status, Traversal, VertexStatus, Visit, WalkOptions, WalkUpdate,
+    Walker,
 };
 
 /// A callback error of the test's own type, to downcast back.
@@ -83,6 +84,9 @@ fn deferred_vertices_complete_from_other_threads() {
     let (walker, pending) = deferring_walk(&g, &WalkOptions::new().parallelism(4));
     let pending = Arc::new(Mutex::new(pending));
     let db = g.find("db").unwrap();
+    // collect(): the workers must be running before walker.wait() below
+    // (clippy 0.1.63's needless_collect would have them spawned after it).
+    #[allow(clippy::needless_collect)]
     let workers: Vec<_> = (0..3)
         .map(|_| {
             let pending = pending.clone();
@@ -263,13 +267,17 @@ fn a_sub_walks_vertices_and_events_say_they_are_a_sub_walks() {
     let plain = Arc::new(Mutex::new(0));
     let (seen, heard) = (events.clone(), plain.clone());
     let with_sub = WalkOptions::new().observer_with_sub(move |event, sub| {
-        seen.lock().unwrap().push((sub, event.vertex, event.kind, event.total))
+        seen.lock()
+            .unwrap()
+            .push((sub, event.vertex, event.kind, event.total))
     });
     let ran = Arc::new(Mutex::new(Vec::new()));
     let log = ran.clone();
     let expanding = move |vertex: &libdag::Vertex<'_>| {
         let name = vertex.graph().name(vertex.id())?.unwrap_or("").to_owned();
-        log.lock().unwrap().push((name.clone(), vertex.in_sub_walk()));
+        log.lock()
+            .unwrap()
+            .push((name.clone(), vertex.in_sub_walk()));
         if name == "build" {
             vertex.expand(&sub)?;
         }
@@ -289,9 +297,19 @@ fn a_sub_walks_vertices_and_events_say_they_are_a_sub_walks() {
     );
     let mut seen = events.lock().unwrap().clone();
     seen.sort_by_key(|e| (e.0, e.1, e.2 != EventKind::Started));
-    let want = |sub, v| [(sub, v, EventKind::Started, 2), (sub, v, EventKind::Finished, 2)];
-    let want: Vec<_> = [want(false, deploy), want(false, build), want(true, step1), want(true, step2)]
-        .concat();
+    let want = |sub, v| {
+        [
+            (sub, v, EventKind::Started, 2),
+            (sub, v, EventKind::Finished, 2),
+        ]
+    };
+    let want: Vec<_> = [
+        want(false, deploy),
+        want(false, build),
+        want(true, step1),
+        want(true, step2),
+    ]
+    .concat();
     assert_eq!(seen, want);
 
     // The plain observer hears the sub-walk's events as well.
@@ -434,7 +452,9 @@ fn a_pending_of_an_attempt_that_has_ended_cannot_complete_the_retry() {
                     return Ok(());
                 }
                 match case {
-                    FirstAttempt::CallbackFails | FirstAttempt::ASiblingFailsIt => send.send(vertex.defer()).unwrap(),
+                    FirstAttempt::CallbackFails | FirstAttempt::ASiblingFailsIt => {
+                        send.send(vertex.defer()).unwrap()
+                    }
                     FirstAttempt::ASiblingIsDroppedInTheCallback => drop(vertex.defer()),
                 }
                 send.send(vertex.defer()).unwrap();
@@ -457,19 +477,35 @@ fn a_pending_of_an_attempt_that_has_ended_cannot_complete_the_retry() {
                 first.fail(DiskFull { free: 1 }).unwrap();
                 ("completed it already", stale)
             }
-            FirstAttempt::ASiblingIsDroppedInTheCallback => ("its attempt failed", receive.recv().unwrap()),
+            FirstAttempt::ASiblingIsDroppedInTheCallback => {
+                ("its attempt failed", receive.recv().unwrap())
+            }
         };
         let retry = receive.recv().unwrap();
         let refused = stale.succeed().unwrap_err();
-        assert_eq!(refused.status(), Status::State, "{:?}: {}", case, refused.message());
-        assert!(refused.message().contains(why), "{:?}: {}", case, refused.message());
+        assert_eq!(
+            refused.status(),
+            Status::State,
+            "{:?}: {}",
+            case,
+            refused.message()
+        );
+        assert!(
+            refused.message().contains(why),
+            "{:?}: {}",
+            case,
+            refused.message()
+        );
         // The retry is still its own attempt's to finish.
         retry.fail(DiskFull { free: 2 }).unwrap();
         let report = walker.wait().unwrap();
         let a = g.find("a").unwrap();
         assert_eq!(report.status(a), Some(VertexStatus::Failed), "{:?}", case);
         assert_eq!(report.attempts(a), Some(2), "{:?}", case);
-        assert_eq!(report.source(a).unwrap().downcast_ref::<DiskFull>(), Some(&DiskFull { free: 2 }));
+        assert_eq!(
+            report.source(a).unwrap().downcast_ref::<DiskFull>(),
+            Some(&DiskFull { free: 2 })
+        );
         assert_eq!(*attempts.lock().unwrap(), 2);
     }
 }
@@ -539,10 +575,15 @@ fn a_report_read_while_a_completion_is_refused_never_shows_its_error() {
         let mut status = None;
         loop {
             let report = walker.wait().unwrap();
-            status = status.or(report.status(a));
+            status = status.or_else(|| report.status(a));
             assert_eq!(report.status(a), status);
             let failed = status == Some(VertexStatus::Failed);
-            assert_eq!(report.source(a).is_some(), failed, "the report of a, {:?}", status);
+            assert_eq!(
+                report.source(a).is_some(),
+                failed,
+                "the report of a, {:?}",
+                status
+            );
             if done.load(std::sync::atomic::Ordering::SeqCst) {
                 break;
             }
@@ -581,7 +622,9 @@ fn a_callback_error_wins_over_its_pending_completed_on_another_thread_meanwhile(
         .start_walk(&WalkOptions::new(), |vertex| {
             let pending = vertex.defer();
             // Completed (and its error recorded) before the callback returns.
-            let completed = thread::spawn(move || pending.fail(PanicsOnDrop)).join().unwrap();
+            let completed = thread::spawn(move || pending.fail(PanicsOnDrop))
+                .join()
+                .unwrap();
             assert!(completed.is_ok());
             Err(DiskFull { free: 2 })
         })
@@ -592,7 +635,10 @@ fn a_callback_error_wins_over_its_pending_completed_on_another_thread_meanwhile(
     // The callback's own, and the other error's panicking Drop stayed on
     // libdag's thread (it aborted the process).
     assert_eq!(a.message(), "disk full (2 bytes free)");
-    assert!(report.source(g.find("a").unwrap()).unwrap().is::<DiskFull>());
+    assert!(report
+        .source(g.find("a").unwrap())
+        .unwrap()
+        .is::<DiskFull>());
 }
 
 #[test]
@@ -609,13 +655,22 @@ fn a_walk_of_a_graph_seen_through_a_walk_is_refused() {
     // The sub-walk's copy of `sub`, which the walk frees with itself: a walk
     // of it would outlive it.
     let copy = s.graph(&walker).unwrap();
-    assert_eq!(copy.begin_walk(&WalkOptions::new()).unwrap_err().status(), Status::Busy);
     assert_eq!(
-        copy.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap_err().status(),
+        copy.begin_walk(&WalkOptions::new()).unwrap_err().status(),
         Status::Busy
     );
     assert_eq!(
-        walker.graph().start_walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap_err().status(),
+        copy.walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+            .unwrap_err()
+            .status(),
+        Status::Busy
+    );
+    assert_eq!(
+        walker
+            .graph()
+            .start_walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+            .unwrap_err()
+            .status(),
         Status::Busy
     );
 }
@@ -627,7 +682,12 @@ fn a_pending_dropped_inside_its_callback_leaves_the_vertex_to_the_callback() {
     let walker = g
         .start_walk(&WalkOptions::new(), |vertex| {
             let pending = vertex.defer();
-            let name = vertex.graph().name(vertex.id()).unwrap().unwrap().to_owned();
+            let name = vertex
+                .graph()
+                .name(vertex.id())
+                .unwrap()
+                .unwrap()
+                .to_owned();
             drop(pending);
             match name.as_str() {
                 "err" => Err(DiskFull { free: 1 }),
@@ -640,8 +700,17 @@ fn a_pending_dropped_inside_its_callback_leaves_the_vertex_to_the_callback() {
     let vertex = |name| report.vertex(g.find(name).unwrap()).unwrap();
     assert_eq!(vertex("err").status(), VertexStatus::Failed);
     assert_eq!(vertex("err").message(), "disk full (1 bytes free)");
-    assert!(report.source(g.find("err").unwrap()).unwrap().is::<DiskFull>());
-    assert!(vertex("panics").message().starts_with("callback panicked: "), "{}", vertex("panics").message());
+    assert!(report
+        .source(g.find("err").unwrap())
+        .unwrap()
+        .is::<DiskFull>());
+    assert!(
+        vertex("panics")
+            .message()
+            .starts_with("callback panicked: "),
+        "{}",
+        vertex("panics").message()
+    );
     // Ok with nothing left to complete it: failed, not waited for.
     assert_eq!(vertex("ok").status(), VertexStatus::Failed);
     assert_eq!(vertex("ok").message(), "dropped without being completed");
@@ -703,7 +772,12 @@ fn a_callback_error_wins_over_its_pending_completed_inside_it() {
     let walker = g
         .start_walk(&WalkOptions::new(), |vertex| {
             let pending = vertex.defer();
-            let name = vertex.graph().name(vertex.id()).unwrap().unwrap().to_owned();
+            let name = vertex
+                .graph()
+                .name(vertex.id())
+                .unwrap()
+                .unwrap()
+                .to_owned();
             match name.as_str() {
                 "succeeded" => {
                     pending.succeed().unwrap();
@@ -730,12 +804,25 @@ fn a_callback_error_wins_over_its_pending_completed_inside_it() {
         let id = g.find(name).unwrap();
         let vertex = report.vertex(id).unwrap();
         assert_eq!(vertex.status(), VertexStatus::Failed, "{}", name);
-        assert_eq!(vertex.message(), format!("disk full ({} bytes free)", free), "{}", name);
-        assert_eq!(report.source(id).unwrap().downcast_ref::<DiskFull>(), Some(&DiskFull { free }), "{}", name);
+        assert_eq!(
+            vertex.message(),
+            format!("disk full ({} bytes free)", free),
+            "{}",
+            name
+        );
+        assert_eq!(
+            report.source(id).unwrap().downcast_ref::<DiskFull>(),
+            Some(&DiskFull { free }),
+            "{}",
+            name
+        );
     }
     let panics = report.vertex(g.find("panics").unwrap()).unwrap();
     assert_eq!(panics.status(), VertexStatus::Failed);
-    assert_eq!(panics.message(), format!("callback panicked: {}boom", common::EXPECTED_PANIC));
+    assert_eq!(
+        panics.message(),
+        format!("callback panicked: {}boom", common::EXPECTED_PANIC)
+    );
     assert!(panics.source().is_none());
 }
 
@@ -763,8 +850,14 @@ fn dropping_a_pending_once_another_completed_the_vertex_does_nothing() {
     first.succeed().unwrap();
     drop(second);
     let report = walker.wait().unwrap();
-    assert_eq!(report.status(g.find("inside").unwrap()), Some(VertexStatus::Ok));
-    assert_eq!(report.status(g.find("after").unwrap()), Some(VertexStatus::Ok));
+    assert_eq!(
+        report.status(g.find("inside").unwrap()),
+        Some(VertexStatus::Ok)
+    );
+    assert_eq!(
+        report.status(g.find("after").unwrap()),
+        Some(VertexStatus::Ok)
+    );
 }
 
 #[test]
@@ -779,7 +872,10 @@ fn a_deferred_vertex_is_expanded_by_its_callback_not_by_its_pending() {
         .start_walk(&WalkOptions::new(), move |vertex| {
             let mut pending = vertex.defer();
             if !vertex.in_sub_walk() {
-                send.lock().unwrap().send(pending.expand(&sub).map_err(|e| e.status())).unwrap();
+                send.lock()
+                    .unwrap()
+                    .send(pending.expand(&sub).map_err(|e| e.status()))
+                    .unwrap();
             }
             pending.succeed().map_err(|e| e.to_string())
         })
@@ -822,7 +918,11 @@ fn a_walker_dropped_in_a_visitor_of_its_graph_frees_its_callback_once_the_walk_e
         g.start_walk(&WalkOptions::new(), move |_| {
             let _owned = &freed;
             started.lock().unwrap().send(()).unwrap();
-            released.lock().unwrap().recv_timeout(Duration::from_secs(WAIT_S)).map_err(|e| e.to_string())
+            released
+                .lock()
+                .unwrap()
+                .recv_timeout(Duration::from_secs(WAIT_S))
+                .map_err(|e| e.to_string())
         })
         .unwrap(),
     );
@@ -835,11 +935,16 @@ fn a_walker_dropped_in_a_visitor_of_its_graph_frees_its_callback_once_the_walk_e
     assert!(walker.is_none());
     release.send(()).unwrap();
     assert!(
-        callback_freed.recv_timeout(Duration::from_secs(WAIT_S)).is_ok(),
+        callback_freed
+            .recv_timeout(Duration::from_secs(WAIT_S))
+            .is_ok(),
         "the walk's callback was never freed"
     );
     // The walk has ended: the graph is free again.
-    assert!(g.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap().ok());
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }
 
 #[test]
@@ -867,11 +972,16 @@ fn a_walker_dropped_in_its_own_callback_frees_its_callback_once_the_walk_ends() 
     *slot.lock().unwrap() = Some(walker);
     stored.send(()).unwrap();
     assert!(
-        callback_freed.recv_timeout(Duration::from_secs(WAIT_S)).is_ok(),
+        callback_freed
+            .recv_timeout(Duration::from_secs(WAIT_S))
+            .is_ok(),
         "the walk's callback was never freed"
     );
     assert!(slot.lock().unwrap().is_none());
-    assert!(g.walk(&WalkOptions::new(), |_| Ok::<(), String>(())).unwrap().ok());
+    assert!(g
+        .walk(&WalkOptions::new(), |_| Ok::<(), String>(()))
+        .unwrap()
+        .ok());
 }
 
 /// A panic payload whose own Drop panics.
@@ -935,7 +1045,11 @@ fn a_walker_kept_after_its_walk_keeps_the_graph_busy_and_says_so() {
     // says which walk is in the way (it said only "already being walked").
     let err = g.begin_walk(&WalkOptions::new()).unwrap_err();
     assert_eq!(err.status(), Status::Busy);
-    assert!(err.to_string().contains("a Walker of it not yet dropped"), "{}", err);
+    assert!(
+        err.to_string().contains("a Walker of it not yet dropped"),
+        "{}",
+        err
+    );
     drop(walker);
     assert!(g.begin_walk(&WalkOptions::new()).is_ok());
 }

@@ -94,9 +94,12 @@ void run_once(std::size_t n, Row &row) {
 
 // Fresh memory counts 4 KiB a fault: where the walk's arrays sit on 2 MiB
 // huge pages one fault brings in more, so the column is a lower bound.
+// Without a peer the ratio column reads "-": 0.00x would read as a time.
 void print(const std::string &shape, std::size_t n, const Row &r, double peer_ns) {
-    std::printf("%-7s %-38s %8.1f ns/v %6.2fx  %8ld faults %6.1f B/v fresh  peak +%ld KiB\n", shape.c_str(),
-                r.label.c_str(), r.ns_per_vertex, peer_ns > 0 ? r.ns_per_vertex / peer_ns : 0.0, r.faults,
+    char ratio[16] = "      -";
+    if (peer_ns > 0) std::snprintf(ratio, sizeof ratio, "%6.2fx", r.ns_per_vertex / peer_ns);
+    std::printf("%-7s %-38s %8.1f ns/v %s  %8ld faults %6.1f B/v fresh  peak +%ld KiB\n", shape.c_str(),
+                r.label.c_str(), r.ns_per_vertex, ratio, r.faults,
                 static_cast<double>(r.faults) * 4096.0 / static_cast<double>(n), r.peak_kb);
 }
 

@@ -125,7 +125,12 @@ def _cluster(scheduler):
     # Read by distributed as it is imported, here and in the worker processes, which inherit
     # it; a setting of the caller's own wins.
     os.environ.setdefault("DASK_LOGGING__ASYNCIO", "critical")
-    import distributed
+    try:
+        import distributed
+    except ImportError as missing:
+        # Often a Python other than the one Dask was installed for (a virtual environment, pyenv).
+        raise ImportError(f"{missing}: Dask's distributed is not installed for {sys.executable} (on Debian: "
+                          "apt install python3-distributed, then run /usr/bin/python3 -m libdag.dask)") from missing
 
     if scheduler.startswith("local:"):
         count = scheduler[len("local:"):]

@@ -110,6 +110,22 @@ def _unread(fd):
     return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
+class WithoutDaskTest(unittest.TestCase):
+    def test_a_python_without_distributed_is_told_how_to_get_it(self):
+        # Runs with or without Dask installed: the program is made to find no distributed.
+        script = ("import runpy, sys\n"
+                  "sys.modules['distributed'] = None\n"
+                  "sys.argv = ['libdag.dask', '--scheduler', 'local:1', '--exec', 'true', sys.argv[1]]\n"
+                  "runpy.run_module('libdag.dask', run_name='__main__', alter_sys=True)\n")
+        done = subprocess.run([sys.executable, "-c", script, str(EXAMPLE)], capture_output=True, text=True,
+                              timeout=BOUND_S)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertEqual(done.stdout, "")
+        self.assertIn(f"Dask's distributed is not installed for {sys.executable} (on Debian: apt install "
+                      "python3-distributed, then run /usr/bin/python3 -m libdag.dask)", done.stderr)
+        self.assertTrue(done.stderr.startswith("python3 -m libdag.dask: "), done.stderr)
+
+
 @unittest.skipIf(WHY, WHY)
 class DaskCommandTest(unittest.TestCase):
     def test_deploy_example(self):

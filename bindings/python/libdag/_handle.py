@@ -25,16 +25,19 @@ handle is a :class:`WalkerHandle`, whose reads take no gate: a pull walk's
 host reads it twice a vertex (a look and a completion).
 
 Ctrl-C (KeyboardInterrupt) may land wherever CPython checks for signals:
-at the top of every Python function and after every C call. A call is
+at the top of every Python function and after every C call (Python 3.10
+also on a jump taken, 3.8 and 3.9 after almost any instruction). A call is
 therefore counted as in progress by a lock of its own (a :class:`_Mark`)
 that the ``with`` statement releases in C, never by a count a Python
 ``__exit__`` would have to undo, and whoever waits for a call waits by
 taking its lock, never for a notification a Ctrl-C could skip: wherever one
 Ctrl-C lands, nothing stays counted (tests/test_interrupt.py raises it at
-each of those places in turn).
+each of those places in turn; on 3.8 and 3.9 but where a block ends, before
+its ``__exit__`` or ``finally`` runs, a window CPython leaves open).
 """
 
 import _thread
+import collections
 import threading
 import time
 
@@ -64,16 +67,19 @@ class _Mark(_thread.RLock):
 
 def _released(mark):
     """True when no thread holds `mark`, another thread's mark (this thread's own is never asked about)."""
-    got = False
+    # Taken and given back inside the try: a mark left held by the wrong
+    # thread would look like a call in progress. Not in a finally, whose
+    # normal path runs after the try has ended: Python 3.10 raises a Ctrl-C
+    # on the jump there, 3.8 and 3.9 before it.
     try:
-        got = mark.acquire(False)
-    finally:
-        # `got or`: no call between the acquire and the release. The other
-        # test covers a Ctrl-C raised just after the acquire: a mark left
-        # held by the wrong thread would look like a call in progress.
-        if got or mark._is_owned():
+        if mark.acquire(False):
             mark.release()
-    return got
+            return True
+        return False
+    except BaseException:  # noqa: B902 - Ctrl-C just after the acquire
+        if mark._is_owned():
+            mark.release()
+        raise
 
 
 def _wait_released(mark):
@@ -81,12 +87,13 @@ def _wait_released(mark):
 
     Not ``with mark``: a mark's ``__enter__`` is the gate's own.
     """
-    got = False
     try:
-        got = mark.acquire()
-    finally:
-        if got or mark._is_owned():
+        if mark.acquire():
             mark.release()
+    except BaseException:  # noqa: B902 - Ctrl-C just after the acquire: as in _released()
+        if mark._is_owned():
+            mark.release()
+        raise
 
 
 def _drop_released(marks):
@@ -121,6 +128,14 @@ def _read_in_progress(reads, me):
     return None
 
 
+def _uncount(mine, n, mark):
+    """Undoes what a mark's ``__enter__`` interrupted by Ctrl-C had done: its entry at `n` in `mine`, its lock."""
+    if len(mine) > n and mine[n] is mark:
+        del mine[n:]
+    if mark._is_owned():
+        mark.release()
+
+
 def _new_mark(kind, gate, who):
     mark = kind()
     mark._gate = gate
@@ -149,8 +164,11 @@ class Handle:
         # thread's next call.
         self._reads = {}
         self._writer = None  # the _Write of the latest change; in progress while held
-        self._writers_waiting = 0
-        self._walks = 0
+        # Sets, changed by one C call each (add, discard), not counts: Python
+        # 3.8 and 3.9 may raise a Ctrl-C between a count's update and the
+        # store of the flag that says it was made.
+        self._writers_waiting = set()  # the marks of the changes waiting for another
+        self._walks = set()  # the _walk_token of each walker whose walk of the graph runs
 
     @property
     def closed(self):
@@ -226,22 +244,20 @@ class Handle:
 
     def _wait_to_write(self, mark, me, who):
         """Waits for the change in progress, counted as waiting (new reads hold back), then takes it."""
-        counted = False
         try:
-            with self._lock:
-                self._writers_waiting += 1
-                counted = True
+            self._writers_waiting.add(mark)
             while True:
                 with self._lock:
                     self._check_write(who, me)
                     if self._take_write(mark, me):
+                        # Here as well: Python 3.8 and 3.9 may raise a
+                        # Ctrl-C as the try ends, before its finally runs.
+                        self._writers_waiting.discard(mark)
                         return
                     writer = self._writer
                 _wait_released(writer)
         finally:
-            if counted:
-                with self._lock:
-                    self._writers_waiting -= 1
+            self._writers_waiting.discard(mark)
 
     def _undo_write(self, mark):
         """Ends a change whose ``__enter__`` failed after it was announced.
@@ -285,9 +301,9 @@ class Handle:
     def begin_walk(self, who, walker):
         """Marks the start of `walker`'s walk and returns the pointer; end_walk(walker) ends it.
 
-        Sets ``walker._walking`` in the same step as the count, with no
-        call between, so a Ctrl-C anywhere leaves both or neither, and
-        end_walk() undoes exactly what was done.
+        Counts the walk by the walker's token in one step, so a Ctrl-C
+        anywhere leaves it counted or not, and end_walk() undoes exactly
+        what was done.
         """
         me = _get_ident()
         while True:
@@ -296,17 +312,13 @@ class Handle:
                 self._check_not_reading(who, me)
                 writer = self._current_writer()
                 if writer is None:
-                    self._walks += 1
-                    walker._walking = True
+                    self._walks.add(walker._walk_token)
                     return self._ptr
             _wait_released(writer)
 
     def end_walk(self, walker):
-        """Ends the walk begun by begin_walk(walker), if it is marked; idempotent."""
-        with self._lock:
-            if walker._walking:
-                walker._walking = False
-                self._walks -= 1
+        """Ends the walk begun by begin_walk(walker), if it is counted; idempotent."""
+        self._walks.discard(walker._walk_token)
 
     # -- closing -----------------------------------------------------------
 
@@ -388,17 +400,22 @@ class _Read(_Mark):
         while True:
             if not nested and (gate._writer is not None or gate._writers_waiting or gate._ptr is None):
                 gate._wait_for_changes(self._who)
-            self.acquire()
-            # From here to the return: no call, so no Ctrl-C (a slice
-            # assignment appends without one).
-            mine[n:] = (self,)
-            if nested or (gate._writer is None and not gate._writers_waiting):
-                ptr = gate._ptr
-                if ptr is not None:
-                    return ptr
-            # A change was announced meanwhile (or the handle closed): let it go first.
-            del mine[n:]
-            self.release()
+            try:
+                self.acquire()
+                # From here to the return: no call, so no Ctrl-C from Python
+                # 3.10 on (a slice assignment appends without one); 3.8 and
+                # 3.9 may raise one after any of these, hence the except.
+                mine[n:] = (self,)
+                if nested or (gate._writer is None and not gate._writers_waiting):
+                    ptr = gate._ptr
+                    if ptr is not None:
+                        return ptr
+                # A change was announced meanwhile (or the handle closed): let it go first.
+                del mine[n:]
+                self.release()
+            except BaseException:  # noqa: B902 - Ctrl-C: not counted, as the with will not end it
+                _uncount(mine, n, self)
+                raise
             if nested:
                 gate._check_open(self._who)
 
@@ -462,6 +479,7 @@ class WalkerHandle:
         Ctrl-C anywhere here leaves the walk to the background thread, and
         it is never freed twice.
         """
+        pending = holder = ptr = None
         try:
             with self._closing:
                 ptr = self._ptr
@@ -476,24 +494,31 @@ class WalkerHandle:
                     self._free_later()
                     return
             self._wait_for_reads()
-        except BaseException:  # noqa: B902 - Ctrl-C, also just after the pointer was taken: still freed
-            self._free_later()
+            pending, self._pending = self._pending, None
+            if pending is None:
+                return  # a background thread of an interrupted close() has it
+            # Taken from `holder` and freed by one C call: a Ctrl-C after it
+            # (by any Python) finds `holder` empty, one before it the walk
+            # in `holder`, never freed twice nor lost.
+            holder = [None, pending[0]]
+            collections.deque(map(self._free, iter(holder.pop, None)), 0)
+            if pending[1] is not None:
+                pending[1]()
+        except BaseException as exc:  # noqa: B902 - Ctrl-C, also just after the pointer was taken: still freed
+            if pending is None:
+                if ptr is not None and self._ptr is None and self._pending is None:
+                    # Cleared, not yet pending (Python 3.8 and 3.9 raise a
+                    # Ctrl-C between two stores): the background thread's.
+                    self._pending = (ptr, after)
+                self._free_later()
+            elif holder is None or holder:
+                self._pending = pending  # taken, not freed: the background thread's
+                self._free_later()
+            elif pending[1] is not None and isinstance(exc, KeyboardInterrupt):
+                # Ctrl-C as it began (the walk freed, the graph not yet
+                # let go): it is idempotent, so run it whole, then raise.
+                pending[1]()
             raise
-        pending, self._pending = self._pending, None
-        if pending is None:
-            return  # a background thread of an interrupted close() has it
-        try:
-            self._free(pending[0])
-        finally:
-            after = pending[1]
-            if after is not None:
-                try:
-                    after()
-                except KeyboardInterrupt:
-                    # Ctrl-C as it began (the walk freed, the graph not yet
-                    # let go): it is idempotent, so run it whole, then raise.
-                    after()
-                    raise
 
     def _wait_for_reads(self):
         me = _get_ident()
@@ -532,12 +557,17 @@ class _WalkerRead(_Mark):
         gate = self._gate
         mine = _marks_of_this_thread(gate._reads)
         n = len(mine)
-        self.acquire()
-        # From here to the return: no call, so no Ctrl-C.
-        mine[n:] = (self,)
-        ptr = gate._ptr
-        if ptr is not None:
-            return ptr
-        del mine[n:]
-        self.release()
+        try:
+            self.acquire()
+            # From here to the return: no call, so no Ctrl-C from Python 3.10
+            # on; 3.8 and 3.9 may raise one after any of these.
+            mine[n:] = (self,)
+            ptr = gate._ptr
+            if ptr is not None:
+                return ptr
+            del mine[n:]
+            self.release()
+        except BaseException:  # noqa: B902 - Ctrl-C: not counted, as the with will not end it
+            _uncount(mine, n, self)
+            raise
         raise ClosedError(_native.E_STATE, f"{self._who}: the walker is closed")

@@ -8,6 +8,7 @@ completion (from this loop or any thread) resolves.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextvars
 import functools
 import inspect
@@ -35,6 +36,7 @@ _IDLE_LOOK_S = 0.005
 _WHO = "PullWalker.next_ready"
 # What an `async def` returns: checked before asyncio.iscoroutine, which costs far more.
 _COROUTINE = types.CoroutineType
+_POPLEFT = collections.deque.popleft
 
 
 class ReadyVertices:
@@ -64,10 +66,18 @@ class ReadyVertices:
         undelivered = walker._undelivered
         while True:
             if undelivered:
+                # Moved to a list of its own in one C call, then returned from
+                # there: a Ctrl-C raised after the C call (any Python) finds
+                # it in `taken`, and puts it back.
+                taken = []
                 try:
-                    return undelivered.popleft()
+                    taken.extend(map(_POPLEFT, (undelivered,)))
+                    return taken[0]
                 except IndexError:
                     pass  # another iterator took the last one
+                except BaseException:  # noqa: B902 - Ctrl-C: not lost, still the walker's
+                    undelivered.extendleft(taken)
+                    raise
             # A look that finds nothing costs the library far more than one
             # that finds something: look only after a change.
             seen = walker.changes
@@ -404,8 +414,17 @@ class _Driver:
             self.poked = False  # the look below sees that change
             # What an async for left early stranded on the walker comes
             # first; then a look for what else is ready.
-            batch = self.walker._take_undelivered(calls.limit) if self.walker._undelivered else None
-            stranded = bool(batch)
+            batch = None
+            if self.walker._undelivered:
+                # Into a list of this pass's: a Ctrl-C before _start() has
+                # them puts them back (as PullWalker.next_ready does).
+                batch = []
+                try:
+                    self.walker._take_undelivered(calls.limit, batch)
+                except BaseException:  # noqa: B902 - Ctrl-C: not lost, still the walker's
+                    self.walker._undelivered.extendleft(reversed(batch))
+                    raise
+            stranded = True if batch else False  # no call: no Ctrl-C here from 3.11 on
             if not stranded:
                 batch = calls.look(ptr)
             look = False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import concurrent.futures
 import ctypes
+import itertools
 import math
 import numbers
 import threading
@@ -33,6 +34,7 @@ __all__ = ["PullWalker", "NEXT_READY_MAX"]
 
 #: The most vertices one :meth:`PullWalker.next_ready` call takes.
 NEXT_READY_MAX = 1 << 16
+_POPLEFT = collections.deque.popleft
 
 
 class PullWalker(Walker):
@@ -124,9 +126,15 @@ class PullWalker(Walker):
                 timeout = 0.0  # no time at all (-inf too): only looks
         handle, _ = self._started(who)
         if self._undelivered:
-            taken = self._take_undelivered(limit)
-            if taken:
-                return taken
+            # Into a list of this call's: a Ctrl-C up to the return puts them back.
+            taken = []
+            try:
+                self._take_undelivered(limit, taken)
+                if taken:
+                    return taken
+            except BaseException:  # noqa: B902 - Ctrl-C: not lost, still the walker's
+                self._undelivered.extendleft(reversed(taken))
+                raise
         if timeout == 0:
             # A poll, what a host without a thread to block makes per vertex
             # or batch (``async for``): through this thread's PullCalls, its
@@ -212,15 +220,20 @@ class PullWalker(Walker):
             pass
         return self._report_if_ended(handle, who)
 
-    def _take_undelivered(self, limit):
-        """Up to `limit` of the vertices an ``async for`` took and did not yield, oldest first."""
-        taken = []
+    def _take_undelivered(self, limit, taken=None):
+        """Up to `limit` of the vertices an ``async for`` took and did not yield, oldest first.
+
+        Moved into `taken` (a new list if None), which is returned, by one C
+        call: a Ctrl-C raised after it (by any Python) finds them there, for
+        a caller that passed its own list to put back.
+        """
+        if taken is None:
+            taken = []
         undelivered = self._undelivered
-        while len(taken) < limit:
-            try:
-                taken.append(undelivered.popleft())
-            except IndexError:  # another thread took the rest
-                break
+        try:
+            taken.extend(map(_POPLEFT, itertools.repeat(undelivered, min(limit, len(undelivered)))))
+        except IndexError:
+            pass  # another thread took the rest
         return taken
 
     def _complete_undelivered(self, who):

@@ -856,7 +856,9 @@ class Walker(Closeable):
         # A second Ctrl-C stopped wait() waiting for the cancelled walk's
         # running callbacks: close() must not wait for them either.
         self._wait_abandoned = False
-        self._walking = False  # holds the graph's walk mark (Handle.begin_walk sets it, end_walk clears it)
+        # What the graph counts this walker's walk by (Handle.begin_walk):
+        # its own, where an id() could be a later walker's.
+        self._walk_token = object()
 
     def start(self) -> "Walker":
         """Starts the walk and returns self.
@@ -883,8 +885,8 @@ class Walker(Closeable):
                 # Before the walk starts: once it runs, a Ctrl-C in
                 # WeakSet.add (Python code) would keep it from the exit's close.
                 _LIVE.add(self)
-                # Inside the try: it marks the walk in self._walking, which
-                # the except clause reads, wherever a Ctrl-C lands.
+                # Inside the try: it counts the walk, which the except
+                # clause's end_walk() undoes, wherever a Ctrl-C lands.
                 ptr = graph_handle.begin_walk(who, self)
                 if self._callbacks.callback is None:
                     call(lib.dag_walk_begin, ptr, byref(self._opts), byref(out), who=who)
@@ -895,21 +897,23 @@ class Walker(Closeable):
                 # without the lock, _started) must find this too.
                 self._callbacks.main = ctypes.cast(out, ctypes.c_void_p).value
                 self._handle = WalkerHandle(out, lib.dag_walk_free)
+                # Inside the try, not in a finally clause: Python 3.8 and 3.9
+                # may raise a Ctrl-C as the try ends, before a finally runs,
+                # and after any instruction of a finally's own.
+                self._callbacks.ready.release()  # C: whatever lands next, it is done
             except BaseException:
+                # The callbacks of a walk that started wait for this; one
+                # refused (a cycle, say) leaves it held for the next start().
+                if out or self._handle is not None:
+                    _set_ready(self._callbacks.ready)
                 if self._handle is None:
                     if out:
                         # Started, but a Ctrl-C came before a handle owned
                         # the walk: nobody else could end it.
-                        _set_ready(self._callbacks.ready)
                         lib.dag_walk_cancel(out, None)
                         lib.dag_walk_free(out)
                     graph_handle.end_walk(self)
                 raise
-            finally:
-                try:
-                    self._callbacks.ready.release()  # C: whatever lands next, it is done
-                except RuntimeError:  # released already, by the except clause
-                    pass
         return self
 
     def _name(self, method):

@@ -470,6 +470,22 @@ class WalkerTest(unittest.TestCase):
             cyclic.walker(lambda v: None).start()
         cyclic.add_vertex("not busy after a refused start")
 
+    def test_a_walker_refused_at_start_starts_once_the_cause_is_gone(self):
+        # The second start() raised RuntimeError (release unlocked lock) with the walk running; and
+        # its callbacks did not wait for start() to record the walk (a vertex came as a sub-walk's).
+        g, ids = build([("a", "b"), ("b", "a"), ("c", "b")])
+        seen = []
+        walker = g.walker(seen.append)
+        with self.assertRaises(libdag.CycleError):
+            walker.start()
+        g.disconnect(ids["b"], ids["a"])
+        walker.start()
+        report = walker.wait()
+        walker.close()
+        self.assertTrue(report.ok, report.message)
+        self.assertEqual(sorted(seen), sorted(ids.values()))
+        self.assertTrue(all(type(vertex) is int for vertex in seen), seen)
+
     def test_wait_from_its_own_callback_is_refused(self):
         g, ids = build(vertices=["a"])
         holder = {}

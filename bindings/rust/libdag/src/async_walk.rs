@@ -10,6 +10,7 @@
 use std::collections::VecDeque;
 use std::future::Future;
 use std::mem;
+use std::panic::{self, AssertUnwindSafe};
 use std::pin::Pin;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
@@ -23,7 +24,7 @@ use crate::walker::{take_ready, Pending, WalkState, Walker};
 /// its walker is being dropped: the longest that drop waits for it. It has
 /// to look: vertices held elsewhere can keep a cancelled walk, and so that
 /// wait, going for ever.
-const SLICE: Duration = Duration::from_millis(50);
+pub(crate) const SLICE: Duration = Duration::from_millis(50);
 
 /// The most vertices the thread takes in a call, whatever a batch asks:
 /// room for them is allocated for each call.
@@ -299,8 +300,8 @@ fn cancel_all(vertices: impl IntoIterator<Item = Pending>) {
 }
 
 /// The thread: while futures want vertices, waits for them in libdag,
-/// queues them and wakes the futures. Returns once the walk has ended or
-/// the walker is being dropped.
+/// queues them and wakes the futures. Returns once it has seen the walk
+/// end or the walker is being dropped; sleeps while no future waits.
 fn pump(shared: Arc<Shared>, walk: Arc<WalkState>) {
     let mut inner = shared.lock();
     while !inner.stopping {
@@ -343,7 +344,12 @@ fn pump(shared: Arc<Shared>, walk: Arc<WalkState>) {
         };
         drop(inner);
         cancel_all(stopped);
-        wake(woken);
+        // An executor's waker that panics must not end this thread: every
+        // future after it would wait for ever. The panic is printed (the
+        // hook runs), not raised.
+        for waker in woken {
+            let _ = panic::catch_unwind(AssertUnwindSafe(|| waker.wake()));
+        }
         if ended {
             return;
         }
@@ -471,15 +477,17 @@ impl Walker<'_> {
     /// become ready after a retry's back-off included, and wakes the
     /// future's latest waker. That thread calls the walk's
     /// [observer](crate::WalkOptions::observer) for the vertices it hands
-    /// out. It returns once the walk has ended; dropping the walker waits
-    /// for it, at most about 50 ms.
+    /// out, and goes on despite a waker that panics. It returns once it
+    /// has seen the walk end, and sleeps while no future waits; dropping
+    /// the walker waits for it, at most about 50 ms.
     ///
     /// **Cancel-safe**: a future dropped before it completes (a `select!`
     /// that another branch won, a timeout, a task aborted) loses no
     /// vertex: what was taken for it stays queued for the next future, and
     /// for [`next_ready`](Walker::next_ready), [`ready`](Walker::ready) and
     /// [`next_ready_many`](Walker::next_ready_many), which hand it out
-    /// first. [`cancel`](Walker::cancel) and dropping the walker complete
+    /// first (one already waiting looks at the queue every 50 ms or so: it
+    /// waits in libdag in slices). [`cancel`](Walker::cancel) and dropping the walker complete
     /// the vertices still queued as cancelled. Several futures may wait at
     /// once, on any tasks and threads: each vertex goes to one of them.
     /// The future is `Send` and `Sync` (it borrows the walker, which is),

@@ -204,6 +204,19 @@ impl Error {
         self
     }
 
+    /// The same timeout, its message naming a wait of `ms` where it named
+    /// a shorter one ("within 50 ms"): that of the last of several waits.
+    pub(crate) fn waited(mut self, ms: i32) -> Error {
+        if let Some(at) = self.message.rfind("within ") {
+            let digits = at + "within ".len();
+            let end = self.message[digits..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(self.message.len(), |n| digits + n);
+            self.message.replace_range(digits..end, &ms.to_string());
+        }
+        self
+    }
+
     /// The same error, caused by `source`.
     pub(crate) fn with_source(mut self, source: Option<SharedError>) -> Error {
         self.source = source;

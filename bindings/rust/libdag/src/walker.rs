@@ -12,11 +12,11 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use libdag_sys as sys;
 
-use crate::async_walk::Pump;
+use crate::async_walk::{Pump, SLICE};
 use crate::attempt::{Attempt, Refused};
 
 use crate::error::{check, BoxError, Error, Result, Status};
@@ -879,9 +879,13 @@ impl Walker<'_> {
     /// [`Status::Timeout`](crate::Status::Timeout) (none became ready in time); [`Status::State`](crate::Status::State)
     /// (a walk started with a callback).
     pub fn next_ready(&self, timeout: Option<Duration>) -> Result<Option<Pending>> {
-        if let Some(queued) = self.pump.take_queued(1).pop() {
-            return Ok(Some(queued));
-        }
+        in_slices(timeout, |wait| match self.pump.take_queued(1).pop() {
+            Some(queued) => Ok(Some(queued)),
+            None => self.take_one(wait),
+        })
+    }
+
+    fn take_one(&self, timeout: Option<Duration>) -> Result<Option<Pending>> {
         let mut vertex = 0u64;
         let mut walk = ptr::null_mut();
         let mut count = 0usize;
@@ -929,12 +933,14 @@ impl Walker<'_> {
     /// [`Status::InvalidArgument`](crate::Status::InvalidArgument) for `max`
     /// 0.
     pub fn next_ready_many(&self, max: usize, timeout: Option<Duration>) -> Result<Vec<Pending>> {
-        let queued = self.pump.take_queued(max);
-        if !queued.is_empty() {
-            return Ok(queued);
-        }
-        take_ready(&self.state, max, timeout)
-            .map_err(|e| e.in_method("Walker::next_ready", "Walker::next_ready_many"))
+        in_slices(timeout, |wait| {
+            let queued = self.pump.take_queued(max);
+            if !queued.is_empty() {
+                return Ok(queued);
+            }
+            take_ready(&self.state, max, wait)
+        })
+        .map_err(|e| e.in_method("Walker::next_ready", "Walker::next_ready_many"))
     }
 
     /// Pull mode: the ready vertices, each as soon as its dependencies have
@@ -950,6 +956,38 @@ impl Walker<'_> {
 
 /// `dag_walk_next_ready` for up to `max` vertices, as [`Pending`]s of the
 /// walk of `state`; errors name `Walker::next_ready`.
+/// Calls `attempt` with the time left, one slice at a time while more than
+/// a slice is left, until it gives something other than a timeout. A vertex
+/// the async thread queues for a future dropped meanwhile is seen by the
+/// next slice's look at the queue; one wait in libdag would never see it,
+/// and the walk would wait for ever for the vertex.
+fn in_slices<T>(
+    timeout: Option<Duration>,
+    mut attempt: impl FnMut(Option<Duration>) -> Result<T>,
+) -> Result<T> {
+    // None: no deadline (none given, or one past what Instant can hold).
+    let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
+    let mut sliced = false;
+    loop {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        match left {
+            Some(left) if left <= SLICE => {
+                return attempt(Some(left)).map_err(|e| match timeout {
+                    // Its message names the whole wait, not the last slice.
+                    Some(whole) if sliced && e.status() == Status::Timeout => {
+                        e.waited(timeout_ms(whole))
+                    }
+                    _ => e,
+                });
+            }
+            _ => match attempt(Some(SLICE)) {
+                Err(e) if e.status() == Status::Timeout => sliced = true,
+                done => return done,
+            },
+        }
+    }
+}
+
 pub(crate) fn take_ready(
     state: &Arc<WalkState>,
     max: usize,

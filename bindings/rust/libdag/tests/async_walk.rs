@@ -376,6 +376,132 @@ fn a_future_dropped_while_waiting_loses_no_vertex() {
 }
 
 #[test]
+fn a_thread_already_waiting_has_a_vertex_a_dropped_future_left() {
+    // Two wait in libdag for b: a thread in next_ready(None), and the
+    // futures' thread. When the futures' thread has it and its future is
+    // dropped, b waits in the queue; the thread waiting in libdag saw it
+    // only on a later call, and the walk waited for ever for b.
+    within(120, || {
+        let mut queued = 0;
+        for _ in 0..40 {
+            let (g, ids) = graph(&["a", "b"], &[(1, 0)]);
+            let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+            let a = walker.next_ready(None).unwrap().unwrap();
+            thread::scope(|s| {
+                let (send, receive) = mpsc::channel();
+                let w = &walker;
+                s.spawn(move || send.send(w.next_ready(None)).unwrap());
+                let flag = Arc::new(Flag::default());
+                let mut future = walker.next_ready_async();
+                assert!(poll_with(&mut future, &flag).is_pending());
+                a.succeed().unwrap();
+                let deadline = Instant::now() + LONG;
+                let b = loop {
+                    if let Ok(taken) = receive.try_recv() {
+                        break taken; // the thread had it from libdag
+                    }
+                    if flag.wakes() > 0 {
+                        queued += 1;
+                        drop(future);
+                        match receive.recv_timeout(Duration::from_secs(5)) {
+                            Ok(taken) => break taken,
+                            Err(_) => {
+                                walker.cancel().unwrap(); // lets the thread go
+                                panic!("the waiting thread never had the vertex the dropped future left");
+                            }
+                        }
+                    }
+                    assert!(Instant::now() < deadline, "nobody had b");
+                    thread::sleep(Duration::from_millis(1));
+                };
+                let b = b.unwrap().unwrap();
+                assert_eq!(b.id(), ids[1]);
+                b.succeed().unwrap();
+            });
+            assert!(walker.next_ready(None).unwrap().is_none());
+        }
+        println!("b went by the queue in {} rounds of 40", queued);
+    });
+}
+
+/// A waker that counts its wakes in a `Flag`, then panics.
+struct Panics(Arc<Flag>);
+
+impl Wake for Panics {
+    fn wake(self: Arc<Self>) {
+        self.0.clone().wake();
+        panic!("an executor's waker panicked");
+    }
+}
+
+#[test]
+fn a_waker_that_panics_does_not_stop_the_futures_thread() {
+    // The thread died with the panic, and every later future waited for ever.
+    within(30, || {
+        let (g, _) = graph(&["a", "b", "c"], &[(1, 0), (2, 1)]);
+        let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+        let a = walker.next_ready(None).unwrap().unwrap();
+        let called = Arc::new(Flag::default());
+        let panics = Waker::from(Arc::new(Panics(called.clone())));
+        let mut future = walker.next_ready_async();
+        let mut cx = Context::from_waker(&panics);
+        assert!(Pin::new(&mut future).poll(&mut cx).is_pending());
+        a.succeed().unwrap();
+        // The thread took b, queued it and called the waker, which panicked.
+        assert!(called.woken_after(0, LONG), "the waker was not called");
+        let b = match Pin::new(&mut future).poll(&mut cx) {
+            Poll::Ready(taken) => taken.unwrap().unwrap(),
+            Poll::Pending => panic!("b was not queued"),
+        };
+        drop(future);
+        let flag = Arc::new(Flag::default());
+        let mut next = walker.next_ready_async();
+        assert!(poll_with(&mut next, &flag).is_pending());
+        b.succeed().unwrap();
+        assert!(flag.woken_after(0, LONG), "not woken for c");
+        let c = match poll_with(&mut next, &flag) {
+            Poll::Ready(taken) => taken.unwrap().unwrap(),
+            Poll::Pending => panic!("woken, but c was not there"),
+        };
+        c.succeed().unwrap();
+        assert!(walker.wait().unwrap().ok());
+    });
+}
+
+#[test]
+fn a_timeout_names_the_whole_wait() {
+    // Waits longer than a slice are made of several: the message names the
+    // one asked for, not the last slice's.
+    let (g, _) = graph(&["a", "b"], &[(1, 0)]);
+    let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+    let a = walker.next_ready(None).unwrap().unwrap();
+    for wait in [Duration::from_millis(20), Duration::from_millis(130)] {
+        let started = Instant::now();
+        let e = walker.next_ready(Some(wait)).unwrap_err();
+        assert!(started.elapsed() >= wait);
+        assert_eq!(e.status(), Status::Timeout);
+        let ms = wait.as_millis();
+        assert!(
+            e.message().ends_with(&format!("within {} ms", ms)),
+            "{}",
+            e.message()
+        );
+        let e = walker.next_ready_many(4, Some(wait)).unwrap_err();
+        assert!(
+            e.message().starts_with("Walker::next_ready_many: "),
+            "{}",
+            e.message()
+        );
+        assert!(
+            e.message().ends_with(&format!("within {} ms", ms)),
+            "{}",
+            e.message()
+        );
+    }
+    a.succeed().unwrap();
+}
+
+#[test]
 fn a_future_dropped_once_woken_passes_its_vertex_on() {
     within(30, || {
         let (g, ids) = graph(&["a", "b"], &[(1, 0)]);

@@ -93,6 +93,16 @@ TEST(CliCompletion, BashOffersFilesOnlyWhereTheCommandTakesOne) {
     // After "--" every word is an argument.
     EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "--", "pl"}), Words{"plan.dot"});
     EXPECT_EQ(bash_offers(dir, {"dag", "ancestors", "--", "--json", "pl"}), Words{});
+    // --target takes every name up to the next option, and the last word may still be FILE.
+    EXPECT_EQ(bash_offers(dir, {"dag", "order", "--target", "a", "b", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--target", "a", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "order", "plan.dot", "--target", "a", "pl"}), Words{});
+    EXPECT_EQ(bash_offers(dir, {"dag", "order", "--target", "a", "--json", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "order", "--target", "a", "--", "pl"}), Words{"plan.dot"});
+    // bash splits a word at ':' as at '=': "mod:x" is one NAME, and after it comes the next.
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--exec", "echo", ":", "x", "pl"}), Words{"plan.dot"});
+    EXPECT_EQ(bash_offers(dir, {"dag", "walk", "c", ":", "x", "pl"}), Words{});
+    EXPECT_EQ(bash_offers(dir, {"dag", "order", "--target", "mod", ":", "x", "pl"}), Words{"plan.dot"});
     // One graph per command: nothing after it.
     EXPECT_EQ(bash_offers(dir, {"dag", "order", "plan.dot", "pl"}), Words{});
     EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--output", "none", "pl"}), Words{"plan.dot"});

@@ -63,16 +63,18 @@ std::string bash_command_branch(const CommandModel &command) {
     branch += "        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W " +
               single_quoted(joined(option_names(command.options))) + " -- \"$cur\"))\n";
     if (!command.positionals.empty()) {
-        std::vector<std::string> separate;
+        std::vector<std::string> separate, many;
         for (const OptionModel &option : command.options)
             if (!option.value.empty() && !option.value_after_equals)
-                separate.insert(separate.end(), option.names.begin(), option.names.end());
-        branch += "        else\n            case $(_dag_positional $i " + single_quoted(joined(separate)) + ") in\n";
+                (option.many ? many : separate).insert((option.many ? many : separate).end(), option.names.begin(),
+                                                       option.names.end());
+        branch += "        else\n            case $(_dag_positional $i " + single_quoted(joined(separate)) + " " +
+                  single_quoted(joined(many)) + ") in\n";
         const size_t count = command.positionals.size();
         for (size_t n = 0; n < count; ++n) {
             const PositionalModel &positional = command.positionals[n];
             // The last one takes every later word when it takes many.
-            const std::string pattern = n + 1 == count && positional.many ? "*" : std::to_string(n);
+            const std::string pattern = n + 1 == count && positional.many ? "[0-9]*" : std::to_string(n);
             branch += "            " + pattern + ") " + bash_positional_action(positional) + " ;;\n";
         }
         branch += "            esac\n";
@@ -145,24 +147,38 @@ std::string bash_completion(const ProgramModel &program) {
         "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
         "}\n"
         "# Which argument (0, 1, ...) the word being completed is: the words after\n"
-        "# the command at $1 that are neither options nor the values of those in $2.\n"
+        "# the command at $1 that are neither options nor the values of those in $2\n"
+        "# (one word) or $3 (every word up to the next option; the last of them may\n"
+        "# be the first argument, as dag reads it), or - when it cannot be one.\n"
+        "# bash splits a word at = and :, which join what is either side of them.\n"
         "_dag_positional() {\n"
-        "    local separate=\" $2 \" n=0 j rest=\n"
+        "    local separate=\" $2 \" many=\" $3 \" n=0 j rest= names= last=-1\n"
         "    for ((j = $1 + 1; j < COMP_CWORD; j++)); do\n"
         "        local word=${COMP_WORDS[j]}\n"
         "        if [[ $rest ]]; then\n"
-        "            ((n++))\n"
+        "            ((n++)); last=$j\n"
         "        elif [[ $word == -- ]]; then\n"
-        "            rest=1\n"
-        "        elif [[ $word == = ]]; then\n"
+        "            rest=1 names=\n"
+        "        elif [[ $word == = || $word == : ]]; then\n"
         "            ((j++))\n"
         "        elif [[ $word == -* ]]; then\n"
-        "            [[ $separate == *\" $word \"* && ${COMP_WORDS[j+1]} != = ]] && ((j++))\n"
-        "        else\n"
-        "            ((n++))\n"
+        "            names=\n"
+        "            if [[ $many == *\" $word \"* ]]; then\n"
+        "                names=1\n"
+        "            elif [[ $separate == *\" $word \"* && ${COMP_WORDS[j+1]} != = ]]; then\n"
+        "                ((j++))\n"
+        "            fi\n"
+        "        elif [[ ! $names ]]; then\n"
+        "            ((n++)); last=$j\n"
         "        fi\n"
         "    done\n"
-        "    echo $n\n"
+        "    # The word before was \":\": this one goes on the argument before it.\n"
+        "    [[ ${COMP_WORDS[COMP_CWORD-1]} == : && $last == $((COMP_CWORD - 2)) ]] && ((n--))\n"
+        "    if [[ $names ]]; then\n"
+        "        ((n == 0)) && echo 0 || echo -\n"
+        "    else\n"
+        "        echo $n\n"
+        "    fi\n"
         "}\n"
         "_dag() {\n"
         "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"

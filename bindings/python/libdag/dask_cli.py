@@ -128,6 +128,8 @@ def _cluster(scheduler):
     try:
         import distributed
     except ImportError as missing:
+        if missing.name != "distributed":
+            raise  # one of its own imports: said as it is
         # Often a Python other than the one Dask was installed for (a virtual environment, pyenv).
         raise ImportError(f"{missing}: Dask's distributed is not installed for {sys.executable} (on Debian: "
                           "apt install python3-distributed, then run /usr/bin/python3 -m libdag.dask)") from missing

@@ -283,9 +283,12 @@ fn release(mut inner: MutexGuard<'_, Inner>, key: &mut Option<u64>) {
     drop(own);
 }
 
+/// Each waker called, even after one that panics: a panic would end the
+/// futures' thread, or leave the wakers after it uncalled, and their futures
+/// waiting for ever. The panic is printed (the hook runs), not raised.
 fn wake(wakers: Vec<Waker>) {
     for waker in wakers {
-        waker.wake();
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| waker.wake()));
     }
 }
 
@@ -344,12 +347,7 @@ fn pump(shared: Arc<Shared>, walk: Arc<WalkState>) {
         };
         drop(inner);
         cancel_all(stopped);
-        // An executor's waker that panics must not end this thread: every
-        // future after it would wait for ever. The panic is printed (the
-        // hook runs), not raised.
-        for waker in woken {
-            let _ = panic::catch_unwind(AssertUnwindSafe(|| waker.wake()));
-        }
+        wake(woken);
         if ended {
             return;
         }

@@ -212,7 +212,9 @@ impl Error {
             let end = self.message[digits..]
                 .find(|c: char| !c.is_ascii_digit())
                 .map_or(self.message.len(), |n| digits + n);
-            self.message.replace_range(digits..end, &ms.to_string());
+            if end > digits {
+                self.message.replace_range(digits..end, &ms.to_string());
+            }
         }
         self
     }

@@ -954,8 +954,6 @@ impl Walker<'_> {
     }
 }
 
-/// `dag_walk_next_ready` for up to `max` vertices, as [`Pending`]s of the
-/// walk of `state`; errors name `Walker::next_ready`.
 /// Calls `attempt` with the time left, one slice at a time while more than
 /// a slice is left, until it gives something other than a timeout. A vertex
 /// the async thread queues for a future dropped meanwhile is seen by the
@@ -988,6 +986,8 @@ fn in_slices<T>(
     }
 }
 
+/// `dag_walk_next_ready` for up to `max` vertices, as [`Pending`]s of the
+/// walk of `state`; errors name `Walker::next_ready`.
 pub(crate) fn take_ready(
     state: &Arc<WalkState>,
     max: usize,

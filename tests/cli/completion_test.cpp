@@ -1,7 +1,8 @@
 // `dag completion bash|zsh|fish`: the bash script loaded into bash and its
-// completion function asked, as bash asks it on Tab; the zsh and fish
-// scripts checked for every command, and read by their shells where those
-// are installed (fish also asked what it offers).
+// completion function asked, as bash asks it on Tab; the fish script loaded
+// into fish and asked the same with `complete -C`; the zsh and fish scripts
+// checked for every command, and read by their shells where those are
+// installed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,6 +41,21 @@ std::vector<std::string> bash_offers(const ScratchDir &dir, const std::vector<st
     EXPECT_EQ(r.status, 0) << r.err;
     std::vector<std::string> offers = lines_of(r.out);
     offers.erase(std::remove(offers.begin(), offers.end(), ""), offers.end());
+    std::sort(offers.begin(), offers.end());
+    return offers;
+}
+
+// What fish offers for `line`, the cursor at its end, with ./dag.fish
+// loaded: each candidate without its description; sorted.
+std::vector<std::string> fish_offers(const ScratchDir &dir, const std::string &line) {
+    const std::string program = "source ./dag.fish; or exit 3; complete -C " + cli_test::quoted(line);
+    Outcome r = shell(dir, "cd " + cli_test::quoted(dir.path) + " && fish --no-config -c " + cli_test::quoted(program));
+    EXPECT_EQ(r.status, 0) << r.err;
+    // A condition that fails noisily (test on a word that is not a number) says so here.
+    EXPECT_EQ(r.err, "") << line;
+    std::vector<std::string> offers;
+    for (const std::string &offer : lines_of(r.out))
+        if (!offer.empty()) offers.push_back(offer.substr(0, offer.find('\t')));
     std::sort(offers.begin(), offers.end());
     return offers;
 }
@@ -107,6 +123,49 @@ TEST(CliCompletion, BashOffersFilesOnlyWhereTheCommandTakesOne) {
     EXPECT_EQ(bash_offers(dir, {"dag", "order", "plan.dot", "pl"}), Words{});
     EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--output", "none", "pl"}), Words{"plan.dot"});
     EXPECT_EQ(bash_offers(dir, {"dag", "completion", "bash", ""}), Words{});
+}
+
+// The places BashOffersFilesOnlyWhereTheCommandTakesOne checks, less those
+// for bash's splitting of a word at '=' and ':', which fish does not do.
+TEST(CliCompletion, FishOffersFilesOnlyWhereTheCommandTakesOne) {
+    ScratchDir dir;
+    ASSERT_EQ(shell(dir, "command -v fish").status, 0) << "fish is not installed (scripts/install-deps-debian.sh installs it)";
+    std::ofstream(dir.path + "/dag.fish") << script(dir, "fish");
+    std::ofstream(dir.path + "/plan.dot") << "digraph { a }";
+
+    // FILE, then vertex NAMEs: no file names offered for a NAME.
+    EXPECT_EQ(fish_offers(dir, "dag ancestors pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag ancestors plan.dot pl"), Words{});
+    EXPECT_EQ(fish_offers(dir, "dag descendants plan.dot a pl"), Words{});
+    // An option's value is not an argument; a bare flag takes none.
+    EXPECT_EQ(fish_offers(dir, "dag ancestors --from dot pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag ancestors --from=dot pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag ancestors --json pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag ancestors --json plan.dot --from dot pl"), Words{});
+    EXPECT_EQ(fish_offers(dir, "dag walk --progress pl"), Words{"plan.dot"});
+    // After "--" every word is an argument.
+    EXPECT_EQ(fish_offers(dir, "dag ancestors -- pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag ancestors -- --json pl"), Words{});
+    // --target takes every name up to the next option, and the last word may still be FILE.
+    EXPECT_EQ(fish_offers(dir, "dag order --target a b pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag order --target=a b pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag walk --target a pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag order plan.dot --target a pl"), Words{});
+    EXPECT_EQ(fish_offers(dir, "dag order --target a --json pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag order --target a -- pl"), Words{"plan.dot"});
+    // One graph per command: nothing after it.
+    EXPECT_EQ(fish_offers(dir, "dag order plan.dot pl"), Words{});
+    EXPECT_EQ(fish_offers(dir, "dag walk --exec 'echo x' pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag walk --output none plan.dot pl"), Words{});
+    // A file an option names is offered wherever the option is.
+    EXPECT_EQ(fish_offers(dir, "dag render plan.dot -o pl"), Words{"plan.dot"});
+    EXPECT_EQ(fish_offers(dir, "dag walk plan.dot --report pl"), Words{"plan.dot"});
+    // The values of options and arguments, and nothing after the last argument.
+    EXPECT_EQ(fish_offers(dir, "dag order plan.dot --j"), Words{"--json"});
+    EXPECT_EQ(fish_offers(dir, "dag convert plan.dot --to "), (Words{"dot", "json", "mermaid", "text"}));
+    EXPECT_EQ(fish_offers(dir, "dag walk --output "), (Words{"grouped", "none", "stream"}));
+    EXPECT_EQ(fish_offers(dir, "dag completion "), (Words{"bash", "fish", "zsh"}));
+    EXPECT_EQ(fish_offers(dir, "dag completion bash "), Words{});
 }
 
 TEST(CliCompletion, ZshAndFishScriptsNameEveryCommandAndParse) {

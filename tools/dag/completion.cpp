@@ -29,6 +29,17 @@ std::vector<std::string> option_names(const std::vector<OptionModel> &options) {
     return names;
 }
 
+// The options whose value is the next word (`many` false) or every word up
+// to the next option (`many` true): counting a command's arguments skips
+// those words. A value only after "=" is part of the option's own word.
+std::vector<std::string> value_option_names(const CommandModel &command, bool many) {
+    std::vector<std::string> names;
+    for (const OptionModel &option : command.options)
+        if (!option.value.empty() && !option.value_after_equals && option.many == many)
+            names.insert(names.end(), option.names.begin(), option.names.end());
+    return names;
+}
+
 // A vertex NAME gets nothing: offering file names there would mislead.
 std::string bash_positional_action(const PositionalModel &positional) {
     if (!positional.choices.empty())
@@ -63,13 +74,9 @@ std::string bash_command_branch(const CommandModel &command) {
     branch += "        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W " +
               single_quoted(joined(option_names(command.options))) + " -- \"$cur\"))\n";
     if (!command.positionals.empty()) {
-        std::vector<std::string> separate, many;
-        for (const OptionModel &option : command.options)
-            if (!option.value.empty() && !option.value_after_equals)
-                (option.many ? many : separate).insert((option.many ? many : separate).end(), option.names.begin(),
-                                                       option.names.end());
-        branch += "        else\n            case $(_dag_positional $i " + single_quoted(joined(separate)) + " " +
-                  single_quoted(joined(many)) + ") in\n";
+        branch += "        else\n            case $(_dag_positional $i " +
+                  single_quoted(joined(value_option_names(command, false))) + " " +
+                  single_quoted(joined(value_option_names(command, true))) + ") in\n";
         const size_t count = command.positionals.size();
         for (size_t n = 0; n < count; ++n) {
             const PositionalModel &positional = command.positionals[n];
@@ -132,6 +139,31 @@ std::string fish_option_lines(const std::string &command, const OptionModel &opt
             line += " -x";
     }
     return line + " -d " + single_quoted(short_description(option.description)) + "\n";
+}
+
+// Argument `n` of `command` only, as bash's _dag_positional tells it: files
+// offered after the graph, or where a vertex NAME goes, would mislead.
+// Option names need no quoting, so double quotes nest in the single ones.
+std::string fish_positional_condition(const CommandModel &command, size_t n) {
+    // The last one takes every later word when it takes many.
+    const bool rest = n + 1 == command.positionals.size() && command.positionals[n].many;
+    return single_quoted("__fish_seen_subcommand_from " + command.name + "; and test (__dag_positional \"" +
+                         joined(value_option_names(command, false)) + "\" \"" +
+                         joined(value_option_names(command, true)) + "\") " + (rest ? "-ge " : "-eq ") +
+                         std::to_string(n));
+}
+
+std::string fish_positional_lines(const CommandModel &command) {
+    std::string lines;
+    for (size_t n = 0; n < command.positionals.size(); ++n) {
+        const PositionalModel &positional = command.positionals[n];
+        const std::string line = "complete -c dag -n " + fish_positional_condition(command, n);
+        if (positional.file)
+            lines += line + " -F\n";
+        else if (!positional.choices.empty())
+            lines += line + " -a " + single_quoted(joined(positional.choices)) + "\n";
+    }
+    return lines;
 }
 
 }  // namespace
@@ -234,21 +266,57 @@ std::string zsh_completion(const ProgramModel &program) {
 }
 
 std::string fish_completion(const ProgramModel &program) {
-    std::string script = "# fish completion for dag, written by `dag completion fish`.\n"
-                         "complete -c dag -f\n";
+    std::string script =
+        "# fish completion for dag, written by `dag completion fish`.\n"
+        "# Which argument (0, 1, ...) of its command the word being completed is:\n"
+        "# the words after the command that are neither options nor the values of\n"
+        "# those in $argv[1] (one word) or $argv[2] (every word up to the next\n"
+        "# option; the last of them may be the first argument, as dag reads it),\n"
+        "# or -1 when it cannot be one. fish keeps --name=value one word.\n"
+        "function __dag_positional\n"
+        "    set -l separate (string split ' ' -- $argv[1])\n"
+        "    set -l many (string split ' ' -- $argv[2])\n"
+        "    set -l n 0\n"
+        "    set -l command\n"
+        "    set -l skip\n"
+        "    set -l rest\n"
+        "    set -l names\n"
+        "    for word in (commandline -opc)[2..-1]\n"
+        "        if set -q skip[1]\n"
+        "            set skip\n"
+        "        else if not set -q command[1]\n"
+        "            string match -q -- '-*' $word; or set command $word\n"
+        "        else if set -q rest[1]\n"
+        "            set n (math $n + 1)\n"
+        "        else if test \"$word\" = --\n"
+        "            set rest 1\n"
+        "            set names\n"
+        "        else if string match -q -- '-*' $word\n"
+        "            set names\n"
+        "            # --target=a takes the words after it too, as --target a does.\n"
+        "            if contains -- (string split -m 1 = -- $word)[1] $many\n"
+        "                set names 1\n"
+        "            else if contains -- $word $separate\n"
+        "                set skip 1\n"
+        "            end\n"
+        "        else if not set -q names[1]\n"
+        "            set n (math $n + 1)\n"
+        "        end\n"
+        "    end\n"
+        "    if set -q names[1]; and test $n -ne 0\n"
+        "        echo -1\n"
+        "    else\n"
+        "        echo $n\n"
+        "    end\n"
+        "end\n"
+        "complete -c dag -f\n";
     for (const OptionModel &option : program.options) script += fish_option_lines("", option);
     for (const CommandModel &command : program.commands)
         script += "complete -c dag -n __fish_use_subcommand -a " + single_quoted(command.name) + " -d " +
                   single_quoted(command.description) + "\n";
     for (const CommandModel &command : program.commands) {
         for (const OptionModel &option : command.options) script += fish_option_lines(command.name, option);
-        for (const PositionalModel &positional : command.positionals) {
-            if (positional.file)
-                script += "complete -c dag -n " + fish_condition(command.name) + " -F\n";
-            else if (!positional.choices.empty())
-                script += "complete -c dag -n " + fish_condition(command.name) + " -a " +
-                          single_quoted(joined(positional.choices)) + "\n";
-        }
+        script += fish_positional_lines(command);
     }
     return script;
 }

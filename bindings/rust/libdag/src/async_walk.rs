@@ -26,10 +26,6 @@ use crate::walker::{take_ready, Pending, WalkState, Walker};
 /// wait, going for ever.
 pub(crate) const SLICE: Duration = Duration::from_millis(50);
 
-/// The most vertices the thread takes in a call, whatever a batch asks:
-/// room for them is allocated for each call.
-const BATCH: usize = 256;
-
 /// A walker's side of its futures: the vertices taken for them and the
 /// thread taking them, started by the first future that has to wait.
 pub(crate) struct Pump {
@@ -52,8 +48,23 @@ struct Inner {
     thread: Option<JoinHandle<()>>,
     /// libdag said that the walk has ended.
     ended: bool,
-    /// What the thread's last call failed with, for the next future polled.
-    failed: Option<Error>,
+    /// What the thread's last call failed with, and the last key given out
+    /// then: for the first polled of the futures that waited for that call
+    /// (keys up to it), not for one that came later, and only until a later
+    /// call of the thread goes well (vertices, the walk's end, or none ready
+    /// in its slice): the thread has recovered, and those futures wait on
+    /// as the others do, or have the walk's end. Its calls fail only for
+    /// want of memory (the walk's refusal, `Status::State`, meets a future's
+    /// own call first): a failure of that call, not of the walk. A later
+    /// future makes a call of its own, and would otherwise have the failure
+    /// of futures since dropped, an error that ends a pull loop of a walk
+    /// that goes well.
+    failed: Option<(Error, u64)>,
+    /// After a failure, until a future polls and goes on waiting: the
+    /// thread's next call would most likely fail the same way. Not held
+    /// until the failure is had: the futures it is for may all have been
+    /// dropped, or forgotten, while others wait.
+    held: bool,
     /// The walk was cancelled: vertices taken from now on were handed out
     /// before that, and nobody has started them.
     cancelled: bool,
@@ -66,7 +77,15 @@ struct Waiter {
     key: u64,
     /// The most vertices it takes.
     want: usize,
-    /// `None` once woken, until it is polled again.
+    /// `None` once woken, until it is polled again. A future woken may never
+    /// be polled again (`mem::forget`-ed, which no drop tells us of): so
+    /// every waiter is woken when vertices are queued, not one a vertex, and
+    /// the first polled has them. A forgotten future is not free: its
+    /// `want` still counts in [`Inner::wanted`], so the thread goes on
+    /// taking ready vertices for it (reporting them started, holding
+    /// parallelism slots) and queues them with no live future waiting.
+    /// Nobody loses a vertex or a wake: `next_ready` and new futures take
+    /// the queued ones.
     waker: Option<Waker>,
 }
 
@@ -85,17 +104,18 @@ impl Inner {
             .waiters
             .iter()
             .fold(0usize, |sum, w| sum.saturating_add(w.want));
-        want.saturating_sub(self.queued.len()).min(BATCH)
+        want.saturating_sub(self.queued.len())
     }
 
-    /// What a poll for up to `max` vertices has without waiting: vertices
-    /// queued, the thread's failure, or the walk's end.
-    fn ready(&mut self, max: usize) -> Option<Result<Vec<Pending>>> {
+    /// What a poll for up to `max` vertices of the future `key` names has
+    /// without waiting: vertices queued, the thread's failure (when the
+    /// future was waiting for the call that failed), or the walk's end.
+    fn ready(&mut self, max: usize, key: Option<u64>) -> Option<Result<Vec<Pending>>> {
         if !self.queued.is_empty() {
             let n = max.min(self.queued.len());
             Some(Ok(self.queued.drain(..n).collect()))
-        } else if let Some(e) = self.failed.take() {
-            Some(Err(e))
+        } else if matches!((&self.failed, key), (Some((_, last)), Some(key)) if key <= *last) {
+            self.failed.take().map(|(e, _)| Err(e))
         } else if self.ended {
             Some(Ok(Vec::new()))
         } else {
@@ -103,20 +123,22 @@ impl Inner {
         }
     }
 
-    /// Takes the wakers of the first `n` waiters not woken yet, to call
-    /// once the lock is released: they are the executor's code.
-    fn wake(&mut self, n: usize) -> Vec<Waker> {
+    /// Takes the wakers of the waiters not woken yet, to call once the
+    /// lock is released: they are the executor's code.
+    fn wake(&mut self) -> Vec<Waker> {
         self.waiters
             .iter_mut()
             .filter_map(|w| w.waker.take())
-            .take(n)
             .collect()
     }
 
     /// Counts the future `key` names (a new one when `None`) as waiting for
     /// up to `want` vertices, woken by `waker`, the latest it was polled
     /// with; returns the waker this replaces, to drop outside the lock.
+    /// Called only where [`Inner::ready`] had nothing: as every waiter is
+    /// woken when vertices are queued, none waits unwoken while one is.
     fn wait(&mut self, key: &mut Option<u64>, want: usize, waker: &Waker) -> Option<Waker> {
+        self.held = false;
         let key = *key.get_or_insert_with(|| {
             self.next_key += 1;
             self.waiters.push(Waiter {
@@ -134,16 +156,12 @@ impl Inner {
     }
 
     /// The future `key` names waits no more (it had what it came for, or it
-    /// was dropped). It may have been woken for vertices still queued:
-    /// other waiters are woken for them instead. Returns its own waker, to
-    /// drop, and theirs, to wake, outside the lock.
-    fn leave(&mut self, key: &mut Option<u64>) -> (Option<Waker>, Vec<Waker>) {
-        let own = key.take().and_then(|key| {
-            let i = self.waiters.iter().position(|w| w.key == key)?;
-            self.waiters.remove(i).waker
-        });
-        let n = self.queued.len();
-        (own, self.wake(n))
+    /// was dropped); returns its waker, to drop outside the lock. Nobody
+    /// else need be woken for what it leaves queued: all were when it came.
+    fn leave(&mut self, key: &mut Option<u64>) -> Option<Waker> {
+        let key = key.take()?;
+        let i = self.waiters.iter().position(|w| w.key == key)?;
+        self.waiters.remove(i).waker
     }
 }
 
@@ -214,7 +232,7 @@ impl Pump {
             return Poll::Ready(take_ready(&self.walk, max, Some(Duration::ZERO)));
         }
         let mut inner = self.shared.lock();
-        if let Some(ready) = inner.ready(max) {
+        if let Some(ready) = inner.ready(max, *key) {
             return finish(inner, key, ready);
         }
         drop(inner);
@@ -230,7 +248,7 @@ impl Pump {
         let mut inner = self.shared.lock();
         // Again: since the first look the thread may have queued vertices,
         // or seen the walk's end, and woken the waiters it knew, not this.
-        if let Some(ready) = inner.ready(max) {
+        if let Some(ready) = inner.ready(max, *key) {
             return finish(inner, key, ready);
         }
         let replaced = inner.wait(key, max, cx.waker());
@@ -274,12 +292,10 @@ fn finish(
     Poll::Ready(ready)
 }
 
-/// [`Inner::leave`], then the wakers' calls and drops once `inner` is
-/// released.
+/// [`Inner::leave`], then the waker's drop once `inner` is released.
 fn release(mut inner: MutexGuard<'_, Inner>, key: &mut Option<u64>) {
-    let (own, woken) = inner.leave(key);
+    let own = inner.leave(key);
     drop(inner);
-    wake(woken);
     drop(own);
 }
 
@@ -309,9 +325,7 @@ fn pump(shared: Arc<Shared>, walk: Arc<WalkState>) {
     let mut inner = shared.lock();
     while !inner.stopping {
         let want = inner.wanted();
-        // After a failure, until a future has had it: the next call would
-        // most likely fail the same way.
-        if want == 0 || inner.failed.is_some() {
+        if want == 0 || inner.held {
             inner = shared
                 .wanted
                 .wait(inner)
@@ -324,25 +338,29 @@ fn pump(shared: Arc<Shared>, walk: Arc<WalkState>) {
         // waking the other waiters: they are this thread's to wake.
         let ended = matches!(&taken, Ok(vertices) if vertices.is_empty());
         inner = shared.lock();
+        if !matches!(&taken, Err(e) if e.status() != Status::Timeout) {
+            // It went well: an earlier failure is had by nobody now.
+            inner.failed = None;
+        }
         let mut stopped = Vec::new();
         let woken = match taken {
             Ok(vertices) if vertices.is_empty() => {
                 inner.ended = true;
-                inner.wake(usize::MAX)
+                inner.wake()
             }
             Ok(vertices) if inner.cancelled => {
                 stopped = vertices;
                 Vec::new()
             }
             Ok(vertices) => {
-                let n = vertices.len();
                 inner.queued.extend(vertices);
-                inner.wake(n)
+                inner.wake()
             }
             Err(e) if e.status() == Status::Timeout => Vec::new(),
             Err(e) => {
-                inner.failed = Some(e);
-                inner.wake(usize::MAX)
+                inner.failed = Some((e, inner.next_key));
+                inner.held = true;
+                inner.wake()
             }
         };
         drop(inner);
@@ -485,18 +503,28 @@ impl Walker<'_> {
     /// for [`next_ready`](Walker::next_ready), [`ready`](Walker::ready) and
     /// [`next_ready_many`](Walker::next_ready_many), which hand it out
     /// first (one already waiting looks at the queue every 50 ms or so: it
-    /// waits in libdag in slices). [`cancel`](Walker::cancel) and dropping the walker complete
-    /// the vertices still queued as cancelled. Several futures may wait at
-    /// once, on any tasks and threads: each vertex goes to one of them.
-    /// The future is `Send` and `Sync` (it borrows the walker, which is),
-    /// so a multi-threaded executor may move it between threads; it is
-    /// `Unpin`. Polled again once it has returned a vertex, it waits for
-    /// another.
+    /// waits in libdag in slices). [`cancel`](Walker::cancel) and dropping
+    /// the walker complete the vertices still queued as cancelled. Several
+    /// futures may wait at once, on any tasks and threads: each vertex goes
+    /// to one of them. Each batch queued wakes every waiting future, and
+    /// the first polled has it (those that find nothing make a libdag call
+    /// each, without waiting, and wait again). A future `mem::forget`-ed
+    /// while it waits still counts among those waiting: the thread goes on
+    /// taking ready vertices for it (reporting them started, holding
+    /// parallelism slots) and queues them with no live future waiting.
+    /// Nobody loses a vertex or a wake: `next_ready` and new futures take
+    /// the queued ones. The future is `Send` and `Sync` (it borrows the
+    /// walker, which is), so a multi-threaded executor may move it between
+    /// threads; it is `Unpin`. Polled again once it has returned a vertex,
+    /// it waits for another.
     ///
     /// # Errors
     /// As [`next_ready`](Walker::next_ready): [`Status::State`] (a walk
     /// started with a callback), [`Status::NoMemory`] (also when the
-    /// waiting thread cannot be started; a later poll tries again).
+    /// waiting thread cannot be started, or its wait in libdag fails: the
+    /// first polled of the futures that waited then has it, not one that
+    /// came later, unless a later wait of the thread went well first; a
+    /// later poll tries again).
     pub fn next_ready_async(&self) -> NextReady<'_, '_> {
         NextReady {
             walker: self,

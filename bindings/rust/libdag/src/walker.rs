@@ -30,6 +30,10 @@ use crate::walk::{finish, run_vertex, shared_error, Failures, WalkingFlag};
 /// The most vertices one [`Walker::next_ready_many`] call takes.
 const NEXT_READY_MANY_MAX: usize = 1 << 16;
 
+/// The room [`take_ready`] allocates, for vertices and their walk handles:
+/// it calls libdag again while the calls fill it.
+const ROOM: usize = 256;
+
 /// What a walk and every handle on it share; frees the walk when the last
 /// of them goes.
 pub(crate) struct WalkState {
@@ -986,50 +990,72 @@ fn in_slices<T>(
     }
 }
 
-/// `dag_walk_next_ready` for up to `max` vertices, as [`Pending`]s of the
-/// walk of `state`; errors name `Walker::next_ready`.
+/// Up to `max` ready vertices of the walk of `state`, as [`Pending`]s,
+/// taken with `dag_walk_next_ready` calls of at most [`ROOM`] each: the
+/// first waits up to `timeout`, and the next ones, made while each call
+/// fills its room, do not wait. A call that fails after others took
+/// vertices ends the loop with those, not the error; errors name
+/// `Walker::next_ready`.
 pub(crate) fn take_ready(
     state: &Arc<WalkState>,
     max: usize,
     timeout: Option<Duration>,
 ) -> Result<Vec<Pending>> {
-    // The room is allocated for each call: `usize::MAX` means "all of
-    // them", not a buffer that large.
     let max = max.min(NEXT_READY_MANY_MAX);
-    let mut vertices = vec![0u64; max];
-    let mut walks = vec![ptr::null_mut(); max];
-    let mut count = 0usize;
-    let mut err = ptr::null_mut();
-    // SAFETY: a live walk (`state` keeps it); room for `max` vertices and
-    // walk handles.
-    unsafe {
-        let status = sys::dag_walk_next_ready(
-            state.raw.load(Ordering::Acquire),
-            vertices.as_mut_ptr(),
-            walks.as_mut_ptr(),
-            max,
-            timeout.map_or(-1, timeout_ms),
-            &mut count,
-            &mut err,
+    // Not room for `max`: `usize::MAX` means "all that are ready", often
+    // one, and an async batch calls this on every poll.
+    let room = max.min(ROOM);
+    let mut vertices = vec![0u64; room];
+    let mut walks = vec![ptr::null_mut(); room];
+    let mut taken = Vec::new();
+    let mut timeout = timeout.map_or(-1, timeout_ms);
+    loop {
+        let asked = room.min(max - taken.len());
+        let mut count = 0usize;
+        let mut err = ptr::null_mut();
+        // SAFETY: a live walk (`state` keeps it); room for `asked` vertices
+        // and walk handles.
+        let status = unsafe {
+            sys::dag_walk_next_ready(
+                state.raw.load(Ordering::Acquire),
+                vertices.as_mut_ptr(),
+                walks.as_mut_ptr(),
+                asked,
+                timeout,
+                &mut count,
+                &mut err,
+            )
+        };
+        // SAFETY: the status and error of that call.
+        if let Err(e) = unsafe { check(status, err) } {
+            // What was taken is handed out already, and the caller's: a
+            // later call meets the failure again if it lasts (a timeout
+            // only says that no more is ready).
+            return if taken.is_empty() { Err(e) } else { Ok(taken) };
+        }
+        let start = taken.len();
+        taken.extend(
+            vertices[..count]
+                .iter()
+                .zip(&walks[..count])
+                .map(|(&vertex, &walk)| Pending {
+                    walk,
+                    id: VertexId(vertex),
+                    state: state.clone(),
+                    callback: None,
+                    done: false,
+                }),
         );
-        check(status, err)?;
+        // Once every Pending exists, as in next_ready.
+        for p in &taken[start..] {
+            state.failures.forget(p.walk, p.id.0);
+        }
+        if count < asked || taken.len() == max {
+            return Ok(taken);
+        }
+        // More may be ready: looked for without waiting again.
+        timeout = 0;
     }
-    let pending: Vec<Pending> = vertices[..count]
-        .iter()
-        .zip(&walks[..count])
-        .map(|(&vertex, &walk)| Pending {
-            walk,
-            id: VertexId(vertex),
-            state: state.clone(),
-            callback: None,
-            done: false,
-        })
-        .collect();
-    // Once every Pending exists, as in next_ready.
-    for p in &pending {
-        state.failures.forget(p.walk, p.id.0);
-    }
-    Ok(pending)
 }
 
 impl Drop for Walker<'_> {

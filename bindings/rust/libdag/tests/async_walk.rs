@@ -5,6 +5,7 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::future::Future;
+use std::mem;
 use std::panic::{self, AssertUnwindSafe};
 use std::pin::Pin;
 use std::sync::mpsc;
@@ -528,6 +529,39 @@ fn a_future_dropped_once_woken_passes_its_vertex_on() {
             Poll::Ready(taken) => assert_eq!(taken.unwrap().unwrap().id(), ids[1]),
             Poll::Pending => panic!("woken with nothing to take"),
         }
+    });
+}
+
+#[test]
+fn a_forgotten_future_keeps_no_vertex_from_a_live_one() {
+    // The thread woke as many waiting futures as it had queued vertices,
+    // first come first: the forgotten one, never polled again, was woken
+    // for b, and the live one waited for ever, the walk with it.
+    within(30, || {
+        let (g, ids) = graph(&["a", "b"], &[(1, 0)]);
+        let walker = g.begin_walk(&WalkOptions::new()).unwrap();
+        let a = walker.next_ready(None).unwrap().unwrap();
+        let (forgotten_flag, live_flag) = (Arc::new(Flag::default()), Arc::new(Flag::default()));
+        let mut forgotten = walker.next_ready_async();
+        let mut live = walker.next_ready_async();
+        assert!(poll_with(&mut forgotten, &forgotten_flag).is_pending());
+        assert!(poll_with(&mut live, &live_flag).is_pending());
+        mem::forget(forgotten);
+        a.succeed().unwrap();
+        assert!(
+            live_flag.woken_after(0, LONG),
+            "the live future never heard of b"
+        );
+        match poll_with(&mut live, &live_flag) {
+            Poll::Ready(taken) => {
+                let b = taken.unwrap().unwrap();
+                assert_eq!(b.id(), ids[1]);
+                b.succeed().unwrap();
+            }
+            Poll::Pending => panic!("woken with nothing to take"),
+        }
+        assert!(block_on(walker.next_ready_async()).unwrap().is_none());
+        assert!(walker.wait().unwrap().ok());
     });
 }
 

@@ -28,11 +28,17 @@ class _CtrlC:
     """
 
     count = 0  # Ctrl-Cs raised while wrapped
-    walks = 0  # walks on the main thread relying on the wrapper
+    # The drivers of the walks on the main thread relying on the wrapper:
+    # each added and removed by one C call, which a Ctrl-C cannot cut in two.
+    walks = set()
 
 
 def _on_sigint(signum, frame):
     _CtrlC.count += 1
+    if not _CtrlC.walks and signal.getsignal(signal.SIGINT) is _on_sigint:
+        # No walk relies on it: a Ctrl-C came between the last walk's
+        # leaving and its taking the wrapper away. It goes now.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.default_int_handler(signum, frame)
 
 

@@ -172,28 +172,30 @@ def _resolve(changed):
         changed.set_result(None)
 
 
-def _watch_ctrl_c():
-    """Counts Ctrl-Cs until _unwatch_ctrl_c(); says whether it does (see _CtrlC)."""
+def _watch_ctrl_c(driver):
+    """Counts Ctrl-Cs for `driver`'s walk until run() takes it out of _CtrlC.walks (see _CtrlC)."""
     if threading.current_thread() is not threading.main_thread():
-        return False
+        return
     current = signal.getsignal(signal.SIGINT)
-    # The wrapper may be in place with no walk (a Ctrl-C cut an unwatch
-    # short): it counts all the same.
+    if current is not _on_sigint and current is not signal.default_int_handler:
+        return
+    # Counted before the wrapper is put in place: a Ctrl-C after either
+    # leaves the walk counted, which run()'s finally undoes (a walk counted
+    # after, or by a flag set after the call, was left out by one landing
+    # between, and the wrapper stayed for good).
+    _CtrlC.walks.add(driver)
     if current is not _on_sigint:
-        if current is not signal.default_int_handler:
-            return False
         try:
             signal.signal(signal.SIGINT, _on_sigint)
         except ValueError:  # not the main interpreter's main thread
-            return False
-    _CtrlC.walks += 1
-    return True
+            _CtrlC.walks.discard(driver)
 
 
 def _unwatch_ctrl_c():
-    _CtrlC.walks -= 1
+    """Puts Python's own SIGINT handler back once no walk relies on the wrapper."""
     # Not once the handler was replaced meanwhile: that one is someone's.
-    if _CtrlC.walks == 0 and signal.getsignal(signal.SIGINT) is _on_sigint:
+    if (not _CtrlC.walks and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is _on_sigint):
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
@@ -240,6 +242,12 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]],
         await driver.ended
     except BaseException as stop:  # noqa: B902 - cancellation and Ctrl-C included
         driver.stopping = True
+        if isinstance(stop, GeneratorExit):
+            # Closed, not cancelled: abandoned by a frame above it (a Ctrl-C
+            # landed there as the task resumed), it can await nothing more.
+            # Its tasks, cancelled, complete their vertices as they end.
+            _begin_stop(walker, driver)
+            raise
         ready = ReadyVertices(walker)
         stopping = asyncio.ensure_future(_end_stop(walker, ready, driver, *_begin_stop(walker, driver)))
         while True:
@@ -255,11 +263,12 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]],
                     break
         raise
     finally:
+        # First, and by one C call: a Ctrl-C landing in what follows leaves
+        # no walk counted, and at worst the wrapper, which takes itself away.
+        _CtrlC.walks.discard(driver)
+        _unwatch_ctrl_c()
         walker._forget_close_hook(on_close)
         walker._forget_waker(driver.waker)
-        if driver.watching:
-            driver.watching = False
-            _unwatch_ctrl_c()
     # The walk has ended: every vertex is complete, every task has finished.
     report = walker.wait()
     if driver.interrupted_at_end:
@@ -294,8 +303,18 @@ class _Driver:
         self.tasks = {}  # a token of each task's own -> (the task, its vertex, fn's coroutine)
         self.ended = loop.create_future()
         self.stopping = False
-        self.finished = []  # (vertex, error, cancelled, started) of the tasks that ended, not completed yet
-        self.unstarted = []  # taken by a pass that an exception ended: cancelled by _stop
+        # (vertex, error, cancelled, started, token) of the tasks that ended,
+        # not completed yet: each leaves tasks for here by one C call, and
+        # leaves here once completed, so a Ctrl-C between any two calls (3.11
+        # on, a loop run without asyncio.run) leaves it in one place or both.
+        self.finished = collections.deque()
+        # What a pass has taken and not yet given a task: starting[next_start:],
+        # completed cancelled by _begin_stop. Changed one assignment at a
+        # time, each leaving them there or with a task (Ctrl-C can land
+        # between any two on 3.8 to 3.10): starting goes back to () before
+        # next_start to 0.
+        self.starting = ()
+        self.next_start = 0
         self.passing = False
         self.scheduled = False
         self.idle_look = False  # a look is due after _IDLE_LOOK_S
@@ -310,16 +329,15 @@ class _Driver:
         # One object, registered and passed as its own to walker._changed():
         # the driver's completions do not fire it.
         self.waker = self.wake
-        self.watching = False  # _CtrlC counts Ctrl-Cs for this walk
         self.ctrl_c_before = 0
 
     def watch_ctrl_c(self):
         self.ctrl_c_before = _CtrlC.count
-        self.watching = _watch_ctrl_c()
+        _watch_ctrl_c(self)
 
     def ctrl_c(self, exc):
         """Whether `exc`, raised in a task or by fn, is a Ctrl-C's: the walk is to stop, not the vertex to fail."""
-        return not isinstance(exc, Exception) and self.watching and _CtrlC.count != self.ctrl_c_before
+        return not isinstance(exc, Exception) and self in _CtrlC.walks and _CtrlC.count != self.ctrl_c_before
 
     def _cancel_for_ctrl_c(self):
         # Before the loop raises it: asyncio.run then cancels the running
@@ -358,8 +376,10 @@ class _Driver:
         """Completes what has ended, takes what is ready and starts it, until nothing changes."""
         if self.passing:
             return  # the pass under way completes what this ended
-        self.passing = True
         try:
+            # Inside the try: a Ctrl-C just after it (3.8 and 3.9 check
+            # there) left it set, and no pass ran again.
+            self.passing = True
             with self.handle.read(self.who) as ptr:
                 self._pass(ptr)
             callbacks = self.calls._callbacks
@@ -383,8 +403,7 @@ class _Driver:
         except ClosedError as closed:
             # Closed under the walk (by a task, or another thread): nothing
             # more can be taken or completed, so run() ends with it.
-            if not self.ended.done():
-                self.ended.set_exception(closed)
+            self._end(closed)
         except Exception as exc:  # noqa: B902 - a pass runs from the loop; the walk goes on
             self.loop.call_exception_handler({"message": "libdag asyncio walk", "exception": exc})
         finally:
@@ -396,9 +415,12 @@ class _Driver:
         look = True
         while True:
             if self.finished:
-                finished, self.finished = self.finished, []
-                for vertex, error, cancelled, started in finished:
+                finished = self.finished
+                while finished:
+                    vertex, error, cancelled, started, token = finished[0]
                     self._complete(ptr, vertex, error, cancelled, started)
+                    self.tasks.pop(token, None)
+                    finished.popleft()
                 self._announce()
                 look = True
             if self.poked:
@@ -415,18 +437,19 @@ class _Driver:
             # What an async for left early stranded on the walker comes
             # first; then a look for what else is ready.
             batch = None
+            self.next_start = 0
             if self.walker._undelivered:
-                # Into a list of this pass's: a Ctrl-C before _start() has
-                # them puts them back (as PullWalker.next_ready does).
-                batch = []
-                try:
-                    self.walker._take_undelivered(calls.limit, batch)
-                except BaseException:  # noqa: B902 - Ctrl-C: not lost, still the walker's
-                    self.walker._undelivered.extendleft(reversed(batch))
-                    raise
+                # Into the driver's own list, by one C call: a Ctrl-C from
+                # here on finds them in starting.
+                self.starting = batch = []
+                self.walker._take_undelivered(calls.limit, batch)
             stranded = True if batch else False  # no call: no Ctrl-C here from 3.11 on
             if not stranded:
+                # A Ctrl-C as the look returns finds its vertices in
+                # handed_out() until they are in starting.
                 batch = calls.look(ptr)
+                self.starting = batch or ()
+                calls.forget_handed_out()
             look = False
             if batch is None:
                 if (not self.tasks or self.walker._retries) and not self.finished and not self.idle_look:
@@ -437,8 +460,7 @@ class _Driver:
                     self.loop.call_later(_IDLE_LOOK_S, self.look_again)
                 continue
             if not batch:
-                if not self.ended.done():
-                    self.ended.set_result(None)
+                self._end()
                 return
             budget -= len(batch)
             # A vertex that failed to start is complete already: look again.
@@ -461,15 +483,17 @@ class _Driver:
                 task = run_in_context(create_task, self._task(vertex, coroutine, token))
             except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
                 self._complete(ptr, vertex, exc, False, True)
+                self.next_start = i + 1
                 self._announce()
                 if self.ctrl_c(exc):
-                    self.unstarted.extend(batch[i + 1:])
                     self._cancel_for_ctrl_c()
                     raise
                 failed = True
                 continue
             if not task.done():  # under an eager task factory it may have ended already
                 self.tasks[token] = (task, vertex, coroutine)
+            self.next_start = i + 1
+        self.starting = ()
         return failed
 
     async def _task(self, vertex, coroutine, token):
@@ -491,9 +515,19 @@ class _Driver:
                     asyncio.current_task().add_done_callback(_retrieve)
                 raise
         finally:
-            self.tasks.pop(token, None)
-            self.finished.append((vertex, error, cancelled, True))
+            self.finished.append((vertex, error, cancelled, True, token))
             self.step()
+
+    def _end(self, error=None):
+        try:
+            if error is None:
+                self.ended.set_result(None)
+            else:
+                self.ended.set_exception(error)
+        except asyncio.InvalidStateError:
+            # Done already: by a close, or cancelled with the walking task
+            # (as 3.11's asyncio.run does for a Ctrl-C, between any two calls).
+            pass
 
     def _announce(self):
         """Wakes the walker's wakers; one that raises is told to the loop, and the pass goes on
@@ -507,6 +541,8 @@ class _Driver:
         try:
             self.calls.complete(ptr, vertex, error, cancelled, started)
         except Exception as exc:  # noqa: B902 - one refused completion must not strand the rest
+            if self.stopping and isinstance(exc, StateError):
+                return  # a second completion: a Ctrl-C came before the first one's entry left finished
             self.loop.call_exception_handler({"message": f"libdag asyncio walk: vertex {vertex}", "exception": exc})
 
 
@@ -520,10 +556,21 @@ def _begin_stop(walker, driver):
             raise
         except StateError:
             pass  # it has ended already
-        for vertex in driver.unstarted:
+        # Taken by a pass that a Ctrl-C ended before their tasks were made.
+        # A vertex may be in two of these places for a moment, or already
+        # completed (by _start, as it failed to start): the second
+        # completion is refused, and that is all.
+        walker._complete_cancelled(driver.handle, *driver.calls.handed_out(), driver.who)
+        with_task = {id(vertex) for _, vertex, _ in driver.tasks.values()}
+        for vertex in driver.starting[driver.next_start:]:
+            if id(vertex) in with_task:
+                continue
             driver.calls._callbacks.keep_never_started(vertex)
-            walker.complete(vertex, asyncio.CancelledError(f"vertex {vertex} was cancelled before its task started"),
-                            cancelled=True)
+            try:
+                walker.complete(vertex, asyncio.CancelledError(
+                    f"vertex {vertex} was cancelled before its task started"), cancelled=True)
+            except StateError:
+                pass
     except ClosedError:
         closed = True  # its tasks are still to be cancelled and awaited
     tasks = [task for task, _, _ in driver.tasks.values()]
@@ -538,13 +585,17 @@ async def _end_stop(walker, ready, driver, tasks, closed):
         await asyncio.wait(tasks)
     # A task cancelled before it first ran never entered _task, whose end
     # completes the vertex: its vertex is still out, and fn's coroutine was
-    # never awaited.
+    # never awaited. One whose end is in finished, not yet completed, has
+    # entered it (a Ctrl-C came before the pass forgot its task).
+    ended = {entry[4] for entry in driver.finished}
     for token, (_, vertex, coroutine) in list(driver.tasks.items()):
         del driver.tasks[token]
+        if token in ended:
+            continue
         if inspect.iscoroutine(coroutine) and inspect.getcoroutinestate(coroutine) == inspect.CORO_CREATED:
             coroutine.close()
         driver.finished.append((vertex, asyncio.CancelledError(
-            f"the task of vertex {vertex} was cancelled before it started"), True, False))
+            f"the task of vertex {vertex} was cancelled before it started"), True, False, token))
     if closed:
         return None
     try:

@@ -235,8 +235,9 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]],
     # A close from anywhere ends the walk's pass at once (the pass finds the
     # walker closed), not when the next task ends.
     on_close = functools.partial(_step_soon, loop, driver)
-    walker._on_close(on_close)
     try:
+        # Inside the try: a Ctrl-C before it leaves no hook behind.
+        walker._on_close(on_close)
         driver.watch_ctrl_c()
         driver.schedule()
         await driver.ended
@@ -302,6 +303,9 @@ class _Driver:
         self.context = contextvars.copy_context()
         self.tasks = {}  # a token of each task's own -> (the task, its vertex, fn's coroutine)
         self.ended = loop.create_future()
+        # Its exception is run()'s to raise; one set while run() is not
+        # awaiting it (a Ctrl-C came first) is no exception lost.
+        self.ended.add_done_callback(_retrieve)
         self.stopping = False
         # (vertex, error, cancelled, started, token) of the tasks that ended,
         # not completed yet: each leaves tasks for here by one C call, and
@@ -516,7 +520,11 @@ class _Driver:
                 raise
         finally:
             self.finished.append((vertex, error, cancelled, True, token))
-            self.step()
+            try:
+                self.step()
+            except BaseException:  # noqa: B902 - a Ctrl-C in the pass, which the loop raises too
+                asyncio.current_task().add_done_callback(_retrieve)
+                raise
 
     def _end(self, error=None):
         try:

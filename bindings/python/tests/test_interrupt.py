@@ -981,6 +981,18 @@ class CtrlCInTheGateTest(unittest.TestCase):
             (libdag.VertexStatus.CANCELLED, False, asyncio.CancelledError))
         self.a_pull_host(take, wrapper_may_stay=True, done_may_end=interrupted)
 
+    def test_walk_async(self):
+        # As run_async, and the walker it makes and closes: the graph is let go whatever lands.
+        g = libdag.Graph.from_dict({"a": [], "b": [], "c": ["a"], "d": ["a", "b"], "e": []})
+
+        async def work(vertex):
+            pass
+
+        places = self.every_place(lambda: _run_on_a_loop_of_its_own(lambda: g.walk_async(work, parallelism=2)),
+                                  self.usable(g), traced=(os.path.dirname(libdag.__file__),), wrapper_may_stay=True)
+        self.assertGreater(places, 30)
+        g.close()
+
     def test_a_read_of_a_walker(self):
         g = libdag.Graph()
         g.add_vertices(["a", "b"])

@@ -671,16 +671,21 @@ def _polling_host(walker, held, done):
 
 
 class CtrlCAsTheAsyncDriverTakesTest(unittest.TestCase):
-    def test_what_an_async_for_left_is_not_lost(self):
-        # run_async's driver takes first what an async for left early; a Ctrl-C just after it took
-        # them lost them, and the walk (and asyncio.run's cleanup, waiting for it) waited for ever.
-        # Raised by hand here: where CPython raises it, the place is asyncio's own as much as ours.
+    def started_walker(self):
+        """A pull walk of five vertices, two ready at first; a hang ends the test run."""
         faulthandler.dump_traceback_later(60, exit=True)
         self.addCleanup(faulthandler.cancel_dump_traceback_later)
         g = libdag.Graph.from_dict({"a": [], "b": [], "c": ["a"], "d": ["a", "b"], "e": []})
         walker = g.pull_walker(parallelism=2).start()
         self.addCleanup(g.close)
         self.addCleanup(walker.close)
+        return walker
+
+    def test_what_an_async_for_left_is_not_lost(self):
+        # run_async's driver takes first what an async for left early; a Ctrl-C just after it took
+        # them lost them, and the walk (and asyncio.run's cleanup, waiting for it) waited for ever.
+        # Raised by hand here: where CPython raises it, the place is asyncio's own as much as ours.
+        walker = self.started_walker()
 
         async def first_only():
             async for vertex in walker:
@@ -714,12 +719,7 @@ class CtrlCAsTheAsyncDriverTakesTest(unittest.TestCase):
         # A Ctrl-C as the driver's look returned (Python 3.8 to 3.10 raise it there; 3.11's
         # asyncio.run cancels the walking task instead) lost what the look handed out: no task had
         # them, no stop completed them, and asyncio.run's cleanup waited for ever for the walk.
-        faulthandler.dump_traceback_later(60, exit=True)
-        self.addCleanup(faulthandler.cancel_dump_traceback_later)
-        g = libdag.Graph.from_dict({"a": [], "b": [], "c": ["a"], "d": ["a", "b"], "e": []})
-        walker = g.pull_walker(parallelism=2).start()
-        self.addCleanup(g.close)
-        self.addCleanup(walker.close)
+        walker = self.started_walker()
         look = libdag._pull_calls.PullCalls.look
         handed = []
 

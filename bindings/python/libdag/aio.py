@@ -18,7 +18,7 @@ import types
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from ._pull_calls import PullCalls
-from ._sigint import _CtrlC, _on_sigint
+from ._sigint import _CtrlC, _forget_ended_walks, _on_sigint
 from .errors import ClosedError, StateError
 
 if TYPE_CHECKING:
@@ -179,6 +179,7 @@ def _watch_ctrl_c(driver):
     current = signal.getsignal(signal.SIGINT)
     if current is not _on_sigint and current is not signal.default_int_handler:
         return
+    _forget_ended_walks()
     # Counted before the wrapper is put in place: a Ctrl-C after either
     # leaves the walk counted, which run()'s finally undoes (a walk counted
     # after, or by a flag set after the call, was left out by one landing
@@ -194,6 +195,8 @@ def _watch_ctrl_c(driver):
 def _unwatch_ctrl_c():
     """Puts Python's own SIGINT handler back once no walk relies on the wrapper."""
     # Not once the handler was replaced meanwhile: that one is someone's.
+    if threading.current_thread() is threading.main_thread():
+        _forget_ended_walks()
     if (not _CtrlC.walks and threading.current_thread() is threading.main_thread()
             and signal.getsignal(signal.SIGINT) is _on_sigint):
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -246,8 +249,11 @@ async def run(walker: PullWalker, fn: Callable[[int], Awaitable[object]],
         if isinstance(stop, GeneratorExit):
             # Closed, not cancelled: abandoned by a frame above it (a Ctrl-C
             # landed there as the task resumed), it can await nothing more.
-            # Its tasks, cancelled, complete their vertices as they end.
+            # Its tasks, cancelled, complete their vertices as they end, but
+            # those that never began, whose vertices are completed here.
             _begin_stop(walker, driver)
+            _end_unbegun(driver, lambda token, task: inspect.getcoroutinestate(task.get_coro()) == inspect.CORO_CREATED)
+            driver.step()
             raise
         ready = ReadyVertices(walker)
         stopping = asyncio.ensure_future(_end_stop(walker, ready, driver, *_begin_stop(walker, driver)))
@@ -338,6 +344,10 @@ class _Driver:
     def watch_ctrl_c(self):
         self.ctrl_c_before = _CtrlC.count
         _watch_ctrl_c(self)
+
+    def relies_on_wrapper(self):
+        """Whether a task of this walk may still run, or one be made: its Ctrl-Cs are to be counted."""
+        return not (self.ended.done() and not self.tasks)
 
     def ctrl_c(self, exc):
         """Whether `exc`, raised in a task or by fn, is a Ctrl-C's: the walk is to stop, not the vertex to fail."""
@@ -441,12 +451,20 @@ class _Driver:
             # What an async for left early stranded on the walker comes
             # first; then a look for what else is ready.
             batch = None
-            self.next_start = 0
-            if self.walker._undelivered:
-                # Into the driver's own list, by one C call: a Ctrl-C from
-                # here on finds them in starting.
-                self.starting = batch = []
-                self.walker._take_undelivered(calls.limit, batch)
+            if self.next_start < len(self.starting):
+                # A Ctrl-C cut the last start short, and the walk went on:
+                # what it did not start comes first.
+                batch = self.starting[self.next_start:]
+                self.next_start = 0
+                self.starting = batch
+            else:
+                self.starting = ()
+                self.next_start = 0
+                if self.walker._undelivered:
+                    # Into the driver's own list, by one C call: a Ctrl-C
+                    # from here on finds them in starting.
+                    self.starting = batch = []
+                    self.walker._take_undelivered(calls.limit, batch)
             stranded = True if batch else False  # no call: no Ctrl-C here from 3.11 on
             if not stranded:
                 # A Ctrl-C as the look returns finds its vertices in
@@ -476,6 +494,7 @@ class _Driver:
         run_in_context = self.context.run
         failed = False
         for i, vertex in enumerate(batch):
+            body = None
             try:
                 coroutine = self.fn(vertex)
                 if type(coroutine) is not _COROUTINE and not asyncio.iscoroutine(coroutine):
@@ -484,8 +503,20 @@ class _Driver:
                     # A future (loop.run_in_executor's), a task: awaited by a coroutine of ours.
                     coroutine = _awaiting(coroutine)
                 token = object()  # not the coroutine: fn may hand the same one out twice
-                task = run_in_context(create_task, self._task(vertex, coroutine, token))
+                body = self._task(vertex, coroutine, token)
+                task = run_in_context(create_task, body)
+                if not task.done():  # under an eager task factory it may have ended already
+                    self.tasks[token] = (task, vertex, coroutine)
+                self.next_start = i + 1
             except BaseException as exc:  # noqa: B902 - the vertex is handed out: it must be completed
+                if body is not None and self._adopt(body, vertex, coroutine, token):
+                    # A Ctrl-C as its task was made: the task has the vertex.
+                    self.next_start = i + 1
+                    if self.ctrl_c(exc):
+                        self._cancel_for_ctrl_c()
+                    raise
+                if body is not None:
+                    body.close()  # no task has it
                 self._complete(ptr, vertex, exc, False, True)
                 self.next_start = i + 1
                 self._announce()
@@ -494,11 +525,18 @@ class _Driver:
                     raise
                 failed = True
                 continue
-            if not task.done():  # under an eager task factory it may have ended already
-                self.tasks[token] = (task, vertex, coroutine)
-            self.next_start = i + 1
         self.starting = ()
         return failed
+
+    def _adopt(self, body, vertex, coroutine, token):
+        """Whether a task was made of `body` (a Ctrl-C came just after): then it is in tasks, or has ended."""
+        if inspect.getcoroutinestate(body) != inspect.CORO_CREATED:
+            return True  # run at once (an eager task factory): its end is in finished, or will be
+        for task in asyncio.all_tasks(self.loop):
+            if task.get_coro() is body:
+                self.tasks[token] = (task, vertex, coroutine)
+                return True
+        return False
 
     async def _task(self, vertex, coroutine, token):
         error = None
@@ -573,12 +611,12 @@ def _begin_stop(walker, driver):
         for vertex in driver.starting[driver.next_start:]:
             if id(vertex) in with_task:
                 continue
-            driver.calls._callbacks.keep_never_started(vertex)
             try:
                 walker.complete(vertex, asyncio.CancelledError(
                     f"vertex {vertex} was cancelled before its task started"), cancelled=True)
             except StateError:
-                pass
+                continue
+            driver.calls._callbacks.keep_never_started(vertex)
     except ClosedError:
         closed = True  # its tasks are still to be cancelled and awaited
     tasks = [task for task, _, _ in driver.tasks.values()]
@@ -587,23 +625,31 @@ def _begin_stop(walker, driver):
     return tasks, closed
 
 
-async def _end_stop(walker, ready, driver, tasks, closed):
-    """Waits for the cancelled tasks and what is out; returns the report (None once closed)."""
-    if tasks:
-        await asyncio.wait(tasks)
-    # A task cancelled before it first ran never entered _task, whose end
-    # completes the vertex: its vertex is still out, and fn's coroutine was
-    # never awaited. One whose end is in finished, not yet completed, has
-    # entered it (a Ctrl-C came before the pass forgot its task).
-    ended = {entry[4] for entry in driver.finished}
-    for token, (_, vertex, coroutine) in list(driver.tasks.items()):
-        del driver.tasks[token]
-        if token in ended:
+def _end_unbegun(driver, unbegun):
+    """Puts in finished, cancelled, the vertices of the tasks `unbegun(token, task)` says never entered _task.
+
+    A task cancelled before it first ran never enters _task, whose end
+    completes the vertex: its vertex is still out, and fn's coroutine was
+    never awaited.
+    """
+    for token, (task, vertex, coroutine) in list(driver.tasks.items()):
+        if not unbegun(token, task):
             continue
+        del driver.tasks[token]
         if inspect.iscoroutine(coroutine) and inspect.getcoroutinestate(coroutine) == inspect.CORO_CREATED:
             coroutine.close()
         driver.finished.append((vertex, asyncio.CancelledError(
             f"the task of vertex {vertex} was cancelled before it started"), True, False, token))
+
+
+async def _end_stop(walker, ready, driver, tasks, closed):
+    """Waits for the cancelled tasks and what is out; returns the report (None once closed)."""
+    if tasks:
+        await asyncio.wait(tasks)
+    # One whose end is in finished, not yet completed, has entered _task (a
+    # Ctrl-C came before the pass forgot its task).
+    ended = {entry[4] for entry in driver.finished}
+    _end_unbegun(driver, lambda token, task: token not in ended)
     if closed:
         return None
     try:

@@ -439,7 +439,9 @@ class _Driver:
                 look = True
             if self.poked:
                 look = True
-            if not look or self.stopping:
+            if not look or self.stopping or self.ended.done():
+                # Ended, or its task cancelled (stopping comes a step
+                # later): no new task, and relies_on_wrapper() holds.
                 return
             if budget <= 0:
                 self.schedule()
@@ -451,13 +453,13 @@ class _Driver:
             # What an async for left early stranded on the walker comes
             # first; then a look for what else is ready.
             batch = None
-            if self.next_start < len(self.starting):
+            first = self.next_start
+            if first < len(self.starting):
                 # A Ctrl-C cut the last start short, and the walk went on:
-                # what it did not start comes first.
-                batch = self.starting[self.next_start:]
-                self.next_start = 0
-                self.starting = batch
+                # what it did not start comes first, where it is.
+                batch = self.starting
             else:
+                first = 0
                 self.starting = ()
                 self.next_start = 0
                 if self.walker._undelivered:
@@ -484,16 +486,17 @@ class _Driver:
             if not batch:
                 self._end()
                 return
-            budget -= len(batch)
+            budget -= len(batch) - first
             # A vertex that failed to start is complete already: look again.
-            look = self._start(ptr, batch) or stranded or len(batch) == calls.limit
+            look = self._start(ptr, batch, first) or stranded or len(batch) == calls.limit
 
-    def _start(self, ptr, batch):
-        """Starts a task for each vertex; says whether any failed to start (and is complete)."""
+    def _start(self, ptr, batch, first):
+        """Starts a task for each vertex of batch[first:]; says whether any failed to start (and is complete)."""
         create_task = self.loop.create_task
         run_in_context = self.context.run
         failed = False
-        for i, vertex in enumerate(batch):
+        for i in range(first, len(batch)):
+            vertex = batch[i]
             body = None
             try:
                 coroutine = self.fn(vertex)
@@ -530,13 +533,12 @@ class _Driver:
 
     def _adopt(self, body, vertex, coroutine, token):
         """Whether a task was made of `body` (a Ctrl-C came just after): then it is in tasks, or has ended."""
-        if inspect.getcoroutinestate(body) != inspect.CORO_CREATED:
-            return True  # run at once (an eager task factory): its end is in finished, or will be
         for task in asyncio.all_tasks(self.loop):
             if task.get_coro() is body:
                 self.tasks[token] = (task, vertex, coroutine)
                 return True
-        return False
+        # Run at once and ended (an eager task factory): its end is in finished.
+        return inspect.getcoroutinestate(body) != inspect.CORO_CREATED
 
     async def _task(self, vertex, coroutine, token):
         error = None

@@ -1505,9 +1505,9 @@ class AsyncioTest(unittest.TestCase):
         self.assertEqual(len(finished), 5)
 
     def test_cancelling_the_walking_task_before_a_started_task_first_ran(self):
-        # The walking task is cancelled from the task of a's, which, as it
-        # ends, starts b's task: cancelled before it first ran, its vertex
-        # was never completed and the cancelled walk waited for it for ever.
+        # The walking task is cancelled as b's task is made (by fn, which
+        # makes b's coroutine): cancelled before it first ran, its vertex was
+        # never completed and the cancelled walk waited for it for ever.
         g = libdag.Graph()
         chain = g.add_vertices(["a", "b", "c"])
         g.connect_many(zip(chain[1:], chain))
@@ -1515,9 +1515,13 @@ class AsyncioTest(unittest.TestCase):
         async def main():
             walking = asyncio.current_task()
 
-            async def work(vertex):
-                if vertex == chain[0]:
+            async def body():
+                pass
+
+            def work(vertex):
+                if vertex == chain[1]:
                     walking.cancel()
+                return body()
 
             try:
                 await g.walk_async(work)
@@ -1542,6 +1546,37 @@ class AsyncioTest(unittest.TestCase):
         self.assertEqual(report[chain[1]].status, VertexStatus.CANCELLED)
         self.assertIsInstance(report[chain[1]].exception, asyncio.CancelledError)
         self.assertEqual(report[chain[2]].status, VertexStatus.CANCELLED)
+
+    def test_no_task_is_made_once_the_walking_task_is_cancelled(self):
+        # a's task cancels the walking task; the pass its end runs made b's
+        # task all the same, a step before run() saw the cancel (and a walk
+        # made so counted no more Ctrl-Cs: its task's was a failure).
+        g = libdag.Graph()
+        chain = g.add_vertices(["a", "b", "c"])
+        g.connect_many(zip(chain[1:], chain))
+        made = []
+
+        async def main():
+            walking = asyncio.current_task()
+
+            async def work(vertex):
+                made.append(vertex)
+                if vertex == chain[0]:
+                    walking.cancel()
+
+            try:
+                await g.walk_async(work)
+            except asyncio.CancelledError as cancelled:
+                return cancelled.walk_report
+            self.fail("the walk was not cancelled")
+
+        report = asyncio.run(asyncio.wait_for(main(), 20))
+        self.assertEqual(made, [chain[0]])
+        self.assertTrue(report.cancelled)
+        self.assertEqual(report[chain[0]].status, VertexStatus.OK)
+        for vertex in chain[1:]:
+            self.assertEqual((report[vertex].status, report[vertex].ran, report[vertex].exception),
+                             (VertexStatus.CANCELLED, False, None))
 
     def test_cancelling_the_walking_task(self):
         g = libdag.Graph()

@@ -111,7 +111,7 @@ dag_status dag_builder_set_action(dag_builder *b, uint64_t vertex, dag_action ac
         require(b, "b");
         const auto value = dag::capi::raw(action);
         if (value < DAG_ACTION_NONE || value > DAG_ACTION_CREATE_BEFORE_DESTROY)
-            throw ApiError{DAG_E_INVALID_ARGUMENT, "action " + std::to_string(value) + " is not a dag_action"};
+            throw ApiError{DAG_E_INVALID_ARGUMENT, "action " + dag::capi::raw_text(action) + " is not a dag_action"};
         declared(b, vertex).action = static_cast<dag::Action>(value);
     });
 }
@@ -242,6 +242,7 @@ dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_error **
             ~Claim() { g.end_build(); }
         } claim{graph};
         graph.check_changeable();
+        const dag::Graph::BuildingHere here(graph);
         b->warnings.clear();
         dag::BuildContext context{graph, b->declarations, b->warnings};
         struct Building {

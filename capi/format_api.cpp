@@ -25,7 +25,7 @@ dag::Format to_format(const dag_format &format) {
     case DAG_FORMAT_MERMAID: return dag::Format::mermaid;
     case DAG_FORMAT_JSON: return dag::Format::json;
     }
-    throw ApiError{DAG_E_INVALID_ARGUMENT, "format " + std::to_string(raw(format)) +
+    throw ApiError{DAG_E_INVALID_ARGUMENT, "format " + dag::capi::raw_text(format) +
                                                " is not a dag_format"};
 }
 

@@ -79,6 +79,13 @@ std::underlying_type_t<E> raw(const E &e) noexcept {
     return v;
 }
 
+// raw() for a message, as the caller wrote it: C gives an enum with no
+// negative enumerator an unsigned type, which would show -1 as 4294967295.
+template <class E>
+std::string raw_text(const E &e) {
+    return std::to_string(static_cast<long long>(static_cast<int>(raw(e))));
+}
+
 template <class F>
 dag_status guard(const char *fn, dag_error **err, F &&body) noexcept {
     if (err) *err = nullptr;

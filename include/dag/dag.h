@@ -1793,7 +1793,8 @@ DAG_API dag_status dag_select(const dag_graph *g, const uint64_t *targets, size_
  * walk does) until dag_builder_free(). A builder is used by one thread at a
  * time; a graph has one build at a time and is not walked while it runs:
  * dag_build() refuses a graph being walked or traversed, and a walk started
- * during a build (from a step, say) is refused, both with DAG_E_BUSY.
+ * during a build (from a step, say, or another thread) is refused, both with
+ * DAG_E_BUSY; the refused walk changes nothing of the build.
  */
 
 /** A graph's declarations and building steps. @since 1.3 */

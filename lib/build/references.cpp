@@ -1,6 +1,7 @@
 #include "build/references.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "build/address_index.hpp"
@@ -13,7 +14,16 @@ void resolve_references(Graph &g, Declarations &declarations, UnresolvedPolicy p
     g.check_changeable();
     AddressIndex index(g, declarations);
     std::vector<VertexId> pairs;
-    std::vector<std::string> unresolved;
+    // One line per vertex and reference (a reference a vertex gave twice
+    // counts once); two vertices may show alike (one named "2", the unnamed
+    // vertex 2), so the vertex, not the text, tells them apart.
+    struct Unresolved {
+        std::string line;
+        VertexId vertex;
+        bool operator<(const Unresolved &o) const { return std::tie(line, vertex) < std::tie(o.line, o.vertex); }
+        bool operator==(const Unresolved &o) const { return line == o.line && vertex == o.vertex; }
+    };
+    std::vector<Unresolved> unresolved;
     // What each vertex keeps for a later run: its unresolved references.
     std::vector<std::pair<VertexId, std::vector<std::string>>> kept;
     for (VertexId v : declarations.vertices()) {
@@ -24,7 +34,7 @@ void resolve_references(Graph &g, Declarations &declarations, UnresolvedPolicy p
         for (const std::string &reference : references) {
             const std::vector<VertexId> &providers = index.longest_prefix(reference);
             if (providers.empty()) {
-                unresolved.push_back(g.display_name(v) + ": nothing provides \"" + reference + "\"");
+                unresolved.push_back({g.display_name(v) + ": nothing provides \"" + reference + "\"", v});
                 kept.back().second.push_back(reference);
                 continue;
             }
@@ -40,7 +50,7 @@ void resolve_references(Graph &g, Declarations &declarations, UnresolvedPolicy p
     if (!unresolved.empty() && policy == UnresolvedPolicy::error) {
         std::string text = std::to_string(unresolved.size()) + " unresolved reference" +
                            (unresolved.size() == 1 ? "" : "s") + ":";
-        for (const std::string &line : unresolved) text += "\n  " + line;
+        for (const Unresolved &u : unresolved) text += "\n  " + u.line;
         throw Error(Errc::not_found, text);
     }
     g.connect_many(pairs.data(), pairs.size() / 2);
@@ -49,8 +59,7 @@ void resolve_references(Graph &g, Declarations &declarations, UnresolvedPolicy p
     // destroy order made "NAME (destroy)" (still providing NAME's addresses)
     // would undo that order's edges and make a cycle.
     for (auto &[v, left] : kept) declarations.of(v).references = std::move(left);
-    warnings.insert(warnings.end(), std::make_move_iterator(unresolved.begin()),
-                    std::make_move_iterator(unresolved.end()));
+    for (Unresolved &u : unresolved) warnings.push_back(std::move(u.line));
 }
 
 }  // namespace dag

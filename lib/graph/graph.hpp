@@ -230,7 +230,7 @@ public:
         return walks_.compare_exchange_strong(none, 1, std::memory_order_seq_cst);
     }
     void end_walk() noexcept { walks_.fetch_sub(1, std::memory_order_acq_rel); }
-    bool walking() const noexcept { return walks_.load(std::memory_order_acquire) != 0; }
+    bool walking() const noexcept { return walks_.load(std::memory_order_seq_cst) != 0; }
     // A build's claim (dag_build), as a walk's: at most one build at a time,
     // and no walk while it runs. A build claims, then looks for walks; a
     // walk claims, then looks for a build: sequentially consistent, so of a
@@ -241,6 +241,21 @@ public:
     }
     void end_build() noexcept { builds_.store(0, std::memory_order_seq_cst); }
     bool building() const noexcept { return builds_.load(std::memory_order_seq_cst) != 0; }
+    // Held by the thread running a build of `g` once the build has claimed
+    // the graph and found no walk: a walk claiming the graph after that
+    // (from another thread) finds the build and lets go, so the build's own
+    // changes, made on this thread, do not count its claim (they failed
+    // with Errc::busy while it was held). Other threads' changes still do.
+    class BuildingHere {
+    public:
+        explicit BuildingHere(const Graph &g) noexcept;
+        ~BuildingHere();
+        BuildingHere(const BuildingHere &) = delete;
+        BuildingHere &operator=(const BuildingHere &) = delete;
+
+    private:
+        const Graph *outer_;
+    };
 
     // --- raw access for the algorithms in lib/ ------------------------------
     // Each vertex's dependencies (and the vertex records), and each vertex's

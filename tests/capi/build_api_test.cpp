@@ -3,6 +3,7 @@
 // own, warnings, options sizes, and an error status for every bad input.
 #include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -205,6 +206,39 @@ TEST(BuildApi, UnresolvedReferencesAreAnErrorOrWarnings) {
     char *warnings = nullptr;
     ASSERT_EQ(dag_builder_warnings(lenient.get(), &warnings, nullptr), DAG_OK);
     EXPECT_EQ(take_string(warnings), "aws_instance.web: nothing provides \"var.region\"");
+}
+
+// One line per vertex and unresolved reference: the vertex named "2" and
+// the unnamed vertex 2, shown alike, each have theirs (they were merged as
+// one, in the error and in the warnings); a reference given twice by one
+// vertex is one line.
+TEST(BuildApi, EveryVertexsUnresolvedReferenceHasALineThoughTwoVerticesShowAlike) {
+    GraphPtr g = new_graph();
+    const uint64_t named = add(g.get(), "2");
+    uint64_t unnamed = 0;
+    ASSERT_EQ(dag_add_vertex(g.get(), nullptr, nullptr, &unnamed, nullptr), DAG_OK);
+    ASSERT_EQ(unnamed, 2u);
+    for (const unsigned flags : {0u, static_cast<unsigned>(DAG_REFERENCES_WARN)}) {
+        BuilderPtr b = new_builder(g.get());
+        ASSERT_EQ(dag_builder_reference(b.get(), named, "x", nullptr), DAG_OK);
+        ASSERT_EQ(dag_builder_reference(b.get(), named, "x", nullptr), DAG_OK);
+        ASSERT_EQ(dag_builder_reference(b.get(), unnamed, "x", nullptr), DAG_OK);
+        ASSERT_EQ(dag_builder_add_references(b.get(), flags, nullptr), DAG_OK);
+        const std::string lines = "2: nothing provides \"x\"\n2: nothing provides \"x\"";
+        if (flags == 0) {
+            EXPECT_EQ(expect_error(DAG_E_NOT_FOUND, [&](dag_error **e) { return dag_build(b.get(), nullptr, e); }),
+                      "dag_build: step 'references': 2 unresolved references:\n"
+                      "  2: nothing provides \"x\"\n"
+                      "  2: nothing provides \"x\"");
+            continue;
+        }
+        dag_build_options options = DAG_BUILD_OPTIONS_INIT;
+        options.validate = 0;
+        ASSERT_EQ(dag_build(b.get(), &options, nullptr), DAG_OK);
+        char *warnings = nullptr;
+        ASSERT_EQ(dag_builder_warnings(b.get(), &warnings, nullptr), DAG_OK);
+        EXPECT_EQ(take_string(warnings), lines);
+    }
 }
 
 TEST(BuildApi, ValidationAtTheEndUnlessToldNot) {
@@ -492,6 +526,63 @@ TEST(BuildApi, ABuildAndAWalkOfOneGraphExcludeEachOther) {
     dag_walk_free(walk);
 }
 
+// A walk started on another thread during a build is refused, and the
+// refusal must not touch the build: the walk claimed the graph before it
+// looked for the build, and each of the build's changes made while that
+// claim was held failed with DAG_E_BUSY, leaving a step half done.
+TEST(BuildApi, AWalkRefusedDuringABuildLeavesTheBuildsChangesAlone) {
+    GraphPtr g = new_graph();
+    add(g.get(), "first");
+    BuilderPtr b = new_builder(g.get());
+    struct Shared {
+        std::atomic<bool> building{false}, done{false};
+        std::atomic<long> refused{0};
+        long failed_changes = 0;
+        dag_status other = DAG_OK;
+    } shared;
+    ASSERT_EQ(dag_builder_add_step(
+                  b.get(), "changes while another thread tries to walk",
+                  [](dag_graph *graph, const char **, void *data) {
+                      auto &sh = *static_cast<Shared *>(data);
+                      sh.building.store(true);
+                      // Until the other thread has been refused many times:
+                      // each change races a refusal.
+                      uint64_t last = 0;
+                      for (int i = 0; sh.refused.load() < 20000 || i < 2000; ++i) {
+                          uint64_t id = 0;
+                          if (dag_add_vertex(graph, nullptr, nullptr, &id, nullptr) != DAG_OK) {
+                              ++sh.failed_changes;
+                              continue;
+                          }
+                          if (last && dag_connect(graph, id, last, nullptr) != DAG_OK) ++sh.failed_changes;
+                          last = id;
+                      }
+                      sh.done.store(true);
+                      return 0;
+                  },
+                  &shared, nullptr),
+              DAG_OK);
+    std::thread walker([&] {
+        while (!shared.building.load()) std::this_thread::yield();
+        while (!shared.done.load()) {
+            const dag_status s = dag_walk(
+                g.get(), [](dag_walker *, uint64_t, const char **, void *) { return DAG_WALK_OK; }, nullptr,
+                nullptr, nullptr, nullptr);
+            if (s != DAG_E_BUSY) shared.other = s;
+            shared.refused.fetch_add(1);
+        }
+    });
+    dag_build_options options = DAG_BUILD_OPTIONS_INIT;
+    options.validate = 0;
+    dag_error *err = nullptr;
+    const dag_status built = dag_build(b.get(), &options, &err);
+    walker.join();
+    EXPECT_EQ(built, DAG_OK) << (err ? dag_error_message(err) : "");
+    dag_error_free(err);
+    EXPECT_EQ(shared.failed_changes, 0);
+    EXPECT_EQ(shared.other, DAG_OK) << "a walk during the build was not refused with DAG_E_BUSY";
+}
+
 // Declarations look their vertex up in the graph while a walk of it may be
 // applying updates that add vertices (and so move the vertex records): a
 // data race ThreadSanitizer reported before they read under the graph's
@@ -642,6 +733,15 @@ TEST(BuildApi, EveryBadInputHasItsStatus) {
     expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) { return dag_builder_provide(b.get(), 99, "a", e); });
     expect_error(DAG_E_INVALID_ARGUMENT,
                  [&](dag_error **e) { return dag_builder_set_action(b.get(), v, static_cast<dag_action>(6), e); });
+    // As a C caller passes it (C++ cannot name -1 of this enum): the
+    // message showed 4294967295.
+    const int minus_one = -1;
+    dag_action negative;
+    static_assert(sizeof negative == sizeof minus_one, "dag_action is an int's size");
+    std::memcpy(&negative, &minus_one, sizeof negative);
+    EXPECT_EQ(expect_error(DAG_E_INVALID_ARGUMENT,
+                           [&](dag_error **e) { return dag_builder_set_action(b.get(), v, negative, e); }),
+              "dag_builder_set_action: action -1 is not a dag_action");
     expect_error(DAG_E_NULL_ARGUMENT, [&](dag_error **e) { return dag_builder_add_step(b.get(), "s", nullptr, nullptr, e); });
     expect_error(DAG_E_INVALID_ARGUMENT,
                  [&](dag_error **e) { return dag_builder_add_step(b.get(), "", add_two_vertices, nullptr, e); });

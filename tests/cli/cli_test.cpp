@@ -974,6 +974,25 @@ TEST(CliInput, ReaderGoneWithSigpipeIgnoredExits141) {
     EXPECT_EQ(r.err, "");
 }
 
+// A walk's --report or --trace whose reader goes away: 141, as for standard
+// output, every time. The failed write's SIGPIPE was noted at once but
+// counted later by the watcher's thread, and the exit status was 2 or 141 by
+// which came first (about half each).
+TEST(CliInput, WalkResultFileReaderGoneExits141EveryTime) {
+    TempDir dir;
+    std::string dot = "digraph {";
+    for (int i = 0; i < 10000; ++i) dot += " root -> w" + std::to_string(i) + ";";
+    const std::string graph = dir.path + "/wide.dot";
+    std::ofstream(graph) << dot << " }";
+    for (const std::string file : {"--report", "--trace"})
+        for (const std::string pipe : {"", "trap '' PIPE; "}) {
+            Result r = run({"/bin/bash", "-c",
+                            pipe + "for i in 1 2 3 4 5 6 7 8; do '" + DAG_CLI + "' walk " + file +
+                                " >(head -c 10 >/dev/null) '" + graph + "' >/dev/null 2>/dev/null; echo -n \"$? \"; done"});
+            EXPECT_EQ(r.out, "141 141 141 141 141 141 141 141 ") << file << " " << pipe;
+        }
+}
+
 // ------------------------------------------------------------------------
 // walk
 

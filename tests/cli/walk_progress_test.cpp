@@ -82,6 +82,39 @@ TEST(CliWalkProgress, StatusLineFitsTheTerminalsWidth) {
     EXPECT_GE(drawn, 2u) << r.out;
 }
 
+// Wide characters take two columns, and a name's control characters are
+// shown as \xNN: the line was cut by characters, so a name of CJK ones
+// wrapped it and each redraw left a line behind, and a newline or an escape
+// sequence in a name moved the cursor or changed the terminal's colours.
+TEST(CliWalkProgress, StatusLineShowsAnyNameInItsOneLine) {
+    ScratchDir dir;
+    std::string wide;
+    for (int i = 0; i < 60; ++i) wide += "\xE6\x97\xA5";  // 日, two columns each
+    const std::string graph =
+        graph_file(dir, "digraph { \"" + wide + "\" -> \"line1\nline2\" -> \"x\x1b[31mred\xC2\x9B\" }");
+    Outcome r = on_terminal(dir, {"walk", graph, "--progress", "--parallelism", "1", "--exec", "sleep 0.3"}, 80);
+    ASSERT_EQ(r.status, 0) << r.out;
+    size_t drawn = 0;
+    for (size_t at = r.out.find("\r["); at != std::string::npos; at = r.out.find("\r[", at + 1)) {
+        const size_t end = r.out.find("\x1b[K", at);
+        ASSERT_NE(end, std::string::npos) << r.out;
+        const std::string line = r.out.substr(at + 1, end - at - 1);
+        size_t columns = 0;
+        for (size_t i = 0; i < line.size(); ++i) {
+            const auto c = static_cast<unsigned char>(line[i]);
+            EXPECT_TRUE(c >= 0x20 && c != 0x7F) << "a control character in " << line;
+            if (c == 0xE6) columns += 2;
+            else if ((c & 0xC0) != 0x80) ++columns;
+        }
+        EXPECT_LE(columns, 79u) << line;
+        ++drawn;
+    }
+    EXPECT_GE(drawn, 3u) << r.out;
+    EXPECT_NE(r.out.find(": line1\\x0aline2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(": x\\x1b[31mred\\xc2\\x9b"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(": \xE6\x97\xA5"), std::string::npos) << r.out;
+}
+
 TEST(CliWalkProgress, LinesWhenStandardErrorIsNotATerminal) {
     ScratchDir dir;
     const std::string graph = graph_file(dir, "digraph { a -> b }");

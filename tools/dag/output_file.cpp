@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -22,8 +23,11 @@
 namespace dagcli {
 namespace {
 
+// EPIPE: the reader went away, which SIGPIPE's exit status says, as for
+// standard output (main.cpp).
 [[noreturn]] void cannot_write(const std::string &path, int error) {
-    throw Failure("cannot write \"" + path + "\": " + std::strerror(error), bad_input);
+    throw Failure("cannot write \"" + path + "\": " + std::strerror(error),
+                  error == EPIPE ? 128 + SIGPIPE : bad_input);
 }
 
 std::string directory_of(const std::string &path) {

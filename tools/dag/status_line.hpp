@@ -41,7 +41,14 @@ class StatusLine {
     std::vector<std::pair<uint64_t, std::string>> running_;
 };
 
-// `line` cut to `columns` characters, counting a UTF-8 sequence as one.
+// `line` cut to what `columns` terminal columns hold: a wide character (CJK)
+// takes two, a combining one none.
 std::string fit(const std::string &line, size_t columns);
+
+// A vertex name as the line shows it: each control character (a newline, an
+// escape sequence's ESC, C1) as \xNN for each of its bytes, as `dag render`
+// shows them; written raw they moved the cursor, so the redraw no longer
+// covered the line, or changed the terminal's colours for good.
+std::string shown(const std::string &name);
 
 }  // namespace dagcli

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -294,7 +295,10 @@ int walk_graph(Graph loaded, const WalkOptions &options, const FilePools &file_p
             write_result_files(options, result, [&] { return signals_caught.load() > caught_by_then; });
         } catch (const Failure &failure) {
             const int last = SignalWatcher::last_received();
-            if (signals_caught.load() == caught_by_then || last == 0) throw;
+            // A reader gone raised SIGPIPE as the write failed: the watcher's
+            // thread may not have counted it yet, so it counts here.
+            const bool reader_gone = failure.exit_status() == exit_status_after(SIGPIPE);
+            if ((signals_caught.load() == caught_by_then && !reader_gone) || last == 0) throw;
             throw Failure(failure.what(), exit_status_after(last));
         }
     };

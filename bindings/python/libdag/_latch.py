@@ -32,7 +32,9 @@ class Latch:
         """True once set; False if `timeout` seconds (None: no limit) passed first."""
         if self._set:
             return True
-        # A negative timeout is no time at all, not a Lock's "for ever".
-        if self._held.acquire(timeout=-1 if timeout is None else max(0.0, float(timeout))):
+        # A negative timeout is no time at all, not a Lock's "for ever"; one beyond what a lock can wait
+        # (inf) is no limit, not OverflowError.
+        forever = timeout is None or float(timeout) > threading.TIMEOUT_MAX
+        if self._held.acquire(timeout=-1 if forever else max(0.0, float(timeout))):
             self._held.release()
         return self._set

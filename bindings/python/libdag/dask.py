@@ -44,6 +44,8 @@ __all__ = ["DaskWalk", "start", "walk"]
 
 # How long one wait may keep Ctrl-C from being noticed.
 _WAIT_SLICE_S = 0.1
+# How often the submitter looks whether the client has closed, while nothing else wakes it.
+_CLIENT_LOOK_S = 0.5
 
 Payload = Union[None, Mapping, Sequence, Callable[[int], Any]]
 Resources = Union[None, Mapping, Callable[[str], Optional[Dict[str, float]]]]
@@ -472,11 +474,9 @@ class DaskWalk:
             if ready is None:
                 return
             if not ready:
-                if self._live is not None:
-                    # Every task has ended: the event leaves the scheduler now, also for a walk that is
-                    # never waited on. A scheduler gone cannot hear it, and the walk has ended all the same.
-                    with contextlib.suppress(Exception):
-                        self._live.clear()
+                # Every task has ended: the event leaves the scheduler now, also for a walk that is
+                # never waited on.
+                self._clear_live()
                 self._ended.set()
                 self._wake()  # the submitter ends with the walk
                 return
@@ -488,18 +488,56 @@ class DaskWalk:
             self._due.notify()
 
     def _submitting(self):
-        """The submitter thread: submits what is ready each time a completion marks it due, until the walk ends."""
+        """The submitter thread: submits what is ready each time a completion marks it due, until the walk
+        ends; in between, it looks whether the client has closed (see _abandon)."""
         while True:
             with self._due:
-                while not self._submit_due:
-                    self._due.wait()
-                self._submit_due = False
+                if not self._submit_due:
+                    self._due.wait(_CLIENT_LOOK_S)
+                due, self._submit_due = self._submit_due, False
             if self._ended.is_set() or self._closed:
                 return
             try:
-                self._submit_ready()
+                if due:
+                    self._submit_ready()
+                elif getattr(self._client, "status", "running") in ("closing", "closed"):
+                    self._abandon(self._client_gone())
             except BaseException as failure:  # noqa: B902 - wait() raises it
                 self._fail(failure)
+
+    def _clear_live(self):
+        """Clears the leases' event, if any, where the scheduler can hear it: a client that lost its
+        scheduler would wait for it to come back (30 s and more), and the walk ends all the same."""
+        if self._live is not None and self._client_gone() is None:
+            with contextlib.suppress(Exception):
+                self._live.clear()
+
+    def _client_gone(self):
+        """None while the client runs; else what became of it, for the vertices it fails."""
+        status = getattr(self._client, "status", "running")
+        if status == "running":
+            return None
+        if status == "connecting":
+            return "the Dask client lost its scheduler (it is reconnecting)"
+        return f"the Dask client is {status} (closed by its owner, or after losing its scheduler)"
+
+    def _abandon(self, why):
+        """The client has closed or lost its scheduler: the outstanding futures will never report (their
+        callbacks do not run, and a closing client drops what is submitted to it without a word), so each
+        of their vertices ends here, as does each waiting in a pool: cancelled if the walk was, else
+        failed, with `why`. What that makes ready then fails in _submit_group."""
+        with self._lock:
+            vertices = [self._keys[future.key] for future in self._futures.values()]
+            self._futures.clear()  # their callbacks, should they run, find them taken (_finished)
+            vertices += [vertex for pool in self._pools.values() for vertex in pool.waiting]
+            for pool in self._pools.values():
+                pool.waiting.clear()
+        for vertex in vertices:
+            try:
+                self._complete(vertex, _cancelled_error(self._label(vertex), f"never reported: {why}"))
+            except StateError:
+                pass  # it has ended already
+        self._wake()
 
     def _submit(self, vertices):
         placed, submitted, unready, cancelled, refused, error = [], [], [], [], [], None
@@ -588,6 +626,11 @@ class DaskWalk:
     def _submit_group(self, group, fn, resources):
         """Submits the tasks of `group` ((vertex, task, pool), same fn and resources) in one call: one
         graph update for the scheduler instead of one a vertex (a graph's first wave is most of it)."""
+        gone = self._client_gone()
+        if gone is not None:
+            # A closing client or one reconnecting would take the tasks and drop them, and the walk
+            # would wait for ever for what they never report.
+            raise RuntimeError(f"cannot submit: {gone}")
         if len(group) == 1:
             task = group[0][1]
             futures = [self._client.submit(fn, *_as_they_are([task.argument]), key=task.key, pure=False,
@@ -609,7 +652,8 @@ class DaskWalk:
                 # long as a future holds it, and on_result needs it: wait for that run.
                 future.add_done_callback(lambda done: self._finished(vertex, done))
                 return
-            self._futures.pop(_slot(vertex), None)
+            if self._futures.pop(_slot(vertex), None) is None:
+                return  # its client had closed, and _abandon ended the vertex
         task = self._task(vertex)
         pool = self._pools.get(task.pool)
         if pool is not None:
@@ -625,6 +669,9 @@ class DaskWalk:
         try:
             error = _outcome(lambda: self._label(vertex), future)
             raised = future.status == "error"
+            gone = self._client_gone() if future.status == "cancelled" and not self._cancelled else None
+            if gone is not None:
+                error = _cancelled_error(self._label(vertex), f"was cancelled on the cluster: {gone}")
             if error is None and self._wants_value(future):
                 # Dask sends a result's type with its completion, not the result: fetch it first.
                 self._fetcher.add((vertex, task), future)
@@ -730,11 +777,19 @@ class DaskWalk:
         outstanding tasks are left to run, and their vertices end as they
         do: for tasks that stop themselves when told (as ``python3 -m
         libdag.dask``'s do, on a ``distributed.Event``), so that the walk
-        ends once they have.
+        ends once they have. Once the client has closed or lost its
+        scheduler no outstanding task can report: their vertices end
+        cancelled here ("never reported"), whatever `futures` says.
         Safe from any thread, and more than once.
         """
         if self._ended.is_set():
             return
+        try:
+            # libdag's walk first: _submit completes what it holds as cancelled once it sees
+            # _cancelled, which libdag refuses (and the vertex was lost) before its walk is cancelled.
+            self._walker.cancel()
+        except StateError:  # ClosedError included
+            return  # it has ended already (and wait() may have closed it)
         with self._lock:
             self._cancelled = True
             outstanding = list(self._futures.values()) if futures else []
@@ -742,11 +797,16 @@ class DaskWalk:
             for pool in self._pools.values():
                 pool.waiting.clear()
         try:
-            self._walker.cancel()
-            if self._live is not None:
-                self._live.clear()
-            if outstanding:
-                self._client.cancel(outstanding)
+            self._clear_live()
+            gone = self._client_gone()
+            if gone is None and outstanding:
+                try:
+                    self._client.cancel(outstanding)
+                except Exception:  # noqa: B902 - the client went meanwhile: its futures will not report
+                    gone = self._client_gone() or "the Dask client could not cancel them"
+            if gone is not None:
+                # Whether or not `futures`: no outstanding task can report through it now.
+                self._abandon(gone)
             for vertex in parked:
                 self._complete(vertex, _cancelled_error(self._label(vertex), "was not submitted: the walk was cancelled"))
             # With nothing outstanding no callback is left to see the end. The walk's own thread
@@ -789,7 +849,8 @@ class DaskWalk:
         return report
 
     def _wait_ended(self, timeout):
-        if timeout is not None:
+        # Beyond what a lock can wait (inf, 1e10) is no limit; it raised OverflowError, which cancelled the walk.
+        if timeout is not None and timeout <= threading.TIMEOUT_MAX:
             return self._ended.wait(timeout)
         while not self._ended.wait(_WAIT_SLICE_S):
             pass
@@ -810,12 +871,9 @@ class DaskWalk:
                 self._fetcher.close()
             with self._walker as walker:
                 self._report = walker.wait()
-            if self._live is not None:
-                # Every task has ended, or was cancelled on the cluster and will not run fn once it has a
-                # lease: cleared, the event leaves the scheduler (a cancel has cleared it already). A
-                # scheduler gone by now cannot, and the report is still to be returned.
-                with contextlib.suppress(Exception):
-                    self._live.clear()
+            # Every task has ended, or was cancelled on the cluster and will not run fn once it has a
+            # lease: cleared, the event leaves the scheduler (a cancel has cleared it already).
+            self._clear_live()
             return self._report
 
     def __repr__(self):

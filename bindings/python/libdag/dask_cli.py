@@ -168,13 +168,17 @@ def _wait(running, progress, stop, kill, received):
     report = None
     stopping = killing = False
     while report is None:
+        # A client that lost its scheduler cannot set an event: the walk's cancel then ends the
+        # commands' vertices itself, since no task can report through that client any more.
         if received and not stopping:
             stopping = True
-            stop.set()
+            with contextlib.suppress(Exception):
+                stop.set()
             running.cancel(futures=False)
         if len(received) > 1 and not killing:
             killing = True
-            kill.set()
+            with contextlib.suppress(Exception):
+                kill.set()
         report = running.wait(timeout=REDRAW_S)
         progress.tick()
     return report, received[0] if received else None
@@ -346,12 +350,13 @@ def _walk(options, signals):
                                  payload=payload, observer=progress.observe, on_result=received, on_error=failed)
         report, stopped_by = _wait(running, progress, stop, kill, signals)
         elapsed_ms = (time.monotonic() - began) * 1000
-        # Every command has ended: the scheduler may forget the event. A scheduler gone by now
-        # cannot, and the walk's outcome is still to be told.
-        with contextlib.suppress(Exception):
-            stop.clear()
-        with contextlib.suppress(Exception):
-            kill.clear()
+        # Every command has ended: the scheduler may forget the events. A client that lost its
+        # scheduler would wait for it to come back (30 s), and the walk's outcome is still to be told.
+        if getattr(client, "status", None) == "running":
+            with contextlib.suppress(Exception):
+                stop.clear()
+            with contextlib.suppress(Exception):
+                kill.clear()
     finally:
         with contextlib.suppress(Exception):
             _close(client, cluster)

@@ -10,6 +10,7 @@ once with one ``client.gather``.
 from __future__ import annotations
 
 import threading
+import traceback
 
 
 class ResultFetcher:
@@ -49,8 +50,17 @@ class ResultFetcher:
                 if not self._pending:
                     return
                 batch, self._pending = self._pending, []
-            for (item, _), (value, error) in zip(batch, self._gather([future for _, future in batch])):
+            outcomes = self._gather([future for _, future in batch])
+            items = [item for item, _ in batch]
+            # An exception that a delivery's vertex keeps in the walk's report (on_result's) holds this
+            # frame through its traceback: it must not hold the futures, each keeping its value on its
+            # worker while it lives, nor the values, once delivered.
+            batch = None
+            for index, item in enumerate(items):
+                value, error = outcomes[index]
+                outcomes[index] = None
                 self._deliver(item, value, error)
+                value = error = None
 
     def _gather(self, futures):
         """[(value, None) or (None, error)] for `futures`, in one round trip unless one of them fails."""
@@ -62,5 +72,9 @@ class ResultFetcher:
                 try:
                     outcomes.append((future.result(), None))
                 except Exception as error:  # noqa: B902
+                    # Kept in the walk's report: its traceback's frames (this one, distributed's) must
+                    # not keep the futures alive.
+                    traceback.clear_frames(error.__traceback__)
                     outcomes.append((None, error))
+            futures = future = None
             return outcomes

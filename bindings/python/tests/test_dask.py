@@ -285,6 +285,71 @@ class DaskWalkTest(unittest.TestCase):
             self.assertEqual(len(got), 2)
             self.assertTrue(all(report is not None and report.ok for report in got), got)
 
+    def test_an_infinite_timeout_is_no_limit(self):
+        # It raised OverflowError inside wait(), which cancelled the walk.
+        with random_graph(10, 6) as graph:
+            for timeout in (float("inf"), 1e10):
+                with self.subTest(timeout=timeout):
+                    running = dag_dask.start(graph, task, self.client, payload=self.payload(graph))
+                    report = running.wait(timeout=timeout)
+                    self.assertTrue(report is not None and report.ok, report)
+
+    def closing_client_walk(self):
+        """A walk through a client of its own whose two slots' tasks block, and eight vertices more
+        ready; returns (graph, running, client) once both blocked tasks have started."""
+        own = distributed.Client(self.cluster)
+        self.addCleanup(own.close)
+        graph = libdag.Graph()
+        self.addCleanup(graph.close)
+        graph.add_vertices(f"v{i}" for i in range(10))
+        behaviours = {"v0": "block", "v1": "block"}
+        running = dag_dask.start(graph, task, own, parallelism=2, priority="name",
+                                 payload=self.payload(graph, behaviours))
+        for label in behaviours:
+            wait_for_file(os.path.join(self.folder, label + ".started"))
+        return graph, running, own
+
+    def assert_none_ran(self, graph, report, statuses):
+        for v in graph.vertices():
+            self.assertIn(report[v].status, statuses, (graph.label(v), report[v].message))
+        self.assertEqual(self.runs("v0") + self.runs("v1"), [])
+
+    def test_a_client_closed_during_the_walk_ends_it(self):
+        """Closing the client while vertices are ready ended nothing: a closing client dropped what was
+        submitted to it without a word, and the futures it had never reported. The walk hung."""
+        graph, running, own = self.closing_client_walk()
+        own.close()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk did not end once its client had closed")
+        self.assert_none_ran(graph, report, (VertexStatus.FAILED,))
+        for v in graph.vertices():
+            self.assertIn("Dask client", report[v].message, graph.label(v))
+
+    def test_cancelling_a_walk_whose_client_has_closed(self):
+        """cancel() raised AttributeError from distributed once the client had closed, and the walk,
+        whose futures would never report, did not end."""
+        graph, running, own = self.closing_client_walk()
+        own.close()
+        running.cancel()
+        report = running.wait(timeout=BOUND_S)
+        self.assertIsNotNone(report, "the walk did not end once its client had closed")
+        # Cancelled, or failed with the client by the time the cancel came.
+        self.assert_none_ran(graph, report, (VertexStatus.CANCELLED, VertexStatus.FAILED))
+
+    def test_a_report_kept_does_not_keep_the_futures(self):
+        """An on_result that raised kept, through its exception's traceback, the frame that held the
+        fetched futures: the task's value stayed on its worker for as long as the report lived."""
+        with libdag.Graph.from_dict({"a": [], "b": ["a"]}) as graph:
+            running = dag_dask.start(graph, identity, self.client, payload={"a": "a", "b": "b"},
+                                     on_result=lambda label, value: 1 / 0)
+            report = running.wait(timeout=BOUND_S)
+            self.assertIsNotNone(report)
+            self.assertIsInstance(report[graph.find("a")].exception, ZeroDivisionError)
+            keys = set(running.keys)
+            del running
+            self.assertEqual(keys & set(self.client.futures), set(), "a future outlived the walk")
+            self.assertIsNotNone(report[graph.find("a")].exception.__traceback__)
+
     def test_the_dashboard_records_the_callers_code_not_libdags(self):
         """distributed records the source of each submit's caller; libdag's own frames are not the caller."""
         import dask.config

@@ -285,7 +285,7 @@ DAG_API void dag_string_free(char *str);
 typedef struct dag_graph dag_graph;
 
 /** Never a valid vertex id. */
-#define DAG_NO_VERTEX ((uint64_t)0)
+#define DAG_NO_VERTEX UINT64_C(0)
 
 /**
  * Creates an empty graph.

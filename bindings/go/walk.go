@@ -66,8 +66,10 @@ type WalkOptions struct {
 	// starts, running callbacks finish, and every vertex that had not
 	// started is reported VertexCancelled. Walk then returns the report
 	// and an error matching both ErrCancelled and the context's error.
-	// Cancellation reaches libdag from another goroutine, so a vertex or
-	// two may still start after the context is done. A context already
+	// No fn is called once the context is done: a vertex libdag hands a
+	// callback after that ends VertexCancelled, not run, its Err wrapping
+	// the context's error (a retry ends failed with the attempt before
+	// it, as a cancel during its back-off ends it). A context already
 	// done when Walk is called runs nothing: Walk returns a nil report and
 	// that error, as it does at once when the context is done while Walk
 	// waits for the graph (a search or a change on another goroutine
@@ -168,7 +170,7 @@ func (g *Graph) walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 		return nil, err
 	}
 	defer C.dagbind_schedule_free(sched)
-	state := &walkState{fn: fn}
+	state := &walkState{fn: fn, ctx: ctx}
 	state.outcomes.retries = opts.hasRetries()
 	h := cgo.NewHandle(state)
 	// Deleted once the walk is freed and its callbacks have all returned.
@@ -206,21 +208,13 @@ func (g *Graph) walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 
 	stop := make(chan struct{})
 	var watcher sync.WaitGroup
-	var cause error
 	if ctx.Done() != nil {
 		watcher.Add(1)
 		go func() {
 			defer watcher.Done()
 			select {
 			case <-ctx.Done():
-				// DAG_E_STATE means the walk had already finished: the
-				// context then changed nothing. The message would add
-				// nothing to the report either way.
-				var cancelErr *C.dag_error
-				if C.dag_walk_cancel(walker, &cancelErr) != C.DAG_E_STATE {
-					cause = ctx.Err()
-				}
-				C.dag_error_free(cancelErr)
+				state.cancel(walker, ctx.Err())
 				contextCancelLanded()
 			case <-stop:
 			}
@@ -230,7 +224,7 @@ func (g *Graph) walk(opts WalkOptions, fn func(id uint64) error) (*WalkReport, e
 	status = C.dag_walk_wait(walker, &creport, &cerr)
 	close(stop)
 	watcher.Wait()
-	return walkResult(status, creport, cerr, &state.outcomes, cause)
+	return walkResult(status, creport, cerr, &state.outcomes, state.cancelCause())
 }
 
 // config turns the options into the shim's; obs is the observer's handle,
@@ -288,13 +282,49 @@ func walkResult(status C.dag_status, creport *C.dag_walk_report, cerr *C.dag_err
 // walkState is one walk's Go side, reached from the pool threads through a
 // cgo.Handle.
 type walkState struct {
-	fn func(id uint64) error
+	fn  func(id uint64) error
+	ctx context.Context
 	outcomes
+	// cancelled and cause: the walk was cancelled for the context, by the
+	// watcher or by a callback that found it done first.
+	cancelMu  sync.Mutex
+	cancelled bool
+	cause     error
+}
+
+// cancel cancels the walk (walk, or any of its sub-walks) for cause, once.
+func (w *walkState) cancel(walk *C.dag_walker, cause error) {
+	w.cancelMu.Lock()
+	defer w.cancelMu.Unlock()
+	if w.cancelled {
+		return
+	}
+	// DAG_E_STATE means the walk had already finished: the context then
+	// changed nothing. The message would add nothing to the report.
+	var cerr *C.dag_error
+	if C.dag_walk_cancel(walk, &cerr) != C.DAG_E_STATE {
+		w.cancelled, w.cause = true, cause
+	}
+	C.dag_error_free(cerr)
+}
+
+func (w *walkState) cancelCause() error {
+	w.cancelMu.Lock()
+	defer w.cancelMu.Unlock()
+	return w.cause
 }
 
 // run is the body of a walk callback: it calls fn and turns its result
-// into a dag_walk_result, failing the vertex with dag_walk_fail.
+// into a dag_walk_result, failing the vertex with dag_walk_fail. Once the
+// context is done fn is not called: the watcher's cancel may not have
+// reached libdag yet (a fan of quick vertices outran it, and a walk that
+// ended first lost the cancellation), so the walk is cancelled here and
+// the vertex ends cancelled, not run, as in Walk.
 func (w *walkState) run(walk *C.dag_walker, vertex uint64) C.int {
+	if cause := w.ctx.Err(); cause != nil {
+		w.cancel(walk, cause)
+		return w.notRun(walk, vertex, cause)
+	}
 	err, text := w.call(vertex)
 	if err == nil {
 		return C.DAG_WALK_OK
@@ -312,6 +342,40 @@ func (w *walkState) run(walk *C.dag_walker, vertex uint64) C.int {
 	// ran: returning failed still fails it then, without the message.
 	C.dag_walk_fail(walk, C.uint64_t(vertex), ctext, nil)
 	return C.DAG_WALK_FAILED
+}
+
+// notRun ends a vertex whose fn was not called because the context was
+// done: cancelled (completed so from its own callback, which then returns
+// pending), or, for a retry, failed with the attempt before it, as a
+// cancel during its back-off ends it.
+func (w *walkState) notRun(walk *C.dag_walker, vertex uint64, cause error) C.int {
+	if w.outcomes.retries {
+		w.outcomes.mu.Lock()
+		last := w.outcomes.errs[vertex]
+		w.outcomes.mu.Unlock()
+		if stopped, ok := last.(retryStopped); ok {
+			last = stopped.last
+		}
+		if last != nil {
+			w.failed(vertex, retryStopped{last}, false)
+			text := strings.ReplaceAll(strings.ToValidUTF8(last.Error(), "\uFFFD"), "\x00", "\uFFFD")
+			ctext := C.CString(text)
+			defer C.free(unsafe.Pointer(ctext))
+			C.dag_walk_fail(walk, C.uint64_t(vertex), ctext, nil)
+			return C.DAG_WALK_FAILED
+		}
+	}
+	err := notStarted{cause}
+	ctext := C.CString(err.Error())
+	defer C.free(unsafe.Pointer(ctext))
+	if C.dag_walk_complete(walk, C.uint64_t(vertex), C.DAG_WALK_CANCELLED, ctext, nil) != C.DAG_OK {
+		// Refused only for want of memory: failed, with the same message.
+		w.failed(vertex, err, false)
+		C.dag_walk_fail(walk, C.uint64_t(vertex), ctext, nil)
+		return C.DAG_WALK_FAILED
+	}
+	w.failed(vertex, err, true)
+	return C.DAG_WALK_PENDING
 }
 
 // call runs fn for one vertex, turning a panic (in fn or in its error's

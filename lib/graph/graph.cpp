@@ -72,13 +72,19 @@ void Graph::swap(Graph &other) noexcept {
 namespace {
 // The innermost ReadScope of this thread; each links to the one it is in.
 thread_local const ReadScope *innermost_read = nullptr;
-// The graph this thread is building (Graph::BuildingHere), if any.
-thread_local const Graph *built_here = nullptr;
+// The innermost build this thread runs (Graph::BuildingHere), if any.
+thread_local const Graph::BuildingHere *innermost_build = nullptr;
 }  // namespace
 
-Graph::BuildingHere::BuildingHere(const Graph &g) noexcept : outer_(built_here) { built_here = &g; }
+Graph::BuildingHere::BuildingHere(const Graph &g) noexcept : g_(g), outer_(innermost_build) { innermost_build = this; }
 
-Graph::BuildingHere::~BuildingHere() { built_here = outer_; }
+Graph::BuildingHere::~BuildingHere() { innermost_build = outer_; }
+
+bool Graph::BuildingHere::building(const Graph &g) noexcept {
+    for (const BuildingHere *b = innermost_build; b; b = b->outer_)
+        if (&b->g_ == &g) return true;
+    return false;
+}
 
 ReadScope::ReadScope(const Graph &g) : g_(g), lock_(g.replace_mu_, std::defer_lock) {
     // Outside walks nothing replaces the graph, and the scope costs one load.
@@ -108,7 +114,7 @@ std::unique_lock<std::shared_mutex> Graph::exclude_readers() const {
 }
 
 void Graph::check_changeable() const {
-    if (walking() && built_here != this)
+    if (walking() && !BuildingHere::building(*this))
         throw Error(Errc::busy, "the graph is being walked; change it through the walk handle or wait for the walk to end");
     if (visits_.load(std::memory_order_acquire))
         throw Error(Errc::busy, "the graph is being traversed; change it once the traversal's visitor or predicate has returned");

@@ -246,15 +246,20 @@ public:
     // (from another thread) finds the build and lets go, so the build's own
     // changes, made on this thread, do not count its claim (they failed
     // with Errc::busy while it was held). Other threads' changes still do.
+    // Builds nest (a step may build another graph, whose steps may change
+    // this one): each holds the one it is in.
     class BuildingHere {
     public:
         explicit BuildingHere(const Graph &g) noexcept;
         ~BuildingHere();
         BuildingHere(const BuildingHere &) = delete;
         BuildingHere &operator=(const BuildingHere &) = delete;
+        // Whether this thread is building `g`, in this build or one it is in.
+        static bool building(const Graph &g) noexcept;
 
     private:
-        const Graph *outer_;
+        const Graph &g_;
+        const BuildingHere *outer_;
     };
 
     // --- raw access for the algorithms in lib/ ------------------------------

@@ -529,47 +529,75 @@ TEST(BuildApi, ABuildAndAWalkOfOneGraphExcludeEachOther) {
 // A walk started on another thread during a build is refused, and the
 // refusal must not touch the build: the walk claimed the graph before it
 // looked for the build, and each of the build's changes made while that
-// claim was held failed with DAG_E_BUSY, leaving a step half done.
-TEST(BuildApi, AWalkRefusedDuringABuildLeavesTheBuildsChangesAlone) {
+// claim was held failed with DAG_E_BUSY, leaving a step half done. Also
+// for changes made from a build nested in the build (a step of the graph's
+// build building another graph, whose step changes the first).
+struct RefusedWalks {
+    dag_graph *graph = nullptr;
+    std::atomic<bool> building{false}, done{false};
+    std::atomic<long> refused{0};
+    long failed_changes = 0;
+    dag_status other = DAG_OK;
+};
+
+int change_while_walks_are_refused(dag_graph *, const char **, void *data) {
+    auto &r = *static_cast<RefusedWalks *>(data);
+    r.building.store(true);
+    // Until the other thread has been refused many times: each change
+    // races a refusal.
+    uint64_t last = 0;
+    for (int i = 0; r.refused.load() < 20000 || i < 2000; ++i) {
+        uint64_t id = 0;
+        if (dag_add_vertex(r.graph, nullptr, nullptr, &id, nullptr) != DAG_OK) {
+            ++r.failed_changes;
+            continue;
+        }
+        if (last && dag_connect(r.graph, id, last, nullptr) != DAG_OK) ++r.failed_changes;
+        last = id;
+    }
+    r.done.store(true);
+    return 0;
+}
+
+void build_while_another_thread_walks(bool nested) {
     GraphPtr g = new_graph();
     add(g.get(), "first");
     BuilderPtr b = new_builder(g.get());
-    struct Shared {
-        std::atomic<bool> building{false}, done{false};
-        std::atomic<long> refused{0};
-        long failed_changes = 0;
-        dag_status other = DAG_OK;
-    } shared;
-    ASSERT_EQ(dag_builder_add_step(
-                  b.get(), "changes while another thread tries to walk",
-                  [](dag_graph *graph, const char **, void *data) {
-                      auto &sh = *static_cast<Shared *>(data);
-                      sh.building.store(true);
-                      // Until the other thread has been refused many times:
-                      // each change races a refusal.
-                      uint64_t last = 0;
-                      for (int i = 0; sh.refused.load() < 20000 || i < 2000; ++i) {
-                          uint64_t id = 0;
-                          if (dag_add_vertex(graph, nullptr, nullptr, &id, nullptr) != DAG_OK) {
-                              ++sh.failed_changes;
-                              continue;
-                          }
-                          if (last && dag_connect(graph, id, last, nullptr) != DAG_OK) ++sh.failed_changes;
-                          last = id;
-                      }
-                      sh.done.store(true);
-                      return 0;
-                  },
-                  &shared, nullptr),
+    RefusedWalks refused;
+    refused.graph = g.get();
+    GraphPtr other = new_graph();
+    BuilderPtr inner = new_builder(other.get());
+    ASSERT_EQ(dag_builder_add_step(inner.get(), "changes the outer graph", change_while_walks_are_refused, &refused,
+                                   nullptr),
               DAG_OK);
+    struct Nested {
+        dag_builder *inner;
+        dag_status built = DAG_E_INTERNAL;
+    } nesting{inner.get()};
+    if (nested)
+        ASSERT_EQ(dag_builder_add_step(
+                      b.get(), "builds another graph",
+                      [](dag_graph *, const char **, void *data) {
+                          auto &n = *static_cast<Nested *>(data);
+                          dag_build_options options = DAG_BUILD_OPTIONS_INIT;
+                          options.validate = 0;
+                          n.built = dag_build(n.inner, &options, nullptr);
+                          return 0;
+                      },
+                      &nesting, nullptr),
+                  DAG_OK);
+    else
+        ASSERT_EQ(dag_builder_add_step(b.get(), "changes while another thread tries to walk",
+                                       change_while_walks_are_refused, &refused, nullptr),
+                  DAG_OK);
     std::thread walker([&] {
-        while (!shared.building.load()) std::this_thread::yield();
-        while (!shared.done.load()) {
+        while (!refused.building.load()) std::this_thread::yield();
+        while (!refused.done.load()) {
             const dag_status s = dag_walk(
                 g.get(), [](dag_walker *, uint64_t, const char **, void *) { return DAG_WALK_OK; }, nullptr,
                 nullptr, nullptr, nullptr);
-            if (s != DAG_E_BUSY) shared.other = s;
-            shared.refused.fetch_add(1);
+            if (s != DAG_E_BUSY) refused.other = s;
+            refused.refused.fetch_add(1);
         }
     });
     dag_build_options options = DAG_BUILD_OPTIONS_INIT;
@@ -579,9 +607,14 @@ TEST(BuildApi, AWalkRefusedDuringABuildLeavesTheBuildsChangesAlone) {
     walker.join();
     EXPECT_EQ(built, DAG_OK) << (err ? dag_error_message(err) : "");
     dag_error_free(err);
-    EXPECT_EQ(shared.failed_changes, 0);
-    EXPECT_EQ(shared.other, DAG_OK) << "a walk during the build was not refused with DAG_E_BUSY";
+    if (nested) EXPECT_EQ(nesting.built, DAG_OK);
+    EXPECT_EQ(refused.failed_changes, 0);
+    EXPECT_EQ(refused.other, DAG_OK) << "a walk during the build was not refused with DAG_E_BUSY";
 }
+
+TEST(BuildApi, AWalkRefusedDuringABuildLeavesTheBuildsChangesAlone) { build_while_another_thread_walks(false); }
+
+TEST(BuildApi, AWalkRefusedDuringABuildLeavesANestedBuildsChangesAlone) { build_while_another_thread_walks(true); }
 
 // Declarations look their vertex up in the graph while a walk of it may be
 // applying updates that add vertices (and so move the vertex records): a

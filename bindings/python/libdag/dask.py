@@ -397,6 +397,7 @@ class DaskWalk:
             self._live = distributed.Event(f"libdag-dask-live-{token}", client=client)
         self._leased = {name: _leased(lease, fn, self._live) for name, lease in leases.items()}
         self._cancelled = False
+        self._uncancelled = []  # futures a cancel() left to cancel once the client is back (see cancel())
         self._ended = Latch()  # not threading.Event: see Latch
         # What completions make ready is taken and submitted by a thread of the walk's own, not by
         # Dask's callback thread after each completion: a submit costs the client and the
@@ -489,7 +490,8 @@ class DaskWalk:
 
     def _submitting(self):
         """The submitter thread: submits what is ready each time a completion marks it due, until the walk
-        ends; in between, it looks whether the client has closed (see _abandon)."""
+        ends; in between, it looks at the client: once it has closed, see _abandon; once it is back
+        from a reconnection, it cancels what a cancel() meanwhile left (see cancel())."""
         while True:
             with self._due:
                 if not self._submit_due:
@@ -500,8 +502,12 @@ class DaskWalk:
             try:
                 if due:
                     self._submit_ready()
-                elif getattr(self._client, "status", "running") in ("closing", "closed"):
+                elif self._client_closed():
                     self._abandon(self._client_gone())
+                elif self._uncancelled and self._client_gone() is None:
+                    with self._lock:
+                        uncancelled, self._uncancelled = self._uncancelled, []
+                    self._client.cancel(uncancelled)
             except BaseException as failure:  # noqa: B902 - wait() raises it
                 self._fail(failure)
 
@@ -511,6 +517,12 @@ class DaskWalk:
         if self._live is not None and self._client_gone() is None:
             with contextlib.suppress(Exception):
                 self._live.clear()
+
+    def _client_closed(self):
+        """Whether the client has closed (or is closing): what it was given will never report, and what
+        is submitted to it now is dropped without a word. One reconnecting keeps what is submitted and
+        sends it once it is back, and its futures still report."""
+        return getattr(self._client, "status", "running") in ("closing", "closed")
 
     def _client_gone(self):
         """None while the client runs; else what became of it, for the vertices it fails."""
@@ -522,13 +534,14 @@ class DaskWalk:
         return f"the Dask client is {status} (closed by its owner, or after losing its scheduler)"
 
     def _abandon(self, why):
-        """The client has closed or lost its scheduler: the outstanding futures will never report (their
-        callbacks do not run, and a closing client drops what is submitted to it without a word), so each
-        of their vertices ends here, as does each waiting in a pool: cancelled if the walk was, else
+        """The client has closed: the outstanding futures will never report (their callbacks do not run,
+        and a closing client drops what is submitted to it without a word), so each of their vertices
+        ends here, as does each waiting in a pool: cancelled if the walk was, else
         failed, with `why`. What that makes ready then fails in _submit_group."""
         with self._lock:
             vertices = [self._keys[future.key] for future in self._futures.values()]
             self._futures.clear()  # their callbacks, should they run, find them taken (_finished)
+            self._uncancelled = []
             vertices += [vertex for pool in self._pools.values() for vertex in pool.waiting]
             for pool in self._pools.values():
                 pool.waiting.clear()
@@ -626,11 +639,9 @@ class DaskWalk:
     def _submit_group(self, group, fn, resources):
         """Submits the tasks of `group` ((vertex, task, pool), same fn and resources) in one call: one
         graph update for the scheduler instead of one a vertex (a graph's first wave is most of it)."""
-        gone = self._client_gone()
-        if gone is not None:
-            # A closing client or one reconnecting would take the tasks and drop them, and the walk
-            # would wait for ever for what they never report.
-            raise RuntimeError(f"cannot submit: {gone}")
+        if self._client_closed():
+            # It would take the tasks and drop them, and the walk wait for ever for what they never report.
+            raise RuntimeError(f"cannot submit: {self._client_gone()}")
         if len(group) == 1:
             task = group[0][1]
             futures = [self._client.submit(fn, *_as_they_are([task.argument]), key=task.key, pure=False,
@@ -777,9 +788,11 @@ class DaskWalk:
         outstanding tasks are left to run, and their vertices end as they
         do: for tasks that stop themselves when told (as ``python3 -m
         libdag.dask``'s do, on a ``distributed.Event``), so that the walk
-        ends once they have. Once the client has closed or lost its
-        scheduler no outstanding task can report: their vertices end
-        cancelled here ("never reported"), whatever `futures` says.
+        ends once they have. Once the client has closed no outstanding
+        task can report: their vertices end cancelled here ("never
+        reported"), whatever `futures` says; while it reconnects to a
+        lost scheduler they are cancelled once it is back (or end so,
+        should it close instead).
         Safe from any thread, and more than once.
         """
         if self._ended.is_set():
@@ -798,15 +811,21 @@ class DaskWalk:
                 pool.waiting.clear()
         try:
             self._clear_live()
-            gone = self._client_gone()
-            if gone is None and outstanding:
-                try:
-                    self._client.cancel(outstanding)
-                except Exception:  # noqa: B902 - the client went meanwhile: its futures will not report
-                    gone = self._client_gone() or "the Dask client could not cancel them"
-            if gone is not None:
+            if outstanding and not self._client_closed():
+                if self._client_gone() is not None:
+                    # Reconnecting: a cancel would wait for the scheduler (30 s and more). The submitter
+                    # cancels them once the client is back, or ends them once it has closed.
+                    with self._lock:
+                        self._uncancelled += outstanding
+                else:
+                    try:
+                        self._client.cancel(outstanding)
+                    except Exception:  # noqa: B902 - the client went meanwhile: its futures will not report
+                        if not self._client_closed():
+                            raise
+            if self._client_closed():
                 # Whether or not `futures`: no outstanding task can report through it now.
-                self._abandon(gone)
+                self._abandon(self._client_gone())
             for vertex in parked:
                 self._complete(vertex, _cancelled_error(self._label(vertex), "was not submitted: the walk was cancelled"))
             # With nothing outstanding no callback is left to see the end. The walk's own thread

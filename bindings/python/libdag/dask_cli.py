@@ -168,13 +168,16 @@ def _wait(running, progress, stop, kill, received):
     report = None
     stopping = killing = False
     while report is None:
-        # A client that lost its scheduler cannot set an event: the walk's cancel then ends the
-        # commands' vertices itself, since no task can report through that client any more.
+        # A client that lost its scheduler cannot set the event: its futures are cancelled then,
+        # once it is back, or their vertices end so once it has closed (DaskWalk.cancel).
         if received and not stopping:
             stopping = True
-            with contextlib.suppress(Exception):
+            try:
                 stop.set()
-            running.cancel(futures=False)
+            except Exception:  # noqa: B902 - distributed's, whatever the state of its client
+                running.cancel()
+            else:
+                running.cancel(futures=False)
         if len(received) > 1 and not killing:
             killing = True
             with contextlib.suppress(Exception):

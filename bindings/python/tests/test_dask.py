@@ -1,5 +1,7 @@
 """libdag.dask: walks whose vertices run on a Dask cluster of two local worker processes (loopback only)."""
 
+import asyncio
+import gc
 import importlib
 import logging
 import os
@@ -336,6 +338,30 @@ class DaskWalkTest(unittest.TestCase):
         # Cancelled, or failed with the client by the time the cancel came.
         self.assert_none_ran(graph, report, (VertexStatus.CANCELLED, VertexStatus.FAILED))
 
+    def test_a_walk_started_while_its_client_reconnects_runs_once_it_is_back(self):
+        """A client that lost its scheduler keeps what is submitted to it while it reconnects, and sends
+        it once it is back: the walk must submit then, not fail the vertices as it does for a closed one."""
+        own = distributed.Client(self.cluster)
+        self.addCleanup(own.close)
+        reconnect = own._ensure_connected
+
+        async def slowly(timeout=None):  # a scheduler that takes a moment to be reached again
+            await asyncio.sleep(1)
+            return await reconnect(timeout=timeout)
+
+        own._ensure_connected = slowly
+        own.loop.add_callback(lambda: own.scheduler_comm.comm.abort())  # the connection lost
+        deadline = time.monotonic() + BOUND_S
+        while own.status != "connecting" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.assertEqual(own.status, "connecting")
+        with libdag.Graph.from_dict({"a": [], "b": ["a"]}) as graph:
+            report = dag_dask.start(graph, task, own, payload=self.payload(graph)).wait(timeout=BOUND_S)
+            self.assertIsNotNone(report, "the walk did not end")
+            self.assertTrue(report.ok, report.message)
+            self.assertEqual(len(self.runs("a") + self.runs("b")), 2)
+        self.assertEqual(own.status, "running")
+
     def test_a_report_kept_does_not_keep_the_futures(self):
         """An on_result that raised kept, through its exception's traceback, the frame that held the
         fetched futures: the task's value stayed on its worker for as long as the report lived."""
@@ -347,6 +373,12 @@ class DaskWalkTest(unittest.TestCase):
             self.assertIsInstance(report[graph.find("a")].exception, ZeroDivisionError)
             keys = set(running.keys)
             del running
+            # A future's release reaches the client through its event loop: a moment after the last
+            # reference goes, which it never did.
+            deadline = time.monotonic() + 10
+            while keys & set(self.client.futures) and time.monotonic() < deadline:
+                gc.collect()
+                time.sleep(0.01)
             self.assertEqual(keys & set(self.client.futures), set(), "a future outlived the walk")
             self.assertIsNotNone(report[graph.find("a")].exception.__traceback__)
 

@@ -885,9 +885,15 @@ typedef enum dag_format {
      * with its name, an arrow from each vertex to each of its dependencies,
      * cycle edges styled red. In labels every ASCII character but letters,
      * digits, space and `_-./,()[]+` is written as a Mermaid entity code
-     * (`#NN;`), as are U+2028 and U+2029 and the "d" of "direction" (a
-     * Mermaid keyword matched anywhere on a line); a line break is written
-     * `<br/>`. Export only.
+     * (`#NN;`), as are U+2028 and U+2029, U+FB02 and U+00B6 (since 1.3:
+     * Mermaid turns its own placeholders for & and ; back into them in its
+     * output, a name's included) and the "d" of "direction" (a Mermaid
+     * keyword matched anywhere on a line); a line break is written
+     * `<br/>`. Mermaid itself trims whitespace at either end of a label,
+     * reads labels as Markdown in its 11.x releases before its fix of that
+     * (`1. setup` as a list), and by default refuses a diagram of more
+     * than 50,000 characters (and, from 11, more than 500 edges). Export
+     * only.
      */
     DAG_FORMAT_MERMAID = 3,
     /**

@@ -12,7 +12,10 @@ namespace {
 // are matched anywhere on the line, CR and U+2028 break it. So every ASCII
 // character other than a letter, a digit, a space and _-./,()[]+ is written
 // as an entity code (#NN;), as are U+2028 and U+2029, and the d of
-// "direction"; a line break becomes <br/>.
+// "direction"; a line break becomes <br/>. So are U+FB02 and U+00B6: Mermaid
+// writes an entity's & and ; as the pairs U+FB02 U+00B0 and U+00B6 U+00DF
+// while it lays the text out, and turns every such pair in its output back
+// into & and ;, a name's own included.
 void append_label(std::string &out, const std::string &name) {
     static const std::string plain = " _-./,()[]+";
     out += '"';
@@ -23,6 +26,12 @@ void append_label(std::string &out, const std::string &name) {
         } else if (name.compare(i, 3, "\xE2\x80\xA8") == 0 || name.compare(i, 3, "\xE2\x80\xA9") == 0) {
             out += name[i + 2] == '\xA8' ? "#8232;" : "#8233;";  // U+2028, U+2029
             i += 2;
+        } else if (name.compare(i, 3, "\xEF\xAC\x82") == 0) {
+            out += "#64258;";  // U+FB02
+            i += 2;
+        } else if (name.compare(i, 2, "\xC2\xB6") == 0) {
+            out += "#182;";  // U+00B6
+            i += 1;
         } else if (c >= 0x80) {
             out += name[i];
         } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

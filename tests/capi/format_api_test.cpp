@@ -151,9 +151,13 @@ TEST(FormatExport, MermaidWritesWhatItWouldReadAsEntityCodes) {
     add(g.get(), "`**x**` &lt; a\r%%b");
     add(g.get(), "style:a#b; direction TB");
     add(g.get(), "[root] aws_instance.web (expand) \xE2\x80\xA8\xC3\xA9");
+    // Mermaid's placeholders for & (U+FB02 U+00B0) and ; (U+00B6 U+00DF),
+    // which it turns back into & and ; in its output, a name's own too.
+    add(g.get(), "Ma\xC3\x9F\xC2\xB6\xC3\x9Fx \xEF\xAC\x82\xC2\xB0\xC2\xB0" "60\xC2\xB6\xC3\x9F");
     EXPECT_EQ(export_as(g.get(), DAG_FORMAT_MERMAID),
               "flowchart TD\n"
               "    v1[\"#60;b#62;#35;1<br/>end\"]\n"
+              "    v5[\"Ma\xC3\x9F#182;\xC3\x9Fx #64258;\xC2\xB0\xC2\xB0" "60#182;\xC3\x9F\"]\n"
               "    v4[\"[root] aws_instance.web (expand) #8232;\xC3\xA9\"]\n"
               "    v2[\"#96;#42;#42;x#42;#42;#96; #38;lt#59; a#13;#37;#37;b\"]\n"
               "    v3[\"style#58;a#35;b#59; #100;irection TB\"]\n");

@@ -1107,10 +1107,12 @@ DAG_API dag_status dag_validate_options_init(dag_validate_options *opts, size_t 
 typedef struct dag_validation dag_validation;
 
 /**
- * Validates a graph and reports every problem at once, in Terraform 1.16's
- * wording, one message per problem, in this order:
+ * Validates a graph and reports every problem at once (Terraform stops at a
+ * root problem), in Terraform 1.16's wording but where noted, one message
+ * per problem, in this order:
  *   - with the single-root rule, "no roots found" or "multiple roots: a, b"
- *     (sorted bytewise as printed);
+ *     (sorted bytewise as printed; Terraform prints the roots as a Go
+ *     value, `[]dag.Vertex{...}`, which says nothing to a reader);
  *   - each cycle (strongly connected component of more than one vertex):
  *     "Cycle:" then one vertex name a line, indented by two spaces, starting
  *     at the shortest name as printed (an unnamed vertex's decimal id; ties:

@@ -1,5 +1,9 @@
 """What every object that owns a C handle does on ``with`` and when collected: close it."""
 
+from typing import TypeVar
+
+_Self = TypeVar("_Self", bound="Closeable")
+
 
 class Closeable:
     """A mixin for a class with ``close()``: ``with obj:`` closes on the way out; the finaliser
@@ -7,7 +11,7 @@ class Closeable:
 
     __slots__ = ()
 
-    def __enter__(self):
+    def __enter__(self: _Self) -> _Self:
         return self
 
     def __exit__(self, *exc):

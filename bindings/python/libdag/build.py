@@ -32,7 +32,7 @@ from __future__ import annotations
 import enum
 import threading
 from ctypes import byref, c_char_p, sizeof
-from typing import Callable, List, Optional, Union
+from typing import TYPE_CHECKING, Callable, List, Optional, Union
 
 from . import _native
 from ._closeable import Closeable
@@ -41,6 +41,9 @@ from ._owned import encode_name, string_result
 from .errors import ClosedError, InvalidArgumentError, call
 from .traversal import _calling_back
 from .types import Vertex
+
+if TYPE_CHECKING:
+    from .graph import Graph
 
 __all__ = ["Action", "Builder", "BuildStep"]
 
@@ -188,8 +191,11 @@ class Builder(Closeable):
         with self._lock:
             b = self._builder(who)
             vertex = self._graph._vertex(vertex, who)
-            for text in texts:
-                call(fn, b, vertex, encode_name(text, who, allow_none=False), who=who)
+            # libdag looks the vertex up in the graph: a read, under the graph's gate, or a change on
+            # another thread runs beside it (a crash).
+            with self._graph._handle.read(who):
+                for text in texts:
+                    call(fn, b, vertex, encode_name(text, who, allow_none=False), who=who)
 
     def provide(self, vertex: Vertex, *addresses: Union[str, bytes]) -> None:
         """Declares that `vertex` provides each address (``aws_instance.web``): references under it resolve to it."""
@@ -218,9 +224,11 @@ class Builder(Closeable):
             raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: action {action} is not a dag_action")
         with self._lock:
             b = self._builder(who)
-            call(lib.dag_builder_set_action, b, self._graph._vertex(vertex, who), action.__index__(), who=who)
+            vertex = self._graph._vertex(vertex, who)
+            with self._graph._handle.read(who):  # a read of the graph, as in _declare
+                call(lib.dag_builder_set_action, b, vertex, action.__index__(), who=who)
 
-    def add_step(self, name: str, fn: Callable[[object], None]) -> None:
+    def add_step(self, name: str, fn: Callable[["Graph"], object]) -> None:
         """Appends a step of your own: ``fn(graph)`` may read and change the graph; an exception stops the build."""
         who = "Builder.add_step"
         if not callable(fn):

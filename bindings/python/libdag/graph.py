@@ -6,7 +6,7 @@ import concurrent.futures
 import copy
 import os
 from ctypes import byref, c_char_p, c_size_t, c_uint64, c_void_p, sizeof
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Awaitable, Callable, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _native, traversal, validation, walk
 from ._closeable import Closeable
@@ -123,7 +123,7 @@ class Graph(Closeable):
         """True once :meth:`close` has freed the graph."""
         return self._handle.closed
 
-    def __enter__(self):
+    def __enter__(self) -> "Graph":
         # As every method: a closed graph would otherwise enter, and fail at its first call.
         self._handle._check_open("Graph.__enter__")
         return self
@@ -229,7 +229,7 @@ class Graph(Closeable):
         """True if `vertex` is a live vertex id, or the name of a vertex, of this graph."""
         try:
             vertex = self._vertex(vertex, "Graph.has_vertex")
-        except (LookupError, ValueError):
+        except (LookupError, ValueError, TypeError):  # not a vertex of any graph (None, 1.5, True)
             return False
         with self._handle.read("Graph.has_vertex") as g:
             return bool(lib.dag_has_vertex(g, vertex))
@@ -435,7 +435,7 @@ class Graph(Closeable):
         try:
             source = self._vertex(source, who)
             target = self._vertex(target, who)
-        except (LookupError, ValueError):
+        except (LookupError, ValueError, TypeError):  # not a vertex of any graph (None, 1.5, True)
             return False
         with self._handle.read(who) as g:
             return bool(lib.dag_has_edge(g, source, target))
@@ -948,7 +948,9 @@ class Graph(Closeable):
         return PullWalker(self, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast,
                           always_run=always_run, timestamps=timestamps, observer=observer, schedule=schedule)
 
-    def walk_on(self, executor: concurrent.futures.Executor, fn: Callable[[int], object], **options: Any) -> WalkReport:
+    def walk_on(self, executor: concurrent.futures.Executor, fn: Callable[[int], object], *, parallelism: int = 10,
+                reverse: bool = False, fail_fast: bool = False, always_run: Vertices = (), timestamps: bool = True,
+                observer: Observer = None, schedule: Optional[Schedule] = None) -> WalkReport:
         """Runs ``fn(vertex)`` for every vertex on a ``concurrent.futures.Executor``; returns the :class:`WalkReport`.
 
         Each vertex is submitted once its dependencies have finished; at
@@ -959,10 +961,13 @@ class Graph(Closeable):
         from .pull import PullWalker
 
         # Not pull_walker() and run_on(): refusals name the method called.
-        with PullWalker(self, _who="Graph.walk_on", **options) as walker:
+        with PullWalker(self, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast, always_run=always_run,
+                        timestamps=timestamps, observer=observer, schedule=schedule, _who="Graph.walk_on") as walker:
             return run_on(walker, executor, fn, "Graph.walk_on")
 
-    async def walk_async(self, fn: Callable[[int], Awaitable[object]], **options: Any) -> WalkReport:
+    async def walk_async(self, fn: Callable[[int], Awaitable[object]], *, parallelism: int = 10, reverse: bool = False,
+                         fail_fast: bool = False, always_run: Vertices = (), timestamps: bool = True,
+                         observer: Observer = None, schedule: Optional[Schedule] = None) -> WalkReport:
         """Awaits ``fn(vertex)`` (a coroutine function, or any awaitable it returns) for every vertex; returns the report.
 
         Options as :meth:`pull_walker`. See :func:`libdag.aio.run` for
@@ -972,7 +977,8 @@ class Graph(Closeable):
         from .pull import PullWalker
 
         # Not pull_walker() and run_async(): refusals name the method called.
-        with PullWalker(self, _who="Graph.walk_async", **options) as walker:
+        with PullWalker(self, parallelism=parallelism, reverse=reverse, fail_fast=fail_fast, always_run=always_run,
+                        timestamps=timestamps, observer=observer, schedule=schedule, _who="Graph.walk_async") as walker:
             return await run(walker, fn, "Graph.walk_async")
 
     def walker(self, callback: WalkCallback, *, parallelism: int = 10, threads: Optional[int] = None, reverse: bool = False, fail_fast: bool = False,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, List, Optional
 from . import _native
 from ._native import lib
 from ._pull_calls import PullCalls
-from .errors import ClosedError, error_for, in_python_terms, take_error
+from .errors import ClosedError, InvalidArgumentError, error_for, in_python_terms, take_error
 from .walk import (_COMPLETE, SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _cancel_quietly,
                    _closed_while_waiting, _count, _walk_message, _walk_of)
 
@@ -112,8 +112,11 @@ class PullWalker(Walker):
         who = "PullWalker.next_ready"
         # Buffers of `limit` entries are made for the call: a huge limit,
         # meant as "all of them", would be a huge allocation (as in Rust's
-        # next_ready_many). 0 goes on to the library, which refuses it.
+        # next_ready_many).
         limit = min(_count(limit, "limit", who), NEXT_READY_MAX)
+        if limit == 0:
+            # libdag's words would name its own argument (capacity).
+            raise InvalidArgumentError(_native.E_INVALID_ARGUMENT, f"{who}: limit is 0; one vertex at least")
         if timeout is not None:
             if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
                 raise TypeError(f"{who}: timeout is a number of seconds or None, not {type(timeout).__name__}")

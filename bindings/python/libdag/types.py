@@ -1,6 +1,9 @@
 """Type aliases of the public API, for annotations."""
 
-from typing import Callable, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Union
+
+if TYPE_CHECKING:
+    from .walk import VertexStatus, WalkEvent
 
 #: A vertex: its id, or its name (str, or UTF-8 bytes).
 Vertex = Union[int, str, bytes]
@@ -12,6 +15,6 @@ Vertices = Union[Vertex, Iterable[Vertex]]
 WalkCallback = Callable[[int], object]
 
 #: An observer: (event, vertex, status, running, done, total).
-Observer = Optional[Callable[[object, int, object, int, int, int], object]]
+Observer = Optional[Callable[["WalkEvent", int, "VertexStatus", int, int, int], object]]
 
 __all__ = ["Vertex", "Vertices", "WalkCallback", "Observer"]

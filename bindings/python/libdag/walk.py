@@ -30,7 +30,7 @@ import threading
 import time
 import weakref
 from ctypes import byref
-from typing import TYPE_CHECKING, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, List, Optional, Tuple, TypeVar, Union
 
 from . import _native
 from .schedule import apply_schedule
@@ -802,6 +802,9 @@ def _close_live_walkers():
             pass
 
 
+_W = TypeVar("_W", bound="Walker")
+
+
 class Walker(Closeable):
     """A walk that runs in the background: start it, then wait, cancel or complete vertices.
 
@@ -860,7 +863,7 @@ class Walker(Closeable):
         # its own, where an id() could be a later walker's.
         self._walk_token = object()
 
-    def start(self) -> "Walker":
+    def start(self: _W) -> _W:
         """Starts the walk and returns self.
 
         Raises:
@@ -1159,11 +1162,15 @@ class Walker(Closeable):
         who = self._name("name")
         handle, callbacks = self._started(who)
         out = ctypes.c_char_p()
-        with handle.read(who) as ptr:
-            graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
-            call(lib.dag_vertex_name, graph, _id_in(graph, vertex, who), byref(out), who=who)
-            # Borrowed from the walk's graph: copied while the walk cannot be freed or change it.
-            return decode_name(out.value)
+
+        def read():
+            with handle.read(who) as ptr:
+                graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
+                call(lib.dag_vertex_name, graph, _id_in(graph, vertex, who), byref(out), who=who)
+                # Borrowed from the walk's graph: copied while nothing can change it (_in_graph).
+                return decode_name(out.value)
+
+        return self._in_graph(vertex, who, read)
 
     def user_data(self, vertex: Vertex) -> int:
         """The user data of a vertex of this walk, a :class:`SubwalkVertex` included (its sub-graph's copy of it).
@@ -1174,10 +1181,28 @@ class Walker(Closeable):
         who = self._name("user_data")
         handle, callbacks = self._started(who)
         out = ctypes.c_void_p()
-        with handle.read(who) as ptr:
-            graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
-            call(lib.dag_vertex_user_data, graph, _id_in(graph, vertex, who), byref(out), who=who)
-        return out.value or 0
+
+        def read():
+            with handle.read(who) as ptr:
+                graph = lib.dag_walk_graph(_walk_of(vertex, ptr, callbacks, who))
+                call(lib.dag_vertex_user_data, graph, _id_in(graph, vertex, who), byref(out), who=who)
+            return out.value or 0
+
+        return self._in_graph(vertex, who, read)
+
+    def _in_graph(self, vertex, who, read):
+        """``read()`` of the walked graph, under the :class:`Graph`'s read gate while it is open: once the
+        walk has let go of it (its end), its changes run again beside this walker's reads, and a rename
+        freed the name being copied (a crash). A closed Graph's graph lives on in the walk, which nobody
+        else changes; a sub-graph is the walk's own copy."""
+        if not isinstance(vertex, SubwalkVertex):
+            try:
+                with self._graph._handle.read(who):
+                    return read()
+            except ClosedError:
+                if not self._graph._handle.closed:
+                    raise  # the walker's, not the graph's
+        return read()
 
     def close(self) -> None:
         """Cancels the walk if it still runs, waits for it to end, and frees it. Idempotent.

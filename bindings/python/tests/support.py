@@ -2,6 +2,8 @@
 
 import asyncio
 import signal
+import subprocess
+import sys
 
 import libdag
 
@@ -66,3 +68,35 @@ def walk_async_stopped_by_ctrl_c(test, graph, fn):
         signal.signal(signal.SIGINT, previous)
     report, = reports
     return report
+
+
+def race_in_a_child(test, program, seconds=2):
+    """Runs `program` (Python text defining `change()` and `read()`, each one step of a loop, with
+    `libdag` imported) in a child Python, the two in threads for `seconds`: a crash (a read of memory
+    a change freed) fails the test there, not this process. The child prints how many reads came
+    back wrong, which `read()` says by returning False."""
+    text = f"""
+import faulthandler, threading, time
+import libdag
+faulthandler.enable()
+{program}
+stop = threading.Event()
+wrong = []
+def changing():
+    while not stop.is_set():
+        change()
+def reading():
+    while not stop.is_set():
+        if read() is False:
+            wrong.append(1)
+threads = [threading.Thread(target=changing), threading.Thread(target=reading)]
+for t in threads:
+    t.start()
+time.sleep({seconds})
+stop.set()
+for t in threads:
+    t.join()
+print("wrong reads:", len(wrong))
+"""
+    done = subprocess.run([sys.executable, "-c", text], capture_output=True, text=True, timeout=120)
+    test.assertEqual((done.returncode, done.stdout), (0, "wrong reads: 0\n"), done.stderr[-2000:])

@@ -8,6 +8,7 @@ import unittest
 
 import libdag
 from libdag import Action, Builder
+from support import race_in_a_child
 
 
 def named_edges(graph):
@@ -46,6 +47,22 @@ class BuilderTest(unittest.TestCase):
             b.add_root("root")
             b.build()
         self.assertEqual(len(g), 3)
+
+    def test_declarations_are_reads_of_the_graph(self):
+        """A declaration looks its vertex up in the graph: without the graph's gate it ran beside a
+        change on another thread (a crash)."""
+        race_in_a_child(self, """
+graph = libdag.Graph()
+ids = graph.add_vertices([None] * 8)
+builder = libdag.Builder(graph)
+def change():
+    for v in graph.add_vertices([None] * 64):
+        graph.remove_vertex(v)
+def read():
+    for v in ids:
+        builder.set_action(v, "update")
+        builder.provide(v, "aws_instance.web")
+""")
 
     def test_a_builder_closed_by_its_own_step_finishes_the_build(self):
         g = libdag.Graph()

@@ -161,6 +161,11 @@ class VertexTest(unittest.TestCase):
             self.assertFalse(self.g.has_vertex(other))
             self.assertNotIn(other, self.g)
         self.assertNotIn(None, self.g)
+        # Any object, as annotated: they raised TypeError.
+        for other in (None, 1.5, True, object()):
+            self.assertFalse(self.g.has_vertex(other))
+            self.assertFalse(self.g.has_edge(a, other))
+            self.assertFalse(self.g.has_edge(other, a))
         self.assertEqual(list(self.g), [a])
         self.assertTrue(bool(libdag.Graph()))  # an empty graph is still a graph
 
@@ -555,3 +560,34 @@ class LifetimeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AnnotationsTest(unittest.TestCase):
+    """py.typed: the annotations name what the functions take and return (they said object where a
+    step gets a Graph and an observer a WalkEvent and a VertexStatus, and `with` lost the type)."""
+
+    def hints(self, fn):
+        import typing
+
+        names = {"Graph": libdag.Graph, "WalkEvent": libdag.WalkEvent, "VertexStatus": libdag.VertexStatus}
+        return typing.get_type_hints(fn, localns=names)
+
+    def test_steps_observers_and_with_blocks_keep_their_types(self):
+        import typing
+        from libdag import _closeable, types
+
+        # Forward references in a Callable stay unresolved before Python 3.9: compared by name.
+        step = self.hints(libdag.Builder.add_step)["fn"]
+        self.assertEqual([self.named(arg) for arg in step.__args__], ["Graph", "object"])
+        self.assertEqual(self.named(self.hints(libdag.Graph.__enter__)["return"]), "Graph")
+        for fn in (_closeable.Closeable.__enter__, libdag.Walker.start):
+            with self.subTest(fn=fn.__qualname__):
+                hints = self.hints(fn)
+                self.assertIsInstance(hints["return"], typing.TypeVar)  # the class it is called on
+                self.assertIs(hints["return"], hints["self"])
+        observer = [arg for arg in types.Observer.__args__ if arg is not type(None)][0]
+        self.assertEqual([self.named(arg) for arg in observer.__args__[:3]], ["WalkEvent", "int", "VertexStatus"])
+
+    @staticmethod
+    def named(annotation):
+        return getattr(annotation, "__forward_arg__", None) or annotation.__name__

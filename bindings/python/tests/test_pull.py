@@ -180,7 +180,8 @@ class HandPulledTest(unittest.TestCase):
         with self.assertRaises(libdag.StateError):
             walk.next_ready()
         walk.start()
-        with self.assertRaises(libdag.InvalidArgumentError):
+        # In the binding's words: libdag's named its own argument (capacity).
+        with self.assertRaisesRegex(libdag.InvalidArgumentError, "^PullWalker.next_ready: limit is 0"):
             walk.next_ready(0)
         walk.close()
         with self.assertRaises(libdag.ClosedError):
@@ -336,6 +337,15 @@ class HandPulledTest(unittest.TestCase):
 
 
 class ExecutorTest(unittest.TestCase):
+    def test_an_unknown_option_is_refused_naming_the_method_called(self):
+        # It named PullWalker.__init__, which the caller never called.
+        g = deployment()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            with self.assertRaisesRegex(TypeError, r"walk_on\(\) got an unexpected keyword argument 'threads'"):
+                g.walk_on(pool, lambda vertex: None, threads=2)
+        with self.assertRaisesRegex(TypeError, r"walk_async\(\) got an unexpected keyword argument 'threads'"):
+            asyncio.run(g.walk_async(lambda vertex: asyncio.sleep(0), threads=2))
+
     def test_failing_vertex(self):
         g = deployment()
         ran = []

@@ -13,7 +13,7 @@ import unittest.mock
 
 import libdag
 from libdag import VertexStatus
-from support import build
+from support import build, race_in_a_child
 
 
 class Recorder:
@@ -382,6 +382,26 @@ class WalkerTest(unittest.TestCase):
             walker.wait()
         with self.assertRaises(libdag.ClosedError):
             walker.start()
+
+    def test_name_and_user_data_after_the_walk_are_reads_of_the_graph(self):
+        """Once the walk has ended the graph takes changes again: Walker.name and user_data read it
+        without its gate, beside a rename on another thread (garbage names, or a crash)."""
+        race_in_a_child(self, """
+graph = libdag.Graph()
+a = graph.add_vertex("a")
+graph.set_user_data(a, 7)
+walker = graph.walker(lambda v: None)
+walker.start()
+walker.wait()
+turn = [0]
+def change():
+    turn[0] += 1
+    graph.rename(a, "x" * (1 + turn[0] % 300))
+    graph.add_vertex(None)
+def read():
+    name = walker.name(a)
+    return set(name) == {"x"} or name == "a" if walker.user_data(a) == 7 else False
+""")
 
     def test_other_threads_run_while_quick_callbacks_follow_each_other(self):
         # Each callback's end released the GIL and woke a thread waiting for

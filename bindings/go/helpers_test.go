@@ -10,6 +10,28 @@ import (
 	dag "libdag/bindings/go"
 )
 
+// unnamed makes a graph of n unnamed vertices, each but the first depending
+// on the one dependency(i) names (a chain: i-1; a fan: 0); closed when the
+// test ends.
+func unnamed(t *testing.T, n int, dependency func(i int) int) (*dag.Graph, []uint64) {
+	t.Helper()
+	g, err := dag.New()
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { g.Close() })
+	ids, err := g.AddVertices(make([]string, n))
+	if err != nil {
+		t.Fatalf("AddVertices: %v", err)
+	}
+	for i := 1; i < n; i++ {
+		if err := g.Connect(ids[i], ids[dependency(i)]); err != nil {
+			t.Fatalf("Connect: %v", err)
+		}
+	}
+	return g, ids
+}
+
 // build makes a graph from specs: "a->b" adds the edge a -> b (a depends on
 // b), a lone "a" adds a vertex; vertices are added in order of first
 // mention, so their ids follow that order. The graph is closed when the

@@ -175,20 +175,7 @@ func TestGoroutineWalkStartsNothingOnceItsContextIsDone(t *testing.T) {
 	// Quick vertices returning nil, one after another on one goroutine:
 	// they outran the watcher that cancels the walk, and a walk that ended
 	// first reported a clean success.
-	g, err := dag.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	ids, err := g.AddVertices(make([]string, 1000))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i < len(ids); i++ {
-		if err := g.Connect(ids[i], ids[i-1]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	g, ids := unnamed(t, 1000, func(i int) int { return i - 1 })
 	for run := 0; run < 20; run++ {
 		ctx, cancel := context.WithCancel(context.Background())
 		var afterCancel int64

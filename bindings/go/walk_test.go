@@ -493,20 +493,7 @@ func TestWalkCancelledByContext(t *testing.T) {
 // goroutine that cancels the walk, hundreds started after the cancel, and a
 // walk that ended first reported a clean success (17 runs of 20).
 func TestGraphWalkStartsNothingOnceItsContextIsDone(t *testing.T) {
-	g, err := dag.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	ids, err := g.AddVertices(make([]string, 1000))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i < len(ids); i++ {
-		if err := g.Connect(ids[i], ids[0]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	g, _ := unnamed(t, 1000, func(int) int { return 0 })
 	for run := 0; run < 20; run++ {
 		ctx, cancel := context.WithCancel(context.Background())
 		var calls, afterCancel int64

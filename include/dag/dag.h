@@ -489,7 +489,8 @@ DAG_API dag_status dag_find_vertices(const dag_graph *g, const char *const *name
  * @param g         the graph.
  * @param id        the vertex.
  * @param out_name  receives the name, or NULL for an unnamed vertex. Borrowed:
- *                  valid until the vertex is removed or renamed, or `g` freed.
+ *                  valid until the vertex is removed or renamed, or `g` freed
+ *                  (removed by a walk update: until `g` is freed).
  * @param err       NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                the name is in `*out_name`.
  * @retval DAG_E_NULL_ARGUMENT   `g` or `out_name` is NULL.
@@ -3314,8 +3315,9 @@ DAG_API dag_status dag_walk_update_remove_vertex(dag_walk_update *update, uint64
  *
  * The graph is changed in place once no read-only dag_graph call on it is
  * in progress (they may run from callbacks or other threads meanwhile). The
- * name of a vertex the batch removes is kept until the walk is freed, so a
- * name read before stays valid. DAG_E_STATE when called from inside a read
+ * name of a vertex the batch removes is kept until the graph is freed, so a
+ * name read before stays valid, after the walk too (since 1.3; before, until
+ * the walk was freed). DAG_E_STATE when called from inside a read
  * of the walked graph (a dag_traverse visitor or a predicate), which it
  * would wait for.
  *

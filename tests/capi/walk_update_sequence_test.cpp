@@ -110,14 +110,20 @@ TEST(WalkUpdateSequence, CyclesThroughNewVerticesAreRefused) {
 }
 
 // A name read from the walked graph stays readable after an update removed
-// its vertex, until the walk is freed (AddressSanitizer checks the read).
+// its vertex, until the graph is freed: after the walk too, whatever is
+// added since (AddressSanitizer checks the reads). Short and long names are
+// stored apart.
 TEST(WalkUpdateSequence, NameOfARemovedVertexStaysReadable) {
     GatedWalk gw;
+    const std::string long_name(300, 'd');
     uint64_t doomed = gw.vertex("doomed");
+    uint64_t doomed_long = gw.vertex(long_name.c_str());
     gw.start();
     const char *name = nullptr;
+    const char *name_long = nullptr;
     ASSERT_EQ(dag_vertex_name(dag_walk_graph(gw.walk.get()), doomed, &name, nullptr), DAG_OK);
-    ASSERT_EQ(gw.apply({}, {}, {doomed}), DAG_OK);
+    ASSERT_EQ(dag_vertex_name(dag_walk_graph(gw.walk.get()), doomed_long, &name_long, nullptr), DAG_OK);
+    ASSERT_EQ(gw.apply({}, {}, {doomed, doomed_long}), DAG_OK);
     EXPECT_STREQ(name, "doomed");
     expect_error(DAG_E_UNKNOWN_VERTEX, [&](dag_error **e) {
         const char *gone = nullptr;
@@ -126,6 +132,15 @@ TEST(WalkUpdateSequence, NameOfARemovedVertexStaysReadable) {
     ReportPtr r = gw.finish();
     EXPECT_EQ(status_of(r.get(), doomed), DAG_VERTEX_NOT_RUN);
     EXPECT_STREQ(name, "doomed");
+    gw.walk.reset();
+    for (int i = 0; i < 100; ++i) {
+        const std::string same_size = "n" + std::to_string(10000 + i);
+        const std::string same_long = std::string(295, 'n') + std::to_string(10000 + i);
+        ASSERT_EQ(dag_add_vertex(gw.g.get(), same_size.c_str(), nullptr, nullptr, nullptr), DAG_OK);
+        ASSERT_EQ(dag_add_vertex(gw.g.get(), same_long.c_str(), nullptr, nullptr, nullptr), DAG_OK);
+    }
+    EXPECT_STREQ(name, "doomed");
+    EXPECT_EQ(name_long, long_name);
 }
 
 // Many small updates to one walk, each adding a vertex between two others:

@@ -369,8 +369,8 @@ impl Graph {
 
     /// The name of a vertex, `None` for an unnamed one. Borrowed from the
     /// graph, which cannot be changed while the borrow lasts (but by a
-    /// walk's own updates, whose removed names libdag keeps until the walk
-    /// has ended).
+    /// walk's own updates, whose removed names libdag keeps until the graph
+    /// is freed).
     ///
     /// # Errors
     /// [`Status::UnknownVertex`].
@@ -380,8 +380,8 @@ impl Graph {
         // SAFETY: valid handle and out-parameters. The name stays valid
         // until the vertex is removed or renamed or the graph freed, which
         // need `&mut self` or ownership, or are a walk's updates, whose
-        // removed names libdag keeps until the walk has ended: it outlives
-        // this borrow.
+        // removed names libdag keeps until the graph is freed: it outlives
+        // this borrow, which may outlive the walk.
         unsafe {
             check(
                 sys::dag_vertex_name(self.ptr(), id.0, &mut name, &mut err),

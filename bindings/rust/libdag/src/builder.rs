@@ -9,12 +9,14 @@ use std::ops::Deref;
 use std::os::raw::{c_char, c_int, c_uint, c_void};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr::{self, NonNull};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use libdag_sys as sys;
 
 use crate::error::{check, Result};
 use crate::graph::{Graph, VertexId};
+use crate::held_by_c::HeldByC;
 use crate::raw::{c_string, call_string};
 
 /// A vertex's planned change, read by [`Builder::add_destroy_order`].
@@ -78,7 +80,7 @@ impl BuildStep<'_> {
 /// The observer's closure and a panic to resume once libdag has returned.
 struct Observer<'o> {
     f: &'o mut dyn FnMut(&BuildStep<'_>),
-    panic: Option<Box<dyn Any + Send>>,
+    panic: Option<Caught>,
 }
 
 unsafe extern "C" fn observer_trampoline(info: *const sys::dag_build_step_info, data: *mut c_void) {
@@ -99,7 +101,7 @@ unsafe extern "C" fn observer_trampoline(info: *const sys::dag_build_step_info, 
         graph: &graph,
     };
     if let Err(payload) = catch_unwind(AssertUnwindSafe(|| (state.f)(&step))) {
-        state.panic = Some(payload);
+        state.panic = Some(Caught::new(payload));
     }
 }
 
@@ -112,7 +114,41 @@ struct Callback<F: ?Sized> {
     f: Box<F>,
     graph: *mut sys::dag_graph,
     message: CString,
-    panic: Option<Box<dyn Any + Send>>,
+    panic: Option<Caught>,
+}
+
+/// A panic caught in a step, a prune predicate or the observer, with when:
+/// a build may catch several (predicates and the observer do not stop it),
+/// and the first one is resumed.
+struct Caught {
+    order: u64,
+    payload: Box<dyn Any + Send>,
+}
+
+impl Caught {
+    fn new(payload: Box<dyn Any + Send>) -> Self {
+        static CAUGHT: AtomicU64 = AtomicU64::new(0);
+        Self {
+            order: CAUGHT.fetch_add(1, Ordering::Relaxed),
+            payload,
+        }
+    }
+
+    /// The first of `self` and `other`; the other's payload is leaked, not
+    /// dropped: its Drop could panic while the first one unwinds.
+    fn first(self, other: Option<Caught>) -> Caught {
+        match other {
+            Some(other) if other.order < self.order => {
+                std::mem::forget(self.payload);
+                other
+            }
+            Some(other) => {
+                std::mem::forget(other.payload);
+                self
+            }
+            None => self,
+        }
+    }
 }
 
 /// Builds its graph in place: declare what each vertex provides,
@@ -136,13 +172,11 @@ struct Callback<F: ?Sized> {
 pub struct Builder<'g> {
     raw: NonNull<sys::dag_builder>,
     graph: *mut sys::dag_graph,
-    // Boxed, not stored inline (clippy's vec_box): libdag keeps a pointer to
-    // each Callback as the step's or predicate's user_data, so each needs an
+    // On the heap, not stored inline: libdag keeps a pointer to each
+    // Callback as the step's or predicate's user_data, so each needs an
     // address of its own that stays put when the Vec grows and reallocates.
-    #[allow(clippy::vec_box)]
-    steps: Vec<Box<Callback<StepFn<'g>>>>,
-    #[allow(clippy::vec_box)] // as for `steps`
-    prunes: Vec<Box<Callback<PruneFn<'g>>>>,
+    steps: Vec<HeldByC<Callback<StepFn<'g>>>>,
+    prunes: Vec<HeldByC<Callback<PruneFn<'g>>>>,
     _graph: std::marker::PhantomData<&'g mut Graph>,
 }
 
@@ -312,7 +346,7 @@ unsafe extern "C" fn step_trampoline(
             1
         }
         Err(payload) => {
-            state.panic = Some(payload);
+            state.panic = Some(Caught::new(payload));
             1
         }
     }
@@ -327,7 +361,7 @@ unsafe extern "C" fn prune_trampoline(id: u64, data: *mut c_void) -> c_int {
     match catch_unwind(AssertUnwindSafe(|| (state.f)(&graph, VertexId(id)))) {
         Ok(keep) => c_int::from(keep),
         Err(payload) => {
-            state.panic = Some(payload);
+            state.panic = Some(Caught::new(payload));
             0
         }
     }
@@ -440,13 +474,13 @@ impl<'g> Builder<'g> {
         F: FnMut(&mut StepGraph<'_>) -> std::result::Result<(), String> + 'g,
     {
         let name = c_string("Builder::add_step", "the name", name)?;
-        let mut state: Box<Callback<StepFn<'g>>> = Box::new(Callback {
+        let state: HeldByC<Callback<StepFn<'g>>> = HeldByC::new(Box::new(Callback {
             f: Box::new(step),
             graph: self.graph,
             message: CString::default(),
             panic: None,
-        });
-        let data = (&mut *state as *mut Callback<StepFn<'g>>).cast::<c_void>();
+        }));
+        let data = state.as_ptr().cast::<c_void>();
         // SAFETY: the state lives in self.steps as long as the builder.
         self.call(|b, err| unsafe {
             sys::dag_builder_add_step(b, name.as_ptr(), Some(step_trampoline), data, err)
@@ -525,13 +559,13 @@ impl<'g> Builder<'g> {
     where
         F: FnMut(&Graph, VertexId) -> bool + 'g,
     {
-        let mut state: Box<Callback<PruneFn<'g>>> = Box::new(Callback {
+        let state: HeldByC<Callback<PruneFn<'g>>> = HeldByC::new(Box::new(Callback {
             f: Box::new(prunable),
             graph: self.graph,
             message: CString::default(),
             panic: None,
-        });
-        let data = (&mut *state as *mut Callback<PruneFn<'g>>).cast::<c_void>();
+        }));
+        let data = state.as_ptr().cast::<c_void>();
         // SAFETY: the state lives in self.prunes as long as the builder.
         self.call(|b, err| unsafe {
             sys::dag_builder_add_prune(b, Some(prune_trampoline), data, err)
@@ -553,7 +587,7 @@ impl<'g> Builder<'g> {
     /// [`Status::MultipleRoots`](crate::Status::MultipleRoots)).
     pub fn build(&mut self, validate: bool, single_root: bool) -> Result<Vec<String>> {
         self.run(validate, single_root, None)
-            .unwrap_or_else(|payload| resume_unwind(payload))
+            .unwrap_or_else(|caught| resume_unwind(caught.payload))
     }
 
     /// [`build`](Builder::build), calling `observer` after each step that
@@ -580,16 +614,8 @@ impl<'g> Builder<'g> {
         };
         let built = self.run(validate, single_root, Some(&mut state));
         match (state.panic.take(), built) {
-            (Some(first), later) => {
-                // The observer's panic came first (it runs after steps that
-                // succeeded). A later step's payload is leaked, not dropped:
-                // its Drop could panic while the first one unwinds.
-                if let Err(payload) = later {
-                    std::mem::forget(payload);
-                }
-                resume_unwind(first)
-            }
-            (None, Err(payload)) => resume_unwind(payload),
+            (Some(observer), Err(step)) => resume_unwind(step.first(Some(observer)).payload),
+            (Some(caught), Ok(_)) | (None, Err(caught)) => resume_unwind(caught.payload),
             (None, Ok(built)) => built,
         }
     }
@@ -601,7 +627,7 @@ impl<'g> Builder<'g> {
         validate: bool,
         single_root: bool,
         observer: Option<&mut Observer<'_>>,
-    ) -> std::result::Result<Result<Vec<String>>, Box<dyn Any + Send>> {
+    ) -> std::result::Result<Result<Vec<String>>, Caught> {
         let mut opts = sys::dag_build_options {
             size: 0,
             validate: 0,
@@ -624,13 +650,19 @@ impl<'g> Builder<'g> {
         }
         // SAFETY: a valid builder and options.
         let built = self.call(|b, err| unsafe { sys::dag_build(b, &opts, err) });
-        let panic = self
-            .steps
-            .iter_mut()
-            .find_map(|s| s.panic.take())
-            .or_else(|| self.prunes.iter_mut().find_map(|s| s.panic.take()));
-        if let Some(payload) = panic {
-            return Err(payload);
+        // Every panic is taken, so that none is left to stop a later build:
+        // a callback that has panicked is not called again while it holds one.
+        // SAFETY: libdag has returned and keeps no reference to the states.
+        let caught = unsafe {
+            let steps = self.steps.iter().map(|s| (*s.as_ptr()).panic.take());
+            let prunes = self.prunes.iter().map(|s| (*s.as_ptr()).panic.take());
+            steps
+                .chain(prunes)
+                .flatten()
+                .fold(None, |first: Option<Caught>, next| Some(next.first(first)))
+        };
+        if let Some(caught) = caught {
+            return Err(caught);
         }
         Ok(built.and_then(|_| self.warnings()))
     }

@@ -80,6 +80,7 @@ mod attempt;
 mod builder;
 mod error;
 mod graph;
+mod held_by_c;
 mod names;
 mod options;
 mod raw;

@@ -48,19 +48,25 @@ impl Failures {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Keeps `error` for the vertex whose failure is about to go to libdag;
-    /// returns what it replaced, for [`settle`](Failures::settle), which
-    /// must follow.
+    /// Keeps `error` for the vertex whose failure is about to go to libdag
+    /// (`None`, a panic's failure, has no error: none is kept); returns what
+    /// it replaced, for [`settle`](Failures::settle), which must follow.
     pub(crate) fn propose(
         &self,
         walk: *mut sys::dag_walker,
         vertex: u64,
-        error: SharedError,
+        error: Option<SharedError>,
     ) -> Option<SharedError> {
         let mut recorded = self.lock();
-        self.any.store(true, Ordering::Relaxed);
         recorded.unsettled += 1;
-        recorded.errors.insert((walk as usize, vertex), error)
+        let key = (walk as usize, vertex);
+        match error {
+            Some(error) => {
+                self.any.store(true, Ordering::Relaxed);
+                recorded.errors.insert(key, error)
+            }
+            None => recorded.errors.remove(&key),
+        }
     }
 
     /// libdag answered the failure of `proposed`, which
@@ -73,7 +79,7 @@ impl Failures {
         walk: *mut sys::dag_walker,
         vertex: u64,
         accepted: bool,
-        proposed: &SharedError,
+        proposed: Option<&SharedError>,
         earlier: Option<SharedError>,
     ) -> Option<SharedError> {
         let mut recorded = self.lock();
@@ -82,12 +88,14 @@ impl Failures {
         // them from Rust 1.72 on. Before, it compared the vtable pointers
         // too, which one trait object may have several of (one a codegen
         // unit); older clippy denies it as vtable_address_comparisons.
-        let still_proposed = recorded.errors.get(&key).map_or(false, |kept| {
-            std::ptr::eq(
+        let still_proposed = match (recorded.errors.get(&key), proposed) {
+            (Some(kept), Some(proposed)) => std::ptr::eq(
                 Arc::as_ptr(kept).cast::<()>(),
                 Arc::as_ptr(proposed).cast::<()>(),
-            )
-        });
+            ),
+            (None, None) => true,
+            _ => false,
+        };
         let dropped = if accepted || !still_proposed {
             earlier
         } else {
@@ -196,19 +204,22 @@ where
             Ok(()) => None,
             Err(error) => {
                 let (error, text) = shared_error(error);
-                let earlier = failures.propose(walk, vertex, error.clone());
-                Some((text, Some((error, earlier))))
+                let earlier = failures.propose(walk, vertex, Some(error.clone()));
+                Some((text, Some(error), earlier))
             }
         }
     }));
-    // `proposed`: the error proposed and what it replaced (a report waits for them).
-    let (text, proposed) = match failed {
+    // `proposed`: the error proposed (none for a panic, which takes out an
+    // error a Pending completed meanwhile: the vertex failed by the panic)
+    // and what it replaced (a report waits for them).
+    let (text, proposed, earlier) = match failed {
         Ok(None) => return Ok(()),
         Ok(Some(told)) => told,
         Err(payload) => {
             let text = format!("callback panicked: {}", panic_message(&*payload));
             drop_payload(payload);
-            (failure_message(text), None)
+            let earlier = failures.propose(walk, vertex, None);
+            (failure_message(text), None, earlier)
         }
     };
     // dag_walk_fail copies the message before it returns; it replaces a
@@ -227,14 +238,12 @@ where
     if !accepted {
         *message = returned_message(text);
     }
-    if let Some((error, earlier)) = proposed {
-        let dropped = failures.settle(walk, vertex, kept, &error, earlier);
-        // Dropping an error taken out runs its Drop, the user's code; ours
-        // may be the last reference now, so its Drop too. A payload is
-        // dropped where it cannot unwind into C either.
-        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop((dropped, error)))) {
-            drop_payload(payload);
-        }
+    let dropped = failures.settle(walk, vertex, kept, proposed.as_ref(), earlier);
+    // Dropping an error taken out runs its Drop, the user's code; ours
+    // may be the last reference now, so its Drop too. A payload is
+    // dropped where it cannot unwind into C either.
+    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop((dropped, proposed)))) {
+        drop_payload(payload);
     }
     Err(())
 }

@@ -21,6 +21,7 @@ use crate::attempt::{Attempt, Refused};
 
 use crate::error::{check, BoxError, Error, Result, Status};
 use crate::graph::{Graph, VertexId};
+use crate::held_by_c::HeldByC;
 use crate::options::{WalkObserver, WalkOptions};
 use crate::raw::call_ids;
 use crate::report::WalkReport;
@@ -99,7 +100,7 @@ pub struct Walker<'g> {
     pump: Pump,
     /// The callback and its context, freed only once the walk has ended
     /// (leaked if it never does).
-    callback: Option<Box<dyn Any + Send + Sync>>,
+    callback: Option<HeldByC<dyn Any + Send + Sync>>,
     _walking: WalkingFlag<'g>,
 }
 
@@ -297,10 +298,10 @@ impl Pending {
             None => (complete(self.walk, self.id, None), None),
             Some((error, text)) => {
                 let failures = &self.state.failures;
-                let earlier = failures.propose(self.walk, self.id.0, error.clone());
+                let earlier = failures.propose(self.walk, self.id.0, Some(error.clone()));
                 let outcome = complete(self.walk, self.id, Some(text.as_ptr()));
                 let replaced =
-                    failures.settle(self.walk, self.id.0, outcome.is_ok(), &error, earlier);
+                    failures.settle(self.walk, self.id.0, outcome.is_ok(), Some(&error), earlier);
                 (outcome, Some((error, replaced)))
             }
         };
@@ -680,10 +681,10 @@ impl Graph {
         let state = new_state(options, self);
         let opts = options.to_raw("Graph::start_walk", state.observer.as_ref())?;
         let walking = WalkingFlag::take(self, "Graph::start_walk")?;
-        let callback = Box::new(Callback {
+        let callback: HeldByC<dyn Any + Send + Sync> = HeldByC::new(Box::new(Callback {
             f,
             state: state.clone(),
-        });
+        }));
         let mut raw = ptr::null_mut();
         let mut err = ptr::null_mut();
         // SAFETY: `walking` makes this the graph's only walk. The trampoline
@@ -694,7 +695,7 @@ impl Graph {
             let status = sys::dag_walk_start(
                 self.ptr() as *mut sys::dag_graph,
                 Some(start_trampoline::<F, E>),
-                (&*callback as *const Callback<F>).cast::<c_void>() as *mut c_void,
+                callback.as_ptr().cast::<c_void>(),
                 &opts,
                 &mut raw,
                 &mut err,
@@ -1106,7 +1107,7 @@ unsafe fn wait_for_end(raw: *mut sys::dag_walker) -> bool {
 
 /// Frees a callback walk's callback once the walk has ended, waiting for
 /// that on a thread of its own; `state` keeps the walk alive meanwhile.
-fn free_when_ended(state: Arc<WalkState>, callback: Box<dyn Any + Send + Sync>) {
+fn free_when_ended(state: Arc<WalkState>, callback: HeldByC<dyn Any + Send + Sync>) {
     // Should no thread start, the closure is dropped unrun and the callback
     // leaked with the walk: freeing it while callbacks may run is worse.
     let callback = ManuallyDrop::new(callback);

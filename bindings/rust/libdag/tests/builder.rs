@@ -165,6 +165,67 @@ fn a_panicking_prune_predicate_prunes_no_more_and_panics_from_build() {
 }
 
 #[test]
+fn the_first_of_two_panics_comes_out_and_the_next_build_runs_both_again() {
+    // The prune step's predicate panics, then a later step: build resumed
+    // the step's panic (steps were looked at first), and the predicate's
+    // stayed behind, so the next build called it no more and resumed it.
+    common::hide_expected_panics();
+    let mut g = Graph::new().unwrap();
+    let keep = g.add_vertex(Some("keep")).unwrap();
+    let out = g.add_vertex(Some("out")).unwrap();
+    g.connect(keep, out).unwrap();
+    let fail = std::cell::Cell::new(true);
+    let calls = std::cell::Cell::new(0);
+    let mut b = Builder::new(&mut g).unwrap();
+    b.add_prune(|_: &Graph, _| {
+        calls.set(calls.get() + 1);
+        if fail.get() {
+            panic!("{}predicate", common::EXPECTED_PANIC);
+        }
+        false
+    })
+    .unwrap();
+    b.add_step("later", |_: &mut StepGraph<'_>| {
+        if fail.get() {
+            panic!("{}step", common::EXPECTED_PANIC);
+        }
+        Ok(())
+    })
+    .unwrap();
+    let first = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| b.build(false, false)))
+        .unwrap_err();
+    assert_eq!(
+        first.downcast_ref::<String>().map(String::as_str),
+        Some(&*format!("{}predicate", common::EXPECTED_PANIC))
+    );
+    fail.set(false);
+    let before = calls.get();
+    let second = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| b.build(false, false)));
+    assert!(second.unwrap().is_ok());
+    assert!(calls.get() > before, "the predicate was not called again");
+}
+
+#[test]
+fn a_predicates_panic_before_the_observers_is_the_one_that_comes_out() {
+    common::hide_expected_panics();
+    let mut g = Graph::new().unwrap();
+    g.add_vertex(Some("a")).unwrap();
+    let mut b = Builder::new(&mut g).unwrap();
+    b.add_prune(|_: &Graph, _| panic!("{}predicate", common::EXPECTED_PANIC))
+        .unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        b.build_observed(false, false, |_| {
+            panic!("{}observer", common::EXPECTED_PANIC)
+        })
+    }))
+    .unwrap_err();
+    assert_eq!(
+        caught.downcast_ref::<String>().map(String::as_str),
+        Some(&*format!("{}predicate", common::EXPECTED_PANIC))
+    );
+}
+
+#[test]
 fn a_step_changes_its_graph_through_its_step_graph() {
     // A step got `&mut Graph` for a graph it did not own, which
     // `std::mem::swap` or `replace` could move out of the build and use

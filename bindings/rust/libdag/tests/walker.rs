@@ -419,6 +419,42 @@ fn a_callback_error_after_defer_wins() {
 }
 
 #[test]
+fn a_callback_panic_after_its_pending_failed_leaves_no_source() {
+    // The panic wins over the Pending's failure (the message says so), and
+    // `source()` kept the Pending's error beside it: the report said one
+    // failure and downcast to another. Failed here and from another thread.
+    common::hide_expected_panics();
+    for other_thread in [false, true] {
+        let g = graph(&["a"], &[]);
+        let walker = g
+            .start_walk(&WalkOptions::new(), move |vertex| {
+                let pending = vertex.defer();
+                if other_thread {
+                    std::thread::spawn(move || pending.fail(DiskFull { free: 1 }))
+                        .join()
+                        .unwrap()
+                        .unwrap();
+                } else {
+                    pending.fail(DiskFull { free: 1 }).unwrap();
+                }
+                panic!("{}boom", common::EXPECTED_PANIC);
+                #[allow(unreachable_code)]
+                Ok::<(), String>(())
+            })
+            .unwrap();
+        let report = walker.wait().unwrap();
+        let a = g.find("a").unwrap();
+        assert_eq!(report.status(a), Some(VertexStatus::Failed));
+        assert!(report
+            .vertex(a)
+            .unwrap()
+            .message()
+            .contains("callback panicked"));
+        assert!(report.source(a).is_none(), "other thread: {other_thread}");
+    }
+}
+
+#[test]
 fn a_pending_of_an_attempt_that_has_ended_cannot_complete_the_retry() {
     // libdag knows the vertex only: a Pending of the first attempt, completed
     // late, completed the retry (ok, though its work then failed), and one

@@ -280,8 +280,12 @@ std::optional<std::chrono::steady_clock::time_point> deadline_after(int timeout_
 // Hands out the report of a finished walk and turns its outcome into the
 // walk's status: an exception that escaped a callback or the observer first,
 // as a fault of the program rather than of the work.
-void conclude(dag::Walk &w, dag_walker &root, dag_walk_report **out_report) {
-    root.observing.wait_idle();
+void conclude(dag::Walk &w, dag_walker &root, dag_walk_report **out_report,
+              std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) {
+    if (!deadline)
+        root.observing.wait_idle();
+    else if (!root.observing.wait_idle_until(*deadline))
+        throw ApiError{DAG_E_TIMEOUT, "the walk has finished, but its observer is still running"};
     // A report costs a copy of every vertex's outcome: built only when asked.
     if (out_report) {
         auto report = std::make_unique<dag_walk_report>();
@@ -331,6 +335,7 @@ dag_status dag_walk_wait(dag_walker *walk, dag_walk_report **out_report, dag_err
     if (out_report) *out_report = nullptr;
     return guard(__func__, err, [&] {
         dag::Walk &w = core(walk);
+        const dag::Walk::Call call(w);
         finish(w, *walk->root_handle, out_report);
     });
 }
@@ -339,6 +344,7 @@ dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report *
     if (out_report) *out_report = nullptr;
     return guard(__func__, err, [&] {
         dag::Walk &w = core(walk);
+        const dag::Walk::Call call(w);
         const auto deadline = deadline_after(timeout_ms);
         if (!deadline) {
             finish(w, *walk->root_handle, out_report);
@@ -346,7 +352,7 @@ dag_status dag_walk_wait_for(dag_walker *walk, int timeout_ms, dag_walk_report *
         }
         if (!w.wait_until(*deadline))
             throw ApiError{DAG_E_TIMEOUT, "the walk is still running after " + std::to_string(timeout_ms) + " ms"};
-        conclude(w, *walk->root_handle, out_report);
+        conclude(w, *walk->root_handle, out_report, deadline);
     });
 }
 
@@ -355,6 +361,7 @@ dag_status dag_walk_progress(dag_walker *walk, size_t *out_done, size_t *out_tot
         dag::Walk &w = core(walk);
         require(out_done, "out_done");
         require(out_total, "out_total");
+        const dag::Walk::Call call(w);
         w.progress(*out_done, *out_total);
     });
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -11,6 +12,7 @@
 
 #include "callback_error.hpp"
 #include "handles.hpp"
+#include "walk/deadline_wait.hpp"
 #include "walk/walk_report.hpp"
 #include "walk/walk_update.hpp"
 #include "walk/walker.hpp"
@@ -31,10 +33,17 @@ public:
     }
     void wait_idle() {
         std::unique_lock<std::mutex> lk(mu_);
-        cv_.wait(lk, [&] { return running_.load(std::memory_order_acquire) == 0; });
+        cv_.wait(lk, [&] { return idle(); });
+    }
+    // wait_idle() with a deadline: false if calls still run at `deadline`.
+    bool wait_idle_until(std::chrono::steady_clock::time_point deadline) {
+        std::unique_lock<std::mutex> lk(mu_);
+        return dag::walk_detail::wait_until(cv_, lk, deadline, [&] { return idle(); });
     }
 
 private:
+    bool idle() const noexcept { return running_.load(std::memory_order_acquire) == 0; }
+
     std::atomic<std::size_t> running_{0};
     std::mutex mu_;
     std::condition_variable cv_;

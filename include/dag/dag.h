@@ -2932,7 +2932,11 @@ DAG_API dag_status dag_walk_cancel(dag_walker *walk, dag_error **err);
  * cancelled (it crashed the process before 1.3). Unloading the library (dlclose) does
  * not end it: the library stays mapped (see dag_api()). A walk freed this
  * way once the exit has begun is left as it is. Either way `walk` must not be
- * used after this call.
+ * used after this call. Calls of other threads still inside a function of the
+ * walk (a wait, a completion, a hand-out, an expansion, a progress read) are
+ * waited for: a wait under way then returns DAG_E_CANCELLED, with its report
+ * (for waits, expansions and progress reads since 1.3; before, they read
+ * freed memory).
  *
  * @param walk  the walk; NULL is allowed. Sub-walk handles belong to their
  *              walk: passing one does nothing.
@@ -3089,7 +3093,9 @@ DAG_API dag_status dag_walk_progress(dag_walker *walk, size_t *out_done, size_t 
  * @retval DAG_E_CANCELLED      it finished after a cancel.
  * @retval DAG_E_CALLBACK       it finished, and a C++ exception had escaped a
  *         callback or the observer (as for dag_walk_wait()).
- * @retval DAG_E_TIMEOUT        the walk is still running; nothing changed.
+ * @retval DAG_E_TIMEOUT        the walk is still running, or it has finished
+ *         and an observer call of another thread still runs (since 1.3;
+ *         before, that call was waited for past the limit); nothing changed.
  * @retval DAG_E_NULL_ARGUMENT  `walk` is NULL.
  * @retval DAG_E_STATE          called from a callback or observer of this
  *         walk (or of a walk started from one, on whichever thread: the

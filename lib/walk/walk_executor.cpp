@@ -335,7 +335,12 @@ bool Executor::retry(Slot *s, const std::string *message, std::vector<Slot *> &r
     }
     // Marked before the timer can see it: retry_due() moves it on from here.
     s->word.store(with_phase(word, Phase::retrying) | ran_bit, std::memory_order_release);
-    retries_->schedule(s, delay);
+    if (!retries_->schedule(s, delay)) {
+        // A pull walk stopped meanwhile: due now, settled by this thread's
+        // caller as the stop's other retries are.
+        s->word.store(with_phase(word, Phase::waiting) | ran_bit, std::memory_order_release);
+        ready.push_back(s);
+    }
     return true;
 }
 
@@ -346,8 +351,23 @@ void Executor::retry_due(Slot *s) {
         Section sec(*this);
         s->word.store(with_phase(s->word.load(std::memory_order_acquire), Phase::waiting), std::memory_order_release);
     }
+    // A stop is settled by the thread that stopped the walk (a pull walk's
+    // retries wait for it there, queue_flushed_retries) or by the workers.
     push(ready);
-    settle_stopped();
+}
+
+void Executor::queue_flushed_retries() {
+    if (!retries_) return;
+    std::vector<Slot *> due;
+    retries_->take_flushed(due);
+    if (due.empty()) return;
+    {
+        Section sec(*this);
+        for (Slot *s : due)
+            s->word.store(with_phase(s->word.load(std::memory_order_acquire), Phase::waiting),
+                          std::memory_order_release);
+    }
+    push(due);
 }
 
 void Executor::join() {
@@ -705,6 +725,15 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
             lk.lock();
             if (holding) --in_flight_;
         }
+        // Stopped during this turn (by its observer, or fail fast): the
+        // retries waiting out a back-off are settled here too, once queued
+        // (without the lock, which a retry being queued takes).
+        if (stop_reason() != VertexStatus::ok && retries_ && retries_->holds_flushed()) {
+            lk.unlock();
+            queue_flushed_retries();
+            lk.lock();
+            continue;
+        }
         // Only stale entries and skipped vertices: wait for real work.
         if (!out.empty() || capacity == 0) return;
     }
@@ -713,6 +742,7 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
 void Executor::settle_stopped() {
     // On the puller's own thread (its observer), the puller's loop settles.
     if (pull_ && stop_reason() != VertexStatus::ok && !inside(current_puller, this)) {
+        queue_flushed_retries();
         std::vector<ReadyVertex> none;
         pull(none, 0, std::nullopt);
     }

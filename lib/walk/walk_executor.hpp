@@ -290,6 +290,9 @@ public:
     // calling thread, as a pool would; a call that may have stopped the walk
     // or freed a slot (cancel, complete) makes it, since no puller may come.
     void settle_stopped();
+    // A pull walk's retries kept as it stopped (Retries::take_flushed),
+    // queued from this thread.
+    void queue_flushed_retries();
     // True inside pull() on this thread (an observer it calls), where
     // pulling again would wait for itself.
     bool pulling_here() const noexcept;

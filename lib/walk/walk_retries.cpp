@@ -13,8 +13,8 @@ constexpr std::chrono::nanoseconds longest_delay = std::chrono::hours(24 * 365);
 }  // namespace
 
 Retries::Retries(const RetryPolicy &policy, std::unordered_map<const Slot *, std::size_t> counts,
-                 std::function<void(Slot *)> due)
-    : policy_(policy), counts_(std::move(counts)), due_(std::move(due)) {}
+                 std::function<void(Slot *)> due, bool keep_flushed)
+    : policy_(policy), counts_(std::move(counts)), due_(std::move(due)), keep_flushed_(keep_flushed) {}
 
 Retries::~Retries() {
     {
@@ -71,14 +71,17 @@ std::optional<std::string> Retries::take_waiting(const Slot *s) {
     return it->second.messages.back();
 }
 
-void Retries::schedule(Slot *s, std::chrono::nanoseconds delay) {
+bool Retries::schedule(Slot *s, std::chrono::nanoseconds delay) {
     std::lock_guard<std::mutex> lk(mu_);
+    // Flushed already: the stop's settling may have taken the others.
+    if (flushing_ && keep_flushed_) return false;
     timers_.emplace(std::chrono::steady_clock::now() + delay, s);
     if (!thread_.joinable()) thread_ = std::thread([this] {
             name_this_thread("dag-retry");
             run();
         });
     cv_.notify_all();
+    return true;
 }
 
 void Retries::flush() {
@@ -87,6 +90,20 @@ void Retries::flush() {
         flushing_ = true;
     }
     cv_.notify_all();
+}
+
+bool Retries::holds_flushed() const {
+    std::lock_guard<std::mutex> lk(mu_);
+    return flushing_ && keep_flushed_ && (!timers_.empty() || due_calls_ > 0);
+}
+
+void Retries::take_flushed(std::vector<Slot *> &out) {
+    std::unique_lock<std::mutex> lk(mu_);
+    if (!flushing_ || !keep_flushed_) return;
+    cv_.wait(lk, [&] { return due_calls_ == 0; });
+    out.reserve(out.size() + timers_.size());
+    for (const auto &timer : timers_) out.push_back(timer.second);
+    timers_.clear();
 }
 
 std::vector<std::string> Retries::attempts(const Slot *s) const {
@@ -107,7 +124,7 @@ void Retries::run() {
     std::unique_lock<std::mutex> lk(mu_);
     for (;;) {
         if (ending_) return;
-        if (timers_.empty()) {
+        if (timers_.empty() || (flushing_ && keep_flushed_)) {
             cv_.wait(lk);
             continue;
         }
@@ -118,9 +135,11 @@ void Retries::run() {
         }
         Slot *s = first->second;
         timers_.erase(first);
+        ++due_calls_;
         lk.unlock();
         due_(s);
         lk.lock();
+        if (--due_calls_ == 0) cv_.notify_all();
     }
 }
 

@@ -5,6 +5,9 @@
 // the vertex goes back to the ready queue. Stopping the walk (cancel, fail
 // fast) makes every waiting retry due at once, and a due vertex of a
 // stopping walk is not tried again: it ends failed with its last message.
+// A pull walk's host hears of every vertex on its own threads: there the
+// retries waiting as the walk stops are handed to the thread that settles
+// the stop (take_flushed) instead of to the timer thread.
 //
 // The executor asks only when the walk allows retries, once per failed
 // attempt; a walk without them pays nothing.
@@ -31,8 +34,10 @@ class Retries {
 public:
     // `due` is called on the timer thread with each vertex whose back-off
     // has passed. `counts`: per-vertex retry counts, over `policy.retries`.
+    // `keep_flushed`: once flushed, waiting retries are left to
+    // take_flushed() rather than made due.
     Retries(const RetryPolicy &policy, std::unordered_map<const Slot *, std::size_t> counts,
-            std::function<void(Slot *)> due);
+            std::function<void(Slot *)> due, bool keep_flushed);
     ~Retries();
     Retries(const Retries &) = delete;
     Retries &operator=(const Retries &) = delete;
@@ -47,10 +52,18 @@ public:
     // it is one that failed and waited to be tried again, its last message
     // (its record is then complete).
     std::optional<std::string> take_waiting(const Slot *s);
-    // Wakes `s` once `delay` has passed.
-    void schedule(Slot *s, std::chrono::nanoseconds delay);
+    // Wakes `s` once `delay` has passed. False, scheduling nothing, where
+    // flushed retries are kept: `s` is then due at once, for the caller.
+    bool schedule(Slot *s, std::chrono::nanoseconds delay);
     // Every scheduled retry is due now (the walk is stopping).
     void flush();
+    // Once flushed, with keep_flushed: true while retries are kept or a
+    // `due` call is under way.
+    bool holds_flushed() const;
+    // Once flushed, with keep_flushed: appends every retry kept to `out`,
+    // after waiting for any `due` call under way, so that what it queues
+    // is queued by then. Must not be called holding a lock `due` takes.
+    void take_flushed(std::vector<Slot *> &out);
     // Each attempt's message, for a vertex tried more than once; empty
     // otherwise.
     std::vector<std::string> attempts(const Slot *s) const;
@@ -69,12 +82,14 @@ private:
     const RetryPolicy policy_;
     const std::unordered_map<const Slot *, std::size_t> counts_;
     const std::function<void(Slot *)> due_;
+    const bool keep_flushed_;
     mutable std::mutex mu_;
     std::condition_variable cv_;
     std::unordered_map<const Slot *, Record> records_;
     std::multimap<std::chrono::steady_clock::time_point, Slot *> timers_;
     bool flushing_ = false;
     bool ending_ = false;
+    std::size_t due_calls_ = 0;  // `due` calls under way
     std::thread thread_;  // started with the first delayed retry
 };
 

@@ -177,7 +177,8 @@ std::unique_ptr<Walk> Walk::create(Graph &g, Visitor visitor, const WalkOptions 
         }
         walk_detail::Executor *ex = w->ex_.get();
         w->ex_->set_retries(std::make_unique<walk_detail::Retries>(options.retry, std::move(counts),
-                                                                    [ex](Slot *s) { ex->retry_due(s); }));
+                                                                    [ex](Slot *s) { ex->retry_due(s); },
+                                                                    options.pull));
     }
     return w;
 }
@@ -526,6 +527,10 @@ bool Walk::next_ready(std::vector<ReadyVertex> &out, std::size_t capacity,
     return out.empty() && finished();
 }
 
+Walk::Call::Call(Walk &w) noexcept : ex_(*w.ex_) { ex_.enter(); }
+
+Walk::Call::~Call() { ex_.leave(); }
+
 void Walk::progress(std::size_t &done, std::size_t &total) {
     // Both counts only grow (a removed vertex counts as done), so reading
     // done first keeps it within the total read after it.
@@ -770,11 +775,6 @@ void Walk::cancel_walk(bool finish_pending) {
 void Walk::complete(VertexId vertex, Outcome outcome, const char *message, bool from_own_callback) {
     if (outcome == Outcome::pending)
         throw Error(Errc::invalid_argument, "a vertex can only be completed as ok, failed or cancelled");
-    // A host says cancelled for work it stopped because the walk was
-    // cancelled; before that, the walk would go on past a vertex nobody ran.
-    if (outcome == Outcome::cancelled && !ex_->cancel_requested())
-        throw Error(Errc::state, "vertex " + std::to_string(vertex) +
-                                     " can be completed as cancelled only once the walk has been cancelled");
     // As for a callback's result: only a failure (or a cancel) keeps its
     // message. Copied before anything changes, so that running out of memory
     // changes nothing.
@@ -790,6 +790,11 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message, bool 
     Slot *s = lookup(vertex);
     // Named only for an error: a completion is the pull loop's hot path.
     const auto who = [vertex] { return "vertex " + std::to_string(vertex); };
+    // A host says cancelled for work it stopped because the walk was
+    // cancelled; before that, the walk would go on past a vertex nobody ran.
+    // After the lookup: an unknown vertex is that whatever the outcome.
+    if (outcome == Outcome::cancelled && !ex_->cancel_requested())
+        throw Error(Errc::state, who() + " can be completed as cancelled only once the walk has been cancelled");
     for (;;) {
         Word w = s->word.load(std::memory_order_acquire);
         switch (walk_detail::phase_of(w)) {
@@ -861,6 +866,8 @@ void Walk::complete(VertexId vertex, Outcome outcome, const char *message, bool 
 Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag,
                    const std::function<void(Walk &)> &created) {
     if (!visitor.call && !ex_->pulls()) throw Error(Errc::invalid_argument, "the sub-walk callback is NULL");
+    // A pull walk's host may expand as another thread frees the walk.
+    CallScope scope(*ex_);
     std::shared_ptr<const Snapshot> snap = acyclic_snapshot(sub);
     std::unique_ptr<Walk> child(new Walk(sub, visitor, tag, ex_, this, nullptr));
     child->base_ = snap;
@@ -915,13 +922,15 @@ Walk &Walk::expand(VertexId vertex, Graph &sub, Visitor visitor, void *tag,
         // What a worker does once an expanding callback returns: the vertex
         // stops counting as running and gives its slot back; the sub-walk
         // holds none until its own vertices are handed out.
-        CallScope scope(*ex_);
         Section sec(*ex_);
         if (ex_->observer().call) running_.fetch_sub(1, std::memory_order_acq_rel);
         start_expansion(sec, s);
         sec.leave();
         std::vector<Slot *> none;
         ex_->release_slot(none);
+        // The sub-walk's roots queued for a walk stopped meanwhile are
+        // settled here, as a completion does: no puller may come for them.
+        ex_->settle_stopped();
     }
     return *raw;
 }

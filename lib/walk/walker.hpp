@@ -74,6 +74,21 @@ public:
     // wait() with a deadline: true once finished, false on timeout.
     bool wait_until(std::chrono::steady_clock::time_point deadline);
 
+    // An outside call that reads the walk beyond what it locks (a wait and
+    // the report read after it, a progress read), for its duration:
+    // destroying the walk waits for it, as for completions, so a thread
+    // still inside one as another thread frees the walk reads nothing freed.
+    class Call {
+    public:
+        explicit Call(Walk &w) noexcept;
+        ~Call();
+        Call(const Call &) = delete;
+        Call &operator=(const Call &) = delete;
+
+    private:
+        walk_detail::Executor &ex_;
+    };
+
     // Blocks until the walk has finished. Throws Errc::state when called from
     // a callback or observer of this walk (it would wait for itself) or on a
     // sub-walk.

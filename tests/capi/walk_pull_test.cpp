@@ -10,6 +10,9 @@
 #include <set>
 #include <thread>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "walk_test_support.hpp"
 
 namespace {
@@ -1002,6 +1005,53 @@ TEST(WalkPull, AFreeWaitsForACompletionStillInsideItsCall) {
     EXPECT_EQ(dag_add_vertex(g.get(), "b", nullptr, nullptr, nullptr), DAG_OK) << "the graph is still busy";
 }
 
+// Whether a thread is asleep (blocked in a wait), from /proc: a test then
+// knows that thread is inside the call it made, not about to make it.
+bool asleep(pid_t tid) {
+    std::FILE *f = std::fopen(("/proc/self/task/" + std::to_string(tid) + "/stat").c_str(), "r");
+    if (!f) return false;
+    char line[512] = {};
+    const bool read = std::fgets(line, sizeof line, f) != nullptr;
+    std::fclose(f);
+    const char *end = read ? std::strrchr(line, ')') : nullptr;
+    return end && end[1] == ' ' && end[2] == 'S';
+}
+
+// A walk freed on one thread while another waits for it (a host's shutdown:
+// cancel and free): the free waits for the wait to return, which reports
+// the cancel. The waiter read the freed walk (a crash without sanitizers).
+// dag_walk_wait and dag_walk_wait_for, each with and without a report.
+TEST(WalkPull, AFreeWaitsForAWaitStillInsideItsCall) {
+    for (int kind = 0; kind < 4; ++kind) {
+        SCOPED_TRACE(kind);
+        GraphPtr g = new_graph();
+        add(g.get(), "a");
+        dag_walker *w = nullptr;
+        ASSERT_EQ(dag_walk_begin(g.get(), nullptr, &w, nullptr), DAG_OK);
+        dag_status st;
+        ASSERT_EQ(next(w, 1, -1, st).size(), 1u);
+        std::atomic<pid_t> tid{0};
+        dag_status waited = DAG_OK;
+        dag_walk_report *r = nullptr;
+        std::thread waiter([&] {
+            tid = static_cast<pid_t>(syscall(SYS_gettid));
+            dag_walk_report **want = kind % 2 ? &r : nullptr;
+            waited = kind < 2 ? dag_walk_wait(w, want, nullptr) : dag_walk_wait_for(w, 60000, want, nullptr);
+        });
+        while (!tid) std::this_thread::yield();
+        for (int i = 0; i < 10000 && !asleep(tid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ASSERT_TRUE(asleep(tid));
+        dag_walk_free(w);
+        waiter.join();
+        EXPECT_EQ(waited, DAG_E_CANCELLED);
+        if (kind % 2) {
+            ASSERT_NE(r, nullptr);
+            EXPECT_EQ(dag_walk_report_count(r, DAG_VERTEX_CANCELLED), 1u);
+        }
+        dag_walk_report_free(r);
+    }
+}
+
 // A cancel settled what was queued only after the hand-out in progress on
 // another thread, whose observer calls it so waited for: an observer taking
 // a lock the cancelling thread held (a binding's interpreter lock)
@@ -1122,6 +1172,100 @@ TEST(WalkPull, Misuse) {
     expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_next_ready(cw, &id, &hw, 1, 0, &n, e); });
     go.set();
     EXPECT_EQ(dag_walk_wait(cw, nullptr, nullptr), DAG_OK);
+}
+
+// An unknown vertex is one whatever the outcome: completed as cancelled
+// before any cancel, it was refused as "not allowed in this state".
+TEST(WalkPull, CompletingAnUnknownVertexAsCancelledIsAnUnknownVertex) {
+    GraphPtr g = new_graph();
+    add(g.get(), "a");
+    WalkPtr w = begin(g.get(), options(1, 1));
+    for (dag_walk_result r : {DAG_WALK_OK, DAG_WALK_FAILED, DAG_WALK_CANCELLED})
+        expect_error(DAG_E_UNKNOWN_VERTEX,
+                     [&](dag_error **e) { return dag_walk_complete(w.get(), 999, r, nullptr, e); });
+    ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+    expect_error(DAG_E_UNKNOWN_VERTEX,
+                 [&](dag_error **e) { return dag_walk_complete(w.get(), 999, DAG_WALK_CANCELLED, nullptr, e); });
+}
+
+// A host expanding the vertex it holds as another thread cancels the walk
+// (or a failure stops it under fail fast) cannot tell which came first:
+// the expansion's sub-walk is settled and the walk ends, with nothing
+// handed out and nobody pulling. It waited for a next dag_walk_next_ready.
+TEST(WalkPull, ExpandingAfterTheWalkStoppedStillEndsIt) {
+    for (bool fail_fast : {false, true}) {
+        SCOPED_TRACE(fail_fast ? "fail fast" : "cancel");
+        GraphPtr g = new_graph();
+        const uint64_t a = add(g.get(), "a");
+        const uint64_t f = fail_fast ? add(g.get(), "f") : 0;
+        GraphPtr sub = new_graph();
+        add(sub.get(), "s1");
+        add(sub.get(), "s2");
+        auto o = options(4);
+        if (fail_fast) o.failure_policy = DAG_FAILURE_FAIL_FAST;
+        WalkPtr w = begin(g.get(), o);
+        std::set<uint64_t> out;
+        dag_status st;
+        while (out.size() < (fail_fast ? 2u : 1u)) {
+            auto got = next(w.get(), 4, 10000, st);
+            ASSERT_EQ(st, DAG_OK);
+            ASSERT_FALSE(got.empty());
+            for (const Handed &h : got) out.insert(h.vertex);
+        }
+        if (fail_fast)
+            ASSERT_EQ(dag_walk_complete(w.get(), f, DAG_WALK_FAILED, "down", nullptr), DAG_OK);
+        else
+            ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+        ASSERT_EQ(dag_walk_expand(w.get(), a, sub.get(), nullptr, nullptr, nullptr), DAG_OK);
+        dag_walk_report *r = nullptr;
+        EXPECT_EQ(dag_walk_wait_for(w.get(), 10000, &r, nullptr), fail_fast ? DAG_E_WALK_FAILED : DAG_E_CANCELLED);
+        ReportPtr report(r);
+    }
+}
+
+// dag_walk_wait_for(0) only looks, also once the walk has finished while
+// an observer call of another thread still runs: it waited for that call.
+TEST(WalkPull, AWaitForThatOnlyLooksDoesNotWaitForAnObserverStillRunning) {
+    GraphPtr g = new_graph();
+    const uint64_t a = add(g.get(), "a"), b = add(g.get(), "b");
+    struct Slow {
+        uint64_t a;
+        Latch in_observer, release;
+    } slow{a, {}, {}};
+    auto o = options(2);
+    o.observer = [](dag_walker *, dag_walk_event e, uint64_t v, dag_vertex_status, size_t, size_t, size_t, void *d) {
+        auto *s = static_cast<Slow *>(d);
+        if (e != DAG_WALK_EVENT_FINISHED || v != s->a) return;
+        s->in_observer.set();
+        s->release.wait(std::chrono::seconds(10));
+    };
+    o.observer_data = &slow;
+    WalkPtr w = begin(g.get(), o);
+    std::set<uint64_t> out;
+    dag_status st;
+    while (out.size() < 2) {
+        auto got = next(w.get(), 4, 10000, st);
+        ASSERT_EQ(st, DAG_OK);
+        for (const Handed &h : got) out.insert(h.vertex);
+    }
+    std::thread host([&] { EXPECT_EQ(dag_walk_complete(w.get(), a, DAG_WALK_OK, nullptr, nullptr), DAG_OK); });
+    ASSERT_TRUE(slow.in_observer.wait());
+    ASSERT_EQ(dag_walk_complete(w.get(), b, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+    size_t done = 0, total = 0;
+    for (int i = 0; i < 10000 && done < 2; ++i) {
+        ASSERT_EQ(dag_walk_progress(w.get(), &done, &total, nullptr), DAG_OK);
+        if (done < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_EQ(done, 2u);
+    const auto t0 = std::chrono::steady_clock::now();
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait_for(w.get(), 0, &r, nullptr), DAG_E_TIMEOUT);
+    EXPECT_EQ(r, nullptr);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+    slow.release.set();
+    host.join();
+    EXPECT_EQ(dag_walk_wait_for(w.get(), 10000, &r, nullptr), DAG_OK);
+    dag_walk_report_free(r);
 }
 
 // Completing a vertex not handed out says so in pull terms (it spoke of a

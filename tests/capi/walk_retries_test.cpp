@@ -192,6 +192,67 @@ TEST(WalkRetries, AVertexEndedDuringItsBackOffIsCountedOutOfTheRunningOnce) {
     EXPECT_LE(seen.running_at_finish.at(flaky), 1u);  // slow may still be out
 }
 
+// A pull walk's observer runs on the threads that hand out, complete or
+// cancel: a vertex waiting out its back-off as the walk stops (a cancel, or
+// fail fast after another vertex's failure) is settled by the thread that
+// stopped it. It was settled on libdag's retry timer thread.
+TEST(WalkRetries, APullWalkStoppedDuringABackOffSettlesItOnTheStoppingThread) {
+    for (bool fail_fast : {false, true}) {
+        SCOPED_TRACE(fail_fast ? "fail fast" : "cancel");
+        auto g = new_graph();
+        const uint64_t flaky = add(g.get(), "flaky"), other = add(g.get(), "other");
+        struct Seen {
+            std::mutex mu;
+            std::map<uint64_t, std::thread::id> finished_on;
+        } seen;
+        dag_walk_options o = options(2, 2);
+        o.retries = 1;
+        o.retry_delay_ms = 3600 * 1000;
+        // other is not tried again: its failure stops a fail-fast walk.
+        const size_t none = 0;
+        if (fail_fast) {
+            o.failure_policy = DAG_FAILURE_FAIL_FAST;
+            o.retry_vertices = &other;
+            o.retry_counts = &none;
+            o.retry_vertex_count = 1;
+        }
+        o.observer = [](dag_walker *, dag_walk_event ev, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
+                        void *data) {
+            auto &s = *static_cast<Seen *>(data);
+            std::lock_guard<std::mutex> lk(s.mu);
+            if (ev == DAG_WALK_EVENT_FINISHED) s.finished_on[v] = std::this_thread::get_id();
+        };
+        o.observer_data = &seen;
+        dag_walker *raw = nullptr;
+        ASSERT_EQ(dag_walk_begin(g.get(), &o, &raw, nullptr), DAG_OK);
+        WalkPtr w(raw);
+        std::set<uint64_t> out;
+        uint64_t got[4];
+        dag_walker *walks[4];
+        size_t n = 0;
+        while (out.size() < 2) {
+            ASSERT_EQ(dag_walk_next_ready(w.get(), got, walks, 4, 10000, &n, nullptr), DAG_OK);
+            ASSERT_NE(n, 0u);
+            out.insert(got, got + n);
+        }
+        ASSERT_EQ(dag_walk_complete(w.get(), flaky, DAG_WALK_FAILED, "down", nullptr), DAG_OK);
+        if (fail_fast) {
+            ASSERT_EQ(dag_walk_complete(w.get(), other, DAG_WALK_FAILED, "down too", nullptr), DAG_OK);
+        } else {
+            ASSERT_EQ(dag_walk_cancel(w.get(), nullptr), DAG_OK);
+            ASSERT_EQ(dag_walk_complete(w.get(), other, DAG_WALK_OK, nullptr, nullptr), DAG_OK);
+        }
+        dag_walk_report *r = nullptr;
+        dag_walk_wait_for(w.get(), 10000, &r, nullptr);
+        ReportPtr report(r);
+        ASSERT_NE(r, nullptr);
+        EXPECT_EQ(status_of(report.get(), flaky), DAG_VERTEX_FAILED);
+        std::lock_guard<std::mutex> lk(seen.mu);
+        ASSERT_EQ(seen.finished_on.count(flaky), 1u);
+        EXPECT_EQ(seen.finished_on.at(flaky), std::this_thread::get_id());
+    }
+}
+
 // In pull mode the vertex is handed out again for each attempt.
 TEST(WalkRetries, PullModeHandsAFailedVertexOutAgain) {
     auto g = new_graph();

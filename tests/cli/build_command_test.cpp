@@ -158,6 +158,10 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         {R"({"root": "a", "vertices": [{"name": "b"}, {"name": "a"}]})",
          ": \"root\": the name \"a\" is taken by vertex 1, and the graph has more than one root\n"},
         {R"({"vertices": [{"name": "root"}, {"name": "a"}]})", ": \"root\": the name \"root\" is taken by vertex 0"},
+        // nlohmann stopped at the NUL, and what followed it went unread.
+        {std::string("{\"vertices\": [{\"name\": \"a\"}]}\0 not JSON {{{", 43), ": line 1: not valid JSON: NUL character at offset 29"},
+        // A UTF-16 plan was refused with a raw byte in nlohmann's words.
+        {std::string("\xff\xfe{\0}\0", 6), ": line 1: not valid JSON: the text is UTF-16 (it begins with a byte-order mark); only UTF-8"},
     };
     for (const auto &[text, gist] : bad) {
         std::ofstream(plan) << text;

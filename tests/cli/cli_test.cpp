@@ -779,7 +779,15 @@ TEST(CliConvert, PoolsAttributeIsKeptInDotAndJson) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(pools_in(dag({"convert", "-", "--to", "json"}, r.out).out, true), (Pools{{"a", {"x\"y", "p\\q"}}}));
     // Attribute values are bytes to Graphviz: JSON takes only UTF-8.
-    r = dag({"convert", "-", "--to", "json"}, "digraph { a [pools=\"caf\xe9\"] }");
+    // Refused for every output alike: DOT written with it would not
+    // convert to JSON, and a walk named a pool no --pool could declare.
+    for (const char *to : {"json", "dot"}) {
+        r = dag({"convert", "-", "--to", to}, "digraph { a [pools=\"caf\xe9\"] }");
+        EXPECT_EQ(r.status, 2) << to;
+        EXPECT_EQ(r.out, "") << to;
+        EXPECT_EQ(r.err, "dag: standard input: vertex 'a': its pools are not UTF-8\n") << to;
+    }
+    r = dag({"walk", "-", "--pool", "p=1", "--exec", "true"}, "digraph { a [pools=\"p\xc1\"] }");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "dag: standard input: vertex 'a': its pools are not UTF-8\n");
     // Malformed, as a walk refuses it.
@@ -1151,6 +1159,28 @@ TEST(CliWalk, RetriesOutsideZeroToAThousandExitTwo) {
         EXPECT_NE(r.err.find("--retries"), std::string::npos) << retries << "\n" << r.err;
     }
     EXPECT_EQ(dag({"walk", "-", "--retries", "1000", "--exec", "true"}, "digraph { a }").status, 0);
+}
+
+TEST(CliWalk, CountsAndTimesAreDecimal) {
+    // CLI11 read "010" as octal (8 retries, not 10) and took "0x10"; "09"
+    // and "1e3" were called out of range.
+    Result r = dag({"walk", "-", "--retries", "010", "--retry-delay", "0", "--exec", "false", "--report", "-"},
+                   "digraph { a }");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.out.find("\"attempts\": 11"), std::string::npos) << r.out;
+    EXPECT_EQ(dag({"walk", "-", "--retries", "09", "--parallelism", "08", "--exec", "true"}, "digraph { a }").status, 0);
+    for (const char *option : {"--parallelism", "--retries", "--retry-delay"})
+        for (const char *value : {"0x10", "1e3", "+1", " 1", "1.0"}) {
+            Result bad = dag({"walk", "-", option, value, "--exec", "true"}, "digraph { a }");
+            EXPECT_EQ(bad.status, 2) << option << " " << value;
+            EXPECT_NE(bad.err.find(std::string(option) + ": '" + value + "' is not a whole number"), std::string::npos)
+                << bad.err;
+        }
+    Result big = dag({"walk", "-", "--parallelism", "2000", "--exec", "true"}, "digraph { a }");
+    EXPECT_NE(big.err.find("--parallelism: '2000' is not between 1 and "), std::string::npos) << big.err;
+    Result built = dag({"build", "-", "--walk", "--parallelism", "0x2", "--exec", "true"}, "{\"vertices\": [{\"name\": \"a\"}]}");
+    EXPECT_EQ(built.status, 2);
+    EXPECT_NE(built.err.find("is not a whole number"), std::string::npos) << built.err;
 }
 
 TEST(CliWalk, GraceThatIsNotANumberOfSecondsExitsTwo) {

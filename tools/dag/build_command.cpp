@@ -13,6 +13,7 @@
 #include "plan_file.hpp"
 #include "standard_output.hpp"
 #include "walk_command.hpp"
+#include "whole_number.hpp"
 
 namespace dagcli {
 namespace {
@@ -165,7 +166,7 @@ void add_build_command(CLI::App &app, int &exit_code) {
         ->type_name("CMD")
         ->needs(walk);
     command->add_option("--parallelism", options->walking.parallelism, "With --walk: most vertices running at once")
-        ->check(CLI::Range(size_t{1}, size_t{DAG_WALK_MAX_THREADS}))
+        ->transform(whole_number(1, DAG_WALK_MAX_THREADS))
         ->capture_default_str()
         ->type_name("N")
         ->needs(walk);

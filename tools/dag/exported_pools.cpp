@@ -133,13 +133,9 @@ std::string json_with_pools(const dag_graph *g, const std::string &json, const N
         } else {
             const size_t close = line.rfind('}');
             std::string list;
-            try {
-                for (const std::string &pool : *needed->second)
-                    list += (list.empty() ? "" : ", ") + nlohmann::json(pool).dump();
-            } catch (const nlohmann::json::type_error &) {
-                // DOT's attribute values are not checked as its names are.
-                throw Failure(file.shown + ": vertex '" + vertex_name(g, id) + "': its pools are not UTF-8", bad_input);
-            }
+            // UTF-8 throughout: file_pools.cpp refuses a DOT list that is not.
+            for (const std::string &pool : *needed->second)
+                list += (list.empty() ? "" : ", ") + nlohmann::json(pool).dump();
             out.append(line.substr(0, close)).append(", \"pools\": [" + list + "]").append(line.substr(close));
         }
         at = end;

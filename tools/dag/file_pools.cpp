@@ -39,8 +39,17 @@ std::vector<std::string> split_list(const std::string &value, const std::string 
 
 FilePools from_dot(const std::string &text, const std::string &shown) {
     FilePools found;
-    for (auto &[name, value] : dot_node_attribute(text, "pools"))
+    for (auto &[name, value] : dot_node_attribute(text, "pools")) {
+        // DOT's attribute values are not checked as its names are; JSON's
+        // are, so a list that JSON could not hold is refused here for every
+        // output alike (DOT written with it would not convert to JSON).
+        try {
+            (void)nlohmann::json(value).dump();
+        } catch (const nlohmann::json::type_error &) {
+            throw Failure(shown + ": vertex '" + name + "': its pools are not UTF-8", bad_input);
+        }
         found.by_name[name] = split_list(value, shown + ": vertex '" + name + "'");
+    }
     return found;
 }
 

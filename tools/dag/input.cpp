@@ -43,7 +43,7 @@ namespace {
 Graph imported(const Input &input, dag_status status, dag_graph *g, dag_error *err) {
     const std::string where = status == DAG_E_IO ? "" : shown_name(input) + ": ";
     try {
-        check(status, &err, status == DAG_E_NOMEM ? check_failed : bad_input);
+        check(status, &err, bad_input);
     } catch (const Failure &e) {
         throw Failure(where + e.what(), e.exit_status());
     }

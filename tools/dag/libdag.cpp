@@ -8,6 +8,9 @@ void check(dag_status status, dag_error **err, int exit_status) {
     std::unique_ptr<dag_error, Freer<dag_error_free>> owned(*err);
     *err = nullptr;
     if (status == DAG_OK) return;
+    // Running out of memory judged nothing: a script must not read it as a
+    // graph that failed a check.
+    if (status == DAG_E_NOMEM) exit_status = bad_input;
     // Every failing call fills the error; the status name covers a NULL one.
     if (!owned) throw Failure(dag_status_string(status), exit_status);
     // The header promises each message starts with its function's name

@@ -16,7 +16,7 @@ namespace dagcli {
 // 1: the graph failed a check (a cycle, no single root) or a vertex failed.
 constexpr int check_failed = 1;
 // 2: a usage error, input that cannot be read or parsed, an unknown vertex
-// name: the command never got to judge the graph.
+// name, out of memory: the command never got to judge the graph.
 constexpr int bad_input = 2;
 
 // Anything that ends a command: main() prints it as "dag: <what>" on standard

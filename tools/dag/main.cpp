@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <sstream>
 #include <string>
 
@@ -69,11 +70,11 @@ int main(int argc, char **argv) {
     app.set_version_flag("--version", "dag (" + version + ")");
     app.formatter(dagcli::help_formatter());
     app.require_subcommand(1);
-    app.footer("Exit status: 0 ok; 1 the graph failed the check or a vertex failed; 2 usage "
-               "error,\nunreadable or malformed input, output that cannot be written, unknown "
-               "vertex name;\n130, 143, 129 and 141 after SIGINT, SIGTERM, SIGHUP and SIGPIPE (or "
-               "a reader of\nthe output gone); 128 + N after the other signals a walk catches (131 "
-               "after SIGQUIT).");
+    app.footer("Exit status: 0 ok; 1 the graph failed the check or a vertex failed; 2 usage error,\n"
+               "unreadable or malformed input, output that cannot be written, unknown vertex name,\n"
+               "out of memory; 130, 143, 129 and 141 after SIGINT, SIGTERM, SIGHUP and SIGPIPE\n"
+               "(or a reader of the output gone); 128 + N after the other signals a walk catches\n"
+               "(131 after SIGQUIT).");
 
     int exit_code = 0;
     dagcli::add_check_commands(app, exit_code);
@@ -112,6 +113,10 @@ int main(int argc, char **argv) {
         std::fflush(stdout);
         std::fprintf(stderr, "dag: %s\n", e.what());
         return e.exit_status();
+    } catch (const std::bad_alloc &) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "dag: out of memory\n");
+        return dagcli::bad_input;
     } catch (const std::exception &e) {
         std::fflush(stdout);
         std::fprintf(stderr, "dag: %s\n", e.what());

@@ -145,6 +145,14 @@ std::size_t line_at(const std::string &text, std::size_t bytes) {
 
 nlohmann::json parse_strict_json(const std::string &text, const std::vector<std::string> &checked) {
     using nlohmann::json;
+    // Graph files are transcoded before this (text_decoding.hpp); plans and
+    // reports are read as UTF-8 only.
+    if (text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0)
+        throw JsonProblem{1, "the text is UTF-16 (it begins with a byte-order mark); only UTF-8 is read here"};
+    // nlohmann's reader stops at a NUL as at the end of the text, and would
+    // take whatever follows it unread.
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+        throw JsonProblem{line_at(text, nul), "NUL character at offset " + std::to_string(nul)};
     const char *read = text.data();
     RepeatedKeys repeated(checked, read);
     const char *end = text.data() + text.size();

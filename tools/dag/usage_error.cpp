@@ -50,9 +50,13 @@ std::string missing_argument_hint(const CLI::App &command, const CLI::ParseError
         const std::string word = argv[i];
         if (word == command.get_name()) after_command = true;
         if (after_command && word.size() > 1 && word[0] == '-' &&
-            command.get_option_no_throw(word.substr(0, word.find('='))) == nullptr)
+            command.get_option_no_throw(word.substr(0, word.find('='))) == nullptr) {
+            if (what.rfind("FILE", 0) == 0)
+                return " (a FILE that begins with '-' goes after '--', as in '" + command_path(&command) + " -- " +
+                       word + "', or is written './" + word + "')";
             return " (a NAME that begins with '-' goes after '--', as in '" + command_path(&command) +
                    " FILE -- " + word + "')";
+        }
     }
     return {};
 }

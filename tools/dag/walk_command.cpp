@@ -35,6 +35,7 @@
 #include "walk_pools.hpp"
 #include "walk_report_file.hpp"
 #include "walk_result.hpp"
+#include "whole_number.hpp"
 #include "worker_tracks.hpp"
 #include "standard_output.hpp"
 
@@ -413,7 +414,7 @@ void add_walk_command(CLI::App &app, int &exit_code) {
               "3 ok, 0 failed, 0 upstream failed, 0 not run"});
     add_input(*command, options->input);
     command->add_option("--parallelism", options->parallelism, "Most vertices running at once")
-        ->check(CLI::Range(size_t{1}, size_t{DAG_WALK_MAX_THREADS}))
+        ->transform(whole_number(1, DAG_WALK_MAX_THREADS))
         ->capture_default_str()
         ->type_name("N");
     command->add_flag("--reverse", options->reverse,
@@ -443,13 +444,13 @@ void add_walk_command(CLI::App &app, int &exit_code) {
     command->add_option("--retries", options->retries,
                         "Run a failed vertex again up to N more times (0 to 1000) before it counts "
                         "as failed and what depends on it is skipped")
-        ->check(CLI::Range(size_t{0}, size_t{1000}))
+        ->transform(whole_number(0, 1000))
         ->capture_default_str()
         ->type_name("N");
     command->add_option("--retry-delay", options->retry_delay_ms,
                         "Wait this long before the first retry of a vertex, twice as long before "
                         "each later one")
-        ->check(CLI::Range(uint64_t{0}, uint64_t{86400000}))
+        ->transform(whole_number(0, 86400000))
         ->capture_default_str()
         ->type_name("MS");
     command->add_option("--output", options->output,

@@ -40,7 +40,8 @@
  *   libraries the imports read with do not survive an allocation failure
  *   as libdag does. Out of memory inside Graphviz's cgraph (a DOT import)
  *   may crash or exit the process, and inside simdjson (a JSON import) may
- *   crash it.
+ *   crash it. A third: dag_build()'s destroy-order, root and shared steps
+ *   may leave the graph part changed (see there).
  * - Callbacks that unwind. Every function of yours that libdag calls (walk
  *   callbacks, the observer, the pool-thread hooks, traversal visitors,
  *   search predicates) should return normally. For C++ callers, an exception
@@ -996,6 +997,7 @@ DAG_API dag_status dag_import_graph(dag_format format, const char *data, size_t 
  * @param out     receives the new graph, freed with dag_free().
  * @param err     NULL, or receives the error on failure (see dag_error).
  * @return as dag_import_graph(), and:
+ * @retval DAG_OK               the graph is in `*out`.
  * @retval DAG_E_NULL_ARGUMENT  `path` is NULL (or `out`).
  * @retval DAG_E_IO             the file cannot be opened or read; the message
  *         has the path and the system's reason.
@@ -1134,7 +1136,8 @@ typedef struct dag_validation dag_validation;
  * @param out   NULL, or receives the result (free with dag_validation_free()),
  *              both when the graph is valid and when it has problems (unlike
  *              other functions, *out is written for DAG_E_CYCLE,
- *              DAG_E_NO_ROOT, DAG_E_MULTIPLE_ROOTS and DAG_E_INVALID_GRAPH).
+ *              DAG_E_NO_ROOT and DAG_E_MULTIPLE_ROOTS; before 1.2, for
+ *              DAG_E_INVALID_GRAPH too).
  * @param err   NULL, or receives the error on failure (see dag_error).
  * @retval DAG_OK                  a valid graph.
  * @retval DAG_E_CYCLE             there is a cycle or a self reference,
@@ -1800,7 +1803,11 @@ DAG_API dag_status dag_select(const dag_graph *g, const uint64_t *targets, size_
  *
  * The builder works on the caller's graph in place and keeps it alive (as a
  * walk does) until dag_builder_free(). A builder is used by one thread at a
- * time; a graph has one build at a time and is not walked while it runs:
+ * time. dag_builder_provide(), dag_builder_reference(), dag_builder_need()
+ * and dag_builder_set_action() read the graph (the vertex must be in it), as
+ * a function taking `const dag_graph *` does: they may run beside other
+ * reads of it, not beside a change to it on another thread. A graph has one
+ * build at a time and is not walked while it runs:
  * dag_build() refuses a graph being walked or traversed, and a walk started
  * during a build (from a step, say, or another thread) is refused, both with
  * DAG_E_BUSY; the refused walk changes nothing of the build.
@@ -1835,6 +1842,7 @@ typedef enum dag_action {
  * @param g    the graph the steps change.
  * @param out  receives the builder (free with dag_builder_free()).
  * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the builder is in `*out`.
  * @retval DAG_E_NULL_ARGUMENT  `g` or `out` is NULL.
  * @retval DAG_E_NOMEM          out of memory.
  * @since 1.3
@@ -1864,6 +1872,7 @@ DAG_API void dag_builder_free(dag_builder *b);
  * @param vertex   a live vertex of the builder's graph.
  * @param address  UTF-8, not empty; copied.
  * @param err      NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  declared.
  * @retval DAG_E_NULL_ARGUMENT     `b` or `address` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `address` is empty.
  * @retval DAG_E_BAD_UTF8          `address` is not valid UTF-8.
@@ -1917,6 +1926,7 @@ DAG_API dag_status dag_builder_need(dag_builder *b, uint64_t vertex, const char 
  * @param vertex  a live vertex of the builder's graph.
  * @param action  what the plan does to it.
  * @param err     NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  set.
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `action` is not a dag_action.
  * @retval DAG_E_UNKNOWN_VERTEX    `vertex` is not live.
@@ -1949,6 +1959,7 @@ typedef int (*dag_build_step_fn)(dag_graph *g, const char **message, void *user_
  * @param fn         the step.
  * @param user_data  passed to `fn`.
  * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  appended.
  * @retval DAG_E_NULL_ARGUMENT     `b`, `name` or `fn` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
  * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
@@ -1992,6 +2003,7 @@ enum {
  * @param b      the builder.
  * @param flags  0, or DAG_REFERENCES_WARN.
  * @param err    NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  appended.
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits.
  * @retval DAG_E_STATE             the builder is running its steps: called from inside
@@ -2021,6 +2033,7 @@ enum {
  * @param b      the builder.
  * @param flags  0, or DAG_SHARED_CLOSE.
  * @param err    NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  appended.
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  unknown flag bits.
  * @retval DAG_E_STATE             the builder is running its steps: called from inside
@@ -2042,6 +2055,7 @@ DAG_API dag_status dag_builder_add_shared(dag_builder *b, unsigned flags, dag_er
  * @param b     the builder.
  * @param name  the root's name, UTF-8; copied. NULL: "root".
  * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  appended.
  * @retval DAG_E_NULL_ARGUMENT     `b` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `name` is empty.
  * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
@@ -2096,7 +2110,9 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  * web (destroy), subnet (destroy). With web's action DAG_ACTION_REPLACE
  * instead, both destroys are early, and lb -> web (destroy), web ->
  * subnet (destroy) and subnet -> web (destroy) replace the edges from old
- * instances: web (destroy), subnet (destroy), then vpc, subnet, web, lb.
+ * instances: the destroys come before subnet, web and lb (vpc, which waits
+ * for nothing, may run first: dag_reverse_topological_order() gives vpc,
+ * web (destroy), subnet (destroy), subnet, web, lb).
  *
  * Early destroys (dependents first), then creates (dependencies first), then
  * late destroys (dependents first) satisfies every rule, so the step never
@@ -2114,6 +2130,7 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  *
  * @param b    the builder.
  * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               appended.
  * @retval DAG_E_NULL_ARGUMENT  `b` is NULL.
  * @retval DAG_E_STATE          the builder is running its steps: called from inside
  *         a step, the prune predicate or the observer of its dag_build().
@@ -2129,6 +2146,7 @@ DAG_API dag_status dag_builder_add_destroy_order(dag_builder *b, dag_error **err
  *
  * @param b    the builder.
  * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               appended.
  * @retval DAG_E_NULL_ARGUMENT  `b` is NULL.
  * @retval DAG_E_STATE          the builder is running its steps: called from inside
  *         a step, the prune predicate or the observer of its dag_build().
@@ -2153,6 +2171,7 @@ DAG_API dag_status dag_builder_add_transitive_reduction(dag_builder *b, dag_erro
  * @param fn         says whether an unused vertex goes.
  * @param user_data  passed to `fn`.
  * @param err        NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               appended.
  * @retval DAG_E_NULL_ARGUMENT  `b` or `fn` is NULL.
  * @retval DAG_E_STATE          the builder is running its steps: called from inside
  *         a step, the prune predicate or the observer of its dag_build().
@@ -2224,6 +2243,7 @@ typedef struct dag_build_options {
  * @param opts  the options to fill.
  * @param size  sizeof(dag_build_options) as the caller was built.
  * @param err   NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK                  the defaults are written.
  * @retval DAG_E_NULL_ARGUMENT     `opts` is NULL.
  * @retval DAG_E_INVALID_ARGUMENT  `size` is smaller than the 1.3 layout, or
  *         above 4096.
@@ -2236,7 +2256,11 @@ DAG_API dag_status dag_build_options_init(dag_build_options *opts, size_t size, 
  * graph unless `opts->validate` is 0. The first step that fails stops the
  * build: the graph stays as the steps before it (and any part the failing
  * step did, for a step of your own) left it, and the error's message names
- * the step (`dag_build: step 'references': 1 unresolved reference:...`). A
+ * the step (`dag_build: step 'references': 1 unresolved reference:...`; for
+ * running out of memory too, since 1.3). Out of memory, the destroy-order,
+ * root and shared steps may leave the graph part changed (they change it in
+ * several moves, and only an allocation can fail between them): discard
+ * such a graph rather than build it again. A
  * failed validation gives dag_validate()'s status and the message
  * `dag_build: validation: ` and its text. Warnings of earlier runs are
  * cleared first. A builder may run again (after more declarations, say):
@@ -2257,6 +2281,8 @@ DAG_API dag_status dag_build_options_init(dag_build_options *opts, size_t size, 
  * @retval DAG_E_CANCELLED         a step of yours returned nonzero.
  * @retval DAG_E_CALLBACK          a C++ exception escaped a step, the prune
  *         predicate or the observer.
+ * @retval DAG_E_NOMEM             out of memory (see above for what a step
+ *         leaves).
  * @return otherwise the failing step's status (DAG_E_NOT_FOUND for
  *         unresolved references, DAG_E_CYCLE, DAG_E_DUPLICATE_NAME...) or the
  *         validation's (DAG_E_CYCLE, DAG_E_NO_ROOT, DAG_E_MULTIPLE_ROOTS).
@@ -2271,6 +2297,7 @@ DAG_API dag_status dag_build(dag_builder *b, const dag_build_options *opts, dag_
  * @param b    the builder.
  * @param out  receives the text (free with dag_string_free()).
  * @param err  NULL, or receives the error on failure (see dag_error).
+ * @retval DAG_OK               the text is in `*out`.
  * @retval DAG_E_NULL_ARGUMENT  `b` or `out` is NULL.
  * @retval DAG_E_NOMEM          out of memory.
  * @since 1.3

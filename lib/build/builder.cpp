@@ -1,5 +1,6 @@
 #include "build/builder.hpp"
 
+#include <new>
 #include <utility>
 
 #include "algorithms/validate.hpp"
@@ -24,6 +25,9 @@ void Builder::run(BuildContext &context, const BuildOptions &options) {
         } catch (const Error &e) {
             failed_ = s.name;
             throw Error(e.code(), "step '" + s.name + "': " + e.what());
+        } catch (const std::bad_alloc &) {
+            failed_ = s.name;
+            throw Error(Errc::no_memory, "step '" + s.name + "': out of memory");
         } catch (...) {
             failed_ = s.name;
             throw;

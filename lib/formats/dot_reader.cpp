@@ -389,7 +389,10 @@ void read_dot(std::string_view utf8, bool honour_charset, Graph &out) {
         if (!is_valid_utf8(name))
             throw Error(Errc::bad_utf8, "DOT: node ID \"" + printable_utf8(name) + "\"" +
                                             node_line(utf8, [&](std::string_view id) { return id == name; }) +
-                                            " is not valid UTF-8 (a Latin-1 graph needs charset=latin1)");
+                                            " is not valid UTF-8" +
+                                            (content.latin1 ? " (its charset=latin1 does not apply: the text begins "
+                                                              "with a byte-order mark, which says it is Unicode)"
+                                                            : " (a Latin-1 graph needs charset=latin1)"));
         names.push_back(name.c_str());
     }
     // Every name is checked above and cgraph keeps each once: one batch add

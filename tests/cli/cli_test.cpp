@@ -1289,6 +1289,14 @@ TEST(CliWalk, PoolsAttributeOfDotAndJsonFilesBoundsItsVertices) {
     EXPECT_EQ(r.err, "4 ok, 0 failed, 0 upstream failed, 0 not run\n");
 }
 
+TEST(CliWalk, PoolOptionsTakeOneValueEachAndLeaveTheFile) {
+    // They took every word after them, the graph file too ("FILE is required").
+    Result r = dag({"walk", "--pool", "aws=2", "--pool-match", "aws_*=aws", "-", "--exec", "true"},
+                   "digraph { aws_a -> b }");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "2 ok, 0 failed, 0 upstream failed, 0 not run\n");
+}
+
 TEST(CliWalk, PoolsAttributeAndPoolMatchAddUp) {
     // The match gives a rds, the attribute aws: the refusal names aws, so the
     // attribute was not replaced by the match.

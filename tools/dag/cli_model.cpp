@@ -35,7 +35,8 @@ OptionModel option_model(const CLI::Option &option) {
     if (option.get_expected_max() > 0) {
         const std::string type = option.get_type_name();
         model.value = value_name(type);
-        model.many = option.get_expected_max() > 1;
+        // A repeatable option that takes one word each time (--pool) is not many.
+        model.many = option.get_expected_max() > 1 && option.get_allow_extra_args();
         model.file = names_a_file(model.value);
         if (const size_t colon = type.find(':'); colon != std::string::npos && model.choices.empty())
             model.accepts = type.substr(colon + 1);

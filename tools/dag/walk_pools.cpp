@@ -15,13 +15,16 @@ void add_pool_options(CLI::App &command, PoolOptions &options) {
     command.add_option("--pool", options.pools,
                        "Declare a named limit: at most N vertices that need pool NAME run at once "
                        "(repeatable)")
-        ->type_name("NAME=N");
+        ->type_name("NAME=N")
+        // One value a time: it took every word after it, the graph file too.
+        ->allow_extra_args(false);
     command.add_option("--pool-match", options.matches,
                        "Vertices whose names match the shell pattern GLOB (fnmatch) need a slot in "
                        "pool NAME; a vertex matching several patterns needs all their pools, and "
                        "those its `pools` attribute in the graph file names too (DOT: "
                        "pools=\"aws,rds\"; JSON: \"pools\": [\"aws\", \"rds\"]) (repeatable)")
-        ->type_name("GLOB=NAME");
+        ->type_name("GLOB=NAME")
+        ->allow_extra_args(false);
 }
 
 namespace {

@@ -710,29 +710,33 @@ void Executor::pull(std::vector<ReadyVertex> &out, std::size_t capacity,
         // A stopping walk hands nothing out: what is queued is only settled,
         // however little room the caller has.
         const auto room = [&] { return stop_reason() != VertexStatus::ok ? queue_.size() : capacity - out.size(); };
-        while (!queue_.empty() && in_flight_ < parallelism_ && room() > 0) {
-            ++in_flight_;
-            // No more than the free slots can start: the rest would go back
-            // to the queue's front one by one, and at parallelism 1 a pull
-            // of one vertex would move up to `capacity` entries twice. Stale
-            // entries start nothing; the loop then takes again.
-            const std::size_t slots = stop_reason() != VertexStatus::ok ? queue_.size() : parallelism_ - in_flight_ + 1;
-            const std::size_t take = std::min({queue_.size(), room(), slots});
-            local.resize(take);
-            queue_.pop_front_reversed(local.data(), take);
-            lk.unlock();
-            const bool holding = drain(sec, local, ready);
-            lk.lock();
-            if (holding) --in_flight_;
-        }
-        // Stopped during this turn (by its observer, or fail fast): the
-        // retries waiting out a back-off are settled here too, once queued
-        // (without the lock, which a retry being queued takes).
-        if (stop_reason() != VertexStatus::ok && retries_ && retries_->holds_flushed()) {
+        for (;;) {
+            while (!queue_.empty() && in_flight_ < parallelism_ && room() > 0) {
+                ++in_flight_;
+                // No more than the free slots can start: the rest would go
+                // back to the queue's front one by one, and at parallelism 1
+                // a pull of one vertex would move up to `capacity` entries
+                // twice. Stale entries start nothing; the loop then takes
+                // again.
+                const std::size_t slots =
+                    stop_reason() != VertexStatus::ok ? queue_.size() : parallelism_ - in_flight_ + 1;
+                const std::size_t take = std::min({queue_.size(), room(), slots});
+                local.resize(take);
+                queue_.pop_front_reversed(local.data(), take);
+                lk.unlock();
+                const bool holding = drain(sec, local, ready);
+                lk.lock();
+                if (holding) --in_flight_;
+            }
+            // Stopped during this turn (by its observer, or fail fast): the
+            // retries waiting out a back-off are settled in this turn too,
+            // once queued (without the lock, which a retry being queued
+            // takes). Not in a new turn: that would wait for a slot, which
+            // what this turn handed out may hold, and keep it from the host.
+            if (stop_reason() == VertexStatus::ok || !retries_ || !retries_->holds_flushed()) break;
             lk.unlock();
             queue_flushed_retries();
             lk.lock();
-            continue;
         }
         // Only stale entries and skipped vertices: wait for real work.
         if (!out.empty() || capacity == 0) return;

@@ -1039,8 +1039,14 @@ TEST(WalkPull, AFreeWaitsForAWaitStillInsideItsCall) {
             waited = kind < 2 ? dag_walk_wait(w, want, nullptr) : dag_walk_wait_for(w, 60000, want, nullptr);
         });
         while (!tid) std::this_thread::yield();
-        for (int i = 0; i < 10000 && !asleep(tid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        ASSERT_TRUE(asleep(tid));
+        // Asleep throughout 100 ms: in the wait, not on a lock on its way
+        // there (a lock nobody else holds for long).
+        int asleep_for = 0;
+        for (int i = 0; i < 10000 && asleep_for < 20; ++i) {
+            asleep_for = asleep(tid) ? asleep_for + 1 : 0;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        ASSERT_EQ(asleep_for, 20);
         dag_walk_free(w);
         waiter.join();
         EXPECT_EQ(waited, DAG_E_CANCELLED);

@@ -1,6 +1,8 @@
 // Retries of failed vertices: a failed attempt is tried again before its
 // dependents are skipped; the report counts the attempts and keeps each
 // one's message; back-offs hold no slot; cancel stops them.
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <set>
@@ -251,6 +253,50 @@ TEST(WalkRetries, APullWalkStoppedDuringABackOffSettlesItOnTheStoppingThread) {
         ASSERT_EQ(seen.finished_on.count(flaky), 1u);
         EXPECT_EQ(seen.finished_on.at(flaky), std::this_thread::get_id());
     }
+}
+
+// The observer of a hand-out cancels the walk while a vertex waits out its
+// back-off, and the vertex handed out holds the one slot: the hand-out
+// settles the waiting retry and returns what it handed out at once. It
+// waited for a slot (the one its own vertex held) until its time limit,
+// for ever without one.
+TEST(WalkRetries, AHandOutThatStopsTheWalkDuringABackOffReturnsWhatItHandedOut) {
+    auto g = new_graph();
+    const uint64_t first = add(g.get(), "a"), second = add(g.get(), "b");
+    struct Arm {
+        dag_walker *walk = nullptr;
+        std::atomic<bool> armed{false};
+    } arm;
+    dag_walk_options o = options(1, 1);
+    o.retries = 1;
+    o.retry_delay_ms = 3600 * 1000;
+    o.observer = [](dag_walker *, dag_walk_event ev, uint64_t, dag_vertex_status, size_t, size_t, size_t, void *data) {
+        auto &a = *static_cast<Arm *>(data);
+        if (ev == DAG_WALK_EVENT_STARTED && a.armed.exchange(false)) EXPECT_EQ(dag_walk_cancel(a.walk, nullptr), DAG_OK);
+    };
+    o.observer_data = &arm;
+    dag_walker *raw = nullptr;
+    ASSERT_EQ(dag_walk_begin(g.get(), &o, &raw, nullptr), DAG_OK);
+    WalkPtr w(raw);
+    arm.walk = raw;
+    uint64_t got = 0;
+    dag_walker *handed = nullptr;
+    size_t n = 0;
+    ASSERT_EQ(dag_walk_next_ready(raw, &got, &handed, 1, 10000, &n, nullptr), DAG_OK);
+    ASSERT_EQ(n, 1u);
+    const uint64_t flaky = got, other = got == first ? second : first;
+    ASSERT_EQ(dag_walk_complete(raw, flaky, DAG_WALK_FAILED, "down", nullptr), DAG_OK);
+    arm.armed = true;
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(dag_walk_next_ready(raw, &got, &handed, 1, 10000, &n, nullptr), DAG_OK);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+    ASSERT_EQ(n, 1u);
+    EXPECT_EQ(got, other);
+    ASSERT_EQ(dag_walk_complete(raw, other, DAG_WALK_CANCELLED, nullptr, nullptr), DAG_OK);
+    dag_walk_report *r = nullptr;
+    EXPECT_EQ(dag_walk_wait_for(raw, 10000, &r, nullptr), DAG_E_CANCELLED);
+    ReportPtr report(r);
+    EXPECT_EQ(status_of(report.get(), flaky), DAG_VERTEX_FAILED);
 }
 
 // In pull mode the vertex is handed out again for each attempt.

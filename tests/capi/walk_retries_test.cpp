@@ -23,6 +23,26 @@ std::string attempt_message(const dag_walk_report *r, uint64_t v, size_t i) {
     return m ? m : "(null)";
 }
 
+// A pull walk of `g` begun with `o`, with its first `count` vertices handed
+// out (all ready at once in these tests).
+WalkPtr begin_handing_out(dag_graph *g, const dag_walk_options &o, size_t count) {
+    dag_walker *raw = nullptr;
+    EXPECT_EQ(dag_walk_begin(g, &o, &raw, nullptr), DAG_OK);
+    WalkPtr w(raw);
+    std::set<uint64_t> out;
+    uint64_t got[4];
+    dag_walker *walks[4];
+    size_t n = 0;
+    while (raw && out.size() < count) {
+        if (dag_walk_next_ready(raw, got, walks, 4, 10000, &n, nullptr) != DAG_OK || n == 0) {
+            ADD_FAILURE() << "no vertex handed out after " << out.size();
+            break;
+        }
+        out.insert(got, got + n);
+    }
+    return w;
+}
+
 // flaky fails its first two attempts, then succeeds; its dependent runs
 // after it, once. stubborn always fails: three attempts, then its dependent
 // is skipped. Per-vertex counts override the walk's.
@@ -167,18 +187,8 @@ TEST(WalkRetries, AVertexEndedDuringItsBackOffIsCountedOutOfTheRunningOnce) {
         if (ev == DAG_WALK_EVENT_FINISHED) s.running_at_finish[v] = running;
     };
     o.observer_data = &seen;
-    dag_walker *raw = nullptr;
-    ASSERT_EQ(dag_walk_begin(g.get(), &o, &raw, nullptr), DAG_OK);
-    WalkPtr w(raw);
-    std::set<uint64_t> out;
-    uint64_t got[4];
-    dag_walker *walks[4];
-    size_t n = 0;
-    while (out.size() < 2) {
-        ASSERT_EQ(dag_walk_next_ready(w.get(), got, walks, 4, 10000, &n, nullptr), DAG_OK);
-        ASSERT_NE(n, 0u);
-        out.insert(got, got + n);
-    }
+    WalkPtr w = begin_handing_out(g.get(), o, 2);
+    ASSERT_FALSE(::testing::Test::HasFailure());
     // flaky's first attempt fails: it waits out its back-off (an hour), and
     // slow, still out, is the one running when the cancel comes.
     ASSERT_EQ(dag_walk_complete(w.get(), flaky, DAG_WALK_FAILED, "down", nullptr), DAG_OK);
@@ -225,18 +235,8 @@ TEST(WalkRetries, APullWalkStoppedDuringABackOffSettlesItOnTheStoppingThread) {
             if (ev == DAG_WALK_EVENT_FINISHED) s.finished_on[v] = std::this_thread::get_id();
         };
         o.observer_data = &seen;
-        dag_walker *raw = nullptr;
-        ASSERT_EQ(dag_walk_begin(g.get(), &o, &raw, nullptr), DAG_OK);
-        WalkPtr w(raw);
-        std::set<uint64_t> out;
-        uint64_t got[4];
-        dag_walker *walks[4];
-        size_t n = 0;
-        while (out.size() < 2) {
-            ASSERT_EQ(dag_walk_next_ready(w.get(), got, walks, 4, 10000, &n, nullptr), DAG_OK);
-            ASSERT_NE(n, 0u);
-            out.insert(got, got + n);
-        }
+        WalkPtr w = begin_handing_out(g.get(), o, 2);
+        ASSERT_FALSE(::testing::Test::HasFailure());
         ASSERT_EQ(dag_walk_complete(w.get(), flaky, DAG_WALK_FAILED, "down", nullptr), DAG_OK);
         if (fail_fast) {
             ASSERT_EQ(dag_walk_complete(w.get(), other, DAG_WALK_FAILED, "down too", nullptr), DAG_OK);

@@ -970,7 +970,8 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  *         dag_format; size above PTRDIFF_MAX; JSON: an empty name.
  * @retval DAG_E_PARSE             malformed text, a Graphviz warning, an
  *         undirected DOT graph, a second graph after the first, a NUL byte, a
- *         bad UTF-16 sequence, a DOT node ID that is empty or begins with
+ *         bad UTF-16 sequence, UTF-32 (since 1.3; before, told as a NUL
+ *         byte), a DOT node ID that is empty or begins with
  *         %; JSON of the wrong shape, an id that is not a
  *         positive integer below 2^32 - 1, a repeated or too large id or
  *         next_id, an edge naming an id not listed, a name with a NUL

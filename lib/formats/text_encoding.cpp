@@ -73,6 +73,10 @@ DecodedText decode_text(std::string bytes) {
     DecodedText out;
     out.had_bom = true;
     const std::string_view view(bytes);
+    // Read as UTF-16, a UTF-32LE mark is a U+0000 and was told as a NUL at
+    // offset 0, which sent the user looking for a NUL in their file.
+    if (starts_with(view, std::string_view("\xFF\xFE\0\0", 4)) || starts_with(view, std::string_view("\0\0\xFE\xFF", 4)))
+        throw Error(Errc::parse, "the text is UTF-32 (it begins with a byte-order mark); libdag reads UTF-8 and UTF-16");
     if (starts_with(view, "\xFF\xFE"))
         out.utf8 = utf16_to_utf8(view.substr(2), true);
     else if (starts_with(view, "\xFE\xFF"))

@@ -391,6 +391,9 @@ TEST(FormatImport, BadEncodings) {
               std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_AUTO, std::string("\xFF\xFE\x00\xDC", 4)).find("surrogate"),
               std::string::npos);
+    // UTF-32 with its mark, both byte orders: it was told as a NUL at offset 0.
+    for (const std::string bytes : {std::string("\xFF\xFE\0\0{\0\0\0}\0\0\0", 12), std::string("\0\0\xFE\xFF\0\0\0{\0\0\0}", 12)})
+        EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_AUTO, bytes).find("the text is UTF-32"), std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, std::string("digraph { a\0 }", 15)).find("NUL"),
               std::string::npos);
     std::string msg = import_error(DAG_E_BAD_UTF8, DAG_FORMAT_DOT, "digraph { \"caf\xE9\" }");

@@ -825,6 +825,7 @@ TEST(CliInput, BadInputIsAnError) {
         {"graph { a -- b }", "undirected"},
         {"", "no graph"},
         {"\xff\xfe\x41", "UTF-16"},
+        {std::string("\xff\xfe\0\0{\0\0\0", 8), "UTF-32"},
     };
     for (const auto &[input, gist] : bad) {
         for (const char *command : {"validate", "order", "walk"}) {

@@ -147,6 +147,8 @@ nlohmann::json parse_strict_json(const std::string &text, const std::vector<std:
     using nlohmann::json;
     // Graph files are transcoded before this (text_decoding.hpp); plans and
     // reports are read as UTF-8 only.
+    if (text.rfind(std::string("\xFF\xFE\0\0", 4), 0) == 0 || text.rfind(std::string("\0\0\xFE\xFF", 4), 0) == 0)
+        throw JsonProblem{1, "the text is UTF-32 (it begins with a byte-order mark); only UTF-8 is read here"};
     if (text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0)
         throw JsonProblem{1, "the text is UTF-16 (it begins with a byte-order mark); only UTF-8 is read here"};
     // nlohmann's reader stops at a NUL as at the end of the text, and would

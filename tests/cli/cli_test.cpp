@@ -252,6 +252,14 @@ TEST(CliUsage, UsageErrorsSpeakAsDagAndNameTheCommandsHelp) {
         EXPECT_EQ(r.status, 2);
         EXPECT_EQ(r.err, "dag: unknown option '--bogus'\nRun 'dag --help' for usage.\n");
     }
+    // After '--' a command's name is an argument: this said "dag validate:
+    // A subcommand is required".
+    for (const std::vector<std::string> &args :
+         std::vector<std::vector<std::string>>{{"--", "validate", deploy}, {"--"}, {"--", "frobnicate"}}) {
+        r = dag(args);
+        EXPECT_EQ(r.status, 2);
+        EXPECT_EQ(r.err.rfind("dag: the command goes before '--' (commands: validate, ", 0), 0u) << r.err;
+    }
     // A mistyped command's own options are not the top level's.
     r = dag({"wakl", deploy, "--exec", "make"});
     EXPECT_EQ(r.status, 2);

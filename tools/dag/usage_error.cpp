@@ -74,6 +74,12 @@ std::string usage_error(const CLI::App &app, const CLI::ParseError &error, int a
         if (word.size() > 1 && option != "--" && app.get_option_no_throw(option) == nullptr)
             return "dag: unknown option '" + option + "'\nRun 'dag --help' for usage.\n";
     }
+    // After '--' every word is an argument, a command's name too: CLI11
+    // then said "dag validate: A subcommand is required" to `dag -- validate`.
+    for (int i = 1; i < argc && argv[i][0] == '-'; ++i)
+        if (std::strcmp(argv[i], "--") == 0)
+            return "dag: the command goes before '--' (commands: " + command_names(app) +
+                   ")\nRun 'dag --help' for usage.\n";
     const CLI::App *command = innermost(app);
     if (command != &app)
         return command_path(command) + ": " + error.what() + missing_argument_hint(*command, error, argc, argv) +

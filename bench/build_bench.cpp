@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,6 +25,8 @@
 #include <unistd.h>
 
 #include "dag/dag.h"
+
+#include "process_memory.hpp"
 
 namespace {
 
@@ -38,39 +39,18 @@ struct Result {
     double edge_ns = 0;    // whole edge phase, ns
     long vertex_bytes = 0; // peak RSS of the vertex phase above its start
     long edge_bytes = 0;   // peak RSS of the edge phase above its start
+    long vertex_faults = 0; // minor page faults of the vertex phase
+    long edge_faults = 0;   // minor page faults of the edge phase
     std::uint64_t distinct_edges = 0;
 };
 
-long status_kib(const char *field) {
-    FILE *f = std::fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    long kib = -1;
-    std::size_t n = std::strlen(field);
-    while (std::fgets(line, sizeof line, f))
-        if (std::strncmp(line, field, n) == 0 && line[n] == ':') {
-            kib = std::strtol(line + n + 1, nullptr, 10);
-            break;
-        }
-    std::fclose(f);
-    return kib;
-}
-
-void reset_peak() {
-    FILE *f = std::fopen("/proc/self/clear_refs", "w");
-    if (!f || std::fputs("5", f) < 0 || std::fclose(f) != 0) {
-        std::fprintf(stderr, "cannot reset VmHWM through /proc/self/clear_refs\n");
-        std::exit(2);
-    }
-}
-
 // Starts a phase: returns the RSS (bytes) the phase's peak is measured from.
 long begin_phase() {
-    reset_peak();
-    return status_kib("VmRSS") * 1024;
+    process_memory::reset_peak();
+    return process_memory::rss_kb() * 1024;
 }
 
-long phase_peak(long start) { return status_kib("VmHWM") * 1024 - start; }
+long phase_peak(long start) { return process_memory::peak_kb() * 1024 - start; }
 
 double now_ns() {
     return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -136,12 +116,14 @@ Csr make_csr(std::uint32_t vertices, const std::vector<Edge> &edges, Row row, Co
 Result build_csr(std::uint32_t vertices, const std::vector<Edge> &edges, bool with_in) {
     Result r;
     long start = begin_phase();
+    const long f0 = process_memory::minor_faults();
     double t0 = now_ns();
     Csr out = make_csr(vertices, edges, [](const Edge &e) { return e.from; }, [](const Edge &e) { return e.to; });
     Csr in;
     if (with_in) in = make_csr(vertices, edges, [](const Edge &e) { return e.to; }, [](const Edge &e) { return e.from; });
     double t1 = now_ns();
     r.edge_ns = t1 - t0;
+    r.edge_faults = process_memory::minor_faults() - f0;
     r.edge_bytes = phase_peak(start);
     r.distinct_edges = out.targets.size();
     if (with_in && in.targets.size() != out.targets.size()) std::exit(3);
@@ -166,12 +148,14 @@ Result build_dag(std::uint32_t vertices, const std::vector<Edge> &edges, bool na
 
     dag_graph *g = nullptr;
     long start = begin_phase();
+    long f0 = process_memory::minor_faults();
     double t0 = now_ns();
     check(dag_new(&g, nullptr), "dag_new");
     for (std::uint32_t v = 0; v < vertices; ++v)
         check(dag_add_vertex(g, named ? &names[name_at[v]] : nullptr, nullptr, &ids[v], nullptr), "dag_add_vertex");
     double t1 = now_ns();
     r.vertex_ns = t1 - t0;
+    r.vertex_faults = process_memory::minor_faults() - f0;
     r.vertex_bytes = phase_peak(start);
 
     // The bulk row's id pairs are laid out before the clock starts, as a
@@ -185,6 +169,7 @@ Result build_dag(std::uint32_t vertices, const std::vector<Edge> &edges, bool na
         }
     }
     start = begin_phase();
+    f0 = process_memory::minor_faults();
     t0 = now_ns();
     if (bulk)
         check(dag_connect_many(g, pairs.data(), edges.size(), nullptr), "dag_connect_many");
@@ -192,6 +177,7 @@ Result build_dag(std::uint32_t vertices, const std::vector<Edge> &edges, bool na
         for (const Edge &e : edges) check(dag_connect(g, ids[e.from], ids[e.to], nullptr), "dag_connect");
     t1 = now_ns();
     r.edge_ns = t1 - t0;
+    r.edge_faults = process_memory::minor_faults() - f0;
     r.edge_bytes = phase_peak(start);
     r.distinct_edges = dag_edge_count(g);
     if (dag_vertex_count(g) != vertices) std::exit(3);
@@ -244,7 +230,7 @@ int main(int argc, char **argv) {
     Row rows[] = {{"CSR baseline", {}}, {"CSR out+in", {}}, {"dag, unnamed", {}}, {"dag, named", {}}, {"dag, bulk", {}}};
     // Interleaved repetitions, keeping the fastest time of each row: the
     // machine is shared, and noise only ever adds time. Memory is the same
-    // every repetition; the last one's is kept.
+    // (and page faults) every repetition; the last one's is kept.
     for (int rep = 0; rep < reps; ++rep)
         for (int i = 0; i < 5; ++i) {
             Result r = in_child([&] {
@@ -257,6 +243,8 @@ int main(int argc, char **argv) {
             }
             b.vertex_bytes = r.vertex_bytes;
             b.edge_bytes = r.edge_bytes;
+            b.vertex_faults = r.vertex_faults;
+            b.edge_faults = r.edge_faults;
             b.distinct_edges = r.distinct_edges;
         }
 
@@ -267,8 +255,8 @@ int main(int argc, char **argv) {
     std::printf("%" PRIu32 " vertices, %zu connects (%" PRIu64 " distinct edges, %" PRIu64
                 " no-op duplicates), best of %d\n",
                 vertices, edges.size(), csr.distinct_edges, std::uint64_t(edges.size()) - csr.distinct_edges, reps);
-    std::printf("%-14s %9s %9s %9s %9s %10s %10s\n", "build", "ns/vertex", "ns/edge", "B/vertex", "B/edge",
-                "ns/edge:x", "B/edge:x");
+    std::printf("%-14s %9s %9s %9s %9s %10s %10s %10s %10s\n", "build", "ns/vertex", "ns/edge", "B/vertex", "B/edge",
+                "ns/edge:x", "B/edge:x", "flt:vertex", "flt:edge");
     for (const Row &row : rows) {
         const Result &r = row.best;
         if (r.distinct_edges != csr.distinct_edges) {
@@ -278,12 +266,14 @@ int main(int argc, char **argv) {
         }
         const double ns_edge = r.edge_ns / e_calls;
         const double b_edge = double(r.edge_bytes) / double(r.distinct_edges);
-        std::printf("%-14s %9.1f %9.1f %9.1f %9.1f %10.2f %10.2f\n", row.label, r.vertex_ns / vertices, ns_edge,
-                    double(r.vertex_bytes) / vertices, b_edge, ns_edge / csr_ns_edge, b_edge / csr_b_edge);
+        std::printf("%-14s %9.1f %9.1f %9.1f %9.1f %10.2f %10.2f %10ld %10ld\n", row.label, r.vertex_ns / vertices,
+                    ns_edge, double(r.vertex_bytes) / vertices, b_edge, ns_edge / csr_ns_edge, b_edge / csr_b_edge,
+                    r.vertex_faults, r.edge_faults);
     }
     std::printf("ns/edge is per edge connected (dag_connect call, or pair given to dag_connect_many; no-ops\n"
                 "included); B/edge is per distinct edge;\n"
                 "CSR rows have no vertex phase (their offsets count as edge-phase memory);\n"
-                ":x columns are ratios to the CSR baseline.\n");
+                ":x columns are ratios to the CSR baseline; flt: minor page faults of each whole phase\n"
+                "(about 11.6 us each on the VMs of bench/README.md).\n");
     return 0;
 }

@@ -12,7 +12,9 @@
 // Times are the best of the repetitions, each on the same declarations and
 // plan; declaring (dag_builder_reference per address) is reported apart from
 // the build, and the ratios to the std::map resolution are given without
-// and with it. "validation" is dag_build's time outside its steps.
+// and with it. "validation" is dag_build's time outside its steps. Next to
+// each time: the minor page faults of the best run, and the peak RSS above
+// the round's start (the declarations' strings, made before, not counted).
 //
 //   plan_bench [providers] [references] [plan-vertices] [repetitions]
 
@@ -30,6 +32,7 @@
 #include "dag/dag.h"
 
 #include "api_check.hpp"
+#include "process_memory.hpp"
 
 namespace {
 
@@ -68,8 +71,37 @@ dag_graph *graph_of(std::size_t n, std::vector<uint64_t> &ids) {
     return g;
 }
 
+// A phase's best time, with the faults of that run and the highest peak.
+struct Phase {
+    double seconds = 1e300;
+    long faults = 0;
+    long peak_kb = 0;
+};
+
+struct Measure {
+    long start_kb, f0;
+    Clock::time_point t0;
+};
+
+Measure begin_measure() {
+    process_memory::reset_peak();
+    return {process_memory::rss_kb(), process_memory::minor_faults(), Clock::now()};
+}
+
+void end_measure(const Measure &m, Phase &p) {
+    const double s = seconds_since(m.t0);
+    const long faults = process_memory::minor_faults() - m.f0;
+    if (s < p.seconds) p.seconds = s, p.faults = faults;
+    p.peak_kb = std::max(p.peak_kb, process_memory::peak_kb() - m.start_kb);
+}
+
+std::string memory_of(const Phase &p) {
+    return "  (" + std::to_string(p.faults) + " faults, peak +" + std::to_string(p.peak_kb / 1024) + " MiB)";
+}
+
 struct ResolveTimes {
-    double declare = 1e300, resolve = 1e300, map_resolve = 1e300, map_connect = 1e300;
+    Phase declare, resolve, map_resolve;
+    double map_connect = 1e300;
     std::vector<uint64_t> edges, map_edges;  // dag_edges of each graph
 };
 
@@ -87,25 +119,25 @@ void resolve_round(const Declarations &d, ResolveTimes &t) {
     dag_graph *g = graph_of(d.provided.size(), ids);
     dag_builder *b = nullptr;
     check(dag_builder_new(g, &b, nullptr), nullptr, "dag_builder_new");
-    auto start = Clock::now();
+    Measure m = begin_measure();
     for (std::size_t i = 0; i < d.provided.size(); ++i)
         check(dag_builder_provide(b, ids[i], d.provided[i].c_str(), nullptr), nullptr, "provide");
     for (const auto &[from, address] : d.refs)
         check(dag_builder_reference(b, ids[from], address.c_str(), nullptr), nullptr, "reference");
-    t.declare = std::min(t.declare, seconds_since(start));
+    end_measure(m, t.declare);
     check(dag_builder_add_references(b, 0, nullptr), nullptr, "add_references");
     dag_build_options o = DAG_BUILD_OPTIONS_INIT;
     o.validate = 0;
-    start = Clock::now();
+    m = begin_measure();
     dag_error *err = nullptr;
     check(dag_build(b, &o, &err), err, "dag_build");
-    t.resolve = std::min(t.resolve, seconds_since(start));
+    end_measure(m, t.resolve);
     t.edges = edges_of(g);
     dag_builder_free(b);
     dag_free(g);
 
     g = graph_of(d.provided.size(), ids);
-    start = Clock::now();
+    m = begin_measure();
     std::map<std::string, std::size_t> by_address;
     for (std::size_t i = 0; i < d.provided.size(); ++i) by_address.emplace(d.provided[i], i);
     std::vector<uint64_t> pairs;
@@ -121,7 +153,7 @@ void resolve_round(const Declarations &d, ResolveTimes &t) {
             break;
         }
     }
-    t.map_resolve = std::min(t.map_resolve, seconds_since(start));
+    end_measure(m, t.map_resolve);
     const auto connect_start = Clock::now();
     check(dag_connect_many(g, pairs.data(), pairs.size() / 2, nullptr), nullptr, "dag_connect_many");
     t.map_connect = std::min(t.map_connect, seconds_since(connect_start));
@@ -132,7 +164,8 @@ void resolve_round(const Declarations &d, ResolveTimes &t) {
 struct StepTimes {
     std::map<std::string, double> best;
     std::vector<std::string> order;
-    double validate = 1e300, total = 1e300, declare = 1e300;
+    double validate = 1e300;
+    Phase declare, total;
     std::size_t vertices = 0, edges = 0;
 };
 
@@ -165,7 +198,7 @@ void plan_round(std::size_t n, std::size_t providers, unsigned deleted, std::mt1
     }
     dag_builder *b = nullptr;
     check(dag_builder_new(g, &b, nullptr), nullptr, "dag_builder_new");
-    auto start = Clock::now();
+    Measure m = begin_measure();
     for (std::size_t i = 0; i < n; ++i) {
         const std::string address = "aws_instance.r" + std::to_string(i);
         check(dag_builder_provide(b, ids[i], address.c_str(), nullptr), nullptr, "provide");
@@ -185,7 +218,7 @@ void plan_round(std::size_t n, std::size_t providers, unsigned deleted, std::mt1
                                                         : DAG_ACTION_NONE;
         check(dag_builder_set_action(b, ids[i], action, nullptr), nullptr, "set_action");
     }
-    t.declare = std::min(t.declare, seconds_since(start));
+    end_measure(m, t.declare);
     check(dag_builder_add_references(b, 0, nullptr), nullptr, "references");
     check(dag_builder_add_destroy_order(b, nullptr), nullptr, "destroy order");
     check(dag_builder_add_shared(b, DAG_SHARED_CLOSE, nullptr), nullptr, "shared");
@@ -196,16 +229,16 @@ void plan_round(std::size_t n, std::size_t providers, unsigned deleted, std::mt1
     o.observer = observe;
     o.observer_data = &observed;
     dag_error *err = nullptr;
-    start = Clock::now();
+    m = begin_measure();
     check(dag_build(b, &o, &err), err, "dag_build");
-    const double total = seconds_since(start);
+    const double total = seconds_since(m.t0);
+    end_measure(m, t.total);
     double steps = 0;
     for (const auto &[name, s] : observed.round) {
         steps += s;
         auto it = t.best.find(name);
         if (it == t.best.end() || s < it->second) t.best[name] = s;
     }
-    t.total = std::min(t.total, total);
     t.validate = std::min(t.validate, total - steps);
     t.vertices = dag_vertex_count(g);
     t.edges = dag_edge_count(g);
@@ -232,14 +265,17 @@ int main(int argc, char **argv) {
     const double per_ref = 1e9 / static_cast<double>(references);
     std::printf("resolve %zu references against %zu providers (%zu edges), best of %d\n", references, providers,
                 r.edges.size() / 2, repetitions);
-    std::printf("  declare (dag_builder_provide/reference)  %8.1f ns/reference\n", r.declare * per_ref);
-    std::printf("  references step (index + resolve + edges) %7.1f ns/reference\n", r.resolve * per_ref);
-    std::printf("  std::map resolution                      %8.1f ns/reference (%.2fx the step)\n",
-                r.map_resolve * per_ref, r.map_resolve / r.resolve);
+    std::printf("  declare (dag_builder_provide/reference)  %8.1f ns/reference%s\n", r.declare.seconds * per_ref,
+                memory_of(r.declare).c_str());
+    std::printf("  references step (index + resolve + edges) %7.1f ns/reference%s\n", r.resolve.seconds * per_ref,
+                memory_of(r.resolve).c_str());
+    std::printf("  std::map resolution                      %8.1f ns/reference (%.2fx the step)%s\n",
+                r.map_resolve.seconds * per_ref, r.map_resolve.seconds / r.resolve.seconds,
+                memory_of(r.map_resolve).c_str());
     std::printf("  std::map resolution + dag_connect_many   %8.1f ns/reference (%.2fx the step, %.2fx declaring "
                 "and the step)\n",
-                (r.map_resolve + r.map_connect) * per_ref, (r.map_resolve + r.map_connect) / r.resolve,
-                (r.map_resolve + r.map_connect) / (r.declare + r.resolve));
+                (r.map_resolve.seconds + r.map_connect) * per_ref, (r.map_resolve.seconds + r.map_connect) / r.resolve.seconds,
+                (r.map_resolve.seconds + r.map_connect) / (r.declare.seconds + r.resolve.seconds));
     const double per_vertex = 1e9 / static_cast<double>(plan);
     const struct {
         std::size_t providers;
@@ -254,11 +290,13 @@ int main(int argc, char **argv) {
         std::printf("plan of %zu vertices, %zu provider(s), %u%% deleted, through every step (%zu vertices, %zu edges "
                     "built), best of %d\n",
                     plan, shape.providers, shape.deleted, t.vertices, t.edges, repetitions);
-        std::printf("  declare                                  %8.1f ns/vertex\n", t.declare * per_vertex);
+        std::printf("  declare                                  %8.1f ns/vertex%s\n", t.declare.seconds * per_vertex,
+                    memory_of(t.declare).c_str());
         for (const std::string &name : t.order)
             std::printf("  %-40s %8.1f ns/vertex\n", name.c_str(), t.best[name] * per_vertex);
         std::printf("  %-40s %8.1f ns/vertex\n", "validation (dag_build outside its steps)", t.validate * per_vertex);
-        std::printf("  %-40s %8.1f ns/vertex\n", "dag_build in all", t.total * per_vertex);
+        std::printf("  %-40s %8.1f ns/vertex%s\n", "dag_build in all", t.total.seconds * per_vertex,
+                    memory_of(t.total).c_str());
     }
     return 0;
 }

@@ -30,6 +30,7 @@
 #include <dag/dag.h>
 
 #include "api_check.hpp"
+#include "process_memory.hpp"
 
 namespace {
 
@@ -112,24 +113,39 @@ std::vector<Shape> &shapes() {
     return all;
 }
 
-// Best seconds per run, by (shape, implementation).
-std::map<std::pair<std::string, std::string>, double> best;
+// The best run of each (shape, implementation): its seconds and minor page
+// faults, and the peak RSS over all its runs.
+struct Best {
+    double seconds = 1e300;
+    long faults = 0;
+    long peak_kb = 0;
+};
+std::map<std::pair<std::string, std::string>, Best> best;
 
-void record(const std::string &shape, const std::string &impl, double seconds) {
-    auto key = std::make_pair(shape, impl);
-    auto it = best.find(key);
-    if (it == best.end() || seconds < it->second) best[key] = seconds;
+void record(const std::string &shape, const std::string &impl, double seconds, long faults) {
+    Best &b = best[std::make_pair(shape, impl)];
+    if (seconds < b.seconds) b.seconds = seconds, b.faults = faults;
+}
+
+// The row's peak from a reset at its first run: the shapes' graphs and
+// arrays, made before, count in it (the table says so).
+void record_peak(const std::string &shape, const std::string &impl) {
+    Best &b = best[std::make_pair(shape, impl)];
+    b.peak_kb = std::max(b.peak_kb, process_memory::peak_kb());
 }
 
 template <class F>
 void timed(benchmark::State &state, const std::string &shape, const std::string &impl, F &&run) {
+    process_memory::reset_peak();
     for (auto _ : state) {
+        const long f0 = process_memory::minor_faults();
         auto t0 = std::chrono::steady_clock::now();
         run();
         double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         state.SetIterationTime(s);
-        record(shape, impl, s);
+        record(shape, impl, s, process_memory::minor_faults() - f0);
     }
+    record_peak(shape, impl);
 }
 
 // An empty callback the compiler cannot remove.
@@ -200,16 +216,19 @@ void walker(benchmark::State &state, Shape *s, std::size_t threads, bool timesta
     o.parallelism = std::max<std::size_t>(threads, 10);
     std::string impl = "walker " + std::to_string(threads) + (timestamps ? "" : " (no timestamps)") +
                        (cold ? " (cold)" : "");
+    process_memory::reset_peak();
     for (auto _ : state) {
         if (cold) touch(s->graph);
+        const long f0 = process_memory::minor_faults();
         auto t0 = std::chrono::steady_clock::now();
         dag_walk_report *report = nullptr;
         check(dag_walk(s->graph, empty_visit, nullptr, &o, timestamps ? &report : nullptr, &err), err, "dag_walk");
         dag_walk_report_free(report);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         state.SetIterationTime(secs);
-        record(s->name, impl, secs);
+        record(s->name, impl, secs, process_memory::minor_faults() - f0);
     }
+    record_peak(s->name, impl);
 }
 
 void flow_graph(benchmark::State &state, Shape *s, int threads) {
@@ -245,7 +264,7 @@ void print_table() {
                 " tbb 1 | tbb 2 | tbb 10 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     auto ns = [](const Shape &s, const std::string &impl) {
         auto it = best.find({s.name, impl});
-        return it == best.end() ? 0.0 : it->second * 1e9 / static_cast<double>(s.csr.size());
+        return it == best.end() ? 0.0 : it->second.seconds * 1e9 / static_cast<double>(s.csr.size());
     };
     auto walker_ns = [&](const Shape &s, int threads, bool timestamps) {
         return ns(s, "walker " + std::to_string(threads) + (timestamps ? "" : " (no timestamps)"));
@@ -274,6 +293,22 @@ void print_table() {
         const double kt = ns(s, "kahn+ts");
         std::printf(" | %.2f | %.2f / %.2f / %.2f |\n", ns(s, "walker 1 (cold)") / k, walker_ns(s, 1, true) / kt,
                     walker_ns(s, 2, true) / kt, walker_ns(s, 10, true) / kt);
+    }
+    std::printf("\nMinor page faults of the best run / peak RSS in MiB over the row's runs (the process's: every\n"
+                "shape's graph and arrays, made before the first row, are in it).\n\n"
+                "| shape | kahn | walker 1 | walker 10 | no-ts 1 | no-ts 10 | cold 1 | tbb 1 | tbb 10 |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
+    for (auto &s : shapes()) {
+        std::printf("| %s", s.name.c_str());
+        for (const char *impl : {"kahn", "walker 1", "walker 10", "walker 1 (no timestamps)", "walker 10 (no timestamps)",
+                                 "walker 1 (cold)", "tbb 1", "tbb 10"}) {
+            auto it = best.find({s.name, impl});
+            if (it == best.end())
+                std::printf(" | -");
+            else
+                std::printf(" | %ld / %.0f", it->second.faults, it->second.peak_kb / 1024.0);
+        }
+        std::printf(" |\n");
     }
 }
 

@@ -484,7 +484,11 @@ class _Driver:
                     self.loop.call_later(_IDLE_LOOK_S, self.look_again)
                 continue
             if not batch:
-                self._end()
+                # The walk has ended; a task whose vertex fn expanded may
+                # still run (the vertex ended with its sub-walk): its end,
+                # which keeps what it raised for the report, ends the run.
+                if not self.tasks:
+                    self._end()
                 return
             budget -= len(batch) - first
             # A vertex that failed to start is complete already: look again.

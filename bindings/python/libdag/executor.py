@@ -11,6 +11,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import threading
+import time
 from typing import TYPE_CHECKING, Callable
 
 from . import _native
@@ -253,7 +254,11 @@ class _Submitter:
             if batch is None:
                 continue
             if not batch:
-                self._end()
+                # The walk has ended; a call whose vertex fn expanded may
+                # still run (the vertex ended with its sub-walk): its end,
+                # which keeps what it raised for the report, ends the run.
+                if idle:
+                    self._end()
                 continue
             unsubmitted[:] = reversed(batch)  # _submit takes from the end: the walk's order
             self._submit(unsubmitted)
@@ -299,4 +304,9 @@ class _Submitter:
         # The running calls end by themselves; the walk ends once they have.
         while self.walker.next_ready():
             pass  # a cancelled walk hands out nothing more
+        # A call whose vertex fn expanded may outlive the walk's end: waited
+        # for too (by the count: the executor's futures need not be
+        # concurrent.futures').
+        while self.outstanding:
+            time.sleep(0.005)
         return self.walker.wait()

@@ -518,6 +518,9 @@ class _Callbacks:
         self.never_started = set()
         # Vertices of a pull walk with an attempt that ran and failed, retried (see new_attempts).
         self.ran_before = set()
+        # Vertices of a pull walk failed by Walker.complete with a message, no exception to keep: their
+        # attempt ran too (see new_attempts).
+        self.failed_by_message = set()
         # Set once the Walker knows its handle: the library may call back
         # before dag_walk_start() has returned it, a callback that calls
         # walker.cancel() or walker.complete() must find the walk started,
@@ -578,17 +581,30 @@ class _Callbacks:
         if not isinstance(vertex, SubwalkVertex) and vertex not in self.ran_before:
             self.never_started.add(vertex)
 
+    def keep_failed_by_message(self, vertex):
+        """Notes that `vertex`'s attempt ran and failed with a message; whether it was noted before."""
+        if isinstance(vertex, SubwalkVertex):
+            return True  # nothing to note, nothing to undo
+        before = vertex in self.failed_by_message
+        self.failed_by_message.add(vertex)
+        return before
+
     def new_attempts(self, vertices):
         """Forgets what earlier attempts of the walk's own `vertices` raised, as they start again (retries).
 
         The report keeps the last attempt's exception only: a vertex that
         succeeded on a retry, or last failed with a message, has none.
         """
-        if self.exceptions or self.never_started:
+        if self.exceptions or self.never_started or self.failed_by_message:
             never_started = self.never_started
+            by_message = self.failed_by_message
             for vertex in vertices:
                 if type(vertex) is int:  # noqa: E721 - a SubwalkVertex is an int too, of another graph
-                    if self.exceptions.pop(vertex, None) is not None and vertex not in never_started:
+                    failed = self.exceptions.pop(vertex, None) is not None
+                    if vertex in by_message:
+                        by_message.discard(vertex)
+                        failed = True
+                    if failed and vertex not in never_started:
                         self.ran_before.add(vertex)  # the attempt that failed with it ran
                     # An attempt that never started was one attempt: this one may run.
                     never_started.discard(vertex)
@@ -1064,6 +1080,9 @@ class Walker(Closeable):
         if kept:
             # Recorded first: the report may be read as soon as the vertex is complete.
             before = callbacks.keep_exception(vertex, error)
+        elif result == _native.WALK_FAILED:
+            # Recorded first as well: a retry may hand it out again at once.
+            failed_before = callbacks.keep_failed_by_message(vertex)
         try:
             with handle.read(who) as ptr:
                 call(lib.dag_walk_complete, _walk_of(vertex, ptr, callbacks, who), vertex, result, message, who=who)
@@ -1071,6 +1090,8 @@ class Walker(Closeable):
             # Refused: the exception decided nothing, and must not show in the report.
             if kept:
                 callbacks.restore_exception(vertex, before)
+            elif result == _native.WALK_FAILED and not failed_before:
+                callbacks.failed_by_message.discard(vertex)
             raise
         self._changed()
         callbacks.raise_interrupted()

@@ -335,6 +335,31 @@ class HandPulledTest(unittest.TestCase):
 
         self.assertEqual(asyncio.run(main()), [g.find("a")])
 
+    def test_a_vertex_failed_with_a_message_whose_retry_never_started_says_it_ran(self):
+        # complete(vertex, "message") keeps no exception; its retry, taken by
+        # an async for left early, was completed cancelled by cancel(): the
+        # report said it never ran (ran False, counted among those that
+        # "never ran"), as for an exception only a vertex that never ran.
+        g = libdag.Graph.from_dict({"a": [], "b": []})
+        with g.pull_walker(schedule=libdag.Schedule(retries=1)) as walk:
+            walk.start()
+            for vertex in walk.next_ready():
+                walk.complete(vertex, "boom")
+
+            async def take_one():
+                async for vertex in walk:
+                    return vertex  # the other stays with the walker
+
+            taken = asyncio.run(asyncio.wait_for(take_one(), WAIT_S))
+            walk.cancel()
+            walk.complete(taken, cancelled=True)
+            report = walk.wait()
+        for result in report:
+            self.assertTrue(result.ran, result)
+            self.assertEqual(result.attempt_messages, ("boom", ""))
+        self.assertEqual(report.message, "the walk was cancelled; 0 vertices never ran and 2 were cancelled after "
+                                         "their callbacks ran")
+
 
 class ExecutorTest(unittest.TestCase):
     def test_an_unknown_option_is_refused_naming_the_method_called(self):
@@ -561,6 +586,28 @@ class ExecutorTest(unittest.TestCase):
             report = walker.run_on(pool, fn)
         self.assertTrue(report.ok, report.message)
         self.assertEqual(ran, ["a", "s1", "s2", "b"])
+
+    def test_run_on_waits_for_the_call_of_a_vertex_it_expanded(self):
+        # The walk ends with the sub-walk, which may be before the call that
+        # expanded the vertex returns: run_on returned then, the call still
+        # running and what it raised after expand() missing from the report.
+        g = libdag.Graph.from_dict({"a": []})
+        sub = libdag.Graph.from_dict({"s": []})
+        walker = g.pull_walker()
+        ended = threading.Event()
+
+        def fn(vertex):
+            if not isinstance(vertex, libdag.SubwalkVertex):
+                walker.expand(vertex, sub)
+                time.sleep(0.3)
+                ended.set()
+                raise RuntimeError("raised after expand")
+
+        with walker, concurrent.futures.ThreadPoolExecutor(2) as pool:
+            report = walker.run_on(pool, fn)
+            self.assertTrue(ended.is_set())
+        self.assertTrue(report.ok, report.message)
+        self.assertIsInstance(report[g.find("a")].exception, RuntimeError)
 
 
 class ChangesFromOutsideTest(unittest.TestCase):
@@ -1300,6 +1347,31 @@ class AsyncioTest(unittest.TestCase):
         self.assertTrue(report.ok, report.message)
         self.assertEqual(ran, ["a", "s1", "s2", "b"])
         self.assertEqual(errors, [])
+
+    def test_run_async_waits_for_the_task_of_a_vertex_it_expanded(self):
+        # As run_on: run_async returned once the sub-walk ended, the task
+        # still running (left pending by the loop) and what it raised after
+        # expand() missing from the report.
+        g = libdag.Graph.from_dict({"a": []})
+        sub = libdag.Graph.from_dict({"s": []})
+        ended = []
+
+        async def main():
+            with g.pull_walker() as walker:
+                async def fn(vertex):
+                    if not isinstance(vertex, libdag.SubwalkVertex):
+                        walker.expand(vertex, sub)
+                        await asyncio.sleep(0.3)
+                        ended.append(vertex)
+                        raise RuntimeError("raised after expand")
+
+                report = await walker.run_async(fn)
+                return report, list(ended)
+
+        report, ended_at_return = asyncio.run(asyncio.wait_for(main(), WAIT_S))
+        self.assertEqual(ended_at_return, [g.find("a")])
+        self.assertTrue(report.ok, report.message)
+        self.assertIsInstance(report[g.find("a")].exception, RuntimeError)
 
     def test_failing_vertex(self):
         g = deployment()

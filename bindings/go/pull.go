@@ -532,9 +532,11 @@ func (r *pullRun) complete(p *C.dagbind_puller, v Vertex, err error, text string
 	switch {
 	case p.completed == C.DAG_E_STATE || p.completed == C.DAG_E_CANCELLED:
 		// Expanded: the vertex follows its sub-walk, whatever fn said.
-		// (Or finished already, which nothing in Walk does.)
+		// (Or finished already, which nothing in Walk does.) What an
+		// earlier attempt of a retry that expanded failed with is not its
+		// error either: forgotten whatever this fn returned.
 		C.dag_error_free(p.err)
-		if err != nil && !v.Sub() {
+		if !v.Sub() {
 			r.forget(v.ID)
 		}
 		return 0

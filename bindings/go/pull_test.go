@@ -987,3 +987,34 @@ func TestASubWalkRetryHandedOutAsTheContextIsCancelledEndsFailedWithItsLastError
 		t.Errorf("a: %+v, want failed with its sub-walk's error", a)
 	}
 }
+
+// A retry that expands its vertex ends with its sub-walk: failed by a
+// sub-vertex, it has no Err of its own. It kept the error the attempt
+// before it had returned (a.Err, and report.Err() wrapped it), next to the
+// sub-walk's message.
+func TestARetryThatExpandedKeepsNoErrorOfTheAttemptBeforeIt(t *testing.T) {
+	g, ids := build(t, "a")
+	sub, _ := build(t, "x")
+	first := errors.New("attempt 1 failed")
+	var attempts int64
+	report, err := dag.Walk(context.Background(), g, func(_ context.Context, v dag.Vertex) error {
+		if v.Sub() {
+			return errors.New("x failed")
+		}
+		if atomic.AddInt64(&attempts, 1) == 1 {
+			return first
+		}
+		return v.Expand(sub)
+	}, dag.WalkOptions{Retries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := report.Result(ids["a"])
+	if a.Status != dag.VertexFailed || a.Err != nil || a.Attempts != 2 ||
+		a.Message != "sub-walk failed: vertex x failed: x failed" {
+		t.Errorf("a: %+v, want failed by its sub-walk, with no Err", a)
+	}
+	if errors.Is(report.Err(), first) {
+		t.Errorf("report.Err() = %v wraps the first attempt's error", report.Err())
+	}
+}

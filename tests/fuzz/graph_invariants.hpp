@@ -4,6 +4,7 @@
 
 #include "fuzz_check.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -97,6 +98,49 @@ inline void check_order(const dag_graph *g, bool reverse) {
         require(dependent_first != reverse, "order breaks an edge");
     }
     require(order == reference_order(g, reverse), "order differs from the documented tie-break");
+}
+
+// dag_validate's result: its status, messages joined into its text, one
+// message per problem; its cycles are dag_cycles' and its self references
+// the graph's self edges; DAG_E_CYCLE exactly when there is either.
+inline void check_validation(const dag_graph *g, dag_status st, const dag_validation *v) {
+    require(dag_validation_status(v) == st, "validation's status differs from dag_validate's");
+    const size_t messages = dag_validation_message_count(v);
+    require((st == DAG_OK) == (messages == 0), "a valid graph with messages, or problems without");
+    std::string joined;
+    for (size_t i = 0; i < messages; ++i) {
+        const char *m = dag_validation_message(v, i);
+        require(m != nullptr && *m != '\0', "validation message missing");
+        joined += (i == 0 ? "" : "\n") + std::string(m);
+    }
+    require(dag_validation_message(v, messages) == nullptr, "a message past the last");
+    const char *text = dag_validation_text(v);
+    require(text != nullptr && joined == text, "validation text is not its messages joined", joined);
+
+    dag_id_lists *cycles = nullptr;
+    require(FUZZ_CALL(dag_cycles(g, &cycles, &e)) == DAG_OK, "dag_cycles");
+    const size_t cycle_count = dag_validation_cycle_count(v);
+    require(cycle_count == dag_id_lists_count(cycles), "validation's cycles are not dag_cycles'");
+    for (size_t i = 0; i < cycle_count; ++i) {
+        size_t n = 0, m = 0;
+        const uint64_t *c = dag_validation_cycle(v, i, &n);
+        const uint64_t *d = dag_id_lists_get(cycles, i, &m);
+        require(c != nullptr && n >= 2, "a cycle of fewer than two vertices");
+        require(n == m && std::equal(c, c + n, d), "validation's cycle differs from dag_cycles'");
+        for (size_t j = 0; j < n; ++j) require(dag_has_vertex(g, c[j]) == 1, "cycle names a stranger");
+    }
+    dag_id_lists_free(cycles);
+
+    size_t self_count = 0;
+    const uint64_t *self = dag_validation_self_references(v, &self_count);
+    std::set<uint64_t> self_edges;
+    const auto e = edges(g);
+    for (size_t i = 0; i + 1 < e.size(); i += 2)
+        if (e[i] == e[i + 1]) self_edges.insert(e[i]);
+    require(std::set<uint64_t>(self, self + self_count) == self_edges && self_count == self_edges.size(),
+            "validation's self references are not the self edges");
+    require(messages >= cycle_count + self_count, "fewer messages than problems");
+    require((st == DAG_E_CYCLE) == (cycle_count + self_count > 0), "DAG_E_CYCLE and the cycles disagree");
 }
 
 // Transitive reduction of a DAG keeps what reaches what, and only removes.

@@ -99,8 +99,8 @@ func (u *WalkUpdate) Disconnect(from, to uint64) error {
 	return err
 }
 
-// RemoveVertex removes a vertex that has not started, and its edges; it is
-// then reported VertexNotRun.
+// RemoveVertex removes a vertex that has not started (nor been skipped or
+// cancelled), and its edges; it is then reported VertexNotRun.
 func (u *WalkUpdate) RemoveVertex(id uint64) error {
 	if err := u.live("WalkUpdate.RemoveVertex"); err != nil {
 		return err
@@ -119,7 +119,8 @@ func (u *WalkUpdate) RemoveVertex(id uint64) error {
 //
 // Errors: ErrUnknownVertex, ErrDuplicateName, ErrCycle (the batch would
 // make a cycle), ErrInvalidArgument (an edge touching a removed vertex),
-// ErrState (a vertex that has started would get a dependency or be removed;
+// ErrState (a vertex that has started, or ended without starting, would get
+// a dependency or be removed;
 // the walk has ended; the update is closed).
 func (v Vertex) Apply(u *WalkUpdate) ([]uint64, error) {
 	if err := u.live("Vertex.Apply"); err != nil {

@@ -3281,7 +3281,8 @@ DAG_API dag_status dag_walk_update_add_vertex(dag_walk_update *update, const cha
 /**
  * Adds the edge from -> to (from depends on to) to the batch. Either id may
  * be provisional. Applying refuses an edge whose dependent (`from`, or `to`
- * in a reverse walk) has already started, even on a dependency that has
+ * in a reverse walk) has already started, or ended without starting (skipped
+ * after a failure, or cancelled), even on a dependency that has
  * finished: the walk could no longer honour it (the two may have run side
  * by side), and every edge of the graph a walk leaves is one it honoured.
  *
@@ -3316,8 +3317,9 @@ DAG_API dag_status dag_walk_update_disconnect(dag_walk_update *update, uint64_t 
                                               dag_error **err);
 
 /**
- * Removes a vertex (and its edges) in the batch. Applying refuses it unless
- * the vertex has not started; once removed it never runs and is reported
+ * Removes a vertex (and its edges) in the batch. Applying refuses it once
+ * the vertex has started or has ended without starting (skipped after a
+ * failure, or cancelled); once removed it never runs and is reported
  * DAG_VERTEX_NOT_RUN.
  *
  * @param update  the batch.

@@ -41,6 +41,15 @@ bool never_started(Word w) {
     return walk_detail::phase_of(w) == Phase::waiting && !(w & walk_detail::ran_bit);
 }
 
+// Why an update comes too late for a vertex hold_back or mark_removed
+// refused: one skipped or cancelled before it started has ended without
+// running, and "has already started" sent the host looking for its run.
+const char *too_late(const Slot &s) {
+    const Word w = s.word.load(std::memory_order_acquire);
+    if (walk_detail::phase_of(w) == Phase::done && !(w & walk_detail::ran_bit)) return "has already ended without running";
+    return "has already started";
+}
+
 // Adds one to a waiting vertex's count; false once it has started.
 bool hold_back(Slot *s) {
     Word w = s->word.load(std::memory_order_acquire);
@@ -387,15 +396,15 @@ std::vector<VertexId> Walk::apply(const WalkUpdate &u) {
             // longer honour the edge (the two may have run side by side),
             // and every edge of the graph it leaves is one it honoured.
             if (!hold_back(s))
-                throw Error(Errc::state, "update refused: vertex " + graph_->display_name(waiter) +
-                                             " has already started, so it cannot depend on " + shown(dep) + " now");
+                throw Error(Errc::state, "update refused: vertex " + graph_->display_name(waiter) + " " +
+                                             too_late(*s) + ", so it cannot depend on " + shown(dep) + " now");
             held.push_back(s);
         }
         for (VertexId id : removals) {
             Slot *s = lookup(id);
             if (!mark_removed(s))
-                throw Error(Errc::state, "update refused: vertex " + graph_->display_name(id) +
-                                             " has already started, so it cannot be removed");
+                throw Error(Errc::state, "update refused: vertex " + graph_->display_name(id) + " " + too_late(*s) +
+                                             ", so it cannot be removed");
             marked.push_back(s);
         }
         // 3. Walk state for new vertices; a guard count keeps each from

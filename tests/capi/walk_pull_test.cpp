@@ -616,6 +616,34 @@ TEST(WalkPull, AnEdgeFromAStartedVertexIsRefusedEvenToAFinishedOne) {
     wait(walk.get(), DAG_OK);
 }
 
+// A vertex skipped after a failure never started: an update that would
+// remove it or make it wait is refused as for one that ran, and says it
+// ended without running (it said "has already started").
+TEST(WalkPull, AnUpdateOfASkippedVertexSaysItEndedWithoutRunning) {
+    GraphPtr g = new_graph();
+    uint64_t a = add(g.get(), "a"), c = add(g.get(), "c"), d = add(g.get(), "d");
+    ASSERT_EQ(dag_connect(g.get(), d, a, nullptr), DAG_OK);
+    WalkPtr walk = begin(g.get(), options(4));
+    auto [ha, hc] = take_two(walk.get(), a);
+    ASSERT_EQ(complete(ha, DAG_WALK_FAILED, "no"), DAG_OK);
+    const std::vector<std::pair<bool, const char *>> updates = {
+        {true, "vertex d has already ended without running, so it cannot be removed"},
+        {false, "vertex d has already ended without running, so it cannot depend on c now"}};
+    for (const auto &[remove, says] : updates) {
+        dag_walk_update *u = nullptr;
+        ASSERT_EQ(dag_walk_update_new(&u, nullptr), DAG_OK);
+        UpdatePtr owned(u);
+        ASSERT_EQ(remove ? dag_walk_update_remove_vertex(u, d, nullptr) : dag_walk_update_connect(u, d, c, nullptr),
+                  DAG_OK);
+        const std::string msg =
+            expect_error(DAG_E_STATE, [&](dag_error **e) { return dag_walk_apply(walk.get(), u, nullptr, e); });
+        EXPECT_NE(msg.find(says), std::string::npos) << msg;
+    }
+    ASSERT_EQ(complete(hc), DAG_OK);
+    ReportPtr r = wait(walk.get(), DAG_E_WALK_FAILED);
+    EXPECT_EQ(status_of(r.get(), d), DAG_VERTEX_UPSTREAM_FAILED);
+}
+
 // Taking ready vertices from the observer of a completion is refused: the
 // vertices the completion releases come after the observer, and a wait for
 // them there waited for ever.

@@ -117,7 +117,7 @@ std::string dot_with_pools(const dag_graph *g, const std::string &dot, const Nee
 
 // Each vertex is a line of libdag's JSON, `    {"id": 1, "name": "a"},`,
 // which gets the list before its closing brace.
-std::string json_with_pools(const dag_graph *g, const std::string &json, const Needs &needs, const FilePools &file) {
+std::string json_with_pools(const std::string &json, const Needs &needs) {
     static constexpr std::string_view vertex = "    {\"id\": ";
     std::string out;
     for (size_t at = 0; at < json.size();) {
@@ -151,7 +151,7 @@ std::string with_pools(const dag_graph *g, const std::string &exported, dag_form
     const Needs needs = needs_of(g, file);
     if (needs.empty()) return exported;
     return format == DAG_FORMAT_DOT ? dot_with_pools(g, exported, needs, file)
-                                     : json_with_pools(g, exported, needs, file);
+                                     : json_with_pools(exported, needs);
 }
 
 }  // namespace dagcli

@@ -62,7 +62,7 @@ class WalkUpdate(Closeable):
         self._edge(lib.dag_walk_update_disconnect, source, target, "WalkUpdate.disconnect")
 
     def remove_vertex(self, vertex: int) -> None:
-        """Removes a vertex that has not started, with its edges; it is then reported NOT_RUN."""
+        """Removes a vertex that has not started (nor was skipped or cancelled), with its edges; then reported NOT_RUN."""
         who = "WalkUpdate.remove_vertex"
         vertex = _vertex_id(vertex, who)
         with self._handle.write(who) as update:

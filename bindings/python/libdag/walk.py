@@ -1141,7 +1141,8 @@ class Walker(Closeable):
 
         Raises:
             CycleError: the update would make a cycle; nothing changed.
-            StateError: a vertex that has started would get a dependency
+            StateError: a vertex that has started (or ended without
+                starting: skipped or cancelled) would get a dependency
                 (even one that has finished) or be removed, or the walk has
                 finished.
             UnknownVertexError, DuplicateNameError, InvalidArgumentError: as

@@ -75,7 +75,8 @@ impl WalkUpdate {
     }
 
     /// Adds the edge `from -> to` (from depends on to); either id may be
-    /// provisional. Applying refuses an edge whose dependent has started,
+    /// provisional. Applying refuses an edge whose dependent has started
+    /// (or ended without starting: skipped or cancelled),
     /// even on a dependency that has finished (the walk could not honour it).
     ///
     /// # Errors
@@ -107,7 +108,7 @@ impl WalkUpdate {
     }
 
     /// Removes a vertex and its edges; applying refuses it once the vertex
-    /// has started. A removed vertex never runs and is reported
+    /// has started or ended without starting. A removed vertex never runs and is reported
     /// [`VertexStatus::NotRun`](crate::VertexStatus::NotRun).
     ///
     /// # Errors

@@ -862,8 +862,8 @@ impl Walker<'_> {
     /// # Errors
     /// [`Status::UnknownVertex`](crate::Status::UnknownVertex), [`Status::DuplicateName`](crate::Status::DuplicateName),
     /// [`Status::Cycle`](crate::Status::Cycle) (nothing changed); [`Status::State`](crate::Status::State) (a vertex that
-    /// has started would get a dependency or be removed, or the walk has
-    /// finished).
+    /// has started, or ended without starting, would get a dependency or be
+    /// removed, or the walk has finished).
     pub fn apply(&self, update: &WalkUpdate) -> Result<Vec<VertexId>> {
         apply(self.raw(), update)
     }

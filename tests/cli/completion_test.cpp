@@ -74,6 +74,9 @@ TEST(CliCompletion, BashCompletesCommandsOptionsAndTheirValues) {
     for (const std::string &command : commands)
         EXPECT_TRUE(std::count(offered.begin(), offered.end(), command)) << command;
     EXPECT_EQ(bash_offers(dir, {"dag", "--v"}), Words{"--version"});
+    // A command goes before "--": none was offered after it.
+    EXPECT_EQ(bash_offers(dir, {"dag", "--", ""}), Words{});
+    EXPECT_EQ(bash_offers(dir, {"dag", "--", "wa"}), Words{});
 
     EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--out"}), Words{"--output"});
     EXPECT_EQ(bash_offers(dir, {"dag", "walk", "--output", ""}), (Words{"grouped", "none", "stream"}));
@@ -133,6 +136,10 @@ TEST(CliCompletion, FishOffersFilesOnlyWhereTheCommandTakesOne) {
     std::ofstream(dir.path + "/dag.fish") << script(dir, "fish");
     std::ofstream(dir.path + "/plan.dot") << "digraph { a }";
 
+    // A command goes before "--": every command and option was offered after it.
+    EXPECT_EQ(fish_offers(dir, "dag wa"), Words{"walk"});
+    EXPECT_EQ(fish_offers(dir, "dag -- "), Words{});
+    EXPECT_EQ(fish_offers(dir, "dag -- wa"), Words{});
     // FILE, then vertex NAMEs: no file names offered for a NAME.
     EXPECT_EQ(fish_offers(dir, "dag ancestors pl"), Words{"plan.dot"});
     EXPECT_EQ(fish_offers(dir, "dag ancestors plan.dot pl"), Words{});
@@ -176,7 +183,9 @@ TEST(CliCompletion, ZshAndFishScriptsNameEveryCommandAndParse) {
     for (const std::string &command : listed_commands(dir)) {
         EXPECT_NE(zsh.find("            '" + command + ":"), std::string::npos) << command;
         EXPECT_NE(zsh.find("        '" + command + "')\n"), std::string::npos) << command;
-        EXPECT_NE(fish.find("complete -c dag -n __fish_use_subcommand -a '" + command + "'"), std::string::npos)
+        EXPECT_NE(fish.find("complete -c dag -n '__fish_use_subcommand; and not contains -- -- (commandline -opc)' -a '" +
+                            command + "'"),
+                  std::string::npos)
             << command;
     }
     EXPECT_NE(zsh.find("'--progress=-[Show progress on standard error]::WHEN:(auto always never)'"),

@@ -121,8 +121,11 @@ std::string zsh_option_specs(const OptionModel &option) {
     return specs;
 }
 
+// A command goes before "--" (after it, a command's name is an argument,
+// which dag refuses): nothing is offered after one.
 std::string fish_condition(const std::string &command) {
-    return command.empty() ? "__fish_use_subcommand" : single_quoted("__fish_seen_subcommand_from " + command);
+    return command.empty() ? single_quoted("__fish_use_subcommand; and not contains -- -- (commandline -opc)")
+                           : single_quoted("__fish_seen_subcommand_from " + command);
 }
 
 std::string fish_option_lines(const std::string &command, const OptionModel &option) {
@@ -221,8 +224,10 @@ std::string bash_completion(const ProgramModel &program) {
         "    elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then\n"
         "        option=${COMP_WORDS[COMP_CWORD-2]} joined=1\n"
         "    fi\n"
+        "    # A command goes before \"--\": nothing is offered after one.\n"
         "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
         "        case ${COMP_WORDS[i]} in\n"
+        "        --) command=--; break ;;\n"
         "        -*) ;;\n"
         "        *) command=${COMP_WORDS[i]}; break ;;\n"
         "        esac\n"
@@ -312,7 +317,7 @@ std::string fish_completion(const ProgramModel &program) {
         "complete -c dag -f\n";
     for (const OptionModel &option : program.options) script += fish_option_lines("", option);
     for (const CommandModel &command : program.commands)
-        script += "complete -c dag -n __fish_use_subcommand -a " + single_quoted(command.name) + " -d " +
+        script += "complete -c dag -n " + fish_condition("") + " -a " + single_quoted(command.name) + " -d " +
                   single_quoted(command.description) + "\n";
     for (const CommandModel &command : program.commands) {
         for (const OptionModel &option : command.options) script += fish_option_lines(command.name, option);

@@ -977,8 +977,10 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  *         next_id, an edge naming an id not listed, a name with a NUL
  *         character, a key it reads given twice in one object (since 1.3;
  *         before, the last one was kept). The message says where: DOT's
- *         line (since 1.3 also for a second graph and for a node ID refused),
- *         JSON's line and column.
+ *         line (since 1.3 also for a second graph and for a node ID refused);
+ *         for JSON, the line and column of a syntax error or a number out of
+ *         range, and the place in the document of the rest ("vertices[3].id",
+ *         "vertices[3]: key \"name\" is given twice", "edges[0]").
  * @retval DAG_E_BAD_UTF8          DOT: a node ID that is not valid UTF-8 in a
  *         graph not declared Latin-1; the message names it and its line
  *         (JSON reports bad UTF-8 as DAG_E_PARSE).

@@ -11,11 +11,67 @@
 
 namespace dagcli {
 
+namespace {
+
+// "left=right" split at the last '=', both sides non-empty.
+std::pair<std::string, std::string> split(const std::string &given, const char *form) {
+    const auto eq = given.rfind('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == given.size())
+        throw Failure("'" + given + "': expected " + form, bad_input);
+    return {given.substr(0, eq), given.substr(eq + 1)};
+}
+
+size_t capacity(const std::string &given, const std::string &digits) {
+    const bool numeric =
+        !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!numeric) throw Failure("'" + given + "': the capacity is not a whole number", bad_input);
+    // More than any walk can have in flight means no limit; past 18 digits
+    // it would not fit, and cannot be what was meant.
+    if (digits.find_first_not_of('0') != std::string::npos && digits.size() - digits.find_first_not_of('0') > 18)
+        throw Failure("'" + given + "': the capacity is too large (at most 18 digits)", bad_input);
+    return static_cast<size_t>(std::stoull(digits));
+}
+
+// The checks of one value's form, shared by the parser's validators and
+// WalkPools: "'aws=x': the capacity is not a whole number".
+std::pair<std::string, size_t> check_pool(const std::string &given) {
+    auto [name, count] = split(given, "NAME=N");
+    // --pool-match splits at its last '=' (a pattern may hold one): a
+    // pool named with one could be declared and never matched.
+    if (name.find('=') != std::string::npos) throw Failure("'" + given + "': a pool name cannot hold '='", bad_input);
+    return {name, capacity(given, count)};
+}
+
+std::pair<std::string, std::string> check_pool_match(const std::string &given) {
+    return split(given, "GLOB=NAME");
+}
+
+// A validator that gives `check`'s refusal as CLI11's message.
+template <class Check>
+CLI::Validator form_check(Check check) {
+    return CLI::Validator(
+        [check](std::string &given) -> std::string {
+            try {
+                check(given);
+            } catch (const Failure &failure) {
+                return failure.what();
+            }
+            return {};
+        },
+        "");
+}
+
+}  // namespace
+
 void add_pool_options(CLI::App &command, PoolOptions &options) {
+    // The form of each value is checked as the command line is parsed, so a
+    // malformed one is a usage error ("dag walk: --pool: ...", with the help
+    // to read), told before the graph is read, as other options' values are.
     command.add_option("--pool", options.pools,
                        "Declare a named limit: at most N vertices that need pool NAME run at once "
                        "(repeatable)")
         ->type_name("NAME=N")
+        ->check(form_check(check_pool))
         // One value a time: it took every word after it, the graph file too.
         ->allow_extra_args(false);
     command.add_option("--pool-match", options.matches,
@@ -24,48 +80,21 @@ void add_pool_options(CLI::App &command, PoolOptions &options) {
                        "those its `pools` attribute in the graph file names too (DOT: "
                        "pools=\"aws,rds\"; JSON: \"pools\": [\"aws\", \"rds\"]) (repeatable)")
         ->type_name("GLOB=NAME")
+        ->check(form_check(check_pool_match))
         ->allow_extra_args(false);
 }
 
-namespace {
-
-// "left=right" split at the last '=', both sides non-empty.
-std::pair<std::string, std::string> split(const std::string &option, const std::string &given,
-                                          const char *form) {
-    const auto eq = given.rfind('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == given.size())
-        throw Failure(option + " '" + given + "': expected " + form, bad_input);
-    return {given.substr(0, eq), given.substr(eq + 1)};
-}
-
-size_t capacity(const std::string &given, const std::string &digits) {
-    const bool numeric =
-        !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!numeric) throw Failure("--pool '" + given + "': the capacity is not a whole number", bad_input);
-    // More than any walk can have in flight means no limit; past 18 digits
-    // it would not fit, and cannot be what was meant.
-    if (digits.find_first_not_of('0') != std::string::npos && digits.size() - digits.find_first_not_of('0') > 18)
-        throw Failure("--pool '" + given + "': the capacity is too large (at most 18 digits)", bad_input);
-    return static_cast<size_t>(std::stoull(digits));
-}
-
-}  // namespace
-
 WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FilePools &file) {
     for (const std::string &given : options.pools) {
-        auto [name, count] = split("--pool", given, "NAME=N");
-        // --pool-match splits at its last '=' (a pattern may hold one): a
-        // pool named with one could be declared and never matched.
-        if (name.find('=') != std::string::npos)
-            throw Failure("--pool '" + given + "': a pool name cannot hold '='", bad_input);
+        auto [name, count] = check_pool(given);
         if (std::find(names_.begin(), names_.end(), name) != names_.end())
             throw Failure("--pool '" + given + "': pool '" + name + "' is declared twice", bad_input);
-        capacities_.push_back(capacity(given, count));
+        capacities_.push_back(count);
         names_.push_back(std::move(name));
     }
     std::vector<std::pair<std::string, std::string>> matches;
     for (const std::string &given : options.matches) {
-        auto match = split("--pool-match", given, "GLOB=NAME");
+        auto match = check_pool_match(given);
         if (std::find(names_.begin(), names_.end(), match.second) == names_.end())
             throw Failure("--pool-match '" + given + "': no --pool declares '" + match.second + "'", bad_input);
         matches.push_back(std::move(match));

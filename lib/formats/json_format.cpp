@@ -26,6 +26,8 @@ constexpr std::uint64_t max_id = json_max_id;
     throw Error(Errc::parse, "JSON: " + where + ": " + what);
 }
 
+std::string counted_vertices(std::size_t n) { return std::to_string(n) + (n == 1 ? " vertex" : " vertices"); }
+
 // A value as a message shows it: scalars as written, cut short; arrays and
 // objects by kind only, since dumping a deeply nested one recurses as deep.
 std::string describe(const json &value) {
@@ -159,8 +161,7 @@ std::vector<Listed> read_vertices(const json &doc) {
         const std::uint64_t bound = id_bound(listed.size());
         if (listed.back().id > bound)
             shape_error("vertices", "id " + std::to_string(listed.back().id) + " is too large for " +
-                                        std::to_string(listed.size()) + " vertices (at most " + std::to_string(bound) +
-                                        ")");
+                                        counted_vertices(listed.size()) + " (at most " + std::to_string(bound) + ")");
     }
     return listed;
 }
@@ -199,8 +200,8 @@ std::uint64_t read_next_id(const json &doc, std::uint64_t largest, std::size_t v
     if (next <= largest)
         shape_error("next_id", std::to_string(next) + " is not above the largest id, " + std::to_string(largest));
     if (next - 1 > id_bound(vertices))
-        shape_error("next_id", std::to_string(next) + " is too large for " + std::to_string(vertices) +
-                                   " vertices (at most " + std::to_string(id_bound(vertices) + 1) + ")");
+        shape_error("next_id", std::to_string(next) + " is too large for " + counted_vertices(vertices) + " (at most " +
+                                   std::to_string(id_bound(vertices) + 1) + ")");
     return next;
 }
 

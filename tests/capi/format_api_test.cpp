@@ -740,10 +740,10 @@ TEST(FormatImport, JsonNextIdAndNames) {
                   .find("next_id: 2 is not above the largest id, 2"),
               std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_JSON, R"({"next_id": 1048594, "vertices": [{"id": 2}]})")
-                  .find("next_id: 1048594 is too large for 1 vertices (at most 1048593)"),
+                  .find("next_id: 1048594 is too large for 1 vertex (at most 1048593)"),
               std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_JSON, R"({"vertices": [{"id": 1048593}]})")
-                  .find("id 1048593 is too large for 1 vertices (at most 1048592)"),
+                  .find("id 1048593 is too large for 1 vertex (at most 1048592)"),
               std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_JSON, R"({"next_id": "3", "vertices": []})").find("integer"),
               std::string::npos);

@@ -78,6 +78,11 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     finally:
         walker._forget_waker(submitter.waker)
     thread.join()
+    # A walk stopped by an error (a refused completion, a submit that
+    # raised) or a close ends without waiting for the calls still running,
+    # one whose vertex fn expanded included: they end first, what they
+    # raised kept for the report, as stop() has them do.
+    submitter.wait_for_calls()
     if submitter.error is None and walker.closed:
         submitter.error = ClosedError(_native.E_STATE, f"{who}: the walker was closed during the walk")
     if submitter.error is not None:
@@ -304,9 +309,15 @@ class _Submitter:
         # The running calls end by themselves; the walk ends once they have.
         while self.walker.next_ready():
             pass  # a cancelled walk hands out nothing more
-        # A call whose vertex fn expanded may outlive the walk's end: waited
-        # for too (by the count: the executor's futures need not be
-        # concurrent.futures').
+        self.wait_for_calls()
+        return self.walker.wait()
+
+    def wait_for_calls(self):
+        """Waits until every call submitted has ended.
+
+        A call whose vertex fn expanded may outlive the walk's end: waited
+        for too (by the count: the executor's futures need not be
+        concurrent.futures').
+        """
         while self.outstanding:
             time.sleep(0.005)
-        return self.walker.wait()

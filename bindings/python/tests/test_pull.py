@@ -609,6 +609,32 @@ class ExecutorTest(unittest.TestCase):
         self.assertTrue(report.ok, report.message)
         self.assertIsInstance(report[g.find("a")].exception, RuntimeError)
 
+    def test_run_on_stopped_by_an_error_waits_for_the_call_of_a_vertex_it_expanded(self):
+        # As above, on the error path: b's own completion is refused, which
+        # stops the walk; run_on raised at once, a's call still running and
+        # what it raised missing from walk_report.
+        g = libdag.Graph.from_dict({"a": [], "b": []})
+        sub = libdag.Graph.from_dict({"s": []})
+        walker = g.pull_walker()
+        ended = threading.Event()
+
+        def fn(vertex):
+            if isinstance(vertex, libdag.SubwalkVertex):
+                return
+            if g.name(vertex) == "a":
+                walker.expand(vertex, sub)
+                time.sleep(0.3)
+                ended.set()
+                raise RuntimeError("raised after expand")
+            time.sleep(0.05)
+            walker.complete(vertex)  # the run's own completion is then refused
+
+        with walker, concurrent.futures.ThreadPoolExecutor(2) as pool:
+            with self.assertRaises(libdag.StateError) as caught:
+                walker.run_on(pool, fn)
+            self.assertTrue(ended.is_set())
+        self.assertIsInstance(caught.exception.walk_report[g.find("a")].exception, RuntimeError)
+
 
 class ChangesFromOutsideTest(unittest.TestCase):
     """apply() and cancel() made while an executor or asyncio walk waits for its calls to end."""

@@ -82,23 +82,35 @@ void add_pool_options(CLI::App &command, PoolOptions &options) {
         ->type_name("GLOB=NAME")
         ->check(form_check(check_pool_match))
         ->allow_extra_args(false);
+    // What the values say together is the command line's too: a pool
+    // declared twice, a match naming no declared pool are usage errors,
+    // told as the malformed values are, before the graph is read.
+    command.parse_complete_callback([&options] {
+        std::vector<std::string> names;
+        for (const std::string &given : options.pools) {
+            std::string name = check_pool(given).first;
+            if (std::find(names.begin(), names.end(), name) != names.end())
+                throw CLI::ValidationError("--pool", "'" + given + "': pool '" + name + "' is declared twice");
+            names.push_back(std::move(name));
+        }
+        for (const std::string &given : options.matches) {
+            const std::string pool = check_pool_match(given).second;
+            if (std::find(names.begin(), names.end(), pool) == names.end())
+                throw CLI::ValidationError("--pool-match", "'" + given + "': no --pool declares '" + pool + "'");
+        }
+    });
 }
 
+// The options were checked, each value and all together, as the command
+// line was parsed (add_pool_options).
 WalkPools::WalkPools(const dag_graph *g, const PoolOptions &options, const FilePools &file) {
     for (const std::string &given : options.pools) {
         auto [name, count] = check_pool(given);
-        if (std::find(names_.begin(), names_.end(), name) != names_.end())
-            throw Failure("--pool '" + given + "': pool '" + name + "' is declared twice", bad_input);
         capacities_.push_back(count);
         names_.push_back(std::move(name));
     }
     std::vector<std::pair<std::string, std::string>> matches;
-    for (const std::string &given : options.matches) {
-        auto match = check_pool_match(given);
-        if (std::find(names_.begin(), names_.end(), match.second) == names_.end())
-            throw Failure("--pool-match '" + given + "': no --pool declares '" + match.second + "'", bad_input);
-        matches.push_back(std::move(match));
-    }
+    for (const std::string &given : options.matches) matches.push_back(check_pool_match(given));
     // A pattern that matches nothing limits nothing: say so, since a
     // typo or Terraform's "[root] " prefix would otherwise go unnoticed.
     std::vector<bool> matched(matches.size());

@@ -140,6 +140,10 @@ TEST(CliCompletion, FishOffersFilesOnlyWhereTheCommandTakesOne) {
     EXPECT_EQ(fish_offers(dir, "dag wa"), Words{"walk"});
     EXPECT_EQ(fish_offers(dir, "dag -- "), Words{});
     EXPECT_EQ(fish_offers(dir, "dag -- wa"), Words{});
+    EXPECT_EQ(fish_offers(dir, "dag -- walk pl"), Words{});
+    EXPECT_EQ(fish_offers(dir, "dag -- walk --out"), Words{});
+    // A graph file named like a command is not the command.
+    EXPECT_EQ(fish_offers(dir, "dag order walk --out"), Words{});
     // FILE, then vertex NAMEs: no file names offered for a NAME.
     EXPECT_EQ(fish_offers(dir, "dag ancestors pl"), Words{"plan.dot"});
     EXPECT_EQ(fish_offers(dir, "dag ancestors plan.dot pl"), Words{});
@@ -191,7 +195,7 @@ TEST(CliCompletion, ZshAndFishScriptsNameEveryCommandAndParse) {
     EXPECT_NE(zsh.find("'--progress=-[Show progress on standard error]::WHEN:(auto always never)'"),
               std::string::npos)
         << zsh;
-    EXPECT_NE(fish.find("complete -c dag -n '__fish_seen_subcommand_from walk' -l output -x -a "
+    EXPECT_NE(fish.find("complete -c dag -n '__dag_command walk' -l output -x -a "
                         "'grouped none stream'"),
               std::string::npos)
         << fish;

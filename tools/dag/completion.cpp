@@ -122,10 +122,10 @@ std::string zsh_option_specs(const OptionModel &option) {
 }
 
 // A command goes before "--" (after it, a command's name is an argument,
-// which dag refuses): nothing is offered after one.
+// which dag refuses): nothing is offered after one (__dag_command).
 std::string fish_condition(const std::string &command) {
     return command.empty() ? single_quoted("__fish_use_subcommand; and not contains -- -- (commandline -opc)")
-                           : single_quoted("__fish_seen_subcommand_from " + command);
+                           : single_quoted("__dag_command " + command);
 }
 
 std::string fish_option_lines(const std::string &command, const OptionModel &option) {
@@ -150,7 +150,7 @@ std::string fish_option_lines(const std::string &command, const OptionModel &opt
 std::string fish_positional_condition(const CommandModel &command, size_t n) {
     // The last one takes every later word when it takes many.
     const bool rest = n + 1 == command.positionals.size() && command.positionals[n].many;
-    return single_quoted("__fish_seen_subcommand_from " + command.name + "; and test (__dag_positional \"" +
+    return single_quoted("__dag_command " + command.name + "; and test (__dag_positional \"" +
                          joined(value_option_names(command, false)) + "\" \"" +
                          joined(value_option_names(command, true)) + "\") " + (rest ? "-ge " : "-eq ") +
                          std::to_string(n));
@@ -313,6 +313,17 @@ std::string fish_completion(const ProgramModel &program) {
         "    else\n"
         "        echo $n\n"
         "    end\n"
+        "end\n"
+        "# Whether the command is $argv[1]: the first word after dag that is not an\n"
+        "# option, unless \"--\" comes first (dag refuses a command after it).\n"
+        "function __dag_command\n"
+        "    for word in (commandline -opc)[2..-1]\n"
+        "        test \"$word\" = --; and return 1\n"
+        "        string match -q -- '-*' $word; and continue\n"
+        "        test \"$word\" = $argv[1]\n"
+        "        return\n"
+        "    end\n"
+        "    return 1\n"
         "end\n"
         "complete -c dag -f\n";
     for (const OptionModel &option : program.options) script += fish_option_lines("", option);

@@ -6,6 +6,7 @@
 
 #include <sys/resource.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -32,9 +33,16 @@ inline long rss_kb() { return status_kb("VmRSS:"); }
 // The highest RSS since the last reset_peak().
 inline long peak_kb() { return status_kb("VmHWM:"); }
 
+// Without it every peak would silently be the process's whole life's (as
+// build_bench said before it shared this header): stop instead.
 inline void reset_peak() {
     std::ofstream f("/proc/self/clear_refs");
     f << "5";
+    f.close();
+    if (!f) {
+        std::fprintf(stderr, "cannot reset VmHWM through /proc/self/clear_refs\n");
+        std::exit(2);
+    }
 }
 
 }  // namespace process_memory

@@ -279,18 +279,16 @@ void reads_with_callbacks(Program &p) {
     case 0: FUZZ_CALL(dag_traverse(g, start.data(), start.size(), flags, visitor, &v, &e)); break;
     case 1: FUZZ_CALL(dag_ancestors(g, start.data(), start.size(), &out, &e)); break;
     // Each search both ways, by the flags' low bit (the step reads the bytes it did).
-    case 2:
-        if (flags & 1)
-            FUZZ_CALL(dag_first_ancestors_with(g, start.data(), start.size(), predicate, &v, &out, &e));
-        else
-            FUZZ_CALL(dag_first_descendants_with(g, start.data(), start.size(), predicate, &v, &out, &e));
+    case 2: {
+        const auto first_with = (flags & 1) ? dag_first_ancestors_with : dag_first_descendants_with;
+        FUZZ_CALL(first_with(g, start.data(), start.size(), predicate, &v, &out, &e));
         break;
-    case 3:
-        if (flags & 1)
-            FUZZ_CALL(dag_match_descendant(g, start.data(), start.size(), predicate, &v, &found, &e));
-        else
-            FUZZ_CALL(dag_match_ancestor(g, start.data(), start.size(), predicate, &v, &found, &e));
+    }
+    case 3: {
+        const auto match = (flags & 1) ? dag_match_descendant : dag_match_ancestor;
+        FUZZ_CALL(match(g, start.data(), start.size(), predicate, &v, &found, &e));
         break;
+    }
     case 4: FUZZ_CALL(dag_search(g, start.data(), start.size(), flags % 5, predicate, &v, &out, &e)); break;
     default: FUZZ_CALL(dag_descendants(g, start.data(), start.size(), &out, &e)); break;
     }

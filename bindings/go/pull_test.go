@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
 	"sync"
@@ -401,6 +402,22 @@ func TestGoroutineWalkApplyUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestAWalkUpdateClosesAsAnIOCloser(t *testing.T) {
+	u, err := dag.NewWalkUpdate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c io.Closer = u
+	if err := c.Close(); err != nil {
+		t.Errorf("Close() = %v", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("second Close() = %v", err)
+	}
+	_, err = u.AddVertex("late", 0, false)
+	wantErr(t, "AddVertex after Close", err, dag.ErrState, "the update is closed")
 }
 
 func TestGoroutineWalkCompletedFromAnotherGoroutine(t *testing.T) {

@@ -28,14 +28,17 @@ func NewWalkUpdate() (*WalkUpdate, error) {
 	return u, nil
 }
 
-// Close frees the batch; idempotent.
-func (u *WalkUpdate) Close() {
+// Close frees the batch. It is idempotent and always returns nil (it
+// implements io.Closer, as Graph and Builder do); every later method
+// returns ErrState.
+func (u *WalkUpdate) Close() error {
 	if u == nil || u.ptr == nil {
-		return
+		return nil
 	}
 	runtime.SetFinalizer(u, nil)
 	C.dag_walk_update_free(u.ptr)
 	u.ptr = nil
+	return nil
 }
 
 func (u *WalkUpdate) live(op string) error {

@@ -1,8 +1,8 @@
 // `dag completion bash|zsh|fish`: the bash script loaded into bash and its
 // completion function asked, as bash asks it on Tab; the fish script loaded
-// into fish and asked the same with `complete -C`; the zsh and fish scripts
-// checked for every command, and read by their shells where those are
-// installed.
+// into fish and asked the same with `complete -C`; the zsh script loaded by
+// compinit into an interactive zsh on a pseudo-terminal and Tab pressed; the
+// zsh and fish scripts checked for every command, and read by their shells.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,6 +57,35 @@ std::vector<std::string> fish_offers(const ScratchDir &dir, const std::string &l
     for (const std::string &offer : lines_of(r.out))
         if (!offer.empty()) offers.push_back(offer.substr(0, offer.find('\t')));
     std::sort(offers.begin(), offers.end());
+    return offers;
+}
+
+// What zsh offers for `line`, the cursor at its end, with ./_dag on its
+// fpath: an interactive zsh on a pseudo-terminal (zpty) completes the line
+// from a widget that then writes an end mark, so the wait ends when zsh has
+// answered, not after a guessed time; every candidate given to compadd is
+// written down on its way. Sorted.
+std::vector<std::string> zsh_offers(const ScratchDir &dir, const std::string &line) {
+    const std::string driver =
+        "zmodload zsh/zpty || exit 3\n"
+        "out=$PWD/offers.txt; : > $out\n"
+        "zpty z 'zsh -f -i' || exit 4\n"
+        "zpty -w z \"fpath=(${(q)PWD} \\$fpath); autoload -Uz compinit; compinit -u -D; exec 2>${(q)out}\"\n"
+        "zpty -w z 'compadd() { local -a found; builtin compadd -O found \"$@\"; "
+        "print -u2 -rl -- \"offer:\"${^found}; builtin compadd \"$@\" }'\n"
+        "zpty -w z 'offers() { zle complete-word; print -u2 -r -- end }; zle -N offers; bindkey \"^X\" offers'\n"
+        "zpty -n -w z \"$1\"$'\\C-x'\n"
+        "for i in {1..600}; do grep -qx end $out && break; sleep 0.1; done\n"
+        "zpty -d z\n"
+        "grep -qx end $out || exit 5\n"
+        "sed -n 's/^offer://p' $out\n";
+    std::ofstream(dir.path + "/offers.zsh") << driver;
+    Outcome r = shell(dir, "cd " + cli_test::quoted(dir.path) + " && zsh -f ./offers.zsh " + cli_test::quoted(line));
+    EXPECT_EQ(r.status, 0) << line << ": " << r.err;
+    std::vector<std::string> offers = lines_of(r.out);
+    offers.erase(std::remove(offers.begin(), offers.end(), ""), offers.end());
+    std::sort(offers.begin(), offers.end());
+    offers.erase(std::unique(offers.begin(), offers.end()), offers.end());
     return offers;
 }
 
@@ -177,6 +206,26 @@ TEST(CliCompletion, FishOffersFilesOnlyWhereTheCommandTakesOne) {
     EXPECT_EQ(fish_offers(dir, "dag walk --output "), (Words{"grouped", "none", "stream"}));
     EXPECT_EQ(fish_offers(dir, "dag completion "), (Words{"bash", "fish", "zsh"}));
     EXPECT_EQ(fish_offers(dir, "dag completion bash "), Words{});
+}
+
+TEST(CliCompletion, ZshCompletesCommandsOptionsAndTheirValues) {
+    ScratchDir dir;
+    std::ofstream(dir.path + "/_dag") << script(dir, "zsh");
+    std::ofstream(dir.path + "/plan.dot") << "digraph { a }";
+
+    EXPECT_EQ(zsh_offers(dir, "dag wa"), Words{"walk"});
+    Words commands = listed_commands(dir);
+    std::sort(commands.begin(), commands.end());
+    EXPECT_EQ(zsh_offers(dir, "dag "), commands);
+    // A command goes before "--".
+    EXPECT_EQ(zsh_offers(dir, "dag -- "), Words{});
+    EXPECT_EQ(zsh_offers(dir, "dag -- wa"), Words{});
+    EXPECT_EQ(zsh_offers(dir, "dag walk --out"), Words{"--output"});
+    EXPECT_EQ(zsh_offers(dir, "dag walk --output "), (Words{"grouped", "none", "stream"}));
+    EXPECT_EQ(zsh_offers(dir, "dag walk --progress=al"), Words{"always"});
+    EXPECT_EQ(zsh_offers(dir, "dag order pl"), Words{"plan.dot"});
+    EXPECT_EQ(zsh_offers(dir, "dag convert --to "), (Words{"dot", "json", "mermaid", "text"}));
+    EXPECT_EQ(zsh_offers(dir, "dag completion "), (Words{"bash", "fish", "zsh"}));
 }
 
 TEST(CliCompletion, ZshAndFishScriptsNameEveryCommandAndParse) {

@@ -803,6 +803,14 @@ TEST(CliConvert, PoolsAttributeIsKeptInDotAndJson) {
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("standard input: vertex 'a': pools=\"aws,,rds\" has an empty pool name"), std::string::npos)
         << r.err;
+    // Blank as pools="" is, which cgraph cannot tell from no attribute: no pools, not an empty name.
+    for (const char *to : {"json", "dot"}) {
+        r = dag({"convert", "-", "--to", to}, "digraph { a [pools=\" \"]; b [pools=\"\"]; c [pools=\"aws\"] }");
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(pools_in(r.out, std::string(to) == "json"), (Pools{{"c", {"aws"}}})) << r.out;
+    }
+    r = dag({"walk", "-", "--pool", "aws=1", "--exec", "true"}, "digraph { a [pools=\" \t\"] }");
+    EXPECT_EQ(r.status, 0) << r.err;
 }
 
 TEST(CliReduce, RemovesImpliedEdges) {

@@ -48,6 +48,8 @@ FilePools from_dot(const std::string &text, const std::string &shown) {
         } catch (const nlohmann::json::type_error &) {
             throw Failure(shown + ": vertex '" + name + "': its pools are not UTF-8", bad_input);
         }
+        // cgraph reads pools="" as no attribute at all; blanks are the same empty list.
+        if (trimmed(value).empty()) continue;
         found.by_name[name] = split_list(value, shown + ": vertex '" + name + "'");
     }
     return found;

@@ -3,7 +3,7 @@
 # sees there: headers, soname links, pkg-config, find_package, and exports.
 set -euo pipefail
 build_dir=$1
-source_dir=$2
+source_dir=$(cd "$2" && pwd)
 cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -44,6 +44,14 @@ cmake -S "$source_dir/examples/find_package" -B "$work/consumer" \
 cmake --build "$work/consumer" >/dev/null
 LD_LIBRARY_PATH=$libdir "$work/consumer/hello" > "$work/out_cmake"
 cmp "$work/out_pc" "$work/out_cmake"
+# Built inside another project (add_subdirectory; FetchContent does the
+# same): the library alone, linked as libdag::dag, and none of libdag's other
+# targets (its example "hello" would clash with the embedder's).
+cmake -S "$source_dir/examples/add_subdirectory" -B "$work/embedded" -DLIBDAG_SOURCE_DIR="$source_dir" \
+    -DCMAKE_C_COMPILER="$cc" >"$work/embedded.log" 2>&1 || { cat "$work/embedded.log"; exit 1; }
+for part in tools tests examples docs; do
+    [ ! -e "$work/embedded/libdag/$part" ] || { echo "libdag inside another project configured its $part"; exit 1; }
+done
 # Absolute install directories (GNUInstallDirs allows them; Nix passes them):
 # the .pc and the dag program's RPATH must not put the prefix in front again.
 cmake -S "$source_dir" -B "$work/absolute" -DDAG_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/opt/libdag \
@@ -91,6 +99,26 @@ if command -v meson >/dev/null 2>&1; then
         -Dpkgconfig.relocatable=true >/dev/null
     head -n 1 "$work/meson-relocatable/meson-private/libdag.pc" | grep -q '^prefix=${pcfiledir}/' ||
         { echo "Meson's libdag.pc is not relocatable:"; cat "$work/meson-relocatable/meson-private/libdag.pc"; exit 1; }
+    # A subproject: the library alone unless its options ask for more.
+    embedder=$work/meson-embedder
+    mkdir -p "$embedder/subprojects"
+    ln -s "$source_dir" "$embedder/subprojects/libdag"
+    cp "$source_dir/examples/hello.c" "$embedder/"
+    printf '%s\n' "project('embedder', 'c')" \
+        "executable('hello', 'hello.c', dependencies: dependency('libdag', fallback: ['libdag', 'libdag_dep']))" \
+        > "$embedder/meson.build"
+    for options in "" "-Dlibdag:cli=true"; do
+        rm -rf "$embedder/build"
+        # shellcheck disable=SC2086
+        meson setup "$embedder/build" "$embedder" --force-fallback-for=libdag $options >"$work/embedder.log" 2>&1 ||
+            { cat "$work/embedder.log"; exit 1; }
+        programs=$(meson introspect "$embedder/build" --targets |
+            python3 -c 'import json, sys; print(" ".join(sorted(t["name"] for t in json.load(sys.stdin) if t["type"] == "executable")))')
+        expected="hello"
+        [ -z "$options" ] || expected="dag hello"
+        [ "$programs" = "$expected" ] ||
+            { echo "libdag as a Meson subproject ($options) builds the programs '$programs', not '$expected'"; exit 1; }
+    done
 else
     echo "meson not found: Meson's libdag.pc not checked (the CMake install was)"
 fi

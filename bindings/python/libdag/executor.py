@@ -46,7 +46,9 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
     cancels the futures that have not started; the running calls end by
     themselves. Ctrl-C (or any exception) while this waits does the same,
     waits for the running calls, and re-raises with the walk's report as
-    the exception's ``walk_report`` attribute. A vertex whose call was
+    the exception's ``walk_report`` attribute (None where the walker was
+    closed meanwhile: the exception raised is still that one, not a
+    ClosedError). A vertex whose call was
     cancelled before it started ends cancelled, the CancelledError its
     report's exception. A walker
     closed during the walk (by `fn` or another thread) raises ClosedError
@@ -87,9 +89,21 @@ def run_on(walker: PullWalker, executor: concurrent.futures.Executor, fn: Callab
         submitter.error = ClosedError(_native.E_STATE, f"{who}: the walker was closed during the walk")
     if submitter.error is not None:
         # A closed walk has no report to read.
-        submitter.error.walk_report = None if walker.closed else walker.wait()
+        submitter.error.walk_report = _report_unless_closed(walker)
         raise submitter.error
     return walker.wait()
+
+
+def _report_unless_closed(walker):
+    """The walk's report; None where the walker is closed (by fn or another thread, at any moment).
+
+    For an exception on its way out: the ClosedError that wait() would
+    raise must not take its place.
+    """
+    try:
+        return walker.wait()
+    except ClosedError:
+        return None
 
 
 class _Submitter:
@@ -301,16 +315,24 @@ class _Submitter:
             future.cancel()  # its done callback completes the vertex
 
     def stop(self, thread):
-        """Cancels the walk and the futures not started, waits for the rest, and returns the report."""
+        """Cancels the walk and the futures not started, waits for the rest; returns the report (None once closed).
+
+        Called with an exception on its way out (a Ctrl-C): a walker closed
+        meanwhile, by fn or another thread, must not turn it into a
+        ClosedError.
+        """
         self.stopping.set()
         self.wake.set()
         self._cancel()
         thread.join()
         # The running calls end by themselves; the walk ends once they have.
-        while self.walker.next_ready():
-            pass  # a cancelled walk hands out nothing more
+        try:
+            while self.walker.next_ready():
+                pass  # a cancelled walk hands out nothing more
+        except ClosedError:
+            pass  # its vertices ended with it; the calls still running are waited for below
         self.wait_for_calls()
-        return self.walker.wait()
+        return _report_unless_closed(self.walker)
 
     def wait_for_calls(self):
         """Waits until every call submitted has ended.

@@ -25,7 +25,7 @@ from ._native import lib
 from ._pull_calls import PullCalls
 from .errors import ClosedError, InvalidArgumentError, error_for, in_python_terms, take_error
 from .walk import (_COMPLETE, SubwalkVertex, Walker, WalkReport, _WAIT_SLICE_MS, _cancel_quietly,
-                   _closed_while_waiting, _count, _walk_message, _walk_of)
+                   _closed_while_waiting, _count, _wait_in_slices, _walk_of)
 
 if TYPE_CHECKING:
     from .aio import ReadyVertices
@@ -272,18 +272,31 @@ class PullWalker(Walker):
         self._changed()
 
     def _report_if_ended(self, handle, who):
-        """The report of a walk that has ended, or None while vertices are still out."""
-        report = _native.walk_report_p()
-        err = _native.error_p()
+        """The report of the cancelled walk if it has ended, else None (vertices are still out).
+
+        A second Ctrl-C while this waits for an observer call (below) is
+        raised, its ``walk_report`` None, as in :meth:`wait`.
+        """
+        vertices = (ctypes.c_uint64 * 1)()
+        walks = (ctypes.c_void_p * 1)()
+        count = ctypes.c_size_t()
         try:
+            # Whether it has ended, told by a look: dag_walk_wait_for(0) also
+            # times out once it has, while an observer call of another
+            # thread (for an event just before the end) still runs. The walk
+            # is cancelled, so the look hands nothing out.
             with handle.read(who) as ptr:
-                status = lib.dag_walk_wait_for(ptr, 0, byref(report), byref(err))
+                status = lib.dag_walk_next_ready(ptr, vertices, walks, 1, 0, byref(count), None)
+            if status != _native.OK:
+                return None
+            # Ended: this waits for that observer call alone.
+            status, message, report = _wait_in_slices(handle, who, pull=True)
         except ClosedError:
             return None
-        message = take_error(err)
-        if status == _native.E_TIMEOUT:
-            return None
-        return self._report(report, status, _walk_message(message), self._callbacks, who)
+        except KeyboardInterrupt as again:
+            again.walk_report = None
+            raise
+        return self._report(report, status, message, self._callbacks, who)
 
     def _poll_calls(self, limit):
         """This thread's PullCalls for `limit`, marked busy; None while a look of this thread's is under way."""

@@ -360,6 +360,66 @@ class HandPulledTest(unittest.TestCase):
         self.assertEqual(report.message, "the walk was cancelled; 0 vertices never ran and 2 were cancelled after "
                                          "their callbacks ran")
 
+    def ctrl_c_once_the_walk_has_ended(self, wait_for):
+        """next_ready(timeout=0) with Ctrl-C in its look, once the walk has ended while an observer call runs.
+
+        a's observer call, on a thread of its own, outlives the walk's end
+        (b's completion, the last, ends it) until `release` is set.
+        `wait_for(release, real, *args)` stands in for dag_walk_wait_for.
+        Returns the KeyboardInterrupt and the walk's report from wait().
+        """
+        g = libdag.Graph.from_dict({"a": [], "b": []})
+        a, b = g.find("a"), g.find("b")
+        observing, release = threading.Event(), threading.Event()
+
+        def observer(event, vertex, status, running, done, total):
+            if event == libdag.WalkEvent.FINISHED and vertex == a:
+                observing.set()
+                release.wait(WAIT_S)
+
+        real = libdag._native.lib.dag_walk_wait_for
+        with g.pull_walker(parallelism=2, observer=observer) as walker:
+            walker.start()
+            self.assertEqual(sorted(walker.next_ready()), sorted([a, b]))
+            completing = threading.Thread(target=walker.complete, args=(a,))
+            completing.start()
+            try:
+                self.assertTrue(observing.wait(WAIT_S))
+                walker.complete(b)
+                self.assertEqual(walker.next_ready(timeout=0), [])
+                with unittest.mock.patch.object(libdag._native.lib, "dag_walk_wait_for",
+                                                lambda *args: wait_for(release, real, *args)), \
+                        unittest.mock.patch("libdag._pull_calls.PullCalls.look", side_effect=KeyboardInterrupt):
+                    with self.assertRaises(KeyboardInterrupt) as cm:
+                        walker.next_ready(timeout=0)
+            finally:
+                release.set()
+                completing.join(WAIT_S)
+            return cm.exception, walker.wait()
+
+    def test_ctrl_c_once_the_walk_has_ended_comes_with_its_report_while_an_observer_call_runs(self):
+        # The look's dag_walk_wait_for(0) timed out for that observer call:
+        # walk_report was None, though no vertex was out.
+        def wait_for(release, real, ptr, timeout_ms, *out):
+            if timeout_ms != 0:
+                release.set()  # a wait that lasts: the observer call may end now
+            return real(ptr, timeout_ms, *out)
+
+        interrupt, report = self.ctrl_c_once_the_walk_has_ended(wait_for)
+        self.assertIsNotNone(interrupt.walk_report)
+        self.assertTrue(interrupt.walk_report.ok)
+        self.assertEqual(len(interrupt.walk_report), 2)
+        self.assertTrue(report.ok)
+
+    def test_a_second_ctrl_c_while_that_observer_call_is_waited_for_comes_without_a_report(self):
+        def wait_for(release, real, ptr, timeout_ms, *out):
+            if timeout_ms != 0:
+                raise KeyboardInterrupt  # before the observer call can end
+            return real(ptr, timeout_ms, *out)
+
+        interrupt, report = self.ctrl_c_once_the_walk_has_ended(wait_for)
+        self.assertIsNone(interrupt.walk_report)
+        self.assertTrue(report.ok)
 
 class ExecutorTest(unittest.TestCase):
     def test_an_unknown_option_is_refused_naming_the_method_called(self):
@@ -634,6 +694,44 @@ class ExecutorTest(unittest.TestCase):
                 walker.run_on(pool, fn)
             self.assertTrue(ended.is_set())
         self.assertIsInstance(caught.exception.walk_report[g.find("a")].exception, RuntimeError)
+
+    def test_ctrl_c_is_raised_and_not_closed_error_when_fn_closes_the_walker_as_the_walk_stops(self):
+        # The Ctrl-C's stop waited for a's call in next_ready(), which
+        # raised ClosedError once fn closed the walker: that replaced the
+        # KeyboardInterrupt, and the call was not waited for.
+        g = libdag.Graph.from_dict({"a": []})
+        walker = g.pull_walker()
+        running, cancelled = threading.Event(), threading.Event()
+        ended = []
+
+        def on_change():
+            if walker.cancel_asked:
+                cancelled.set()
+            else:
+                walker.wake_on_change(on_change)
+
+        def fn(vertex):
+            walker.wake_on_change(on_change)
+            running.set()
+            if cancelled.wait(WAIT_S):  # by the Ctrl-C's stop, which then waits for this call
+                walker.close()
+                ended.append(vertex)
+
+        real_wait = libdag._latch.Latch.wait
+
+        def ctrl_c_once_running(latch, timeout=None):
+            # Ctrl-C in run_on's wait, as _thread.interrupt_main() would raise it, but never before.
+            if threading.current_thread() is threading.main_thread() and running.is_set():
+                raise KeyboardInterrupt
+            return real_wait(latch, timeout)
+
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            with unittest.mock.patch.object(libdag._latch.Latch, "wait", ctrl_c_once_running):
+                with self.assertRaises(BaseException) as cm:
+                    walker.run_on(pool, fn)
+        self.assertIsInstance(cm.exception, KeyboardInterrupt)
+        self.assertIsNone(cm.exception.walk_report)  # a closed walk has no report to read
+        self.assertEqual(ended, [g.find("a")])
 
 
 class ChangesFromOutsideTest(unittest.TestCase):

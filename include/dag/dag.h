@@ -1894,8 +1894,13 @@ DAG_API dag_status dag_builder_provide(dag_builder *b, uint64_t vertex, const ch
  * Prefixes end before a `.` or `[` that is outside brackets and quotes, and
  * at the end: `aws_instance.web[0].id` resolves to `aws_instance.web[0].id`,
  * else `aws_instance.web[0]`, else `aws_instance.web`, else `aws_instance`,
- * whichever is provided first. Parameters and errors as
- * dag_builder_provide().
+ * whichever is provided first. A prefix holding a bracketed key is also
+ * tried without its keys, right after it, as Terraform resolves a counted
+ * module's output: `module.net[0].x` resolves to `module.net[0].x`, else
+ * `module.net.x` (the output, which the module call provides), else
+ * `module.net[0]`, else `module.net`, else `module` (and between
+ * `aws_instance.web[0].id` and `aws_instance.web[0]`, `aws_instance.web.id`
+ * is tried). Parameters and errors as dag_builder_provide().
  *
  * @param b        the builder.
  * @param vertex   a live vertex of the builder's graph.

@@ -48,15 +48,27 @@ const AddressIndex::Entry *AddressIndex::lookup(std::string_view address, std::u
 const std::vector<VertexId> &AddressIndex::longest_prefix(std::string_view reference) {
     found_.clear();
     cuts_.clear();
+    unkeyed_.clear();
     std::uint64_t hash = address_hash({});
+    std::uint64_t unkeyed_hash = hash;
     int depth = 0;
     bool quoted = false;
+    bool keyed = false;  // a bracketed key came before
+    const auto cut = [&](std::size_t end) { cuts_.push_back({end, hash, unkeyed_.size(), unkeyed_hash, keyed}); };
     for (std::size_t i = 0; i < reference.size(); ++i) {
         const char c = reference[i];
-        if (!quoted && depth == 0 && (c == '.' || c == '[') && i > 0) cuts_.emplace_back(i, hash);
+        if (!quoted && depth == 0 && (c == '.' || c == '[') && i > 0) cut(i);
+        const bool in_key = depth > 0 || (!quoted && c == '[');
+        keyed = keyed || in_key;
+        const auto take = [&](char k) {
+            hash = (hash ^ static_cast<unsigned char>(k)) * 1099511628211ull;
+            if (in_key) return;
+            unkeyed_ += k;
+            unkeyed_hash = (unkeyed_hash ^ static_cast<unsigned char>(k)) * 1099511628211ull;
+        };
         if (quoted) {
             if (c == '\\') {
-                hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+                take(c);
                 if (++i == reference.size()) break;
             } else if (c == '"') {
                 quoted = false;
@@ -68,11 +80,15 @@ const std::vector<VertexId> &AddressIndex::longest_prefix(std::string_view refer
         } else if (c == ']' && depth > 0) {
             --depth;
         }
-        hash = (hash ^ static_cast<unsigned char>(reference[i])) * 1099511628211ull;
+        take(reference[i]);
     }
-    cuts_.emplace_back(reference.size(), hash);
+    cut(reference.size());
     for (auto it = cuts_.rbegin(); it != cuts_.rend(); ++it) {
-        if (const Entry *e = lookup(reference.substr(0, it->first), it->second)) {
+        const Entry *e = lookup(reference.substr(0, it->end), it->hash);
+        // Terraform's fallback for a counted module's output
+        // (module.net[0].x, then module.net.x), before the shorter prefix.
+        if (!e && it->keyed) e = lookup(std::string_view(unkeyed_).substr(0, it->unkeyed_end), it->unkeyed_hash);
+        if (e) {
             found_.assign(providers_.begin() + e->first, providers_.begin() + e->first + e->count);
             break;
         }

@@ -5,14 +5,19 @@
 // `.` or `[` outside brackets and quotes, and at its end. So
 // `aws_instance.web[0].id` tries `aws_instance.web[0].id`,
 // `aws_instance.web[0]`, `aws_instance.web`, `aws_instance`, and
-// `provider["registry.terraform.io/x"]` is never cut inside its key. The hash
-// of every prefix comes from one pass over the reference (FNV-1a is computed
-// left to right), so a lookup costs O(length of the reference) plus one
-// comparison per hash hit.
+// `provider["registry.terraform.io/x"]` is never cut inside its key. A prefix
+// holding a bracketed key is also tried without its keys, before the next
+// shorter prefix: `module.net[0].x`, then `module.net.x` (Terraform's
+// ReferenceMap falls back so from a counted module's output to the output
+// the module call provides), then `module.net[0]`, then `module.net`. The
+// hash of every prefix, with and without its keys, comes from one pass over
+// the reference (FNV-1a is computed left to right), so a lookup costs
+// O(length of the reference) plus one comparison per hash hit.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,7 +54,17 @@ private:
     std::vector<std::uint32_t> slots_;  // entry index + 1; 0 is an empty slot
     std::size_t mask_ = 0;
     std::vector<VertexId> found_;
-    std::vector<std::pair<std::size_t, std::uint64_t>> cuts_;
+    // Where a candidate prefix ends, and its hash; the same of the prefix
+    // without its bracketed keys (in unkeyed_), when it had one.
+    struct Cut {
+        std::size_t end;
+        std::uint64_t hash;
+        std::size_t unkeyed_end;
+        std::uint64_t unkeyed_hash;
+        bool keyed;
+    };
+    std::vector<Cut> cuts_;
+    std::string unkeyed_;  // the reference without its bracketed keys
 };
 
 // FNV-1a over `text`, continuing from `hash`.

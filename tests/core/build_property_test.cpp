@@ -1,6 +1,7 @@
 // Reference resolution on random declarations, against a brute-force
-// longest-prefix search over a std::map: every reference with a provider
-// becomes exactly one edge to the longest-prefix provider.
+// longest-prefix search over a std::map (each prefix then tried without its
+// keys): every reference with a provider becomes exactly one edge to the
+// provider found first.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -26,12 +27,30 @@ std::string random_address(std::mt19937 &rng) {
     return a;
 }
 
-// The prefixes ending before each `.` or `[` and the whole, longest first
-// (the generated addresses have no quotes and no nested brackets).
+// Without its bracketed keys (the generated addresses have no nested ones).
+std::string unkeyed(const std::string &a) {
+    std::string out;
+    bool in_key = false;
+    for (char c : a) {
+        in_key = in_key || c == '[';
+        if (!in_key) out += c;
+        in_key = in_key && c != ']';
+    }
+    return out;
+}
+
+// The prefixes ending before each `.` or `[` and the whole, longest first,
+// each followed by itself without its keys where it has any (the generated
+// addresses have no quotes and no nested brackets).
 std::vector<std::string> prefixes(const std::string &ref) {
-    std::vector<std::string> out{ref};
+    std::vector<std::string> out;
+    const auto add = [&out](const std::string &prefix) {
+        out.push_back(prefix);
+        if (unkeyed(prefix) != prefix) out.push_back(unkeyed(prefix));
+    };
+    add(ref);
     for (std::size_t i = ref.size(); i-- > 1;)
-        if (ref[i] == '.' || ref[i] == '[') out.push_back(ref.substr(0, i));
+        if (ref[i] == '.' || ref[i] == '[') add(ref.substr(0, i));
     return out;
 }
 

@@ -36,6 +36,32 @@ TEST(References, LongestPrefixCutAtDotsAndBrackets) {
     EXPECT_TRUE(warnings.empty());
 }
 
+// Terraform's ReferenceMap: module.net[0].x, else module.net.x (what the
+// output provides besides module.net), else module.net[0], else module.net.
+TEST(References, ACountedModulesOutputFallsBackToTheOutputOfTheModuleCall) {
+    Plan p;
+    for (const char *n : {"call", "out_x", "out_y", "user"}) p.add(n);
+    p.of("call").provides = {"module.net"};
+    p.of("out_x").provides = {"module.net", "module.net.x"};
+    p.of("out_y").provides = {"module.net", "module.net.y"};
+    p.of("user").references = {"module.net[0].x"};
+    std::vector<std::string> warnings;
+    resolve_references(p.g, p.d, UnresolvedPolicy::error, warnings);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"user", "out_x"}}));
+
+    Plan q;
+    for (const char *n : {"call", "instance", "out_x", "user", "other"}) q.add(n);
+    q.of("call").provides = {"module.net"};
+    q.of("instance").provides = {"module.net[0]"};
+    q.of("out_x").provides = {"module.net.x"};
+    q.of("user").references = {"module.net[0].x", R"(module.net["k"].x)"};
+    // No output z: the instance, else the call.
+    q.of("other").references = {"module.net[0].z", "module.net[1].z"};
+    resolve_references(q.g, q.d, UnresolvedPolicy::error, warnings);
+    EXPECT_EQ(q.edges(), (EdgeSet{{"user", "out_x"}, {"other", "instance"}, {"other", "call"}}));
+    EXPECT_TRUE(warnings.empty());
+}
+
 TEST(References, DoesNotCutInsideBracketsOrQuotes) {
     Plan p;
     p.add("p");

@@ -1900,7 +1900,11 @@ DAG_API dag_status dag_builder_provide(dag_builder *b, uint64_t vertex, const ch
  * `module.net.x` (the output, which the module call provides), else
  * `module.net[0]`, else `module.net`, else `module` (and between
  * `aws_instance.web[0].id` and `aws_instance.web[0]`, `aws_instance.web.id`
- * is tried). Parameters and errors as dag_builder_provide().
+ * is tried). Addresses are one space, not scoped by module as Terraform's
+ * are: with `module.net` provided, a reference to a misspelt
+ * `module.net.aws_instance.wbe.id` resolves to `module.net`'s providers
+ * instead of being unresolved (which may make a cycle the validation then
+ * reports). Parameters and errors as dag_builder_provide().
  *
  * @param b        the builder.
  * @param vertex   a live vertex of the builder's graph.
@@ -2095,18 +2099,19 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  *
  *   C(a) -> C(b)  creates in dependency order (the input edge, kept);
  *   D(b) -> D(a)  dependents are destroyed first (so, along a chain of
- *                 destroyed vertices, every dependent before); a path
- *                 through vertices that are not destroyed orders nothing,
- *                 where Terraform's destroy edges follow a resource's
- *                 dependencies through everything in between (connect a
- *                 to b before the step to order such a pair: following
- *                 every path costs a search per destroyed vertex, over
- *                 10x the step's time on a plan of 10^5 vertices);
+ *                 destroyed vertices, every dependent before);
  *   C(a) -> D(b)  when D(b) is early: nothing is created against what goes;
  *   D(b) -> C(a)  when D(b) is late: the old b outlives a's move to the new;
  *   C(b) -> D(a)  when D(a) is early and b is created, updated or replaced;
  *
  * and C(v) -> D(v) for an early replace, D(v) -> C(v) for a late one.
+ * These rules read the edges of the input only: a path from a to b through
+ * other vertices (a local value, a variable, a module output) orders
+ * nothing by them, where Terraform's DestroyEdgeTransformer and
+ * CBDEdgeTransformer follow a resource's dependencies through everything
+ * in between. Connect a to b before the step to order such a pair:
+ * following every path costs a search per vertex with an action, over 10x
+ * the step's time on a plan of 10^5 vertices.
  *
  * Four-vertex example: lb -> web -> subnet -> vpc, with lb updated, web
  * replaced create-before-destroy, subnet replaced and vpc left alone. web's

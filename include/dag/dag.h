@@ -2105,13 +2105,14 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  *   C(b) -> D(a)  when D(a) is early and b is created, updated or replaced;
  *
  * and C(v) -> D(v) for an early replace, D(v) -> C(v) for a late one.
- * These rules read the edges of the input only: a path from a to b through
- * other vertices (a local value, a variable, a module output) orders
- * nothing by them, where Terraform's DestroyEdgeTransformer and
- * CBDEdgeTransformer follow a resource's dependencies through everything
- * in between. Connect a to b before the step to order such a pair:
- * following every path costs a search per vertex with an action, over 10x
- * the step's time on a plan of 10^5 vertices.
+ * As Terraform's DestroyEdgeTransformer and CBDEdgeTransformer follow a
+ * resource's dependencies through what is in between, the rules also apply
+ * to a and b with actions where a depends on b through vertices with
+ * DAG_ACTION_NONE only (a local value, a variable, a module output, a
+ * resource left alone). Through a vertex with an action they chain (D(c)
+ * after D(b) after D(a)) and go no further: where Terraform would also
+ * order a pair across one (a replaced vertex's dependency reached through
+ * an updated one is updated before the destroy), connect the two first.
  *
  * Four-vertex example: lb -> web -> subnet -> vpc, with lb updated, web
  * replaced create-before-destroy, subnet replaced and vpc left alone. web's

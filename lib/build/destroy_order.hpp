@@ -16,13 +16,15 @@
 // graph gets, where the vertices exist:
 //
 //   C(a) -> C(b)   creates in dependency order (the input edge);
-//   D(b) -> D(a)   a dependent is destroyed first, along direct edges only:
-//                  a path through vertices that are not destroyed orders
-//                  nothing (Terraform's does; see destroy_order.cpp);
+//   D(b) -> D(a)   a dependent is destroyed first;
 //   C(a) -> D(b)   when D(b) is early: a is not created against what goes;
 //   D(b) -> C(a)   when D(b) is late: the old b outlives a's move to the new;
 //   C(b) -> D(a)   when D(a) is early and b is created, updated or replaced:
 //                  b changes once a's old instance is gone.
+//
+// The rules also hold where a depends on b through vertices with no action
+// (Terraform follows a resource's dependencies through what is between);
+// through a vertex with an action they chain.
 //
 // Ordering early destroys (dependents first), then creates (dependencies
 // first), then late destroys (dependents first) satisfies every rule, so the

@@ -1,7 +1,9 @@
 // The destroy order step on hand-written plans (a chain, a diamond, the
 // header's four-vertex example) and on random action sets: the apply graph
-// stays acyclic and every destroy runs after the destroys of its dependents
-// (along chains of destroyed vertices).
+// stays acyclic, and along paths through vertices destroyed or left alone
+// every destroy runs after the destroys of its dependents, a late destroy
+// after its dependents' moves, and a change after an early destroy of its
+// dependents.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -60,12 +62,32 @@ TEST(DestroyOrder, ChainDeletedBecomesReversedDestroys) {
     EXPECT_EQ(p.g.find("a (destroy)"), a) << "a deleted vertex keeps its id";
 }
 
-// Along direct edges only (header: a search per destroyed vertex costs too
-// much on large plans; a caller orders such a pair with an edge).
-TEST(DestroyOrder, OnlyDirectEdgesOrderDestroys) {
+// Through a vertex left alone (a local between two resources), as
+// Terraform follows a resource's dependencies.
+TEST(DestroyOrder, DestroysAreOrderedThroughVerticesLeftAlone) {
     Plan p = chain(Action::remove, Action::none, Action::remove);
     order_destroys(p.g, p.d);
-    EXPECT_EQ(p.edges(), (EdgeSet{{"b", "c (destroy)"}}));
+    EXPECT_EQ(p.edges(), (EdgeSet{{"b", "c (destroy)"}, {"c (destroy)", "a (destroy)"}}));
+}
+
+// Through a vertex with an action, the rules chain and go no further: a is
+// destroyed before b, whose update waits for it, and c's destroy before
+// b's update, so c's destroy does not wait for a's (Terraform's would).
+TEST(DestroyOrder, RulesStopAtAVertexWithAnAction) {
+    Plan p = chain(Action::remove, Action::update, Action::replace);
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"b", "c"},
+                                  {"b", "a (destroy)"},
+                                  {"b", "c (destroy)"},
+                                  {"c", "c (destroy)"}}));
+}
+
+// What a replaced vertex depends on through a local is updated once its old
+// instance is gone: a (replace) -> m -> b (update).
+TEST(DestroyOrder, AnUpdateWaitsForAnEarlyDestroyThroughVerticesLeftAlone) {
+    Plan p = chain(Action::replace, Action::none, Action::update);
+    order_destroys(p.g, p.d);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"}, {"b", "c"}, {"c", "a (destroy)"}, {"a", "a (destroy)"}}));
 }
 
 // With no action the step has nothing to do: a cycle is the validation's to
@@ -80,14 +102,16 @@ TEST(DestroyOrder, WithNoActionACycleIsLeftToTheValidation) {
 }
 
 // Terraform's ForcedCBDTransformer looks at all of a vertex's descendants:
-// web's old instance reaches subnet's through x, so subnet's destroy waits
-// for x to move (it ran first, while web's old instance used it).
+// a's old instance reaches c's through b, so c's destroy is late; it waits
+// for b and, through b, for a to move to the new c, and comes after a's.
 TEST(DestroyOrder, CreateBeforeDestroyPassesOnThroughVerticesLeftAlone) {
     Plan p = chain(Action::create_before_destroy, Action::none, Action::replace);
     order_destroys(p.g, p.d);
     EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"},
                                   {"b", "c"},
                                   {"c (destroy)", "b"},
+                                  {"c (destroy)", "a"},
+                                  {"c (destroy)", "a (destroy)"},
                                   {"a (destroy)", "a"},
                                   {"c (destroy)", "c"}}));
 }
@@ -218,12 +242,12 @@ bool reaches(const Graph &g, VertexId from, VertexId to) {
 }
 
 bool destroyed(Action a) { return a == Action::remove || a == Action::replace || a == Action::create_before_destroy; }
+bool changed(Action a) { return a != Action::none && a != Action::remove; }
 
-// Whether ids[i] reaches ids[j] in `g` through destroyed vertices only, both
-// ends destroyed.
-bool destroyed_chain(const Graph &g, const std::vector<Action> &actions, const std::vector<VertexId> &ids, int i,
-                     int j) {
-    if (!destroyed(actions[i]) || !destroyed(actions[j])) return false;
+// Whether ids[i] reaches ids[j] in `g` through vertices `inner` takes only.
+template <class Inner>
+bool path_through(const Graph &g, const std::vector<Action> &actions, const std::vector<VertexId> &ids, int i, int j,
+                  const Inner &inner) {
     std::map<VertexId, int> index;
     for (int k = 0; k < static_cast<int>(ids.size()); ++k) index[ids[k]] = k;
     std::set<VertexId> seen{ids[i]};
@@ -233,7 +257,7 @@ bool destroyed_chain(const Graph &g, const std::vector<Action> &actions, const s
         queue.pop_front();
         if (v == ids[j]) return true;
         for (VertexId d : g.dependencies(v))
-            if (destroyed(actions[index.at(d)]) && seen.insert(d).second) queue.push_back(d);
+            if ((d == ids[j] || inner(actions[index.at(d)])) && seen.insert(d).second) queue.push_back(d);
     }
     return false;
 }
@@ -256,13 +280,38 @@ TEST(DestroyOrderProperty, RandomActionSetsStayAcyclicAndDestroyDependentsFirst)
         const Graph input(p.g);
         order_destroys(p.g, p.d);
         ASSERT_EQ(cycle_report(p.g), "") << "round " << round;
+        // Late exactly when a create-before-destroy vertex depends on it,
+        // by any path (or it is one).
+        const auto late = [&](int i) {
+            bool found = false;
+            for (int k = 0; k < n; ++k)
+                found = found || (actions[k] == Action::create_before_destroy && reaches(input, ids[k], ids[i]));
+            return destroyed(actions[i]) && found;
+        };
         for (int i = 0; i < n; ++i) {
             for (int j = 0; j < n; ++j) {
                 if (i == j || !reaches(input, ids[i], ids[j])) continue;
                 const std::string a = "v" + std::to_string(i), b = "v" + std::to_string(j);
-                if (destroyed_chain(input, actions, ids, i, j)) {
+                // Destroys through vertices destroyed or left alone; the
+                // other rules through vertices left alone (through one with
+                // an action they chain, which orders less than Terraform).
+                const bool ordered = path_through(input, actions, ids, i, j,
+                                                  [](Action inner) { return inner == Action::none || destroyed(inner); });
+                const bool through_alone =
+                    path_through(input, actions, ids, i, j, [](Action inner) { return inner == Action::none; });
+                if (ordered && destroyed(actions[i]) && destroyed(actions[j])) {
                     EXPECT_TRUE(reaches(p.g, p.g.find(destroy_name(b)), p.g.find(destroy_name(a))))
-                        << "round " << round << ": " << b << "'s destroy before " << a << "'s";
+                        << "round " << round << ": " << b << "'s destroy after " << a << "'s";
+                }
+                const bool late_j = late(j);
+                if (through_alone && destroyed(actions[j]) && changed(actions[i]) && late_j) {
+                    EXPECT_TRUE(reaches(p.g, p.g.find(destroy_name(b)), ids[i]))
+                        << "round " << round << ": " << b << "'s old instance outlives " << a << "'s move";
+                }
+                const bool late_i = late(i);
+                if (through_alone && destroyed(actions[i]) && !late_i && changed(actions[j])) {
+                    EXPECT_TRUE(reaches(p.g, ids[j], p.g.find(destroy_name(a))))
+                        << "round " << round << ": " << b << " changes after " << a << "'s early destroy";
                 }
                 if (actions[i] != Action::remove && actions[j] != Action::remove &&
                     input.has_edge(ids[i], ids[j])) {
@@ -272,12 +321,7 @@ TEST(DestroyOrderProperty, RandomActionSetsStayAcyclicAndDestroyDependentsFirst)
             if (actions[i] == Action::replace || actions[i] == Action::create_before_destroy) {
                 const VertexId c = ids[i], d = p.g.find(destroy_name("v" + std::to_string(i)));
                 EXPECT_TRUE(p.g.has_edge(c, d) != p.g.has_edge(d, c)) << "round " << round;
-                // Late exactly when a create-before-destroy vertex depends
-                // on it, by any path (or it is one).
-                bool late = false;
-                for (int k = 0; k < n; ++k)
-                    late = late || (actions[k] == Action::create_before_destroy && reaches(input, ids[k], ids[i]));
-                EXPECT_EQ(p.g.has_edge(d, c), late) << "round " << round << ": v" << i;
+                EXPECT_EQ(p.g.has_edge(d, c), late(i)) << "round " << round << ": v" << i;
             }
         }
     }

@@ -173,7 +173,9 @@ func (b *Builder) Provide(vertex uint64, addresses ...string) error {
 // Reference declares that vertex references each address; the references
 // step makes it depend on the vertices providing the longest provided
 // prefix, cut before '.' and '[' (aws_instance.web[0].id finds
-// aws_instance.web[0], else aws_instance.web). Errors as Provide.
+// aws_instance.web[0], else aws_instance.web); a prefix with a bracketed key
+// is also tried without its keys, so module.net[0].x finds module.net.x
+// before module.net[0], as Terraform resolves it. Errors as Provide.
 func (b *Builder) Reference(vertex uint64, addresses ...string) error {
 	return b.declare("Builder.Reference", func(p *C.dag_builder, v C.uint64_t, s *C.char, e **C.dag_error) C.dag_status {
 		return C.dag_builder_reference(p, v, s, e)

@@ -203,7 +203,9 @@ class Builder(Closeable):
 
     def reference(self, vertex: Vertex, *addresses: Union[str, bytes]) -> None:
         """Declares that `vertex` references each address; the references step connects it to the
-        vertex providing the longest prefix (cut before ``.`` and ``[``)."""
+        vertex providing the longest prefix (cut before ``.`` and ``[``; a prefix with a bracketed
+        key is also tried without its keys, so ``module.net[0].x`` finds ``module.net.x`` before
+        ``module.net[0]``, as Terraform resolves it; see ``dag_builder_reference``)."""
         self._declare(lib.dag_builder_reference, vertex, addresses, "Builder.reference")
 
     def need(self, vertex: Vertex, *keys: Union[str, bytes]) -> None:

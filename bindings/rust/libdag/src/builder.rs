@@ -433,7 +433,10 @@ impl<'g> Builder<'g> {
 
     /// Declares that `vertex` references `address`: the references step
     /// connects it to the vertices providing the longest provided prefix,
-    /// cut before `.` and `[`. Errors as [`provide`](Builder::provide).
+    /// cut before `.` and `[`; a prefix with a bracketed key is also tried
+    /// without its keys, so `module.net[0].x` finds `module.net.x` before
+    /// `module.net[0]`, as Terraform resolves it (`dag_builder_reference`).
+    /// Errors as [`provide`](Builder::provide).
     pub fn reference(&mut self, vertex: VertexId, address: &str) -> Result<()> {
         self.declare(
             "Builder::reference",

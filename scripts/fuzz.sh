@@ -22,7 +22,8 @@ for arg in "$@"; do
     *) seconds=$arg ;;
   esac
 done
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(dot_import_fuzzer json_import_fuzzer json_readers_fuzzer capi_program_fuzzer)
+[ ${#harnesses[@]} -gt 0 ] ||
+  harnesses=(dot_import_fuzzer json_import_fuzzer json_readers_fuzzer capi_program_fuzzer cli_files_fuzzer)
 
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -31,7 +32,7 @@ fi
 cmake --build build-fuzz --target "${harnesses[@]}"
 
 declare -A dict=([dot_import_fuzzer]=tests/fuzz/dot.dict [json_import_fuzzer]=tests/fuzz/json.dict
-                 [json_readers_fuzzer]=tests/fuzz/json.dict)
+                 [json_readers_fuzzer]=tests/fuzz/json.dict [cli_files_fuzzer]=tests/fuzz/cli_files.dict)
 # Each program input reaches tens of thousands of features, and libFuzzer's
 # entropic schedule spent 60% of the harness's time updating their frequencies
 # (perf, 2026-11-30): without it the harness runs 2.6x the inputs a second and,

@@ -162,6 +162,12 @@ TEST(CliBuild, BadPlansAreInputErrors) {
         {std::string("{\"vertices\": [{\"name\": \"a\"}]}\0 not JSON {{{", 43), ": line 1: not valid JSON: NUL character at offset 29"},
         // A UTF-16 plan was refused with a raw byte in nlohmann's words.
         {std::string("\xff\xfe{\0}\0", 6), ": line 1: not valid JSON: the text is UTF-16 (it begins with a byte-order mark); only UTF-8"},
+        // A byte no UTF-8 has, which nlohmann's message quoted as it was (the
+        // message was no longer UTF-8): shown as libdag shows one, \xNN.
+        {"{\"vertices\": \xff}", "; last read: '\"vertices\": \\xff'\n"},
+        {"{\"vertices\": [{\"name\": \"caf\xe9\"}]}",
+         ": line 1: not valid JSON: parse error at line 1, column 29: syntax error while parsing value - invalid string: "
+         "ill-formed UTF-8 byte; last read: '\"caf\\xe9\"'\n"},
         // UTF-32LE's mark begins as UTF-16LE's does: it was told as UTF-16.
         {std::string("\xff\xfe\0\0{\0\0\0}\0\0\0", 12), ": line 1: not valid JSON: the text is UTF-32 (it begins with a byte-order mark)"},
     };

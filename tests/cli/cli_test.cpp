@@ -770,6 +770,12 @@ TEST(CliConvert, PoolsAttributeIsKeptInDotAndJson) {
     r = dag({"convert", "-", "--to", "json"}, "digraph { charset=latin1; \"caf\xe9\" [pools=\"caf\xe9\"] }");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(pools_in(r.out, true), (Pools{{"caf\xc3\xa9", {"caf\xc3\xa9"}}}));
+    // A comment after the graph, over two lines: cgraph's lexer was left
+    // inside it, the pools' read-back began there and failed, and they were
+    // refused as pools DOT cannot carry.
+    r = dag({"convert", "-", "--to", "dot"}, "digraph { a [pools=\"x\"] } /* c\n d */\n");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\t\t\"a\" [pools=\"x\"]\n"), std::string::npos) << r.out;
     // Pool names DOT would read back otherwise: as two names, trimmed, or
     // not at all (a backslash before the closing quote).
     for (const std::string pool : {"aws,rds", " aws", "aws\\\\"}) {

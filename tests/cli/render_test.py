@@ -311,6 +311,12 @@ class Render(unittest.TestCase):
         self.assertEqual(result.returncode, 2, result.stderr)
         self.assertIn(b"Is a directory", result.stderr)
         self.assertIn(f'cannot read "{self.path("reports")}"'.encode(), result.stderr)
+        # A byte no UTF-8 has, which the parser's message quoted as it was: shown as \xNN, as libdag shows one.
+        with open(self.path("r.json"), "wb") as f:
+            f.write(b'{"vertices": \xff}')
+        result = dag("render", graph, "--report", self.path("r.json"), "-o", self.path("o.svg"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertTrue(result.stderr.endswith(b"last read: '\"vertices\": \\xff'\n"), result.stderr)
         # A NUL in a name: the name was cut there, and coloured vertex "a".
         with open(self.path("r.json"), "w", encoding="utf-8") as f:
             f.write('{"vertices": [{"name": "a\\u0000zzz", "status": "failed"}]}')

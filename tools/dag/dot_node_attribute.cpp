@@ -11,6 +11,11 @@
 #include "libdag.hpp"
 #include "text_decoding.hpp"
 
+// Flex's full reset of cgraph's lexer (buffer and start state), which
+// libcgraph exports without declaring it; weak, as libdag's DOT reader
+// declares it, so that a Graphviz that hides it still links.
+extern "C" int aaglex_destroy(void) __attribute__((weak));
+
 namespace dagcli {
 namespace {
 
@@ -43,6 +48,12 @@ std::map<std::string, std::string> dot_node_attribute(const std::string &text, c
     {
         // Graphviz would print why straight to standard error.
         GraphvizMessages messages;
+        // The lexer outlives a read and reads ahead: a comment after the
+        // graph, over several lines, left it inside the comment, and the
+        // next read here (exported_pools.cpp reads each list back) began
+        // there and failed.
+        if (aaglex_destroy) aaglex_destroy();
+        agsetfile(nullptr);
         g.reset(agmemread(decoded.utf8.c_str()));
         said = GraphvizMessages::lines();
     }

@@ -136,6 +136,40 @@ private:
     const char **latest_;
 };
 
+// The length of the well-formed UTF-8 character at `at`, or 0.
+std::size_t character_at(const std::string &text, std::size_t at) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
+    const unsigned char c = byte(0);
+    if (c < 0x80) return 1;
+    const std::size_t length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (length == 0 || text.size() - at < length) return 0;
+    // No overlong form, surrogate or code point past U+10FFFF.
+    const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (byte(1) < low || byte(1) > high) return 0;
+    for (std::size_t i = 2; i < length; ++i)
+        if ((byte(i) & 0xC0) != 0x80) return 0;
+    return length;
+}
+
+// nlohmann's message quotes the bytes it read last as they were: at a byte
+// no UTF-8 has, or in a character cut short, the message was no longer
+// UTF-8. Such a byte is shown as \xNN, as libdag shows one in its messages.
+std::string printable(const std::string &message) {
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    for (std::size_t at = 0; at < message.size();) {
+        if (const std::size_t length = character_at(message, at); length > 0) {
+            out.append(message, at, length);
+            at += length;
+        } else {
+            const auto c = static_cast<unsigned char>(message[at++]);
+            out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
+        }
+    }
+    return out;
+}
+
 std::size_t line_at(const std::string &text, std::size_t bytes) {
     const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(bytes, text.size()));
     return 1 + static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
@@ -169,7 +203,7 @@ nlohmann::json parse_strict_json(const std::string &text, const std::vector<std:
         std::string what = e.what();
         if (const auto tag = what.find("] "); what.rfind("[json.exception", 0) == 0 && tag != std::string::npos)
             what.erase(0, tag + 2);
-        throw JsonProblem{line_at(text, at == 0 ? 0 : at - 1), what};
+        throw JsonProblem{line_at(text, at == 0 ? 0 : at - 1), printable(what)};
     }
     if (repeated.first_repeat)
         throw JsonProblem{line_at(text, static_cast<std::size_t>(repeated.repeat_at - text.data())),

@@ -38,20 +38,26 @@ Plan chain(Action a, Action b, Action c) {
     return p;
 }
 
-TEST(DestroyOrder, ChainReplacedDestroysDependentsFirstThenCreates) {
-    Plan p = chain(Action::replace, Action::replace, Action::replace);
+// The apply graph of chain(a, b, c).
+EdgeSet ordered_chain(Action a, Action b, Action c) {
+    Plan p = chain(a, b, c);
     order_destroys(p.g, p.d);
-    EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"},
-                                  {"b", "c"},
-                                  {"a", "b (destroy)"},
-                                  {"b", "c (destroy)"},
-                                  {"b", "a (destroy)"},
-                                  {"c", "b (destroy)"},
-                                  {"b (destroy)", "a (destroy)"},
-                                  {"c (destroy)", "b (destroy)"},
-                                  {"a", "a (destroy)"},
-                                  {"b", "b (destroy)"},
-                                  {"c", "c (destroy)"}}));
+    return p.edges();
+}
+
+TEST(DestroyOrder, ChainReplacedDestroysDependentsFirstThenCreates) {
+    EXPECT_EQ(ordered_chain(Action::replace, Action::replace, Action::replace),
+              (EdgeSet{{"a", "b"},
+                       {"b", "c"},
+                       {"a", "b (destroy)"},
+                       {"b", "c (destroy)"},
+                       {"b", "a (destroy)"},
+                       {"c", "b (destroy)"},
+                       {"b (destroy)", "a (destroy)"},
+                       {"c (destroy)", "b (destroy)"},
+                       {"a", "a (destroy)"},
+                       {"b", "b (destroy)"},
+                       {"c", "c (destroy)"}}));
 }
 
 TEST(DestroyOrder, ChainDeletedBecomesReversedDestroys) {
@@ -65,29 +71,23 @@ TEST(DestroyOrder, ChainDeletedBecomesReversedDestroys) {
 // Through a vertex left alone (a local between two resources), as
 // Terraform follows a resource's dependencies.
 TEST(DestroyOrder, DestroysAreOrderedThroughVerticesLeftAlone) {
-    Plan p = chain(Action::remove, Action::none, Action::remove);
-    order_destroys(p.g, p.d);
-    EXPECT_EQ(p.edges(), (EdgeSet{{"b", "c (destroy)"}, {"c (destroy)", "a (destroy)"}}));
+    EXPECT_EQ(ordered_chain(Action::remove, Action::none, Action::remove),
+              (EdgeSet{{"b", "c (destroy)"}, {"c (destroy)", "a (destroy)"}}));
 }
 
 // Through a vertex with an action, the rules chain and go no further: a is
 // destroyed before b, whose update waits for it, and c's destroy before
 // b's update, so c's destroy does not wait for a's (Terraform's would).
 TEST(DestroyOrder, RulesStopAtAVertexWithAnAction) {
-    Plan p = chain(Action::remove, Action::update, Action::replace);
-    order_destroys(p.g, p.d);
-    EXPECT_EQ(p.edges(), (EdgeSet{{"b", "c"},
-                                  {"b", "a (destroy)"},
-                                  {"b", "c (destroy)"},
-                                  {"c", "c (destroy)"}}));
+    EXPECT_EQ(ordered_chain(Action::remove, Action::update, Action::replace),
+              (EdgeSet{{"b", "c"}, {"b", "a (destroy)"}, {"b", "c (destroy)"}, {"c", "c (destroy)"}}));
 }
 
 // What a replaced vertex depends on through a local is updated once its old
 // instance is gone: a (replace) -> m -> b (update).
 TEST(DestroyOrder, AnUpdateWaitsForAnEarlyDestroyThroughVerticesLeftAlone) {
-    Plan p = chain(Action::replace, Action::none, Action::update);
-    order_destroys(p.g, p.d);
-    EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"}, {"b", "c"}, {"c", "a (destroy)"}, {"a", "a (destroy)"}}));
+    EXPECT_EQ(ordered_chain(Action::replace, Action::none, Action::update),
+              (EdgeSet{{"a", "b"}, {"b", "c"}, {"c", "a (destroy)"}, {"a", "a (destroy)"}}));
 }
 
 // With no action the step has nothing to do: a cycle is the validation's to
@@ -105,15 +105,9 @@ TEST(DestroyOrder, WithNoActionACycleIsLeftToTheValidation) {
 // a's old instance reaches c's through b, so c's destroy is late; it waits
 // for b and, through b, for a to move to the new c, and comes after a's.
 TEST(DestroyOrder, CreateBeforeDestroyPassesOnThroughVerticesLeftAlone) {
-    Plan p = chain(Action::create_before_destroy, Action::none, Action::replace);
-    order_destroys(p.g, p.d);
-    EXPECT_EQ(p.edges(), (EdgeSet{{"a", "b"},
-                                  {"b", "c"},
-                                  {"c (destroy)", "b"},
-                                  {"c (destroy)", "a"},
-                                  {"c (destroy)", "a (destroy)"},
-                                  {"a (destroy)", "a"},
-                                  {"c (destroy)", "c"}}));
+    EXPECT_EQ(ordered_chain(Action::create_before_destroy, Action::none, Action::replace),
+              (EdgeSet{{"a", "b"}, {"b", "c"}, {"c (destroy)", "b"}, {"c (destroy)", "a"},
+                       {"c (destroy)", "a (destroy)"}, {"a (destroy)", "a"}, {"c (destroy)", "c"}}));
 }
 
 TEST(DestroyOrder, ARebuildAppliesOnlyActionsSetSince) {

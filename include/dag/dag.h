@@ -845,9 +845,15 @@ typedef enum dag_format {
      *     }
      *
      * (indented with tabs). Every vertex gets a node statement, sorted by name
-     * then id, then every edge "a" -> "b" (a depends on b), sorted by its two
-     * ends' names. Edges on a cycle, self references included, are drawn as
-     * Terraform's -draw-cycles draws them: [color = "red", penwidth = "2.0"].
+     * then id, then every edge "a" -> "b" (a depends on b), sorted as
+     * `terraform graph` sorts them: by the line's text, where the quote that
+     * ends a name and the escape of a quote in one count ("a (expand)" -> "x"
+     * before "a" -> "x"; since 1.3, before which edges were sorted by their
+     * ends' names). Edges on a cycle, self references included, get
+     * [color = "red", penwidth = "2.0"], the attributes of Terraform's
+     * -draw-cycles; Terraform instead draws red edges from each vertex of a
+     * cycle to the next in the order its search met them, which for a simple
+     * cycle run against the real edges, and leaves self references black.
      * A vertex is written by its name; an unnamed one by its decimal id. A
      * graph DOT cannot carry exactly is refused rather than written changed:
      * a name Graphviz would read back differently (an odd run of backslashes
@@ -1126,7 +1132,10 @@ typedef struct dag_validation dag_validation;
  *     following dependencies from there, so in a simple cycle each line
  *     depends on the next: a->b, b->c, c->a gives `"Cycle:\n  a\n  b\n  c"`.
  *     In a larger tangle each vertex is a dependency of some vertex listed
- *     before it. Cycles are ordered by their first vertex, shortest first;
+ *     before it. Cycles are ordered by their first vertex, shortest first
+ *     (Terraform prints them as Tarjan's search finds them: a cycle that
+ *     another depends on first, the rest in its vertex map's order, which
+ *     varies between runs);
  *   - each self reference (edge v->v): "Self reference: v", sorted bytewise
  *     as printed, then by id.
  *

@@ -1,5 +1,8 @@
 #include "formats/dot_writer.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "graph/error.hpp"
 #include "formats/json_format.hpp"
 #include "formats/sorted_graph.hpp"
@@ -63,11 +66,54 @@ void check_names(const SortedGraph &sg) {
     }
 }
 
+// Whether name a's line text sorts before name b's: `terraform graph` sorts
+// its edge lines as text, where a name is quoted, its quotes escaped, and
+// the closing quote counts ("a (expand)" before "a", as ' ' < '"'). Quoted
+// names DOT can read back are prefix-free, so the lines of two edges first
+// differ inside their tails' quoted names, or, with one tail, their heads'.
+bool line_before(const std::string &a, const std::string &b) {
+    // Each name's next character as quoted: a quote comes as its escape,
+    // then itself (escaped: the escape was given); after the name, the
+    // closing quote.
+    std::size_t ia = 0, ib = 0;
+    bool escaped_a = false, escaped_b = false;
+    const auto next = [](const std::string &name, std::size_t i, bool escaped) {
+        if (i == name.size()) return '"';
+        return name[i] == '"' && !escaped ? '\\' : name[i];
+    };
+    const auto step = [](const std::string &name, std::size_t &i, bool &escaped) {
+        if (name[i] == '"' && !escaped) {
+            escaped = true;
+        } else {
+            ++i;
+            escaped = false;
+        }
+    };
+    for (;;) {
+        const char ca = next(a, ia, escaped_a), cb = next(b, ib, escaped_b);
+        if (ca != cb) return static_cast<unsigned char>(ca) < static_cast<unsigned char>(cb);
+        if (ia == a.size()) return false;  // the same text
+        step(a, ia, escaped_a);
+        step(b, ib, escaped_b);
+    }
+}
+
 }  // namespace
 
 std::string write_dot(const Graph &g) {
-    const SortedGraph sg = sorted_graph(g);
+    SortedGraph sg = sorted_graph(g);
     check_names(sg);
+    // Edges in the order of their lines' text, as `terraform graph` sorts
+    // them: by each end's rank in that order.
+    std::vector<std::size_t> by_line(sg.vertices.size());
+    for (std::size_t i = 0; i < by_line.size(); ++i) by_line[i] = i;
+    std::sort(by_line.begin(), by_line.end(),
+              [&](std::size_t x, std::size_t y) { return line_before(sg.vertices[x].name, sg.vertices[y].name); });
+    std::vector<std::size_t> rank(by_line.size());
+    for (std::size_t r = 0; r < by_line.size(); ++r) rank[by_line[r]] = r;
+    std::sort(sg.edges.begin(), sg.edges.end(), [&](const SortedEdge &x, const SortedEdge &y) {
+        return rank[x.from] != rank[y.from] ? rank[x.from] < rank[y.from] : rank[x.to] < rank[y.to];
+    });
     std::string out = "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n";
     for (const SortedVertex &v : sg.vertices) {
         out += "\t\t";

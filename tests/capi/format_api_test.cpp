@@ -119,6 +119,63 @@ TEST(FormatExport, DotInTerraformLayoutWithCyclesInRed) {
               "}\n");
 }
 
+// `terraform graph` sorts its edge lines as text, so the quote that ends a
+// name counts (' ' and '!' come before it) and so does a quote's escape;
+// the node statements go by name.
+TEST(FormatExport, DotEdgesInTheOrderOfTheirLinesAsTerraformSortsThem) {
+    GraphPtr g = new_graph();
+    const uint64_t root = add(g.get(), "r");
+    const uint64_t a = add(g.get(), "a"), expand = add(g.get(), "a (expand)"), bang = add(g.get(), "a!");
+    const uint64_t quote = add(g.get(), "q\"x"), hash = add(g.get(), "q#");
+    for (uint64_t to : {a, expand, bang, quote, hash}) ASSERT_EQ(dag_connect(g.get(), root, to, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), a, hash, nullptr), DAG_OK);
+    ASSERT_EQ(dag_connect(g.get(), expand, hash, nullptr), DAG_OK);
+    EXPECT_EQ(export_as(g.get(), DAG_FORMAT_DOT),
+              "digraph {\n"
+              "\tcompound = \"true\"\n"
+              "\tnewrank = \"true\"\n"
+              "\tsubgraph \"root\" {\n"
+              "\t\t\"a\"\n"
+              "\t\t\"a (expand)\"\n"
+              "\t\t\"a!\"\n"
+              "\t\t\"q\\\"x\"\n"
+              "\t\t\"q#\"\n"
+              "\t\t\"r\"\n"
+              "\t\t\"a (expand)\" -> \"q#\"\n"
+              "\t\t\"a\" -> \"q#\"\n"
+              "\t\t\"r\" -> \"a (expand)\"\n"
+              "\t\t\"r\" -> \"a!\"\n"
+              "\t\t\"r\" -> \"a\"\n"
+              "\t\t\"r\" -> \"q#\"\n"
+              "\t\t\"r\" -> \"q\\\"x\"\n"
+              "\t}\n"
+              "}\n");
+}
+
+TEST(FormatExport, DotEdgeLinesAreSortedAsTextOnRandomNames) {
+    std::mt19937 rng(2112);
+    const std::string alphabet = "ab !\"#";
+    for (int round = 0; round < 200; ++round) {
+        GraphPtr g = new_graph();
+        std::set<std::string> names;
+        while (names.size() < 12) {
+            std::string name;
+            for (std::size_t n = 1 + rng() % 4; n > 0; --n) name += alphabet[rng() % alphabet.size()];
+            names.insert(name);
+        }
+        std::vector<uint64_t> ids;
+        for (const std::string &name : names) ids.push_back(add(g.get(), name.c_str()));
+        for (int e = 0; e < 40; ++e)
+            ASSERT_EQ(dag_connect(g.get(), ids[rng() % ids.size()], ids[rng() % ids.size()], nullptr), DAG_OK);
+        std::istringstream dot(export_as(g.get(), DAG_FORMAT_DOT));
+        std::vector<std::string> edges;
+        for (std::string line; std::getline(dot, line);)
+            if (line.find(" -> ") != std::string::npos) edges.push_back(line);
+        EXPECT_FALSE(edges.empty());
+        EXPECT_TRUE(std::is_sorted(edges.begin(), edges.end())) << "round " << round;
+    }
+}
+
 TEST(FormatExport, DotMarksASelfReferenceAndWritesUnnamedVerticesById) {
     GraphPtr g = new_graph();
     uint64_t x = add(g.get(), nullptr);

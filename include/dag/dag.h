@@ -2122,6 +2122,8 @@ DAG_API dag_status dag_builder_add_root(dag_builder *b, const char *name, dag_er
  * after D(b) after D(a)) and go no further: where Terraform would also
  * order a pair across one (a replaced vertex's dependency reached through
  * an updated one is updated before the destroy), connect the two first.
+ * As in Terraform, one vertex left alone between k destroyed vertices and
+ * k changed ones asks for k^2 edges.
  *
  * Four-vertex example: lb -> web -> subnet -> vpc, with lb updated, web
  * replaced create-before-destroy, subnet replaced and vpc left alone. web's

@@ -104,65 +104,143 @@ private:
     // vertices in between (a local, a variable, a module output): beside
     // the input's edges, the pairs (a, b) of vertices with an action where
     // a reaches b by a path whose inner vertices all have none, and a rule
-    // other than C(a) -> D(b) applies. Through vertices with an action the
-    // rules chain instead (D(c) after D(b) after D(a)). What each vertex
-    // left alone reaches so is found once, from its dependencies', not by
-    // a search per vertex with an action.
+    // other than C(a) -> D(b) applies; each such rule has a destroyed end.
+    // Through vertices with an action the rules chain instead (D(c) after
+    // D(b) after D(a)).
+    //
+    // A destroyed a needs every vertex with an action it reaches so: found
+    // from the sets of the vertices left alone below it, each computed once
+    // from its dependencies' while it stays small, else by a search from a
+    // (a chain of 10^5 locals over resources would otherwise keep 10^10/2
+    // entries). Any other a needs only the late destroys it reaches, found
+    // by a search up from each late destroy (they are few: a hub of updates
+    // over updates costs nothing).
     std::vector<std::pair<VertexId, VertexId>> paths_through_vertices_left_alone() {
-        ahead_.assign(g_.index_bound(), {});
-        found_.assign(g_.index_bound(), 0);
         std::vector<std::pair<VertexId, VertexId>> paths;
+        if (std::none_of(action_.begin(), action_.end(), [](const auto &entry) { return destroys(entry.second); }))
+            return paths;
+        reach_.assign(g_.index_bound(), {});
+        reach_state_.assign(g_.index_bound(), ReachState::unknown);
+        seen_.assign(g_.index_bound(), 0);
+        const auto needs_rule = [this](VertexId a, VertexId b) {
+            const Action aact = action(a), bact = action(b);
+            const bool da = destroys(aact), db = destroys(bact);
+            return a != b &&
+                   ((da && db) || (da && !late(a) && changes(bact)) || (db && late(b) && changes(aact)));
+        };
+        std::vector<VertexId> reached;
         for (const auto &[a, act] : action_) {
-            const bool da = destroys(act), early = da && !late(a);
-            for (VertexId x : g_.dependencies(a)) {
-                if (action(x) != Action::none) continue;
-                for (VertexId b : ahead(x)) {
-                    const Action bact = action(b);
-                    const bool db = destroys(bact);
-                    if (b != a && ((da && db) || (early && changes(bact)) || (db && late(b) && changes(act))))
-                        paths.emplace_back(a, b);
-                }
-            }
+            if (!destroys(act)) continue;
+            reached_from(a, reached);
+            for (VertexId b : reached)
+                if (needs_rule(a, b)) paths.emplace_back(a, b);
+        }
+        for (const auto &[b, act] : action_) {
+            if (!destroys(act) || !late(b)) continue;
+            reaching(b, reached);
+            for (VertexId a : reached)
+                if (!destroys(action(a)) && needs_rule(a, b)) paths.emplace_back(a, b);
         }
         std::sort(paths.begin(), paths.end());
         paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-        ahead_ = {};
-        found_ = {};
+        reach_ = {};
+        reach_state_ = {};
+        seen_ = {};
         return paths;
     }
 
-    // The vertices with an action that `root`, left alone, reaches through
-    // vertices left alone, ascending: depth first, each vertex's after all
-    // its dependencies' (the input is acyclic), without recursion (a chain
-    // of 10^5 locals would overflow the stack).
-    const std::vector<VertexId> &ahead(VertexId root) {
+    // Into `out`: the vertices with an action that `a` reaches through
+    // vertices left alone.
+    void reached_from(VertexId a, std::vector<VertexId> &out) {
+        out.clear();
+        const std::vector<VertexId> dependencies = g_.dependencies(a);
+        bool small = true;
+        for (VertexId x : dependencies)
+            if (action(x) == Action::none) small = reach(x) && small;
+        if (!small) {
+            search(a, out, false);
+            return;
+        }
+        for (VertexId x : dependencies) {
+            if (action(x) != Action::none) continue;
+            const std::vector<VertexId> &below = reach_[Graph::index_of(x)];
+            out.insert(out.end(), below.begin(), below.end());
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+    }
+
+    // Into `out`: the vertices with an action that reach `b` through
+    // vertices left alone.
+    void reaching(VertexId b, std::vector<VertexId> &out) {
+        out.clear();
+        search(b, out, true);
+    }
+
+    // From `from` through vertices left alone, down its dependencies or up
+    // its dependents, to the vertices with an action met (not beyond them).
+    void search(VertexId from, std::vector<VertexId> &out, bool up) {
+        ++search_;
+        std::vector<VertexId> stack;
+        const auto visit = [&](VertexId v) {
+            unsigned &seen = seen_[Graph::index_of(v)];
+            if (seen == search_) return;
+            seen = search_;
+            if (action(v) != Action::none) out.push_back(v);
+            else stack.push_back(v);
+        };
+        for (VertexId v : up ? g_.dependents(from) : g_.dependencies(from)) visit(v);
+        while (!stack.empty()) {
+            const VertexId x = stack.back();
+            stack.pop_back();
+            for (VertexId v : up ? g_.dependents(x) : g_.dependencies(x)) visit(v);
+        }
+    }
+
+    // Whether the set of what `root`, left alone, reaches through vertices
+    // left alone is kept (in reach_): computed depth first, each vertex's
+    // after its dependencies', without recursion (a chain of 10^5 locals
+    // would overflow the stack); a set over `max_kept` is not kept, nor is
+    // one that a dependency's not kept would be part of.
+    bool reach(VertexId root) {
+        static constexpr std::size_t max_kept = 64;
         std::vector<std::pair<VertexId, bool>> stack{{root, false}};
         while (!stack.empty()) {
             const auto [x, expanded] = stack.back();
             stack.pop_back();
-            if (found_[Graph::index_of(x)]) continue;
+            ReachState &state = reach_state_[Graph::index_of(x)];
+            if (state != ReachState::unknown) continue;
             const std::vector<VertexId> dependencies = g_.dependencies(x);
             if (!expanded) {
                 stack.emplace_back(x, true);
                 for (VertexId d : dependencies)
-                    if (action(d) == Action::none && !found_[Graph::index_of(d)]) stack.emplace_back(d, false);
+                    if (action(d) == Action::none && reach_state_[Graph::index_of(d)] == ReachState::unknown)
+                        stack.emplace_back(d, false);
                 continue;
             }
             std::vector<VertexId> reached;
+            bool kept = true;
             for (VertexId d : dependencies) {
                 if (action(d) != Action::none) {
                     reached.push_back(d);
-                } else {
-                    const std::vector<VertexId> &further = ahead_[Graph::index_of(d)];
+                } else if (reach_state_[Graph::index_of(d)] == ReachState::kept) {
+                    const std::vector<VertexId> &further = reach_[Graph::index_of(d)];
                     reached.insert(reached.end(), further.begin(), further.end());
+                } else {
+                    kept = false;
                 }
+                if (reached.size() > 4 * max_kept) kept = false;
+                if (!kept) break;
             }
-            std::sort(reached.begin(), reached.end());
-            reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
-            ahead_[Graph::index_of(x)] = std::move(reached);
-            found_[Graph::index_of(x)] = 1;
+            if (kept) {
+                std::sort(reached.begin(), reached.end());
+                reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+                kept = reached.size() <= max_kept;
+            }
+            if (kept) reach_[Graph::index_of(x)] = std::move(reached);
+            state = kept ? ReachState::kept : ReachState::too_large;
         }
-        return ahead_[Graph::index_of(root)];
+        return reach_state_[Graph::index_of(root)] == ReachState::kept;
     }
 
     // (b, a) for every edge a -> b between destroyed vertices: D(b) waits
@@ -228,8 +306,12 @@ private:
     std::vector<std::pair<VertexId, VertexId>> destroy_after_;
     std::vector<Action> by_index_;  // action_ by vertex index
     std::vector<char> late_;        // by vertex index
-    std::vector<std::vector<VertexId>> ahead_;  // by vertex index, while the pairs are found
-    std::vector<char> found_;                  // whether ahead_ holds the vertex's
+    // While the pairs through vertices left alone are found, by vertex index:
+    enum class ReachState : char { unknown, kept, too_large };
+    std::vector<std::vector<VertexId>> reach_;  // what reach() kept
+    std::vector<ReachState> reach_state_;
+    std::vector<unsigned> seen_;  // the search that last met the vertex
+    unsigned search_ = 0;
 };
 
 }  // namespace

@@ -108,19 +108,20 @@ private:
     // Through vertices with an action the rules chain instead (D(c) after
     // D(b) after D(a)).
     //
-    // A destroyed a needs every vertex with an action it reaches so: found
-    // from the sets of the vertices left alone below it, each computed once
-    // from its dependencies' while it stays small, else by a search from a
-    // (a chain of 10^5 locals over resources would otherwise keep 10^10/2
-    // entries). Any other a needs only the late destroys it reaches, found
-    // by a search up from each late destroy (they are few: a hub of updates
-    // over updates costs nothing).
+    // An early destroyed a has a rule with every vertex with an action it
+    // reaches so, a late one with every destroyed one: found from the sets
+    // of the vertices left alone below it, each computed once from its
+    // dependencies' while it stays small, else by a search from a (so the
+    // work stays within a constant of the pairs made: a chain of 10^5
+    // locals over resources would otherwise keep 10^10/2 entries). Any other
+    // a needs only the late destroys it reaches, found by a search up from
+    // each late destroy (they are few: a hub of updates over updates costs
+    // nothing).
     std::vector<std::pair<VertexId, VertexId>> paths_through_vertices_left_alone() {
         std::vector<std::pair<VertexId, VertexId>> paths;
         if (std::none_of(action_.begin(), action_.end(), [](const auto &entry) { return destroys(entry.second); }))
             return paths;
-        reach_.assign(g_.index_bound(), {});
-        reach_state_.assign(g_.index_bound(), ReachState::unknown);
+        ReachSets all(g_.index_bound(), false), destroyed(g_.index_bound(), true);
         seen_.assign(g_.index_bound(), 0);
         const auto needs_rule = [this](VertexId a, VertexId b) {
             const Action aact = action(a), bact = action(b);
@@ -131,63 +132,69 @@ private:
         std::vector<VertexId> reached;
         for (const auto &[a, act] : action_) {
             if (!destroys(act)) continue;
-            reached_from(a, reached);
+            reached_from(a, late(a) ? destroyed : all, reached);
             for (VertexId b : reached)
                 if (needs_rule(a, b)) paths.emplace_back(a, b);
         }
         for (const auto &[b, act] : action_) {
             if (!destroys(act) || !late(b)) continue;
-            reaching(b, reached);
+            reached.clear();
+            search(b, reached, true, false);
             for (VertexId a : reached)
                 if (!destroys(action(a)) && needs_rule(a, b)) paths.emplace_back(a, b);
         }
         std::sort(paths.begin(), paths.end());
         paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-        reach_ = {};
-        reach_state_ = {};
         seen_ = {};
         return paths;
     }
 
-    // Into `out`: the vertices with an action that `a` reaches through
-    // vertices left alone.
-    void reached_from(VertexId a, std::vector<VertexId> &out) {
+    // What each vertex left alone reaches through vertices left alone:
+    // every vertex with an action, or the destroyed ones only; by index.
+    enum class ReachState : char { unknown, kept, too_large };
+    struct ReachSets {
+        ReachSets(std::size_t bound, bool destroyed_only)
+            : sets(bound), state(bound, ReachState::unknown), destroyed(destroyed_only) {}
+        std::vector<std::vector<VertexId>> sets;  // where kept
+        std::vector<ReachState> state;
+        bool destroyed;
+    };
+
+    bool wanted(VertexId v, const ReachSets &r) const { return !r.destroyed || destroys(action(v)); }
+
+    // Into `out`: what `a` reaches through vertices left alone, as `r` has it.
+    void reached_from(VertexId a, ReachSets &r, std::vector<VertexId> &out) {
         out.clear();
         const std::vector<VertexId> dependencies = g_.dependencies(a);
         bool small = true;
         for (VertexId x : dependencies)
-            if (action(x) == Action::none) small = reach(x) && small;
+            if (action(x) == Action::none) small = reach(x, r) && small;
         if (!small) {
-            search(a, out, false);
+            search(a, out, false, r.destroyed);
             return;
         }
         for (VertexId x : dependencies) {
-            if (action(x) != Action::none) continue;
-            const std::vector<VertexId> &below = reach_[Graph::index_of(x)];
-            out.insert(out.end(), below.begin(), below.end());
+            if (action(x) == Action::none) {
+                const std::vector<VertexId> &below = r.sets[Graph::index_of(x)];
+                out.insert(out.end(), below.begin(), below.end());
+            }
         }
         std::sort(out.begin(), out.end());
         out.erase(std::unique(out.begin(), out.end()), out.end());
     }
 
-    // Into `out`: the vertices with an action that reach `b` through
-    // vertices left alone.
-    void reaching(VertexId b, std::vector<VertexId> &out) {
-        out.clear();
-        search(b, out, true);
-    }
-
     // From `from` through vertices left alone, down its dependencies or up
-    // its dependents, to the vertices with an action met (not beyond them).
-    void search(VertexId from, std::vector<VertexId> &out, bool up) {
+    // its dependents, to the vertices with an action met (not beyond
+    // them), added to `out` (the destroyed ones only, if so asked).
+    void search(VertexId from, std::vector<VertexId> &out, bool up, bool destroyed_only) {
         ++search_;
         std::vector<VertexId> stack;
         const auto visit = [&](VertexId v) {
             unsigned &seen = seen_[Graph::index_of(v)];
             if (seen == search_) return;
             seen = search_;
-            if (action(v) != Action::none) out.push_back(v);
-            else stack.push_back(v);
+            if (action(v) == Action::none) stack.push_back(v);
+            else if (!destroyed_only || destroys(action(v))) out.push_back(v);
         };
         for (VertexId v : up ? g_.dependents(from) : g_.dependencies(from)) visit(v);
         while (!stack.empty()) {
@@ -197,24 +204,23 @@ private:
         }
     }
 
-    // Whether the set of what `root`, left alone, reaches through vertices
-    // left alone is kept (in reach_): computed depth first, each vertex's
-    // after its dependencies', without recursion (a chain of 10^5 locals
-    // would overflow the stack); a set over `max_kept` is not kept, nor is
-    // one that a dependency's not kept would be part of.
-    bool reach(VertexId root) {
+    // Whether r keeps the set of `root`, left alone: computed depth first,
+    // each vertex's after its dependencies', without recursion (a chain of
+    // 10^5 locals would overflow the stack); a set over `max_kept` is not
+    // kept, nor is one that a set not kept would be part of.
+    bool reach(VertexId root, ReachSets &r) {
         static constexpr std::size_t max_kept = 64;
         std::vector<std::pair<VertexId, bool>> stack{{root, false}};
         while (!stack.empty()) {
             const auto [x, expanded] = stack.back();
             stack.pop_back();
-            ReachState &state = reach_state_[Graph::index_of(x)];
+            ReachState &state = r.state[Graph::index_of(x)];
             if (state != ReachState::unknown) continue;
             const std::vector<VertexId> dependencies = g_.dependencies(x);
             if (!expanded) {
                 stack.emplace_back(x, true);
                 for (VertexId d : dependencies)
-                    if (action(d) == Action::none && reach_state_[Graph::index_of(d)] == ReachState::unknown)
+                    if (action(d) == Action::none && r.state[Graph::index_of(d)] == ReachState::unknown)
                         stack.emplace_back(d, false);
                 continue;
             }
@@ -222,9 +228,9 @@ private:
             bool kept = true;
             for (VertexId d : dependencies) {
                 if (action(d) != Action::none) {
-                    reached.push_back(d);
-                } else if (reach_state_[Graph::index_of(d)] == ReachState::kept) {
-                    const std::vector<VertexId> &further = reach_[Graph::index_of(d)];
+                    if (wanted(d, r)) reached.push_back(d);
+                } else if (r.state[Graph::index_of(d)] == ReachState::kept) {
+                    const std::vector<VertexId> &further = r.sets[Graph::index_of(d)];
                     reached.insert(reached.end(), further.begin(), further.end());
                 } else {
                     kept = false;
@@ -237,10 +243,10 @@ private:
                 reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
                 kept = reached.size() <= max_kept;
             }
-            if (kept) reach_[Graph::index_of(x)] = std::move(reached);
+            if (kept) r.sets[Graph::index_of(x)] = std::move(reached);
             state = kept ? ReachState::kept : ReachState::too_large;
         }
-        return reach_state_[Graph::index_of(root)] == ReachState::kept;
+        return r.state[Graph::index_of(root)] == ReachState::kept;
     }
 
     // (b, a) for every edge a -> b between destroyed vertices: D(b) waits
@@ -306,11 +312,9 @@ private:
     std::vector<std::pair<VertexId, VertexId>> destroy_after_;
     std::vector<Action> by_index_;  // action_ by vertex index
     std::vector<char> late_;        // by vertex index
-    // While the pairs through vertices left alone are found, by vertex index:
-    enum class ReachState : char { unknown, kept, too_large };
-    std::vector<std::vector<VertexId>> reach_;  // what reach() kept
-    std::vector<ReachState> reach_state_;
-    std::vector<unsigned> seen_;  // the search that last met the vertex
+    // While the pairs through vertices left alone are found: by vertex
+    // index, the search that last met the vertex.
+    std::vector<unsigned> seen_;
     unsigned search_ = 0;
 };
 

@@ -111,9 +111,9 @@ private:
     // An early destroyed a has a rule with every vertex with an action it
     // reaches so, a late one with every destroyed one: found from the sets
     // of the vertices left alone below it, each computed once from its
-    // dependencies' while it stays small, else by a search from a (so the
-    // work stays within a constant of the pairs made: a chain of 10^5
-    // locals over resources would otherwise keep 10^10/2 entries). Any other
+    // dependencies' while it stays small, else by a search from a, which
+    // then has over 64 pairs to make (keeping every set, a chain of 10^5
+    // locals over resources kept 10^10/2 entries). Any other
     // a needs only the late destroys it reaches, found by a search up from
     // each late destroy (they are few: a hub of updates over updates costs
     // nothing).

@@ -1909,7 +1909,8 @@ DAG_API dag_status dag_builder_provide(dag_builder *b, uint64_t vertex, const ch
  * `module.net.x` (the output, which the module call provides), else
  * `module.net[0]`, else `module.net`, else `module` (and between
  * `aws_instance.web[0].id` and `aws_instance.web[0]`, `aws_instance.web.id`
- * is tried). Addresses are one space, not scoped by module as Terraform's
+ * is tried; only keys that end an address part are dropped: `a[0]b` is
+ * never tried as `ab`). Addresses are one space, not scoped by module as Terraform's
  * are: with `module.net` provided, a reference to a misspelt
  * `module.net.aws_instance.wbe.id` resolves to `module.net`'s providers
  * instead of being unresolved (which may make a cycle the validation then

@@ -54,7 +54,12 @@ const std::vector<VertexId> &AddressIndex::longest_prefix(std::string_view refer
     int depth = 0;
     bool quoted = false;
     bool keyed = false;  // a bracketed key came before
-    const auto cut = [&](std::size_t end) { cuts_.push_back({end, hash, unkeyed_.size(), unkeyed_hash, keyed}); };
+    // A key that ends other than before a `.`, a `[` or the end (`a[0]b`)
+    // is no address part: dropping it would join what it parted (`ab`).
+    bool loose = false;
+    const auto cut = [&](std::size_t end) {
+        cuts_.push_back({end, hash, unkeyed_.size(), unkeyed_hash, keyed && !loose});
+    };
     for (std::size_t i = 0; i < reference.size(); ++i) {
         const char c = reference[i];
         if (!quoted && depth == 0 && (c == '.' || c == '[') && i > 0) cut(i);
@@ -78,7 +83,8 @@ const std::vector<VertexId> &AddressIndex::longest_prefix(std::string_view refer
         } else if (c == '[') {
             ++depth;
         } else if (c == ']' && depth > 0) {
-            --depth;
+            if (--depth == 0 && i + 1 < reference.size() && reference[i + 1] != '.' && reference[i + 1] != '[')
+                loose = true;
         }
         take(reference[i]);
     }
@@ -87,7 +93,7 @@ const std::vector<VertexId> &AddressIndex::longest_prefix(std::string_view refer
         const Entry *e = lookup(reference.substr(0, it->end), it->hash);
         // Terraform's fallback for a counted module's output
         // (module.net[0].x, then module.net.x), before the shorter prefix.
-        if (!e && it->keyed) e = lookup(std::string_view(unkeyed_).substr(0, it->unkeyed_end), it->unkeyed_hash);
+        if (!e && it->falls_back) e = lookup(std::string_view(unkeyed_).substr(0, it->unkeyed_end), it->unkeyed_hash);
         if (e) {
             found_.assign(providers_.begin() + e->first, providers_.begin() + e->first + e->count);
             break;

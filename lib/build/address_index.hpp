@@ -55,13 +55,14 @@ private:
     std::size_t mask_ = 0;
     std::vector<VertexId> found_;
     // Where a candidate prefix ends, and its hash; the same of the prefix
-    // without its bracketed keys (in unkeyed_), when it had one.
+    // without its bracketed keys (in unkeyed_), tried too when it had one,
+    // each ending an address part.
     struct Cut {
         std::size_t end;
         std::uint64_t hash;
         std::size_t unkeyed_end;
         std::uint64_t unkeyed_hash;
-        bool keyed;
+        bool falls_back;
     };
     std::vector<Cut> cuts_;
     std::string unkeyed_;  // the reference without its bracketed keys

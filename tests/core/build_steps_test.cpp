@@ -62,6 +62,20 @@ TEST(References, ACountedModulesOutputFallsBackToTheOutputOfTheModuleCall) {
     EXPECT_TRUE(warnings.empty());
 }
 
+// Only whole keys are dropped: a key that does not end an address part
+// (`a[0]b`) leaves no fallback that would join the parts around it.
+TEST(References, AKeyInsideAPartIsNotDropped) {
+    Plan p;
+    for (const char *n : {"joined", "a", "user"}) p.add(n);
+    p.of("joined").provides = {"ab", "ab.c"};
+    p.of("a").provides = {"a"};
+    p.of("user").references = {"a[0]b", "a[0]b.c"};
+    std::vector<std::string> warnings;
+    resolve_references(p.g, p.d, UnresolvedPolicy::error, warnings);
+    EXPECT_EQ(p.edges(), (EdgeSet{{"user", "a"}}));
+    EXPECT_TRUE(warnings.empty());
+}
+
 TEST(References, DoesNotCutInsideBracketsOrQuotes) {
     Plan p;
     p.add("p");

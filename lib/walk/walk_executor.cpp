@@ -616,7 +616,7 @@ void Executor::launch(std::vector<Slot *> &ready) {
 void Executor::read_ranks(Section &sec, const std::vector<Slot *> &ready) {
     std::vector<std::uint32_t> &ranks = sec.ready_ranks();
     ranks.resize(ready.size());
-    for (std::size_t i = 0; i < ready.size(); ++i) ranks[i] = queue_.rank_of(ready[i]);
+    for (std::size_t i = 0; i < ready.size(); ++i) ranks[i] = rank_of(ready[i]);
 }
 
 void Executor::push_ranked(Section &sec, std::vector<Slot *> &ready) {
@@ -826,6 +826,8 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
                     next = best;
                 else if (wanted)
                     next = take_solo(false);
+                else if (next && !keeps_turn(next, local))
+                    next = nullptr;
             } else if (queue_.ranked()) {
                 // The best-ranked vertex it released runs here when nothing
                 // queued outranks it: with one worker, the order is the one
@@ -909,7 +911,7 @@ Slot *Executor::keep_solo(std::vector<Slot *> &ready, bool take) {
     std::uint32_t best_rank = RankedSlots<Slot>::none;
     auto unranked = ready.begin();
     for (Slot *s : ready) {
-        const std::uint32_t r = queue_.rank_of(s);
+        const std::uint32_t r = rank_of(s);
         if (!queue_.has_rank(r)) {
             *unranked++ = s;
         } else if (take && r < best_rank) {
@@ -928,6 +930,22 @@ Slot *Executor::keep_solo(std::vector<Slot *> &ready, bool take) {
     if (best_rank < solo_->min_rank() && best_rank < queue_.best_hint()) return claim(best) ? best : nullptr;
     solo_->push(best_rank, best);
     return nullptr;
+}
+
+bool Executor::keeps_turn(Slot *next, const std::vector<Slot *> &local) {
+    const std::uint32_t rank = rank_of(next);
+    if (local.empty() && rank < solo_->min_rank() && rank < queue_.best_hint()) return true;
+    // Given back: it waits for its turn as if never claimed. A host that
+    // completes or expands it meanwhile, from another thread, before it
+    // started (a misuse), finds it started, as in a walk without a
+    // priority, and it runs next as there.
+    Word word = next->word.load(std::memory_order_relaxed);
+    if (phase_of(word) != Phase::running ||
+        !next->word.compare_exchange_strong(word, with_phase(word, Phase::waiting), std::memory_order_acq_rel,
+                                            std::memory_order_relaxed))
+        return true;
+    solo_->push(rank, next);
+    return false;
 }
 
 Slot *Executor::take_solo(bool anyway) noexcept {
@@ -955,9 +973,9 @@ std::size_t Executor::ranked_take(const RankedBatch &batch) const noexcept {
 
 Slot *Executor::take_best(std::vector<Slot *> &ready) noexcept {
     auto best = ready.begin();
-    std::uint32_t rank = queue_.rank_of(*best);
+    std::uint32_t rank = rank_of(*best);
     for (auto it = best + 1; it != ready.end(); ++it)
-        if (const std::uint32_t r = queue_.rank_of(*it); r < rank) {
+        if (const std::uint32_t r = rank_of(*it); r < rank) {
             best = it;
             rank = r;
         }
@@ -1105,8 +1123,11 @@ bool Executor::run(Section &sec, Slot *s, std::vector<Slot *> &ready, std::int64
 
 void Executor::settle(Section &sec, Slot *s, VertexStatus status, bool ran, std::unique_ptr<std::string> message,
                       std::vector<Slot *> &ready, Slot **next, bool running) {
-    // Ranked, what it releases waits its turn in the queue.
-    if (queue_.ranked()) next = nullptr;
+    // Ranked with several workers, what it releases waits its turn in the
+    // queue. With one, the first waiter released is claimed as in an
+    // unranked walk, for no atomic read-modify-write (a chain's next link),
+    // and drain() hands it back if something outranks it.
+    if (queue_.ranked() && !solo_ranked_) next = nullptr;
     if (retries_ && ran) {
         if (status == VertexStatus::failed && retry(s, message.get(), ready)) return;
         retries_->finished(s, message.get());
@@ -1180,13 +1201,21 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
     const bool ok = status != VertexStatus::failed && status != VertexStatus::upstream_failed;
     const Word failed_bit = ok ? 0 : dep_failed;
     // The first waiter that becomes ready is claimed for the caller with the
-    // same operation that releases it, where `inline_ok` allows.
+    // same operation that releases it, where `inline_ok` allows. A ranked
+    // walk's one worker claims only a waiter with a rank, a frozen one of a
+    // walk with ranks: one without (a sub-walk's, an update's) keeps its
+    // place among the unranked ones. Nor does it with an observer: an
+    // update the observer applies, or another thread while it runs, may
+    // hold back or remove a waiter it releases, and a claimed one, which
+    // may yet be handed back, would refuse that as started.
+    const bool claims_any = !queue_.ranked();
     auto release = [&](Slot *d, bool frozen, bool inline_ok) {
+        inline_ok = inline_ok && next && !*next;
         Word dw = d->word.load(std::memory_order_acquire);
         if (frozen && (dw & sole) && count_of(dw) == 1 && phase_of(dw) == Phase::waiting) {
             // Its only releaser: nobody else writes the word now.
             const Word nw = (dw - 1) | failed_bit;
-            if (inline_ok && next && !*next && !will_skip(nw)) {
+            if (inline_ok && !will_skip(nw)) {
                 d->word.store(with_phase(nw, Phase::running), std::memory_order_relaxed);
                 w.prefetch_for_run(*d);
                 *next = d;
@@ -1199,7 +1228,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
         if (failed_bit) dw = d->word.fetch_or(failed_bit, std::memory_order_acq_rel) | failed_bit;
         for (;;) {
             const bool last = count_of(dw) == 1 && phase_of(dw) == Phase::waiting;
-            const bool take = last && inline_ok && next && !*next && !will_skip(dw - 1);
+            const bool take = last && inline_ok && !will_skip(dw - 1);
             const Word nw = take ? with_phase(dw - 1, Phase::running) : dw - 1;
             if (d->word.compare_exchange_weak(dw, nw, std::memory_order_acq_rel, std::memory_order_acquire)) {
                 if (take) {
@@ -1215,7 +1244,7 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
     if (old & overlay) {
         std::vector<Slot *> waiters;
         w.overlay_waiters(*s, waiters);
-        for (Slot *d : waiters) release(d, false, true);
+        for (Slot *d : waiters) release(d, false, claims_any);
     } else if (const Snapshot::Index i = w.index_of(*s); i != Snapshot::npos) {
         // The frozen in-degree is exact until an update changes a count;
         // none can run while this section lasts.
@@ -1230,8 +1259,8 @@ void Executor::finish_one(Section &sec, Slot *s, VertexStatus status, bool ran, 
         // children, a random graph's dependents) the queue's order, about
         // that of the indices, reads the arrays in sequence where depth
         // first would miss the cache in each of them per vertex.
-        const bool single = last - first == 1;
-        for (auto p = first; p != last; ++p) release(&w.slot_at(*p), frozen, single || *p == i + 1);
+        const bool single = last - first == 1, claims = claims_any || (w.has_ranks() && !observer_.call);
+        for (auto p = first; p != last; ++p) release(&w.slot_at(*p), frozen, claims && (single || *p == i + 1));
     }
 
     if (observer_.call) {

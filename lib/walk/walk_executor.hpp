@@ -329,6 +329,11 @@ private:
     // claimed and returned instead if it outranks everything in solo_ and
     // the queue.
     Slot *keep_solo(std::vector<Slot *> &ready, bool take);
+    // Ranked with one worker: whether `next`, a ranked vertex claimed as it
+    // was released, runs next: nothing in `local`, solo_ or the queue
+    // outranks it (or another thread has just completed or expanded it).
+    // Otherwise it is made ready again and kept in solo_.
+    bool keeps_turn(Slot *next, const std::vector<Slot *> &local);
     // Ranked with one worker: claims and removes solo_'s best-ranked vertex
     // if nothing queued outranks it (`anyway`: whatever is queued); null
     // when solo_ has none to give.

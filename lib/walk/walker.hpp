@@ -154,6 +154,8 @@ private:
 
     // The options' pools, checked against the graph, for the executor.
     std::unique_ptr<walk_detail::Pools> make_pools(const WalkOptions &options);
+    // Whether its frozen vertices have ranks: a root walk with a priority.
+    bool has_ranks() const noexcept { return ranked_layout_ || !rank_.empty(); }
     // Its rank among the ready vertices (walk_priority.hpp), for a walk with a priority.
     std::uint32_t rank_of(const Slot &s) const noexcept {
         const Snapshot::Index i = index_of(s);

@@ -521,6 +521,47 @@ TEST(WalkPriority, AnUpdateHoldsBackAQueuedVertexAndAddsUnrankedOnes) {
     EXPECT_EQ(dag_walk_report_count(report.get(), DAG_VERTEX_OK), 5u);
 }
 
+// An observer told that a finished at one worker may still make a, ready
+// by then, wait for a vertex it adds: a is not started until its turn.
+TEST(WalkPriority, AnObserverMayHoldBackTheDependentAFinishedVertexReleased) {
+    struct Seen {
+        uint64_t a = 0, b = 0, c = 0;
+        dag_status applied = DAG_E_INTERNAL;
+        std::vector<uint64_t> added;
+    };
+    for (dag_walk_priority priority : {DAG_PRIORITY_NAME, DAG_PRIORITY_CRITICAL_PATH}) {
+        // The update stays in the graph: a new one for each walk.
+        auto g = new_graph();
+        Seen seen;
+        seen.a = add(g.get(), "a");
+        seen.b = add(g.get(), "b");
+        seen.c = add(g.get(), "c");
+        ASSERT_EQ(dag_connect(g.get(), seen.c, seen.a, nullptr), DAG_OK);
+        Recorder rec;
+        dag_walk_options o = options(1, 1);
+        o.priority = priority;
+        o.observer = [](dag_walker *w, dag_walk_event e, uint64_t v, dag_vertex_status, size_t, size_t, size_t,
+                        void *data) {
+            auto &s = *static_cast<Seen *>(data);
+            if (e != DAG_WALK_EVENT_FINISHED || v != s.a) return;
+            auto u = new_update();
+            uint64_t x = 0;
+            EXPECT_EQ(dag_walk_update_add_vertex(u.get(), "x", nullptr, 0, &x, nullptr), DAG_OK);
+            EXPECT_EQ(dag_walk_update_connect(u.get(), s.c, x, nullptr), DAG_OK);
+            dag_ids *ids = nullptr;
+            s.applied = dag_walk_apply(w, u.get(), &ids, nullptr);
+            s.added = take_ids(ids);
+        };
+        o.observer_data = &seen;
+        dag_walk_report *out = nullptr;
+        ASSERT_EQ(dag_walk(g.get(), record_cb, &rec, &o, &out, nullptr), DAG_OK);
+        ReportPtr report(out);
+        ASSERT_EQ(seen.applied, DAG_OK) << "priority " << priority;
+        ASSERT_EQ(seen.added.size(), 1u);
+        EXPECT_EQ(rec.ran(), (std::vector<uint64_t>{seen.a, seen.b, seen.added[0], seen.c})) << "priority " << priority;
+    }
+}
+
 TEST(WalkPriority, BadPrioritiesAndWeightsAreRefused) {
     auto g = new_graph();
     add(g.get(), "a");

@@ -210,20 +210,32 @@ private:
     // kept, nor is one that a set not kept would be part of.
     bool reach(VertexId root, ReachSets &r) {
         static constexpr std::size_t max_kept = 64;
-        std::vector<std::pair<VertexId, bool>> stack{{root, false}};
+        // A vertex comes back up with the dependencies listed on its way
+        // down (a listing copies and sorts them).
+        struct Visit {
+            VertexId x;
+            std::vector<VertexId> dependencies;
+            bool expanded;
+        };
+        std::vector<Visit> stack;
+        stack.push_back({root, {}, false});
         while (!stack.empty()) {
-            const auto [x, expanded] = stack.back();
+            Visit visit = std::move(stack.back());
             stack.pop_back();
+            const VertexId x = visit.x;
             ReachState &state = r.state[Graph::index_of(x)];
             if (state != ReachState::unknown) continue;
-            const std::vector<VertexId> dependencies = g_.dependencies(x);
-            if (!expanded) {
-                stack.emplace_back(x, true);
+            if (!visit.expanded) {
+                std::vector<VertexId> dependencies = g_.dependencies(x);
+                std::vector<VertexId> below;
                 for (VertexId d : dependencies)
                     if (action(d) == Action::none && r.state[Graph::index_of(d)] == ReachState::unknown)
-                        stack.emplace_back(d, false);
+                        below.push_back(d);
+                stack.push_back({x, std::move(dependencies), true});
+                for (VertexId d : below) stack.push_back({d, {}, false});
                 continue;
             }
+            const std::vector<VertexId> &dependencies = visit.dependencies;
             std::vector<VertexId> reached;
             bool kept = true;
             for (VertexId d : dependencies) {

@@ -198,6 +198,18 @@ class Render(unittest.TestCase):
         # Standard input and output are no file of the graph's.
         result = dag("render", "-", "-o", "-", "--format", "svg", stdin=graph_text)
         self.assertEqual(result.returncode, 0, result.stderr)
+        # But `-` reads the file standard input was redirected from.
+        for args, option, source in [(["render", "-", "-o", graph, "--format", "svg"], "FILE", graph),
+                                     (["render", graph, "--report", "-", "-o", report, "--format", "svg"], "--report",
+                                      report)]:
+            with self.subTest(args=args), open(source, "rb") as redirected:
+                result = subprocess.run([DAG, *args], stdin=redirected, capture_output=True, timeout=LIMIT)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertEqual(result.stderr, f'dag: -o and {option} cannot both be "{args[-3]}"\n'.encode())
+                with open(graph, "rb") as f:
+                    self.assertEqual(f.read(), graph_text)
+                with open(report, "rb") as f:
+                    self.assertEqual(f.read(), report_text)
 
     def test_a_file_named_as_long_as_the_file_system_allows(self):
         # 255 bytes, NAME_MAX: the temporary name beside it had no room for
@@ -342,11 +354,15 @@ class Render(unittest.TestCase):
                      stdin=b'{"vertices": [{"name": "a", "status": "ok", "status": "failed"}]}')
         self.assertEqual(result.returncode, 2, result.stderr)
         self.assertEqual(result.stderr, b'dag: standard input: line 1: "status" is given twice in one object\n')
-        # Both from standard input: the report read an empty stream.
+        # Both from standard input, by any name of it: the second read an
+        # empty stream.
         with open(graph, "rb") as f:
-            result = dag("render", "-", "--report", "-", "-o", self.path("o.svg"), stdin=f.read())
-        self.assertEqual(result.returncode, 2, result.stderr)
-        self.assertEqual(result.stderr, b"dag: FILE and --report cannot both be standard input\n")
+            graph_text = f.read()
+        for first, second in [("-", "-"), ("-", "/dev/stdin"), ("/dev/stdin", "-"), ("/dev/fd/0", "/dev/stdin")]:
+            with self.subTest(first=first, second=second):
+                result = dag("render", first, "--report", second, "-o", self.path("o.svg"), stdin=graph_text)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertEqual(result.stderr, b"dag: FILE and --report cannot both be standard input\n")
 
     def test_usage_and_file_errors_exit_2(self):
         cases = [

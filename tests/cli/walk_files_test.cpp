@@ -380,6 +380,12 @@ TEST(CliWalkFiles, AResultFileNamingTheGraphIsRefused) {
             EXPECT_FALSE(exists(ran)) << "the command ran";
             EXPECT_EQ(read_file(graph), text);
         }
+        // FILE `-`, standard input redirected from the graph: it reads that file.
+        BackgroundDag dag({"walk", "-", "--exec", "touch " + ran, option, graph}, graph, dir.path);
+        EXPECT_EQ(dag.wait(milliseconds(10000)), 2) << dag.err();
+        EXPECT_EQ(dag.err(), "dag: " + option + " and FILE cannot both be \"" + graph + "\"\n");
+        EXPECT_FALSE(exists(ran)) << "the command ran";
+        EXPECT_EQ(read_file(graph), text);
     }
 }
 

@@ -348,10 +348,18 @@ bool identify(const std::string &path, OutputIdentity &out) {
 
 bool overwrites_input(const std::string &output, const std::string &input) {
     struct stat file {};
-    if (output.empty() || input.empty() || input == "-" || stat(input.c_str(), &file) != 0 || !S_ISREG(file.st_mode))
-        return false;
+    if (output.empty() || input.empty()) return false;
+    // Standard input redirected from a file (`- < g.dot`) reads that file.
+    if (input == "-") {
+        OutputIdentity written;
+        return fstat(STDIN_FILENO, &file) == 0 && S_ISREG(file.st_mode) && identify(output, written) &&
+               written == OutputIdentity{file.st_dev, file.st_ino, ""};
+    }
+    if (stat(input.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) return false;
     return same_output(output, input);
 }
+
+bool reads_standard_input(const std::string &path) { return path == "-" || descriptor_named(path) == STDIN_FILENO; }
 
 bool same_output(const std::string &a, const std::string &b) {
     if (a == b) return true;

@@ -42,7 +42,12 @@ std::string refuse_empty_path(const std::string &path);
 bool same_output(const std::string &a, const std::string &b);
 
 // Whether writing `output` would replace the file `input` reads (a regular
-// file: a terminal or pipe may be both standard input and output).
+// file: a terminal or pipe may be both standard input and output), `-`
+// reading the file standard input was redirected from.
 bool overwrites_input(const std::string &output, const std::string &input);
+
+// Whether reading `path` reads standard input: `-`, or a name of its
+// descriptor (/dev/stdin, /dev/fd/0).
+bool reads_standard_input(const std::string &path);
 
 }  // namespace dagcli

@@ -95,7 +95,7 @@ std::unordered_map<uint64_t, size_t> cycles_of(const dag_graph *g) {
 int render(const RenderOptions &options) {
     const std::string format = format_of(options);
     // The second reader would find standard input used up: an empty report.
-    if (options.input.path == "-" && options.report == "-")
+    if (reads_standard_input(options.input.path) && reads_standard_input(options.report))
         throw Failure("FILE and --report cannot both be standard input", bad_input);
     refuse_overwriting_inputs(options);
     // Before the layout, which may take minutes: a path that cannot be

@@ -975,8 +975,9 @@ DAG_API dag_status dag_export_graph(const dag_graph *g, dag_format format, char 
  * @retval DAG_E_INVALID_ARGUMENT  `format` is TEXT, MERMAID or not a
  *         dag_format; size above PTRDIFF_MAX; JSON: an empty name.
  * @retval DAG_E_PARSE             malformed text, a Graphviz warning, an
- *         undirected DOT graph, a second graph after the first, a NUL byte, a
- *         bad UTF-16 sequence, UTF-32 (since 1.3; before, told as a NUL
+ *         undirected DOT graph, a second graph after the first, a NUL byte
+ *         (the message says when the text looks like UTF-16 without a
+ *         byte-order mark, since 1.3), a bad UTF-16 sequence, UTF-32 (since 1.3; before, told as a NUL
  *         byte), a DOT node ID that is empty or begins with
  *         %; JSON of the wrong shape, an id that is not a
  *         positive integer below 2^32 - 1, a repeated or too large id or

@@ -1,5 +1,6 @@
 #include "formats/text_encoding.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "graph/error.hpp"
@@ -60,6 +61,20 @@ bool starts_with(std::string_view s, std::string_view prefix) {
     return s.substr(0, prefix.size()) == prefix;
 }
 
+// ASCII text in UTF-16 has a NUL in every other byte: the high byte of each
+// unit, first or second by the byte order. Looked at in the first 64 units.
+bool looks_like_utf16(std::string_view text) {
+    const std::size_t units = std::min<std::size_t>(text.size() / 2, 64);
+    if (units < 2) return false;
+    std::size_t high_first = 0, high_second = 0;
+    for (std::size_t i = 0; i < units; ++i) {
+        const bool first = text[2 * i] == '\0', second = text[2 * i + 1] == '\0';
+        high_first += first && !second;
+        high_second += second && !first;
+    }
+    return std::max(high_first, high_second) * 10 >= units * 9;
+}
+
 }  // namespace
 
 std::string padded_text(std::string_view bytes) {
@@ -92,8 +107,13 @@ DecodedText decode_text(std::string bytes) {
     // flagged every JSON import with an escaped string.
     out.utf8.resize(size + text_padding);
     out.utf8.resize(size);
-    if (auto nul = out.utf8.find('\0'); nul != std::string::npos)
-        throw Error(Errc::parse, "NUL character at offset " + std::to_string(nul) + " of the text");
+    if (auto nul = out.utf8.find('\0'); nul != std::string::npos) {
+        std::string message = "NUL character at offset " + std::to_string(nul) + " of the text";
+        if (!out.had_bom && looks_like_utf16(out.utf8))
+            message += " (it looks like UTF-16 without a byte-order mark, which libdag does not guess: save it as "
+                       "UTF-8, or as UTF-16 with the mark)";
+        throw Error(Errc::parse, message);
+    }
     return out;
 }
 

@@ -450,6 +450,17 @@ TEST(FormatImport, BadEncodings) {
         EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_AUTO, bytes).find("the text is UTF-32"), std::string::npos);
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, std::string("digraph { a\0 }", 15)).find("NUL"),
               std::string::npos);
+    EXPECT_EQ(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, std::string("digraph { a\0 }", 15)).find("UTF-16"),
+              std::string::npos);
+    // UTF-16 without its mark: the NUL told, and what it likely means.
+    const std::string ascii = "digraph { a -> b }";
+    std::string le, be;
+    for (char c : ascii) le += std::string{c, '\0'}, be += std::string{'\0', c};
+    for (const std::string &bytes : {le, be}) {
+        const std::string message = import_error(DAG_E_PARSE, DAG_FORMAT_AUTO, bytes);
+        EXPECT_NE(message.find("NUL character at offset"), std::string::npos) << message;
+        EXPECT_NE(message.find("it looks like UTF-16 without a byte-order mark"), std::string::npos) << message;
+    }
     std::string msg = import_error(DAG_E_BAD_UTF8, DAG_FORMAT_DOT, "digraph { \"caf\xE9\" }");
     EXPECT_NE(msg.find("caf\\xe9"), std::string::npos) << msg;
     EXPECT_NE(msg.find("a Latin-1 graph needs charset=latin1"), std::string::npos) << msg;

@@ -296,6 +296,27 @@ TEST(CliUsage, AMissingFileOrNameSaysWhereTheWordWent) {
     r = dag({"ancestors", "-", "--", "-x"}, graph);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "b\n");
+    // A FILE that begins with '-' after the '--' that ended the names is
+    // read as an option: '--' lets options follow the names.
+    r = dag({"order", "--target", "b", "--", "-x.dot", "--json"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag order: FILE is required ('--' ended the names of --target, and '-x.dot' after it was read "
+                     "as an option: write a FILE that begins with '-' as './-x.dot')\nRun 'dag order --help' for "
+                     "usage.\n");
+    // After a '--' that ends no names, every word is FILE or a name: an
+    // option there was told as missing, or its words as unexpected.
+    r = dag({"convert", "--", "-", "--to", "json"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "dag convert: --to is required ('--to' comes after '--', where every word is an argument: "
+                     "options go before '--', as in 'dag convert --to ... -- FILE')\nRun 'dag convert --help' for "
+                     "usage.\n");
+    r = dag({"validate", "--", "-", "--json"}, graph);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(" ('--json' comes after '--', where every word is an argument: options go before '--', as "
+                         "in 'dag validate --json ... -- FILE')\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(dag({"convert", "--to", "json", "--", "-"}, graph).status, 0);
     // Nothing was given: nothing to explain.
     EXPECT_EQ(dag({"ancestors", "-"}, graph).err, "dag ancestors: NAME is required\nRun 'dag ancestors --help' for usage.\n");
     EXPECT_EQ(dag({"order"}).err, "dag order: FILE is required\nRun 'dag order --help' for usage.\n");

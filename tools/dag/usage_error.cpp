@@ -42,6 +42,17 @@ std::string missing_argument_hint(const CLI::App &command, const CLI::ParseError
             command.get_option_no_throw(option)->count() > 0)
             selection = option;
     }
+    int dashes = 1;
+    while (dashes < argc && std::strcmp(argv[dashes], "--") != 0) ++dashes;
+    if (what.rfind("FILE", 0) == 0 && !selection.empty() && dashes < argc) {
+        // The names were ended: the word after '--' that went missing was
+        // read as an option, as '--' lets options follow the names.
+        for (int i = dashes + 1; i < argc; ++i)
+            if (argv[i][0] == '-' && argv[i][1] != '\0' &&
+                !command.get_option_no_throw(std::string(argv[i]).substr(0, std::string(argv[i]).find('='))))
+                return std::string(" ('--' ended the names of ") + selection + ", and '" + argv[i] +
+                       "' after it was read as an option: write a FILE that begins with '-' as './" + argv[i] + "')";
+    }
     if (what.rfind("FILE", 0) == 0 && !selection.empty())
         return " (" + selection + " took every word after it as a vertex name, FILE too: give FILE first, as in '" +
                command_path(&command) + " FILE " + selection + " NAME...', or end the names with '--')";
@@ -57,6 +68,23 @@ std::string missing_argument_hint(const CLI::App &command, const CLI::ParseError
             return " (a NAME that begins with '-' goes after '--', as in '" + command_path(&command) +
                    " FILE -- " + word + "')";
         }
+    }
+    return {};
+}
+
+// After a '--' that ends no names, every word is an argument: an option of
+// the command there was not read as one (`dag render -- -x.dot -o out.svg`),
+// whatever CLI11 then finds wrong (an option "required", words "not
+// expected").
+std::string option_after_dashes_hint(const CLI::App &command, int argc, char **argv) {
+    int i = 1;
+    for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
+        if (std::strcmp(argv[i], "--target") == 0 || std::strcmp(argv[i], "--exclude") == 0) return {};
+    for (++i; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word.size() > 1 && word[0] == '-' && command.get_option_no_throw(word.substr(0, word.find('='))))
+            return " ('" + word + "' comes after '--', where every word is an argument: options go before '--', " +
+                   "as in '" + command_path(&command) + " " + word + " ... -- FILE')";
     }
     return {};
 }
@@ -81,9 +109,12 @@ std::string usage_error(const CLI::App &app, const CLI::ParseError &error, int a
             return "dag: the command goes before '--' (commands: " + command_names(app) +
                    ")\nRun 'dag --help' for usage.\n";
     const CLI::App *command = innermost(app);
-    if (command != &app)
-        return command_path(command) + ": " + error.what() + missing_argument_hint(*command, error, argc, argv) +
-               "\nRun '" + command_path(command) + " --help' for usage.\n";
+    if (command != &app) {
+        std::string hint = missing_argument_hint(*command, error, argc, argv);
+        if (hint.empty()) hint = option_after_dashes_hint(*command, argc, argv);
+        return command_path(command) + ": " + error.what() + hint + "\nRun '" + command_path(command) +
+               " --help' for usage.\n";
+    }
     // CLI11 says "A subcommand is required" when none was given and when
     // the first word is not one: say which.
     for (int i = 1; i < argc; ++i)

@@ -829,10 +829,10 @@ DAG_FLATTEN bool Executor::drain(Section &sec, std::vector<Slot *> &local, std::
                 else if (next && !keeps_turn(next, local))
                     next = nullptr;
             } else if (queue_.ranked()) {
-                // The best-ranked vertex it released runs here when nothing
-                // queued outranks it: with one worker, the order is the one
-                // the queue would have given, and a chain, or a tree's best
-                // branch, takes no lock.
+                // Several workers: the best-ranked vertex it released runs
+                // here when nothing queued outranks it, so a chain, or a
+                // tree's best branch, takes no lock. (A pull walk's pullers
+                // take every vertex from the queue.)
                 if (!next && !pull_ && !ready.empty() && local.empty()) next = take_best(ready);
                 if (!next && !pull_ && local.empty()) {
                     // Whatever comes next comes from the queue: one lock

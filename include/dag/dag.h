@@ -454,7 +454,8 @@ DAG_API size_t dag_vertex_count(const dag_graph *g);
  * @retval DAG_OK                  found; the id is in `*out_id`.
  * @retval DAG_E_NULL_ARGUMENT     `g`, `name` or `out_id` is NULL.
  * @retval DAG_E_BAD_UTF8          `name` is not valid UTF-8.
- * @retval DAG_E_INVALID_ARGUMENT  `name` is empty (no vertex can have it).
+ * @retval DAG_E_INVALID_ARGUMENT  `name` is empty or (since 1.3) longer
+ *                                 than 2^32 - 1 bytes: no vertex can have it.
  * @retval DAG_E_NOT_FOUND         no vertex has that name.
  * @since 1.0
  */
@@ -477,8 +478,9 @@ DAG_API dag_status dag_find_vertex(const dag_graph *g, const char *name,
  * @retval DAG_OK                  every name was looked up.
  * @retval DAG_E_NULL_ARGUMENT     `g`, `names`, a name or `out_ids` is NULL.
  * @retval DAG_E_BAD_UTF8          a name is not valid UTF-8.
- * @retval DAG_E_INVALID_ARGUMENT  a name is empty, or `count` is larger than
- *                                 any array.
+ * @retval DAG_E_INVALID_ARGUMENT  a name is empty or longer than 2^32 - 1
+ *                                 bytes (as dag_find_vertex()), or `count` is
+ *                                 larger than any array.
  * @since 1.3
  */
 DAG_API dag_status dag_find_vertices(const dag_graph *g, const char *const *names, size_t count,

@@ -86,7 +86,7 @@ func (b *Builder) Close() error {
 // call runs f with the builder under its lock.
 func (b *Builder) call(f func(*C.dag_builder) error) error {
 	if b == nil {
-		return ErrClosed
+		return errBuilderClosed{}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -106,7 +106,7 @@ func (b *Builder) call(f func(*C.dag_builder) error) error {
 // so rather than what it finds of its graph.
 func (b *Builder) closedErr() error {
 	if b == nil {
-		return ErrClosed
+		return errBuilderClosed{}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -116,8 +116,8 @@ func (b *Builder) closedErr() error {
 	return nil
 }
 
-// errBuilderClosed is ErrClosed for a builder closed itself: "graph is
-// closed" would send its reader to the wrong object.
+// errBuilderClosed is ErrClosed for a builder closed itself, or nil:
+// "graph is closed" would send its reader to the wrong object.
 type errBuilderClosed struct{}
 
 func (errBuilderClosed) Error() string        { return "dag: the builder is closed" }
@@ -288,7 +288,7 @@ func (b *Builder) Build(opts BuildOptions) ([]string, error) {
 		return nil, err
 	}
 	// The graph's lock before b.mu, as in callReading.
-	if _, err := b.g.handle().beginWrite("Build"); err != nil {
+	if _, err := b.g.handle().beginWrite("Builder.Build"); err != nil {
 		return nil, err
 	}
 	defer b.g.h.endWrite()

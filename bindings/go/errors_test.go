@@ -277,3 +277,29 @@ func TestClosedGraphAndBuilderErrorsAreNotErrorValues(t *testing.T) {
 		}
 	}
 }
+
+// A change from a search's callback is refused naming the method, as a
+// change during a walk is (Builder.Build named itself "Build" there).
+func TestChangeFromASearchCallbackNamesTheMethod(t *testing.T) {
+	g, ids := build(t, "a->b")
+	b, err := dag.NewBuilder(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	errs := map[string]error{}
+	err = g.Traverse([]uint64{ids["a"]}, 0, func(uint64, int) dag.Visit {
+		_, errs["AddVertex"] = g.AddVertex("c")
+		_, errs["Builder.Build"] = b.Build(dag.BuildOptions{})
+		return dag.VisitStop
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, err := range errs {
+		want := "dag: " + what + ": called from a callback of a search of this graph"
+		if !errors.Is(err, dag.ErrBusy) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s from a search callback: %v, want a message starting %q", what, err, want)
+		}
+	}
+}

@@ -29,7 +29,11 @@ const NoVertex uint64 = 0
 // the search it is part of. Changes from other goroutines wait for the
 // search to end, so a search callback must not wait for another goroutine
 // that changes or reads the graph (the rule sync.RWMutex has for nested
-// read locks).
+// read locks). Nor may two searches of two graphs, each with a callback
+// reading the other graph, run at once while changes of both wait: each
+// callback's read waits behind the other graph's change, which waits for
+// the other search (locks taken in opposite orders); read the other graph
+// after the search, or search the two graphs in one order.
 //
 // Close frees the C graph; after it every method returns ErrClosed (or
 // false, 0, "" where there is no error to return). A Graph that becomes

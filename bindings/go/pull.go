@@ -57,7 +57,7 @@ import (
 // first). Cancelled: the report and an error matching ErrCancelled and
 // ctx.Err(). Otherwise nothing ran: a nil report and ErrCycle (the graph
 // has a cycle or a self reference), ErrUnknownVertex (an AlwaysRun id, or
-// one in PoolNeeds, VertexRetries or Weights), ErrInvalidArgument (negative
+// one in PoolNeeds, VertexRetries, or Weights with PriorityCriticalPath), ErrInvalidArgument (negative
 // Parallelism, opts.Context set, nil fn or ctx, an undeclared pool, or one
 // of capacity 0 that a vertex needs), ErrBadUTF8 (a pool's name), ErrBusy
 // (g is already being walked, or Walk is called from a callback of a search

@@ -539,7 +539,9 @@ func TestGoroutineWalkRefusals(t *testing.T) {
 	}
 	wantErr(t, "(*WalkReport)(nil).Err", none.Err(), dag.ErrState, "dag: no walk report: the walk did not run")
 	var noBuilder *dag.Builder
-	wantErr(t, "(*Builder)(nil).Provide", noBuilder.Provide(0, "x"), dag.ErrClosed, "")
+	wantErr(t, "(*Builder)(nil).Provide", noBuilder.Provide(0, "x"), dag.ErrClosed, "builder")
+	_, err = noBuilder.Build(dag.BuildOptions{})
+	wantErr(t, "(*Builder)(nil).Build", err, dag.ErrClosed, "builder")
 	if err := noBuilder.Close(); err != nil {
 		t.Errorf("(*Builder)(nil).Close: %v", err)
 	}

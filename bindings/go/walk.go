@@ -67,8 +67,8 @@ type WalkOptions struct {
 	// started is reported VertexCancelled. Walk then returns the report
 	// and an error matching both ErrCancelled and the context's error.
 	// No fn is called once the context is done: a vertex libdag hands a
-	// callback after that ends VertexCancelled, not run, its Err wrapping
-	// the context's error (a retry ends failed with the attempt before
+	// callback after that ends VertexCancelled, not run (Ran false, Err
+	// nil, Message "not started: " and the context's error) (a retry ends failed with the attempt before
 	// it, as a cancel during its back-off ends it). A context already
 	// done when Walk is called runs nothing: Walk returns a nil report and
 	// that error, as it does at once when the context is done while Walk

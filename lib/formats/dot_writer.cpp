@@ -1,6 +1,7 @@
 #include "formats/dot_writer.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "graph/error.hpp"
@@ -40,10 +41,14 @@ bool dot_can_quote(const std::string &name) {
 
 void append_quoted(std::string &out, const std::string &name) {
     out += '"';
-    for (char c : name) {
-        if (c == '"') out += '\\';
-        out += c;
+    std::size_t from = 0;
+    for (std::size_t q; (q = name.find('"', from)) != std::string::npos; from = q) {
+        out.append(name, from, q - from);
+        out += '\\';
+        out += '"';
+        ++q;
     }
+    out.append(name, from, std::string::npos);
     out += '"';
 }
 
@@ -72,6 +77,19 @@ void check_names(const SortedGraph &sg) {
 // names DOT can read back are prefix-free, so the lines of two edges first
 // differ inside their tails' quoted names, or, with one tail, their heads'.
 bool line_before(const std::string &a, const std::string &b) {
+    // Up to their first difference the two quoted texts are alike, escapes
+    // included; the character each has there as quoted decides, unless an
+    // escaped quote meets a backslash, which the walk below settles.
+    const std::size_t common = std::min(a.size(), b.size());
+    const std::size_t at =
+        static_cast<std::size_t>(std::mismatch(a.begin(), a.begin() + common, b.begin()).first - a.begin());
+    const auto quoted_at = [at](const std::string &name) {
+        if (at == name.size()) return '"';
+        return name[at] == '"' ? '\\' : name[at];
+    };
+    const char qa = quoted_at(a), qb = quoted_at(b);
+    if (qa != qb) return static_cast<unsigned char>(qa) < static_cast<unsigned char>(qb);
+    if (at == a.size() && at == b.size()) return false;  // the same text
     // Each name's next character as quoted: a quote comes as its escape,
     // then itself (escaped: the escape was given); after the name, the
     // closing quote.
@@ -109,22 +127,39 @@ std::string write_dot(const Graph &g) {
     for (std::size_t i = 0; i < by_line.size(); ++i) by_line[i] = i;
     std::sort(by_line.begin(), by_line.end(),
               [&](std::size_t x, std::size_t y) { return line_before(sg.vertices[x].name, sg.vertices[y].name); });
-    std::vector<std::size_t> rank(by_line.size());
-    for (std::size_t r = 0; r < by_line.size(); ++r) rank[by_line[r]] = r;
-    std::sort(sg.edges.begin(), sg.edges.end(), [&](const SortedEdge &x, const SortedEdge &y) {
-        return rank[x.from] != rank[y.from] ? rank[x.from] < rank[y.from] : rank[x.to] < rank[y.to];
-    });
+    // sorted_graph() sorted the edges by their ends' positions in name
+    // order, which is the lines' order unless a name is a prefix of another
+    // that goes on below '"' ("a (expand)" and "a"), or a quote meets a
+    // backslash.
+    if (!std::is_sorted(by_line.begin(), by_line.end())) {
+        std::vector<std::size_t> rank(by_line.size());
+        for (std::size_t r = 0; r < by_line.size(); ++r) rank[by_line[r]] = r;
+        std::sort(sg.edges.begin(), sg.edges.end(), [&](const SortedEdge &x, const SortedEdge &y) {
+            return rank[x.from] != rank[y.from] ? rank[x.from] < rank[y.from] : rank[x.to] < rank[y.to];
+        });
+    }
+    // Each name quoted once, for its vertex line and every edge line.
+    std::string quoted;
+    std::vector<std::size_t> quoted_end(sg.vertices.size());
+    for (std::size_t i = 0; i < sg.vertices.size(); ++i) {
+        append_quoted(quoted, sg.vertices[i].name);
+        quoted_end[i] = quoted.size();
+    }
+    const auto quoted_name = [&](std::size_t i) {
+        const std::size_t begin = i == 0 ? 0 : quoted_end[i - 1];
+        return std::string_view(quoted).substr(begin, quoted_end[i] - begin);
+    };
     std::string out = "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n";
-    for (const SortedVertex &v : sg.vertices) {
+    for (std::size_t i = 0; i < sg.vertices.size(); ++i) {
         out += "\t\t";
-        append_quoted(out, v.name);
+        out += quoted_name(i);
         out += '\n';
     }
     for (const SortedEdge &e : sg.edges) {
         out += "\t\t";
-        append_quoted(out, sg.vertices[e.from].name);
+        out += quoted_name(e.from);
         out += " -> ";
-        append_quoted(out, sg.vertices[e.to].name);
+        out += quoted_name(e.to);
         if (e.on_cycle) out += " [color = \"red\", penwidth = \"2.0\"]";
         out += '\n';
     }

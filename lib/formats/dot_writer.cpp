@@ -125,13 +125,15 @@ std::string write_dot(const Graph &g) {
     // them: by each end's rank in that order.
     std::vector<std::size_t> by_line(sg.vertices.size());
     for (std::size_t i = 0; i < by_line.size(); ++i) by_line[i] = i;
-    std::sort(by_line.begin(), by_line.end(),
-              [&](std::size_t x, std::size_t y) { return line_before(sg.vertices[x].name, sg.vertices[y].name); });
-    // sorted_graph() sorted the edges by their ends' positions in name
-    // order, which is the lines' order unless a name is a prefix of another
-    // that goes on below '"' ("a (expand)" and "a"), or a quote meets a
-    // backslash.
-    if (!std::is_sorted(by_line.begin(), by_line.end())) {
+    const auto before = [&](std::size_t x, std::size_t y) {
+        return line_before(sg.vertices[x].name, sg.vertices[y].name);
+    };
+    // sorted_graph() sorted the vertices by name, and the edges by their
+    // ends' positions in that order, which is the lines' order unless a name
+    // is a prefix of another that goes on below '"' ("a (expand)" and "a"),
+    // or a quote meets a backslash.
+    if (!std::is_sorted(by_line.begin(), by_line.end(), before)) {
+        std::sort(by_line.begin(), by_line.end(), before);
         std::vector<std::size_t> rank(by_line.size());
         for (std::size_t r = 0; r < by_line.size(); ++r) rank[by_line[r]] = r;
         std::sort(sg.edges.begin(), sg.edges.end(), [&](const SortedEdge &x, const SortedEdge &y) {

@@ -203,12 +203,7 @@ func TestMessagesSpeakGo(t *testing.T) {
 // libdag's refusal of a change during a walk points to its walk handle,
 // which Go does not have: the Go way is Vertex.Apply.
 func TestChangeDuringAWalkNamesVertexApply(t *testing.T) {
-	g, ids := build(t, "a->b")
-	b, err := dag.NewBuilder(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	g, ids, b := buildWithBuilder(t)
 	errs := map[string]error{}
 	report, err := dag.Walk(context.Background(), g, func(_ context.Context, v dag.Vertex) error {
 		if v.ID != ids["a"] {
@@ -281,14 +276,9 @@ func TestClosedGraphAndBuilderErrorsAreNotErrorValues(t *testing.T) {
 // A change from a search's callback is refused naming the method, as a
 // change during a walk is (Builder.Build named itself "Build" there).
 func TestChangeFromASearchCallbackNamesTheMethod(t *testing.T) {
-	g, ids := build(t, "a->b")
-	b, err := dag.NewBuilder(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	g, ids, b := buildWithBuilder(t)
 	errs := map[string]error{}
-	err = g.Traverse([]uint64{ids["a"]}, 0, func(uint64, int) dag.Visit {
+	err := g.Traverse([]uint64{ids["a"]}, 0, func(uint64, int) dag.Visit {
 		_, errs["AddVertex"] = g.AddVertex("c")
 		_, errs["Builder.Build"] = b.Build(dag.BuildOptions{})
 		return dag.VisitStop
@@ -302,4 +292,16 @@ func TestChangeFromASearchCallbackNamesTheMethod(t *testing.T) {
 			t.Errorf("%s from a search callback: %v, want a message starting %q", what, err, want)
 		}
 	}
+}
+
+// The graph a->b and a builder of it, both closed when the test ends.
+func buildWithBuilder(t *testing.T) (*dag.Graph, map[string]uint64, *dag.Builder) {
+	t.Helper()
+	g, ids := build(t, "a->b")
+	b, err := dag.NewBuilder(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return g, ids, b
 }

@@ -1,7 +1,6 @@
 #include "formats/dot_writer.hpp"
 
 #include <algorithm>
-#include <string_view>
 #include <vector>
 
 #include "graph/error.hpp"
@@ -140,28 +139,22 @@ std::string write_dot(const Graph &g) {
             return rank[x.from] != rank[y.from] ? rank[x.from] < rank[y.from] : rank[x.to] < rank[y.to];
         });
     }
-    // Each name quoted once, for its vertex line and every edge line.
-    std::string quoted;
-    std::vector<std::size_t> quoted_end(sg.vertices.size());
-    for (std::size_t i = 0; i < sg.vertices.size(); ++i) {
-        append_quoted(quoted, sg.vertices[i].name);
-        quoted_end[i] = quoted.size();
+    VertexTexts quoted_name;
+    for (const SortedVertex &v : sg.vertices) {
+        append_quoted(quoted_name.buffer(), v.name);
+        quoted_name.end();
     }
-    const auto quoted_name = [&](std::size_t i) {
-        const std::size_t begin = i == 0 ? 0 : quoted_end[i - 1];
-        return std::string_view(quoted).substr(begin, quoted_end[i] - begin);
-    };
     std::string out = "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n";
     for (std::size_t i = 0; i < sg.vertices.size(); ++i) {
         out += "\t\t";
-        out += quoted_name(i);
+        out += quoted_name[i];
         out += '\n';
     }
     for (const SortedEdge &e : sg.edges) {
         out += "\t\t";
-        out += quoted_name(e.from);
+        out += quoted_name[e.from];
         out += " -> ";
-        out += quoted_name(e.to);
+        out += quoted_name[e.to];
         if (e.on_cycle) out += " [color = \"red\", penwidth = \"2.0\"]";
         out += '\n';
     }

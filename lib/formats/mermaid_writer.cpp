@@ -1,8 +1,6 @@
 #include "formats/mermaid_writer.hpp"
 
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "formats/sorted_graph.hpp"
 
@@ -55,23 +53,18 @@ void append_label(std::string &out, const std::string &name) {
 
 std::string write_mermaid(const Graph &g) {
     const SortedGraph sg = sorted_graph(g);
-    // Each node id written once, for its node line and every edge line,
-    // where each line made and joined temporary strings.
-    std::string node_ids;
-    std::vector<std::size_t> node_id_end(sg.vertices.size());
-    for (std::size_t i = 0; i < sg.vertices.size(); ++i) {
-        node_ids += 'v';
-        node_ids += std::to_string(sg.vertices[i].id);
-        node_id_end[i] = node_ids.size();
+    // Each node id written once, where each line made and joined temporary
+    // strings.
+    VertexTexts node_id;
+    for (const SortedVertex &v : sg.vertices) {
+        node_id.buffer() += 'v';
+        node_id.buffer() += std::to_string(v.id);
+        node_id.end();
     }
-    const auto node_id = [&](std::size_t i) {
-        const std::size_t begin = i == 0 ? 0 : node_id_end[i - 1];
-        return std::string_view(node_ids).substr(begin, node_id_end[i] - begin);
-    };
     std::string out = "flowchart TD\n";
     for (std::size_t i = 0; i < sg.vertices.size(); ++i) {
         out += "    ";
-        out += node_id(i);
+        out += node_id[i];
         out += '[';
         append_label(out, sg.vertices[i].name);
         out += "]\n";
@@ -80,9 +73,9 @@ std::string write_mermaid(const Graph &g) {
     for (std::size_t i = 0; i < sg.edges.size(); ++i) {
         const SortedEdge &e = sg.edges[i];
         out += "    ";
-        out += node_id(e.from);
+        out += node_id[e.from];
         out += " --> ";
-        out += node_id(e.to);
+        out += node_id[e.to];
         out += '\n';
         if (e.on_cycle) cycle_links += (cycle_links.empty() ? "" : ",") + std::to_string(i);
     }

@@ -384,21 +384,30 @@ fn a_thread_already_waiting_has_a_vertex_a_dropped_future_left() {
     // only on a later call, and the walk waited for ever for b.
     within(120, || {
         // Who has b is libdag's choice: rounds until b went by the queue a
-        // few times (about one round in four here).
+        // few times, for up to a minute. The futures' thread starts waiting
+        // first (the sleep gives it the time) and the thread is asleep in
+        // its wait before a ends: woken together, the earlier waiter tends
+        // to be first. Started the other way round, the thread had b in
+        // about three rounds in four on an idle machine, and in all of 400
+        // during a CI run.
         let mut queued = 0;
-        let mut rounds = 0;
-        while queued < 3 && rounds < 400 {
-            rounds += 1;
+        let started = Instant::now();
+        while queued < 3 && started.elapsed() < Duration::from_secs(60) {
             let (g, ids) = graph(&["a", "b"], &[(1, 0)]);
             let walker = g.begin_walk(&WalkOptions::new()).unwrap();
             let a = walker.next_ready(None).unwrap().unwrap();
+            let flag = Arc::new(Flag::default());
+            let mut future = walker.next_ready_async();
+            assert!(poll_with(&mut future, &flag).is_pending());
+            thread::sleep(Duration::from_millis(5));
             thread::scope(|s| {
                 let (send, receive) = mpsc::channel();
                 let w = &walker;
-                s.spawn(move || send.send(w.next_ready(None)).unwrap());
-                let flag = Arc::new(Flag::default());
-                let mut future = walker.next_ready_async();
-                assert!(poll_with(&mut future, &flag).is_pending());
+                thread::Builder::new()
+                    .name(WAITER.into())
+                    .spawn_scoped(s, move || send.send(w.next_ready(None)).unwrap())
+                    .unwrap();
+                wait_until_asleep(WAITER);
                 a.succeed().unwrap();
                 let deadline = Instant::now() + LONG;
                 let b = loop {
@@ -425,8 +434,35 @@ fn a_thread_already_waiting_has_a_vertex_a_dropped_future_left() {
             });
             assert!(walker.next_ready(None).unwrap().is_none());
         }
-        assert!(queued > 0, "b never went by the queue in {} rounds", rounds);
+        assert!(queued > 0, "b never went by the queue in 60 s");
     });
+}
+
+/// The name of the thread `wait_until_asleep` looks for.
+const WAITER: &str = "dag-test-waiter";
+
+/// Returns once the thread named `name` (under 16 bytes, Linux's limit) is
+/// asleep, which the thread of the test above only is inside its wait for a
+/// vertex: read from /proc, as no call tells that a thread waits in libdag.
+fn wait_until_asleep(name: &str) {
+    let deadline = Instant::now() + LONG;
+    loop {
+        for task in std::fs::read_dir("/proc/self/task").unwrap() {
+            let dir = task.unwrap().path();
+            let named =
+                std::fs::read_to_string(dir.join("comm")).map_or(false, |c| c.trim_end() == name);
+            // The state follows the command name, which is in parentheses.
+            let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
+            let asleep = stat
+                .rsplit_once(") ")
+                .map_or(false, |(_, rest)| rest.starts_with('S'));
+            if named && asleep {
+                return;
+            }
+        }
+        assert!(Instant::now() < deadline, "thread {} never waited", name);
+        thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// A waker that counts its wakes in a `Flag`, then panics.

@@ -1352,9 +1352,14 @@ DAG_API dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, d
  * edges at all between a, b and c: a, b, c (name order).
  *
  * Cost: O(V + E) the first time; the order is then kept with the graph (8
- * bytes a vertex) and a call on the unchanged graph copies it, O(V); after a
- * change to the graph or to a name the next call computes it afresh. Any
- * thread; calls on one graph may run at once.
+ * bytes a vertex, 12 once any vertex is named) and a call on the unchanged
+ * graph copies it, O(V). After vertices and edges were only added, the next
+ * call extends the kept order where the additions tell the result without
+ * the full pass (new vertices nothing depends on yet, edges the kept order
+ * already agrees with), in O(V) steps on integers; after any other change
+ * (a removal, a disconnect, a rename, a replace), or additions it cannot
+ * place, it computes the order afresh. The order is the same either way.
+ * Any thread; calls on one graph may run at once.
  *
  * @param g    the graph.
  * @param out  receives every live id (free with dag_ids_free()).

@@ -1,5 +1,6 @@
 #include "algorithms/topo_order.hpp"
 
+#include "algorithms/order_extension.hpp"
 #include "graph/huge_pages.hpp"
 #include "graph/name_order.hpp"
 #include "algorithms/rank_queue.hpp"
@@ -45,13 +46,19 @@ struct EmitIndices {
 };
 
 // `ids` is null where an id is its index plus one (Snapshot::id_table).
+// `keys`, where given, gets each emitted index too: for a named graph the
+// passes below emit ranks, which extend_order() needs.
 struct EmitIds {
     HugeVector<VertexId> &out;
     const VertexId *ids;
+    HugeVector<std::uint32_t> *keys = nullptr;
     void prefetch(Index v) const {
         if (ids) __builtin_prefetch(ids + v);
     }
-    void operator()(Index v) const { out.push_back(ids ? ids[v] : VertexId{v} + 1); }
+    void operator()(Index v) const {
+        out.push_back(ids ? ids[v] : VertexId{v} + 1);
+        if (keys) keys->push_back(v);
+    }
 };
 
 // Kahn's algorithm: free vertices are taken by smallest key; `row` holds
@@ -122,38 +129,50 @@ Index kahn_by_rank(const RankedRows &r, TopoDirection direction, const Emit &emi
 }
 
 // Kahn's pass over `s` in `direction`; throws Errc::cycle for a cyclic graph.
-HugeVector<VertexId> compute_order(const Graph &g, const Snapshot &s, const NameRanks *ranks, TopoDirection direction) {
-    HugeVector<VertexId> out;
-    out.reserve(s.size());
+// For a named graph the keys are the ranks in order: a rank is what both
+// passes below emit as the index (the identity ranks are the dense order).
+KeptOrders::Order compute_order(const Graph &g, const Snapshot &s, const NameRanks *ranks, TopoDirection direction) {
+    auto out = std::make_shared<HugeVector<VertexId>>();
+    out->reserve(s.size());
+    std::shared_ptr<HugeVector<std::uint32_t>> keys;
+    if (ranks) {
+        keys = std::make_shared<HugeVector<std::uint32_t>>();
+        keys->reserve(s.size());
+    }
     Index emitted = 0;
     if (ranks && !ranks->identity) {
         const bool down = direction == TopoDirection::dependents_first;
         const RankedRows rows = ranked_rows(*ranks, s, down ? Neighbours::dependencies : Neighbours::dependents);
-        emitted = kahn_by_rank(rows, direction, EmitIds{out, rows.ids.data()});
+        emitted = kahn_by_rank(rows, direction, EmitIds{*out, rows.ids.data(), keys.get()});
     } else {
         // Unnamed, or named in dense order: a vertex's dense index is its rank.
-        emitted = kahn_ranked(s, nullptr, direction, EmitIds{out, s.id_table()});
+        emitted = kahn_ranked(s, nullptr, direction, EmitIds{*out, s.id_table(), keys.get()});
     }
     // Kahn's pass stops short of every vertex on or behind a cycle.
     if (emitted != s.size()) require_acyclic(g, s);
-    return out;
+    KeptOrders::Order made;
+    made.ids = std::move(out);
+    made.keys = std::move(keys);
+    return made;
 }
 
 }  // namespace
 
 std::shared_ptr<const HugeVector<VertexId>> kept_order(const Graph &g, TopoDirection direction) {
-    const SharedSnapshot s = shared_snapshot(g);
-    const std::shared_ptr<const NameRanks> ranks = g.has_names() ? name_ranks(g, *s) : nullptr;
-    const KeptOrders &kept = ranks ? ranks->orders : s->kept_orders();
-    const HugeVector<VertexId> &ids = kept.get(direction == TopoDirection::dependencies_first,
-                                               [&] { return compute_order(g, *s, ranks.get(), direction); });
-    share_if_acyclic(g, s, true);
-    // name_ranks() keeps ranks only with the graph's cached snapshot, which
-    // a fresh one became just now: kept here, or the next order would rank
-    // and compute again.
-    if (ranks && !s.cached) g.keep_ranks(s.snapshot.get(), ranks);
-    if (ranks) return {ranks, &ids};
-    return {s.snapshot, &ids};
+    const bool dependencies_first = direction == TopoDirection::dependencies_first;
+    return g.kept_orders().get(dependencies_first, g.index_bound(), [&](const KeptOrders::Since &since) {
+        KeptOrders::Order made;
+        if (extend_order(g, direction, since, made)) return made;
+        const SharedSnapshot s = shared_snapshot(g);
+        const std::shared_ptr<const NameRanks> ranks = g.has_names() ? name_ranks(g, *s) : nullptr;
+        made = compute_order(g, *s, ranks.get(), direction);
+        share_if_acyclic(g, s, true);
+        // name_ranks() keeps ranks only with the graph's cached snapshot,
+        // which a fresh one became just now: kept here, or a walk would rank
+        // again.
+        if (ranks && !s.cached) g.keep_ranks(s.snapshot.get(), ranks);
+        return made;
+    });
 }
 
 namespace {

@@ -26,14 +26,14 @@ std::vector<Snapshot::Index> topological_indices(const Snapshot &s, const NameRa
 
 // Through the graph's shared snapshot (shared_snapshot.hpp), and kept once
 // computed (kept_orders.hpp): an order of an unchanged graph after the first
-// is a copy. Throws
+// is a copy, and one after vertices and edges were only added is often the
+// kept one extended (order_extension.hpp). Throws
 // Errc::cycle (with the validation text of every cycle) for a cyclic graph,
 // including one with a self reference.
 std::vector<VertexId> topological_order(const Graph &g);
 std::vector<VertexId> reverse_topological_order(const Graph &g);
-// The order as it is kept, sharing ownership with the snapshot or the name
-// ranks that keep it (valid while the returned pointer lives, whatever
-// happens to the graph): what the C API copies out.
+// The order as the graph keeps it (valid while the returned pointer lives,
+// whatever happens to the graph): what the C API copies out.
 std::shared_ptr<const HugeVector<VertexId>> kept_order(const Graph &g, TopoDirection direction);
 
 }  // namespace dag

@@ -55,6 +55,8 @@ void Graph::swap(Graph &other) noexcept {
     if (this == &other) return;
     drop_snapshot();
     other.drop_snapshot();
+    orders_.drop();
+    other.orders_.drop();
     edge_arena_.swap(other.edge_arena_);
     adj_.swap(other.adj_);
     in_.swap(other.in_);
@@ -120,9 +122,10 @@ void Graph::check_changeable() const {
         throw Error(Errc::busy, "the graph is being traversed; change it once the traversal's visitor or predicate has returned");
 }
 
-void Graph::begin_change() {
+void Graph::begin_change(bool adding) {
     check_changeable();
     drop_snapshot();
+    if (!adding) orders_.drop();
 }
 
 void Graph::drop_snapshot() const noexcept {
@@ -227,7 +230,7 @@ VertexProps props_of(const char *stored, std::optional<std::string_view> name) {
 }  // namespace
 
 VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
-    begin_change();
+    begin_change(true);
     if (name) check_name(*name);
     Vertex v = boost::num_vertices(*adj_);
     const char *stored = name ? claim_name(*name, v) : nullptr;
@@ -245,7 +248,7 @@ VertexId Graph::add_vertex(std::optional<std::string_view> name, void *user) {
 }
 
 VertexId Graph::add_vertices(const char *const *names, void *const *users, std::size_t count) {
-    begin_change();
+    begin_change(true);
     const Vertex first = index_bound();
     std::size_t named = 0;
     constexpr std::size_t read_ahead = 16;
@@ -453,6 +456,7 @@ void Graph::set_name(VertexId id, std::optional<std::string_view> name) {
     check_changeable();
     Vertex v = checked(id);
     VertexProps &p = (*adj_)[v];
+    orders_.drop();
     if (name) {
         check_name(*name);
         if (p.name && p.name_view() == *name) return;
@@ -522,7 +526,7 @@ bool Graph::add_edge_index(Vertex a, Vertex b) {
 }
 
 void Graph::connect_many(const VertexId *pairs, std::size_t count) {
-    begin_change();
+    begin_change(true);
     // With no vertex ever removed every id up to the bound is live, and the
     // check reads no vertex record (one random cache miss an id fewer).
     // Otherwise ids are random in memory too: the check fetches ahead.
@@ -547,6 +551,19 @@ void Graph::connect_many(const VertexId *pairs, std::size_t count) {
         connect_grouped(pairs, count);
     else
         connect_each(pairs, count);
+    if (orders_.kept()) {
+        std::vector<KeptOrders::Edge> added;
+        try {
+            added.reserve(count);
+            for (std::size_t i = 0; i < count; ++i)
+                added.emplace_back(static_cast<std::uint32_t>(index_of(pairs[2 * i])),
+                                   static_cast<std::uint32_t>(index_of(pairs[2 * i + 1])));
+        } catch (...) {
+            orders_.drop();
+            return;
+        }
+        orders_.connected(added.data(), added.size());
+    }
 }
 
 void Graph::connect_each(const VertexId *pairs, std::size_t count) {
@@ -633,6 +650,7 @@ std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &ver
                                                const std::vector<std::pair<VertexId, VertexId>> &disconnects,
                                                const std::vector<VertexId> &removals) {
     drop_snapshot();
+    orders_.drop();
     const std::size_t bound = index_bound(), live = live_;
     std::vector<VertexId> ids;
     ids.reserve(vertices.size());
@@ -684,9 +702,11 @@ std::vector<VertexId> Graph::edit_while_walked(const std::vector<NewVertex> &ver
 bool Graph::has_name(std::string_view name) const { return names_.find(name) != NameTable::npos; }
 
 void Graph::connect(VertexId from, VertexId to) {
-    begin_change();
+    begin_change(true);
     Vertex a = checked(from), b = checked(to);
     add_edge_index(a, b);
+    const KeptOrders::Edge added{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)};
+    orders_.connected(&added, 1);
 }
 
 void Graph::disconnect(VertexId from, VertexId to) {

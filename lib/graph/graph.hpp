@@ -33,6 +33,7 @@
 
 #include "graph/edge_lists.hpp"
 #include "graph/huge_vertex_list.hpp"
+#include "graph/kept_orders.hpp"
 
 #include "graph/name_table.hpp"
 #include "graph/sorted_names.hpp"
@@ -196,6 +197,9 @@ public:
     // since, kept with the cached snapshot; nullptr when there are none.
     std::shared_ptr<const NameRanks> cached_ranks(const Snapshot *s) const;
     void keep_ranks(const Snapshot *s, std::shared_ptr<const NameRanks> ranks) const;
+    // The topological orders computed last, with the edges added since
+    // (kept_orders.hpp); topo_order.cpp computes and extends them.
+    const KeptOrders &kept_orders() const noexcept { return orders_; }
 
     // --- walks --------------------------------------------------------------
     struct NewVertex {
@@ -298,8 +302,9 @@ private:
     friend class ReadScope;
 
     // Every mutation starts here: refuses a graph being walked, and drops
-    // the cached snapshot.
-    void begin_change();
+    // the cached snapshot, and the kept orders unless the change only adds
+    // (`adding`: vertices, or edges the caller logs once they are made).
+    void begin_change(bool adding = false);
     void drop_snapshot() const noexcept;
     void unlink(Vertex v);
     bool has_edge_index(Vertex a, Vertex b) const noexcept;
@@ -352,6 +357,7 @@ private:
     // Readers share it during a walk; the walk's updates take it alone
     // (ReadScope).
     mutable std::shared_mutex replace_mu_;
+    KeptOrders orders_;
     // Lets a mutation skip the lock when nothing is cached: building a graph
     // would otherwise pay a mutex per connect.
     mutable std::atomic<bool> has_snapshot_{false};

@@ -1,51 +1,141 @@
-// The two topological orders of a graph version, kept once computed: the
-// next call on the unchanged graph copies the ids (O(V), a few nanoseconds a
-// vertex) instead of running Kahn's pass again, whose reads jump about
-// memory on a large graph with names in random order (bench/README.md,
-// "Orders of an unchanged graph are kept").
+// The two topological orders of a graph, kept once computed, and kept past
+// the changes that can only insert into them.
 //
-// Kept with what an order depends on, so a change that could alter it
-// drops it too: with the snapshot for a graph without names (its topology
-// decides), with the name ranks for a named one (a rename drops the ranks,
-// a topology change the snapshot and with it the ranks).
+// The next call on the unchanged graph copies the ids (O(V), a few
+// nanoseconds a vertex) instead of running Kahn's pass again, whose reads
+// jump about memory on a large graph with names in random order
+// (bench/README.md, "Orders of an unchanged graph are kept").
+//
+// Adding vertices and edges keeps the orders and logs the edges: the next
+// call may then extend the kept order instead of computing it again
+// (order_extension.hpp says when that gives the same order). Every other
+// change (a removal, a disconnect, a rename, a replace, a copy) drops them.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
-#include "graph/graph.hpp"
 #include "graph/huge_pages.hpp"
 
 namespace dag {
 
+using VertexId = std::uint64_t;
+
 class KeptOrders {
 public:
+    // An edge added since: (a, b), graph indices, a depends on b.
+    using Edge = std::pair<std::uint32_t, std::uint32_t>;
+
+    struct Order {
+        std::shared_ptr<const HugeVector<VertexId>> ids;  // null: none kept
+        // For a graph with names: each position's rank (name, then id)
+        // among the order's own vertices; null for a graph without names.
+        std::shared_ptr<const HugeVector<std::uint32_t>> keys;
+        std::size_t bound = 0;  // Graph::index_bound() when it was made
+        std::size_t edges = 0;  // how many edges logged so far it includes
+    };
+    // What a computation is handed: the order kept before (ids null when
+    // none) and the edges added since it was made.
+    struct Since {
+        Order order;
+        std::vector<Edge> edges;
+    };
+
+    KeptOrders() = default;
+    KeptOrders(const KeptOrders &) = delete;
+    KeptOrders &operator=(const KeptOrders &) = delete;
+
     // The order going dependencies first (`dependencies_first`) or
-    // dependents first: computed by `compute()` on the first call (other
-    // threads asking meanwhile wait for it), then the kept one. An
-    // exception from `compute` (a cycle, no memory) propagates and keeps
-    // nothing, so the next call computes again. A mutex, not
-    // std::call_once: ThreadSanitizer's call_once never lets a flag whose
-    // function threw be tried again (the next call hangs).
-    template <class Compute>
-    const HugeVector<VertexId> &get(bool dependencies_first, const Compute &compute) const {
+    // dependents first, for a graph whose index bound is `bound`: the kept
+    // one while nothing changed since, otherwise `make(since)`'s, which is
+    // then kept (other threads asking meanwhile wait for it). An exception
+    // from `make` (a cycle, no memory) propagates and keeps nothing new, so
+    // the next call computes again. A mutex, not std::call_once:
+    // ThreadSanitizer's call_once never lets a flag whose function threw be
+    // tried again (the next call hangs).
+    template <class Make>
+    std::shared_ptr<const HugeVector<VertexId>> get(bool dependencies_first, std::size_t bound, const Make &make) const {
         Slot &slot = slots_[dependencies_first ? 1 : 0];
-        if (slot.done.load(std::memory_order_acquire)) return slot.ids;
-        std::lock_guard<std::mutex> lk(slot.mu);
-        if (!slot.done.load(std::memory_order_relaxed)) {
-            slot.ids = compute();
-            slot.done.store(true, std::memory_order_release);
+        std::lock_guard<std::mutex> computing(slot.mu);
+        Since since;
+        std::size_t logged = 0;
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            since.order = slot.order;
+            logged = trimmed_ + log_.size();
+            if (since.order.ids) {
+                if (since.order.bound == bound && since.order.edges == logged) return since.order.ids;
+                since.edges.assign(log_.begin() + static_cast<std::ptrdiff_t>(since.order.edges - trimmed_), log_.end());
+            }
         }
-        return slot.ids;
+        Order made = make(static_cast<const Since &>(since));
+        made.bound = bound;
+        made.edges = logged;
+        std::lock_guard<std::mutex> lk(mu_);
+        slot.order = made;
+        kept_.store(true, std::memory_order_release);
+        trim_locked();
+        return made.ids;
+    }
+
+    // Whether an order is kept, so that connects must be logged.
+    bool kept() const noexcept { return kept_.load(std::memory_order_acquire); }
+    // Logs `count` added edges (pairs of indices, as Edge). Past the log's
+    // cap (computing again is then cheaper than replaying it), or out of
+    // memory, drops the orders instead. Never throws.
+    void connected(const Edge *edges, std::size_t count) noexcept {
+        if (!kept()) return;
+        std::lock_guard<std::mutex> lk(mu_);
+        std::size_t smallest = 0;
+        for (const Slot &s : slots_)
+            if (s.order.ids && (smallest == 0 || s.order.ids->size() < smallest)) smallest = s.order.ids->size();
+        if (log_.size() + count > smallest / 8 + 1024) return drop_locked();
+        try {
+            log_.insert(log_.end(), edges, edges + count);
+        } catch (...) {
+            drop_locked();
+        }
+    }
+    // Forgets both orders and the log. Never throws.
+    void drop() noexcept {
+        if (!kept()) return;
+        std::lock_guard<std::mutex> lk(mu_);
+        drop_locked();
     }
 
 private:
     struct Slot {
-        std::mutex mu;
-        std::atomic<bool> done{false};
-        HugeVector<VertexId> ids;
+        std::mutex mu;  // held while the order is computed
+        Order order;    // guarded by KeptOrders::mu_
     };
+    // Forgets the edges every kept order includes already (an order being
+    // computed meanwhile counts from an earlier point: counts are absolute).
+    void trim_locked() const noexcept {
+        std::size_t first = trimmed_ + log_.size();
+        for (const Slot &s : slots_)
+            if (s.order.ids) first = std::min(first, s.order.edges);
+        if (first == trimmed_) return;
+        log_.erase(log_.begin(), log_.begin() + static_cast<std::ptrdiff_t>(first - trimmed_));
+        trimmed_ = first;
+    }
+    void drop_locked() noexcept {
+        for (Slot &s : slots_) s.order = Order{};
+        std::vector<Edge>().swap(log_);
+        trimmed_ = 0;
+        kept_.store(false, std::memory_order_release);
+    }
+
+    mutable std::mutex mu_;
     mutable Slot slots_[2];
+    mutable std::vector<Edge> log_;
+    mutable std::size_t trimmed_ = 0;  // edges logged before log_'s first
+    mutable std::atomic<bool> kept_{false};
 };
 
 }  // namespace dag

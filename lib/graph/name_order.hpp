@@ -15,7 +15,6 @@
 
 #include "graph/graph.hpp"
 #include "graph/huge_pages.hpp"
-#include "graph/kept_orders.hpp"
 #include "graph/snapshot.hpp"
 
 namespace dag {
@@ -51,8 +50,6 @@ struct NameRanks {
     // the snapshot's own rows are already in rank order and need no
     // renumbering.
     bool identity = false;
-    // The orders of the graph while these ranks are its ranks.
-    KeptOrders orders;
 };
 
 // The rows of `s`, the snapshot `r` is for, that an order reading `lists`

@@ -15,7 +15,6 @@
 
 #include "graph/graph.hpp"
 #include "graph/huge_pages.hpp"
-#include "graph/kept_orders.hpp"
 
 namespace dag {
 
@@ -58,10 +57,6 @@ struct Snapshot {
     Index out_degree(Index v) const noexcept { return out_offsets[v + 1] - out_offsets[v]; }
     Index in_degree(Index v) const noexcept { return in_offsets[v + 1] - in_offsets[v]; }
 
-    // The orders of this topology when the graph has no names (a named
-    // graph keeps its orders with its name ranks, name_order.hpp).
-    const KeptOrders &kept_orders() const noexcept { return *orders_; }
-
 private:
     friend Snapshot freeze(const Graph &g);
     friend Snapshot renumber(const Snapshot &s, const std::uint32_t *to);
@@ -72,7 +67,6 @@ private:
     HugeVector<Index> dense_;   // graph index (id - 1) -> dense index, or npos
     std::size_t count_ = 0;
     std::size_t bound_ = 0;
-    std::unique_ptr<KeptOrders> orders_ = std::make_unique<KeptOrders>();
 };
 
 // Builds the snapshot in O(V + E), in one pass over the vertex records.
@@ -82,7 +76,7 @@ Snapshot freeze(const Graph &g);
 // The same topology with dense index i moved to to[i], a permutation of
 // 0..n-1; each neighbour list keeps its order. A walk whose vertices start
 // about in the order of `to` (its ranks) then reads every array in
-// sequence instead of jumping between rows. Its kept orders start empty.
+// sequence instead of jumping between rows.
 Snapshot renumber(const Snapshot &s, const std::uint32_t *to);
 
 }  // namespace dag

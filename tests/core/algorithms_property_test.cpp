@@ -234,6 +234,59 @@ TEST(AlgorithmProperties, OrdersStayExactAcrossRenamesRemovalsAndReadds) {
     }
 }
 
+// Graphs only added to between orders: new vertices (unnamed, tricky or
+// Terraform-like names) depending on old ones, on each other now and then,
+// and edges between old vertices, mostly agreeing with the order: each
+// order, extended from the kept one where it can be (order_extension.hpp),
+// must equal the reference. The extension must be taken, not only the
+// computation from scratch: an extended order leaves the snapshot unmade.
+TEST(AlgorithmProperties, OrdersAfterAddsEqualTheReference) {
+    std::mt19937 rng(1221);
+    int extended = 0, orders = 0;
+    for (int graph = 0; graph < 9; ++graph) {
+        Graph g = wide_acyclic_graph(rng, 60 + graph * 90, graph % 3);
+        topological_order(g);
+        reverse_topological_order(g);
+        for (int round = 0; round < 30; ++round) {
+            const std::vector<VertexId> before = g.vertices();
+            const std::vector<VertexId> order = reverse_topological_order(g);
+            std::vector<VertexId> fresh;
+            for (int k = 0, m = static_cast<int>(rng() % 4); k < m; ++k) {
+                std::optional<std::string> name;
+                if (graph % 3 != 0 && rng() % 4 != 0)
+                    name = rng() % 2 ? address(rng) : std::string(tricky_names[rng() % std::size(tricky_names)]);
+                if (name && g.has_name(*name)) name.reset();
+                const VertexId v = g.add_vertex(name, nullptr);
+                for (int d = 0, deps = static_cast<int>(rng() % 4); d < deps; ++d) {
+                    if (!fresh.empty() && rng() % 10 == 0)
+                        g.connect(v, fresh[rng() % fresh.size()]);
+                    else
+                        g.connect(v, before[rng() % before.size()]);
+                }
+                fresh.push_back(v);
+            }
+            for (int k = 0, m = static_cast<int>(rng() % 3); k < m; ++k) {
+                // Later in execution order depends on earlier: acyclic.
+                std::size_t i = rng() % order.size(), j = rng() % order.size();
+                if (i == j) continue;
+                if (i < j) std::swap(i, j);
+                g.connect(order[i], order[j]);
+            }
+            const std::string shape = g.vertex_count() <= 30 ? g.to_string() : "(large)";
+            for (const bool dependents_first : {round % 2 == 0, round % 2 != 0}) {
+                const bool unmade = g.cached_snapshot() == nullptr;
+                const std::vector<VertexId> got = dependents_first ? topological_order(g) : reverse_topological_order(g);
+                ++orders;
+                if (unmade && g.cached_snapshot() == nullptr) ++extended;
+                ASSERT_EQ(got, reference_order(g, dependents_first))
+                    << "graph " << graph << ", round " << round << (dependents_first ? ", dependents first" : "")
+                    << "\n" << shape;
+            }
+        }
+    }
+    EXPECT_GT(extended, orders / 3) << extended << " of " << orders << " orders extended";
+}
+
 bool ranks_are_identity(const Graph &g) {
     const SharedSnapshot s = shared_snapshot(g);
     return name_ranks(g, *s)->identity;

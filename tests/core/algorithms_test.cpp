@@ -167,13 +167,15 @@ TEST(TopologicalOrder, TheFirstOrderKeepsItsNameRanksForTheNext) {
     }
 }
 
-// What an order keeps, asked for with a computation that must not run.
-std::vector<VertexId> kept_order(const KeptOrders &kept, bool dependencies_first) {
-    const HugeVector<VertexId> &ids = kept.get(dependencies_first, [] {
-        ADD_FAILURE() << "the order was not kept";
-        return HugeVector<VertexId>{};
-    });
-    return {ids.begin(), ids.end()};
+// What the graph keeps for an order, asked for with a computation that
+// must not run.
+std::vector<VertexId> kept_ids(const Graph &g, bool dependencies_first) {
+    const std::shared_ptr<const HugeVector<VertexId>> ids =
+        g.kept_orders().get(dependencies_first, g.index_bound(), [](const KeptOrders::Since &) {
+            ADD_FAILURE() << "the order was not kept";
+            return KeptOrders::Order{};
+        });
+    return ids ? std::vector<VertexId>(ids->begin(), ids->end()) : std::vector<VertexId>{};
 }
 
 // An order of an unchanged graph is kept and copied; each change that can
@@ -183,12 +185,10 @@ TEST(TopologicalOrder, AnOrderIsKeptUntilTheGraphOrANameChanges) {
     g.connect(1, 2);
     EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 3, 1}));
     EXPECT_EQ(topological_order(g), (std::vector<VertexId>{3, 1, 2}));
-    std::shared_ptr<const Snapshot> s = g.cached_snapshot();
-    ASSERT_NE(s, nullptr);
-    const std::shared_ptr<const NameRanks> ranks = g.cached_ranks(s.get());
-    ASSERT_NE(ranks, nullptr);
-    EXPECT_EQ(kept_order(ranks->orders, true), (std::vector<VertexId>{2, 3, 1}));
-    EXPECT_EQ(kept_order(ranks->orders, false), (std::vector<VertexId>{3, 1, 2}));
+    EXPECT_EQ(kept_ids(g, true), (std::vector<VertexId>{2, 3, 1}));
+    EXPECT_EQ(kept_ids(g, false), (std::vector<VertexId>{3, 1, 2}));
+    const auto kept = kept_order(g, TopoDirection::dependencies_first);
+    EXPECT_EQ(kept_order(g, TopoDirection::dependencies_first), kept);
     EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 3, 1}));
 
     g.set_name(3, "0");  // now the smallest name
@@ -202,27 +202,53 @@ TEST(TopologicalOrder, AnOrderIsKeptUntilTheGraphOrANameChanges) {
     for (VertexId v : {1, 2, 3}) g.set_name(v, std::nullopt);
     g.disconnect(2, 3);
     EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 1, 3}));
-    s = g.cached_snapshot();
-    ASSERT_NE(s, nullptr);
-    EXPECT_EQ(kept_order(s->kept_orders(), true), (std::vector<VertexId>{2, 1, 3}));
+    EXPECT_EQ(kept_ids(g, true), (std::vector<VertexId>{2, 1, 3}));
     g.set_name(1, "z");  // unnamed vertices first, by id
     EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{2, 3, 1}));
 }
 
-// A reduction that removes nothing, and a batch removal of nothing, change
-// nothing: the cached snapshot stays (the batch dropped it, and the next
-// order or walk built it again).
-TEST(TransitiveReduction, RemovingNothingKeepsTheCachedSnapshot) {
-    Graph g = named({"a", "b", "c"});
+// After vertices and edges are only added, the kept order is extended
+// (order_extension.hpp): the graph's snapshot, which a computation from
+// scratch freezes and caches, stays unmade. Where the extension cannot tell
+// the order, it is computed again.
+TEST(TopologicalOrder, AnOrderAfterAddsIsTheKeptOneExtended) {
+    Graph g = named({"b", "d", "f"});
+    g.connect(3, 1);  // f depends on b
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{1, 2, 3}));
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{2, 3, 1}));
+
+    const VertexId c = g.add_vertex(std::string_view("c"), nullptr);
+    g.connect(c, 1);  // free once b is out: before d, the first larger name after b
+    ASSERT_EQ(g.cached_snapshot(), nullptr);
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{1, c, 2, 3}));
+    EXPECT_EQ(g.cached_snapshot(), nullptr) << "extended, not computed";
+    // Dependents first, c is free at once and goes before d, before b.
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{c, 2, 3, 1}));
+    EXPECT_EQ(g.cached_snapshot(), nullptr) << "extended, not computed";
+
+    const VertexId a = g.add_vertex(std::string_view("a"), nullptr);
+    const VertexId e = g.add_vertex(std::nullopt, nullptr);  // unnamed: the smallest key
+    g.connect(a, 3);
+    g.connect(2, 1);  // d on b: the orders agree already
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{e, 1, c, 2, 3, a}));
+    EXPECT_EQ(g.cached_snapshot(), nullptr) << "extended, not computed";
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{e, a, c, 2, 3, 1}));
+    EXPECT_EQ(g.cached_snapshot(), nullptr) << "extended, not computed";
+
+    const VertexId z = g.add_vertex(std::string_view("z"), nullptr);
+    g.connect(z, 2);
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{e, 1, c, 2, 3, a, z}));
+    EXPECT_EQ(g.cached_snapshot(), nullptr) << "extended, not computed";
+    // Dependents first, z (the largest name) would go last, after d, which
+    // depends on it now: computed again.
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{e, a, c, 3, z, 2, 1}));
+    EXPECT_NE(g.cached_snapshot(), nullptr) << "computed";
+
+    // b on d, against the order and closing a cycle with d on b: computed
+    // again, and refused.
     g.connect(1, 2);
-    g.connect(2, 3);
-    topological_order(g);
-    const std::shared_ptr<const Snapshot> s = g.cached_snapshot();
-    ASSERT_NE(s, nullptr);
-    EXPECT_EQ(transitive_reduction(g), 0u);
-    g.disconnect_many({});
-    g.remove_vertices({});
-    EXPECT_EQ(g.cached_snapshot(), s);
+    EXPECT_EQ(error_of(Errc::cycle, [&] { reverse_topological_order(g); }), "Cycle:\n  b\n  d");
+    EXPECT_EQ(error_of(Errc::cycle, [&] { topological_order(g); }), "Cycle:\n  b\n  d");
 }
 
 // A computation that threw (a cycle, no memory) keeps nothing and is tried
@@ -230,10 +256,19 @@ TEST(TransitiveReduction, RemovingNothingKeepsTheCachedSnapshot) {
 TEST(TopologicalOrder, AKeptOrderWhoseComputationThrewIsComputedAgain) {
     KeptOrders kept;
     for (int attempt = 0; attempt < 2; ++attempt)
-        EXPECT_THROW(kept.get(true, []() -> HugeVector<VertexId> { throw Error(Errc::cycle, "Cycle"); }), Error);
-    const HugeVector<VertexId> &ids = kept.get(true, [] { return HugeVector<VertexId>{4, 2}; });
-    EXPECT_EQ(std::vector<VertexId>(ids.begin(), ids.end()), (std::vector<VertexId>{4, 2}));
-    EXPECT_EQ(kept_order(kept, true), (std::vector<VertexId>{4, 2}));
+        EXPECT_THROW(kept.get(true, 0, [](const KeptOrders::Since &) -> KeptOrders::Order { throw Error(Errc::cycle, "Cycle"); }),
+                     Error);
+    EXPECT_FALSE(kept.kept());
+    const auto made = [](const KeptOrders::Since &since) {
+        EXPECT_EQ(since.order.ids, nullptr);
+        KeptOrders::Order o;
+        o.ids = std::make_shared<const HugeVector<VertexId>>(HugeVector<VertexId>{4, 2});
+        return o;
+    };
+    const auto ids = kept.get(true, 0, made);
+    EXPECT_EQ(std::vector<VertexId>(ids->begin(), ids->end()), (std::vector<VertexId>{4, 2}));
+    EXPECT_EQ(kept.get(true, 0, made), ids);
+    EXPECT_TRUE(kept.kept());
 }
 
 // Threads asking at once share one computation.
@@ -244,16 +279,47 @@ TEST(TopologicalOrder, AKeptOrderIsComputedOnceForThreadsAskingAtOnce) {
     std::vector<std::vector<VertexId>> seen(8);
     for (std::size_t t = 0; t < seen.size(); ++t)
         threads.emplace_back([&, t] {
-            const HugeVector<VertexId> &ids = kept.get(true, [&] {
+            const auto ids = kept.get(true, 3, [&](const KeptOrders::Since &) {
                 ++computed;
                 std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                return HugeVector<VertexId>{3, 1, 2};
+                KeptOrders::Order o;
+                o.ids = std::make_shared<const HugeVector<VertexId>>(HugeVector<VertexId>{3, 1, 2});
+                return o;
             });
-            seen[t].assign(ids.begin(), ids.end());
+            seen[t].assign(ids->begin(), ids->end());
         });
     for (std::thread &t : threads) t.join();
     EXPECT_EQ(computed.load(), 1);
     for (const auto &ids : seen) EXPECT_EQ(ids, (std::vector<VertexId>{3, 1, 2}));
+}
+
+// Logged edges are handed to the next computation, and past the log's cap
+// the orders are dropped.
+TEST(TopologicalOrder, KeptOrdersLogAddedEdgesUpToACap) {
+    KeptOrders kept;
+    const KeptOrders::Edge first{1, 0};
+    kept.connected(&first, 1);  // nothing kept: not logged
+    const auto make = [](const KeptOrders::Since &) {
+        KeptOrders::Order o;
+        o.ids = std::make_shared<const HugeVector<VertexId>>(HugeVector<VertexId>{1, 2});
+        return o;
+    };
+    kept.get(true, 2, make);
+    const KeptOrders::Edge second{0, 1};
+    kept.connected(&second, 1);
+    kept.get(true, 2, [&](const KeptOrders::Since &since) {
+        EXPECT_EQ(since.edges, (std::vector<KeptOrders::Edge>{second}));
+        EXPECT_NE(since.order.ids, nullptr);
+        return make(since);
+    });
+    const std::vector<KeptOrders::Edge> many(1025, second);
+    kept.connected(many.data(), many.size());
+    EXPECT_FALSE(kept.kept());
+    kept.get(true, 2, [&](const KeptOrders::Since &since) {
+        EXPECT_EQ(since.order.ids, nullptr);
+        EXPECT_TRUE(since.edges.empty());
+        return make(since);
+    });
 }
 
 TEST(TopologicalOrder, EmptyGraphGivesEmptyOrder) {

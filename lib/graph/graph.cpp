@@ -551,19 +551,10 @@ void Graph::connect_many(const VertexId *pairs, std::size_t count) {
         connect_grouped(pairs, count);
     else
         connect_each(pairs, count);
-    if (orders_.kept()) {
-        std::vector<KeptOrders::Edge> added;
-        try {
-            added.reserve(count);
-            for (std::size_t i = 0; i < count; ++i)
-                added.emplace_back(static_cast<std::uint32_t>(index_of(pairs[2 * i])),
-                                   static_cast<std::uint32_t>(index_of(pairs[2 * i + 1])));
-        } catch (...) {
-            orders_.drop();
-            return;
-        }
-        orders_.connected(added.data(), added.size());
-    }
+    orders_.connected(count, [pairs](std::size_t i) {
+        return KeptOrders::Edge{static_cast<std::uint32_t>(index_of(pairs[2 * i])),
+                                static_cast<std::uint32_t>(index_of(pairs[2 * i + 1]))};
+    });
 }
 
 void Graph::connect_each(const VertexId *pairs, std::size_t count) {
@@ -705,8 +696,9 @@ void Graph::connect(VertexId from, VertexId to) {
     begin_change(true);
     Vertex a = checked(from), b = checked(to);
     add_edge_index(a, b);
-    const KeptOrders::Edge added{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)};
-    orders_.connected(&added, 1);
+    orders_.connected(1, [a, b](std::size_t) {
+        return KeptOrders::Edge{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)};
+    });
 }
 
 void Graph::disconnect(VertexId from, VertexId to) {

@@ -86,10 +86,11 @@ public:
 
     // Whether an order is kept, so that connects must be logged.
     bool kept() const noexcept { return kept_.load(std::memory_order_acquire); }
-    // Logs `count` added edges (pairs of indices, as Edge). Past the log's
-    // cap (computing again is then cheaper than replaying it), or out of
-    // memory, drops the orders instead. Never throws.
-    void connected(const Edge *edges, std::size_t count) noexcept {
+    // Logs `count` added edges, edge_at(i) for each i < count. Past the
+    // log's cap (computing again is then cheaper than replaying it), or out
+    // of memory, drops the orders instead. Never throws.
+    template <class EdgeAt>
+    void connected(std::size_t count, const EdgeAt &edge_at) noexcept {
         if (!kept()) return;
         std::lock_guard<std::mutex> lk(mu_);
         std::size_t smallest = 0;
@@ -97,10 +98,11 @@ public:
             if (s.order.ids && (smallest == 0 || s.order.ids->size() < smallest)) smallest = s.order.ids->size();
         if (log_.size() + count > smallest / 8 + 1024) return drop_locked();
         try {
-            log_.insert(log_.end(), edges, edges + count);
+            log_.reserve(log_.size() + count);
         } catch (...) {
-            drop_locked();
+            return drop_locked();
         }
+        for (std::size_t i = 0; i < count; ++i) log_.push_back(edge_at(i));
     }
     // Forgets both orders and the log. Never throws.
     void drop() noexcept {

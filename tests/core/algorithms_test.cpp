@@ -297,8 +297,8 @@ TEST(TopologicalOrder, AKeptOrderIsComputedOnceForThreadsAskingAtOnce) {
 // the orders are dropped.
 TEST(TopologicalOrder, KeptOrdersLogAddedEdgesUpToACap) {
     KeptOrders kept;
-    const KeptOrders::Edge first{1, 0};
-    kept.connected(&first, 1);  // nothing kept: not logged
+    const auto edge = [](KeptOrders::Edge e) { return [e](std::size_t) { return e; }; };
+    kept.connected(1, edge({1, 0}));  // nothing kept: not logged
     const auto make = [](const KeptOrders::Since &) {
         KeptOrders::Order o;
         o.ids = std::make_shared<const HugeVector<VertexId>>(HugeVector<VertexId>{1, 2});
@@ -306,14 +306,13 @@ TEST(TopologicalOrder, KeptOrdersLogAddedEdgesUpToACap) {
     };
     kept.get(true, 2, make);
     const KeptOrders::Edge second{0, 1};
-    kept.connected(&second, 1);
+    kept.connected(1, edge(second));
     kept.get(true, 2, [&](const KeptOrders::Since &since) {
         EXPECT_EQ(since.edges, (std::vector<KeptOrders::Edge>{second}));
         EXPECT_NE(since.order.ids, nullptr);
         return make(since);
     });
-    const std::vector<KeptOrders::Edge> many(1025, second);
-    kept.connected(many.data(), many.size());
+    kept.connected(1025, edge(second));
     EXPECT_FALSE(kept.kept());
     kept.get(true, 2, [&](const KeptOrders::Since &since) {
         EXPECT_EQ(since.order.ids, nullptr);

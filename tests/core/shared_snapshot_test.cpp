@@ -194,5 +194,32 @@ TEST(SharedSnapshot, ConcurrentOrdersOfANamedGraphAgree) {
     });
 }
 
+// Orders extended after additions (order_extension.hpp), raced: threads
+// asking both directions at once after each addition each get the order a
+// copy of the graph, which keeps nothing, computes afresh.
+TEST(SharedSnapshot, ConcurrentOrdersExtendedAfterAdditionsAgree) {
+    Graph g;
+    const VertexId n = 2000;
+    for (VertexId i = 0; i < n; ++i) g.add_vertex("module.m" + std::to_string(i * 7919 % n), nullptr);
+    for (VertexId i = 1; i < n; ++i) g.connect(i, i * 7 % n + 1 > i ? i * 7 % n + 1 : i + 1);
+    topological_order(g);
+    reverse_topological_order(g);
+    for (int round = 0; round < 20; ++round) {
+        const VertexId v = g.add_vertex("module.k" + std::to_string(round * 37 % 20), nullptr);
+        g.connect(v, 1 + static_cast<VertexId>(round) * 97 % n);
+        const Graph fresh(g);
+        const std::vector<VertexId> down = topological_order(fresh), up = reverse_topological_order(fresh);
+        std::vector<std::thread> threads;
+        std::vector<int> good(4, 0);
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                good[t] = t % 2 ? reverse_topological_order(g) == up && topological_order(g) == down
+                                : topological_order(g) == down && reverse_topological_order(g) == up;
+            });
+        for (auto &th : threads) th.join();
+        EXPECT_EQ(good, std::vector<int>(4, 1)) << "round " << round;
+    }
+}
+
 }  // namespace
 }  // namespace dag

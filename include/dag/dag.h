@@ -1355,10 +1355,11 @@ DAG_API dag_status dag_transitive_reduction(dag_graph *g, size_t *out_removed, d
  * bytes a vertex, 12 once any vertex is named) and a call on the unchanged
  * graph copies it, O(V). After vertices and edges were only added, the next
  * call extends the kept order where the additions tell the result without
- * the full pass (new vertices nothing depends on yet, edges the kept order
- * already agrees with), in O(V) steps on integers; after any other change
- * (a removal, a disconnect, a rename, a replace), or additions it cannot
- * place, it computes the order afresh. The order is the same either way.
+ * the full pass (new vertices that no earlier vertex depends on, edges the
+ * kept order already agrees with), in one pass over it on integers; after
+ * any other change (a removal, a disconnect, a rename, a replace), or
+ * additions it cannot place, it computes the order afresh. The order is the
+ * same either way.
  * Any thread; calls on one graph may run at once.
  *
  * @param g    the graph.

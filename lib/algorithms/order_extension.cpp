@@ -12,16 +12,19 @@ namespace {
 constexpr std::uint32_t npos = std::numeric_limits<std::uint32_t>::max();
 
 struct NewVertex {
-    std::uint32_t index;  // graph index
+    std::uint32_t index = 0;  // graph index
     // Dependencies first: the first position it may take (after its last
-    // dependency). Dependents first: the last (its first dependency's).
-    std::size_t limit;
+    // old dependency). Dependents first: the last (its first old
+    // dependency's).
+    std::size_t limit = 0;
     // An old vertex whose rank is at least this has a larger key.
     std::uint32_t threshold = 0;
     // Its rank among the new vertices by key.
     std::uint32_t order = 0;
-    // The old position it goes before (the order's size: after them all).
-    std::size_t gap = 0;
+    // New vertices that must come before it and are not out yet.
+    std::uint32_t waiting = 0;
+    // New vertices waiting for it (positions in the new vertices' list).
+    std::vector<std::uint32_t> next;
 };
 
 // Each new vertex's threshold and rank among the new ones. Unnamed vertices
@@ -64,7 +67,7 @@ bool extend_order(const Graph &g, TopoDirection direction, const KeptOrders::Sin
     const std::size_t old_bound = old.bound, bound = g.index_bound();
     const bool named = g.has_names();
     if (bound < old_bound || named != (old.keys != nullptr)) return false;
-    // Beyond this the pass costs less than the extension's scans.
+    // Beyond this the pass costs about what the extension does.
     if (bound - old_bound + since.edges.size() > n / 8 + 1024) return false;
     const bool dependencies_first = direction == TopoDirection::dependencies_first;
 
@@ -72,16 +75,31 @@ bool extend_order(const Graph &g, TopoDirection direction, const KeptOrders::Sin
     fresh.reserve(bound - old_bound);
     for (std::size_t v = old_bound; v < bound; ++v) {
         if (!g.alive_index(v)) return false;
-        fresh.push_back({static_cast<std::uint32_t>(v), dependencies_first ? 0 : n});
+        NewVertex nv;
+        nv.index = static_cast<std::uint32_t>(v);
+        nv.limit = dependencies_first ? 0 : n;
+        // Without names the keys are the ids: index order (rank_new
+        // sets it otherwise).
+        nv.order = static_cast<std::uint32_t>(v - old_bound);
+        fresh.push_back(std::move(nv));
     }
 
     if (!since.edges.empty()) {
         std::vector<std::uint32_t> pos(old_bound, npos);
         for (std::size_t k = 0; k < n; ++k) pos[Graph::index_of(ids[k])] = static_cast<std::uint32_t>(k);
         for (const auto &[a, b] : since.edges) {
-            // Something depends on a new vertex: it is no longer placed
-            // by its key alone.
-            if (b >= old_bound || pos[b] == npos) return false;
+            // An old vertex depending on a new one: the old vertices'
+            // own pass changes.
+            if (a < old_bound && b >= old_bound) return false;
+            if (a >= old_bound && b >= old_bound) {
+                // Going dependencies first b comes before a; else a before b.
+                const std::uint32_t first = static_cast<std::uint32_t>((dependencies_first ? b : a) - old_bound);
+                const std::uint32_t then = static_cast<std::uint32_t>((dependencies_first ? a : b) - old_bound);
+                fresh[first].next.push_back(then);
+                ++fresh[then].waiting;
+                continue;
+            }
+            if (pos[b] == npos) return false;
             if (a >= old_bound) {
                 std::size_t &limit = fresh[a - old_bound].limit;
                 limit = dependencies_first ? std::max<std::size_t>(limit, pos[b] + std::size_t{1})
@@ -94,25 +112,26 @@ bool extend_order(const Graph &g, TopoDirection direction, const KeptOrders::Sin
 
     if (named) rank_new(g, n, fresh);
     const std::uint32_t *keys = named ? old.keys->data() : nullptr;
-    // Without names every new vertex has a larger key (its id) than every
-    // old one: none stops at an old vertex.
-    std::size_t budget = 2 * n + 1024;
-    for (NewVertex &v : fresh) {
-        const std::size_t first = dependencies_first ? v.limit : 0;
-        const std::size_t last = dependencies_first ? n : std::min(v.limit + 1, n);
-        std::size_t k = first;
-        if (keys) {
-            if (last - first > budget) return false;
-            budget -= last - first;
-            while (k < last && keys[k] < v.threshold) ++k;
-        } else {
-            k = last;
-        }
-        if (!dependencies_first && k == last && v.limit < n) return false;
-        v.gap = k;
-    }
-    std::sort(fresh.begin(), fresh.end(),
-              [](const NewVertex &a, const NewVertex &b) { return a.gap != b.gap ? a.gap < b.gap : a.order < b.order; });
+
+    // Kahn's pass again, with the old vertices' part of it read from the
+    // kept order: before each old vertex, every free new vertex with a
+    // smaller key goes out (the smallest first), and may free others.
+    // Without names every new key (an id) is larger than every old one.
+    const auto by_key = [&fresh](std::uint32_t x, std::uint32_t y) { return fresh[x].order > fresh[y].order; };
+    std::vector<std::uint32_t> free_new;  // a heap, smallest key on top
+    std::vector<std::uint32_t> by_limit(fresh.size());
+    for (std::uint32_t i = 0; i < fresh.size(); ++i) by_limit[i] = i;
+    std::sort(by_limit.begin(), by_limit.end(),
+              [&fresh](std::uint32_t x, std::uint32_t y) { return fresh[x].limit < fresh[y].limit; });
+    std::vector<char> out_already(fresh.size());
+    std::size_t released = 0;  // by_limit's prefix whose old dependencies are out
+    const auto push = [&](std::uint32_t i) {
+        free_new.push_back(i);
+        std::push_heap(free_new.begin(), free_new.end(), by_key);
+    };
+    if (!dependencies_first)
+        for (std::uint32_t i = 0; i < fresh.size(); ++i)
+            if (fresh[i].waiting == 0) push(i);
 
     auto merged = std::make_shared<HugeVector<VertexId>>();
     merged->reserve(n + fresh.size());
@@ -124,15 +143,33 @@ bool extend_order(const Graph &g, TopoDirection direction, const KeptOrders::Sin
         for (const NewVertex &v : fresh) thresholds.push_back(v.threshold);
         std::sort(thresholds.begin(), thresholds.end());
     }
-    auto next = fresh.begin();
-    const auto emit_new_before = [&](std::size_t k) {
-        for (; next != fresh.end() && next->gap == k; ++next) {
-            merged->push_back(Graph::id_of(next->index));
-            if (ranks) ranks->push_back(next->threshold + next->order);
+    std::size_t emitted = 0;
+    for (std::size_t k = 0; k <= n; ++k) {
+        if (dependencies_first) {
+            // Free once its old dependencies are out (limit <= k) and its
+            // new ones (waiting == 0).
+            for (; released < by_limit.size() && fresh[by_limit[released]].limit <= k; ++released)
+                if (fresh[by_limit[released]].waiting == 0) push(by_limit[released]);
         }
-    };
-    for (std::size_t k = 0; k < n; ++k) {
-        emit_new_before(k);
+        while (!free_new.empty() && (k == n || (keys && fresh[free_new.front()].threshold <= keys[k]))) {
+            std::pop_heap(free_new.begin(), free_new.end(), by_key);
+            const std::uint32_t i = free_new.back();
+            free_new.pop_back();
+            NewVertex &v = fresh[i];
+            out_already[i] = 1;
+            ++emitted;
+            merged->push_back(Graph::id_of(v.index));
+            if (ranks) ranks->push_back(v.threshold + v.order);
+            for (const std::uint32_t w : v.next)
+                if (--fresh[w].waiting == 0 && (!dependencies_first || fresh[w].limit <= k)) push(w);
+        }
+        if (k == n) break;
+        if (!dependencies_first) {
+            // An old dependency of a new vertex still not out would wait
+            // for it now, where the kept pass took it.
+            for (; released < by_limit.size() && fresh[by_limit[released]].limit <= k; ++released)
+                if (!out_already[by_limit[released]]) return false;
+        }
         merged->push_back(ids[k]);
         if (ranks) {
             // Every new vertex whose threshold is at most this rank has a
@@ -141,7 +178,8 @@ bool extend_order(const Graph &g, TopoDirection direction, const KeptOrders::Sin
             ranks->push_back(keys[k] + static_cast<std::uint32_t>(below));
         }
     }
-    emit_new_before(n);
+    // A cycle among the new vertices leaves some of them waiting.
+    if (emitted != fresh.size()) return false;
     out.ids = std::move(merged);
     out.keys = std::move(ranks);
     return true;

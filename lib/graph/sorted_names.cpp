@@ -146,6 +146,14 @@ void SortedNames::merge(std::vector<Entry> &fresh, const std::vector<char> &mark
                                   [&](const Entry &e) { return e.vertex >= mark.size() || mark[e.vertex]; }),
                    entries_.end());
     sort(fresh.data(), fresh.size());
+    // A few new names (vertices added to a large graph one at a time, each
+    // ordered after) go in place: a move of the entries after each, where a
+    // merged copy takes fresh pages for every entry.
+    if (fresh.size() <= 16) {
+        auto from = entries_.begin();
+        for (const Entry &f : fresh) from = entries_.insert(std::lower_bound(from, entries_.end(), f, name_less), f) + 1;
+        return;
+    }
     // Each new name finds its place by binary search, so k new names cost
     // O(k log V) comparisons, and the rest is copied.
     HugeVector<Entry> merged;

@@ -251,6 +251,34 @@ TEST(TopologicalOrder, AnOrderAfterAddsIsTheKeptOneExtended) {
     EXPECT_EQ(error_of(Errc::cycle, [&] { topological_order(g); }), "Cycle:\n  b\n  d");
 }
 
+// New vertices depending on each other are extended too: one goes out once
+// its new dependencies and its old ones are, and frees the new ones
+// waiting for it.
+TEST(TopologicalOrder, NewVerticesDependingOnEachOtherAreExtended) {
+    Graph g = named({"b", "d", "f"});
+    g.connect(3, 1);
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{1, 2, 3}));
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{2, 3, 1}));
+    const VertexId a0 = g.add_vertex(std::string_view("a0"), nullptr);
+    const VertexId a1 = g.add_vertex(std::string_view("a1"), nullptr);
+    const VertexId c = g.add_vertex(std::string_view("c"), nullptr);
+    g.connect(a1, a0);
+    g.connect(a1, 3);  // a1 waits for f as well as for a0
+    g.connect(c, a1);
+    EXPECT_EQ(reverse_topological_order(g), (std::vector<VertexId>{a0, 1, 2, 3, a1, c}));
+    EXPECT_EQ(g.cached_snapshot(), nullptr) << "extended, not computed";
+    EXPECT_EQ(topological_order(g), (std::vector<VertexId>{c, a1, a0, 2, 3, 1}));
+    EXPECT_EQ(g.cached_snapshot(), nullptr) << "extended, not computed";
+
+    // A cycle among new vertices: computed again, and refused.
+    const VertexId x = g.add_vertex(std::string_view("x"), nullptr);
+    const VertexId y = g.add_vertex(std::string_view("y"), nullptr);
+    g.connect(x, y);
+    g.connect(y, x);
+    EXPECT_EQ(error_of(Errc::cycle, [&] { reverse_topological_order(g); }), "Cycle:\n  x\n  y");
+    EXPECT_EQ(error_of(Errc::cycle, [&] { topological_order(g); }), "Cycle:\n  x\n  y");
+}
+
 // A computation that threw (a cycle, no memory) keeps nothing and is tried
 // again; under ThreadSanitizer, std::call_once hung on the second try.
 TEST(TopologicalOrder, AKeptOrderWhoseComputationThrewIsComputedAgain) {

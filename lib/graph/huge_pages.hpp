@@ -21,6 +21,12 @@ inline constexpr std::size_t threshold = std::size_t{2} << 20;
 // Throw std::bad_alloc on failure.
 void *allocate(std::size_t bytes);
 void deallocate(void *p, std::size_t bytes) noexcept;
+// A block from allocate() of `old_bytes` made `new_bytes` long (more), its
+// contents kept: the kernel moves its pages to a fresh 2 MiB-aligned
+// mapping (or keeps them where they are if the block stays within its huge
+// pages), so nothing is copied and no page is faulted in again. Throws
+// std::bad_alloc, the block unchanged, on failure.
+void *reallocate(void *p, std::size_t old_bytes, std::size_t new_bytes);
 }  // namespace huge_pages
 
 // `MinBytes`: arrays smaller than this use the ordinary heap.

@@ -1,9 +1,11 @@
 // A vertex-list selector for Boost.Graph's adjacency_list: vecS's vector of
-// vertex records, allocated on huge pages once it reaches 2 MiB
-// (huge_pages.hpp). The records are the store's one large array (40 bytes
-// a vertex in each direction); on ordinary 4 KiB pages, growing them by
-// doubling to 10^6 vertices cost about 35,000 page faults, over half the
-// time of adding named vertices one call at a time (bench/README.md).
+// vertex records, on huge pages once it reaches 2 MiB (huge_pages.hpp) and
+// grown without copying (relocating_vector.hpp). The records are the
+// store's one large array (48 bytes a vertex in each direction); on
+// ordinary 4 KiB pages, growing them by doubling to 10^6 vertices cost
+// about 35,000 page faults, over half the time of adding named vertices one
+// call at a time, and on huge pages the copies and the zeroing of each new
+// block still a third (bench/README.md).
 //
 // Boost lets a program name its own container selector (the "Customizing
 // the Adjacency List Storage" page of its documentation): container_gen
@@ -13,7 +15,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
-#include "graph/huge_pages.hpp"
+#include "graph/relocating_vector.hpp"
 
 namespace dag {
 struct huge_vecS {};
@@ -22,7 +24,7 @@ struct huge_vecS {};
 namespace boost {
 template <class ValueType>
 struct container_gen<dag::huge_vecS, ValueType> {
-    typedef dag::HugeVector<ValueType> type;
+    typedef dag::RelocatingVector<ValueType> type;
 };
 
 template <>

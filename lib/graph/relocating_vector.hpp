@@ -1,0 +1,146 @@
+// The vector of the store's vertex records (huge_vertex_list.hpp): the part
+// of std::vector's interface that Boost's adjacency_list and the graph use,
+// for records that may be moved as bytes (a Boost stored vertex: its edge
+// list, a std::vector, and plain properties; no record points into itself).
+//
+// std::vector grows by allocating a block twice the size, copying every
+// record into it and freeing the old one: adding 10^6 named vertices one
+// call at a time, the copies and the kernel zeroing each new block's pages
+// took about a third of the time (bench/README.md). Here a block of 2 MiB
+// and more is a huge-page mapping of its own that grows in place in the
+// address space (huge_pages::reallocate: the kernel moves its pages), so
+// what is written is never copied or zeroed again, and only the new part
+// is faulted in as records are added. Smaller blocks come from the heap.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <utility>
+
+#include "graph/huge_pages.hpp"
+
+namespace dag {
+
+template <class T>
+class RelocatingVector {
+public:
+    using value_type = T;
+    using size_type = std::size_t;
+    using difference_type = std::ptrdiff_t;
+    using reference = T &;
+    using const_reference = const T &;
+    using pointer = T *;
+    using const_pointer = const T *;
+    using iterator = T *;
+    using const_iterator = const T *;
+
+    RelocatingVector() noexcept = default;
+    RelocatingVector(const RelocatingVector &other) {
+        reserve(other.size_);
+        for (const T &v : other) push_back(v);
+    }
+    RelocatingVector(RelocatingVector &&other) noexcept { swap(other); }
+    RelocatingVector &operator=(RelocatingVector other) noexcept {
+        swap(other);
+        return *this;
+    }
+    ~RelocatingVector() {
+        clear();
+        release(data_, capacity_);
+    }
+
+    void swap(RelocatingVector &other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(size_, other.size_);
+        std::swap(capacity_, other.capacity_);
+    }
+
+    std::size_t size() const noexcept { return size_; }
+    std::size_t capacity() const noexcept { return capacity_; }
+    bool empty() const noexcept { return size_ == 0; }
+    static constexpr std::size_t max_size() noexcept { return PTRDIFF_MAX / sizeof(T); }
+
+    T *data() noexcept { return data_; }
+    const T *data() const noexcept { return data_; }
+    T &operator[](std::size_t i) noexcept { return data_[i]; }
+    const T &operator[](std::size_t i) const noexcept { return data_[i]; }
+    T &back() noexcept { return data_[size_ - 1]; }
+    iterator begin() noexcept { return data_; }
+    iterator end() noexcept { return data_ + size_; }
+    const_iterator begin() const noexcept { return data_; }
+    const_iterator end() const noexcept { return data_ + size_; }
+
+    // Strong guarantee, as std::vector's.
+    void reserve(std::size_t n) {
+        if (n > capacity_) relocate(n);
+    }
+    void resize(std::size_t n) {
+        reserve(n);
+        while (size_ < n) {
+            new (data_ + size_) T();
+            ++size_;
+        }
+        while (size_ > n) pop_back();
+    }
+    // `value` may be one of this vector's own records: it is copied before
+    // the records move.
+    void push_back(const T &value) { emplace_back(value); }
+    void push_back(T &&value) { emplace_back(std::move(value)); }
+    template <class... Args>
+    T &emplace_back(Args &&...args) {
+        if (size_ == capacity_) {
+            T made(std::forward<Args>(args)...);
+            relocate(grown());
+            return *new (data_ + size_++) T(std::move(made));
+        }
+        T *p = new (data_ + size_) T(std::forward<Args>(args)...);
+        ++size_;
+        return *p;
+    }
+    void pop_back() noexcept { data_[--size_].~T(); }
+    void clear() noexcept {
+        while (size_ > 0) pop_back();
+    }
+
+private:
+    std::size_t grown() const {
+        if (capacity_ == max_size()) throw std::length_error("RelocatingVector: too many records");
+        return capacity_ == 0 ? 1 : capacity_ > max_size() / 2 ? max_size() : 2 * capacity_;
+    }
+
+    static bool huge(std::size_t n) noexcept { return n * sizeof(T) >= huge_pages::threshold; }
+
+    // The records move to a block of `n` (more than size_) as bytes; on
+    // failure nothing has changed.
+    void relocate(std::size_t n) {
+        if (n > max_size()) throw std::length_error("RelocatingVector: too many records");
+        void *moved;
+        if (huge(n) && huge(capacity_)) {
+            moved = huge_pages::reallocate(data_, capacity_ * sizeof(T), n * sizeof(T));
+        } else {
+            // The heap through operator new, as std::vector's: a program
+            // that replaces it (the allocation-failure tests) sees records too.
+            moved = huge(n) ? huge_pages::allocate(n * sizeof(T)) : ::operator new(n * sizeof(T));
+            if (size_) std::memcpy(moved, static_cast<const void *>(data_), size_ * sizeof(T));
+            release(data_, capacity_);
+        }
+        data_ = static_cast<T *>(moved);
+        capacity_ = n;
+    }
+
+    static void release(T *p, std::size_t n) noexcept {
+        if (huge(n))
+            huge_pages::deallocate(p, n * sizeof(T));
+        else
+            ::operator delete(p);
+    }
+
+    T *data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
+
+}  // namespace dag

@@ -468,6 +468,20 @@ TEST(CliWalkFiles, AResultFileNamingADescriptorIsWrittenThroughIt) {
     EXPECT_FALSE(exists(dir.path + "/ran"));
 }
 
+// `-` was not checked as /dev/stdout was: with standard output closed, the
+// walk ran every command and only then failed to write the result.
+TEST(CliWalkFiles, AResultFileOnAnUnwritableStandardOutputIsRefusedBeforeTheWalk) {
+    ScratchDir dir;
+    std::ofstream(dir.path + "/graph.dot") << "digraph { a -> b; a -> c; b -> d; c -> d }";
+    for (const std::string &option : {"--report", "--trace"}) {
+        EXPECT_EQ(sh_in(dir, "\"$DAG\" walk " + option + " - --exec 'touch ran.$DAG_VERTEX' --output none graph.dot "
+                             ">&- 2>err"),
+                  2);
+        EXPECT_EQ(read_file(dir.path + "/err"), "dag: cannot write standard output: Bad file descriptor\n") << option;
+        EXPECT_EQ(std::system(("test -z \"$(ls " + dir.path + " | grep ran)\"").c_str()), 0) << option;
+    }
+}
+
 // Closed by whoever started dag, standard output and error were the first
 // descriptors free for its signal pipe: its own messages and the commands'
 // output collected for it then read as signals, and the walk stopped itself.

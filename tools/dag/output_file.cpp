@@ -83,10 +83,16 @@ int descriptor_named(const std::string &path) {
     return -1;
 }
 
-void require_open_for_writing(const std::string &path, int fd) {
+// Why `fd` cannot be written, or 0: not open (EBADF), or open only for
+// reading, as a closed standard output is (/dev/null read-only, main.cpp).
+int unwritable(int fd) {
     const int flags = fcntl(fd, F_GETFL);
-    if (flags < 0) cannot_write(path, errno);
-    if ((flags & O_ACCMODE) == O_RDONLY) cannot_write(path, EBADF);
+    if (flags < 0) return errno;
+    return (flags & O_ACCMODE) == O_RDONLY ? EBADF : 0;
+}
+
+void require_open_for_writing(const std::string &path, int fd) {
+    if (const int why = unwritable(fd); why != 0) cannot_write(path, why);
 }
 
 // Writes `text` to `fd` whole. A pipe, FIFO or socket may have a reader
@@ -283,7 +289,11 @@ std::string refuse_empty_path(const std::string &path) {
 }
 
 void check_writable(const std::string &path) {
-    if (path == "-") return;
+    if (path == "-") {
+        if (const int why = unwritable(STDOUT_FILENO); why != 0)
+            throw Failure(cannot_write_standard_output(why), bad_input);
+        return;
+    }
     if (const int descriptor = descriptor_named(path); descriptor >= 0) return require_open_for_writing(path, descriptor);
     struct stat there {};
     const bool exists = stat(path.c_str(), &there) == 0;

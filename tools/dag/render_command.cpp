@@ -100,7 +100,7 @@ int render(const RenderOptions &options) {
     refuse_overwriting_inputs(options);
     // Before the layout, which may take minutes: a path that cannot be
     // written is told at once.
-    if (options.output != "-") holding_signals([&](const auto &) { check_writable(options.output); });
+    holding_signals([&](const auto &) { check_writable(options.output); });
     Graph g = load(options.input);
     if (options.reduce) {
         dag_error *err = nullptr;

@@ -201,6 +201,18 @@ class Render(unittest.TestCase):
         # Standard input and output are no file of the graph's.
         result = dag("render", "-", "-o", "-", "--format", "svg", stdin=graph_text)
         self.assertEqual(result.returncode, 0, result.stderr)
+        # Standard output open on the graph: read-only it writes nothing over
+        # it (told as -o "-" overwriting the graph), for reading and writing
+        # it is told by the graph's name ("-" was -o's, not FILE's).
+        for redirect, message in [("1<", b"dag: cannot write standard output: Bad file descriptor\n"),
+                                  ("1<>", f'dag: -o and FILE cannot both be "{graph}"\n'.encode())]:
+            with self.subTest(redirect=redirect):
+                result = subprocess.run(["/bin/sh", "-c", f'"$0" render "$1" -o - --format svg {redirect}"$1"',
+                                         DAG, graph], stderr=subprocess.PIPE, timeout=LIMIT)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertEqual(result.stderr, message)
+                with open(graph, "rb") as f:
+                    self.assertEqual(f.read(), graph_text)
 
     def test_a_file_named_as_long_as_the_file_system_allows(self):
         # 255 bytes, NAME_MAX: the temporary name beside it had no room for

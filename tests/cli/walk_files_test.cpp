@@ -482,6 +482,23 @@ TEST(CliWalkFiles, AResultFileOnAnUnwritableStandardOutputIsRefusedBeforeTheWalk
     }
 }
 
+// Standard output open only for reading on the graph was told as `-` being
+// FILE ("--report and FILE cannot both be \"-\""); open for writing on it,
+// the graph is named.
+TEST(CliWalkFiles, AResultFileOnStandardOutputOpenOnTheGraphIsToldAsItIs) {
+    ScratchDir dir;
+    const std::string text = "digraph { a -> b }";
+    std::ofstream(dir.path + "/graph.dot") << text;
+    for (const std::string &option : {"--report", "--trace"}) {
+        EXPECT_EQ(sh_in(dir, "\"$DAG\" walk " + option + " - --exec 'touch ran' graph.dot 1<graph.dot 2>err"), 2);
+        EXPECT_EQ(read_file(dir.path + "/err"), "dag: cannot write standard output: Bad file descriptor\n") << option;
+        EXPECT_EQ(sh_in(dir, "\"$DAG\" walk " + option + " - --exec 'touch ran' graph.dot 1<>graph.dot 2>err"), 2);
+        EXPECT_EQ(read_file(dir.path + "/err"), "dag: " + option + " and FILE cannot both be \"graph.dot\"\n");
+        EXPECT_FALSE(exists(dir.path + "/ran")) << option;
+        EXPECT_EQ(read_file(dir.path + "/graph.dot"), text);
+    }
+}
+
 // Closed by whoever started dag, standard output and error were the first
 // descriptors free for its signal pipe: its own messages and the commands'
 // output collected for it then read as signals, and the walk stopped itself.

@@ -359,6 +359,11 @@ bool identify(const std::string &path, OutputIdentity &out) {
 bool overwrites_input(const std::string &output, const std::string &input) {
     struct stat file {};
     if (output.empty() || input.empty()) return false;
+    // A descriptor open only for reading (`1<g.dot`) writes nothing over its
+    // file: check_writable says why, whichever check runs first.
+    if (const int descriptor = output == "-" ? STDOUT_FILENO : descriptor_named(output);
+        descriptor >= 0 && unwritable(descriptor) != 0)
+        return false;
     // Standard input redirected from a file (`- < g.dot`) reads that file.
     if (input == "-") {
         OutputIdentity written;

@@ -61,12 +61,15 @@ std::string format_of(const RenderOptions &options) {
 
 // The picture written over the graph or the report it is drawn from would
 // lose it, as the walk's --report and --trace naming one file would.
+// Standard output is told by the file it writes: the input's.
 void refuse_overwriting_inputs(const RenderOptions &options) {
     const std::pair<const char *, const std::string &> inputs[] = {{"FILE", options.input.path},
                                                                    {"--report", options.report}};
     for (const auto &[what, path] : inputs)
         if (overwrites_input(options.output, path))
-            throw Failure(std::string("-o and ") + what + " cannot both be \"" + options.output + "\"", bad_input);
+            throw Failure(std::string("-o and ") + what + " cannot both be \"" +
+                              (options.output == "-" ? path : options.output) + "\"",
+                          bad_input);
 }
 
 // Every vertex on a cycle (dag_cycles) or with an edge to itself, numbered

@@ -233,11 +233,14 @@ void check_result_files(const WalkOptions &options) {
     if (both) throw Failure("--report and --trace cannot both be \"" + options.report_file + "\"", bad_input);
     if (!options.report_file.empty()) check_writable(options.report_file);
     if (!options.trace_file.empty()) check_writable(options.trace_file);
-    // The walk's outcome written over its graph would lose it.
+    // The walk's outcome written over its graph would lose it. Standard
+    // output is told by the file it writes: FILE's.
     for (const auto &[what, path] : {std::pair<const char *, const std::string &>{"--report", options.report_file},
                                      {"--trace", options.trace_file}})
         if (overwrites_input(path, options.input.path))
-            throw Failure(std::string(what) + " and FILE cannot both be \"" + path + "\"", bad_input);
+            throw Failure(std::string(what) + " and FILE cannot both be \"" + (path == "-" ? options.input.path : path) +
+                              "\"",
+                          bad_input);
 }
 
 // --report and --trace, whichever were asked for; `give_up` ends a wait

@@ -1236,6 +1236,21 @@ TEST(CliWalk, GraceThatIsNotANumberOfSecondsExitsTwo) {
         EXPECT_NE(r.err.find("--grace"), std::string::npos) << grace << "\n" << r.err;
     }
     EXPECT_EQ(dag({"walk", "-", "--grace", "0.5", "--exec", "true"}, "digraph { a }").status, 0);
+    // A word that is no number was told as out of range ("Value abc not in
+    // range 0.000000 to 86400.000000").
+    for (const char *grace : {"abc", "1s", "1,5", "", "nan"}) {
+        Result r = dag({"walk", "-", "--grace", grace, "--exec", "true"}, "digraph { a }");
+        EXPECT_EQ(r.status, 2) << grace;
+        EXPECT_NE(r.err.find("--grace: not a number of seconds: " + std::string(grace) + "\n"), std::string::npos)
+            << grace << "\n" << r.err;
+    }
+    for (const char *grace : {"-1", "86401", "inf"}) {
+        Result r = dag({"walk", "-", "--grace", grace, "--exec", "true"}, "digraph { a }");
+        EXPECT_EQ(r.status, 2) << grace;
+        EXPECT_NE(r.err.find("--grace: not between 0 and 86400 seconds: " + std::string(grace) + "\n"),
+                  std::string::npos)
+            << grace << "\n" << r.err;
+    }
 }
 
 TEST(CliWalk, EmptyExecIsRefusedNotADryRun) {

@@ -479,14 +479,19 @@ void add_walk_command(CLI::App &app, int &exit_code) {
                         "On a signal that stops the walk, how long running commands get to exit after "
                         "SIGTERM before their sessions are killed; as long for what a command "
                         "leaves running in its session when it exits")
-        // NaN would pass the range (every comparison with it is false).
+        // One check for both: CLI11's range called a word that is no number
+        // (`1s`, `1,5`) out of range, and NaN passes a range (every
+        // comparison with it is false). The description is the range's.
         ->check(CLI::Validator(
             [](std::string &text) {
-                return std::isnan(std::strtod(text.c_str(), nullptr)) ? "not a number of seconds: " + text
-                                                                       : std::string();
+                char *end = nullptr;
+                const double seconds = std::strtod(text.c_str(), &end);
+                if (text.empty() || *end != '\0' || std::isnan(seconds))
+                    return "not a number of seconds: " + text;
+                return seconds >= 0 && seconds <= 86400 ? std::string()
+                                                        : "not between 0 and 86400 seconds: " + text;
             },
-            ""))
-        ->check(CLI::Range(0.0, 86400.0))
+            "FLOAT in [0 - 86400]"))
         ->capture_default_str()
         ->type_name("SECONDS");
     command->add_option("--report", options->report_file,

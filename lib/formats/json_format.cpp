@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <optional>
 #include <utility>
@@ -28,11 +29,7 @@ constexpr std::uint64_t max_id = json_max_id;
 
 std::string counted_vertices(std::size_t n) { return std::to_string(n) + (n == 1 ? " vertex" : " vertices"); }
 
-// A value as a message shows it: scalars as written, cut short; arrays and
-// objects by kind only, since dumping a deeply nested one recurses as deep.
-std::string describe(const json &value) {
-    if (value.is_structured()) return std::string("an ") + value.type_name();
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+std::string cut_short(std::string text) {
     if (text.size() > 40) {
         std::size_t cut = 40;
         while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
@@ -41,13 +38,34 @@ std::string describe(const json &value) {
     return text;
 }
 
-std::uint64_t read_id(const json &value, const std::string &where) {
-    if (!value.is_number_integer()) shape_error(where, "an id must be an integer, not " + describe(value));
+// A value as a message shows it: scalars as written, cut short; arrays and
+// objects by kind only, since dumping a deeply nested one recurses as deep.
+std::string describe(const json &value) {
+    if (value.is_structured()) return std::string("an ") + value.type_name();
+    return cut_short(value.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// The ids written as integers too wide for 64 bits, which nlohmann reads as
+// doubles, by where read_id finds them ("vertices[0].id", "edges[2][1]",
+// "next_id"), as written.
+using WideIds = std::map<std::string, std::string>;
+
+// `written`: the id as the document wrote it, when WideIds holds it: an
+// integer all the same, out of range as 2^64 - 1 is, not a float.
+std::uint64_t read_id(const json &value, const std::string &where, const std::string *written = nullptr) {
+    if (!value.is_number_integer() && !written)
+        shape_error(where, "an id must be an integer, not " + describe(value));
     if (value.is_number_unsigned()) {
         auto id = value.get<std::uint64_t>();
         if (id >= 1 && id <= max_id) return id;
     }
-    shape_error(where, "id " + describe(value) + " is out of range (1 to " + std::to_string(max_id) + ")");
+    shape_error(where, "id " + (written ? cut_short(*written) : describe(value)) + " is out of range (1 to " +
+                           std::to_string(max_id) + ")");
+}
+
+const std::string *wide_id(const WideIds &wide, const std::string &where) {
+    const auto it = wide.find(where);
+    return it == wide.end() ? nullptr : &it->second;
 }
 
 std::uint64_t id_bound(std::size_t vertices) { return json_id_bound(vertices); }
@@ -70,15 +88,22 @@ class FirstReading final : public json::json_sax_t {
 public:
     std::size_t stop_offset = 0;
     std::size_t stop_token = 0;
+    WideIds wide_ids;
 
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t &) override { return true; }
-    bool string(string_t &) override { return true; }
-    bool binary(binary_t &) override { return true; }
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t &written) override {
+        const std::size_t digits = written.rfind('-', 0) == 0 ? 1 : 0;
+        if (written.size() > digits && written.find_first_not_of("0123456789", digits) == std::string::npos)
+            if (const std::string where = id_place(); !where.empty()) wide_ids.emplace(where, written);
+        return value();
+    }
+    bool string(string_t &) override { return value(); }
+    bool binary(binary_t &) override { return value(); }
     bool start_object(std::size_t) override {
+        value();
         if (open_ == 2 && top_key_ == "vertices") {
             vertex_keys_.clear();
             ++vertex_;
@@ -91,6 +116,7 @@ public:
             top_key_ = key;
             once(top_keys_, key, {"format", "version", "next_id", "vertices", "edges"}, "top level");
         } else if (open_ == 3 && top_key_ == "vertices") {
+            vertex_key_ = key;
             once(vertex_keys_, key, {"id", "name"}, "vertices[" + std::to_string(vertex_ - 1) + "]");
         }
         return true;
@@ -100,6 +126,11 @@ public:
         return true;
     }
     bool start_array(std::size_t) override {
+        value();
+        if (open_ == 2 && top_key_ == "edges") {
+            ++edge_;
+            end_ = 0;
+        }
         ++open_;
         return true;
     }
@@ -114,6 +145,24 @@ public:
     }
 
 private:
+    // Counts the values of an edge's array, as read_edges indexes them.
+    bool value() {
+        if (open_ == 3 && top_key_ == "edges") ++end_;
+        return true;
+    }
+
+    // Where read_id would read the value now beginning, or "" where it reads
+    // none. Counted by objects (arrays) begun, a vertex's (edge's) place is
+    // its index wherever read_id gets that far: read_vertices (read_edges)
+    // refuses an earlier element that is not one first.
+    std::string id_place() const {
+        if (open_ == 1 && top_key_ == "next_id") return "next_id";
+        if (open_ == 3 && top_key_ == "vertices" && vertex_key_ == "id")
+            return "vertices[" + std::to_string(vertex_ - 1) + "].id";
+        if (open_ == 3 && top_key_ == "edges") return "edges[" + std::to_string(edge_ - 1) + "][" + std::to_string(end_) + "]";
+        return "";
+    }
+
     static void once(std::vector<std::string> &seen, const std::string &key, std::initializer_list<const char *> read,
                      const std::string &where) {
         if (std::none_of(read.begin(), read.end(), [&](const char *k) { return key == k; })) return;
@@ -126,9 +175,12 @@ private:
     std::string top_key_;
     std::vector<std::string> top_keys_, vertex_keys_;
     std::size_t vertex_ = 0;  // objects begun in "vertices"
+    std::string vertex_key_;  // the last key of the vertex object open
+    std::size_t edge_ = 0;    // arrays begun in "edges"
+    std::size_t end_ = 0;     // values begun in the edge's array open
 };
 
-std::vector<Listed> read_vertices(const json &doc) {
+std::vector<Listed> read_vertices(const json &doc, const WideIds &wide) {
     auto it = doc.find("vertices");
     if (it == doc.end()) shape_error("top level", "no \"vertices\" array");
     if (!it->is_array()) shape_error("vertices", "must be an array");
@@ -140,7 +192,7 @@ std::vector<Listed> read_vertices(const json &doc) {
         if (!v.is_object()) shape_error(where, "must be an object");
         auto id = v.find("id");
         if (id == v.end()) shape_error(where, "no \"id\"");
-        Listed entry{read_id(*id, where + ".id"), std::nullopt};
+        Listed entry{read_id(*id, where + ".id", wide_id(wide, where + ".id")), std::nullopt};
         if (auto name = v.find("name"); name != v.end()) {
             if (!name->is_string()) shape_error(where + ".name", "must be a string");
             entry.name = name->get<std::string>();
@@ -166,7 +218,7 @@ std::vector<Listed> read_vertices(const json &doc) {
     return listed;
 }
 
-std::vector<VertexId> read_edges(const json &doc, const Graph &g) {
+std::vector<VertexId> read_edges(const json &doc, const Graph &g, const WideIds &wide) {
     std::vector<VertexId> pairs;
     auto it = doc.find("edges");
     if (it == doc.end()) return pairs;
@@ -177,7 +229,7 @@ std::vector<VertexId> read_edges(const json &doc, const Graph &g) {
         const std::string where = "edges[" + std::to_string(i) + "]";
         if (!e.is_array() || e.size() != 2) shape_error(where, "must be an array of two ids [from, to]");
         for (std::size_t end = 0; end < 2; ++end) {
-            const VertexId id = read_id(e[end], where);
+            const VertexId id = read_id(e[end], where, wide_id(wide, where + "[" + std::to_string(end) + "]"));
             if (!g.has_vertex(id)) shape_error(where, "vertex id " + std::to_string(id) + " is not listed");
             pairs.push_back(id);
         }
@@ -193,10 +245,10 @@ std::string json_quoted(const std::string &s) {
 
 // The id the graph issues next: removed ids at the end are used up too, and
 // an exact copy must not hand them out again.
-std::uint64_t read_next_id(const json &doc, std::uint64_t largest, std::size_t vertices) {
+std::uint64_t read_next_id(const json &doc, std::uint64_t largest, std::size_t vertices, const WideIds &wide) {
     auto it = doc.find("next_id");
     if (it == doc.end()) return largest + 1;
-    const std::uint64_t next = read_id(*it, "next_id");
+    const std::uint64_t next = read_id(*it, "next_id", wide_id(wide, "next_id"));
     if (next <= largest)
         shape_error("next_id", std::to_string(next) + " is not above the largest id, " + std::to_string(largest));
     if (next - 1 > id_bound(vertices))
@@ -270,7 +322,7 @@ void read_json_checked(std::string_view text, Graph &out) {
     if (auto v = doc.find("version"); v != doc.end() && !(v->is_number_integer() && *v == 1))
         shape_error("version", "this library reads version 1, not " + describe(*v));
 
-    const std::vector<Listed> listed = read_vertices(doc);
+    const std::vector<Listed> listed = read_vertices(doc, first.wide_ids);
     std::vector<VertexId> gaps;
     VertexId next = 1;
     for (const Listed &v : listed) {
@@ -278,10 +330,10 @@ void read_json_checked(std::string_view text, Graph &out) {
         out.add_vertex(v.name ? std::optional<std::string_view>(*v.name) : std::nullopt, nullptr);
         ++next;
     }
-    const std::uint64_t next_id = read_next_id(doc, listed.empty() ? 0 : listed.back().id, listed.size());
+    const std::uint64_t next_id = read_next_id(doc, listed.empty() ? 0 : listed.back().id, listed.size(), first.wide_ids);
     for (; next < next_id; ++next) gaps.push_back(out.add_vertex(std::nullopt, nullptr));
     for (VertexId gap : gaps) out.remove_vertex(gap);
-    const std::vector<VertexId> pairs = read_edges(doc, out);
+    const std::vector<VertexId> pairs = read_edges(doc, out, first.wide_ids);
     out.connect_many(pairs.data(), pairs.size() / 2);
 }
 

@@ -566,6 +566,20 @@ TEST(FormatImport, MalformedJson) {
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": -1}]}", "out of range"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 4294967295}]}", "out of range"},
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1.5}]}", "must be an integer"},
+        // An integer too wide for 64 bits, which nlohmann reads as a double,
+        // was called no integer ("not 1.8446744073709552e+19").
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 18446744073709551616}]}",
+         "JSON: vertices[0].id: id 18446744073709551616 is out of range (1 to 4294967294)"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"name\": \"a\", \"id\": -18446744073709551617}]}",
+         "vertices[0].id: id -18446744073709551617 is out of range"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"next_id\": 99999999999999999999}",
+         "next_id: id 99999999999999999999 is out of range"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"edges\": [[1, 1], [1, 99999999999999999999]]}",
+         "edges[1]: id 99999999999999999999 is out of range"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1}], \"edges\": [[99999999999999999999.0, 1]]}",
+         "edges[0]: an id must be an integer, not 1e+20"},
+        {DAG_E_PARSE, "{\"vertices\": [{\"id\": 18446744073709551616.0}]}",
+         "an id must be an integer, not 1.8446744073709552e+19"},
         // A number no double holds, anywhere (json_import_fuzzer found it
         // reported as DAG_E_INTERNAL).
         {DAG_E_PARSE, "{\"vertices\": [{\"id\": 1e310}]}",

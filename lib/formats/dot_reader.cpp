@@ -111,6 +111,12 @@ private:
     // An unterminated string or comment runs into the sentinel.
     if (message.find(sentinel_name) != std::string::npos || message.find("libdag: end of text") != std::string::npos)
         message = "unexpected end of the text (an unclosed string, comment or graph?)";
+    // bison's fixed stack (10,000 entries), which cgraph's grammar fills with
+    // a whole statement: said alone, it reads as dag out of memory.
+    if (message.rfind("memory exhausted", 0) == 0)
+        message += " (Graphviz's DOT parser ran out of stack: one statement holds too much, such as an edge chain "
+                   "`a -> b -> c ...` of 2,500 vertices or more, or subgraphs nested over 3,000 deep; write one "
+                   "edge per statement)";
     throw Error(Errc::parse, "DOT: " + printable_utf8(message));
 }
 

@@ -522,6 +522,18 @@ TEST(FormatImport, MalformedDot) {
     EXPECT_NE(import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph { \"\" -> a }").find("empty"), std::string::npos);
     import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "digraph { a -> b ");
     import_error(DAG_E_PARSE, DAG_FORMAT_DOT, "{\"vertices\": []}");
+    // cgraph's parser stack, filled by one long edge chain, was told only as
+    // "memory exhausted", which read as libdag out of memory.
+    std::string chain = "digraph { v0";
+    for (int i = 1; i < 2500; ++i) chain += " -> v" + std::to_string(i);
+    msg = import_error(DAG_E_PARSE, DAG_FORMAT_DOT, chain + " }");
+    EXPECT_NE(msg.find("DOT: memory exhausted in line 1 near '}' (Graphviz's DOT parser ran out of stack: one "
+                       "statement holds too much"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("write one edge per statement)"), std::string::npos) << msg;
+    chain.erase(chain.rfind(" -> "));
+    EXPECT_EQ(dag_vertex_count(import_ok(DAG_FORMAT_DOT, chain + " }").get()), 2499u);
     // A good import after all those failures still reads from line 1.
     GraphPtr g = import_ok(DAG_FORMAT_DOT, "digraph { a -> b }");
     EXPECT_EQ(dag_edge_count(g.get()), 1u);

@@ -38,7 +38,8 @@ public:
     using const_iterator = const T *;
 
     RelocatingVector() noexcept = default;
-    RelocatingVector(const RelocatingVector &other) {
+    // Delegating, so that a copy that throws part way destroys what it made.
+    RelocatingVector(const RelocatingVector &other) : RelocatingVector() {
         reserve(other.size_);
         for (const T &v : other) push_back(v);
     }
@@ -77,11 +78,19 @@ public:
     void reserve(std::size_t n) {
         if (n > capacity_) relocate(n);
     }
+    // Strong guarantee: a record that throws as it is made takes back
+    // those made before it.
     void resize(std::size_t n) {
         reserve(n);
-        while (size_ < n) {
-            new (data_ + size_) T();
-            ++size_;
+        const std::size_t old = size_;
+        try {
+            while (size_ < n) {
+                new (data_ + size_) T();
+                ++size_;
+            }
+        } catch (...) {
+            while (size_ > old) pop_back();
+            throw;
         }
         while (size_ > n) pop_back();
     }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "graph/huge_pages.hpp"
@@ -14,15 +15,28 @@ namespace {
 // and counts the live ones, so a record destroyed twice or never shows.
 struct Record {
     static inline long live = 0;
+    // Copies and default records made before one throws.
+    static inline long made_before_throwing = -1;
     std::vector<std::uint64_t> items;
     std::uint64_t key = 0;
 
-    Record() { ++live; }
+    Record() {
+        count_made();
+        ++live;
+    }
     explicit Record(std::uint64_t k) : items{k, k + 1}, key(k) { ++live; }
-    Record(const Record &o) : items(o.items), key(o.key) { ++live; }
+    Record(const Record &o) : items(o.items), key(o.key) {
+        count_made();
+        ++live;
+    }
     Record(Record &&o) noexcept : items(std::move(o.items)), key(o.key) { ++live; }
     Record &operator=(const Record &) = default;
     ~Record() { --live; }
+
+    static void count_made() {
+        if (made_before_throwing == 0) throw std::runtime_error("record refused");
+        if (made_before_throwing > 0) --made_before_throwing;
+    }
 };
 
 bool holds(const Record &r, std::uint64_t k) {
@@ -91,6 +105,23 @@ TEST(RelocatingVector, CopiesAreDeepAndResizeAndClearDestroyEachRecordOnce) {
         v.clear();
         EXPECT_TRUE(v.empty());
         EXPECT_EQ(Record::live, 1);
+    }
+    EXPECT_EQ(Record::live, 0);
+}
+
+TEST(RelocatingVector, ACopyOrResizeThatThrowsPartWayLeavesNothingBehind) {
+    {
+        RelocatingVector<Record> v;
+        for (std::uint64_t k = 0; k < 1000; ++k) v.emplace_back(k);
+        Record::made_before_throwing = 500;
+        EXPECT_THROW(RelocatingVector<Record> copy(v), std::runtime_error);
+        EXPECT_EQ(Record::live, 1000);
+        Record::made_before_throwing = 10;
+        EXPECT_THROW(v.resize(2000), std::runtime_error);
+        Record::made_before_throwing = -1;
+        ASSERT_EQ(v.size(), 1000u);
+        EXPECT_EQ(Record::live, 1000);
+        for (std::uint64_t k = 0; k < 1000; ++k) ASSERT_TRUE(holds(v[k], k));
     }
     EXPECT_EQ(Record::live, 0);
 }

@@ -41,10 +41,10 @@ void *reallocate(void *p, std::size_t old_bytes, std::size_t new_bytes) {
     // would split them into 4 KiB pages to move them elsewhere).
     void *to = aligned_mapping(size);
     void *moved = ::mremap(p, old_size, size, MREMAP_MAYMOVE | MREMAP_FIXED, to);
-    if (moved == MAP_FAILED) {
-        ::munmap(to, size);
-        throw std::bad_alloc();
-    }
+    // The kernel may have unmapped `to` before failing, and another thread
+    // mapped something there since: unmapping it now could take that away,
+    // so the untouched reservation (address space, no memory) is left.
+    if (moved == MAP_FAILED) throw std::bad_alloc();
     ::madvise(moved, size, MADV_HUGEPAGE);
     return moved;
 }

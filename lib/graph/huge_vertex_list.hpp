@@ -1,11 +1,11 @@
 // A vertex-list selector for Boost.Graph's adjacency_list: vecS's vector of
 // vertex records, on huge pages once it reaches 2 MiB (huge_pages.hpp) and
 // grown without copying (relocating_vector.hpp). The records are the
-// store's one large array (48 bytes a vertex in each direction); on
-// ordinary 4 KiB pages, growing them by doubling to 10^6 vertices cost
-// about 35,000 page faults, over half the time of adding named vertices one
-// call at a time, and on huge pages the copies and the zeroing of each new
-// block still a third (bench/README.md).
+// store's one large array (48 bytes a vertex for dependencies, 40 for
+// dependents); on ordinary 4 KiB pages, growing them by doubling to 10^6
+// vertices cost about 35,000 page faults, over half the time of adding
+// named vertices one call at a time, and on huge pages the copies and the
+// zeroing of each new block still a third (bench/README.md).
 //
 // Boost lets a program name its own container selector (the "Customizing
 // the Adjacency List Storage" page of its documentation): container_gen

@@ -13,6 +13,7 @@
 // is faulted in as records are added. Smaller blocks come from the heap.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -24,8 +25,17 @@
 
 namespace dag {
 
+// Records move as bytes, which only types that hold no pointer into
+// themselves survive (std::string's short buffer does not; neither do
+// libstdc++'s debug-mode containers).
+#ifdef _GLIBCXX_DEBUG
+#error "RelocatingVector moves std::vector records as bytes, which debug-mode containers do not allow"
+#endif
+
 template <class T>
 class RelocatingVector {
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "records come from operator new and 2 MiB mappings");
+
 public:
     using value_type = T;
     using size_type = std::size_t;
@@ -81,7 +91,8 @@ public:
     // Strong guarantee: a record that throws as it is made takes back
     // those made before it.
     void resize(std::size_t n) {
-        reserve(n);
+        // Geometric, as std::vector's: Boost adds a vertex as resize(size() + 1).
+        if (n > capacity_) relocate(std::max(n, grown()));
         const std::size_t old = size_;
         try {
             while (size_ < n) {

@@ -126,6 +126,37 @@ TEST(RelocatingVector, ACopyOrResizeThatThrowsPartWayLeavesNothingBehind) {
     EXPECT_EQ(Record::live, 0);
 }
 
+TEST(RelocatingVector, GrowingByOneResizeAtATimeDoublesTheCapacity) {
+    RelocatingVector<Record> v;
+    std::size_t moves = 0, capacity = 0;
+    // Past the huge threshold, as Boost's add_vertex(g) grows it.
+    while (v.size() * sizeof(Record) < 3 * huge_pages::threshold) {
+        v.resize(v.size() + 1);
+        if (v.capacity() != capacity) ++moves;
+        capacity = v.capacity();
+    }
+    EXPECT_LE(moves, 20u);
+    EXPECT_EQ(Record::live, static_cast<long>(v.size()));
+}
+
+TEST(RelocatingVector, SwappedHugeAndSmallBlocksAreEachReleasedAsTheyWereMade) {
+    {
+        RelocatingVector<Record> huge_one, small_one;
+        for (std::uint64_t k = 0; k < huge_pages::threshold / sizeof(Record) + 1; ++k) huge_one.emplace_back(k);
+        small_one.emplace_back(3);
+        huge_one.swap(small_one);
+        ASSERT_EQ(huge_one.size(), 1u);
+        EXPECT_TRUE(holds(huge_one[0], 3));
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small_one.data()) % two_mib, 0u);
+        // A copy of a mostly empty huge block is a small one of its own.
+        small_one.resize(2);
+        const RelocatingVector<Record> copy = small_one;
+        EXPECT_TRUE(holds(copy[1], 1));
+        EXPECT_LT(copy.capacity() * sizeof(Record), huge_pages::threshold);
+    }
+    EXPECT_EQ(Record::live, 0);
+}
+
 TEST(RelocatingVector, AnImpossibleReserveThrowsAndKeepsTheRecords) {
     RelocatingVector<Record> v;
     for (std::uint64_t k = 0; k < 100; ++k) v.emplace_back(k);

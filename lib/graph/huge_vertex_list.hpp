@@ -5,7 +5,7 @@
 // dependents); on ordinary 4 KiB pages, growing them by doubling to 10^6
 // vertices cost about 35,000 page faults, over half the time of adding
 // named vertices one call at a time, and on huge pages the copies and the
-// zeroing of each new block still a third (bench/README.md).
+// zeroing of each new block still about a fifth (bench/README.md).
 //
 // Boost lets a program name its own container selector (the "Customizing
 // the Adjacency List Storage" page of its documentation): container_gen

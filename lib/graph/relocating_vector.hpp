@@ -6,9 +6,9 @@
 // std::vector grows by allocating a block twice the size, copying every
 // record into it and freeing the old one: adding 10^6 named vertices one
 // call at a time, the copies and the kernel zeroing each new block's pages
-// took about a third of the time (bench/README.md). Here a block of 2 MiB
-// and more is a huge-page mapping of its own that grows in place in the
-// address space (huge_pages::reallocate: the kernel moves its pages), so
+// were about a fifth of the time (bench/README.md). Here a block of 2 MiB
+// and more is a huge-page mapping of its own, which the kernel moves, pages
+// and all, into a longer one when it grows (huge_pages::reallocate), so
 // what is written is never copied or zeroed again, and only the new part
 // is faulted in as records are added. Smaller blocks come from the heap.
 #pragma once
